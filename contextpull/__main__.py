@@ -1,0 +1,3 @@
+from contextpull.cli import main
+
+main()

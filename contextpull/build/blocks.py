@@ -1,0 +1,53 @@
+"""The block stream every parser produces (system-design.txt section 3, "Parse").
+
+Parsers turn a file into a title plus blocks; the sectioner turns blocks into sections. Keeping
+the two apart means a new format (docx, PDF) only has to produce these five shapes.
+
+``raw`` is the block's exact source text as it will appear in ``sections.text``; the other fields
+are the structure the sectioner needs (heading levels, table rows for splitting).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    text: str
+
+
+@dataclass(frozen=True)
+class Table:
+    header_row: str  # the header line, verbatim
+    separator: str  # the alignment row, verbatim
+    rows: tuple[str, ...]  # body rows, verbatim, one line each
+    raw: str  # the whole table as written
+
+
+@dataclass(frozen=True)
+class Code:
+    lang: str  # info string, possibly empty
+    raw: str  # the whole fenced block including fences
+
+
+@dataclass(frozen=True)
+class ListBlock:
+    raw: str
+
+
+Block = Heading | Paragraph | Table | Code | ListBlock
+
+
+@dataclass
+class ParsedDocument:
+    """What a parser returns: the title (first H1, front-matter title, else file stem) and blocks."""
+
+    title: str
+    blocks: list[Block] = field(default_factory=list)

@@ -1,0 +1,66 @@
+"""The ``contextpull`` command: a click group over the library, nothing more.
+
+Commands live in small modules by job (``ingest``, ``read``, ``build``, ``serve``) and register
+themselves on ``cli``. Every ``ContextPullError`` becomes one line on stderr and the exit code its
+class declares (see ``contextpull.errors``); click keeps exit code 2 for usage errors.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from .. import __version__
+from ..errors import ContextPullError
+
+
+class _Group(click.Group):
+    """Translate our errors once, at the edge, instead of in every command."""
+
+    def invoke(self, ctx: click.Context):  # type: ignore[override]
+        try:
+            return super().invoke(ctx)
+        except ContextPullError as exc:
+            line = f"Error: {exc.message}"
+            if exc.suggestion:
+                line += f" ({exc.suggestion})"
+            click.echo(line, err=True)
+            ctx.exit(exc.exit_code)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="contextpull")
+def cli() -> None:
+    """Build ContextPull stores from docs folders and pull from them.
+
+    \b
+    Exit codes: 0 ok, 1 a check failed (golden drift, verify, --strict),
+    2 usage error, 3 bad input or unusable store, 4 tool error.
+    """
+
+
+# Command modules, imported for their registration side effect. A module that is not there yet
+# (or whose optional dependency is missing) must not break the other commands.
+_COMMAND_MODULES = ("ingest", "read", "build", "serve")
+
+for _name in _COMMAND_MODULES:
+    try:
+        importlib.import_module(f"{__name__}.{_name}")
+    except ModuleNotFoundError as exc:  # pragma: no cover - only while a module is absent
+        if exc.name != f"{__name__}.{_name}":
+            raise
+
+
+def main() -> None:
+    """Console entry point: quiet on a closed pipe (``contextpull index | head``)."""
+    try:
+        cli(prog_name="contextpull")
+    except BrokenPipeError:
+        # Python flushes stdout at exit and would complain again; point it at devnull.
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(0)

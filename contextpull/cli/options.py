@@ -1,0 +1,47 @@
+"""Option decorators shared by several commands, so each command's signature stays declarative."""
+
+from __future__ import annotations
+
+import click
+
+DEFAULT_STORE = ".contextpull/store.sqlite"
+
+store_option = click.option(
+    "--store",
+    "store",
+    type=click.Path(dir_okay=False),
+    default=DEFAULT_STORE,
+    envvar="CONTEXTPULL_STORE",
+    show_default=True,
+    show_envvar=True,
+    help="The store file to read.",
+)
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+
+
+def settings_options(func):
+    """The build settings as flags; None means "not given" so env and pyproject can apply."""
+    for name, kind, text in reversed(
+        [
+            ("--section-max-chars", int, "Split sections longer than this."),
+            ("--section-min-chars", int, "Merge fragments shorter than this."),
+            ("--section-heading-depth", int, "Start sections at headings up to this level."),
+            ("--index-budget-tokens", int, "Token budget of the index text."),
+            ("--summarizer", str, "Document summaries: 'offline'."),
+        ]
+    ):
+        func = click.option(name, type=kind, default=None, help=text)(func)
+    return func
+
+
+def settings_flags(kwargs: dict) -> dict:
+    """Pop the settings flags out of a command's kwargs for ``resolve_settings``."""
+    names = (
+        "section_max_chars",
+        "section_min_chars",
+        "section_heading_depth",
+        "index_budget_tokens",
+        "summarizer",
+    )
+    return {name: kwargs.pop(name, None) for name in names}

@@ -1,0 +1,133 @@
+"""Settings and where each one came from (system-design.txt section 8; supplement "Configuration").
+
+Precedence is the spec's: command-line flags, then ``CONTEXTPULL_*`` environment variables, then
+``[tool.contextpull]`` in the corpus root's ``pyproject.toml``, then defaults. A bad value is one
+``ConfigError`` naming the setting and its source, because "section_max_chars must be ..." is
+useless when you cannot tell whether the flag, the environment or a checked-in file said it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError
+
+ENV_PREFIX = "CONTEXTPULL_"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The knobs that change what a build writes; all of them are recorded in the manifest."""
+
+    section_max_chars: int = 2000
+    section_min_chars: int = 40
+    section_heading_depth: int = 4
+    index_budget_tokens: int = 3000
+    summarizer: str = "offline"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+# name -> (minimum, maximum) for the integer settings; the summarizer is checked on its own.
+_INT_RANGES = {
+    "section_max_chars": (100, 1_000_000),
+    "section_min_chars": (0, 100_000),
+    "section_heading_depth": (1, 6),
+    "index_budget_tokens": (50, 10_000_000),
+}
+
+
+def _coerce(name: str, value: Any, source: str) -> Any:
+    if name in _INT_RANGES:
+        lo, hi = _INT_RANGES[name]
+        if isinstance(value, bool) or not isinstance(value, (int, str)):
+            raise ConfigError(f"{name} must be a whole number, got {value!r} (from {source})")
+        try:
+            number = int(str(value).strip())
+        except ValueError:
+            raise ConfigError(
+                f"{name} must be a whole number, got {value!r} (from {source})"
+            ) from None
+        if not lo <= number <= hi:
+            raise ConfigError(f"{name} must be between {lo} and {hi}, got {number} (from {source})")
+        return number
+    if name == "summarizer":
+        text = str(value).strip()
+        if text != "offline":
+            raise ConfigError(
+                f"summarizer {text!r} is not available in this build (from {source})",
+                "use summarizer = 'offline'; model summaries are not implemented yet",
+            )
+        return text
+    raise ConfigError(f"unknown setting {name!r} (from {source})")
+
+
+def read_pyproject(corpus_root: Path) -> tuple[dict[str, Any], str]:
+    """The ``[tool.contextpull]`` table of ``corpus_root/pyproject.toml``, and its label."""
+    path = corpus_root / "pyproject.toml"
+    label = f"[tool.contextpull] in {path}"
+    if not path.is_file():
+        return {}, label
+    try:
+        import tomllib  # type: ignore[import-not-found]
+    except ModuleNotFoundError:  # Python 3.10
+        return _read_pyproject_fallback(path), label
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"cannot read {path}: {exc}") from None
+    table = data.get("tool", {}).get("contextpull", {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"{label} must be a table")
+    return table, label
+
+
+def _read_pyproject_fallback(path: Path) -> dict[str, Any]:
+    """Python 3.10 has no tomllib: read the flat ``key = value`` lines of our table only."""
+    table: dict[str, Any] = {}
+    inside = False
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if line.startswith("["):
+            inside = line == "[tool.contextpull]"
+            continue
+        if inside and "=" in line:
+            key, value = (part.strip() for part in line.split("=", 1))
+            table[key] = value.strip("'\"")
+    return table
+
+
+def resolve_settings(
+    corpus_root: Path | None,
+    flags: Mapping[str, Any] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Settings:
+    """Merge the four sources in precedence order; ``None`` in ``flags`` means "not given"."""
+    flags = flags or {}
+    environ = os.environ if environ is None else environ
+    table, table_label = read_pyproject(corpus_root) if corpus_root is not None else ({}, "")
+    for key in table:
+        if key not in _INT_RANGES and key not in ("summarizer", "store"):
+            raise ConfigError(f"unknown setting {key!r} in {table_label}")
+    values: dict[str, Any] = {}
+    for f in fields(Settings):
+        name = f.name
+        env_name = ENV_PREFIX + name.upper()
+        if flags.get(name) is not None:
+            values[name] = _coerce(name, flags[name], "--" + name.replace("_", "-"))
+        elif environ.get(env_name, "") != "":
+            values[name] = _coerce(name, environ[env_name], f"environment variable {env_name}")
+        elif name in table:
+            values[name] = _coerce(name, table[name], table_label)
+    settings = Settings(**values)
+    if settings.section_min_chars >= settings.section_max_chars:
+        raise ConfigError(
+            "section_min_chars must be smaller than section_max_chars "
+            f"({settings.section_min_chars} >= {settings.section_max_chars})"
+        )
+    return settings

@@ -1,0 +1,60 @@
+"""One error vocabulary for every surface.
+
+Each error carries a one-line ``message``, an optional ``suggestion`` the reader (a person or a
+model) can act on, and the process ``exit_code`` the CLI uses. The CLI, the MCP server and the
+conformance runner all render errors through ``to_dict()``, so a tool error looks the same
+wherever it surfaces (supplement.md, "Errors").
+
+Exit codes (documented in README.md):
+  0 success, 1 a check failed (golden drift, verify, --strict), 2 usage error (click's own),
+  3 bad input or an unusable store, 4 a tool error (unknown id, bad pattern, ...).
+"""
+
+from __future__ import annotations
+
+
+class ContextPullError(Exception):
+    """Base class: a failure we can explain in one line."""
+
+    exit_code = 3
+
+    def __init__(self, message: str, suggestion: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.suggestion = suggestion
+
+    def to_dict(self) -> dict:
+        return {"error": self.message, "suggestion": self.suggestion}
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class StoreError(ContextPullError):
+    """The file cannot be served: not SQLite, not a store, a newer major version, no FTS5."""
+
+
+class ToolError(ContextPullError):
+    """A tool call that cannot be answered as asked (store-format.txt; supplement "Errors")."""
+
+    exit_code = 4
+
+
+class ConfigError(ContextPullError):
+    """A setting with a bad value; the message names the setting and where it came from."""
+
+    exit_code = 2
+
+
+class InputError(ContextPullError):
+    """The corpus, an output folder or another path argument is unusable."""
+
+
+class BuildError(ContextPullError):
+    """A build could not complete; the previous artifact is left untouched."""
+
+
+class CheckFailed(ContextPullError):
+    """The build worked but a check did not hold: golden drift, verify, --strict skips."""
+
+    exit_code = 1
