@@ -51,3 +51,7 @@ class ParsedDocument:
 
     title: str
     blocks: list[Block] = field(default_factory=list)
+
+
+class ParseError(Exception):
+    """A file that cannot become blocks. The message is the skip reason shown to the user."""
