@@ -1,0 +1,219 @@
+"""``contextpull serve``, ``fetch`` and ``claude-md`` (issue 6; system-design.txt section 7).
+
+``serve PATH`` decides what PATH is: a corpus folder (refresh ``PATH/.contextpull/store.sqlite``
+with an incremental ingest, then serve it), a store file (serve as is) or an ``https://`` URL of
+a published store (fetch into the cache, then serve). In stdio mode stdout belongs to the
+protocol, so ingest progress, the fetch note and ``--log`` lines all go to stderr.
+
+The MCP SDK is the ``mcp`` extra: without it ``serve`` fails with one line and the install hint,
+and the other commands work unchanged.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from ..errors import ContextPullError, InputError
+from . import cli
+
+STORE_IN_CORPUS = Path(".contextpull") / "store.sqlite"
+MCP_HINT = "install the extra: pip install 'contextpull[mcp]' (or uvx --from 'contextpull[mcp]' contextpull serve ...)"
+
+CLAUDE_MD = """\
+## Documentation via ContextPull
+
+This project's documentation is served by the `contextpull` MCP server. Its index (every document
+with a one-line summary) is in the server instructions; if you cannot see it, call the `index` tool
+or read the resource `contextpull://index`.
+
+- Before answering a question about the documented subject, `search` for it; search returns ids and
+  snippets only. `read` the ids you need and answer from their exact text.
+- Use `grep` for error codes, flags and identifiers, and `neighbours` for the section before or
+  after one you read (or a split table's header).
+- Pass document paths from the index as `in` to narrow a search, e.g. `in: ["guides/"]`.
+- Cite the section ids you used, like [guides/install.md#3]. Do not answer from memory when the
+  docs can say it.
+"""
+
+
+def _echo_err(text: str) -> None:
+    click.echo(text, err=True)
+
+
+def _require_mcp():
+    try:
+        from .. import mcp_server
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.split(".")[0] in ("mcp", "mcp_types", "uvicorn", "starlette", "anyio"):
+            raise ContextPullError(f"`contextpull serve` needs the MCP SDK ({exc.name} is missing)", MCP_HINT) from None
+        raise
+    return mcp_server
+
+
+def refresh_corpus_store(corpus: Path, summarizer: str | None) -> Path:
+    """Incremental ingest of ``corpus`` into its own store; progress to stderr only."""
+    from ..build.ingest import ingest
+    from ..config import resolve_settings
+
+    store = corpus / STORE_IN_CORPUS
+    settings = resolve_settings(corpus, {"summarizer": summarizer})
+    store.parent.mkdir(parents=True, exist_ok=True)
+    report = ingest(corpus, store, settings, progress=_stderr_progress())
+    summary = _report_line(report)
+    if summary:
+        _echo_err(summary)
+    return store
+
+
+def _stderr_progress():
+    """A2's progress reporter writing to stderr, when it offers one; else none."""
+    try:
+        from ..build import progress as progress_module
+    except ImportError:
+        return None
+    factory = getattr(progress_module, "stderr_progress", None) or getattr(progress_module, "StderrProgress", None)
+    if factory is None:
+        return None
+    try:
+        return factory()
+    except TypeError:
+        return None
+
+
+def _report_line(report) -> str:
+    for name in ("summary_line", "summary", "to_text"):
+        attr = getattr(report, name, None)
+        if callable(attr):
+            try:
+                text = attr()
+            except TypeError:
+                continue
+            if isinstance(text, str):
+                return text
+        elif isinstance(attr, str):
+            return attr
+    return ""
+
+
+def resolve_store(path: str, *, ingest: bool, summarizer: str | None) -> Path:
+    """Turn ``serve``'s PATH argument into a store file to open."""
+    from ..fetch import fetch_store, is_url
+
+    if is_url(path):
+        fetched = fetch_store(path)
+        _echo_err(
+            f"contextpull: {'using cached' if fetched.reused else 'downloaded'} store {fetched.path}"
+            f" ({fetched.bytes:,} bytes, sha256 {fetched.sha256[:12]})"
+        )
+        return fetched.path
+    target = Path(path)
+    if target.is_dir():
+        if ingest:
+            return refresh_corpus_store(target, summarizer)
+        store = target / STORE_IN_CORPUS
+        if not store.is_file():
+            raise InputError(f"no store at {store}", "run without --no-ingest to build it first")
+        return store
+    if target.is_file():
+        return target
+    raise InputError(
+        f"{path} does not exist",
+        "pass a docs folder, a store .sqlite file or an https:// URL of a published store",
+    )
+
+
+@cli.command()
+@click.argument("path")
+@click.option("--no-ingest", is_flag=True, help="Serve the folder's existing store without refreshing it.")
+@click.option("--summarizer", default=None, help="Document summaries for the refresh: 'offline' or provider:model.")
+@click.option("--log", "log", is_flag=True, help="One line per tool call on stderr (tool, arguments, count, ms).")
+@click.option(
+    "--transport",
+    type=click.Choice(["stdio", "http"]),
+    default="stdio",
+    envvar="CONTEXTPULL_TRANSPORT",
+    show_default=True,
+    help="stdio for a host that launches the server; http for streamable HTTP at /mcp.",
+)
+@click.option("--host", default="127.0.0.1", show_default=True, help="HTTP bind address.")
+@click.option(
+    "--port",
+    type=click.IntRange(1, 65535),
+    default=8765,
+    envvar="CONTEXTPULL_PORT",
+    show_default=True,
+    show_envvar=True,
+    help="HTTP port.",
+)
+@click.option(
+    "--allow-origin",
+    "allow_origins",
+    multiple=True,
+    help="Extra browser Origin (and Host) to accept over HTTP, e.g. https://docs.example.com.",
+)
+def serve(path, no_ingest, summarizer, log, transport, host, port, allow_origins):
+    """Serve a docs folder, a store file or a published store URL over MCP.
+
+    \b
+    PATH is one of:
+      a docs folder   ingested incrementally into PATH/.contextpull/store.sqlite, then served
+      a .sqlite file  served as it is (read-only)
+      an https:// URL a published store, fetched and verified into the cache first
+
+    \b
+    Examples:
+      contextpull serve ./docs
+      contextpull serve out/store.sqlite --transport http --port 8765
+      contextpull serve https://github.com/o/r/releases/download/docs/store.sqlite
+    """
+    mcp_server = _require_mcp()
+    store_path = resolve_store(path, ingest=not no_ingest, summarizer=summarizer)
+    live = mcp_server.LiveStore(store_path)
+    live.current()  # fail now, with one line, if the file is not a store
+    server = mcp_server.build_server(live, log=mcp_server.stderr_logger if log else None)
+    try:
+        if transport == "stdio":
+            import anyio
+
+            anyio.run(mcp_server.serve_stdio, server)
+        else:
+            _echo_err(f"contextpull: serving {store_path} at http://{_display(host)}:{port}/mcp")
+            mcp_server.serve_http(server, host, port, tuple(allow_origins))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        live.close()
+
+
+def _display(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+@cli.command()
+@click.argument("url")
+@click.option("--out", "out", type=click.Path(dir_okay=False), required=True, help="Where to place the store.")
+@click.option("--sha256", "sha256", default=None, help="Expected sha256; default: the .sha256 asset beside URL.")
+def fetch(url, out, sha256):
+    """Download a published store, verify it, and place it atomically at --out.
+
+    \b
+    A copy already at --out with the expected checksum is kept without downloading. On any
+    failure (HTTP error, truncated body, checksum mismatch, not a valid store) nothing is left
+    at --out and the exit code is non-zero.
+    """
+    from ..fetch import fetch_store, is_url
+
+    if not is_url(url):
+        raise InputError(f"{url!r} is not a URL", "pass the https:// address of a published store.sqlite")
+    fetched = fetch_store(url, out=Path(out), sha256=sha256)
+    verb = "kept existing" if fetched.reused else "fetched"
+    click.echo(f"{verb} {fetched.path} ({fetched.bytes:,} bytes, sha256 {fetched.sha256})")
+
+
+@cli.command(name="claude-md")
+def claude_md():
+    """Print a CLAUDE.md snippet telling the model how to use the contextpull server."""
+    sys.stdout.write(CLAUDE_MD)

@@ -1,0 +1,207 @@
+"""Download a published store, verify it, and place it atomically (issue 6, part 4).
+
+A team's CI publishes ``store.sqlite`` with ``store.sqlite.sha256`` beside it (the build artifact,
+issue 4). ``contextpull fetch URL`` and ``contextpull serve URL`` download it with nothing but
+the standard library (ADR 001: urllib, no HTTP client dependency), and either a verified file is
+at the destination or nothing is: the body streams into a temporary file in the destination's
+folder, is checked for length, sha256 and store validity, and only then moves into place with
+``os.replace``. Every failure removes the temporary file and raises a ``ContextPullError``
+naming the cause. A copy already at the destination with the expected checksum is reused.
+
+Only ``https://`` is accepted, plus plain ``http://`` to a loopback host for tests and local
+mirrors: a store is served to a model, and an unauthenticated download from the network would
+make its content anyone's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import sqlite3
+import tempfile
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import ContextPullError, InputError, StoreError
+
+CACHE_ENV = "CONTEXTPULL_CACHE"
+_LOOPBACK = ("127.0.0.1", "localhost", "::1")
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+_CHUNK = 1 << 16
+_MAX_CHECKSUM_BYTES = 4096
+
+
+class FetchError(InputError):
+    """A download that did not produce a verified store; the destination is left untouched."""
+
+
+@dataclass(frozen=True)
+class Fetched:
+    path: Path
+    sha256: str
+    bytes: int
+    reused: bool
+
+
+def cache_dir(environ: dict | None = None) -> Path:
+    """``$CONTEXTPULL_CACHE`` or ``~/.cache/contextpull``."""
+    environ = os.environ if environ is None else environ
+    value = environ.get(CACHE_ENV, "")
+    return Path(value).expanduser() if value else Path.home() / ".cache" / "contextpull"
+
+
+def is_url(text: str) -> bool:
+    return text.startswith(("https://", "http://"))
+
+
+def check_url(url: str) -> None:
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme == "https" and parts.hostname:
+        return
+    if parts.scheme == "http" and parts.hostname in _LOOPBACK:
+        return
+    raise InputError(
+        f"refusing to download {url!r}: only https:// URLs (or http:// to localhost) are allowed",
+        "publish the store over https, e.g. as a release asset",
+    )
+
+
+def normalize_sha256(value: str, source: str) -> str:
+    text = value.strip().split()[0].lower() if value.strip() else ""
+    if not _HEX64.match(text):
+        raise InputError(f"{source} is not a sha256 checksum: {value.strip()[:80]!r}")
+    return text
+
+
+def cached_path(url: str, sha256: str, cache: Path | None = None) -> Path:
+    """Where ``serve URL`` keeps a store: one folder per checksum, the asset's own file name."""
+    name = Path(urllib.parse.urlsplit(url).path).name or "store.sqlite"
+    return (cache or cache_dir()) / sha256[:16] / name
+
+
+def fetch_store(
+    url: str,
+    *,
+    out: Path | None = None,
+    sha256: str | None = None,
+    cache: Path | None = None,
+    timeout: float = 60.0,
+) -> Fetched:
+    """Download ``url`` to ``out`` (or the cache), verified; reuse a good copy already there."""
+    check_url(url)
+    if sha256:
+        expected = normalize_sha256(sha256, "--sha256")
+    else:
+        expected = _published_checksum(url, timeout)
+    target = Path(out) if out is not None else cached_path(url, expected, cache)
+    if target.is_file() and _file_sha256(target) == expected:
+        return Fetched(target, expected, target.stat().st_size, reused=True)
+    if target.is_dir():
+        raise InputError(f"{target} is a folder; --out needs a file path")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle = tempfile.NamedTemporaryFile(
+        dir=target.parent, prefix=f".{target.name}.", suffix=".part", delete=False
+    )
+    tmp = Path(handle.name)
+    try:
+        with handle:
+            size, actual = _download(url, handle, timeout)
+        if actual != expected:
+            raise FetchError(
+                f"checksum mismatch for {url}: expected {expected}, got {actual}",
+                "the asset and its .sha256 do not belong together, or the download was altered",
+            )
+        verify_store_file(tmp)
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return Fetched(target, expected, size, reused=False)
+
+
+def _open(url: str, timeout: float):
+    request = urllib.request.Request(url, headers={"User-Agent": "contextpull-fetch"})
+    try:
+        return urllib.request.urlopen(request, timeout=timeout)  # noqa: S310 - scheme checked
+    except urllib.error.HTTPError as exc:
+        raise FetchError(f"download failed: HTTP {exc.code} {exc.reason} for {url}") from None
+    except (urllib.error.URLError, OSError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise FetchError(f"download failed: {reason} for {url}") from None
+
+
+def _published_checksum(url: str, timeout: float) -> str:
+    sha_url = url + ".sha256"
+    try:
+        with _open(sha_url, timeout) as response:
+            body = response.read(_MAX_CHECKSUM_BYTES)
+    except FetchError as exc:
+        raise FetchError(
+            f"no checksum for {url}: {exc.message}",
+            "pass --sha256 HEX, or publish the .sha256 asset beside the store",
+        ) from None
+    try:
+        text = body.decode("ascii")
+    except UnicodeDecodeError:
+        raise FetchError(f"{sha_url} is not a checksum file") from None
+    return normalize_sha256(text, sha_url)
+
+
+def _download(url: str, sink, timeout: float) -> tuple[int, str]:
+    """Stream the body into ``sink``; check the length the server announced."""
+    digest = hashlib.sha256()
+    size = 0
+    with _open(url, timeout) as response:
+        announced = response.headers.get("Content-Length")
+        try:
+            while chunk := response.read(_CHUNK):
+                sink.write(chunk)
+                digest.update(chunk)
+                size += len(chunk)
+        except OSError as exc:  # IncompleteRead, reset, timeout
+            raise FetchError(f"download of {url} broke off after {size} bytes: {exc}") from None
+    if announced is not None and announced.isdigit() and int(announced) != size:
+        raise FetchError(
+            f"truncated download of {url}: got {size} of {int(announced)} bytes",
+            "try again; the server closed the connection early",
+        )
+    return size, digest.hexdigest()
+
+
+def _file_sha256(path: Path) -> str:
+    from .build.fingerprint import file_sha256
+
+    return file_sha256(path)
+
+
+def verify_store_file(path: Path) -> None:
+    """Reject a file that is not a servable store; ``StoreError`` names why."""
+    try:
+        from .build import verify as build_verify  # engineer D's full check, when present
+    except ImportError:
+        build_verify = None
+    if build_verify is not None and hasattr(build_verify, "verify_store"):
+        try:
+            build_verify.verify_store(path, sidecars=False)
+        except ContextPullError as exc:
+            raise StoreError(f"downloaded file is not a valid store: {exc.message}", exc.suggestion) from None
+        return
+    _basic_verify(path)
+
+
+def _basic_verify(path: Path) -> None:
+    from .store import Store
+
+    try:
+        with Store.open(path) as store:
+            row = store.conn.execute("PRAGMA quick_check").fetchone()
+    except ContextPullError as exc:
+        raise StoreError(f"downloaded file is not a valid store: {exc.message}", exc.suggestion) from None
+    except sqlite3.Error as exc:
+        raise StoreError(f"downloaded file is not a valid store: {exc}") from None
+    if not row or row[0] != "ok":
+        raise StoreError(f"downloaded store fails SQLite's integrity check: {row[0] if row else 'no answer'}")

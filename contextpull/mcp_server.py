@@ -1,0 +1,420 @@
+"""The MCP server: the five pull tools and the index over the official MCP Python SDK.
+
+system-design.txt sections 7 (delivery into hosts), 9 (concurrency) and 11 (security); ADR 003 and
+ADR 004. The server holds no retrieval logic: tools are registered verbatim from
+``contextpull.tools.TOOLS`` and every call goes through ``contextpull.tools.call``, the same
+dispatch the CLI and the conformance runner use. What lives here is delivery:
+
+- the instructions (pull discipline plus the whole index when ``index_tokens`` fits the budget,
+  otherwise a directory listing and how to expand it), returned on ``initialize`` and on the
+  2026-07-28 ``server/discover``;
+- the same text as resource ``contextpull://index``, versioned by the store's content fingerprint;
+- tool errors as ``isError`` results carrying message and suggestion, never a dead server;
+- a read-only store that is reopened when a rebuild replaced or changed it, so the next
+  ``initialize`` or ``index`` call sees the new build;
+- an optional ``--log`` line per tool call on stderr (never bodies: stdout is the protocol).
+
+This module imports the ``mcp`` extra at import time; the reader core never imports this module.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sqlite3
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import mcp_types as types
+from mcp.server import Server, ServerRequestContext
+from mcp.shared.exceptions import MCPError
+from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
+
+from . import __version__
+from .errors import ContextPullError, StoreError, ToolError
+
+INDEX_URI = "contextpull://index"
+DEFAULT_BUDGET_TOKENS = 3000
+SUPPORTED_PROTOCOL_VERSIONS = KNOWN_PROTOCOL_VERSIONS  # the SDK negotiates; we state what it speaks
+
+PULL_DISCIPLINE = (
+    "ContextPull serves the documents listed below from one read-only store. Pull, do not guess: "
+    "call search(query, in?) for pointers (ids and snippets, never bodies), read(id) for the exact "
+    "text of the sections you need, grep(pattern) for codes, flags and identifiers, and "
+    "neighbours(id) for the surrounding clause or a split table's header. Paths in the index are "
+    "the values for the `in` filter. Answer from what you read and cite section ids like "
+    "[path.md#3]."
+)
+
+_EXPAND_NOTE = (
+    "The full index is over the {budget}-token budget, so only directories are listed. "
+    "Call index(prefix) with a directory (e.g. index(\"{example}\")) to list its documents, "
+    "or search directly."
+)
+
+
+def estimate_tokens(text: str) -> int:
+    """Tokens as characters / 4, the spec's approximation (system-design.txt section 4)."""
+    return math.ceil(len(text) / 4)
+
+
+# --------------------------------------------------------------------------- the live store
+
+
+class LiveStore:
+    """One read-only store file, reopened when it changes under us.
+
+    A rebuild either replaces the file (``os.replace``: new inode) or writes into it in place
+    (an incremental ingest: another connection commits, which moves ``PRAGMA data_version``).
+    Either way the cached meta and instructions are stale, so ``current()`` reopens. Section 9:
+    the server never writes.
+    """
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self._store = None
+        self._ops = None
+        self._signature: tuple | None = None
+        self._data_version: int | None = None
+        self.instructions = ""
+        self.fingerprint = ""
+        self.meta: dict[str, str] = {}
+
+    def _stat_signature(self) -> tuple:
+        try:
+            st = os.stat(self.path)
+        except OSError as exc:
+            raise StoreError(f"cannot open store {self.path}: {exc.strerror}") from None
+        return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+    def _changed(self) -> bool:
+        if self._store is None:
+            return True
+        if self._stat_signature() != self._signature:
+            return True
+        try:
+            version = self._store.conn.execute("PRAGMA data_version").fetchone()[0]
+        except sqlite3.Error:
+            return True
+        return version != self._data_version
+
+    def current(self):
+        """The ``Ops`` over the newest build of the file (reopening if it changed)."""
+        if self._changed():
+            self._reopen()
+        return self._ops
+
+    def _reopen(self) -> None:
+        from .ops import Ops
+        from .store import Store
+
+        signature = self._stat_signature()
+        store = Store.open(self.path)
+        try:
+            meta = dict(store.meta)
+            fingerprint = meta.get("content_fingerprint") or _content_fingerprint(store.conn)
+            instructions = build_instructions(store.conn, meta)
+            data_version = store.conn.execute("PRAGMA data_version").fetchone()[0]
+        except BaseException:
+            store.close()
+            raise
+        old, self._store = self._store, store
+        self._ops = Ops(store)
+        self._signature = signature
+        self._data_version = data_version
+        self.meta = meta
+        self.fingerprint = fingerprint
+        self.instructions = instructions
+        if old is not None:
+            old.close()
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+            self._ops = None
+
+
+def _content_fingerprint(conn: sqlite3.Connection) -> str:
+    from .build.fingerprint import content_fingerprint
+
+    return content_fingerprint(conn)
+
+
+# --------------------------------------------------------------------------- instructions
+
+
+def build_instructions(conn: sqlite3.Connection, meta: dict[str, str]) -> str:
+    """Pull discipline plus the index, or plus the directory listing when the index is too big."""
+    index_text = meta.get("index_text", "")
+    budget = _int(meta.get("index_budget_tokens"), DEFAULT_BUDGET_TOKENS)
+    tokens = _int(meta.get("index_tokens"), estimate_tokens(index_text))
+    if tokens <= budget:
+        return f"{PULL_DISCIPLINE}\n\n{index_text}"
+    return f"{PULL_DISCIPLINE}\n\n{directory_listing(conn, meta, budget)}"
+
+
+def _int(value: str | None, default: int) -> int:
+    try:
+        return int(str(value))
+    except (TypeError, ValueError):
+        return default
+
+
+def directory_listing(conn: sqlite3.Connection, meta: dict[str, str], budget: int) -> str:
+    """One line per top-level directory, kept in path order until the budget is reached."""
+    groups: dict[str, list] = {}
+    n_docs = n_sections = 0
+    for path, title, count in conn.execute(
+        "SELECT path, title, n_sections FROM documents ORDER BY path"
+    ):
+        top = path.split("/", 1)[0] + "/" if "/" in path else path
+        entry = groups.setdefault(top, [0, 0, []])
+        entry[0] += 1
+        entry[1] += count
+        if len(entry[2]) < 3:
+            entry[2].append(title)
+        n_docs += 1
+        n_sections += count
+    corpus = meta.get("corpus_fingerprint", "")[:8]
+    header = (
+        f"ContextPull index · {n_docs:,} documents · {n_sections:,} sections · corpus {corpus}"
+        " · hierarchical; call index(prefix) to expand"
+    )
+    example = next((name for name in groups if name.endswith("/")), next(iter(groups), ""))
+    lines = [header, _EXPAND_NOTE.format(budget=budget, example=example), ""]
+    used = estimate_tokens(PULL_DISCIPLINE + "\n".join(lines))
+    names = list(groups)
+    for i, name in enumerate(names):
+        docs, sections, titles = groups[name]
+        line = f"{name:<30}  {docs} documents, {sections} sections · {', '.join(titles)}"[:160]
+        left = len(names) - i - 1
+        reserve = estimate_tokens(f"… {left} more directories not shown") if left else 0
+        if used + estimate_tokens(line) + 1 + reserve > budget:
+            lines.append(f"… {len(names) - i} more directories not shown")
+            break
+        lines.append(line)
+        used += estimate_tokens(line) + 1
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- tool call logging
+
+
+def _summarize_arguments(arguments: dict[str, Any]) -> str:
+    parts = []
+    for key, value in arguments.items():
+        text = json.dumps(value, ensure_ascii=False)
+        if len(text) > 60:
+            text = text[:57] + "..."
+        parts.append(f"{key}={text}")
+    return " ".join(parts)
+
+
+def _result_count(result: Any) -> int:
+    if isinstance(result, str):
+        return len(result.splitlines())
+    if isinstance(result, dict):
+        for key in ("hits", "matches", "sections"):
+            if isinstance(result.get(key), list):
+                return len(result[key])
+        if "text" in result:
+            return 1 + len(result.get("context") or [])
+    return 0
+
+
+def stderr_logger(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------- the server
+
+
+def _tool_result(result: Any) -> types.CallToolResult:
+    if isinstance(result, str):
+        return types.CallToolResult(content=[types.TextContent(text=result)])
+    text = json.dumps(result, ensure_ascii=False, indent=1)
+    return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=result)
+
+
+def _error_result(exc: ContextPullError) -> types.CallToolResult:
+    text = f"Error: {exc.message}"
+    if exc.suggestion:
+        text += f"\nSuggestion: {exc.suggestion}"
+    return types.CallToolResult(
+        content=[types.TextContent(text=text)], structured_content=exc.to_dict(), is_error=True
+    )
+
+
+def build_server(live: LiveStore, *, log: Callable[[str], None] | None = None) -> Server:
+    """A low-level SDK ``Server`` over ``live``; the caller owns ``live`` and closes it."""
+    from .tools import TOOLS, call
+
+    tool_list = [
+        types.Tool(name=t["name"], description=t["description"], input_schema=t["input_schema"])
+        for t in TOOLS
+    ]
+    schemas = {t["name"]: t["input_schema"] for t in TOOLS}
+
+    async def list_tools(ctx: ServerRequestContext, params) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tool_list)
+
+    async def call_tool(ctx: ServerRequestContext, params: types.CallToolRequestParams):
+        name = params.name
+        arguments = dict(params.arguments or {})
+        started = time.perf_counter()
+        count = 0
+        status = "ok"
+        try:
+            if name not in schemas:
+                raise ToolError(
+                    f"unknown tool {name!r}", "the tools are " + ", ".join(sorted(schemas))
+                )
+            result = call(live.current(), name, arguments)
+            count = _result_count(result)
+            return _tool_result(result)
+        except ContextPullError as exc:
+            # StoreError included: a store that vanished is reported, the server keeps serving.
+            status = "error"
+            return _error_result(exc)
+        except Exception as exc:  # a bug must not take the host's tools away either
+            status = "error"
+            return _error_result(ContextPullError(f"internal error: {type(exc).__name__}: {exc}"))
+        finally:
+            if log is not None:
+                ms = (time.perf_counter() - started) * 1000
+                parts = [f"tool={name}", _summarize_arguments(arguments), f"results={count}", f"ms={ms:.1f}"]
+                if status != "ok":
+                    parts.append("error")
+                log("contextpull " + " ".join(p for p in parts if p))
+
+    def index_resource() -> types.Resource:
+        live.current()
+        text = live.instructions
+        return types.Resource(
+            uri=INDEX_URI,
+            name="index",
+            title="ContextPull index",
+            description=f"The pull discipline and the index of this store (build {live.fingerprint[:16]}).",
+            mime_type="text/plain",
+            size=len(text.encode("utf-8")),
+            meta={"contentFingerprint": live.fingerprint, "version": live.fingerprint[:16]},
+        )
+
+    async def list_resources(ctx: ServerRequestContext, params) -> types.ListResourcesResult:
+        return types.ListResourcesResult(resources=[_store_or_error(index_resource)])
+
+    async def read_resource(ctx: ServerRequestContext, params: types.ReadResourceRequestParams):
+        uri = str(params.uri)
+        if uri.split("?", 1)[0] != INDEX_URI:
+            raise MCPError(code=types.INVALID_PARAMS, message=f"no resource {uri!r}; the one resource is {INDEX_URI}")
+        _store_or_error(live.current)
+        return types.ReadResourceResult(
+            contents=[
+                types.TextResourceContents(
+                    uri=INDEX_URI,
+                    mime_type="text/plain",
+                    text=live.instructions,
+                    meta={"contentFingerprint": live.fingerprint},
+                )
+            ]
+        )
+
+    server = Server(
+        "contextpull",
+        version=__version__,
+        title="ContextPull",
+        description="Pull exact sections of a docs store: index, search, read, grep, neighbours.",
+        instructions=None,
+        get_tool_input_schema=schemas.get,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        on_list_resources=list_resources,
+        on_read_resource=read_resource,
+    )
+    server.middleware.append(_FreshInstructions(live))
+    return server
+
+
+def _store_or_error(fn):
+    try:
+        return fn()
+    except ContextPullError as exc:
+        raise MCPError(code=types.INTERNAL_ERROR, message=exc.message) from None
+
+
+class _FreshInstructions:
+    """Put the current build's instructions into ``initialize`` and ``server/discover`` results.
+
+    The SDK takes instructions once, at construction; a rebuild must show on the next handshake
+    (section 9), so the result is completed here, after the store has been rechecked.
+    """
+
+    def __init__(self, live: LiveStore):
+        self.live = live
+
+    async def __call__(self, ctx: ServerRequestContext, call_next):
+        if ctx.method not in ("initialize", "server/discover"):
+            return await call_next(ctx)
+        _store_or_error(self.live.current)
+        result = await call_next(ctx)
+        if isinstance(result, dict):
+            result["instructions"] = self.live.instructions
+        elif hasattr(result, "instructions"):
+            result.instructions = self.live.instructions
+        return result
+
+
+# --------------------------------------------------------------------------- transports
+
+
+async def serve_stdio(server: Server) -> None:
+    """Speak MCP on stdin/stdout until the host closes the pipe."""
+    from mcp.server.stdio import stdio_server
+
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+def security_settings(host: str, port: int, extra_origins: tuple[str, ...] = ()):
+    """DNS-rebinding protection: only loopback (and the bound host) may be named in Host/Origin."""
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    hosts = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
+    origins = ["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"]
+    if host not in LOOPBACK_HOSTS and host not in ("0.0.0.0", "::", ""):
+        bracketed = f"[{host}]" if ":" in host else host
+        hosts.append(f"{bracketed}:*")
+        origins += [f"http://{bracketed}:*", f"https://{bracketed}:*"]
+    for origin in extra_origins:
+        origins.append(origin.rstrip("/"))
+        hosts.append(origin.split("://", 1)[-1].rstrip("/"))
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
+    )
+
+
+def http_app(server: Server, host: str, port: int, extra_origins: tuple[str, ...] = ()):
+    """Streamable HTTP at ``/mcp``, stateless: no per-client state, so replicas can share a file."""
+    return server.streamable_http_app(
+        streamable_http_path="/mcp",
+        stateless_http=True,
+        json_response=True,
+        host=host,
+        transport_security=security_settings(host, port, extra_origins),
+    )
+
+
+def serve_http(server: Server, host: str, port: int, extra_origins: tuple[str, ...] = ()) -> None:
+    import uvicorn
+
+    app = http_app(server, host, port, extra_origins)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, lifespan="on")
+    uvicorn.Server(config).run()
