@@ -1,0 +1,345 @@
+"""The five operations over an open store: index, search, read, grep, neighbours.
+
+Implements store-format.txt ("Search", "Read", "Grep", "Neighbours", "Index", "Ordering and ties")
+with the argument limits and errors of supplement.md. Every ordering ends in ``id`` so two
+conforming readers return identical id lists. Nothing here writes: the store is opened
+``query_only`` and any temporary b-trees SQLite builds live in memory.
+
+Standard library only (ADR 001); ``contextpull.tools`` validates tool arguments before they get here,
+and these methods check their own limits too because library callers skip the schemas.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import replace
+from typing import Sequence
+
+from . import regex_grep
+from .errors import ToolError
+from .results import GrepResult, Hit, Match, NeighboursResult, ReadResult, SearchResult, Section
+from .store import Store
+from .text import query_tokens
+
+SEARCH_LIMIT = (1, 50)
+GREP_LIMIT = (1, 100)
+STEPS = (0, 5)  # read context, neighbours before/after
+PATTERN_MAX = 200
+
+BM25 = "bm25(sections_fts, 0.0, 2.0, 1.0)"
+SNIPPET = "snippet(sections_fts, 2, '**', '**', '…', 20)"
+
+HINT_NO_WORDS = "no searchable words in the query; use grep for punctuation or symbols"
+HINT_NO_HITS = "no hits; try grep for exact codes, drop the in filter, or use fewer words"
+HINT_NO_EMBEDDINGS = "no embeddings in store"
+HINT_NO_HYBRID = "hybrid search is not available in this reader; ran lexical"
+
+_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+_WS = re.compile(r"\s+")
+_TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
+
+_SECTION_COLUMNS = "s.id, s.doc_id, s.heading_path, s.kind, s.text, s.prev_id, s.next_id, s.ordinal"
+
+
+def _fts_string(token: str) -> str:
+    return '"' + token.replace('"', '""') + '"'
+
+
+def _ascii_lower(text: str) -> str:
+    """SQLite's built-in lower(): ASCII letters only, so grep agrees with instr(lower(..))."""
+    return text.translate(_ASCII_LOWER)
+
+
+def _check_int(name: str, value, bounds: tuple[int, int]) -> int:
+    low, high = bounds
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ToolError(f"{name} must be an integer from {low} to {high}, got {value!r}")
+    if not low <= value <= high:
+        raise ToolError(f"{name} must be from {low} to {high}, got {value}")
+    return value
+
+
+def _check_str(name: str, value) -> str:
+    if not isinstance(value, str):
+        raise ToolError(f"{name} must be a string, got {value!r}")
+    return value
+
+
+def _glob_ok(entry: str) -> bool:
+    if not entry or entry.startswith("/") or "\\" in entry:
+        return False
+    i = entry.find("[")
+    while i >= 0:
+        j = entry.find("]", i + 2)
+        if j < 0:
+            return False
+        i = entry.find("[", j + 1)
+    return True
+
+
+class Ops:
+    """The operations of one open store; results are the dataclasses of ``contextpull.results``."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self.conn = store.conn
+        self._doc_paths: dict[int, str] | None = None
+
+    # -- shared helpers -------------------------------------------------------------------------
+    @property
+    def doc_paths(self) -> dict[int, str]:
+        if self._doc_paths is None:
+            self._doc_paths = dict(self.conn.execute("SELECT doc_id, path FROM documents"))
+        return self._doc_paths
+
+    def _path_filter(self, in_) -> tuple[str, list[str]]:
+        """store-format "Search" step 4, as SQL over sections ``s``; ('', []) when unfiltered."""
+        if in_ is None:
+            return "", []
+        if isinstance(in_, str):
+            in_ = [in_]
+        if not isinstance(in_, (list, tuple)) or not all(isinstance(e, str) for e in in_):
+            raise ToolError(f"in must be a list of path globs, got {in_!r}")
+        if not in_:
+            return "", []
+        clauses, params = [], []
+        for entry in in_:
+            if not _glob_ok(entry):
+                raise ToolError(f"invalid path filter '{entry}'", "valid top-level paths: " + self._top_level())
+            clauses.append("path GLOB ?")
+            params.append(entry)
+            if not any(c in entry for c in "*?["):
+                clauses.append("path GLOB ?")
+                params.append(entry + "/*")
+        where = " OR ".join(clauses)
+        return f" AND s.doc_id IN (SELECT doc_id FROM documents WHERE {where})", params
+
+    def _top_level(self) -> str:
+        tops = sorted({p.split("/", 1)[0] + ("/" if "/" in p else "") for p in self.doc_paths.values()})
+        shown = ", ".join(tops[:20])
+        return shown + (f", … ({len(tops) - 20} more)" if len(tops) > 20 else "")
+
+    def _section(self, row) -> Section:
+        sid, doc_id, heading, kind, text, prev_id, next_id = row[:7]
+        return Section(sid, self.doc_paths[doc_id], heading, kind, text, prev_id, next_id)
+
+    def _row(self, sid: str):
+        return self.conn.execute(f"SELECT {_SECTION_COLUMNS} FROM sections s WHERE s.id = ?", (sid,)).fetchone()
+
+    def _require(self, sid) -> tuple:
+        _check_str("id", sid)
+        row = self._row(sid)
+        if row is None:
+            raise ToolError(f"no section '{sid}'", "search for it first; ids look like path.md#3")
+        return row
+
+    def _row_at(self, doc_id: int, ordinal: int):
+        return self.conn.execute(
+            f"SELECT {_SECTION_COLUMNS} FROM sections s WHERE s.doc_id = ? AND s.ordinal = ?", (doc_id, ordinal)
+        ).fetchone()
+
+    def _run_start(self, row):
+        """The first section of a split table's run if ``row`` is a continuation, else None."""
+        if row[3] != "table":
+            return None
+        first = None
+        current = row
+        while True:
+            prev = self._row_at(current[1], current[7] - 1)
+            if prev is None or prev[3] != "table" or prev[2] != row[2]:
+                return first
+            first = current = prev
+
+    # -- index ------------------------------------------------------------------------------------
+    def index(self, prefix: str | None = None) -> str:
+        """store-format "Index": the stored text, or the listing under ``prefix``."""
+        if prefix is None:
+            return self.store.index_text
+        _check_str("prefix", prefix)
+        rows = self.conn.execute(
+            "SELECT path, title, summary, n_sections FROM documents WHERE substr(path, 1, ?) = ? ORDER BY path",
+            (len(prefix), prefix),
+        ).fetchall()
+        total = sum(r[3] for r in rows)
+        lines = [f"ContextPull index · {prefix} · {len(rows)} documents · {total} sections"]
+        for path, title, summary, n_sections in rows:
+            label = summary if summary else title
+            if len(label) > 60:
+                label = label[:59].rstrip() + "…"
+            lines.append(f"{path:<30}  {label}  ({n_sections})")
+        return "\n".join(lines)
+
+    # -- search -----------------------------------------------------------------------------------
+    def search(self, query: str, in_: Sequence[str] | None = None, limit: int = 10, mode: str = "lexical") -> SearchResult:
+        """store-format "Search": phrase, AND, then OR passes, each by bm25 then id."""
+        _check_str("query", query)
+        limit = _check_int("limit", limit, SEARCH_LIMIT)
+        if mode not in ("lexical", "hybrid"):
+            raise ToolError(f"mode must be 'lexical' or 'hybrid', got {mode!r}")
+        where, params = self._path_filter(in_)
+        hints = []
+        if mode == "hybrid":
+            has_vectors = self.conn.execute("SELECT 1 FROM embeddings LIMIT 1").fetchone()
+            hints.append(HINT_NO_HYBRID if has_vectors else HINT_NO_EMBEDDINGS)
+        tokens = query_tokens(query)
+        if not tokens:
+            return SearchResult((), "lexical", "; ".join(hints + [HINT_NO_WORDS]))
+
+        passes = []
+        if len(tokens) >= 2:
+            passes.append(_fts_string(" ".join(tokens)))
+            passes.append(" AND ".join(_fts_string(t) for t in tokens))
+        passes.append(" OR ".join(_fts_string(t) for t in tokens))
+
+        if where:
+            sql = (
+                f"SELECT sections_fts.id, sections_fts.rowid, {BM25} AS r FROM sections_fts "
+                f"JOIN sections s ON s.id = sections_fts.id WHERE sections_fts MATCH ?{where} "
+                "ORDER BY r, sections_fts.id LIMIT ?"
+            )
+        else:
+            sql = f"SELECT id, rowid, {BM25} AS r FROM sections_fts WHERE sections_fts MATCH ? ORDER BY r, id LIMIT ?"
+
+        found: dict[str, tuple[int, float, str]] = {}  # id -> (fts rowid, bm25, the pass query)
+        for fts_query in passes:
+            for sid, rowid, rank in self.conn.execute(sql, (fts_query, *params, limit)):
+                if sid not in found:
+                    found[sid] = (rowid, rank, fts_query)
+            if len(found) >= limit:
+                break
+        ids = list(found)[:limit]
+        if not ids:
+            return SearchResult((), "lexical", "; ".join(hints + [HINT_NO_HITS]))
+
+        snippets = self._snippets({sid: found[sid] for sid in ids})
+        details = self._details(ids)
+        hits = []
+        for sid in ids:
+            doc_id, heading, kind = details[sid]
+            score = round(-found[sid][1], 2) + 0.0  # + 0.0 turns -0.0 into 0.0
+            hits.append(Hit(sid, self.doc_paths[doc_id], heading, snippets.get(sid, ""), score, kind))
+        return SearchResult(tuple(hits), "lexical", "; ".join(hints) or None)
+
+    def _snippets(self, found: dict[str, tuple[int, float, str]]) -> dict[str, str]:
+        by_query: dict[str, list[int]] = {}
+        for rowid, _, fts_query in found.values():
+            by_query.setdefault(fts_query, []).append(rowid)
+        out = {}
+        for fts_query, rowids in by_query.items():
+            marks = ",".join("?" * len(rowids))
+            rows = self.conn.execute(
+                f"SELECT id, {SNIPPET} FROM sections_fts WHERE sections_fts MATCH ? AND rowid IN ({marks})",
+                (fts_query, *rowids),
+            )
+            for sid, snippet in rows:
+                out[sid] = _WS.sub(" ", snippet or "").strip()
+        return out
+
+    def _details(self, ids: list[str]) -> dict[str, tuple[int, str, str]]:
+        marks = ",".join("?" * len(ids))
+        rows = self.conn.execute(f"SELECT id, doc_id, heading_path, kind FROM sections WHERE id IN ({marks})", ids)
+        return {sid: (doc_id, heading, kind) for sid, doc_id, heading, kind in rows}
+
+    # -- read -------------------------------------------------------------------------------------
+    def read(self, id: str, context: int = 0) -> ReadResult:
+        """store-format "Read": verbatim text, ``context`` sections either side in the same document."""
+        row = self._require(id)
+        context = _check_int("context", context, STEPS)
+        section = self._section(row)
+        start = self._run_start(row)
+        if start is not None:
+            section = _with_header(section, start[4])
+        around = ()
+        if context:
+            rows = self.conn.execute(
+                f"SELECT {_SECTION_COLUMNS} FROM sections s WHERE s.doc_id = ? AND s.ordinal BETWEEN ? AND ? "
+                "AND s.ordinal != ? ORDER BY s.ordinal",
+                (row[1], row[7] - context, row[7] + context, row[7]),
+            ).fetchall()
+            around = tuple(replace(self._section(r), context=True) for r in rows)
+        return ReadResult(section, around)
+
+    # -- neighbours ------------------------------------------------------------------------------
+    def neighbours(self, id: str, before: int = 1, after: int = 1) -> NeighboursResult:
+        """store-format "Neighbours": follow prev_id/next_id within the document; header of a split table."""
+        row = self._require(id)
+        before = _check_int("before", before, STEPS)
+        after = _check_int("after", after, STEPS)
+        earlier, later = [], []
+        current = row
+        for _ in range(before):
+            current = self._row(current[5]) if current[5] else None
+            if current is None or current[1] != row[1]:
+                break
+            earlier.append(current)
+        current = row
+        for _ in range(after):
+            current = self._row(current[6]) if current[6] else None
+            if current is None or current[1] != row[1]:
+                break
+            later.append(current)
+        sections = tuple(self._section(r) for r in [*reversed(earlier), row, *later])
+        start = self._run_start(row)
+        return NeighboursResult(sections, self._section(start) if start is not None else None)
+
+    # -- grep -------------------------------------------------------------------------------------
+    def grep(self, pattern: str, in_: Sequence[str] | None = None, regex: bool = False, limit: int = 20) -> GrepResult:
+        """store-format "Grep": case-insensitive substring scan (or bounded regex), one line per section."""
+        _check_str("pattern", pattern)
+        if not pattern:
+            raise ToolError("pattern is empty", "give at least one character")
+        if len(pattern) > PATTERN_MAX:
+            raise ToolError(f"pattern is {len(pattern)} characters; the limit is {PATTERN_MAX}", "use a shorter pattern")
+        if not isinstance(regex, bool):
+            raise ToolError(f"regex must be true or false, got {regex!r}")
+        limit = _check_int("limit", limit, GREP_LIMIT)
+        where, params = self._path_filter(in_)
+        if regex:
+            return self._grep_regex(pattern, in_, where, params, limit)
+        rows = self.conn.execute(
+            "SELECT s.id, s.doc_id, s.heading_path, s.text FROM sections s "
+            f"WHERE instr(lower(s.text), lower(?)) > 0{where} ORDER BY s.id LIMIT ?",
+            (pattern, *params, limit + 1),
+        ).fetchall()
+        needle = _ascii_lower(pattern)
+        matches = tuple(
+            Match(sid, self.doc_paths[doc_id], heading, _line_at(text, _ascii_lower(text).find(needle)))
+            for sid, doc_id, heading, text in rows[:limit]
+        )
+        return GrepResult(matches, len(rows) > limit)
+
+    def _grep_regex(self, pattern, in_, where, params, limit) -> GrepResult:
+        rx = regex_grep.compile_pattern(pattern)
+        if not regex_grep.can_interrupt():
+            found, truncated = regex_grep.scan_in_child(str(self.store.path), pattern, in_, limit)
+            return GrepResult(tuple(Match(**m) for m in found), truncated)
+        cursor = self.conn.execute(
+            f"SELECT s.id, s.doc_id, s.heading_path, s.text FROM sections s WHERE 1{where} ORDER BY s.id", params
+        )
+        found, truncated = regex_grep.scan_in_process(rx, cursor, limit)
+        return GrepResult(tuple(Match(sid, self.doc_paths[d], h, line) for sid, d, h, line in found), truncated)
+
+
+def _line_at(text: str, pos: int) -> str:
+    """The whole line of ``text`` that contains position ``pos``."""
+    start = text.rfind("\n", 0, max(pos, 0)) + 1
+    end = text.find("\n", max(pos, 0))
+    return text[start:] if end < 0 else text[start:end]
+
+
+def _with_header(section: Section, first_text: str) -> Section:
+    """Prepend the header and separator of a split table's first part unless already there."""
+    lines = first_text.split("\n")
+    header = next((i for i, line in enumerate(lines) if line.lstrip().startswith("|")), None)
+    if header is None:
+        return section
+    head = [lines[header]]
+    if header + 1 < len(lines) and _TABLE_SEPARATOR.match(lines[header + 1]):
+        head.append(lines[header + 1])
+    body = section.text.split("\n")
+    first_row = next((i for i, line in enumerate(body) if line.lstrip().startswith("|")), 0)
+    if body[first_row:first_row + 1] == head[:1]:
+        return section
+    text = "\n".join(body[:first_row] + head + body[first_row:])
+    return replace(section, text=text)

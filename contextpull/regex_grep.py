@@ -1,0 +1,130 @@
+"""Regex grep with an evaluation budget that really stops pathological patterns.
+
+store-format.txt, "Grep": regex mode bounds the pattern to 200 characters and the evaluation per
+section, returning a tool error on overrun. Python's ``re`` cannot be cancelled from another
+thread, but its matcher checks for signals while it runs, so on the main thread a ``SIGALRM``
+interval timer whose handler raises once a section has used up its budget interrupts even
+``(a+)+$`` on a long line. Off the main thread (or without ``setitimer``) the same scan runs in
+a child process that does exactly that, and the parent kills it past the overall budget.
+
+Standard library only; used by ``contextpull.ops``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from typing import Iterable
+
+from .errors import ToolError
+
+SECTION_BUDGET_S = 0.25  # evaluation budget per section
+TOTAL_BUDGET_S = 10.0  # and for the whole call, whatever the number of sections
+_TICK_S = 0.02
+
+TOO_EXPENSIVE = ToolError("pattern too expensive", "narrow with in= or use a literal (regex=false)")
+
+
+class _Overrun(Exception):
+    pass
+
+
+def compile_pattern(pattern: str) -> re.Pattern[str]:
+    try:
+        return re.compile(pattern, re.IGNORECASE)
+    except (re.error, OverflowError, RecursionError) as exc:
+        raise ToolError(f"pattern does not compile: {exc}", "set regex=false for a literal match") from None
+
+
+def first_line(rx: re.Pattern[str], text: str) -> str | None:
+    """The first line of ``text`` the pattern matches (grep semantics: one line at a time)."""
+    for line in text.split("\n"):
+        if rx.search(line):
+            return line
+    return None
+
+
+def _scan(rx, rows: Iterable[tuple], limit: int, clock: dict) -> tuple[list[tuple], bool]:
+    found: list[tuple] = []
+    for row in rows:
+        clock["section"] = time.monotonic()
+        line = first_line(rx, row[-1])
+        clock["section"] = None
+        if line is not None:
+            if len(found) == limit:
+                return found, True
+            found.append((*row[:-1], line))
+    return found, False
+
+
+def scan_in_process(rx, rows: Iterable[tuple], limit: int) -> tuple[list[tuple], bool]:
+    """Scan ``rows`` (…, text) ordered by id on the main thread under a SIGALRM budget."""
+    start = time.monotonic()
+    clock: dict = {"section": None}
+
+    def on_tick(signum, frame):
+        now = time.monotonic()
+        began = clock["section"]
+        if now - start > TOTAL_BUDGET_S or (began is not None and now - began > SECTION_BUDGET_S):
+            raise _Overrun()
+
+    previous = signal.signal(signal.SIGALRM, on_tick)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, _TICK_S, _TICK_S)
+        try:
+            return _scan(rx, rows, limit, clock)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0, 0)
+    except _Overrun:
+        raise TOO_EXPENSIVE from None
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+
+
+def can_interrupt() -> bool:
+    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+
+
+def scan_in_child(store_path: str, pattern: str, in_: list[str] | None, limit: int) -> tuple[list[dict], bool]:
+    """Run the same grep in a child process (its own main thread) and kill it past the budget."""
+    request = json.dumps({"store": store_path, "pattern": pattern, "in": in_, "limit": limit})
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "contextpull.regex_grep"],
+            input=request,
+            capture_output=True,
+            text=True,
+            timeout=TOTAL_BUDGET_S + 5,
+        )
+    except subprocess.TimeoutExpired:
+        raise TOO_EXPENSIVE from None
+    try:
+        reply = json.loads(proc.stdout)
+    except ValueError:
+        raise ToolError("regex grep failed: " + (proc.stderr.strip().splitlines() or ["no output"])[-1]) from None
+    if "error" in reply:
+        raise ToolError(reply["error"], reply.get("suggestion"))
+    return reply["matches"], reply["truncated"]
+
+
+def _child() -> None:
+    from .ops import Ops
+    from .store import Store
+
+    request = json.loads(sys.stdin.read())
+    try:
+        with Store.open(request["store"]) as store:
+            result = Ops(store).grep(request["pattern"], request["in"], True, request["limit"])
+        reply = result.to_dict()
+    except ToolError as exc:
+        reply = exc.to_dict()
+    sys.stdout.write(json.dumps(reply))
+
+
+if __name__ == "__main__":
+    _child()

@@ -1,0 +1,171 @@
+"""Open a ContextPull store for reading, and refuse anything that is not one.
+
+Implements store-format.txt, "Opening": the file is opened read-only through a ``mode=ro`` URI with
+``PRAGMA query_only`` and in-memory temp storage, so no call can write to it or create temp tables
+in it; ``meta.schema_version`` must be present with the major version this reader supports; FTS5
+must be usable through this Python's ``sqlite3`` binding. The meta table is read once, since its
+values are immutable for the life of the file.
+
+A store written with WAL journaling can still be read from a read-only directory: SQLite needs a
+``-shm`` file for WAL, so when that cannot be created and no ``-wal`` file holds unmerged pages we
+reopen with ``immutable=1``, which is exact in that case.
+
+Standard library only (ADR 001): this module is imported by every reader surface.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import urllib.parse
+from pathlib import Path
+
+from .errors import StoreError
+from .schema import SCHEMA_VERSION, SUPPORTED_MAJOR
+
+_HOW_TO_BUILD = "build one with `contextpull build DOCS --out DIR` or `contextpull ingest DOCS`"
+
+
+def _uri(path: Path, *extra: str) -> str:
+    quoted = urllib.parse.quote(path.resolve().as_posix(), safe="/")
+    return "file:" + quoted + "?" + "&".join(("mode=ro",) + extra)
+
+
+def _binding() -> str:
+    return f"Python's sqlite3 module (SQLite {sqlite3.sqlite_version})"
+
+
+class Store:
+    """A read-only connection to one store file plus its meta table.
+
+    Use ``Store.open(path)`` as a context manager; ``.conn`` is the sqlite3 connection and
+    ``.meta`` a dict of every meta key.
+    """
+
+    def __init__(self, path: Path, conn: sqlite3.Connection, meta: dict[str, str]):
+        self.path = path
+        self.conn = conn
+        self.meta = meta
+
+    # -- opening -------------------------------------------------------------------------------
+    @classmethod
+    def open(cls, path: str | os.PathLike) -> "Store":
+        path = Path(path)
+        if not path.exists():
+            raise StoreError(f"no store at {path}", _HOW_TO_BUILD)
+        if path.is_dir():
+            raise StoreError(f"{path} is a directory, not a store file", "pass the store.sqlite file")
+        conn = _connect(path)
+        try:
+            meta = _read_meta(conn, path)
+            _check_version(meta, path)
+            _check_fts5(conn, path)
+        except BaseException:
+            conn.close()
+            raise
+        return cls(path, conn, meta)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- meta accessors (store-format "Opening", step 4) ----------------------------------------
+    @property
+    def schema_version(self) -> str:
+        return self.meta["schema_version"]
+
+    @property
+    def index_text(self) -> str:
+        return self.meta.get("index_text", "")
+
+    @property
+    def index_mode(self) -> str | None:
+        return self.meta.get("index_mode")
+
+    @property
+    def index_tokens(self) -> int | None:
+        value = self.meta.get("index_tokens")
+        return int(value) if value not in (None, "") else None
+
+    @property
+    def corpus_fingerprint(self) -> str | None:
+        return self.meta.get("corpus_fingerprint")
+
+    def counts(self) -> tuple[int, int]:
+        """(documents, sections)."""
+        docs = self.conn.execute("SELECT count(*) FROM documents").fetchone()[0]
+        secs = self.conn.execute("SELECT count(*) FROM sections").fetchone()[0]
+        return docs, secs
+
+
+def _configure(conn: sqlite3.Connection) -> None:
+    conn.execute("PRAGMA query_only = 1")
+    conn.execute("PRAGMA temp_store = MEMORY")
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(_uri(path), uri=True, check_same_thread=False)
+    try:
+        _configure(conn)
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        text = str(exc)
+        if "not a database" in text or "malformed" in text:
+            raise StoreError(f"{path} is not a SQLite file", _HOW_TO_BUILD) from None
+        # A WAL store in a directory we cannot write: SQLite cannot create the -shm file.
+        wal = Path(str(path) + "-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            raise StoreError(
+                f"cannot open {path}: it has an unmerged -wal file and its directory is read-only",
+                "checkpoint the store (or copy it to a writable place) before serving it",
+            ) from None
+        try:
+            conn = sqlite3.connect(_uri(path, "immutable=1"), uri=True, check_same_thread=False)
+            _configure(conn)
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return conn
+        except sqlite3.DatabaseError:
+            conn.close()
+            raise StoreError(f"cannot open {path}: {text}", "check the file's permissions") from None
+
+
+def _read_meta(conn: sqlite3.Connection, path: Path) -> dict[str, str]:
+    not_store = StoreError(f"{path} is not a ContextPull store (no meta.schema_version)", _HOW_TO_BUILD)
+    try:
+        rows = conn.execute("SELECT key, value FROM meta").fetchall()
+    except sqlite3.DatabaseError:
+        raise not_store from None
+    meta = {str(k): str(v) for k, v in rows}
+    if not meta.get("schema_version"):
+        raise not_store
+    return meta
+
+
+def _check_version(meta: dict[str, str], path: Path) -> None:
+    version = meta["schema_version"]
+    major = version.split(".", 1)[0]
+    if major != str(SUPPORTED_MAJOR):
+        raise StoreError(
+            f"{path} has schema version {version}; this reader supports {SCHEMA_VERSION} "
+            f"(major {SUPPORTED_MAJOR})",
+            "use a contextpull release that reads this version, or rebuild the store",
+        )
+
+
+def _check_fts5(conn: sqlite3.Connection, path: Path) -> None:
+    try:
+        conn.execute("SELECT count(*) FROM sections_fts LIMIT 1").fetchone()
+    except sqlite3.DatabaseError as exc:
+        if "no such table" in str(exc):
+            raise StoreError(f"{path} is not a ContextPull store (no sections_fts table)", _HOW_TO_BUILD) from None
+        raise StoreError(
+            f"FTS5 is not available in {_binding()}: {exc}",
+            "use a Python whose SQLite is compiled with FTS5 (python.org and most distributions are)",
+        ) from None
