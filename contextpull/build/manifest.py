@@ -1,0 +1,110 @@
+"""The build manifest: what was built, from what, with what (issue 4, item 5).
+
+``manifest.json`` sits beside ``store.sqlite``; pipelines read it instead of opening the store.
+Its shape is fixed by ``contextpull/manifest.schema.json`` and by the build report in the
+developers' brief (engineer E's Action reads it). Unlike the store, the manifest may name the
+builder's Python and SQLite versions and the source commit: those explain the bytes, they are
+not part of them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sqlite3
+import subprocess
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..config import Settings
+from ..schema import SCHEMA_VERSION
+
+FORMAT_VERSION = 1
+SCHEMA_FILE = Path(__file__).resolve().parent.parent / "manifest.schema.json"
+
+
+def builder_info() -> dict[str, str]:
+    return {
+        "name": "contextpull",
+        "version": __version__,
+        "python": platform.python_version(),
+        "sqlite": sqlite3.sqlite_version,
+    }
+
+
+def source_commit(docs: Path, environ: dict[str, str] | None = None) -> str | None:
+    """``GITHUB_SHA`` when set, else ``git -C DOCS rev-parse HEAD``; None when neither answers."""
+    environ = os.environ if environ is None else environ
+    sha = environ.get("GITHUB_SHA", "").strip()
+    if sha:
+        return sha
+    try:
+        result = subprocess.run(
+            ["git", "-C", str(docs), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    out = result.stdout.strip()
+    return out if result.returncode == 0 and out else None
+
+
+def build_time(epoch: int | None) -> str | None:
+    """``SOURCE_DATE_EPOCH`` as RFC 3339 UTC, or None when the build was not given a time."""
+    if epoch is None:
+        return None
+    return datetime.fromtimestamp(epoch, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def make_manifest(
+    *,
+    store_file: str,
+    store_bytes: int,
+    store_sha256: str,
+    corpus_fp: str,
+    content_fp: str,
+    documents: int,
+    sections: int,
+    skipped: list[dict[str, str]],
+    index_mode: str,
+    index_tokens: int,
+    settings: Settings,
+    commit: str | None,
+    epoch: int | None,
+) -> dict[str, Any]:
+    """Exactly the keys of the build report's ``manifest`` (developers' brief)."""
+    return {
+        "format_version": FORMAT_VERSION,
+        "builder": builder_info(),
+        "schema_version": SCHEMA_VERSION,
+        "store": {"file": store_file, "bytes": store_bytes, "sha256": store_sha256},
+        "fingerprints": {"corpus": corpus_fp, "content": content_fp, "file": store_sha256},
+        "counts": {"documents": documents, "sections": sections, "skipped": len(skipped)},
+        "index": {"mode": index_mode, "tokens": index_tokens, "budget": settings.index_budget_tokens},
+        "settings": settings.to_dict(),
+        "skipped": [{"path": s["path"], "reason": s["reason"]} for s in skipped],
+        "source": {"commit": commit},
+        "build_time": build_time(epoch),
+    }
+
+
+def dumps(manifest: dict[str, Any]) -> str:
+    """Stable text: sorted keys, two-space indent, trailing newline (diffs well in review)."""
+    return json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def load_schema() -> dict[str, Any]:
+    return json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+
+
+def validate(manifest: dict[str, Any]) -> None:
+    """Raise ``jsonschema.ValidationError`` when ``manifest`` does not fit the schema."""
+    import jsonschema  # imported here: the read side must not need it
+
+    jsonschema.validate(manifest, load_schema())
