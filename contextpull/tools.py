@@ -1,0 +1,180 @@
+"""The tool set (store-format "Things readers must not do": the tool set is tools.json) and its dispatch.
+
+``TOOLS`` holds the five tools in Anthropic form (name, description, draft 2020-12 ``input_schema``
+with the limits of supplement.md); ``openai_tools()`` rewraps them for OpenAI-style APIs;
+``tools.json`` at the repository root is the same list for other languages (a test keeps them
+equal). ``call(ops, name, arguments)`` is the one dispatch table the CLI ``--json``, the MCP server
+and the conformance runner share: it validates the arguments against the schema first, so a
+missing or mistyped argument is a ``ToolError`` naming the argument.
+
+jsonschema is imported inside ``validate`` only, so importing the reader core stays standard
+library only (ADR 001).
+"""
+
+from __future__ import annotations
+
+from .errors import ToolError
+
+_DISCIPLINE = "Search for pointers, read for text, cite ids like [path.md#3]."
+_SCHEMA = "https://json-schema.org/draft/2020-12/schema"
+_IN = {
+    "type": "array",
+    "items": {"type": "string", "minLength": 1},
+    "description": "Document paths, directory prefixes or globs to restrict to, e.g. ['policy-2024.md', 'guides']",
+}
+
+
+def _schema(properties: dict, required: list[str]) -> dict:
+    schema = {"$schema": _SCHEMA, "type": "object", "properties": properties}
+    if required:
+        schema["required"] = required
+    schema["additionalProperties"] = False
+    return schema
+
+
+TOOLS: list[dict] = [
+    {
+        "name": "index",
+        "description": (
+            "Table of contents of the document corpus: one line per document with its path, summary and "
+            "section count (usually already in your instructions). Call it with a prefix to expand a "
+            "directory. " + _DISCIPLINE
+        ),
+        "input_schema": _schema(
+            {"prefix": {"type": "string", "description": "Path prefix to expand, e.g. 'guides/'"}}, []
+        ),
+    },
+    {
+        "name": "search",
+        "description": (
+            "Find sections by words, quoted phrases or identifiers. Returns section ids, heading paths and "
+            "short snippets, never full text: read the ids you need before answering. Use in= with paths "
+            "from the index to target documents (to compare versions, search each). " + _DISCIPLINE
+        ),
+        "input_schema": _schema(
+            {
+                "query": {"type": "string", "description": "Words, quoted phrases or identifiers"},
+                "in": _IN,
+                "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10},
+                "mode": {"type": "string", "enum": ["lexical", "hybrid"], "default": "lexical"},
+            },
+            ["query"],
+        ),
+    },
+    {
+        "name": "read",
+        "description": (
+            "Return one section verbatim by id, optionally with neighbouring sections of the same document "
+            "(marked context: true). Quote from what you read and cite its id. " + _DISCIPLINE
+        ),
+        "input_schema": _schema(
+            {
+                "id": {"type": "string", "description": "A section id from search, grep or the index, e.g. 'guide.md#3'"},
+                "context": {"type": "integer", "minimum": 0, "maximum": 5, "default": 0},
+            },
+            ["id"],
+        ),
+    },
+    {
+        "name": "grep",
+        "description": (
+            "Exact, case-insensitive substring match over section text (or a regex with regex=true); "
+            "returns the first matching line of each section with its id. Best for error codes, flags, "
+            "environment variables and other identifiers. " + _DISCIPLINE
+        ),
+        "input_schema": _schema(
+            {
+                "pattern": {"type": "string", "minLength": 1, "maxLength": 200},
+                "in": _IN,
+                "regex": {"type": "boolean", "default": False},
+                "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
+            },
+            ["pattern"],
+        ),
+    },
+    {
+        "name": "neighbours",
+        "description": (
+            "Sections before and after a section in the same document, plus the header part of a table "
+            "split across sections. Use it for the next clause or a table's column names. " + _DISCIPLINE
+        ),
+        "input_schema": _schema(
+            {
+                "id": {"type": "string", "description": "A section id"},
+                "before": {"type": "integer", "minimum": 0, "maximum": 5, "default": 1},
+                "after": {"type": "integer", "minimum": 0, "maximum": 5, "default": 1},
+            },
+            ["id"],
+        ),
+    },
+]
+
+_BY_NAME = {tool["name"]: tool for tool in TOOLS}
+
+
+def openai_tools() -> list[dict]:
+    """The same tools in the OpenAI function-calling shape."""
+    return [
+        {
+            "type": "function",
+            "function": {"name": t["name"], "description": t["description"], "parameters": t["input_schema"]},
+        }
+        for t in TOOLS
+    ]
+
+
+def _unknown(name) -> ToolError:
+    return ToolError(f"unknown tool {name!r}", "tools are: " + ", ".join(_BY_NAME))
+
+
+def validate(name: str, arguments) -> dict:
+    """Check ``arguments`` against the tool's schema; a ToolError names the offending argument."""
+    tool = _BY_NAME.get(name)
+    if tool is None:
+        raise _unknown(name)
+    if arguments is None:
+        arguments = {}
+    from jsonschema import Draft202012Validator
+
+    validator = Draft202012Validator(tool["input_schema"])
+    errors = sorted(validator.iter_errors(arguments), key=lambda e: (list(e.path), e.validator))
+    if errors:
+        raise ToolError(_describe(name, errors[0]), "see the tool's input schema (contextpull tools-json)")
+    return arguments
+
+
+def _describe(name: str, error) -> str:
+    path = list(error.absolute_path)
+    if error.validator == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else error.message
+        return f"{name}: missing required argument '{missing}'"
+    if error.validator == "additionalProperties":
+        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        return f"{name}: unknown argument {', '.join(repr(e) for e in extra)}"
+    if error.validator == "type" and not path:
+        return f"{name}: arguments must be an object"
+    argument = str(path[0]) if path else "arguments"
+    where = "".join(f"[{p}]" for p in path[1:])
+    if error.validator == "maxLength":
+        reason = f"longer than {error.validator_value} characters"
+    elif error.validator == "minLength":
+        reason = f"shorter than {error.validator_value} character(s)"
+    else:
+        reason = error.message if len(error.message) <= 120 else error.message[:117] + "..."
+    return f"{name}: argument '{argument}'{where} is invalid: {reason}"
+
+
+def call(ops, name: str, arguments: dict | None = None):
+    """Validate and dispatch one tool call: the result dict, or plain text for index."""
+    args = validate(name, arguments)
+    if name == "index":
+        return ops.index(args.get("prefix"))
+    if name == "search":
+        return ops.search(args["query"], args.get("in"), args.get("limit", 10), args.get("mode", "lexical")).to_dict()
+    if name == "read":
+        return ops.read(args["id"], args.get("context", 0)).to_dict()
+    if name == "grep":
+        return ops.grep(args["pattern"], args.get("in"), args.get("regex", False), args.get("limit", 20)).to_dict()
+    if name == "neighbours":
+        return ops.neighbours(args["id"], args.get("before", 1), args.get("after", 1)).to_dict()
+    raise _unknown(name)  # pragma: no cover - validate() has already refused it
