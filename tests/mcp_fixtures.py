@@ -1,0 +1,58 @@
+"""Small stores and corpora for the MCP server, serve and fetch tests (engineer F's tests).
+
+``write_corpus`` writes a three-document docs folder; ``build_store`` turns it into a store with
+our own ingest. The texts are made up for these tests; the shared corpora are never copied here.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+CORPUS = {
+    "README.md": "# Widget docs\n\nWidgets are configured in widget.toml and run by the widget daemon.\n",
+    "guides/install.md": (
+        "# Installing widgets\n\nInstall the package with the installer script, then run the"
+        " widget daemon once so that it creates its cache folder.\n\n"
+        "## On Windows\n\nUse the MSI installer; the cache lives in %LOCALAPPDATA%\\widget.\n"
+        "Set WIDGET_HOME before the first start if you want it elsewhere.\n"
+    ),
+    "reference/errors.md": (
+        "# Error codes\n\nEvery error the daemon reports has a code.\n\n"
+        "## TX-4419\n\nThe cache folder is not writable. Check permissions on the cache folder"
+        " and restart the daemon.\n\n"
+        "## TX-4501\n\nThe configuration file widget.toml has a syntax error on the reported line.\n"
+    ),
+}
+
+
+def write_corpus(root: Path, docs: dict[str, str] | None = None) -> Path:
+    for rel, text in (docs or CORPUS).items():
+        target = root / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    return root
+
+
+def build_store(corpus: Path, store: Path) -> Path:
+    """Ingest ``corpus`` into ``store`` with our own pipeline, the way ``serve DIR`` does."""
+    from contextpull.build.ingest import ingest
+    from contextpull.config import Settings
+
+    store.parent.mkdir(parents=True, exist_ok=True)
+    ingest(corpus, store, Settings())
+    return store
+
+
+def corpus_store(tmp_path: Path, name: str = "store.sqlite", docs: dict[str, str] | None = None) -> Path:
+    corpus = write_corpus(tmp_path / (name + ".docs"), docs)
+    return build_store(corpus, tmp_path / name)
+
+
+def set_meta(store: Path, **values: str) -> None:
+    """Change meta values of a test store in place (the server under test only reads)."""
+    conn = sqlite3.connect(store)
+    with conn:
+        for key, value in values.items():
+            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, str(value)))
+    conn.close()

@@ -1,0 +1,248 @@
+"""The MCP server through the SDK's in-process client (system-design.txt sections 7, 9, 13).
+
+Every test runs in both protocol eras the SDK speaks: ``legacy`` is the initialize handshake
+(2025-11-25 and before), ``auto`` probes ``server/discover`` and lands on the stateless 2026-07-28
+revision.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+import anyio
+import pytest
+
+pytest.importorskip("mcp")
+
+from mcp import Client  # noqa: E402
+from mcp_types.version import LATEST_MODERN_VERSION  # noqa: E402
+
+from contextpull.build.fingerprint import content_fingerprint  # noqa: E402
+from contextpull.mcp_server import INDEX_URI, PULL_DISCIPLINE, LiveStore, build_server  # noqa: E402
+from contextpull.ops import Ops  # noqa: E402
+from contextpull.store import Store  # noqa: E402
+from contextpull.tools import TOOLS  # noqa: E402
+
+try:
+    from mcp_fixtures import CORPUS, corpus_store, set_meta
+except ImportError:  # tests/ imported as a package
+    from tests.mcp_fixtures import CORPUS, corpus_store, set_meta
+
+MODES = ["legacy", "auto"]
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    return corpus_store(tmp_path_factory.mktemp("mcp"))
+
+
+@pytest.fixture
+def serve(store):
+    """Run ``body(client)`` against a fresh server over ``store``; returns what body returns."""
+    lives = []
+
+    def run(body, mode="legacy", path=None, log=None):
+        live = LiveStore(path or store)
+        lives.append(live)
+        server = build_server(live, log=log)
+
+        async def main():
+            async with Client(server, mode=mode) as client:
+                return await body(client)
+
+        return anyio.run(main)
+
+    yield run
+    for live in lives:
+        live.close()
+
+
+def _meta(store):
+    with Store.open(store) as opened:
+        return dict(opened.meta)
+
+
+def _text(result):
+    return "".join(block.text for block in result.content)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_handshake_delivers_discipline_and_whole_index(serve, store, mode):
+    async def body(client):
+        return client.instructions, client.protocol_version
+
+    instructions, version = serve(body, mode)
+    index_text = _meta(store)["index_text"]
+    assert instructions.startswith(PULL_DISCIPLINE)
+    assert index_text in instructions
+    if mode == "auto":
+        assert version == LATEST_MODERN_VERSION
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_tools_listed_verbatim_from_TOOLS(serve, mode):
+    async def body(client):
+        return (await client.list_tools()).tools
+
+    tools = serve(body, mode)
+    listed = [(t.name, t.description, t.input_schema) for t in tools]
+    assert listed == [(t["name"], t["description"], t["input_schema"]) for t in TOOLS]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_all_five_tools_round_trip(serve, store, mode):
+    async def body(client):
+        out = {}
+        out["index"] = await client.call_tool("index", {})
+        out["prefix"] = await client.call_tool("index", {"prefix": "guides/"})
+        out["search"] = await client.call_tool("search", {"query": "cache folder", "limit": 5})
+        hit = out["search"].structured_content["hits"][0]["id"]
+        out["read"] = await client.call_tool("read", {"id": hit, "context": 1})
+        out["grep"] = await client.call_tool("grep", {"pattern": "TX-45"})
+        out["neighbours"] = await client.call_tool("neighbours", {"id": hit, "before": 1, "after": 1})
+        return out
+
+    out = serve(body, mode)
+    assert not any(result.is_error for result in out.values())
+    with Store.open(store) as opened:
+        ops = Ops(opened)
+        assert _text(out["index"]) == ops.index()
+        assert _text(out["prefix"]) == ops.index("guides/")
+        expected_search = ops.search("cache folder", limit=5).to_dict()
+        hit = expected_search["hits"][0]["id"]
+        assert out["search"].structured_content == expected_search
+        assert out["read"].structured_content == ops.read(hit, context=1).to_dict()
+        assert out["grep"].structured_content == ops.grep("TX-45").to_dict()
+        assert out["neighbours"].structured_content == ops.neighbours(hit, 1, 1).to_dict()
+    # The text block is the same result as JSON, for hosts that ignore structured content.
+    assert json.loads(_text(out["search"])) == expected_search
+    # grep is a substring scan: TX-45 is found inside TX-4501.
+    assert any("TX-4501" in m["line"] for m in out["grep"].structured_content["matches"])
+
+
+BAD_CALLS = [
+    ("read", {"id": "nope.md#9"}, "no section"),
+    ("grep", {"pattern": "([a-z", "regex": True}, "does not compile"),
+    ("search", {"query": "cache", "limit": "ten"}, ""),
+    ("read", {}, ""),
+    ("delete_everything", {}, "unknown tool"),
+]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(("name", "arguments", "phrase"), BAD_CALLS, ids=[c[0] + str(i) for i, c in enumerate(BAD_CALLS)])
+def test_errors_are_tool_errors_and_the_server_keeps_serving(serve, mode, name, arguments, phrase):
+    async def body(client):
+        bad = await client.call_tool(name, arguments)
+        good = await client.call_tool("search", {"query": "installer"})
+        return bad, good
+
+    bad, good = serve(body, mode)
+    assert bad.is_error
+    text = _text(bad)
+    assert text.startswith("Error: ")
+    assert phrase in text
+    assert bad.structured_content["error"]
+    assert not good.is_error
+    assert good.structured_content["hits"]
+
+
+def test_unknown_id_error_suggests_search(serve):
+    async def body(client):
+        return await client.call_tool("read", {"id": "missing.md#0"})
+
+    result = serve(body)
+    assert result.is_error
+    assert "missing.md#0" in result.structured_content["error"]
+    assert result.structured_content["suggestion"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_index_resource_is_the_instructions_versioned_by_content_fingerprint(serve, store, mode):
+    async def body(client):
+        listed = (await client.list_resources()).resources
+        read = await client.read_resource(INDEX_URI)
+        return listed, read, client.instructions
+
+    listed, read, instructions = serve(body, mode)
+    with Store.open(store) as opened:
+        fingerprint = content_fingerprint(opened.conn)
+    assert [str(r.uri) for r in listed] == [INDEX_URI]
+    assert listed[0].meta["contentFingerprint"] == fingerprint
+    assert fingerprint[:16] in listed[0].description
+    assert read.contents[0].text == instructions
+    assert read.contents[0].meta["contentFingerprint"] == fingerprint
+
+
+def test_unknown_resource_is_a_protocol_error(serve):
+    from mcp.shared.exceptions import MCPError
+
+    async def body(client):
+        with pytest.raises(MCPError):
+            await client.read_resource("contextpull://secrets")
+        return (await client.call_tool("index", {})).is_error
+
+    assert serve(body) is False
+
+
+def test_over_budget_index_gives_directory_listing_with_expand_hint(serve, tmp_path):
+    small = corpus_store(tmp_path)
+    set_meta(small, index_budget_tokens="60")
+
+    async def body(client):
+        return client.instructions, await client.call_tool("index", {"prefix": "reference/"})
+
+    instructions, expanded = serve(body, path=small)
+    assert instructions.startswith(PULL_DISCIPLINE)
+    assert "hierarchical; call index(prefix) to expand" in instructions
+    assert "guides/" in instructions and "reference/" in instructions
+    assert _meta(small)["index_text"] not in instructions
+    assert "reference/errors.md" in _text(expanded)
+
+
+def test_rebuilt_store_is_served_on_next_initialize_and_index_call(tmp_path):
+    first = corpus_store(tmp_path, "first.sqlite")
+    changed = dict(CORPUS)
+    changed["guides/upgrade.md"] = "# Upgrading widgets\n\nStop the daemon, install the new package, start it.\n"
+    second = corpus_store(tmp_path, "second.sqlite", changed)
+    served = tmp_path / "served.sqlite"
+    shutil.copyfile(first, served)
+    live = LiveStore(served)
+    server = build_server(live)
+
+    async def handshake():
+        async with Client(server, mode="legacy") as client:
+            return client.instructions, _text(await client.call_tool("index", {}))
+
+    try:
+        before, before_index = anyio.run(handshake)
+        assert "guides/upgrade.md" not in before
+        tmp = tmp_path / "incoming.sqlite"
+        shutil.copyfile(second, tmp)
+        os.replace(tmp, served)  # what a rebuild or a fetch does
+        after, after_index = anyio.run(handshake)
+    finally:
+        live.close()
+    assert "guides/upgrade.md" in after
+    assert "guides/upgrade.md" in after_index
+    assert before != after
+
+
+def test_log_line_per_call_without_bodies(serve):
+    lines: list[str] = []
+
+    async def body(client):
+        await client.call_tool("search", {"query": "cache folder"})
+        await client.call_tool("read", {"id": "reference/errors.md#1"})
+        await client.call_tool("read", {"id": "nope#1"})
+
+    serve(body, log=lines.append)
+    assert len(lines) == 3
+    assert lines[0].startswith("contextpull tool=search ")
+    assert 'query="cache folder"' in lines[0]
+    assert "results=" in lines[0] and " ms=" in lines[0]
+    assert "tool=read" in lines[1] and "results=1" in lines[1]
+    assert lines[2].endswith(" error")
+    assert not any("not writable" in line or "permissions" in line for line in lines)
