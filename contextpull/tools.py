@@ -139,7 +139,7 @@ def validate(name: str, arguments) -> dict:
     validator = Draft202012Validator(tool["input_schema"])
     errors = sorted(validator.iter_errors(arguments), key=lambda e: (list(e.path), e.validator))
     if errors:
-        raise ToolError(_describe(name, errors[0]), "see the tool's input schema (contextpull tools-json)")
+        raise ToolError(_describe(name, errors[0]), "the limits are in the tool's input schema: contextpull tools-json")
     return arguments
 
 
