@@ -1,0 +1,71 @@
+"""Cache key for the incremental build input (issue 5, item 4; issue 4, item 4).
+
+``actions/cache`` restores the previous ``store.sqlite`` so ``contextpull build --cache`` reparses
+only changed documents. The key has three parts:
+
+- the builder version, because a store written by another version is not a trusted cache;
+- a hash of the *resolved* settings and of the docs folder's name, because a store built with
+  other section sizes cannot donate its sections (the restore prefix stops here, so any earlier
+  store with the same settings is a usable, partial cache);
+- a hash of the docs files (path and content), so an unchanged tree hits exactly and saves nothing.
+
+Run with the action's virtual environment, where ``contextpull`` is importable: the settings are
+resolved by the same function the build uses, from the same environment and ``pyproject.toml``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+from gha import annotation, emit, write_outputs
+
+CACHE_FILE_NAME = "contextpull-cache/store.sqlite"
+
+
+def docs_hash(docs: Path) -> str:
+    """sha256 over ``relative/path NUL sha256(content) NUL`` for every file, in path order."""
+    digest = hashlib.sha256()
+    files = sorted(p for p in docs.rglob("*") if p.is_file())
+    for path in files:
+        rel = path.relative_to(docs).as_posix()
+        digest.update(rel.encode("utf-8") + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).hexdigest().encode("ascii") + b"\0")
+    return digest.hexdigest()[:20]
+
+
+def settings_hash(settings: Mapping[str, object], docs_label: str) -> str:
+    payload = json.dumps({"docs": docs_label, "settings": dict(settings)}, sort_keys=True)
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:12]
+
+
+def cache_key(version: str, settings: Mapping[str, object], docs_label: str, docs: Path) -> tuple[str, str]:
+    """``(key, restore_prefix)``; the prefix matches any earlier store built with these settings."""
+    prefix = f"contextpull-{version}-{settings_hash(settings, docs_label)}-"
+    return prefix + docs_hash(docs), prefix
+
+
+def main(environ: Mapping[str, str] = os.environ) -> int:
+    from contextpull import __version__
+    from contextpull.config import resolve_settings
+    from contextpull.errors import ContextPullError
+
+    docs_label = environ.get("CONTEXTPULL_ACTION_DOCS", "docs")
+    docs = Path(docs_label)
+    try:
+        settings = resolve_settings(docs, {}, environ).to_dict()
+    except ContextPullError as exc:
+        emit([annotation("error", exc.message + (f" ({exc.suggestion})" if exc.suggestion else ""))])
+        return exc.exit_code
+    key, prefix = cache_key(__version__, settings, docs_label, docs)
+    temp = Path(environ.get("RUNNER_TEMP") or environ.get("TMPDIR") or "/tmp")
+    write_outputs({"key": key, "restore-prefix": prefix, "path": str(temp / CACHE_FILE_NAME)}, environ)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

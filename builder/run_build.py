@@ -1,0 +1,164 @@
+"""The action's build step: run ``contextpull build --json`` and report it to the runner.
+
+It keeps the JSON report (notes/common.md, "Build report") and turns it into the step's outputs
+(every output ``action.yml`` declares from this step, in the heredoc form), the job summary
+(``summary.py``) and file annotations (``annotations.py``). The build's exit code is the step's:
+golden drift and ``strict`` skips end it with 1, bad input with 3 (issue 4's exit codes). When the
+build wrote no report at all, its one-line error becomes one ``::error::`` line.
+
+After a clean build the store is copied to the cache path, where ``actions/cache`` saves it at the
+end of the job for the next incremental build. Inputs arrive as ``CONTEXTPULL_ACTION_*``
+environment variables; settings such as ``CONTEXTPULL_SUMMARIZER`` pass through to the build.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+import summary
+from annotations import build_annotations
+from gha import annotation, append_summary, emit, parse_bool, write_outputs
+
+# Outputs of this step; action.yml maps all but the internal ones to the action's outputs.
+OUTPUT_NAMES = (
+    "store-path",
+    "manifest-path",
+    "sha256",
+    "corpus-fingerprint",
+    "content-fingerprint",
+    "documents",
+    "sections",
+    "index-mode",
+    "golden",
+)
+INTERNAL_OUTPUTS = ("sha256-path", "skipped")
+
+
+def _flag(environ: Mapping[str, str], name: str) -> bool:
+    return parse_bool(name, environ.get("CONTEXTPULL_ACTION_" + name.upper().replace("-", "_"), "false") or "false")
+
+
+def build_command(python: str, environ: Mapping[str, str]) -> list[str]:
+    """The ``contextpull build`` argv for these inputs; DOCS goes after ``--`` so it is never a flag."""
+    get = lambda name: environ.get("CONTEXTPULL_ACTION_" + name, "")  # noqa: E731
+    argv = [python, "-m", "contextpull", "build", "--json", "--out", get("OUT")]
+    if get("GOLDEN"):
+        argv += ["--golden", get("GOLDEN")]
+    if _flag(environ, "update-golden"):
+        argv.append("--update-golden")
+    if _flag(environ, "strict"):
+        argv.append("--strict")
+    cache_file = get("CACHE_FILE")
+    if cache_file and Path(cache_file).is_file():
+        argv += ["--cache", cache_file]
+    return argv + ["--", get("DOCS")]
+
+
+def outputs_from_report(report: Mapping[str, object]) -> dict[str, str]:
+    """Every output of this step, as strings, from the build report."""
+    manifest = report.get("manifest") or {}
+    paths = report.get("paths") or {}
+    prints = manifest.get("fingerprints") or {}
+    counts = manifest.get("counts") or {}
+    golden = report.get("golden") or {}
+    return {
+        "store-path": str(paths.get("store", "")),
+        "manifest-path": str(paths.get("manifest", "")),
+        "sha256": str((manifest.get("store") or {}).get("sha256", "")),
+        "corpus-fingerprint": str(prints.get("corpus", "")),
+        "content-fingerprint": str(prints.get("content", "")),
+        "documents": str(counts.get("documents", "")),
+        "sections": str(counts.get("sections", "")),
+        "index-mode": str((manifest.get("index") or {}).get("mode", "")),
+        "golden": str(golden.get("status") or "none"),
+        "sha256-path": str(paths.get("sha256", "")),
+        "skipped": str(counts.get("skipped", len(manifest.get("skipped") or []))),
+    }
+
+
+def parse_report(stdout: str) -> dict | None:
+    """The JSON report, or None when the build printed none (it failed before reporting)."""
+    text = stdout.strip()
+    if not text:
+        return None
+    try:
+        report = json.loads(text)
+    except json.JSONDecodeError:
+        # Tolerate stray lines before the JSON object: take the last line that parses.
+        for line in reversed(text.splitlines()):
+            try:
+                report = json.loads(line)
+                break
+            except json.JSONDecodeError:
+                continue
+        else:
+            return None
+    return report if isinstance(report, dict) else None
+
+
+def failure_message(returncode: int, stderr: str, report: Mapping[str, object] | None) -> str:
+    """One line that says why the build failed, from the JSON error or the CLI's ``Error:`` line."""
+    error = (report or {}).get("error")
+    if isinstance(error, Mapping) and error.get("message"):
+        text = str(error["message"])
+        if error.get("suggestion"):
+            text += f" ({error['suggestion']})"
+        return text
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    for line in reversed(lines):
+        if line.startswith("Error:"):
+            return line[len("Error:"):].strip()
+    tail = lines[-1] if lines else "no output"
+    return f"contextpull build failed with exit code {returncode}: {tail}"
+
+
+def save_cache_copy(store: str, cache_file: str) -> None:
+    """Put the fresh store where actions/cache saves it at the end of the job."""
+    if not (store and cache_file and Path(store).is_file()):
+        return
+    target = Path(cache_file)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(store, target)
+
+
+Runner = Callable[[list[str]], "subprocess.CompletedProcess[str]"]
+
+
+def _run(argv: list[str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(argv, capture_output=True, text=True, check=False)
+
+
+def main(environ: Mapping[str, str] = os.environ, run: Runner = _run) -> int:
+    docs = environ.get("CONTEXTPULL_ACTION_DOCS", "")
+    strict = _flag(environ, "strict")
+    argv = build_command(sys.executable, environ)
+    print("Running: contextpull " + " ".join(argv[3:]), flush=True)
+    proc = run(argv)
+    if proc.stderr:
+        sys.stderr.write(proc.stderr)
+        sys.stderr.flush()
+    report = parse_report(proc.stdout)
+    if report is None or "manifest" not in report:
+        message = failure_message(proc.returncode, proc.stderr, report)
+        emit([annotation("error", message, title="ContextPull build failed")])
+        append_summary(summary.failure(message), environ)
+        return proc.returncode or 3
+    write_outputs(outputs_from_report(report), environ)
+    append_summary(summary.render(report, docs), environ)
+    lines = build_annotations(report, docs, strict=strict)
+    if proc.returncode != 0 and not any(line.startswith("::error") for line in lines):
+        lines.insert(0, annotation("error", failure_message(proc.returncode, proc.stderr, None)))
+    emit(lines)
+    if proc.returncode == 0:
+        save_cache_copy(str((report.get("paths") or {}).get("store", "")), environ.get("CONTEXTPULL_ACTION_CACHE_FILE", ""))
+    return proc.returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())

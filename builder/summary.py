@@ -1,0 +1,132 @@
+"""The job summary a reviewer reads: what the build made and what it did to the golden files.
+
+Rendered from the ``contextpull build --json`` report (the shape in notes/common.md, produced by
+``contextpull/cli/build.py``): counts, index mode and size, fingerprints, skipped files, and on
+golden drift the section ids added, removed and changed plus the index text diff. Annotations are
+capped at ten of a kind (``annotations.py``); this page lists everything, so nothing is lost.
+Pure functions of the report: the tests render it without a runner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+# A job summary is limited to 1 MiB; long lists and diffs are cut well below that.
+MAX_LISTED = 500
+MAX_DIFF_CHARS = 60_000
+
+
+def cell(value: object) -> str:
+    """A markdown table cell: pipes and newlines would break the row."""
+    return str(value).replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ")
+
+
+def code(value: object) -> str:
+    text = cell(value)
+    return f"`{text}`" if "`" not in text else f"``{text}``"
+
+
+def _listing(title: str, ids: Sequence[str]) -> list[str]:
+    if not ids:
+        return []
+    lines = [f"<details><summary>{title} ({len(ids)})</summary>", ""]
+    lines += [f"- {code(i)}" for i in ids[:MAX_LISTED]]
+    if len(ids) > MAX_LISTED:
+        lines.append(f"- ... and {len(ids) - MAX_LISTED} more")
+    lines += ["", "</details>", ""]
+    return lines
+
+
+def golden_section(golden: Mapping[str, object]) -> list[str]:
+    status = str(golden.get("status") or "none")
+    where = golden.get("dir") or "golden"
+    if status == "match":
+        return [f"Golden files in {code(where)}: **match**.", ""]
+    if status == "updated":
+        return [f"Golden files in {code(where)} were **updated**: review and commit them.", ""]
+    if status != "drift":
+        return []
+    added = list(golden.get("ids_added") or [])
+    removed = list(golden.get("ids_removed") or [])
+    changed = list(golden.get("ids_changed") or [])
+    lines = [
+        "### Golden drift",
+        "",
+        f"The built store differs from the golden files in {code(where)}: "
+        f"{len(added)} section ids added, {len(removed)} removed, {len(changed)} with changed text. "
+        "Removed and changed ids are citations that now point at nothing or at other text. "
+        "If the change is intended, rebuild with `update-golden: true` and commit the golden files.",
+        "",
+    ]
+    lines += _listing("Ids removed", removed)
+    lines += _listing("Ids whose text changed", changed)
+    lines += _listing("Ids added", added)
+    diff = str(golden.get("index_diff") or "")
+    if diff:
+        if len(diff) > MAX_DIFF_CHARS:
+            diff = diff[:MAX_DIFF_CHARS] + "\n... (diff cut here)"
+        fence = "````" if "```" in diff else "```"
+        lines += ["<details><summary>Index text diff</summary>", "", fence + "diff", diff.rstrip("\n"), fence,
+                  "", "</details>", ""]
+    return lines
+
+
+def skipped_section(skipped: Sequence[Mapping[str, str]], docs: str) -> list[str]:
+    if not skipped:
+        return []
+    lines = [f"### Skipped files ({len(skipped)})", "", "| File | Reason |", "| --- | --- |"]
+    for item in skipped[:MAX_LISTED]:
+        lines.append(f"| {code(join_docs(docs, item.get('path', '?')))} | {cell(item.get('reason', ''))} |")
+    if len(skipped) > MAX_LISTED:
+        lines.append(f"| ... | and {len(skipped) - MAX_LISTED} more |")
+    return lines + [""]
+
+
+def join_docs(docs: str, path: str) -> str:
+    """A corpus-relative path as the repository sees it: ``docs`` + ``guide/a.md``."""
+    docs = docs.strip().rstrip("/")
+    if docs in ("", "."):
+        return path
+    return f"{docs}/{path}"
+
+
+def render(report: Mapping[str, object], docs: str) -> str:
+    """The whole summary for one build report."""
+    manifest = report.get("manifest") or {}
+    counts = manifest.get("counts") or {}
+    index = manifest.get("index") or {}
+    prints = manifest.get("fingerprints") or {}
+    store = manifest.get("store") or {}
+    builder = manifest.get("builder") or {}
+    paths = report.get("paths") or {}
+    golden = report.get("golden") or {}
+    skipped = manifest.get("skipped") or []
+    status = str(golden.get("status") or "none")
+    verdict = {"drift": "golden drift", "match": "golden match", "updated": "golden updated"}.get(status, "built")
+    budget = index.get("budget")
+    size = f"{index.get('tokens', '?')} tokens" + (f" of {budget}" if budget else "")
+    rows = [
+        ("Documents", counts.get("documents", "?")),
+        ("Sections", counts.get("sections", "?")),
+        ("Skipped files", counts.get("skipped", len(skipped))),
+        ("Index", f"{index.get('mode', '?')}, {size}"),
+        ("Store", f"{code(paths.get('store', store.get('file', '?')))}, {store.get('bytes', '?')} bytes"),
+        ("sha256", code(store.get("sha256", "?"))),
+        ("Corpus fingerprint", code(prints.get("corpus", "?"))),
+        ("Content fingerprint", code(prints.get("content", "?"))),
+        ("Builder", f"{builder.get('name', 'contextpull')} {builder.get('version', '?')}, "
+                    f"Python {builder.get('python', '?')}, SQLite {builder.get('sqlite', '?')}"),
+        ("Golden", status),
+    ]
+    lines = [f"## ContextPull store: {verdict}", "", "| | |", "| --- | --- |"]
+    lines += [f"| {name} | {value if name in ('Store', 'sha256') or 'fingerprint' in name else cell(value)} |"
+              for name, value in rows]
+    lines.append("")
+    lines += golden_section(golden)
+    lines += skipped_section(skipped, docs)
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def failure(message: str) -> str:
+    """The summary when the build produced no report at all."""
+    return f"## ContextPull store: build failed\n\n{cell(message)}\n"

@@ -1,0 +1,231 @@
+"""First step of the action: check every input and say, in one line each, what to fix.
+
+GitHub does not enforce ``required`` or any type on a composite action's inputs: every input
+arrives as a string, ``strict: maybe`` included. So the action checks them all itself, before it
+spends a minute installing anything, and prints one ``::error::`` line per bad input (issue 5,
+"What it must show"). It then hands the later steps a few decided values (``use-cache``,
+``upload``, ``release``, the pip extras) so their ``if:`` conditions stay trivial.
+
+Inputs reach this script through ``CONTEXTPULL_ACTION_<INPUT>`` environment variables set in
+``action.yml`` (never through ``${{ }}`` inside ``run:``). It runs with the runner's ``python3``,
+so it uses the standard library only.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Dict, List, Mapping, Tuple
+
+from gha import InputProblem, annotation, emit, parse_bool, write_outputs
+
+INPUTS = (
+    "docs",
+    "out",
+    "golden",
+    "update-golden",
+    "strict",
+    "python-version",
+    "extras",
+    "summarizer",
+    "cache",
+    "artifact-name",
+    "release-tag",
+)
+BOOLEAN_INPUTS = ("update-golden", "strict", "cache")
+GOLDEN_FILES = ("index.txt", "ids.txt")
+# requires-python in pyproject.toml: >=3.10,<3.14.
+SUPPORTED_PYTHON = ((3, 10), (3, 13))
+# Characters actions/upload-artifact refuses in an artifact name.
+ARTIFACT_NAME_FORBIDDEN = set('":<>|*?\\/\r\n')
+_PYTHON_VERSION = re.compile(r"^3(?:\.(\d+|x))?(?:\.\d+)?$")
+_SUMMARIZER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/-]*$")
+_EXTRA = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+def env_name(name: str) -> str:
+    """``update-golden`` -> ``CONTEXTPULL_ACTION_UPDATE_GOLDEN``."""
+    return "CONTEXTPULL_ACTION_" + name.upper().replace("-", "_")
+
+
+def read_inputs(environ: Mapping[str, str]) -> Dict[str, str]:
+    return {name: environ.get(env_name(name), "") for name in INPUTS}
+
+
+def known_extras(action_path: Path) -> List[str]:
+    """The optional-dependency names in the action's own ``pyproject.toml``.
+
+    Read with a line scan rather than ``tomllib``: the runner's ``python3`` may predate 3.11.
+    """
+    try:
+        text = (action_path / "pyproject.toml").read_text(encoding="utf-8")
+    except OSError:
+        return []
+    names, inside = [], False
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line.startswith("["):
+            inside = line == "[project.optional-dependencies]"
+        elif inside and "=" in line:
+            names.append(line.split("=", 1)[0].strip().strip("'\""))
+    return names
+
+
+def _check_path_word(name: str, value: str) -> None:
+    if not value.strip():
+        raise InputProblem(f"input '{name}' must not be empty")
+    if value.startswith("-"):
+        raise InputProblem(f"input '{name}' must be a path, not something that looks like a flag: '{value}'")
+
+
+def check_docs(value: str, root: Path) -> None:
+    _check_path_word("docs", value)
+    path = root / value
+    if not path.exists():
+        raise InputProblem(
+            f"input 'docs' points at '{value}', which does not exist in the workspace; "
+            "set docs: to the folder that holds your documents (and check out the repository first)"
+        )
+    if not path.is_dir():
+        raise InputProblem(f"input 'docs' must be a folder, but '{value}' is a file")
+
+
+def check_out(value: str, root: Path) -> None:
+    _check_path_word("out", value)
+    if (root / value).is_file():
+        raise InputProblem(f"input 'out' must be a folder for the store, but '{value}' is a file")
+
+
+def check_golden(value: str, update: bool, root: Path) -> None:
+    if not value:
+        if update:
+            raise InputProblem("input 'update-golden' is true but 'golden' is empty; set golden: to the golden folder")
+        return
+    _check_path_word("golden", value)
+    path = root / value
+    if update:
+        if path.exists() and not path.is_dir():
+            raise InputProblem(f"input 'golden' must be a folder, but '{value}' is a file")
+        return
+    if not path.exists():
+        raise InputProblem(
+            f"input 'golden' points at '{value}', which does not exist; fix the path, or create "
+            "the golden files once with update-golden: true and commit them"
+        )
+    if not path.is_dir():
+        raise InputProblem(f"input 'golden' must be a folder, but '{value}' is a file")
+    missing = [name for name in GOLDEN_FILES if not (path / name).is_file()]
+    if missing:
+        raise InputProblem(
+            f"input 'golden' folder '{value}' has no {' or '.join(missing)}; create the golden "
+            "files once with update-golden: true and commit them"
+        )
+
+
+def check_python_version(value: str) -> None:
+    if not value:
+        return  # use the python3 already on the runner
+    match = _PYTHON_VERSION.match(value.strip())
+    lo, hi = SUPPORTED_PYTHON
+    wanted = f"{lo[0]}.{lo[1]} to {hi[0]}.{hi[1]}"
+    if not match:
+        raise InputProblem(f"input 'python-version' must be a Python version from {wanted} such as 3.12, got '{value}'")
+    minor = match.group(1)
+    if minor is not None and minor != "x" and not lo <= (3, int(minor)) <= hi:
+        raise InputProblem(f"input 'python-version' must be {wanted}, got '{value}'")
+
+
+def extras_spec(value: str, action_path: Path) -> str:
+    """``"pdf, mcp"`` -> ``"[mcp,pdf]"`` for pip; empty stays empty."""
+    names = sorted({part.strip() for part in value.split(",") if part.strip()})
+    if not names:
+        return ""
+    known = known_extras(action_path)
+    for name in names:
+        if not _EXTRA.match(name) or (known and name not in known):
+            choices = ", ".join(known) if known else "see pyproject.toml"
+            raise InputProblem(f"input 'extras' names an unknown extra '{name}'; choose from: {choices}")
+    return "[" + ",".join(names) + "]"
+
+
+def check_summarizer(value: str) -> None:
+    if value and not _SUMMARIZER.match(value):
+        raise InputProblem(f"input 'summarizer' must be a summarizer name such as offline, got '{value}'")
+
+
+def check_artifact_name(value: str) -> None:
+    bad = sorted(set(value) & ARTIFACT_NAME_FORBIDDEN)
+    if bad:
+        shown = " ".join(repr(c) for c in bad)
+        raise InputProblem(f"input 'artifact-name' must not contain {shown}, got '{value}'")
+
+
+def check_release_tag(value: str) -> None:
+    if not value:
+        return
+    if value.startswith("-") or any(c.isspace() for c in value) or ".." in value:
+        raise InputProblem(f"input 'release-tag' must be a tag name such as v1.2.0, got '{value}'")
+
+
+def validate(inputs: Mapping[str, str], root: Path, action_path: Path) -> Tuple[List[str], Dict[str, str]]:
+    """Every problem as a message, and the decided values for the later steps."""
+    problems: List[str] = []
+    flags: Dict[str, bool] = {}
+    unreadable = set()
+    for name in BOOLEAN_INPUTS:
+        try:
+            flags[name] = parse_bool(name, inputs[name])
+        except InputProblem as exc:
+            problems.append(str(exc))
+            flags[name] = False
+            unreadable.add(name)
+    extras = ""
+    checks = [
+        lambda: check_docs(inputs["docs"], root),
+        lambda: check_out(inputs["out"], root),
+        lambda: check_python_version(inputs["python-version"]),
+        lambda: check_summarizer(inputs["summarizer"]),
+        lambda: check_artifact_name(inputs["artifact-name"]),
+        lambda: check_release_tag(inputs["release-tag"]),
+    ]
+    # Whether golden files must already exist depends on update-golden: one error is enough.
+    if "update-golden" not in unreadable:
+        checks.insert(2, lambda: check_golden(inputs["golden"], flags["update-golden"], root))
+    for check in checks:
+        try:
+            check()
+        except InputProblem as exc:
+            problems.append(str(exc))
+    try:
+        extras = extras_spec(inputs["extras"], action_path)
+    except InputProblem as exc:
+        problems.append(str(exc))
+    release = bool(inputs["release-tag"])
+    decided = {
+        # A release is built from scratch: a restored cache is never an input to a published store.
+        "use-cache": str(flags["cache"] and not release).lower(),
+        "upload": str(bool(inputs["artifact-name"])).lower(),
+        "release": str(release).lower(),
+        "extras-spec": extras,
+    }
+    return problems, decided
+
+
+def main(environ: Mapping[str, str] = os.environ) -> int:
+    inputs = read_inputs(environ)
+    root = Path.cwd()
+    action_path = Path(environ.get("GITHUB_ACTION_PATH") or Path(__file__).resolve().parent.parent)
+    problems, decided = validate(inputs, root, action_path)
+    if problems:
+        emit(annotation("error", message) for message in problems)
+        return 1
+    if inputs["release-tag"] and decided["use-cache"] == "false" and inputs["cache"].strip().lower() == "true":
+        emit([annotation("notice", "release builds start from scratch: input 'cache' is ignored")])
+    write_outputs(decided, environ)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
