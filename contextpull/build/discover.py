@@ -1,0 +1,203 @@
+"""Find the documents of a corpus (system-design.txt section 3, "Discover").
+
+The walk is deterministic and safe to point at any folder:
+
+- entries are visited in sorted order at every level, keyed so that the overall order is the
+  plain string order of the relative POSIX paths (``a-b.md`` before ``a/b.md``), which is the
+  order the store and the index use;
+- hidden files and directories (a name starting with ``.``) are skipped, and so is anything
+  matching ``.contextpullignore`` at the corpus root (a gitignore subset: comments, literal
+  paths, ``*``/``?`` globs, a leading ``/`` to anchor, a trailing ``/`` for directories only);
+- symbolic links to directories are never followed (that is what makes loops impossible), and a
+  link to a file is used only when its target lies inside the corpus root;
+- paths given in ``exclude`` (an output folder inside the docs, say) are left out.
+
+Files with an unsupported extension are ignored silently. Supported files that cannot be used
+come out as ``Skipped(path, reason)`` so the user sees why.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from .records import Skipped
+
+SUPPORTED_EXTENSIONS = (".md", ".markdown", ".txt", ".docx", ".xlsx", ".pptx", ".pdf")
+IGNORE_FILE = ".contextpullignore"
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A file to hash and parse: its store path and where to read it."""
+
+    path: str  # POSIX, relative to the corpus root, no leading ./
+    abspath: str
+
+
+@dataclass(frozen=True)
+class _Rule:
+    regex: re.Pattern[str]
+    anchored: bool  # match against the whole relative path, else against the name
+    dir_only: bool
+
+
+def _compile_rule(line: str) -> _Rule | None:
+    line = line.rstrip("\n").rstrip()
+    if not line or line.startswith("#"):
+        return None
+    if line.startswith("\\"):  # gitignore escape for a leading # or !
+        line = line[1:]
+    dir_only = line.endswith("/")
+    line = line.strip("/") if dir_only else line
+    anchored = "/" in line
+    line = line.lstrip("/")
+    if line.startswith("./"):
+        line = line[2:]
+    if not line:
+        return None
+    # fnmatch's translation lets * cross "/", which gitignore does not; rebuild it per segment.
+    parts = []
+    i = 0
+    while i < len(line):
+        if line.startswith("**", i):
+            parts.append(".*")
+            i += 2
+        elif line[i] == "*":
+            parts.append("[^/]*")
+            i += 1
+        elif line[i] == "?":
+            parts.append("[^/]")
+            i += 1
+        else:
+            parts.append(re.escape(line[i]))
+            i += 1
+    return _Rule(re.compile("".join(parts) + r"\Z"), anchored, dir_only)
+
+
+def load_ignore_rules(root: Path) -> list[_Rule]:
+    """The rules of ``root/.contextpullignore``; none when the file is absent or unreadable."""
+    try:
+        text = (root / IGNORE_FILE).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    rules = []
+    for raw in text.splitlines():
+        if raw.lstrip().startswith("!"):
+            continue  # negation is outside the supported subset; ignoring it errs on inclusion
+        rule = _compile_rule(raw)
+        if rule is not None:
+            rules.append(rule)
+    return rules
+
+
+def is_ignored(rules: list[_Rule], rel: str, is_dir: bool) -> bool:
+    name = rel.rsplit("/", 1)[-1]
+    for rule in rules:
+        if rule.dir_only and not is_dir:
+            continue
+        target = rel if rule.anchored else name
+        if rule.regex.match(target):
+            return True
+    return False
+
+
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def discover(root: Path, *, exclude: Iterable[Path] = ()) -> Iterator[Candidate | Skipped]:
+    """Yield the supported files under ``root`` in path order, or why one cannot be used."""
+    real_root = os.path.realpath(root)
+    excluded = [os.path.realpath(p) for p in exclude]
+    rules = load_ignore_rules(Path(real_root))
+    yield from _walk(real_root, "", real_root, rules, excluded)
+
+
+def _sort_key(entry: os.DirEntry[str]) -> str:
+    try:
+        is_dir = entry.is_dir(follow_symlinks=False)
+    except OSError:
+        is_dir = False
+    return entry.name + "/" if is_dir else entry.name
+
+
+def _walk(
+    directory: str, prefix: str, real_root: str, rules: list[_Rule], excluded: list[str]
+) -> Iterator[Candidate | Skipped]:
+    try:
+        with os.scandir(directory) as it:
+            entries = sorted(it, key=_sort_key)
+    except OSError:
+        return  # a directory that vanished or cannot be listed has nothing to offer
+    for entry in entries:
+        name = entry.name
+        if name.startswith("."):
+            continue
+        rel = prefix + name
+        if any(_inside(os.path.abspath(entry.path), ex) for ex in excluded):
+            continue
+        try:
+            is_link = entry.is_symlink()
+            is_dir = entry.is_dir(follow_symlinks=False)
+        except OSError:
+            continue
+        if is_dir:
+            if not is_ignored(rules, rel, True):
+                yield from _walk(entry.path, rel + "/", real_root, rules, excluded)
+            continue
+        if os.path.splitext(name)[1].lower() not in SUPPORTED_EXTENSIONS:
+            continue
+        if is_ignored(rules, rel, False):
+            continue
+        try:
+            rel.encode("utf-8")
+        except UnicodeEncodeError:
+            yield Skipped(rel.encode("utf-8", "replace").decode("utf-8"), "file name is not valid UTF-8")
+            continue
+        if is_link:
+            reason = _link_problem(entry.path, real_root, excluded)
+            if reason is not None:
+                yield Skipped(rel, reason)
+                continue
+        elif not _is_regular(entry):
+            continue  # sockets, fifos, devices: not documents
+        yield Candidate(rel, entry.path)
+
+
+def _is_regular(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file(follow_symlinks=False)
+    except OSError:
+        return False
+
+
+def _link_problem(path: str, real_root: str, excluded: list[str]) -> str | None:
+    """Why a symbolic link to a file cannot be used, or None when its target is fine."""
+    try:
+        target = os.path.realpath(path, strict=True)
+    except (OSError, RuntimeError) as exc:  # RuntimeError: link loop on some Pythons
+        if getattr(exc, "errno", None) == errno.ELOOP or isinstance(exc, RuntimeError):
+            return "symbolic link loop"
+        return "broken symbolic link"
+    if not _inside(target, real_root):
+        return "symbolic link points outside the corpus root"
+    if any(_inside(target, ex) for ex in excluded):
+        return "symbolic link points into an excluded folder"
+    if not os.path.isfile(target):
+        return "symbolic link does not point to a regular file"
+    return None
+
+
+__all__ = [
+    "Candidate",
+    "IGNORE_FILE",
+    "SUPPORTED_EXTENSIONS",
+    "discover",
+    "is_ignored",
+    "load_ignore_rules",
+]

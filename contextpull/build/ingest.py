@@ -1,0 +1,365 @@
+"""The ingest pipeline: discover → hash → parse → section → classify → write → fts → summarize →
+index (system-design.txt sections 2, 3 and 12; supplement.md "Failure modes").
+
+Two entry points share one per-file path:
+
+- ``collect`` streams ``DocumentRecord`` or ``Skipped`` in path order, one file in memory at a
+  time, for builds that write a fresh store (``contextpull build``);
+- ``ingest`` updates a store in place: an unchanged file (same sha256) is skipped whole, a
+  changed one is replaced in one transaction, a file gone from the corpus is deleted with its
+  sections and FTS rows, and a run that changes nothing writes nothing, so ``index_text`` stays
+  byte-identical.
+
+Bad input never stops a run: anything a parser cannot use becomes ``Skipped(path, reason)``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from ..config import Settings
+from ..errors import CheckFailed, InputError, StoreError
+from ..schema import SUPPORTED_MAJOR
+from .blocks import ParseError
+from .discover import SUPPORTED_EXTENSIONS, Candidate, discover
+from .parse import kind_for, parse_file
+from .records import DocumentRecord, SectionRecord, Skipped
+from .summary import offline_summary
+from .writer import (
+    SECTION_SETTINGS_KEYS,
+    connect,
+    create_store,
+    delete_document,
+    display_root,
+    index_meta,
+    insert_document,
+    write_meta,
+)
+
+Reuse = Callable[[str, str], "DocumentRecord | None"]
+
+
+def supported_list() -> str:
+    return " ".join(SUPPORTED_EXTENSIONS)
+
+
+def check_corpus(corpus: Path) -> None:
+    """A missing path or a non-directory is an ``InputError`` naming it."""
+    if not corpus.exists():
+        raise InputError(
+            f"corpus folder {corpus} does not exist",
+            f"point at a folder of {supported_list()} files",
+        )
+    if not corpus.is_dir():
+        raise InputError(
+            f"corpus {corpus} is not a folder", f"point at a folder of {supported_list()} files"
+        )
+
+
+def empty_corpus_error(corpus: Path) -> InputError:
+    return InputError(
+        f"no documents found in {corpus}",
+        f"supported extensions: {supported_list()} (hidden folders and .contextpullignore"
+        " entries are skipped)",
+    )
+
+
+@dataclass(frozen=True)
+class _Read:
+    candidate: Candidate
+    data: bytes
+    sha256: str
+
+
+def _read(candidate: Candidate) -> _Read | Skipped:
+    try:
+        with open(candidate.abspath, "rb") as handle:
+            data = handle.read()
+    except FileNotFoundError:
+        return Skipped(candidate.path, "file vanished during the run")
+    except PermissionError:
+        return Skipped(candidate.path, "file cannot be read (permission denied)")
+    except IsADirectoryError:
+        return Skipped(candidate.path, "not a regular file")
+    except OSError as exc:
+        return Skipped(candidate.path, f"file cannot be read ({exc.strerror or exc})")
+    return _Read(candidate, data, hashlib.sha256(data).hexdigest())
+
+
+def _scan(corpus: Path, exclude: Iterable[Path], progress) -> Iterator[_Read | Skipped]:
+    for item in discover(corpus, exclude=exclude):
+        if progress is not None:
+            progress.advance(item.path)
+        yield item if isinstance(item, Skipped) else _read(item)
+
+
+def _stem(path: str) -> str:
+    name = path.rsplit("/", 1)[-1]
+    dot = name.rfind(".")
+    return name[:dot] if dot > 0 else name
+
+
+def build_record(path: str, data: bytes, sha256: str, settings: Settings) -> DocumentRecord | Skipped:
+    """Parse, section, classify and summarise one file's bytes."""
+    kind = kind_for(path)
+    if kind is None:
+        return Skipped(path, "unsupported file type")
+    try:
+        parsed = parse_file(data, kind, _stem(path))
+        from .section import section_document  # A1's module; absent only mid-development
+
+        drafts = section_document(parsed, settings)
+        summary = offline_summary(parsed)
+    except ParseError as exc:
+        return Skipped(path, str(exc) or "could not be parsed")
+    except ImportError as exc:
+        return Skipped(path, f"sectioning is not available in this build ({exc})")
+    except RecursionError:
+        return Skipped(path, "could not be parsed (structure nested too deeply)")
+    except Exception as exc:  # noqa: BLE001 - one bad file must never stop the run
+        return Skipped(path, f"could not be parsed ({type(exc).__name__}: {exc})")
+    if not drafts:
+        return Skipped(path, "no text to index")
+    sections = tuple(SectionRecord(d.heading_path, d.level, d.kind, d.text) for d in drafts)
+    return DocumentRecord(
+        path=path,
+        title=parsed.title,
+        summary=summary,
+        summary_src="offline",
+        sha256=sha256,
+        bytes=len(data),
+        kind=kind,
+        sections=sections,
+    )
+
+
+def collect(
+    corpus: Path,
+    settings: Settings,
+    *,
+    exclude: Iterable[Path] = (),
+    reuse: Reuse | None = None,
+    progress=None,
+) -> Iterator[DocumentRecord | Skipped]:
+    """Every supported file under ``corpus`` as a record or a skip, in path order, streamed.
+
+    ``reuse(path, sha256)`` may return a record cached by an earlier build; it is used as is.
+    """
+    for item in _scan(Path(corpus), exclude, progress):
+        if isinstance(item, Skipped):
+            yield item
+            continue
+        path = item.candidate.path
+        cached = reuse(path, item.sha256) if reuse is not None else None
+        yield cached if cached is not None else build_record(path, item.data, item.sha256, settings)
+
+
+@dataclass
+class IngestReport:
+    """What one ingest did (system-design.txt section 12)."""
+
+    corpus_root: str
+    store: str
+    seen: int = 0
+    changed: int = 0
+    unchanged: int = 0
+    deleted: int = 0
+    skipped: list[Skipped] = field(default_factory=list)
+    sections_written: int = 0
+    summaries_offline: int = 0
+    summaries_llm: int = 0
+    documents: int = 0
+    sections: int = 0
+    index_mode: str = ""
+    index_tokens: int = 0
+    index_budget_tokens: int = 0
+    corpus_fingerprint: str = ""
+    wrote: bool = False
+    elapsed_s: float = 0.0
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data["skipped"] = [{"path": s.path, "reason": s.reason} for s in self.skipped]
+        return data
+
+    def summary_lines(self) -> list[str]:
+        lines = [
+            f"{self.seen} documents seen: {self.changed} changed, {self.unchanged} unchanged,"
+            f" {self.deleted} deleted, {len(self.skipped)} skipped",
+            f"{self.sections_written} sections written; summaries: {self.summaries_llm} generated,"
+            f" 0 cached, {self.summaries_offline} offline; 0 tokens spent",
+            f"store: {self.documents} documents, {self.sections} sections; index {self.index_mode},"
+            f" {self.index_tokens} of {self.index_budget_tokens} tokens; corpus"
+            f" {self.corpus_fingerprint}",
+        ]
+        if not self.wrote:
+            lines.append("nothing changed; store left as it was")
+        return lines
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def open_store_for_ingest(store: Path) -> sqlite3.Connection:
+    """Open (or create) the store file ingest updates in place, in WAL mode (system-design §1)."""
+    if store.exists():
+        conn = connect(store)
+        try:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise StoreError(f"{store} is not a ContextPull store ({exc})") from None
+        if row is None:
+            conn.close()
+            raise StoreError(f"{store} is not a ContextPull store: meta.schema_version is missing")
+        major = str(row[0]).split(".", 1)[0]
+        if major != str(SUPPORTED_MAJOR):
+            conn.close()
+            raise StoreError(
+                f"{store} has schema version {row[0]}; this contextpull writes {SUPPORTED_MAJOR}.x",
+                "ingest into a new store file",
+            )
+    else:
+        try:
+            store.parent.mkdir(parents=True, exist_ok=True)
+            conn = create_store(store)
+        except OSError as exc:
+            raise InputError(f"cannot create store {store}: {exc.strerror or exc}") from None
+    if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    return conn
+
+
+def _settings_changed(meta: dict[str, str], settings: Settings) -> bool:
+    if not meta:
+        return False
+    wanted = {"section_max_chars": settings.section_max_chars}
+    wanted.update({key: getattr(settings, key) for key in SECTION_SETTINGS_KEYS})
+    return any(meta.get(key) not in (None, str(value)) for key, value in wanted.items())
+
+
+def ingest(
+    corpus: Path,
+    store: Path,
+    settings: Settings,
+    *,
+    strict: bool = False,
+    progress=None,
+    exclude: Iterable[Path] = (),
+) -> IngestReport:
+    """Bring ``store`` up to date with ``corpus``; see the module docstring for the rules.
+
+    With ``strict``, any skipped file raises ``CheckFailed`` after the store is written.
+    """
+    started = time.perf_counter()
+    corpus, store = Path(corpus), Path(store)
+    check_corpus(corpus)
+    scan = _scan(corpus, [*exclude, store], progress)
+    first = next(scan, None)
+    if first is None:
+        raise empty_corpus_error(corpus)
+
+    report = IngestReport(
+        corpus_root=display_root(corpus),
+        store=str(store),
+        index_budget_tokens=settings.index_budget_tokens,
+    )
+    conn = open_store_for_ingest(store)
+    try:
+        meta = dict(conn.execute("SELECT key, value FROM meta"))
+        existing = {
+            path: (doc_id, sha)
+            for doc_id, path, sha in conn.execute("SELECT doc_id, path, sha256 FROM documents")
+        }
+        reparse_all = _settings_changed(meta, settings)
+        present: set[str] = set()
+        ingested_at = _now()
+
+        def items() -> Iterator[_Read | Skipped]:
+            yield first
+            yield from scan
+
+        for item in items():
+            report.seen += 1
+            if isinstance(item, Skipped):
+                report.skipped.append(item)
+                continue
+            path = item.candidate.path
+            old = existing.get(path)
+            if old is not None and old[1] == item.sha256 and not reparse_all:
+                present.add(path)
+                report.unchanged += 1
+                continue
+            record = build_record(path, item.data, item.sha256, settings)
+            if isinstance(record, Skipped):
+                report.skipped.append(record)
+                continue  # a stale stored copy is removed below with the deleted files
+            present.add(path)
+            if old is not None:
+                delete_document(conn, path)
+            insert_document(conn, record, doc_id=old[0] if old else None, ingested_at=ingested_at)
+            conn.commit()
+            report.changed += 1
+            report.sections_written += len(record.sections)
+            if record.summary_src == "offline":
+                report.summaries_offline += 1
+        for path in sorted(set(existing) - present):
+            delete_document(conn, path)
+            conn.commit()
+            report.deleted += 1
+
+        new_meta = index_meta(conn, settings, corpus_root=meta.get("corpus_root", report.corpus_root))
+        if meta.get("corpus_root") is None or report.changed or report.deleted:
+            new_meta["corpus_root"] = report.corpus_root
+        if any(meta.get(key) != value for key, value in new_meta.items()):
+            new_meta["ingested_at"] = ingested_at
+            write_meta(conn, new_meta)
+            conn.commit()
+            report.wrote = True
+        report.wrote = report.wrote or bool(report.changed or report.deleted)
+        report.index_mode = new_meta["index_mode"]
+        report.index_tokens = int(new_meta["index_tokens"])
+        report.corpus_fingerprint = new_meta["corpus_fingerprint"]
+        report.documents = conn.execute("SELECT count(*) FROM documents").fetchone()[0]
+        report.sections = conn.execute("SELECT count(*) FROM sections").fetchone()[0]
+    finally:
+        conn.close()
+        if progress is not None:
+            progress.finish()
+    report.elapsed_s = round(time.perf_counter() - started, 3)
+    if strict and report.skipped:
+        raise strict_failure(report)
+    return report
+
+
+def strict_failure(report: IngestReport) -> CheckFailed:
+    count = len(report.skipped)
+    error = CheckFailed(
+        f"{count} file{'s' if count != 1 else ''} skipped and --strict is set",
+        "fix or .contextpullignore the files listed above",
+    )
+    error.report = report  # type: ignore[attr-defined]
+    return error
+
+
+def default_store(corpus: Path) -> Path:
+    """``<corpus>/.contextpull/store.sqlite``: next to the docs it describes, hidden from discovery."""
+    return Path(corpus) / ".contextpull" / "store.sqlite"
+
+
+__all__ = [
+    "IngestReport",
+    "build_record",
+    "check_corpus",
+    "collect",
+    "default_store",
+    "ingest",
+]

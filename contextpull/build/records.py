@@ -1,0 +1,39 @@
+"""What the pipeline hands from parsing to writing (system-design.txt section 3).
+
+A ``DocumentRecord`` is one document ready to write: its sections are final (ordinal = position)
+and carry everything the ``sections`` table needs except what the writer derives (id, hash,
+char_len, prev/next). ``Skipped`` is a supported file that could not be used, with the reason the
+user sees. Keeping these as plain frozen dataclasses lets ``build --cache`` store and reuse them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SectionRecord:
+    heading_path: str
+    level: int
+    kind: str  # prose | table | code | mixed
+    text: str
+
+
+@dataclass(frozen=True)
+class DocumentRecord:
+    path: str  # POSIX, relative to the corpus root
+    title: str
+    summary: str | None
+    summary_src: str | None  # 'offline' | 'llm' | None
+    sha256: str
+    bytes: int
+    kind: str  # markdown | text | docx | xlsx | pptx | pdf
+    sections: tuple[SectionRecord, ...]
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A supported file that did not become a document, and why (supplement.md, failure modes)."""
+
+    path: str
+    reason: str

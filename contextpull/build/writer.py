@@ -1,0 +1,202 @@
+"""Write documents, sections and the index into a store (system-design.txt sections 1-4;
+store-format.txt "Identifiers" and "Tokenisation").
+
+What this module guarantees for every document it writes:
+
+- section ids are ``path#ordinal`` with ordinals contiguous from 0, ``prev_id``/``next_id`` link
+  the sections of the document, ``hash`` is the sha256 hex of the verbatim text and ``char_len``
+  its length in characters; ``documents.n_sections`` is the real count;
+- the FTS row of a section carries the same id and the heading path and text normalised by
+  ``contextpull.text.normalize_for_fts`` (the reader applies the same rule to queries), while
+  ``sections.text`` stays verbatim;
+- an FTS row shares its rowid with its section, so a document's FTS rows are deleted by rowid
+  instead of scanning the whole FTS table for the UNINDEXED id column.
+
+Transactions belong to the caller: ``insert_document`` and ``delete_document`` only execute
+statements (Python's sqlite3 opens a transaction before the first write), so ``ingest`` commits
+once per document and a fresh build can commit once at the end. ``finalize_index`` commits.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+from pathlib import Path
+
+from ..schema import DDL, SCHEMA_VERSION
+from ..text import normalize_for_fts
+from .fingerprint import corpus_fingerprint
+from .index_text import build_index
+from .records import DocumentRecord
+
+# Extra meta keys (readers ignore them) that let an incremental ingest notice a settings change
+# that alters sectioning of otherwise unchanged documents.
+SECTION_SETTINGS_KEYS = ("section_min_chars", "section_heading_depth")
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(str(path))
+    conn.execute("PRAGMA foreign_keys = ON")
+    return conn
+
+
+def create_store(path: Path) -> sqlite3.Connection:
+    """A new store file at ``path`` with the schema applied; an existing file is an error.
+
+    The connection is tuned for a one-shot build into a file nobody reads yet (the build renames
+    it into place when done): no fsync and an in-memory rollback journal. Callers that write a
+    live store (``ingest``) switch to WAL themselves.
+    """
+    path = Path(path)
+    if path.exists():
+        raise FileExistsError(f"{path} already exists")
+    conn = connect(path)
+    conn.execute("PRAGMA journal_mode = MEMORY")
+    conn.execute("PRAGMA synchronous = OFF")
+    conn.executescript(DDL)
+    conn.execute("INSERT INTO meta (key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
+    conn.commit()
+    return conn
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def insert_document(
+    conn: sqlite3.Connection, doc: DocumentRecord, *, doc_id: int | None, ingested_at: str
+) -> int:
+    """Insert one document with its sections and FTS rows; returns its doc_id."""
+    cur = conn.execute(
+        "INSERT INTO documents (doc_id, path, title, summary, summary_src, sha256, bytes, kind,"
+        " n_sections, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            doc_id,
+            doc.path,
+            doc.title,
+            doc.summary,
+            doc.summary_src,
+            doc.sha256,
+            doc.bytes,
+            doc.kind,
+            len(doc.sections),
+            ingested_at,
+        ),
+    )
+    new_id = cur.lastrowid if doc_id is None else doc_id
+    if not doc.sections:
+        return new_id
+    base = conn.execute("SELECT coalesce(max(rowid), 0) + 1 FROM sections").fetchone()[0]
+    ids = [f"{doc.path}#{i}" for i in range(len(doc.sections))]
+    last = len(ids) - 1
+    section_rows = []
+    fts_rows = []
+    for i, sec in enumerate(doc.sections):
+        section_rows.append(
+            (
+                base + i,
+                ids[i],
+                new_id,
+                i,
+                sec.heading_path,
+                sec.level,
+                sec.kind,
+                sec.text,
+                len(sec.text),
+                _sha256(sec.text),
+                ids[i - 1] if i > 0 else None,
+                ids[i + 1] if i < last else None,
+            )
+        )
+        fts_rows.append(
+            (base + i, ids[i], normalize_for_fts(sec.heading_path), normalize_for_fts(sec.text))
+        )
+    conn.executemany(
+        "INSERT INTO sections (rowid, id, doc_id, ordinal, heading_path, level, kind, text,"
+        " char_len, hash, prev_id, next_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        section_rows,
+    )
+    conn.executemany(
+        "INSERT INTO sections_fts (rowid, id, heading_path, text) VALUES (?, ?, ?, ?)", fts_rows
+    )
+    return new_id
+
+
+def delete_document(conn: sqlite3.Connection, path: str) -> None:
+    """Remove a document, its sections, their FTS rows and embeddings (summary_cache stays)."""
+    row = conn.execute("SELECT doc_id FROM documents WHERE path = ?", (path,)).fetchone()
+    if row is None:
+        return
+    doc_id = row[0]
+    conn.execute(
+        "DELETE FROM sections_fts WHERE rowid IN (SELECT rowid FROM sections WHERE doc_id = ?)",
+        (doc_id,),
+    )
+    conn.execute(
+        "DELETE FROM embeddings WHERE section_id IN (SELECT id FROM sections WHERE doc_id = ?)",
+        (doc_id,),
+    )
+    conn.execute("DELETE FROM sections WHERE doc_id = ?", (doc_id,))
+    conn.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,))
+
+
+def write_meta(conn: sqlite3.Connection, meta: dict[str, str]) -> None:
+    conn.executemany(
+        "INSERT INTO meta (key, value) VALUES (?, ?)"
+        " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        [(key, str(value)) for key, value in meta.items()],
+    )
+
+
+def index_meta(conn: sqlite3.Connection, settings, *, corpus_root: str) -> dict[str, str]:
+    """Every meta key except ``ingested_at``, computed from what the store now holds."""
+    docs = conn.execute(
+        "SELECT path, title, summary, n_sections, sha256, summary_src FROM documents ORDER BY path"
+    ).fetchall()
+    total = conn.execute("SELECT count(*) FROM sections").fetchone()[0]
+    fp = corpus_fingerprint((path, sha) for path, _, _, _, sha, _ in docs)
+    summaries = "llm" if any(src == "llm" for *_, src in docs) else "offline"
+    text, mode, tokens = build_index(
+        [(p, t, s, n) for p, t, s, n, _, _ in docs],
+        total,
+        settings.index_budget_tokens,
+        fp,
+        summaries=summaries,
+    )
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "corpus_root": corpus_root,
+        "corpus_fingerprint": fp,
+        "index_text": text,
+        "index_tokens": str(tokens),
+        "index_mode": mode,
+        "summarizer": settings.summarizer,
+        "section_max_chars": str(settings.section_max_chars),
+        "index_budget_tokens": str(settings.index_budget_tokens),
+        "section_min_chars": str(settings.section_min_chars),
+        "section_heading_depth": str(settings.section_heading_depth),
+    }
+
+
+def finalize_index(
+    conn: sqlite3.Connection, settings, *, ingested_at: str, corpus_root: str
+) -> tuple[str, str, int]:
+    """Build the index text from the documents table, write all meta keys, commit."""
+    meta = index_meta(conn, settings, corpus_root=corpus_root)
+    meta["ingested_at"] = ingested_at
+    write_meta(conn, meta)
+    conn.commit()
+    return meta["index_text"], meta["index_mode"], int(meta["index_tokens"])
+
+
+def display_root(corpus: Path) -> str:
+    """The corpus path as a user would write it: relative to the working directory if inside it."""
+    absolute = os.path.abspath(corpus)
+    try:
+        rel = os.path.relpath(absolute)
+    except ValueError:  # another drive on Windows
+        return Path(absolute).as_posix()
+    if rel == "." or not rel.startswith(".."):
+        return Path(rel).as_posix()
+    return Path(absolute).as_posix()

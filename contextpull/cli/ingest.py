@@ -1,0 +1,60 @@
+"""``contextpull ingest DIR``: update a store in place from a docs folder (issue 2;
+system-design.txt sections 3, 8 and 12).
+
+The default store is ``.contextpull/store.sqlite`` in the working directory, the same default the
+read commands use, so ``contextpull ingest docs`` followed by ``contextpull search ...`` needs no
+flags. Each skipped file is listed on stderr with its reason; the summary follows. ``--strict``
+turns any skipped file into exit 1 after the store is written (CI wants that).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from ..build.ingest import ingest as run_ingest
+from ..build.ingest import strict_failure
+from ..build.progress import Progress
+from ..config import resolve_settings
+from . import cli
+from .options import DEFAULT_STORE, json_option, settings_flags, settings_options
+
+
+@cli.command("ingest")
+@click.argument("corpus", type=click.Path(file_okay=True, dir_okay=True, path_type=Path))
+@click.option(
+    "--store",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=DEFAULT_STORE,
+    envvar="CONTEXTPULL_STORE",
+    show_default=True,
+    show_envvar=True,
+    help="The store file to create or update.",
+)
+@click.option("--strict", is_flag=True, help="Exit 1 when any file was skipped (after writing).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress display.")
+@settings_options
+@json_option
+def ingest_command(corpus: Path, store: Path, strict: bool, quiet: bool, as_json: bool, **kwargs):
+    """Ingest the documents under CORPUS into the store, incrementally.
+
+    \b
+    Unchanged files (same sha256) are skipped; changed files are replaced; files gone from
+    CORPUS are removed. Supported: .md .markdown .txt .docx .xlsx .pptx .pdf (pdf needs the
+    'pdf' extra).
+    """
+    settings = resolve_settings(corpus if corpus.is_dir() else None, settings_flags(kwargs))
+    progress = Progress("ingest", enabled=not quiet and not as_json)
+    report = run_ingest(corpus, store, settings, progress=progress)
+    for skipped in report.skipped:
+        click.echo(f"skipped {skipped.path}: {skipped.reason}", err=True)
+    if as_json:
+        click.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        for line in report.summary_lines():
+            click.echo(line)
+        click.echo(f"store {report.store}")
+    if strict and report.skipped:
+        raise strict_failure(report)
