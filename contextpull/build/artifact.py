@@ -1,0 +1,429 @@
+"""``contextpull build``: one reproducible, self-contained store artifact (issue 4).
+
+A build writes ``OUT/store.sqlite``, ``OUT/store.sqlite.sha256`` and ``OUT/manifest.json``.
+Why it is shaped the way it is:
+
+- Bytes are a pure function of the inputs (issue 4, item 3). Documents are inserted in path
+  order with ``doc_id`` 1..N; times come from ``SOURCE_DATE_EPOCH`` or a fixed epoch, never the
+  clock; ``meta.corpus_root`` is ``"."``; and the final file is produced by ``VACUUM INTO`` a
+  fresh file, so page layout, free pages and header counters do not depend on how the data got
+  there (a cache-assisted build and a fresh one write the same file).
+- Self-contained (item 2): rollback journal (``journal_mode=DELETE``), page size 4096, compacted,
+  nothing beside it; it opens read-only from a read-only folder.
+- Fingerprints (item 3): the content fingerprint is computed over the canonical projection
+  (``fingerprint.content_fingerprint``, which reads no build meta keys) and then stored in meta;
+  the file sha256 is over the final bytes, so it lives only in the manifest and ``.sha256``.
+- Nothing is lost (item 1): everything is written under temporary names in OUT (same filesystem)
+  and renamed only after success; a failure removes the temporaries and leaves the previous
+  artifact untouched. A killed build can leave a hidden ``.store.sqlite.*.tmp``; the next build
+  in that folder removes it.
+- ``--cache`` (item 4): see ``cache.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from ..config import Settings, resolve_settings
+from ..errors import BuildError, CheckFailed, ConfigError, ContextPullError, InputError
+from . import manifest as manifest_mod
+from .cache import CONTENT_FP_KEY, BuildCache, CachedRecord, builder_meta, copy_verified, open_cache
+from .fingerprint import content_fingerprint, corpus_fingerprint, file_sha256
+from .golden import GoldenResult, check_golden
+from .records import DocumentRecord, Skipped
+
+STORE_FILE = "store.sqlite"
+SHA_FILE = STORE_FILE + ".sha256"
+MANIFEST_FILE = "manifest.json"
+PAGE_SIZE = 4096
+# Used for ingested_at when SOURCE_DATE_EPOCH is not set: 1980-01-01, the earliest time a zip
+# entry can hold, the same choice reproducible-build tools make for the same reason.
+DEFAULT_EPOCH = 315532800
+TMP_PREFIX = ".store.sqlite."
+
+
+@dataclass
+class BuildReport:
+    """The build report (developers' brief, "Build report"); ``to_dict`` is what ``--json`` prints."""
+
+    out: Path
+    manifest: dict[str, Any]
+    golden: GoldenResult
+    exit_code: int = 0
+    published: bool = True
+    reuse: str = "none"  # none | documents | whole
+    reused_documents: int = 0
+    parsed_documents: int = 0
+    warnings: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "exit_code": self.exit_code,
+            "published": self.published,
+            "paths": {
+                "store": str(self.out / STORE_FILE),
+                "manifest": str(self.out / MANIFEST_FILE),
+                "sha256": str(self.out / SHA_FILE),
+            },
+            "manifest": self.manifest,
+            "golden": self.golden.to_dict(),
+            "cache": {"reuse": self.reuse, "reused_documents": self.reused_documents,
+                      "parsed_documents": self.parsed_documents},
+            "warnings": list(self.warnings),
+            "timings": dict(self.timings),
+        }
+
+
+def source_date_epoch(environ: Mapping[str, str]) -> int | None:
+    raw = environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit():
+        raise ConfigError(f"SOURCE_DATE_EPOCH must be a whole number of seconds, got {raw!r}")
+    return int(raw)
+
+
+def iso_time(epoch: int) -> str:
+    return datetime.fromtimestamp(epoch, timezone.utc).isoformat(timespec="seconds")
+
+
+def _inside(child: Path, parent: Path) -> bool:
+    try:
+        child.relative_to(parent)
+        return True
+    except ValueError:
+        return False
+
+
+def check_inputs(docs: Path, out: Path, golden: Path | None, warn: Callable[[str], None]) -> list[Path]:
+    """Refuse unusable DOCS/OUT; return the paths to leave out of the corpus (said out loud)."""
+    if not docs.exists():
+        raise InputError(f"DOCS folder {docs} does not exist")
+    if not docs.is_dir():
+        raise InputError(f"DOCS {docs} is a file, not a folder", "pass the folder that holds the documents")
+    if not os.access(docs, os.R_OK | os.X_OK):
+        raise InputError(f"DOCS folder {docs} cannot be read")
+    real_docs, real_out = docs.resolve(), out.resolve()
+    if real_out == real_docs:
+        raise InputError(f"--out {out} is the DOCS folder itself", "write the artifact to another folder, e.g. --out out")
+    if out.exists() and not out.is_dir():
+        raise InputError(f"--out {out} exists and is not a folder")
+    exclude = []
+    if _inside(real_out, real_docs):
+        warn(f"--out {out} is inside DOCS; it is left out of the corpus")
+        exclude.append(real_out)
+    if golden is not None and _inside(golden.resolve(), real_docs):
+        warn(f"--golden {golden} is inside DOCS; it is left out of the corpus")
+        exclude.append(golden.resolve())
+    return exclude
+
+
+def prepare_out(out: Path) -> None:
+    """Create OUT and prove we can write there; clear what a killed build left behind."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / f"{TMP_PREFIX}{os.getpid()}.probe"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise InputError(f"cannot write to --out {out}: {exc.strerror or exc}") from None
+    for stale in out.glob(TMP_PREFIX + "*.tmp*"):
+        try:
+            stale.unlink()
+        except OSError:
+            pass
+
+
+def _remove(*paths: Path) -> None:
+    for path in paths:
+        for candidate in (path, Path(str(path) + "-journal"), Path(str(path) + "-wal"), Path(str(path) + "-shm")):
+            try:
+                candidate.unlink()
+            except FileNotFoundError:
+                pass
+            except OSError:
+                pass
+
+
+def _stderr_warn(message: str) -> None:
+    import sys
+
+    print(f"warning: {message}", file=sys.stderr)
+
+
+def build(
+    docs: Path | str,
+    out: Path | str,
+    *,
+    settings: Settings | None = None,
+    flags: Mapping[str, Any] | None = None,
+    golden: Path | str | None = None,
+    update_golden: bool = False,
+    cache: Path | str | None = None,
+    strict: bool = False,
+    progress=None,
+    environ: Mapping[str, str] | None = None,
+    warn: Callable[[str], None] | None = None,
+) -> BuildReport:
+    """Build DOCS into OUT; return the report (exit_code 1 on golden drift).
+
+    Raises ``CheckFailed`` when ``strict`` and a file was skipped (nothing is published), and
+    ``InputError``/``BuildError``/``ConfigError`` for everything that stops a build.
+    """
+    started = time.perf_counter()
+    environ = os.environ if environ is None else environ
+    warnings: list[str] = []
+
+    def _warn(message: str) -> None:
+        warnings.append(message)
+        (warn or _stderr_warn)(message)
+
+    docs, out = Path(docs), Path(out)
+    golden_dir = Path(golden) if golden is not None else None
+    if update_golden and golden_dir is None:
+        raise ConfigError("--update-golden needs --golden GDIR")
+    exclude = check_inputs(docs, out, golden_dir, _warn)
+    if settings is None:
+        settings = resolve_settings(docs, flags or {}, environ)
+    epoch = source_date_epoch(environ)
+    prepare_out(out)
+
+    build_cache = open_cache(Path(cache), settings, _warn) if cache is not None else None
+    job = _Job(docs, out, settings, epoch, exclude, build_cache, progress)
+    try:
+        job.run()
+        if not job.documents:
+            detail = f" ({len(job.skipped)} file(s) skipped)" if job.skipped else ""
+            raise InputError(f"no usable documents in {docs}{detail}", "DOCS must hold .md, .txt, .docx, .xlsx, .pptx or .pdf files")
+        if strict and job.skipped:
+            names = ", ".join(f"{s.path} ({s.reason})" for s in job.skipped[:5])
+            raise CheckFailed(
+                f"--strict: {len(job.skipped)} file(s) skipped: {names}",
+                "fix or remove them, or build without --strict; the previous artifact is untouched",
+            )
+        golden_result = job.check_golden(golden_dir, update_golden)
+        report = job.publish(golden_result, environ)
+    except BaseException:
+        job.cleanup()
+        raise
+    finally:
+        if build_cache is not None:
+            build_cache.close()
+    report.warnings = warnings
+    report.timings = {"total_s": round(time.perf_counter() - started, 3), **job.timings}
+    return report
+
+
+class _Job:
+    """One build's state, so the steps above read as a list."""
+
+    def __init__(self, docs, out, settings, epoch, exclude, build_cache: BuildCache | None, progress):
+        self.docs, self.out, self.settings, self.epoch = docs, out, settings, epoch
+        self.exclude, self.cache, self.progress = exclude, build_cache, progress
+        self.ingested_at = iso_time(DEFAULT_EPOCH if epoch is None else epoch)
+        tag = f"{TMP_PREFIX}{os.getpid()}"
+        self.tmp_build = out / f"{tag}.build.tmp"
+        self.tmp_store = out / f"{tag}.tmp"
+        self.tmp_sha = out / f"{tag}.sha256.tmp"
+        self.tmp_manifest = out / f"{tag}.manifest.tmp"
+        self.documents: list[tuple[str, str]] = []  # (path, sha256) of every document, in order
+        self.documents_written: list[str] = []
+        self.skipped: list[Skipped] = []
+        self.reuse = "none"
+        self.reused = 0
+        self.parsed = 0
+        self.store_path: Path = self.tmp_store  # what golden and publish read
+        self.in_place = False  # whole reuse of the cache that already is OUT/store.sqlite
+        self.store_sha256 = ""
+        self.content_fp = ""
+        self.index = ("", "flat", 0)
+        self.timings: dict[str, float] = {}
+
+    # -- collecting and writing ---------------------------------------------------------------
+    def _records(self) -> Iterable[DocumentRecord | Skipped]:
+        from .ingest import collect
+
+        reuse = self.cache.reuse if self.cache is not None and self.cache.compatible(self.settings) else None
+        if self.progress is not None:
+            self.progress.start()
+        return collect(self.docs, self.settings, exclude=self.exclude, reuse=reuse, progress=self.progress)
+
+    def run(self) -> None:
+        t0 = time.perf_counter()
+        records = iter(self._records())
+        pending: list[DocumentRecord] = []
+        conn = None
+        for item in records:
+            if isinstance(item, Skipped):
+                self.skipped.append(item)
+                continue
+            self.documents.append((item.path, item.sha256))
+            if conn is None and isinstance(item, CachedRecord):
+                pending.append(item)  # still possibly a whole-file reuse: write nothing yet
+                continue
+            if conn is None:
+                conn = self._start_writer()
+                for cached in pending:
+                    self._insert(conn, cached)
+                pending = []
+            self._insert(conn, item)
+        self.timings["collect_write_s"] = round(time.perf_counter() - t0, 3)
+        if not self.documents:
+            return
+        corpus_fp = corpus_fingerprint(self.documents)
+        if conn is None and self.cache is not None and self.cache.whole_match(self.settings, corpus_fp, self.documents):
+            self._reuse_whole()
+            return
+        if conn is None:
+            conn = self._start_writer()
+            for cached in pending:
+                self._insert(conn, cached)
+        self._finish(conn)
+        self.timings["finish_s"] = round(time.perf_counter() - t0 - self.timings["collect_write_s"], 3)
+
+    def _start_writer(self) -> sqlite3.Connection:
+        from .writer import create_store
+
+        try:
+            conn = create_store(self.tmp_build)
+        except (OSError, sqlite3.Error) as exc:
+            raise BuildError(f"cannot create the store in {self.out}: {exc}") from None
+        # The build file is scratch (VACUUM INTO makes the artifact), so durability is not needed.
+        conn.execute("PRAGMA synchronous = OFF")
+        return conn
+
+    def _insert(self, conn: sqlite3.Connection, record: DocumentRecord) -> None:
+        from .writer import insert_document
+
+        if isinstance(record, CachedRecord):
+            record = self.cache.load(record)  # type: ignore[union-attr]
+            self.reused += 1
+        else:
+            self.parsed += 1
+        insert_document(conn, record, doc_id=len(self.documents_written) + 1, ingested_at=self.ingested_at)
+        self.documents_written.append(record.path)
+
+    def _finish(self, conn: sqlite3.Connection) -> None:
+        """Index, meta, fingerprint, then VACUUM INTO the artifact file."""
+        from .writer import finalize_index, write_meta
+
+        if self.cache is not None:
+            self.reuse = "documents" if self.reused else "none"
+        try:
+            self.index = finalize_index(conn, self.settings, ingested_at=self.ingested_at, corpus_root=".")
+            write_meta(conn, builder_meta(self.settings))
+            conn.commit()
+            self.content_fp = content_fingerprint(conn)
+            write_meta(conn, {CONTENT_FP_KEY: self.content_fp})
+            conn.commit()
+            conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
+            conn.execute("VACUUM INTO ?", (str(self.tmp_store),))
+            conn.close()
+        except sqlite3.Error as exc:
+            raise BuildError(f"writing the store failed: {exc}") from None
+        _remove(self.tmp_build)
+        self._check_shape(self.tmp_store)
+        self.store_sha256 = file_sha256(self.tmp_store)
+
+    def _check_shape(self, path: Path) -> None:
+        with open(path, "rb") as handle:
+            header = handle.read(100)
+        page_size = int.from_bytes(header[16:18], "big")
+        if header[18:20] != b"\x01\x01":
+            # VACUUM INTO keeps a rollback-journal header; anything else is a bug worth stopping on.
+            raise BuildError(f"the built store is not in rollback-journal mode (header {header[18:20].hex()})")
+        if page_size != PAGE_SIZE:
+            raise BuildError(f"the built store has page size {page_size}, expected {PAGE_SIZE}")
+
+    def _reuse_whole(self) -> None:
+        cache = self.cache
+        assert cache is not None
+        self.reuse = "whole"
+        self.reused = len(self.documents)
+        self.index = (cache.meta["index_text"], cache.meta["index_mode"], int(cache.meta["index_tokens"]))
+        self.content_fp = cache.meta.get(CONTENT_FP_KEY, "") or content_fingerprint(cache.conn)
+        target = self.out / STORE_FILE
+        if cache.sha256 is not None and target.exists() and target.resolve() == cache.path.resolve():
+            self.in_place = True
+            self.store_path = target
+            self.store_sha256 = cache.sha256
+            return
+        try:
+            self.store_sha256 = copy_verified(cache.path, self.tmp_store, cache.sha256)
+        except (OSError, ContextPullError) as exc:
+            raise BuildError(f"cannot copy the cache {cache.path}: {exc}") from None
+        self._check_shape(self.tmp_store)
+
+    # -- checks and publishing ----------------------------------------------------------------
+    def check_golden(self, gdir: Path | None, update: bool) -> GoldenResult:
+        if gdir is None:
+            return GoldenResult("none")
+        from .verify import open_readonly
+
+        conn = open_readonly(self.store_path)
+        try:
+            return check_golden(conn, gdir, update=update)
+        finally:
+            conn.close()
+
+    def publish(self, golden: GoldenResult, environ: Mapping[str, str]) -> BuildReport:
+        size = self.store_path.stat().st_size
+        text, mode, tokens = self.index
+        manifest = manifest_mod.make_manifest(
+            store_file=STORE_FILE,
+            store_bytes=size,
+            store_sha256=self.store_sha256,
+            corpus_fp=corpus_fingerprint(self.documents),
+            content_fp=self.content_fp,
+            documents=len(self.documents),
+            sections=self._section_count(),
+            skipped=[{"path": s.path, "reason": s.reason} for s in self.skipped],
+            index_mode=mode,
+            index_tokens=int(tokens),
+            settings=self.settings,
+            commit=manifest_mod.source_commit(self.docs, dict(environ)),
+            epoch=self.epoch,
+        )
+        try:
+            with open(self.tmp_sha, "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(f"{self.store_sha256}  {STORE_FILE}\n")
+            with open(self.tmp_manifest, "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(manifest_mod.dumps(manifest))
+            target = self.out / STORE_FILE
+            if not self.in_place:
+                # A journal or WAL left beside the old file would be applied to the new one.
+                _remove(Path(str(target) + "-journal"), Path(str(target) + "-wal"), Path(str(target) + "-shm"))
+                os.replace(self.tmp_store, target)
+            os.replace(self.tmp_sha, self.out / SHA_FILE)
+            os.replace(self.tmp_manifest, self.out / MANIFEST_FILE)
+        except OSError as exc:
+            raise BuildError(f"cannot write the artifact in {self.out}: {exc.strerror or exc}") from None
+        return BuildReport(
+            out=self.out,
+            manifest=manifest,
+            golden=golden,
+            exit_code=1 if golden.status == "drift" else 0,
+            reuse=self.reuse,
+            reused_documents=self.reused,
+            parsed_documents=self.parsed,
+        )
+
+    def _section_count(self) -> int:
+        from .verify import open_readonly
+
+        conn = open_readonly(self.store_path)
+        try:
+            return conn.execute("SELECT count(*) FROM sections").fetchone()[0]
+        finally:
+            conn.close()
+
+    def cleanup(self) -> None:
+        _remove(self.tmp_build, self.tmp_store, self.tmp_sha, self.tmp_manifest)

@@ -1,0 +1,196 @@
+"""A previous artifact as a build cache (issue 4, item 4: ``build --cache FILE``).
+
+The cache is a file a CI cache restored: it may be stale, truncated, from another builder, or
+not a store at all. It is never trusted as given: it is used only after it has been verified,
+either by the ``store.sqlite.sha256`` / ``manifest.json`` written beside it by the build that
+made it (cheap: one hash of the file) or, without those, by a full ``verify``. Anything that
+fails is ignored with a warning and the build goes on from scratch.
+
+Two levels of reuse, both giving the bytes a fresh build gives:
+
+- whole: the corpus fingerprint, the settings, the builder version and the SQLite version all
+  match, so a fresh build would write exactly this file: copy it (or keep it in place);
+- per document: a document whose path and sha256 are unchanged gets its parsed sections and
+  summary from the cache instead of being parsed again (``collect(reuse=...)``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import __version__
+from ..config import Settings
+from ..errors import ContextPullError
+from .records import DocumentRecord, SectionRecord
+from .verify import load_manifest, open_readonly, read_sha256_file, verify_store
+
+# meta keys the build adds beside the spec's META_KEYS; readers ignore them.
+BUILDER_KEY = "builder"
+SQLITE_KEY = "builder_sqlite"
+SETTINGS_KEY = "build_settings"
+CONTENT_FP_KEY = "content_fingerprint"
+
+
+def builder_meta(settings: Settings) -> dict[str, str]:
+    """What decides the bytes besides the corpus: recorded so a cache can be matched."""
+    import sqlite3 as _sqlite3
+
+    return {
+        BUILDER_KEY: f"contextpull {__version__}",
+        SQLITE_KEY: _sqlite3.sqlite_version,
+        SETTINGS_KEY: json.dumps(settings.to_dict(), sort_keys=True, separators=(",", ":")),
+    }
+
+
+@dataclass(frozen=True)
+class CachedRecord(DocumentRecord):
+    """A cache hit whose sections are read only when the document is written.
+
+    Deciding whether the whole cached file can be reused needs every document's path and sha256
+    but none of their sections; loading sections lazily keeps a no-change build to one hash pass.
+    """
+
+    cache_doc_id: int = 0
+
+
+class BuildCache:
+    """An opened, verified cache; ``None`` from ``open_cache`` when it cannot be used."""
+
+    def __init__(self, path: Path, conn: sqlite3.Connection, meta: dict[str, str], digest: str | None):
+        self.path = path
+        self.conn = conn
+        self.meta = meta
+        self.sha256 = digest  # known when verified through its sidecar
+        self.documents = {
+            row[1]: row
+            for row in conn.execute(
+                "SELECT doc_id, path, title, summary, summary_src, sha256, bytes, kind FROM documents"
+            )
+        }
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def compatible(self, settings: Settings) -> bool:
+        """Same builder and parse settings: its parsed documents are what we would parse.
+
+        The index budget and the SQLite version change the index and the bytes, not the
+        sections or summaries, so they matter only for whole reuse.
+        """
+        if self.meta.get(BUILDER_KEY) != f"contextpull {__version__}":
+            return False
+        try:
+            cached = json.loads(self.meta.get(SETTINGS_KEY, ""))
+        except ValueError:
+            return False
+        current = settings.to_dict()
+        return isinstance(cached, dict) and all(
+            cached.get(k) == v for k, v in current.items() if k != "index_budget_tokens"
+        )
+
+    def reuse(self, path: str, sha256: str) -> DocumentRecord | None:
+        """``collect(reuse=...)``: the cached record for an unchanged document, else None."""
+        row = self.documents.get(path)
+        if row is None or row[5] != sha256:
+            return None
+        doc_id, path, title, summary, summary_src, digest, size, kind = row
+        return CachedRecord(path, title, summary, summary_src, digest, size, kind, (), cache_doc_id=doc_id)
+
+    def load(self, record: DocumentRecord) -> DocumentRecord:
+        """A plain ``DocumentRecord`` with its sections, for the writer."""
+        if not isinstance(record, CachedRecord):
+            return record
+        sections = tuple(
+            SectionRecord(heading, level, kind, text)
+            for heading, level, kind, text in self.conn.execute(
+                "SELECT heading_path, level, kind, text FROM sections WHERE doc_id = ? ORDER BY ordinal",
+                (record.cache_doc_id,),
+            )
+        )
+        return DocumentRecord(
+            record.path, record.title, record.summary, record.summary_src,
+            record.sha256, record.bytes, record.kind, sections,
+        )
+
+    def whole_match(self, settings: Settings, corpus_fp: str, paths: list[tuple[str, str]]) -> bool:
+        """Would a fresh build write exactly this file?"""
+        if any(self.meta.get(k) != v for k, v in builder_meta(settings).items()):
+            return False
+        if self.meta.get("corpus_fingerprint") != corpus_fp:
+            return False
+        return sorted(paths) == sorted((row[1], row[5]) for row in self.documents.values())
+
+
+def _sidecar_digest(path: Path) -> str | None:
+    """The sha256 the build that wrote ``path`` recorded beside it, if any."""
+    sidecar = Path(str(path) + ".sha256")
+    if sidecar.is_file():
+        return read_sha256_file(sidecar)
+    manifest = path.parent / "manifest.json"
+    if manifest.is_file():
+        data = load_manifest(manifest)
+        store = data.get("store") or {}
+        if store.get("file") == path.name and isinstance(store.get("sha256"), str):
+            return store["sha256"]
+    return None
+
+
+def open_cache(path: Path, settings: Settings, warn) -> BuildCache | None:
+    """Open and verify ``path``; on any problem call ``warn(message)`` and return None."""
+    from .fingerprint import file_sha256
+
+    path = Path(path)
+    if not path.exists():
+        warn(f"cache {path} does not exist; building from scratch")
+        return None
+    try:
+        expected = _sidecar_digest(path)
+        digest = None
+        if expected is not None:
+            digest = file_sha256(path)
+            if digest != expected:
+                raise ContextPullError(f"its sha256 {digest[:12]}... does not match the checksum beside it")
+        else:
+            verify_store(path, sidecars=False, deep=True)
+        conn = open_readonly(path)
+        meta = dict(conn.execute("SELECT key, value FROM meta"))
+        if digest is not None:
+            # The sidecar vouches for the bytes, not for the structure: check the cheap parts.
+            for table in ("documents", "sections"):
+                conn.execute(f"SELECT count(*) FROM {table}").fetchone()
+        cache = BuildCache(path, conn, meta, digest)
+    except (ContextPullError, sqlite3.DatabaseError, OSError) as exc:
+        warn(f"ignoring cache {path}: {exc}")
+        return None
+    if not cache.compatible(settings):
+        if BUILDER_KEY not in meta:
+            warn(f"ignoring cache {path}: it was not written by `contextpull build`")
+        else:
+            warn(
+                f"ignoring cache {path}: built by {meta.get(BUILDER_KEY)} / SQLite {meta.get(SQLITE_KEY)}"
+                " with other settings or versions"
+            )
+        cache.close()
+        return None
+    return cache
+
+
+def copy_verified(src: Path, dst: Path, expected: str | None) -> str:
+    """Copy ``src`` to ``dst`` hashing on the way; the digest must equal ``expected`` if given."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    with open(src, "rb") as fin, open(dst, "wb") as fout:
+        for chunk in iter(lambda: fin.read(1 << 20), b""):
+            digest.update(chunk)
+            fout.write(chunk)
+        fout.flush()
+        os.fsync(fout.fileno())
+    hexdigest = digest.hexdigest()
+    if expected is not None and hexdigest != expected:
+        raise ContextPullError("the cache changed while it was copied")
+    return hexdigest

@@ -1,0 +1,140 @@
+"""Artifact commands: build, diff, verify (issue 4). Thin over ``contextpull.build``.
+
+Exit codes: 0 ok; 1 a check failed (golden drift, ``--strict`` skips, verify); 2 usage or a bad
+setting; 3 bad input or an unusable store. On golden drift the artifact is still written (the
+report and the diff are what a reviewer needs); with ``--strict`` and skipped files the build
+fails before publishing and the previous artifact stays.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+
+import click
+
+from ..errors import ContextPullError
+from . import cli
+from .options import json_option, settings_flags, settings_options
+
+
+def _echo_json(value) -> None:
+    click.echo(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+def _terminate_as_interrupt() -> None:
+    """SIGTERM (a cancelled CI job) unwinds like Ctrl-C, so temporary files are removed."""
+
+    def handler(signum, frame):  # pragma: no cover - exercised by signals only
+        raise KeyboardInterrupt
+
+    try:
+        signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread (embedded use): leave signals alone
+        pass
+
+
+def _summary(report) -> str:
+    m = report.to_dict()["manifest"]
+    lines = [
+        f"built {report.out}/store.sqlite: {m['counts']['documents']} documents, "
+        f"{m['counts']['sections']} sections, {m['store']['bytes']:,} bytes",
+        f"  sha256 {m['store']['sha256']}",
+        f"  index {m['index']['mode']}, {m['index']['tokens']} of {m['index']['budget']} tokens;"
+        f" corpus {m['fingerprints']['corpus']}",
+    ]
+    if report.reuse != "none":
+        what = "whole artifact" if report.reuse == "whole" else f"{report.reused_documents} unchanged documents"
+        lines.append(f"  cache: reused {what}, parsed {report.parsed_documents}")
+    for item in m["skipped"]:
+        lines.append(f"  skipped {item['path']}: {item['reason']}")
+    g = report.golden
+    if g.status == "drift":
+        if g.index_diff:
+            lines.append(g.index_diff.rstrip("\n"))
+        lines.append(g.summary())
+    elif g.status != "none":
+        lines.append(f"  {g.summary()}")
+    lines.append(f"  {report.timings.get('total_s', 0):.2f} s")
+    return "\n".join(lines)
+
+
+@cli.command("build")
+@click.argument("docs", type=click.Path(file_okay=True, dir_okay=True))
+@click.option("--out", "out", default="out", show_default=True, type=click.Path(), help="Folder for store.sqlite, store.sqlite.sha256 and manifest.json.")
+@click.option("--golden", "golden", type=click.Path(), default=None, help="Compare the index and ids with GDIR/index.txt and GDIR/ids.txt.")
+@click.option("--update-golden", is_flag=True, help="Rewrite the golden files instead of comparing.")
+@click.option("--cache", "cache", type=click.Path(), default=None, help="A previous store.sqlite to reuse unchanged documents from.")
+@click.option("--strict", is_flag=True, help="Fail (exit 1, nothing published) when any file is skipped.")
+@settings_options
+@json_option
+def build_cmd(docs, out, golden, update_golden, cache, strict, as_json, **kwargs):
+    """Build DOCS into a reproducible artifact in --out.
+
+    \b
+    Writes OUT/store.sqlite, OUT/store.sqlite.sha256 and OUT/manifest.json,
+    renamed into place only when the build succeeded.
+    Example:
+      contextpull build docs --out out --golden golden --cache out/store.sqlite
+    """
+    from ..build.artifact import build
+    from ..build.progress import Progress
+
+    flags = settings_flags(kwargs)
+    _terminate_as_interrupt()
+    progress = Progress("build", enabled=not as_json)
+    try:
+        report = build(
+            docs, out, flags=flags, golden=golden, update_golden=update_golden,
+            cache=cache, strict=strict, progress=progress,
+        )
+    except ContextPullError as exc:
+        progress.finish()
+        if as_json:
+            _echo_json({"exit_code": exc.exit_code, "published": False, **exc.to_dict()})
+        raise
+    progress.finish()
+    if as_json:
+        _echo_json(report.to_dict())
+    else:
+        click.echo(_summary(report))
+    if report.exit_code:
+        sys.exit(report.exit_code)
+
+
+@cli.command("diff")
+@click.argument("old", type=click.Path())
+@click.argument("new", type=click.Path())
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True)
+def diff_cmd(old, new, fmt):
+    """Show what changed between two stores: documents, section ids, index text.
+
+    Ids whose text changed are listed on their own: citations of them now
+    point at different text. Exit 0 whether or not they differ.
+    """
+    from ..build.diff import diff_stores, render
+
+    click.echo(render(diff_stores(old, new), fmt), nl=False)
+
+
+@cli.command("verify")
+@click.argument("store", type=click.Path())
+@click.option("--manifest", "manifest", type=click.Path(), default=None, help="The manifest.json to check the store against (default: the one beside it, if any).")
+@click.option("--sha256", "sha256", default=None, help="The expected sha256 of the file (default: STORE.sha256 beside it, if any).")
+@json_option
+def verify_cmd(store, manifest, sha256, as_json):
+    """Check a store: schema, FTS5, integrity, ids and links, hashes, fingerprints, checksum, manifest.
+
+    Exits 1 naming the first failure, 3 when the file is not a usable store.
+    """
+    from ..build.verify import verify_store
+
+    report = verify_store(store, manifest=manifest, sha256=sha256)
+    if as_json:
+        _echo_json(report.to_dict())
+    else:
+        click.echo(
+            f"ok: {store}: {report.documents} documents, {report.sections} sections; "
+            f"checked {', '.join(report.checks)}"
+        )
