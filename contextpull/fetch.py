@@ -120,7 +120,15 @@ def fetch_store(
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+    finally:
+        _remove_sidecars(tmp)
     return Fetched(target, expected, size, reused=False)
+
+
+def _remove_sidecars(tmp: Path) -> None:
+    """Verification opened the temporary file; a WAL store leaves empty -wal/-shm files by it."""
+    for suffix in ("-wal", "-shm", "-journal"):
+        Path(str(tmp) + suffix).unlink(missing_ok=True)
 
 
 def _open(url: str, timeout: float):

@@ -51,9 +51,8 @@ PULL_DISCIPLINE = (
 )
 
 _EXPAND_NOTE = (
-    "The full index is over the {budget}-token budget, so only directories are listed. "
-    "Call index(prefix) with a directory (e.g. index(\"{example}\")) to list its documents, "
-    "or search directly."
+    "Only directories fit the {budget}-token budget: call index(prefix), e.g. "
+    "index(\"{example}\"), to list a directory's documents, or search directly."
 )
 
 
@@ -187,7 +186,7 @@ def directory_listing(conn: sqlite3.Connection, meta: dict[str, str], budget: in
     )
     example = next((name for name in groups if name.endswith("/")), next(iter(groups), ""))
     lines = [header, _EXPAND_NOTE.format(budget=budget, example=example), ""]
-    used = estimate_tokens(PULL_DISCIPLINE + "\n".join(lines))
+    used = estimate_tokens("\n".join(lines))
     names = list(groups)
     for i, name in enumerate(names):
         docs, sections, titles = groups[name]

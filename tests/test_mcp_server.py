@@ -189,7 +189,7 @@ def test_unknown_resource_is_a_protocol_error(serve):
 
 def test_over_budget_index_gives_directory_listing_with_expand_hint(serve, tmp_path):
     small = corpus_store(tmp_path)
-    set_meta(small, index_budget_tokens="60")
+    set_meta(small, index_tokens="5000")  # as if the index had outgrown the 3000-token budget
 
     async def body(client):
         return client.instructions, await client.call_tool("index", {"prefix": "reference/"})
@@ -200,6 +200,18 @@ def test_over_budget_index_gives_directory_listing_with_expand_hint(serve, tmp_p
     assert "guides/" in instructions and "reference/" in instructions
     assert _meta(small)["index_text"] not in instructions
     assert "reference/errors.md" in _text(expanded)
+
+
+def test_directory_listing_honours_a_tiny_budget(tmp_path):
+    from contextpull.mcp_server import directory_listing, estimate_tokens
+
+    small = corpus_store(tmp_path)
+    with Store.open(small) as opened:
+        roomy = directory_listing(opened.conn, opened.meta, 3000)
+        tight = directory_listing(opened.conn, opened.meta, 90)
+    assert "README.md" in roomy and "guides/" in roomy and "reference/" in roomy
+    assert estimate_tokens(tight) <= 90
+    assert "more directories not shown" in tight
 
 
 def test_rebuilt_store_is_served_on_next_initialize_and_index_call(tmp_path):

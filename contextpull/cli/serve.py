@@ -69,33 +69,14 @@ def refresh_corpus_store(corpus: Path, summarizer: str | None) -> Path:
 
 
 def _stderr_progress():
-    """A2's progress reporter writing to stderr, when it offers one; else none."""
-    try:
-        from ..build import progress as progress_module
-    except ImportError:
-        return None
-    factory = getattr(progress_module, "stderr_progress", None) or getattr(progress_module, "StderrProgress", None)
-    if factory is None:
-        return None
-    try:
-        return factory()
-    except TypeError:
-        return None
+    from ..build.progress import Progress
+
+    return Progress("ingest", stream=sys.stderr)
 
 
 def _report_line(report) -> str:
-    for name in ("summary_line", "summary", "to_text"):
-        attr = getattr(report, name, None)
-        if callable(attr):
-            try:
-                text = attr()
-            except TypeError:
-                continue
-            if isinstance(text, str):
-                return text
-        elif isinstance(attr, str):
-            return attr
-    return ""
+    lines = getattr(report, "summary_lines", None)
+    return "\n".join(f"contextpull: {line}" for line in lines()) if callable(lines) else ""
 
 
 def resolve_store(path: str, *, ingest: bool, summarizer: str | None) -> Path:
