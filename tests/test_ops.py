@@ -1,0 +1,285 @@
+"""The five operations as store-format.txt specifies them, over a hand-made store (tests/read_store.py)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from contextpull import Ops, Store, ToolError
+from read_store import CORPUS, make_store
+
+
+@pytest.fixture(scope="module")
+def ops(tmp_path_factory):
+    path = make_store(tmp_path_factory.mktemp("ops") / "store.sqlite")
+    with Store.open(path) as store:
+        yield Ops(store)
+
+
+def ids(result):
+    items = getattr(result, "hits", None) or getattr(result, "matches", None) or getattr(result, "sections", ())
+    return [item.id for item in items]
+
+
+def all_sections():
+    for path, _title, _summary, sections in CORPUS:
+        for ordinal, (heading, kind, text) in enumerate(sections):
+            yield f"{path}#{ordinal}", path, heading, kind, text
+
+
+# -- search ----------------------------------------------------------------------------------------
+def test_search_identifier_with_snippet_and_citation_fields(ops):
+    hit = ops.search("TX-4419").hits[0]
+    assert (hit.id, hit.doc, hit.heading_path, hit.kind) == ("errors.md#1", "errors.md", "Error codes > TX-44xx", "table")
+    assert "**TX-4419**" in hit.snippet
+    assert hit.score > 0 and round(hit.score, 2) == hit.score
+    assert set(hit.to_dict()) == {"id", "doc", "heading_path", "snippet", "score", "kind"}
+
+
+def test_search_passes_phrase_then_and_then_or(ops):
+    result = ops.search("refund window")
+    got = ids(result)
+    assert got[0] == "policies/a.md#0"  # the phrase "refund window"
+    assert got[1] == "policies/b.md#0"  # both words, not as a phrase
+    assert "guidesextra.md#0" in got[2:]  # one word only
+    assert len(got) == len(set(got))
+    assert result.mode == "lexical" and result.hint is None
+
+
+def test_equal_ranks_are_ordered_by_id(ops):
+    result = ops.search("support email")
+    assert ids(result) == ["policies/a.md#1", "policies/b.md#1"]
+    assert result.hits[0].score == result.hits[1].score
+
+
+def test_limit_applies_after_concatenation(ops):
+    assert ids(ops.search("refund window", limit=2)) == ["policies/a.md#0", "policies/b.md#0"]
+
+
+def test_snippet_whitespace_is_collapsed(ops):
+    for hit in ops.search("gateway timeout retry").hits:
+        assert "\n" not in hit.snippet and "  " not in hit.snippet
+
+
+def test_edge_punctuation_is_normalised_in_queries(ops):
+    assert ids(ops.search("--no-cache")) == ["guides/deep/more.md#0"]
+    assert ids(ops.search("UV_CACHE_DIR"))[0] == "guides/setup.md#1"
+
+
+def test_path_filter_directory_rule(ops):
+    docs = {h.doc for h in ops.search("cache", in_=["guides"]).hits}
+    assert docs == {"guides/setup.md", "guides/deep/more.md"}
+    # 'guides' is a directory entry, not a string prefix: guidesextra.md stays out.
+    assert ids(ops.search("refund", in_=["guides"])) == []
+    assert {h.doc for h in ops.search("refund", in_=["policies/a.md", "guidesextra.md"]).hits} == {
+        "policies/a.md",
+        "guidesextra.md",
+    }
+
+
+def test_path_filter_globs(ops):
+    # SQLite GLOB: '*' also crosses '/'; entries with wildcards get no directory rule.
+    assert {h.doc for h in ops.search("cache", in_=["guides/*.md"]).hits} == {"guides/setup.md", "guides/deep/more.md"}
+    assert {h.doc for h in ops.search("refund", in_=["policies/?.md"]).hits} == {"policies/a.md", "policies/b.md"}
+    # A trailing slash is neither a path nor a directory entry under the rule.
+    assert ids(ops.search("refund", in_=["policies/"])) == []
+
+
+def test_invalid_path_filter_suggests_top_level_paths(ops):
+    with pytest.raises(ToolError) as err:
+        ops.search("refund", in_=["policies/[ab"])
+    assert err.value.message == "invalid path filter 'policies/[ab'"
+    assert "guides/" in err.value.suggestion and "errors.md" in err.value.suggestion
+
+
+def test_punctuation_only_query_is_empty_with_hint(ops):
+    result = ops.search("!!! ... ---")
+    assert result.hits == () and "no searchable words" in result.hint
+
+
+def test_no_hits_hint(ops):
+    result = ops.search("zebra")
+    assert result.hits == () and "grep" in result.hint
+
+
+def test_hybrid_without_embeddings_falls_back(ops):
+    result = ops.search("refund", mode="hybrid")
+    assert result.mode == "lexical" and result.hint == "no embeddings in store"
+    assert ids(result) == ids(ops.search("refund"))
+
+
+@pytest.mark.parametrize("limit", [0, 51, "5", True])
+def test_search_limit_out_of_range(ops, limit):
+    with pytest.raises(ToolError) as err:
+        ops.search("refund", limit=limit)
+    assert "limit" in err.value.message
+
+
+# -- read ------------------------------------------------------------------------------------------
+def test_read_is_verbatim(ops):
+    for sid, path, heading, kind, text in all_sections():
+        if sid == "policies/b.md#3":
+            continue  # the legacy table continuation, below
+        section = ops.read(sid).section
+        assert (section.id, section.doc, section.heading_path, section.kind, section.text) == (sid, path, heading, kind, text)
+
+
+def test_read_context_same_document_in_order(ops):
+    result = ops.read("guides/setup.md#1", context=1)
+    assert [c.id for c in result.context] == ["guides/setup.md#0", "guides/setup.md#2"]
+    assert all(c.context for c in result.context)
+    data = result.to_dict()
+    assert data["prev_id"] == "guides/setup.md#0" and data["next_id"] == "guides/setup.md#2"
+    assert [c["context"] for c in data["context"]] == [True, True]
+    assert [c.id for c in ops.read("guides/setup.md#0", context=5).context] == ["guides/setup.md#1", "guides/setup.md#2"]
+
+
+def test_read_prepends_missing_table_header_once(ops):
+    assert ops.read("policies/b.md#3").section.text == "| Item | Fee |\n|---|---|\n| Cash | 2 |\n| Wire | 3 |"
+    assert ops.read("policies/b.md#4").section.text == "| Item | Fee |\n|---|---|\n| Gold | 4 |"
+
+
+def test_unknown_id(ops):
+    with pytest.raises(ToolError) as err:
+        ops.read("missing.md#0")
+    assert err.value.message == "no section 'missing.md#0'"
+    assert "search" in err.value.suggestion
+    with pytest.raises(ToolError):
+        ops.neighbours("errors.md")
+
+
+def test_read_context_out_of_range(ops):
+    with pytest.raises(ToolError):
+        ops.read("errors.md#0", context=6)
+
+
+# -- neighbours ------------------------------------------------------------------------------------
+def test_neighbours_stop_at_document_boundaries(ops):
+    assert ids(ops.neighbours("policies/a.md#0")) == ["policies/a.md#0", "policies/a.md#1"]
+    assert ids(ops.neighbours("guides/setup.md#1", before=0, after=0)) == ["guides/setup.md#1"]
+    assert ids(ops.neighbours("policies/b.md#1", before=5, after=2)) == [
+        "policies/b.md#0",
+        "policies/b.md#1",
+        "policies/b.md#2",
+        "policies/b.md#3",
+    ]
+
+
+def test_neighbours_header_of_split_table(ops):
+    result = ops.neighbours("policies/b.md#4", before=1, after=1)
+    assert ids(result) == ["policies/b.md#3", "policies/b.md#4", "policies/b.md#5"]
+    assert result.header.id == "policies/b.md#2"
+    assert ops.neighbours("policies/b.md#2").header is None
+    assert ops.neighbours("errors.md#1").header is None
+    assert result.to_dict()["header"]["id"] == "policies/b.md#2"
+
+
+@pytest.mark.parametrize("kwargs", [{"before": -1}, {"after": 6}])
+def test_neighbours_steps_out_of_range(ops, kwargs):
+    with pytest.raises(ToolError):
+        ops.neighbours("errors.md#0", **kwargs)
+
+
+# -- grep ------------------------------------------------------------------------------------------
+def test_grep_finds_substrings_inside_identifiers(ops):
+    result = ops.grep("TX-450")
+    assert [(m.id, m.line) for m in result.matches] == [("errors.md#2", "- TX-4501: gateway timeout.")]
+    assert result.truncated is False
+
+
+def test_grep_is_case_insensitive_first_line_per_section(ops):
+    result = ops.grep("tx-44")
+    assert [(m.id, m.line) for m in result.matches] == [
+        ("errors.md#1", "## TX-44xx"),
+    ]
+    match = result.matches[0]
+    assert (match.doc, match.heading_path) == ("errors.md", "Error codes > TX-44xx")
+
+
+def test_grep_orders_by_id_and_truncates(ops):
+    expected = sorted(sid for sid, _p, _h, _k, text in all_sections() if "the" in text.lower())
+    result = ops.grep("THE", limit=2)
+    assert ids(result) == expected[:2] and result.truncated is True
+    full = ops.grep("the", limit=100)
+    assert ids(full) == expected and full.truncated is False
+
+
+def test_grep_path_filter(ops):
+    assert ids(ops.grep("refund", in_=["policies"])) == ["policies/a.md#0", "policies/b.md#0"]
+
+
+def test_grep_pattern_length_and_limit(ops):
+    with pytest.raises(ToolError) as err:
+        ops.grep("x" * 201)
+    assert "200" in err.value.message
+    with pytest.raises(ToolError):
+        ops.grep("")
+    with pytest.raises(ToolError):
+        ops.grep("x", limit=101)
+
+
+def test_regex_grep(ops):
+    result = ops.grep(r"tx-44\d\d", regex=True)
+    assert [(m.id, m.line) for m in result.matches] == [("errors.md#1", "| TX-4401 | Insufficient funds |")]
+
+
+def test_regex_that_does_not_compile(ops):
+    with pytest.raises(ToolError) as err:
+        ops.grep("(unclosed", regex=True)
+    assert err.value.message.startswith("pattern does not compile: ")
+    assert "regex=false" in err.value.suggestion
+
+
+@pytest.fixture(scope="module")
+def pathological(tmp_path_factory):
+    corpus = [("long.md", "Long", None, [("Long", "prose", "a" * 60 + "!")])]
+    path = make_store(tmp_path_factory.mktemp("regex") / "store.sqlite", corpus)
+    with Store.open(path) as store:
+        yield Ops(store)
+
+
+def test_pathological_regex_stops_with_tool_error(pathological):
+    with pytest.raises(ToolError) as err:
+        pathological.grep("(a+)+$", regex=True)
+    assert err.value.message == "pattern too expensive"
+    # the budget timer is gone afterwards: an ordinary call still works
+    assert ids(pathological.grep("a!", regex=True)) == ["long.md#0"]
+
+
+def test_pathological_regex_off_the_main_thread(pathological):
+    outcome = {}
+
+    def run():
+        try:
+            outcome["ok"] = ids(pathological.grep("A!$", regex=True))
+            pathological.grep("(a+)+$", regex=True)
+        except ToolError as exc:
+            outcome["error"] = exc.message
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join()
+    assert outcome == {"ok": ["long.md#0"], "error": "pattern too expensive"}
+
+
+# -- index -----------------------------------------------------------------------------------------
+def test_index_without_prefix_is_meta_text(ops):
+    assert ops.index() == "ContextPull index · test"
+
+
+def test_index_prefix_listing(ops):
+    summary = "Setup · Install and configure the client on any machine you like to use for builds today."
+    assert ops.index("guides/").split("\n") == [
+        "ContextPull index · guides/ · 2 documents · 4 sections",
+        "guides/deep/more.md" + " " * 11 + "  More  (1)",
+        "guides/setup.md" + " " * 15 + "  " + summary[:59].rstrip() + "…  (3)",
+    ]
+    assert ops.index("nothing/") == "ContextPull index · nothing/ · 0 documents · 0 sections"
+
+
+def test_library_api_as_the_readme_shows(ops):
+    hits = ops.search("refund window", in_=["policies/a.md", "policies/b.md"]).hits
+    assert [h.doc for h in hits] == ["policies/a.md", "policies/b.md"]
+    assert all(h.heading_path and h.snippet for h in hits)
+    assert ops.read(hits[0].id).section.text.startswith("# Policy A")
