@@ -1,0 +1,43 @@
+"""Shared fixtures. Other owners may add fixtures at the end of this file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+
+def write_corpus(root: Path, files: dict[str, str | bytes]) -> Path:
+    """Create ``files`` (relative POSIX path -> text or bytes) under ``root``; returns ``root``."""
+    root.mkdir(parents=True, exist_ok=True)
+    for rel, content in files.items():
+        target = root / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_text(content, encoding="utf-8", newline="")
+    return root
+
+
+@pytest.fixture
+def make_corpus(tmp_path):
+    """``make_corpus(files, name="docs")`` -> a corpus folder under the test's tmp_path.
+
+    Also callable as ``make_corpus(tmp_path, files)`` for the older signature.
+    """
+
+    def _make(*args, name: str = "docs"):
+        if len(args) == 2:
+            base, files = args
+            return write_corpus(Path(base) / name, files)
+        (files,) = args
+        return write_corpus(tmp_path / name, files)
+
+    return _make
+
+
+@pytest.fixture
+def runner():
+    return CliRunner()
