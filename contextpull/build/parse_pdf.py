@@ -24,6 +24,7 @@ import io
 import logging
 import math
 import signal
+import sys
 import threading
 import time
 import warnings
@@ -42,7 +43,12 @@ TIME_BUDGET_S = 60.0
 
 def pdf_available() -> bool:
     """Whether the ``pdf`` extra (pypdf) is importable; discovery includes .pdf only then."""
-    return importlib.util.find_spec("pypdf") is not None
+    if "pypdf" in sys.modules:
+        return sys.modules["pypdf"] is not None
+    try:
+        return importlib.util.find_spec("pypdf") is not None
+    except (ImportError, ValueError):
+        return False
 
 
 class _OverBudget(BaseException):
