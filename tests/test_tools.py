@@ -1,0 +1,92 @@
+"""Tool definitions and the shared dispatch (issue 3, item 4)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from contextpull import Ops, Store, ToolError
+from contextpull.tools import TOOLS, call, openai_tools, validate
+from read_store import make_store
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def ops(tmp_path_factory):
+    with Store.open(make_store(tmp_path_factory.mktemp("tools") / "s.sqlite")) as store:
+        yield Ops(store)
+
+
+def test_tools_json_equals_tools():
+    assert json.loads((ROOT / "tools.json").read_text(encoding="utf-8")) == TOOLS
+
+
+def test_five_tools_with_valid_closed_schemas():
+    assert [t["name"] for t in TOOLS] == ["index", "search", "read", "grep", "neighbours"]
+    for tool in TOOLS:
+        Draft202012Validator.check_schema(tool["input_schema"])
+        assert tool["input_schema"]["additionalProperties"] is False
+        assert "cite" in tool["description"] and "read" in tool["description"]
+
+
+def test_supplement_limits_are_in_the_schemas():
+    props = {t["name"]: t["input_schema"]["properties"] for t in TOOLS}
+    assert (props["search"]["limit"]["minimum"], props["search"]["limit"]["maximum"]) == (1, 50)
+    assert (props["grep"]["limit"]["minimum"], props["grep"]["limit"]["maximum"]) == (1, 100)
+    assert props["grep"]["pattern"]["maxLength"] == 200
+    assert props["neighbours"]["before"]["maximum"] == props["neighbours"]["after"]["maximum"] == 5
+    assert props["search"]["mode"]["enum"] == ["lexical", "hybrid"]
+
+
+def test_openai_shape():
+    tools = openai_tools()
+    assert [t["function"]["name"] for t in tools] == [t["name"] for t in TOOLS]
+    assert all(t["type"] == "function" and t["function"]["parameters"] for t in tools)
+
+
+@pytest.mark.parametrize(
+    "name, args, named",
+    [
+        ("search", {}, "'query'"),
+        ("search", {"query": 3}, "'query'"),
+        ("search", {"query": "x", "limit": 0}, "'limit'"),
+        ("search", {"query": "x", "limit": "3"}, "'limit'"),
+        ("search", {"query": "x", "in": "guides"}, "'in'"),
+        ("search", {"query": "x", "mode": "dense"}, "'mode'"),
+        ("read", {"id": "x", "context": 9}, "'context'"),
+        ("read", {"id": "x", "extra": 1}, "'extra'"),
+        ("grep", {"pattern": "x" * 201}, "'pattern'"),
+        ("grep", {"pattern": "x", "regex": "yes"}, "'regex'"),
+        ("neighbours", {}, "'id'"),
+    ],
+)
+def test_validation_errors_name_the_argument(name, args, named):
+    with pytest.raises(ToolError) as err:
+        validate(name, args)
+    assert named in err.value.message
+    assert "\n" not in err.value.message
+
+
+def test_unknown_tool():
+    with pytest.raises(ToolError) as err:
+        validate("delete", {})
+    assert "delete" in err.value.message
+
+
+def test_call_dispatches_every_tool(ops):
+    assert call(ops, "index", {}) == ops.index()
+    assert call(ops, "index", {"prefix": "guides/"}) == ops.index("guides/")
+    assert call(ops, "search", {"query": "refund window", "limit": 2}) == ops.search("refund window", limit=2).to_dict()
+    assert call(ops, "read", {"id": "errors.md#1", "context": 1}) == ops.read("errors.md#1", 1).to_dict()
+    assert call(ops, "grep", {"pattern": "TX", "in": ["errors.md"]}) == ops.grep("TX", ["errors.md"]).to_dict()
+    assert call(ops, "neighbours", {"id": "errors.md#1", "after": 0}) == ops.neighbours("errors.md#1", 1, 0).to_dict()
+
+
+def test_call_raises_tool_errors(ops):
+    with pytest.raises(ToolError) as err:
+        call(ops, "read", {"id": "nope#1"})
+    assert err.value.to_dict() == {"error": "no section 'nope#1'", "suggestion": err.value.suggestion}
