@@ -1,0 +1,144 @@
+"""``contextpull serve --transport http``: streamable HTTP at /mcp, end to end (issue 6, part 3).
+
+One server subprocess on a free loopback port for the module. The SDK's HTTP client talks to it
+in both protocol eras; raw requests check the DNS-rebinding guard (a foreign ``Origin`` or
+``Host`` is refused) and statelessness (no session id handed out, so replicas are
+interchangeable).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import anyio
+import pytest
+
+pytest.importorskip("mcp")
+
+from mcp import Client  # noqa: E402
+
+try:
+    from mcp_fixtures import corpus_store
+except ImportError:  # tests/ imported as a package
+    from tests.mcp_fixtures import corpus_store
+
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+}
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_listening(port: int, proc: subprocess.Popen, attempts: int = 120) -> None:
+    for _ in range(attempts):  # bounded: 120 x 0.25 s
+        if proc.poll() is not None:
+            raise AssertionError(f"server exited early: {proc.stderr.read()}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.25)
+    raise AssertionError("server did not start listening")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    store = corpus_store(tmp_path_factory.mktemp("http"))
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "contextpull", "serve", str(store), "--transport", "http", "--port", str(port), "--log"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        _wait_listening(port, proc)
+        yield f"http://127.0.0.1:{port}/mcp", proc
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _post(url: str, body: dict, **headers: str) -> tuple[int, dict, bytes]:
+    base = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={**base, **headers})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, dict(exc.headers), exc.read()
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_sdk_client_over_http(server, mode):
+    url, _ = server
+
+    async def main():
+        async with Client(url, mode=mode, read_timeout_seconds=30) as client:
+            tools = [tool.name for tool in (await client.list_tools()).tools]
+            search = await client.call_tool("search", {"query": "cache folder", "limit": 3})
+            read = await client.call_tool("read", {"id": search.structured_content["hits"][0]["id"]})
+            bad = await client.call_tool("grep", {"pattern": "(", "regex": True})
+            index = await client.read_resource("contextpull://index")
+            return client.instructions, tools, search, read, bad, index
+
+    instructions, tools, search, read, bad, index = anyio.run(main)
+    assert tools == ["index", "search", "read", "grep", "neighbours"]
+    assert "ContextPull index" in instructions
+    assert not search.is_error and len(search.structured_content["hits"]) <= 3
+    assert read.structured_content["text"]
+    assert bad.is_error
+    assert index.contents[0].text == instructions
+
+
+def test_foreign_origin_is_refused(server):
+    url, _ = server
+    status, _, body = _post(url, INIT, Origin="http://evil.example")
+    assert status == 403
+    assert b"Origin" in body
+
+
+def test_rebinding_host_header_is_refused(server):
+    url, _ = server
+    status, _, _ = _post(url, INIT, Host="evil.example:80")
+    assert status == 421
+
+
+def test_loopback_origin_is_served_without_session_state(server):
+    url, _ = server
+    status, headers, body = _post(url, INIT, Origin="http://localhost:5173")
+    assert status == 200
+    assert json.loads(body)["result"]["instructions"].startswith("ContextPull")
+    assert not any(name.lower() == "mcp-session-id" for name in headers)
+
+
+def test_server_binds_loopback_only(server):
+    """The listening socket's local address is 127.0.0.1 (read from /proc/net/tcp on Linux)."""
+    url, _ = server
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    table = "/proc/net/tcp"
+    if not os.path.exists(table):
+        pytest.skip("no /proc/net/tcp on this platform")
+    with open(table) as handle:
+        rows = [line.split() for line in handle.readlines()[1:]]
+    listening = [row[1] for row in rows if row[3] == "0A" and int(row[1].split(":")[1], 16) == port]
+    assert listening == ["0100007F:%04X" % port]
