@@ -1,0 +1,77 @@
+"""Helpers for tests that build artifacts (issue 4): a fixture corpus and the verify gate.
+
+``assert_verified(store)`` runs the full ``verify`` on a store a test built; every test that
+builds a store calls it, as issue 4 asks. Other owners may import it too.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from contextpull.build.artifact import build
+from contextpull.build.verify import VerifyReport, verify_store
+
+FIXTURE = {
+    "guide/install.md": (
+        "# Installing\n\nInstall the tool with the package manager of your platform.\n\n"
+        "## On Linux\n\nUse the distribution package; it brings the `cp-agent` binary.\n\n"
+        "## On macOS\n\nUse the Homebrew formula. The agent starts at login.\n"
+    ),
+    "guide/config.md": (
+        "# Configuration\n\nSettings live in `config.toml` next to the binary.\n\n"
+        "## Cache directory\n\nSet `cache_dir` to move the cache. The default is `~/.cache/cp`.\n\n"
+        "| key | default |\n|---|---|\n| cache_dir | ~/.cache/cp |\n| timeout | 30 |\n"
+    ),
+    "errors.md": (
+        "# Error codes\n\nCodes returned by the gateway, with what to do about each.\n\n"
+        "## TX-44xx\n\nTX-4401 means insufficient funds; TX-4419 means the issuer declined.\n"
+    ),
+    "notes.txt": "Release notes\n\nVersion 2 adds the cache directory setting.\n\nVersion 1 was the first release.\n",
+}
+
+
+def write_files(root: Path, files: dict[str, str | bytes]) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    for rel, content in files.items():
+        target = root / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_text(content, encoding="utf-8", newline="")
+    return root
+
+
+def fixture_corpus(root: Path, **changes: str | None) -> Path:
+    """The fixture corpus under ``root``; ``changes`` maps file keys (``/`` as ``__``) to new text."""
+    files = dict(FIXTURE)
+    for key, text in changes.items():
+        rel = key.replace("__", "/")
+        if text is None:
+            files.pop(rel, None)
+        else:
+            files[rel] = text
+    return write_files(root, files)
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """The environment without build-affecting variables, plus ``extra``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CONTEXTPULL_")}
+    env.pop("SOURCE_DATE_EPOCH", None)
+    env.pop("GITHUB_SHA", None)
+    env.update(extra)
+    return env
+
+
+def quiet_build(docs: Path, out: Path, **kwargs):
+    """``build`` with a clean environment and warnings collected instead of printed."""
+    warnings: list[str] = []
+    kwargs.setdefault("environ", clean_env())
+    report = build(docs, out, warn=warnings.append, **kwargs)
+    return report, warnings
+
+
+def assert_verified(store: Path, **kwargs) -> VerifyReport:
+    """Full verify (sidecars included) of a store a test built; fails the test on any problem."""
+    return verify_store(store, **kwargs)
