@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from gha import annotation
-from summary import join_docs
+from step_summary import join_docs
 
 MAX_PER_KIND = 10
 

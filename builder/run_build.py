@@ -2,7 +2,7 @@
 
 It keeps the JSON report (notes/common.md, "Build report") and turns it into the step's outputs
 (every output ``action.yml`` declares from this step, in the heredoc form), the job summary
-(``summary.py``) and file annotations (``annotations.py``). The build's exit code is the step's:
+(``step_summary.py``) and file annotations (``file_annotations.py``). The build's exit code is the step's:
 golden drift and ``strict`` skips end it with 1, bad input with 3 (issue 4's exit codes). When the
 build wrote no report at all, its one-line error becomes one ``::error::`` line.
 
@@ -21,8 +21,8 @@ import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-import summary
-from annotations import build_annotations
+import step_summary
+from file_annotations import build_annotations
 from gha import annotation, append_summary, emit, parse_bool, write_outputs
 
 # Outputs of this step; action.yml maps all but the internal ones to the action's outputs.
@@ -147,10 +147,10 @@ def main(environ: Mapping[str, str] = os.environ, run: Runner = _run) -> int:
     if report is None or "manifest" not in report:
         message = failure_message(proc.returncode, proc.stderr, report)
         emit([annotation("error", message, title="ContextPull build failed")])
-        append_summary(summary.failure(message), environ)
+        append_summary(step_summary.failure(message), environ)
         return proc.returncode or 3
     write_outputs(outputs_from_report(report), environ)
-    append_summary(summary.render(report, docs), environ)
+    append_summary(step_summary.render(report, docs), environ)
     lines = build_annotations(report, docs, strict=strict)
     if proc.returncode != 0 and not any(line.startswith("::error") for line in lines):
         lines.insert(0, annotation("error", failure_message(proc.returncode, proc.stderr, None)))

@@ -3,7 +3,7 @@
 Rendered from the ``contextpull build --json`` report (the shape in notes/common.md, produced by
 ``contextpull/cli/build.py``): counts, index mode and size, fingerprints, skipped files, and on
 golden drift the section ids added, removed and changed plus the index text diff. Annotations are
-capped at ten of a kind (``annotations.py``); this page lists everything, so nothing is lost.
+capped at ten of a kind (``file_annotations.py``); this page lists everything, so nothing is lost.
 Pure functions of the report: the tests render it without a runner.
 """
 

@@ -1,0 +1,125 @@
+"""Release upload and the incremental cache key (issue 5, items 3 and 4).
+
+The release step must send exactly the three artifact files and never overwrite an asset of a
+published release; the cache key must change with the documents and the settings, and its restore
+prefix must not change with the documents (so an older store is still a usable cache).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "builder"))
+
+import cache_key  # noqa: E402
+import release  # noqa: E402
+
+
+@pytest.fixture
+def artifact(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    env = {}
+    for variable, name in zip(release.PATH_VARIABLES, release.ASSET_NAMES):
+        (out / name).write_text(name)
+        env["CONTEXTPULL_ACTION_" + variable] = str(out / name)
+    env["CONTEXTPULL_ACTION_RELEASE_TAG"] = "v1.0.0"
+    env["GITHUB_STEP_SUMMARY"] = str(tmp_path / "summary.md")
+    return env
+
+
+class FakeGh:
+    """Stands in for ``gh``: answers ``release view`` and records every call."""
+
+    def __init__(self, view: dict | None, upload_code: int = 0):
+        self.view = view
+        self.upload_code = upload_code
+        self.calls: list[list[str]] = []
+
+    def __call__(self, argv):
+        self.calls.append(argv)
+        if argv[1:3] == ["release", "view"]:
+            if self.view is None:
+                return subprocess.CompletedProcess(argv, 1, "", "release not found\n")
+            return subprocess.CompletedProcess(argv, 0, json.dumps(self.view), "")
+        return subprocess.CompletedProcess(argv, self.upload_code, "", "" if not self.upload_code else "HTTP 403\n")
+
+
+def test_uploads_exactly_the_three_files(artifact):
+    gh = FakeGh({"assets": [{"name": "notes.txt"}], "isDraft": False})
+    assert release.main(artifact, run=gh) == 0
+    assert gh.calls[0] == ["gh", "release", "view", "v1.0.0", "--json", "assets,isDraft"]
+    upload = gh.calls[1]
+    assert upload[:4] == ["gh", "release", "upload", "v1.0.0"]
+    assert [Path(p).name for p in upload[4:]] == ["store.sqlite", "store.sqlite.sha256", "manifest.json"]
+    assert len(gh.calls) == 2
+
+
+def test_never_overwrites_an_asset_of_a_published_release(artifact, capsys):
+    gh = FakeGh({"assets": [{"name": "store.sqlite"}], "isDraft": False})
+    assert release.main(artifact, run=gh) == 1
+    assert len(gh.calls) == 1  # looked, did not upload
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 1 and out[0].startswith("::error title=ContextPull release::release v1.0.0 is published")
+
+
+def test_a_draft_may_be_replaced(artifact):
+    gh = FakeGh({"assets": [{"name": "manifest.json"}], "isDraft": True})
+    assert release.main(artifact, run=gh) == 0
+    assert gh.calls[1][-1] == "--clobber"
+
+
+def test_missing_release_names_the_fix(artifact, capsys):
+    assert release.main(artifact, run=FakeGh(None)) == 1
+    line = capsys.readouterr().out.strip()
+    assert "cannot read release v1.0.0 (release not found)" in line and "contents: write" in line
+
+
+def test_failed_upload_is_an_error(artifact, capsys):
+    assert release.main(artifact, run=FakeGh({"assets": [], "isDraft": False}, upload_code=1)) == 1
+    assert "HTTP 403" in capsys.readouterr().out
+
+
+def test_missing_file_is_refused_before_calling_gh(artifact):
+    Path(artifact["CONTEXTPULL_ACTION_SHA256_PATH"]).unlink()
+    gh = FakeGh({"assets": [], "isDraft": False})
+    assert release.main(artifact, run=gh) == 1
+    assert gh.calls == []
+
+
+def test_cache_key_follows_documents_and_settings(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# A\n")
+    settings = {"section_max_chars": 2000}
+    key1, prefix1 = cache_key.cache_key("1.0", settings, "docs", docs)
+    assert key1.startswith(prefix1) and prefix1.startswith("contextpull-1.0-")
+    (docs / "a.md").write_text("# A changed\n")
+    key2, prefix2 = cache_key.cache_key("1.0", settings, "docs", docs)
+    assert prefix2 == prefix1 and key2 != key1
+    _, prefix3 = cache_key.cache_key("1.0", {"section_max_chars": 3000}, "docs", docs)
+    _, prefix4 = cache_key.cache_key("1.1", settings, "docs", docs)
+    assert len({prefix1, prefix3, prefix4}) == 3
+
+
+def test_cache_key_step_resolves_settings_like_the_build(tmp_path, monkeypatch):
+    import gha
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# A\n")
+    monkeypatch.chdir(tmp_path)
+    outputs = {}
+    for value in ("", "500"):
+        env = {"CONTEXTPULL_ACTION_DOCS": "docs", "RUNNER_TEMP": str(tmp_path / "t"),
+               "GITHUB_OUTPUT": str(tmp_path / f"o{value}"), "CONTEXTPULL_SECTION_MAX_CHARS": value}
+        assert cache_key.main(env) == 0
+        outputs[value] = gha.parse_output_file((tmp_path / f"o{value}").read_text())
+    assert outputs[""]["path"] == str(tmp_path / "t" / "contextpull-cache" / "store.sqlite")
+    assert outputs[""]["restore-prefix"] != outputs["500"]["restore-prefix"]
