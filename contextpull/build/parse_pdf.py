@@ -157,7 +157,7 @@ def extract_runs(data: bytes) -> list[list[tuple[float, str]]]:
                     pages.append(runs)
         except _OverBudget:
             raise ParseError(
-                f"PDF text extraction over its {TIME_BUDGET_S:.0f} s budget (stopped at page {number})"
+                f"PDF text extraction over its {TIME_BUDGET_S:g} s budget (stopped at page {number})"
             ) from None
         except Exception as exc:
             raise ParseError(
