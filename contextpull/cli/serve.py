@@ -44,12 +44,14 @@ def _echo_err(text: str) -> None:
 
 
 def _require_mcp():
+    """The server module, or one line naming the missing extra (the SDK is optional)."""
     try:
-        from .. import mcp_server
+        import mcp  # noqa: F401
+        import uvicorn  # noqa: F401
     except ModuleNotFoundError as exc:
-        if exc.name and exc.name.split(".")[0] in ("mcp", "mcp_types", "uvicorn", "starlette", "anyio"):
-            raise ContextPullError(f"`contextpull serve` needs the MCP SDK ({exc.name} is missing)", MCP_HINT) from None
-        raise
+        raise ContextPullError(f"`contextpull serve` needs the MCP SDK ({exc.name} is not installed)", MCP_HINT) from None
+    from .. import mcp_server
+
     return mcp_server
 
 

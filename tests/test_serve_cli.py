@@ -1,0 +1,106 @@
+"""``serve``'s argument handling, ``serve URL`` and ``claude-md``, without starting a server loop."""
+
+from __future__ import annotations
+
+import hashlib
+import http.server
+import sys
+import threading
+
+import pytest
+from click.testing import CliRunner
+
+from contextpull.cli import cli
+from contextpull.cli.serve import CLAUDE_MD, resolve_store
+
+try:
+    from mcp_fixtures import corpus_store, write_corpus
+except ImportError:  # tests/ imported as a package
+    from tests.mcp_fixtures import corpus_store, write_corpus
+
+
+@pytest.mark.parametrize(
+    ("args", "env"),
+    [(["--port", "eighty"], {}), (["--port", "70000"], {}), ([], {"CONTEXTPULL_PORT": "not-a-port"})],
+)
+def test_bad_port_is_a_usage_error_not_a_traceback(tmp_path, args, env):
+    result = CliRunner().invoke(cli, ["serve", str(tmp_path), "--transport", "http", *args], env=env)
+    assert result.exit_code == 2
+    assert "port" in result.stderr.lower()
+    assert "Traceback" not in result.stderr
+
+
+def test_missing_path_is_one_line(tmp_path):
+    result = CliRunner().invoke(cli, ["serve", str(tmp_path / "nope")])
+    assert result.exit_code == 3
+    assert result.stderr.strip().count("\n") == 0
+    assert "does not exist" in result.stderr
+
+
+def test_no_ingest_needs_an_existing_store(tmp_path):
+    corpus = write_corpus(tmp_path / "docs")
+    result = CliRunner().invoke(cli, ["serve", str(corpus), "--no-ingest"])
+    assert result.exit_code == 3
+    assert "no store at" in result.stderr and "--no-ingest" in result.stderr
+    assert not (corpus / ".contextpull").exists()
+
+
+def test_a_file_that_is_not_a_store_fails_before_serving(tmp_path):
+    bogus = tmp_path / "notes.sqlite"
+    bogus.write_text("hello")
+    result = CliRunner().invoke(cli, ["serve", str(bogus)])
+    assert result.exit_code == 3
+    assert "not a SQLite file" in result.stderr
+
+
+def test_missing_mcp_extra_gives_install_hint(tmp_path, monkeypatch):
+    store = corpus_store(tmp_path)
+    monkeypatch.setitem(sys.modules, "mcp", None)
+    result = CliRunner().invoke(cli, ["serve", str(store)])
+    assert result.exit_code != 0
+    assert "contextpull[mcp]" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_folder_is_ingested_into_its_own_store(tmp_path):
+    corpus = write_corpus(tmp_path / "docs")
+    store = resolve_store(str(corpus), ingest=True, summarizer=None)
+    assert store == corpus / ".contextpull" / "store.sqlite"
+    assert store.is_file()
+    assert resolve_store(str(corpus), ingest=False, summarizer=None) == store
+
+
+def test_url_is_fetched_into_the_cache(tmp_path, monkeypatch):
+    body = corpus_store(tmp_path).read_bytes()
+    digest = hashlib.sha256(body).hexdigest()
+    files = {"/store.sqlite": body, "/store.sqlite.sha256": f"{digest}  store.sqlite\n".encode()}
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802
+            data = files.get(self.path)
+            self.send_response(200 if data else 404)
+            self.send_header("Content-Length", str(len(data or b"")))
+            self.end_headers()
+            self.wfile.write(data or b"")
+
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    monkeypatch.setenv("CONTEXTPULL_CACHE", str(tmp_path / "cache"))
+    try:
+        path = resolve_store(f"http://127.0.0.1:{httpd.server_address[1]}/store.sqlite", ingest=True, summarizer=None)
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert path.is_relative_to(tmp_path / "cache")
+    assert path.read_bytes() == body
+
+
+def test_claude_md_snippet():
+    result = CliRunner().invoke(cli, ["claude-md"])
+    assert result.exit_code == 0
+    assert result.stdout == CLAUDE_MD
+    for tool in ("search", "read", "grep", "neighbours", "contextpull://index"):
+        assert tool in result.stdout
