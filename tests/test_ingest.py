@@ -1,0 +1,447 @@
+"""Ingest end to end: the written store, bad input, incremental runs (issue 2; system-design
+sections 1-3 and 12; store-format.txt "Identifiers" and "Tokenisation")."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+
+import pytest
+
+import contextpull.build.ingest as ingest_mod
+from contextpull.build.ingest import collect, ingest
+from contextpull.build.records import DocumentRecord, Skipped
+from contextpull.cli import cli
+from contextpull.config import Settings
+from contextpull.errors import CheckFailed, InputError
+from contextpull.text import normalize_for_fts, query_tokens
+
+pytest.importorskip("contextpull.build.section")
+pytest.importorskip("contextpull.build.parse_markdown")
+
+SETTINGS = Settings()
+
+CACHE_DOC = """# Caching
+
+uv keeps a cache of downloaded wheels.
+
+## Cache directory
+
+Set UV_CACHE_DIR to move the cache, or pass --no-cache to bypass it entirely for one run.
+Requires Python 3.12 or newer.
+
+## Sources
+
+Declare alternative sources in tool.uv.sources for each dependency you override.
+
+## Incidents
+
+Incident tx-4419 was caused by a stale cache entry.
+"""
+
+
+def db(store, rows=False):
+    conn = sqlite3.connect(store)
+    if rows:
+        conn.row_factory = sqlite3.Row
+    return conn
+
+
+def run(corpus, store, **kwargs):
+    return ingest(corpus, store, kwargs.pop("settings", SETTINGS), **kwargs)
+
+
+def fts_ids(store, text):
+    tokens = query_tokens(text)
+    query = " ".join('"' + t.replace('"', '""') + '"' for t in tokens)
+    with db(store) as conn:
+        return [
+            row[0]
+            for row in conn.execute(
+                "SELECT id FROM sections_fts WHERE sections_fts MATCH ?"
+                " ORDER BY bm25(sections_fts, 0.0, 2.0, 1.0), id",
+                (query,),
+            )
+        ]
+
+
+def section_text(store, sid):
+    with db(store) as conn:
+        return conn.execute("SELECT text FROM sections WHERE id = ?", (sid,)).fetchone()[0]
+
+
+# --- the written store ---------------------------------------------------------------------
+
+
+def test_store_shape_ids_links_hashes_and_fts(make_corpus, tmp_path):
+    corpus = make_corpus({"guide/cache.md": CACHE_DOC, "notes.txt": "Plain notes about caching.\n"})
+    store = tmp_path / "store.sqlite"
+    report = run(corpus, store)
+    assert (report.documents, report.changed, report.skipped) == (2, 2, [])
+    with db(store, rows=True) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+        from contextpull.schema import META_KEYS
+
+        assert set(META_KEYS) <= set(meta)
+        assert meta["schema_version"] == "1.0"
+        assert meta["index_mode"] == "flat"
+        assert meta["index_text"].startswith("ContextPull index · 2 documents · ")
+        for doc in conn.execute("SELECT * FROM documents"):
+            rows = conn.execute(
+                "SELECT * FROM sections WHERE doc_id = ? ORDER BY ordinal", (doc["doc_id"],)
+            ).fetchall()
+            assert doc["n_sections"] == len(rows) > 0
+            assert doc["summary_src"] == "offline"
+            assert doc["sha256"] == hashlib.sha256((corpus / doc["path"]).read_bytes()).hexdigest()
+            for i, row in enumerate(rows):
+                assert row["ordinal"] == i
+                assert row["id"] == f"{doc['path']}#{i}"
+                assert row["hash"] == hashlib.sha256(row["text"].encode()).hexdigest()
+                assert row["char_len"] == len(row["text"])
+                assert row["prev_id"] == (rows[i - 1]["id"] if i else None)
+                assert row["next_id"] == (rows[i + 1]["id"] if i + 1 < len(rows) else None)
+                assert row["heading_path"]
+                fts = conn.execute(
+                    "SELECT heading_path, text FROM sections_fts WHERE id = ?", (row["id"],)
+                ).fetchone()
+                assert fts["text"] == normalize_for_fts(row["text"])
+                assert fts["heading_path"] == normalize_for_fts(row["heading_path"])
+        assert (
+            conn.execute("SELECT count(*) FROM sections_fts").fetchone()[0]
+            == conn.execute("SELECT count(*) FROM sections").fetchone()[0]
+        )
+    # sections.text is verbatim: the flag keeps its dashes there
+    assert any("--no-cache" in section_text(store, f"guide/cache.md#{i}") for i in range(4))
+
+
+@pytest.mark.parametrize("identifier", ["--no-cache", "UV_CACHE_DIR", "tx-4419", "3.12", "tool.uv.sources"])
+def test_identifiers_are_findable_through_fts(make_corpus, tmp_path, identifier):
+    corpus = make_corpus({"cache.md": CACHE_DOC})
+    store = tmp_path / "s.sqlite"
+    run(corpus, store)
+    hits = fts_ids(store, identifier)
+    assert hits, identifier
+    assert identifier in section_text(store, hits[0])
+
+
+def test_a_heading_match_ranks_above_a_body_match(make_corpus, tmp_path):
+    filler = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor. " * 3
+    doc = (
+        "# Manual\n\n"
+        f"## Alpha\n\n{filler}The pruning of old entries happens weekly.\n\n"
+        f"## Pruning\n\n{filler}Old entries are removed weekly by the job.\n"
+    )
+    corpus = make_corpus({"manual.md": doc})
+    store = tmp_path / "s.sqlite"
+    run(corpus, store)
+    hits = fts_ids(store, "pruning")
+    assert len(hits) == 2
+    with db(store) as conn:
+        first = conn.execute("SELECT heading_path FROM sections WHERE id = ?", (hits[0],)).fetchone()[0]
+    assert first.endswith("Pruning")
+
+
+# --- bad input never crashes ---------------------------------------------------------------
+
+
+def test_bad_inputs_are_ingested_or_skipped_with_reasons(make_corpus, tmp_path):
+    many = "".join(f"## Part {i}\n\nBody text of part number {i} is long enough.\n\n" for i in range(2000))
+    corpus = make_corpus(
+        {
+            "empty.md": "",
+            "blank.txt": "  \n\t\n \n",
+            "binary.md": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
+            "latin1.md": "# Café\n\nCrème brûlée à la carte.\n".encode("latin-1"),
+            "bom.md": b"\xef\xbb\xbf# Bommed\n\nText after a byte order mark.\n",
+            "crlf.md": "# Windows\r\n\r\n## Line endings\r\n\r\nCarriage returns everywhere here.\r\n",
+            "long-line.md": "# Long\n\n" + ("x" * 49_990 + " ") + "\n",
+            "many.md": "# Many\n\n" + many,
+            "日本語/ノート.md": "# ノート\n\n日本語のテキストです。\n",
+            "a/index.md": "# A index\n\nFirst of two files with one base name.\n",
+            "b/index.md": "# B index\n\nSecond of two files with one base name.\n",
+            "h6.md": "".join(f"{'#' * n} Level {n}\n\nText at level {n}.\n\n" for n in range(1, 7)),
+        }
+    )
+    store = tmp_path / "s.sqlite"
+    report = run(corpus, store)
+    reasons = {s.path: s.reason for s in report.skipped}
+    assert reasons == {
+        "empty.md": "empty file",
+        "blank.txt": "empty file",
+        "binary.md": "binary file (NUL bytes)",
+    }
+    assert report.seen == 12
+    assert report.documents == 9
+    with db(store) as conn:
+        paths = [r[0] for r in conn.execute("SELECT path FROM documents ORDER BY path")]
+        assert "日本語/ノート.md" in paths and "a/index.md" in paths and "b/index.md" in paths
+        latin = conn.execute(
+            "SELECT group_concat(text, '') FROM sections WHERE id LIKE 'latin1.md#%'"
+        ).fetchone()[0]
+        assert "Crème brûlée" in latin
+        title = conn.execute("SELECT title FROM documents WHERE path = 'bom.md'").fetchone()[0]
+        assert title == "Bommed"
+        crlf = conn.execute(
+            "SELECT heading_path FROM sections WHERE id LIKE 'crlf.md#%' ORDER BY ordinal"
+        ).fetchall()
+        assert any("Line endings" in row[0] for row in crlf)
+        assert not any("\r" in row[0] for row in crlf)
+        n_many = conn.execute("SELECT n_sections FROM documents WHERE path = 'many.md'").fetchone()[0]
+        ordinals = [
+            r[0]
+            for r in conn.execute(
+                "SELECT ordinal FROM sections s JOIN documents d USING (doc_id)"
+                " WHERE d.path = 'many.md' ORDER BY ordinal"
+            )
+        ]
+        assert ordinals == list(range(n_many)) and n_many >= 1000
+    assert fts_ids(store, "日本語のテキストです")
+
+
+@pytest.mark.skipif(os.name == "nt", reason="POSIX symlinks")
+def test_symlink_loops_and_links_out_of_the_root(make_corpus, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.md").write_text("# Secret\n\nDo not ingest me please.\n", encoding="utf-8")
+    corpus = make_corpus({"a.md": "# A\n\nA document inside the corpus root.\n"})
+    os.symlink(outside / "secret.md", corpus / "secret.md")
+    os.symlink(outside, corpus / "out")
+    os.symlink(corpus, corpus / "loop")
+    report = run(corpus, tmp_path / "s.sqlite")
+    assert report.documents == 1
+    assert {s.path: s.reason for s in report.skipped} == {
+        "secret.md": "symbolic link points outside the corpus root"
+    }
+    assert not fts_ids(tmp_path / "s.sqlite", "ingest")
+
+
+def test_a_file_that_vanishes_or_becomes_unreadable_during_the_run(make_corpus, tmp_path, monkeypatch):
+    corpus = make_corpus(
+        {
+            "a.md": "# A\n\nStays put for the whole run.\n",
+            "gone.md": "# Gone\n\nDeleted after discovery.\n",
+            "locked.md": "# Locked\n\nUnreadable after discovery.\n",
+        }
+    )
+    real_discover = ingest_mod.discover
+
+    def discover_then_delete(root, **kwargs):
+        for item in real_discover(root, **kwargs):
+            if item.path == "gone.md":
+                (corpus / "gone.md").unlink()
+            yield item
+
+    real_open = open
+
+    def guarded_open(path, *args, **kwargs):
+        if str(path).endswith("locked.md"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(ingest_mod, "discover", discover_then_delete)
+    monkeypatch.setattr(ingest_mod, "open", guarded_open, raising=False)
+    report = run(corpus, tmp_path / "s.sqlite")
+    assert report.documents == 1
+    assert {s.path: s.reason for s in report.skipped} == {
+        "gone.md": "file vanished during the run",
+        "locked.md": "file cannot be read (permission denied)",
+    }
+
+
+def test_a_parser_crash_is_a_skip_not_an_abort(make_corpus, tmp_path, monkeypatch):
+    corpus = make_corpus({"a.md": "# A\n\nFine document text here.\n", "b.md": "# B\n\nBoom.\n"})
+
+    def exploding(data, kind, stem):
+        if stem == "b":
+            raise ValueError("synthetic failure")
+        return real(data, kind, stem)
+
+    real = ingest_mod.parse_file
+    monkeypatch.setattr(ingest_mod, "parse_file", exploding)
+    report = run(corpus, tmp_path / "s.sqlite")
+    assert report.documents == 1
+    assert report.skipped == [Skipped("b.md", "could not be parsed (ValueError: synthetic failure)")]
+
+
+def test_missing_and_empty_corpus_are_input_errors(tmp_path):
+    with pytest.raises(InputError) as info:
+        run(tmp_path / "nope", tmp_path / "s.sqlite")
+    assert "nope" in info.value.message and ".md" in info.value.suggestion
+    empty = tmp_path / "empty"
+    (empty / "sub").mkdir(parents=True)
+    (empty / "page.html").write_text("<p>hi</p>", encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        run(empty, tmp_path / "s.sqlite")
+    assert "empty" in info.value.message and ".markdown" in info.value.suggestion
+    assert not (tmp_path / "s.sqlite").exists()
+
+
+def test_strict_raises_after_writing(make_corpus, tmp_path):
+    corpus = make_corpus({"a.md": "# A\n\nA good document to keep.\n", "empty.md": ""})
+    store = tmp_path / "s.sqlite"
+    with pytest.raises(CheckFailed) as info:
+        run(corpus, store, strict=True)
+    assert info.value.exit_code == 1
+    with db(store) as conn:
+        assert conn.execute("SELECT path FROM documents").fetchall() == [("a.md",)]
+
+
+# --- the command ---------------------------------------------------------------------------
+
+
+def test_cli_lists_skips_on_stderr_and_strict_exits_one(make_corpus, runner, tmp_path):
+    corpus = make_corpus({"a.md": "# A\n\nA good document to keep.\n", "empty.md": "   \n"})
+    store = tmp_path / "s.sqlite"
+    result = runner.invoke(cli, ["ingest", str(corpus), "--store", str(store)])
+    assert result.exit_code == 0, result.output
+    assert "skipped empty.md: empty file" in result.stderr
+    assert "2 documents seen: 1 changed, 0 unchanged, 0 deleted, 1 skipped" in result.stdout
+    assert "index flat" in result.stdout
+    strict = runner.invoke(cli, ["ingest", str(corpus), "--store", str(store), "--strict"])
+    assert strict.exit_code == 1
+    assert "--strict" in strict.stderr
+
+
+def test_cli_json_report(make_corpus, runner, tmp_path):
+    corpus = make_corpus({"a.md": "# A\n\nA good document to keep.\n"})
+    result = runner.invoke(cli, ["ingest", str(corpus), "--store", str(tmp_path / "s.sqlite"), "--json"])
+    assert result.exit_code == 0, result.output
+    import json
+
+    data = json.loads(result.stdout)
+    assert data["seen"] == 1 and data["changed"] == 1 and data["documents"] == 1
+    assert data["index_mode"] == "flat" and data["skipped"] == []
+
+
+def test_cli_missing_corpus_exits_three(runner, tmp_path):
+    result = runner.invoke(cli, ["ingest", str(tmp_path / "missing"), "--store", str(tmp_path / "s")])
+    assert result.exit_code == 3
+    assert "missing" in result.stderr and ".pptx" in result.stderr
+
+
+def test_cli_default_store_is_in_the_working_directory(make_corpus, runner, tmp_path, monkeypatch):
+    corpus = make_corpus({"a.md": "# A\n\nA good document to keep.\n"})
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(cli, ["ingest", "docs"], env={"CONTEXTPULL_STORE": None})
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / ".contextpull" / "store.sqlite").is_file()
+    with db(tmp_path / ".contextpull" / "store.sqlite") as conn:
+        assert conn.execute("SELECT value FROM meta WHERE key = 'corpus_root'").fetchone()[0] == "docs"
+    assert corpus.exists()
+
+
+# --- incremental ---------------------------------------------------------------------------
+
+
+def dump(store, drop_times=True):
+    conn = sqlite3.connect(store)
+    try:
+        lines = list(conn.iterdump())
+    finally:
+        conn.close()
+    if drop_times:
+        import re
+
+        lines = [re.sub(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", "T", line) for line in lines]
+    return lines
+
+
+def test_incremental_unchanged_changed_added_deleted(make_corpus, tmp_path):
+    corpus = make_corpus(
+        {
+            "keep.md": "# Keep\n\nThis one never changes at all.\n",
+            "edit.md": "# Edit\n\nOriginal wording of the edited file.\n",
+            "drop.md": "# Drop\n\nThis file will be deleted; zebra.\n",
+        }
+    )
+    store = tmp_path / "s.sqlite"
+    run(corpus, store)
+    with db(store) as conn:
+        keep_before = conn.execute("SELECT * FROM documents WHERE path = 'keep.md'").fetchone()
+        keep_ids = conn.execute("SELECT id, hash FROM sections WHERE id LIKE 'keep.md#%'").fetchall()
+    (corpus / "edit.md").write_text("# Edit\n\nNew wording with the word quokka.\n", encoding="utf-8")
+    (corpus / "drop.md").unlink()
+    (corpus / "new.md").write_text("# New\n\nA freshly added document.\n", encoding="utf-8")
+    report = run(corpus, store)
+    assert (report.seen, report.changed, report.unchanged, report.deleted) == (3, 2, 1, 1)
+    with db(store) as conn:
+        assert conn.execute("SELECT * FROM documents WHERE path = 'keep.md'").fetchone() == keep_before
+        assert conn.execute("SELECT id, hash FROM sections WHERE id LIKE 'keep.md#%'").fetchall() == keep_ids
+        assert conn.execute("SELECT count(*) FROM sections WHERE id LIKE 'drop.md#%'").fetchone()[0] == 0
+        assert conn.execute("SELECT count(*) FROM sections_fts WHERE id LIKE 'drop.md#%'").fetchone()[0] == 0
+        assert (
+            conn.execute("SELECT count(*) FROM sections_fts").fetchone()[0]
+            == conn.execute("SELECT count(*) FROM sections").fetchone()[0]
+        )
+        index_text = conn.execute("SELECT value FROM meta WHERE key = 'index_text'").fetchone()[0]
+    assert "drop.md" not in index_text and "new.md" in index_text
+    assert fts_ids(store, "zebra") == []
+    assert fts_ids(store, "quokka") == ["edit.md#0"]
+    assert fts_ids(store, "original") == []
+
+
+def test_no_change_reingest_writes_nothing(make_corpus, tmp_path):
+    corpus = make_corpus({"a.md": CACHE_DOC, "b/c.md": "# C\n\nAnother document body.\n"})
+    store = tmp_path / "s.sqlite"
+    run(corpus, store)
+    before = dump(store, drop_times=False)
+    report = run(corpus, store)
+    assert (report.changed, report.unchanged, report.deleted, report.wrote) == (0, 2, 0, False)
+    assert dump(store, drop_times=False) == before  # index_text and ingested_at byte-identical
+    assert "nothing changed" in report.summary_lines()[-1]
+
+
+def test_a_settings_change_resections_unchanged_files(make_corpus, tmp_path):
+    corpus = make_corpus({"a.md": CACHE_DOC})
+    store = tmp_path / "s.sqlite"
+    run(corpus, store)
+    report = run(corpus, store, settings=Settings(index_budget_tokens=2000))
+    assert report.changed == 0 and report.wrote  # only the index meta changed
+    report = run(corpus, store, settings=Settings(section_heading_depth=1))
+    assert report.changed == 1
+    with db(store) as conn:
+        assert conn.execute("SELECT n_sections FROM documents").fetchone()[0] == 1
+
+
+def test_a_file_that_turns_bad_leaves_the_store(make_corpus, tmp_path):
+    corpus = make_corpus({"a.md": "# A\n\nGood at first, then emptied.\n", "b.md": "# B\n\nStays good.\n"})
+    store = tmp_path / "s.sqlite"
+    run(corpus, store)
+    (corpus / "a.md").write_text("", encoding="utf-8")
+    report = run(corpus, store)
+    assert report.deleted == 1 and [s.path for s in report.skipped] == ["a.md"]
+    with db(store) as conn:
+        assert conn.execute("SELECT path FROM documents").fetchall() == [("b.md",)]
+
+
+def test_two_ingests_of_one_corpus_are_identical_apart_from_timestamps(make_corpus, tmp_path):
+    corpus = make_corpus(
+        {"a.md": CACHE_DOC, "z/y.md": "# Y\n\nSome text.\n", "m.txt": "Heading Here\n\nBody text.\n"}
+    )
+    run(corpus, tmp_path / "one.sqlite")
+    run(corpus, tmp_path / "two.sqlite")
+    assert dump(tmp_path / "one.sqlite") == dump(tmp_path / "two.sqlite")
+
+
+# --- collect -------------------------------------------------------------------------------
+
+
+def test_collect_streams_records_in_path_order_and_uses_reuse(make_corpus):
+    corpus = make_corpus({"b.md": "# B\n\nBee text body.\n", "a.md": "# A\n\nAy text body.\n", "e.md": ""})
+    seen = []
+
+    def reuse(path, sha):
+        seen.append(path)
+        if path == "b.md":
+            return DocumentRecord("b.md", "cached", None, None, sha, 1, "markdown", ())
+        return None
+
+    stream = collect(corpus, SETTINGS, reuse=reuse)
+    assert iter(stream) is stream  # a generator, not a list
+    items = list(stream)
+    assert [item.path for item in items] == ["a.md", "b.md", "e.md"]
+    assert items[1].title == "cached"
+    assert isinstance(items[2], Skipped) and items[2].reason == "empty file"
+    assert seen == ["a.md", "b.md", "e.md"]
