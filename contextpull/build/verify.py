@@ -153,13 +153,16 @@ def verify_store(
         _check_manifest_file(path, manifest_data, report.sha256)
         report.checks.append("manifest file")
 
+    if manifest_data is not None or sha256 is not None:
+        # Before opening: SQLite would try to roll back a hot journal lying beside the file.
+        _check_artifact_shape(path)
+        report.checks.append("self-contained")
     conn = _open_store(path)
     try:
         meta = _check_schema(conn, path)
         report.checks += ["schema_version", "fts5"]
         _check_integrity(conn)
         report.checks.append("integrity_check")
-        _check_artifact_shape(path, manifest_data is not None or sha256 is not None)
         report.documents, report.sections = _check_documents(conn)
         report.checks += ["ordinals", "links", "n_sections"]
         _check_fts(conn, deep=deep)
@@ -231,10 +234,8 @@ def _check_integrity(conn: sqlite3.Connection) -> None:
         raise CheckFailed(f"integrity_check failed: {'; '.join(rows)}")
 
 
-def _check_artifact_shape(path: Path, is_artifact: bool) -> None:
+def _check_artifact_shape(path: Path) -> None:
     """A published artifact is self-contained: rollback journal, no -wal/-shm beside it."""
-    if not is_artifact:
-        return
     with open(path, "rb") as handle:
         header = handle.read(20)
     if header[18] == 2 or header[19] == 2:
