@@ -16,8 +16,10 @@ def test_title_then_first_sentence():
 
 
 def test_sentence_ends_only_before_whitespace():
-    d = doc("T", Paragraph("Use e.g., `uv.lock` files (i.e. lockfiles) here! More text follows."))
-    assert offline_summary(d) == "T · Use e.g., `uv.lock` files (i.e. lockfiles) here!"
+    d = doc("T", Paragraph("Use e.g., `uv.lock` files here! More text follows."))
+    assert offline_summary(d) == "T · Use e.g., `uv.lock` files here!"
+    # an abbreviation followed by a space does end the sentence (as the published system does)
+    assert first_sentence("A Python interpreter (i.e. CPython) runs it.") == "A Python interpreter (i.e."
     assert first_sentence("no terminator at all") == "no terminator at all"
 
 
