@@ -79,6 +79,7 @@ class LiveStore:
         self._ops = None
         self._signature: tuple | None = None
         self._data_version: int | None = None
+        self._refused: tuple | None = None
         self.instructions = ""
         self.fingerprint = ""
         self.meta: dict[str, str] = {}
@@ -93,7 +94,11 @@ class LiveStore:
     def _changed(self) -> bool:
         if self._store is None:
             return True
-        if self._stat_signature() != self._signature:
+        try:
+            signature = self._stat_signature()
+        except StoreError:
+            return False  # gone for a moment (mid-replace): keep serving the open build
+        if signature != self._signature and signature != self._refused:
             return True
         try:
             version = self._store.conn.execute("PRAGMA data_version").fetchone()[0]
@@ -104,7 +109,15 @@ class LiveStore:
     def current(self):
         """The ``Ops`` over the newest build of the file (reopening if it changed)."""
         if self._changed():
-            self._reopen()
+            try:
+                self._reopen()
+            except ContextPullError as exc:
+                if self._store is None:
+                    raise
+                # A replacement we cannot open: say so once, keep answering from the last build.
+                self._refused = self._stat_signature()
+                self._data_version = self._store.conn.execute("PRAGMA data_version").fetchone()[0]
+                print(f"contextpull: keeping the previous build of {self.path}: {exc.message}", file=sys.stderr)
         return self._ops
 
     def _reopen(self) -> None:
@@ -118,12 +131,16 @@ class LiveStore:
             fingerprint = meta.get("content_fingerprint") or _content_fingerprint(store.conn)
             instructions = build_instructions(store.conn, meta)
             data_version = store.conn.execute("PRAGMA data_version").fetchone()[0]
+        except sqlite3.Error as exc:
+            store.close()
+            raise StoreError(f"cannot read {self.path}: {exc}") from None
         except BaseException:
             store.close()
             raise
         old, self._store = self._store, store
         self._ops = Ops(store)
         self._signature = signature
+        self._refused = None
         self._data_version = data_version
         self.meta = meta
         self.fingerprint = fingerprint

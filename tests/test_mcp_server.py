@@ -242,6 +242,63 @@ def test_rebuilt_store_is_served_on_next_initialize_and_index_call(tmp_path):
     assert before != after
 
 
+def test_in_place_write_is_seen_on_the_next_index_call(tmp_path):
+    """An incremental ingest writes into the file the server has open (WAL); no new inode."""
+    import hashlib
+
+    from contextpull.build.records import DocumentRecord, SectionRecord
+    from contextpull.build.writer import connect, finalize_index, insert_document
+    from contextpull.config import Settings
+
+    store = corpus_store(tmp_path)
+    writer = connect(store)
+    writer.execute("PRAGMA journal_mode = WAL")
+    live = LiveStore(store)
+    server = build_server(live)
+
+    async def index_now():
+        async with Client(server, mode="legacy") as client:
+            return _text(await client.call_tool("index", {})), client.instructions
+
+    text = "# Upgrading\n\nStop the daemon first, then upgrade."
+    doc = DocumentRecord(
+        "guides/upgrade.md", "Upgrading", None, "offline", hashlib.sha256(text.encode()).hexdigest(),
+        len(text), "markdown", (SectionRecord("Upgrading", 1, "prose", text),),
+    )
+    try:
+        before, _ = anyio.run(index_now)
+        insert_document(writer, doc, doc_id=None, ingested_at="2026-01-02T00:00:00Z")
+        finalize_index(writer, Settings(), ingested_at="2026-01-02T00:00:00Z", corpus_root="docs")
+        after, instructions = anyio.run(index_now)
+    finally:
+        live.close()
+        writer.close()
+    assert "guides/upgrade.md" not in before
+    assert "guides/upgrade.md" in after and "guides/upgrade.md" in instructions
+
+
+def test_unreadable_replacement_keeps_the_last_build(tmp_path, capsys):
+    served = tmp_path / "served.sqlite"
+    shutil.copyfile(corpus_store(tmp_path), served)
+    live = LiveStore(served)
+    server = build_server(live)
+
+    async def search():
+        async with Client(server, mode="legacy") as client:
+            return await client.call_tool("search", {"query": "installer"})
+
+    try:
+        assert not anyio.run(search).is_error
+        garbage = tmp_path / "garbage"
+        garbage.write_bytes(b"this is not sqlite" * 100)
+        os.replace(garbage, served)
+        result = anyio.run(search)
+    finally:
+        live.close()
+    assert not result.is_error and result.structured_content["hits"]
+    assert "keeping the previous build" in capsys.readouterr().err
+
+
 def test_log_line_per_call_without_bodies(serve):
     lines: list[str] = []
 
