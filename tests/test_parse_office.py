@@ -385,3 +385,16 @@ def test_pptx_groups_and_tables_are_read():
     blocks = parse_pptx(data, "deck").blocks
     assert blocks[:2] == [Heading(2, "Slide 1"), Paragraph("grouped")]
     assert blocks[2].raw == "| K | V |\n|---|---|\n| a | 1 |"
+
+
+def test_docx_list_style_numbering_is_inherited_by_its_paragraphs():
+    styles = (
+        f"<w:styles {W_NS}>"
+        '<w:style w:type="paragraph" w:styleId="ListNumber"><w:name w:val="List Number"/>'
+        '<w:pPr><w:numPr><w:numId w:val="5"/></w:numPr></w:pPr></w:style>'
+        '<w:style w:type="paragraph" w:styleId="MyList"><w:name w:val="Mine"/><w:basedOn w:val="ListNumber"/></w:style>'
+        "</w:styles>"
+    )
+    body = w_p("first", "ListNumber") + w_p("second", "MyList") + w_p("not numbered", "ListNumber", num=(0, 0))
+    doc = parse_docx(docx(body, styles=styles, numbering=NUMBERING), "s")
+    assert doc.blocks == [ListBlock("1. first\n2. second"), Paragraph("not numbered")]
