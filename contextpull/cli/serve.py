@@ -11,6 +11,7 @@ and the other commands work unchanged.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 
@@ -63,7 +64,8 @@ def refresh_corpus_store(corpus: Path, summarizer: str | None) -> Path:
     store = corpus / STORE_IN_CORPUS
     settings = resolve_settings(corpus, {"summarizer": summarizer})
     store.parent.mkdir(parents=True, exist_ok=True)
-    report = ingest(corpus, store, settings, progress=_stderr_progress())
+    with contextlib.redirect_stdout(sys.stderr):  # stdout is the protocol channel in stdio mode
+        report = ingest(corpus, store, settings, progress=_stderr_progress())
     summary = _report_line(report)
     if summary:
         _echo_err(summary)
