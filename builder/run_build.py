@@ -104,12 +104,13 @@ def parse_report(stdout: str) -> dict | None:
 
 def failure_message(returncode: int, stderr: str, report: Mapping[str, object] | None) -> str:
     """One line that says why the build failed, from the JSON error or the CLI's ``Error:`` line."""
-    error = (report or {}).get("error")
-    if isinstance(error, Mapping) and error.get("message"):
-        text = str(error["message"])
-        if error.get("suggestion"):
-            text += f" ({error['suggestion']})"
-        return text
+    report = report or {}
+    error = report.get("error")
+    if isinstance(error, Mapping):  # {"error": {"message": ..., "suggestion": ...}}
+        report, error = error, error.get("message")
+    if isinstance(error, str) and error:  # {"error": "...", "suggestion": "..."}
+        suggestion = report.get("suggestion")
+        return f"{error} ({suggestion})" if suggestion else error
     lines = [line.strip() for line in stderr.splitlines() if line.strip()]
     for line in reversed(lines):
         if line.startswith("Error:"):

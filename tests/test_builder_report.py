@@ -141,6 +141,9 @@ def test_failure_message_prefers_the_cli_error_line():
     assert run_build.failure_message(3, stderr, None) == "DOCS folder 'nope' does not exist (pass an existing folder)"
     report = {"error": {"message": "bad cache", "suggestion": "delete it"}}
     assert run_build.failure_message(3, "", report) == "bad cache (delete it)"
+    flat = {"exit_code": 3, "error": "no usable documents", "suggestion": "add .md files"}
+    assert run_build.failure_message(3, "Error: no usable documents (add .md files)", flat) == (
+        "no usable documents (add .md files)")
     assert "exit code 3" in run_build.failure_message(3, "Traceback\nBoom\n", None)
 
 
