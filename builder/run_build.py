@@ -135,8 +135,19 @@ def _run(argv: list[str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(argv, capture_output=True, text=True, check=False)
 
 
+def annotation_root(docs: str, workspace: str) -> str:
+    """The docs folder as annotations need it: relative to the repository (the workspace)."""
+    path = Path(docs)
+    if path.is_absolute() and workspace:
+        try:
+            return path.relative_to(workspace).as_posix()
+        except ValueError:
+            return docs
+    return docs
+
+
 def main(environ: Mapping[str, str] = os.environ, run: Runner = _run) -> int:
-    docs = environ.get("CONTEXTPULL_ACTION_DOCS", "")
+    docs = annotation_root(environ.get("CONTEXTPULL_ACTION_DOCS", ""), environ.get("GITHUB_WORKSPACE", ""))
     strict = _flag(environ, "strict")
     argv = build_command(sys.executable, environ)
     print("Running: contextpull " + " ".join(argv[3:]), flush=True)

@@ -264,3 +264,9 @@ def test_main_copies_a_clean_store_to_the_cache_path(tmp_path):
            "CONTEXTPULL_ACTION_CACHE_FILE": str(cache)}
     assert run_build.main(env, run=_fake_run(json.dumps(report), 0)) == 0
     assert cache.read_bytes() == b"store bytes"
+
+
+def test_annotations_use_repository_relative_paths():
+    assert run_build.annotation_root("/home/runner/work/repo/docs", "/home/runner/work/repo") == "docs"
+    assert run_build.annotation_root("docs/en", "/home/runner/work/repo") == "docs/en"
+    assert run_build.annotation_root("/elsewhere/docs", "/home/runner/work/repo") == "/elsewhere/docs"
