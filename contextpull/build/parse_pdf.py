@@ -193,7 +193,7 @@ def layout(pages: list[list[tuple[float, str]]], stem: str) -> ParsedDocument:
     if not chars:
         raise ParseError("no text (image-only PDF?)")
     body = max(chars, key=lambda size: (chars[size], -size))
-    larger = {size for size in chars if size >= body * HEADING_RATIO - 1e-6}
+    larger = {size for size in chars if size >= body * HEADING_RATIO - 1e-6} if body > 0 else set()
 
     merged: list[tuple[float | None, str, int]] = []  # (size, text, page); a page break ends a paragraph
     for page_no, runs in enumerate(pages):

@@ -46,8 +46,8 @@ class SafeZip:
             infos = self._zf.infolist()
         except zipfile.BadZipFile:
             raise ParseError("not a zip file (truncated or not an Office document)") from None
-        except (OSError, ValueError, EOFError) as exc:
-            raise ParseError(f"not a zip file ({exc})") from None
+        except (OSError, ValueError, EOFError, NotImplementedError, zipfile.LargeZipFile) as exc:
+            raise ParseError(f"unreadable zip file ({exc})") from None
         if len(infos) > max_members:
             raise ParseError(f"zip bomb: more than {max_members} members")
         declared = sum(info.file_size for info in infos)
