@@ -410,8 +410,12 @@ def security_settings(host: str, port: int, extra_origins: tuple[str, ...] = ())
         hosts.append(f"{bracketed}:*")
         origins += [f"http://{bracketed}:*", f"https://{bracketed}:*"]
     for origin in extra_origins:
-        origins.append(origin.rstrip("/"))
-        hosts.append(origin.split("://", 1)[-1].rstrip("/"))
+        origin = origin.rstrip("/")
+        netloc = origin.split("://", 1)[-1]
+        origins.append(origin)
+        hosts.append(netloc)
+        if not netloc.rsplit("]", 1)[-1].count(":"):  # no explicit port: any port on that name
+            hosts.append(f"{netloc}:*")
     return TransportSecuritySettings(
         enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
     )

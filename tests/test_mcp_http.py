@@ -142,3 +142,16 @@ def test_server_binds_loopback_only(server):
         rows = [line.split() for line in handle.readlines()[1:]]
     listening = [row[1] for row in rows if row[3] == "0A" and int(row[1].split(":")[1], 16) == port]
     assert listening == ["0100007F:%04X" % port]
+
+
+def test_binding_elsewhere_allows_that_host_and_named_origins_only():
+    from contextpull.mcp_server import security_settings
+
+    lan = security_settings("10.0.0.5", 8765)
+    assert "10.0.0.5:*" in lan.allowed_hosts and "http://10.0.0.5:*" in lan.allowed_origins
+    assert not any("evil" in entry for entry in lan.allowed_hosts + lan.allowed_origins)
+    team = security_settings("0.0.0.0", 8765, ("https://docs.example.com/",))
+    assert team.enable_dns_rebinding_protection
+    assert "https://docs.example.com" in team.allowed_origins
+    assert {"docs.example.com", "docs.example.com:*"} <= set(team.allowed_hosts)
+    assert not any(entry.startswith("0.0.0.0") for entry in team.allowed_hosts)
