@@ -20,7 +20,6 @@ This module imports the ``mcp`` extra at import time; the reader core never impo
 from __future__ import annotations
 
 import json
-import math
 import os
 import sqlite3
 import sys
@@ -36,30 +35,22 @@ from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 
 from . import __version__
 from .errors import ContextPullError, StoreError, ToolError
+from .mcp_instructions import PULL_DISCIPLINE, build_instructions, directory_listing, estimate_tokens
+
+__all__ = [
+    "INDEX_URI",
+    "PULL_DISCIPLINE",
+    "LiveStore",
+    "build_server",
+    "directory_listing",
+    "estimate_tokens",
+    "http_app",
+    "serve_http",
+    "serve_stdio",
+]
 
 INDEX_URI = "contextpull://index"
-DEFAULT_BUDGET_TOKENS = 3000
 SUPPORTED_PROTOCOL_VERSIONS = KNOWN_PROTOCOL_VERSIONS  # the SDK negotiates; we state what it speaks
-
-PULL_DISCIPLINE = (
-    "ContextPull serves the documents listed below from one read-only store. Pull, do not guess: "
-    "call search(query, in?) for pointers (ids and snippets, never bodies), read(id) for the exact "
-    "text of the sections you need, grep(pattern) for codes, flags and identifiers, and "
-    "neighbours(id) for the surrounding clause or a split table's header. Paths in the index are "
-    "the values for the `in` filter. Answer from what you read and cite section ids like "
-    "[path.md#3]."
-)
-
-_EXPAND_NOTE = (
-    "Only directories fit the {budget}-token budget: call index(prefix), e.g. "
-    "index(\"{example}\"), to list a directory's documents, or search directly."
-)
-
-
-def estimate_tokens(text: str) -> int:
-    """Tokens as characters / 4, the spec's approximation (system-design.txt section 4)."""
-    return math.ceil(len(text) / 4)
-
 
 # --------------------------------------------------------------------------- the live store
 
@@ -159,63 +150,6 @@ def _content_fingerprint(conn: sqlite3.Connection) -> str:
     from .build.fingerprint import content_fingerprint
 
     return content_fingerprint(conn)
-
-
-# --------------------------------------------------------------------------- instructions
-
-
-def build_instructions(conn: sqlite3.Connection, meta: dict[str, str]) -> str:
-    """Pull discipline plus the index, or plus the directory listing when the index is too big."""
-    index_text = meta.get("index_text", "")
-    budget = _int(meta.get("index_budget_tokens"), DEFAULT_BUDGET_TOKENS)
-    tokens = _int(meta.get("index_tokens"), estimate_tokens(index_text))
-    if tokens <= budget:
-        return f"{PULL_DISCIPLINE}\n\n{index_text}"
-    return f"{PULL_DISCIPLINE}\n\n{directory_listing(conn, meta, budget)}"
-
-
-def _int(value: str | None, default: int) -> int:
-    try:
-        return int(str(value))
-    except (TypeError, ValueError):
-        return default
-
-
-def directory_listing(conn: sqlite3.Connection, meta: dict[str, str], budget: int) -> str:
-    """One line per top-level directory, kept in path order until the budget is reached."""
-    groups: dict[str, list] = {}
-    n_docs = n_sections = 0
-    for path, title, count in conn.execute(
-        "SELECT path, title, n_sections FROM documents ORDER BY path"
-    ):
-        top = path.split("/", 1)[0] + "/" if "/" in path else path
-        entry = groups.setdefault(top, [0, 0, []])
-        entry[0] += 1
-        entry[1] += count
-        if len(entry[2]) < 3:
-            entry[2].append(title)
-        n_docs += 1
-        n_sections += count
-    corpus = meta.get("corpus_fingerprint", "")[:8]
-    header = (
-        f"ContextPull index · {n_docs:,} documents · {n_sections:,} sections · corpus {corpus}"
-        " · hierarchical; call index(prefix) to expand"
-    )
-    example = next((name for name in groups if name.endswith("/")), next(iter(groups), ""))
-    lines = [header, _EXPAND_NOTE.format(budget=budget, example=example), ""]
-    used = estimate_tokens("\n".join(lines))
-    names = list(groups)
-    for i, name in enumerate(names):
-        docs, sections, titles = groups[name]
-        line = f"{name:<30}  {docs} documents, {sections} sections · {', '.join(titles)}"[:160]
-        left = len(names) - i - 1
-        reserve = estimate_tokens(f"… {left} more directories not shown") if left else 0
-        if used + estimate_tokens(line) + 1 + reserve > budget:
-            lines.append(f"… {len(names) - i} more directories not shown")
-            break
-        lines.append(line)
-        used += estimate_tokens(line) + 1
-    return "\n".join(lines)
 
 
 # --------------------------------------------------------------------------- tool call logging
