@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import shutil
 import sqlite3
 import subprocess
@@ -65,8 +66,26 @@ def write_bomb(path: Path, *, lie: bool) -> None:
         path.write_bytes(bytes(data))
 
 
+def ingest_bomb(tmp: Path) -> None:
+    """Run first, so RUSAGE_CHILDREN's maximum is this ingest process alone."""
+    corpus = tmp / "bomb-corpus"
+    corpus.mkdir()
+    write_bomb(corpus / "bomb.docx", lie=False)
+    t0 = time.perf_counter()
+    run = subprocess.run(
+        [sys.executable, "-m", "contextpull", "ingest", str(corpus), "--store", str(tmp / "bomb.sqlite")],
+        capture_output=True, text=True,
+    )
+    wall = time.perf_counter() - t0
+    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    skip = next((line.strip() for line in (run.stdout + run.stderr).splitlines() if "bomb.docx" in line), "no skip line")
+    print(f"- `contextpull ingest` of a folder holding only bomb.docx: exit {run.returncode}, {wall:.2f} s wall "
+          f"(process start included), max RSS {rss:.1f} MB; {skip}")
+
+
 def bomb_figures(tmp: Path) -> None:
     print("## zip bomb (.docx expanding to 1 GiB)")
+    ingest_bomb(tmp)
     for lie in (False, True):
         path = tmp / ("bomb-lying.docx" if lie else "bomb.docx")
         write_bomb(path, lie=lie)
