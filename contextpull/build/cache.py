@@ -155,7 +155,7 @@ def open_cache(path: Path, settings: Settings, warn) -> BuildCache | None:
             if digest != expected:
                 raise ContextPullError(f"its sha256 {digest[:12]}... does not match the checksum beside it")
         else:
-            verify_store(path, sidecars=False, deep=True)
+            verify_store(path, sidecars=False, fts_text=False)
         conn = open_readonly(path)
         meta = dict(conn.execute("SELECT key, value FROM meta"))
         if digest is not None:

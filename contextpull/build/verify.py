@@ -112,6 +112,7 @@ def verify_store(
     sha256: str | None = None,
     sidecars: bool = True,
     deep: bool = True,
+    fts_text: bool = True,
 ) -> VerifyReport:
     """Run every check on ``path``; return a report, or raise on the first failure.
 
@@ -119,7 +120,9 @@ def verify_store(
     ``sidecars`` (default) a ``<store>.sha256`` and a ``manifest.json`` beside the store are used
     when the caller gave none, so ``verify out/store.sqlite`` checks the whole artifact.
     ``deep=False`` skips the per-section text checks (hash, FTS text): the structure, links and
-    fingerprints are still checked; the build's cache path uses it to stay cheap.
+    fingerprints are still checked. ``fts_text=False`` keeps the text hash checks but skips
+    re-normalising every section to compare with its FTS row, the costly part; the build uses it
+    to vet a cache that has no checksum beside it.
     """
     path = Path(path)
     report = VerifyReport(path=str(path))
@@ -168,8 +171,10 @@ def verify_store(
         _check_fts(conn, deep=deep)
         report.checks.append("fts rows")
         if deep:
-            _check_section_text(conn)
+            _check_section_text(conn, fts_text=fts_text)
             report.checks.append("section hashes")
+            if fts_text:
+                report.checks.append("fts text")
         report.content_fingerprint = content_fingerprint(conn)
         recorded = meta.get(CONTENT_FP_KEY)
         if recorded is not None and recorded != report.content_fingerprint:
@@ -299,9 +304,16 @@ def _check_fts(conn: sqlite3.Connection, *, deep: bool) -> None:
         raise CheckFailed(f"sections_fts row {orphan[0]!r} has no section")
 
 
-def _check_section_text(conn: sqlite3.Connection) -> None:
+def _check_section_text(conn: sqlite3.Connection, *, fts_text: bool = True) -> None:
     """hash == sha256(text), char_len == len(text), and the FTS row holds the normalised text."""
-    for sid, text, char_len, digest, heading, fts_heading, fts_text in conn.execute(
+    if not fts_text:
+        for sid, text, char_len, digest in conn.execute("SELECT id, text, char_len, hash FROM sections"):
+            if hashlib.sha256(text.encode("utf-8")).hexdigest() != digest:
+                raise CheckFailed(f"section {sid}: hash does not match sha256 of its text")
+            if len(text) != char_len:
+                raise CheckFailed(f"section {sid}: char_len is {char_len} but the text has {len(text)} characters")
+        return
+    for sid, text, char_len, digest, heading, fts_heading, fts_body in conn.execute(
         "SELECT s.id, s.text, s.char_len, s.hash, s.heading_path, f.heading_path, f.text"
         " FROM sections s JOIN sections_fts f ON f.id = s.id"
     ):
@@ -309,7 +321,7 @@ def _check_section_text(conn: sqlite3.Connection) -> None:
             raise CheckFailed(f"section {sid}: hash does not match sha256 of its text")
         if len(text) != char_len:
             raise CheckFailed(f"section {sid}: char_len is {char_len} but the text has {len(text)} characters")
-        if fts_text != normalize_for_fts(text) or fts_heading != normalize_for_fts(heading):
+        if fts_body != normalize_for_fts(text) or fts_heading != normalize_for_fts(heading):
             raise CheckFailed(f"section {sid}: sections_fts does not hold its normalised text")
 
 
