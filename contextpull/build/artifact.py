@@ -136,10 +136,26 @@ def prepare_out(out: Path) -> None:
     except OSError as exc:
         raise InputError(f"cannot write to --out {out}: {exc.strerror or exc}") from None
     for stale in out.glob(TMP_PREFIX + "*.tmp*"):
+        if _owner_alive(stale.name):
+            continue  # another build is writing into this folder right now
         try:
             stale.unlink()
         except OSError:
             pass
+
+
+def _owner_alive(name: str) -> bool:
+    """Is the process whose id is in a temporary file's name still running (and not us)?"""
+    pid_text = name[len(TMP_PREFIX):].split(".", 1)[0]
+    if not pid_text.isdigit() or int(pid_text) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid_text), 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # exists but not ours to signal
+        return True
+    return True
 
 
 def _remove(*paths: Path) -> None:
