@@ -213,8 +213,8 @@ def test_leftovers_of_a_killed_build_are_removed_by_the_next_build(tmp_path):
     docs = fixture_corpus(tmp_path / "docs")
     out = tmp_path / "out"
     out.mkdir()
-    (out / ".store.sqlite.4242.build.tmp").write_bytes(b"half a store")
-    (out / ".store.sqlite.4242.build.tmp-journal").write_bytes(b"x")
+    (out / ".store.sqlite.999999999.build.tmp").write_bytes(b"half a store")
+    (out / ".store.sqlite.999999999.build.tmp-journal").write_bytes(b"x")
     quiet_build(docs, out)
     assert sorted(p.name for p in out.iterdir()) == ["manifest.json", "store.sqlite", "store.sqlite.sha256"]
 
