@@ -1,0 +1,167 @@
+"""Markdown to blocks: a line-based parser, no HTML rendering (system-design.txt section 3, "Parse").
+
+Why line-based: the sections we store must be the author's text verbatim, so the parser only has to
+find block boundaries (headings, fences, pipe tables, paragraphs and lists) and never re-renders
+inline markup. One pass over the lines, each line looked at a bounded number of times, so a
+50,000-character line or a 2,000-heading file costs what it weighs.
+
+Rules, in the order they are tried at the start of a block:
+
+* front matter: a ``---`` line as the very first line, closed by the next ``---`` line; its
+  ``title:`` is kept for the title, everything else is dropped. Without a closing line it is text.
+* fenced code: three or more backticks or tildes, any indentation, any info string
+  (```` ```toml title="x" ````); closed by a line of the same character at least as long; an
+  unclosed fence runs to the end of the file.
+* ATX heading: one to six ``#`` at the start of the line, then whitespace; a closing run of ``#`` is
+  dropped.
+* setext heading: a line followed by ``===`` (level 1) or ``---`` (level 2), three or more.
+* pipe table: a line with ``|`` followed by an alignment row; body rows are the following lines
+  that contain ``|``. Outer pipes are optional; a table may have no body.
+* otherwise a paragraph, or a list when its first line starts with a list marker: the following
+  non-blank lines up to a blank line, a fence, an ATX heading or a table.
+
+The title is the first H1, else the front-matter title, else the file stem (the data model in
+section 1 names the H1 first; front matter is "parsed for title").
+"""
+
+from __future__ import annotations
+
+import re
+
+from .blocks import Block, Code, Heading, ListBlock, Paragraph, ParsedDocument, Table
+
+_FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})(.*)")
+_ATX = re.compile(r"(#{1,6})\s")
+_SETEXT = re.compile(r"(={3,}|-{3,})\s*$")
+_TABLE_SEP = re.compile(r"\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+_LIST_MARKER = re.compile(r"\s*(?:[-*+]|\d{1,9}[.)])(?:\s|$)")
+_FRONT_TITLE = re.compile(r"title\s*:(.*)", re.IGNORECASE)
+
+
+def normalize_newlines(text: str) -> str:
+    """CRLF and lone CR become LF, so every parser sees one line ending."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+def _atx(line: str) -> Heading | None:
+    """``## Title ##`` -> Heading(2, 'Title'); None when the line is not an ATX heading."""
+    if not line.startswith("#"):
+        return None
+    m = _ATX.match(line)
+    if m is None:
+        return None
+    rest = line[m.end(1) :].strip()
+    if rest.endswith("#"):
+        rest = rest.rstrip("#").rstrip()
+    return Heading(len(m.group(1)), rest)
+
+
+def _is_table_start(lines: list[str], i: int) -> bool:
+    return (
+        "|" in lines[i]
+        and i + 1 < len(lines)
+        and "|" in lines[i + 1]
+        and "-" in lines[i + 1]
+        and _TABLE_SEP.match(lines[i + 1]) is not None
+    )
+
+
+def _front_matter(lines: list[str]) -> tuple[str | None, int]:
+    """(title or None, index of the first line after the front matter)."""
+    if not lines or lines[0].rstrip() != "---":
+        return None, 0
+    title = None
+    for j in range(1, len(lines)):
+        line = lines[j]
+        if line.strip() == "---":
+            return title, j + 1
+        if title is None:
+            m = _FRONT_TITLE.match(line)
+            if m:
+                value = m.group(1).strip()
+                if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+                    value = value[1:-1].strip()
+                title = value or None
+    return None, 0  # never closed: not front matter
+
+
+def _fence(lines: list[str], i: int, marker: str, info: str) -> tuple[Code, int]:
+    char, width = marker[0], len(marker)
+    n = len(lines)
+    j = i + 1
+    while j < n:
+        stripped = lines[j].strip()
+        if len(stripped) >= width and stripped[0] == char and stripped == char * len(stripped):
+            return Code(_lang(info), "\n".join(lines[i : j + 1])), j + 1
+        j += 1
+    end = n  # unclosed: runs to end of file, trailing blank lines dropped
+    while end > i + 1 and not lines[end - 1].strip():
+        end -= 1
+    return Code(_lang(info), "\n".join(lines[i:end])), n
+
+
+def _lang(info: str) -> str:
+    words = info.split()
+    return words[0] if words else ""
+
+
+def _table(lines: list[str], i: int) -> tuple[Table, int]:
+    n = len(lines)
+    j = i + 2
+    while j < n and "|" in lines[j] and lines[j].strip():
+        j += 1
+    header, sep, rows = lines[i], lines[i + 1], tuple(lines[i + 2 : j])
+    return Table(header, sep, rows, "\n".join(lines[i:j])), j
+
+
+def _interrupts(lines: list[str], j: int) -> bool:
+    """Does line j end a running paragraph or list (a fence, ATX heading or table starts)?"""
+    line = lines[j]
+    if line.startswith("#") and _atx(line) is not None:
+        return True
+    stripped = line.lstrip(" \t")
+    if stripped[:3] in ("```", "~~~"):
+        return True
+    return "|" in line and _is_table_start(lines, j)
+
+
+def parse_markdown(text: str, stem: str) -> ParsedDocument:
+    """Parse Markdown ``text`` (already decoded) into a title and a block stream."""
+    lines = normalize_newlines(text).split("\n")
+    fm_title, i = _front_matter(lines)
+    n = len(lines)
+    blocks: list[Block] = []
+    h1_title: str | None = None
+    while i < n:
+        line = lines[i]
+        if not line.strip():
+            i += 1
+            continue
+        fence = _FENCE.match(line)
+        if fence is not None:
+            block, i = _fence(lines, i, fence.group(1), fence.group(2))
+            blocks.append(block)
+            continue
+        heading = _atx(line)
+        if heading is None and i + 1 < n and _SETEXT.match(lines[i + 1]):
+            heading = Heading(1 if lines[i + 1][0] == "=" else 2, line.strip())
+            i += 1
+        if heading is not None:
+            blocks.append(heading)
+            if heading.level == 1 and h1_title is None and heading.text:
+                h1_title = heading.text
+            i += 1
+            continue
+        if _is_table_start(lines, i):
+            table, i = _table(lines, i)
+            blocks.append(table)
+            continue
+        j = i + 1
+        while j < n and lines[j].strip() and not _interrupts(lines, j):
+            j += 1
+        body = "\n".join(lines[i:j]).strip()
+        blocks.append(ListBlock(body) if _LIST_MARKER.match(line) else Paragraph(body))
+        i = j
+    return ParsedDocument(h1_title or fm_title or stem, blocks)

@@ -1,0 +1,280 @@
+"""Blocks to size-bounded sections: sectioning rules 1-5 and classify (system-design.txt section 3).
+
+A section's text is its blocks joined by a blank line, headings written back as ``#`` lines. The
+work happens on *units*: a heading, a prose run (paragraph or list, or a piece of one), a code
+block, a whole table, or one row-split part of a table. Packing units into parts is one greedy pass
+(``_pack``); merging small fragments (rule 4) re-runs the same pass over the two parts involved, so
+the size limit holds after a merge exactly as before it.
+
+Sizes: a part's size is the sum of ``len(unit) + 2`` over its units, so its text is at most
+``section_max_chars - 2`` characters; a row-split table part is at most ``section_max_chars - 1``.
+These offsets, and the smallest room worth filling with a prose piece (``max(80, limit // 5)``;
+a smaller room starts a new part instead), are the published implementation's, kept so that stores
+agree section for section; the spec fixes the rules, not these constants.
+
+Everything is linear in the document: a prose block is cut with a moving offset, never re-sliced,
+and a merge only re-packs the two parts it joins.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..config import Settings
+from .blocks import Code, Heading, ListBlock, Paragraph, ParsedDocument, Table
+
+_JOIN = "\n\n"
+# unit kinds
+_HEADING, _PROSE, _CODE, _TABLE, _TABLE_PART = "heading", "prose", "code", "table", "table-part"
+_MIN_ROOM = 80  # smallest room (characters) a prose piece is cut to fill, or limit // 5 if larger
+
+
+@dataclass(frozen=True)
+class SectionDraft:
+    heading_path: str
+    level: int
+    kind: str  # prose | table | code | mixed
+    text: str
+
+
+@dataclass(frozen=True)
+class _Unit:
+    kind: str
+    text: str
+    table: Table | None = None
+
+
+@dataclass
+class _Part:
+    heading_path: str
+    level: int
+    units: list[_Unit]
+
+    def text_len(self) -> int:
+        return sum(len(u.text) + 2 for u in self.units) - 2
+
+
+def section_document(doc: ParsedDocument, settings: Settings) -> list[SectionDraft]:
+    """Sections of ``doc`` in ordinal order (the list index is the ordinal)."""
+    limit = settings.section_max_chars
+    parts: list[_Part] = []
+    for path, level, units in _raw_sections(doc, settings.section_heading_depth):
+        parts.extend(_Part(path, level, chunk) for chunk in _pack(units, limit))
+    parts = _merge_fragments(parts, settings.section_min_chars, limit)
+    return [
+        SectionDraft(p.heading_path, p.level, _classify(p.units), _JOIN.join(u.text for u in p.units))
+        for p in parts
+    ]
+
+
+# -- rule 1 and 5: where sections start, and their heading paths --------------------------------
+
+
+def _raw_sections(doc: ParsedDocument, depth: int):
+    """Yield (heading_path, level, units): the preamble (level 0, path = title), then one per heading
+    of level <= depth. Deeper headings stay inside the section as units."""
+    stack: list[tuple[int, str]] = []
+    path, level = doc.title, 0
+    units: list[_Unit] = []
+    for block in doc.blocks:
+        if isinstance(block, Heading) and block.level <= depth:
+            if units:
+                yield path, level, units
+            while stack and stack[-1][0] >= block.level:
+                stack.pop()
+            stack.append((block.level, block.text))
+            path = " > ".join(text for _, text in stack) or doc.title
+            level = block.level
+            units = [_unit(block)]
+        else:
+            unit = _unit(block)
+            if unit.text:
+                units.append(unit)
+    if units:
+        yield path, level, units
+
+
+def _unit(block) -> _Unit:
+    if isinstance(block, Heading):
+        return _Unit(_HEADING, "#" * block.level + " " + block.text)
+    if isinstance(block, Paragraph):
+        return _Unit(_PROSE, block.text.strip())
+    if isinstance(block, ListBlock):
+        return _Unit(_PROSE, block.raw.strip())
+    if isinstance(block, Code):
+        return _Unit(_CODE, block.raw)
+    if isinstance(block, Table):
+        return _Unit(_TABLE, block.raw, block)
+    raise TypeError(f"not a block: {block!r}")
+
+
+# -- rules 2 and 3: packing units into parts of at most `limit` ---------------------------------
+
+
+def _pack(units: list[_Unit], limit: int) -> list[list[_Unit]]:
+    """Greedy packing of units into parts (rules 2 and 3)."""
+    parts: list[list[_Unit]] = []
+    cur: list[_Unit] = []
+    size = 0  # sum of len(text) + 2 over cur
+    min_room = max(_MIN_ROOM, limit // 5)
+
+    def flush() -> None:
+        nonlocal cur, size
+        if cur:
+            parts.append(cur)
+        cur, size = [], 0
+
+    for unit in units:
+        need = len(unit.text) + 2
+        if size + need <= limit:
+            cur.append(unit)
+            size += need
+            continue
+        heading_only = bool(cur) and all(u.kind == _HEADING for u in cur)
+        if unit.kind == _PROSE:
+            text, start, end = unit.text, 0, len(unit.text)
+            while True:
+                if size + (end - start) + 2 <= limit:
+                    cur.append(unit if start == 0 else _Unit(_PROSE, text[start:]))
+                    size += end - start + 2
+                    break
+                room = limit - size - 2
+                if cur and not heading_only and room < min_room:
+                    flush()
+                    continue
+                cut = _cut(text, start, room, limit)
+                if cut is None and not cur:  # cannot happen for stripped text; never loop
+                    cut = (start + room, start + room)
+                if cut is None:  # not even one word fits the room: start a fresh part
+                    flush()
+                    heading_only = False
+                    continue
+                piece_end, next_start = cut
+                cur.append(_Unit(_PROSE, text[start:piece_end]))
+                flush()
+                heading_only = False
+                start = next_start
+        elif unit.kind == _HEADING:
+            flush()
+            cur, size = [unit], need
+        elif unit.kind == _TABLE and len(unit.text) > limit - 2:
+            flush()
+            chunks = _table_parts(unit.table, limit)
+            parts.extend([_Unit(_TABLE_PART, c)] for c in chunks[:-1])
+            cur, size = [_Unit(_TABLE_PART, chunks[-1])], len(chunks[-1]) + 2
+        else:  # code, a table that fits an empty part, a table part: never split
+            if cur and not heading_only:
+                flush()
+            cur.append(unit)
+            size += need
+    flush()
+    return parts
+
+
+def _cut(text: str, start: int, room: int, limit: int) -> tuple[int, int] | None:
+    """Where to cut ``text[start:]`` so the piece fits ``room``: (piece end, next start).
+
+    The cut is at the last word boundary that fits. Only a single word longer than the limit is
+    cut inside itself; a shorter word that does not fit gives None (start a new part instead).
+    """
+    if room <= 0:
+        return None
+    n = len(text)
+    end = start + room  # the piece is text[start:end] at most; end < n here
+    i = end
+    while i > start and not text[i].isspace():
+        i -= 1
+    piece_end = i
+    while piece_end > start and text[piece_end - 1].isspace():
+        piece_end -= 1
+    if piece_end > start:
+        nxt = i + 1
+        while nxt < n and text[nxt].isspace():
+            nxt += 1
+        return piece_end, nxt
+    word_end = start
+    while word_end < n and not text[word_end].isspace():
+        word_end += 1
+    if word_end - start <= limit - 2:
+        return None
+    return end, end
+
+
+def _table_parts(table: Table, limit: int) -> list[str]:
+    """Split a table by rows; every part begins with the header row and the separator."""
+    head = table.header_row + "\n" + table.separator
+    if not table.rows:
+        return [table.raw]
+    parts: list[str] = []
+    lines: list[str] = []
+    size = len(head)
+    for row in table.rows:
+        if lines and size + 1 + len(row) > limit - 1:
+            parts.append(head + "\n" + "\n".join(lines))
+            lines, size = [], len(head)
+        lines.append(row)
+        size += 1 + len(row)
+    parts.append(head + "\n" + "\n".join(lines))
+    return parts
+
+
+# -- rule 4: merging fragments ------------------------------------------------------------------
+
+
+def _merge_fragments(parts: list[_Part], min_chars: int, limit: int) -> list[_Part]:
+    """Merge parts shorter than ``min_chars`` (rule 4).
+
+    A heading-only fragment merges forward into the next part. Any other fragment merges backward,
+    or forward when it is first or the previous part cannot absorb it. A merge re-packs the two
+    parts' units under the receiving part's heading path; when the re-pack gives back the same two
+    parts nothing could absorb the fragment, and it stays a small section of its own.
+    """
+    i = 0
+    budget = 4 * len(parts) + 16  # a guard only: every accepted merge moves text towards the front
+    while i < len(parts) and budget > 0:
+        part = parts[i]
+        if part.text_len() >= min_chars:
+            i += 1
+            continue
+        budget -= 1
+        has_next = i + 1 < len(parts)
+        if all(u.kind == _HEADING for u in part.units):
+            merged = has_next and _absorb(parts, i, limit, into_second=True)
+        else:
+            merged = (i > 0 and _absorb(parts, i - 1, limit, into_second=False)) or (
+                has_next and _absorb(parts, i, limit, into_second=True)
+            )
+        i = max(i - 1, 0) if merged else i + 1
+    return parts
+
+
+def _absorb(parts: list[_Part], a: int, limit: int, *, into_second: bool) -> bool:
+    """Re-pack parts a and a + 1 together under the heading path of the receiving one."""
+    first, second = parts[a].units, parts[a + 1].units
+    packed = _pack(first + second, limit)
+    if len(packed) == 2 and packed[0] == first and packed[1] == second:
+        return False
+    host = parts[a + 1] if into_second else parts[a]
+    parts[a : a + 2] = [_Part(host.heading_path, host.level, units) for units in packed]
+    return True
+
+
+# -- classify -------------------------------------------------------------------------------------
+
+
+def _classify(units: list[_Unit]) -> str:
+    """table or code when every non-heading unit is one kind of those, mixed when one of them sits
+    with prose or with the other, else prose."""
+    has_prose = has_code = has_table = False
+    for u in units:
+        if u.kind == _PROSE:
+            has_prose = True
+        elif u.kind == _CODE:
+            has_code = True
+        elif u.kind in (_TABLE, _TABLE_PART):
+            has_table = True
+    if has_code or has_table:
+        if has_prose or (has_code and has_table):
+            return "mixed"
+        return "code" if has_code else "table"
+    return "prose"
