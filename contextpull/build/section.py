@@ -174,30 +174,50 @@ def _pack(units: list[_Unit], limit: int) -> list[list[_Unit]]:
 def _cut(text: str, start: int, room: int, limit: int) -> tuple[int, int] | None:
     """Where to cut ``text[start:]`` so the piece fits ``room``: (piece end, next start).
 
-    The cut is at the last word boundary that fits. Only a single word longer than the limit is
-    cut inside itself; a shorter word that does not fit gives None (start a new part instead).
+    The cut is at the last space that fits; when the room holds no space, at the last other
+    whitespace (a line break); only a single word longer than the limit is cut inside itself. A
+    shorter word that does not fit gives None: start a new part instead. Preferring spaces to line
+    breaks is the published implementation's choice (it knows only spaces); keeping it keeps the
+    stores identical, and falling back to line breaks keeps words whole as the spec asks.
     """
     if room <= 0:
         return None
     n = len(text)
     end = start + room  # the piece is text[start:end] at most; end < n here
-    i = end
-    while i > start and not text[i].isspace():
-        i -= 1
-    piece_end = i
-    while piece_end > start and text[piece_end - 1].isspace():
-        piece_end -= 1
-    if piece_end > start:
-        nxt = i + 1
-        while nxt < n and text[nxt].isspace():
-            nxt += 1
-        return piece_end, nxt
+    boundary = _last_break(text, start, end)
+    if boundary is not None:
+        return boundary
     word_end = start
     while word_end < n and not text[word_end].isspace():
         word_end += 1
     if word_end - start <= limit - 2:
         return None
     return end, end
+
+
+def _last_break(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The last whitespace in ``text[start + 1 : end + 1]`` with a word before it, spaces first."""
+    space = text.rfind(" ", start + 1, end + 1)
+    found = _break_at(text, start, space) if space > start else None
+    if found is not None:
+        return found
+    i = end
+    while i > start and not text[i].isspace():
+        i -= 1
+    return _break_at(text, start, i) if i > start else None
+
+
+def _break_at(text: str, start: int, i: int) -> tuple[int, int] | None:
+    """(piece end, next start) around the whitespace at ``i``; None when no word precedes it."""
+    piece_end = i
+    while piece_end > start and text[piece_end - 1].isspace():
+        piece_end -= 1
+    if piece_end == start:
+        return None
+    nxt, n = i + 1, len(text)
+    while nxt < n and text[nxt].isspace():
+        nxt += 1
+    return piece_end, nxt
 
 
 def _table_parts(table: Table, limit: int) -> list[str]:
