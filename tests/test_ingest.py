@@ -445,3 +445,25 @@ def test_collect_streams_records_in_path_order_and_uses_reuse(make_corpus):
     assert items[1].title == "cached"
     assert isinstance(items[2], Skipped) and items[2].reason == "empty file"
     assert seen == ["a.md", "b.md", "e.md"]
+
+
+# --- the writer's FTS normalisation is the shared rule ------------------------------------
+
+from hypothesis import given, settings as hsettings, strategies as st  # noqa: E402
+
+from contextpull.build.writer import fts_normalize  # noqa: E402
+
+
+@hsettings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab_.-- \n\t1é,;:!?()[]`'\"/*#|xY…ß٣")), max_size=40))
+def test_writer_normalisation_equals_normalize_for_fts(text):
+    assert fts_normalize(text) == normalize_for_fts(text)
+
+
+@pytest.mark.parametrize(
+    ("raw", "indexed"),
+    [("--no-cache", "no-cache"), ("cache.", "cache"), ("tx-4419", "tx-4419"), ("3.12", "3.12"),
+     ("tool.uv.sources", "tool.uv.sources"), ("_private_", "private"), ("- item", " item"), ("../a", "/a")],
+)
+def test_writer_normalisation_examples(raw, indexed):
+    assert fts_normalize(raw) == indexed

@@ -42,6 +42,10 @@ from .writer import (
     write_meta,
 )
 
+# Whole documents are written in batches: every document is replaced atomically (its delete and
+# insert share a transaction), and fewer commits mean fewer, larger FTS5 segments.
+COMMIT_EVERY_SECTIONS = 5000
+
 Reuse = Callable[[str, str], "DocumentRecord | None"]
 
 
@@ -262,6 +266,8 @@ def ingest(
     started = time.perf_counter()
     corpus, store = Path(corpus), Path(store)
     check_corpus(corpus)
+    if progress is not None:
+        progress.start()
     scan = _scan(corpus, [*exclude, store], progress)
     first = next(scan, None)
     if first is None:
@@ -282,6 +288,7 @@ def ingest(
         reparse_all = _settings_changed(meta, settings)
         present: set[str] = set()
         ingested_at = _now()
+        pending = 0
 
         def items() -> Iterator[_Read | Skipped]:
             yield first
@@ -306,15 +313,18 @@ def ingest(
             if old is not None:
                 delete_document(conn, path)
             insert_document(conn, record, doc_id=old[0] if old else None, ingested_at=ingested_at)
-            conn.commit()
+            pending += len(record.sections) + 1
+            if pending >= COMMIT_EVERY_SECTIONS:
+                conn.commit()
+                pending = 0
             report.changed += 1
             report.sections_written += len(record.sections)
             if record.summary_src == "offline":
                 report.summaries_offline += 1
         for path in sorted(set(existing) - present):
             delete_document(conn, path)
-            conn.commit()
             report.deleted += 1
+        conn.commit()
 
         new_meta = index_meta(conn, settings, corpus_root=meta.get("corpus_root", report.corpus_root))
         if meta.get("corpus_root") is None or report.changed or report.deleted:

@@ -89,9 +89,9 @@ def _parser(kind: str):
 
 def parse_file(data: bytes, kind: str, stem: str) -> ParsedDocument:
     """Turn a file's bytes into a ``ParsedDocument``; ``ParseError(reason)`` when unusable."""
-    parser = _parser(kind)
     if kind in _TEXT_KINDS:
-        return parser(decode_text(data), stem)
+        text = decode_text(data)
+        return _parser(kind)(text, stem)
     if not data.strip():
         raise ParseError("empty file")
-    return parser(data, stem)
+    return _parser(kind)(data, stem)
