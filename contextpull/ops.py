@@ -12,11 +12,10 @@ and these methods check their own limits too because library callers skip the sc
 from __future__ import annotations
 
 import re
-import string
 from dataclasses import replace
 from typing import Sequence
 
-from . import regex_grep
+from . import literal_grep, regex_grep
 from .errors import ToolError
 from .results import GrepResult, Hit, Match, NeighboursResult, ReadResult, SearchResult, Section
 from .store import Store
@@ -35,7 +34,6 @@ HINT_NO_HITS = "no hits; try grep for exact codes, drop the in filter, or use fe
 HINT_NO_EMBEDDINGS = "no embeddings in store"
 HINT_NO_HYBRID = "hybrid search is not available in this reader; ran lexical"
 
-_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 _WS = re.compile(r"\s+")
 _TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
 
@@ -44,11 +42,6 @@ _SECTION_COLUMNS = "s.id, s.doc_id, s.heading_path, s.kind, s.text, s.prev_id, s
 
 def _fts_string(token: str) -> str:
     return '"' + token.replace('"', '""') + '"'
-
-
-def _ascii_lower(text: str) -> str:
-    """SQLite's built-in lower(): ASCII letters only, so grep agrees with instr(lower(..))."""
-    return text.translate(_ASCII_LOWER)
 
 
 def _check_int(name: str, value, bounds: tuple[int, int]) -> int:
@@ -85,6 +78,7 @@ class Ops:
         self.store = store
         self.conn = store.conn
         self._doc_paths: dict[int, str] | None = None
+        self._trigram: bool | None = None  # whether the store carries a usable trigram table
 
     # -- shared helpers -------------------------------------------------------------------------
     @property
@@ -318,14 +312,11 @@ class Ops:
         where, params = self._path_filter(in_)
         if regex:
             return self._grep_regex(pattern, in_, where, params, limit)
-        rows = self.conn.execute(
-            "SELECT s.id, s.doc_id, s.heading_path, s.text FROM sections s "
-            f"WHERE instr(lower(s.text), lower(?)) > 0{where} ORDER BY s.id LIMIT ?",
-            (pattern, *params, limit + 1),
-        ).fetchall()
-        needle = _ascii_lower(pattern)
+        if self._trigram is None:
+            self._trigram = literal_grep.has_trigram_table(self.conn)
+        rows = literal_grep.scan(self.conn, pattern, where, params, limit, self._trigram)
         matches = tuple(
-            Match(sid, self.doc_paths[doc_id], heading, _line_at(text, _ascii_lower(text).find(needle)))
+            Match(sid, self.doc_paths[doc_id], heading, literal_grep.first_line(text, pattern))
             for sid, doc_id, heading, text in rows[:limit]
         )
         return GrepResult(matches, len(rows) > limit)
@@ -340,13 +331,6 @@ class Ops:
         )
         found, truncated = regex_grep.scan_in_process(rx, cursor, limit)
         return GrepResult(tuple(Match(sid, self.doc_paths[d], h, line) for sid, d, h, line in found), truncated)
-
-
-def _line_at(text: str, pos: int) -> str:
-    """The whole line of ``text`` that contains position ``pos``."""
-    start = text.rfind("\n", 0, max(pos, 0)) + 1
-    end = text.find("\n", max(pos, 0))
-    return text[start:] if end < 0 else text[start:end]
 
 
 def _with_header(section: Section, first_text: str) -> Section:

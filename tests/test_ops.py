@@ -296,3 +296,44 @@ def test_many_equal_scores_still_ordered_by_id(tmp_path):
             assert ids(ops.search("beta", limit=limit)) == same[:limit]
         assert ids(ops.search("alpha", limit=3)) == ["a.md#0", *same[:2]]
         assert ids(ops.search("alpha gamma", limit=3)) == same[:3]
+
+
+@pytest.fixture(scope="module")
+def trigram_ops(tmp_path_factory):
+    import sqlite3
+
+    path = make_store(tmp_path_factory.mktemp("tri") / "store.sqlite")
+    conn = sqlite3.connect(path)
+    conn.execute(
+        "CREATE VIRTUAL TABLE sections_trigram USING fts5(text, tokenize='trigram', content='', detail='none')"
+    )
+    conn.execute("INSERT INTO sections_trigram (rowid, text) SELECT rowid, text FROM sections")
+    conn.commit()
+    conn.close()
+    with Store.open(path) as store:
+        yield Ops(store)
+
+
+@pytest.mark.parametrize(
+    "pattern, in_, limit",
+    [
+        ("TX-450", None, 20),
+        ("tx-44", None, 20),
+        ("GATEWAY", None, 20),
+        ("the", None, 2),
+        ("the", ["policies"], 20),
+        ("e", None, 100),
+        ("| item | fee |", None, 20),
+        ('"quoted"', None, 20),
+        ("nothing-like-this", None, 20),
+    ],
+)
+def test_trigram_table_gives_identical_matches(ops, trigram_ops, monkeypatch, pattern, in_, limit):
+    from contextpull import literal_grep
+
+    assert literal_grep.has_trigram_table(trigram_ops.conn)
+    assert not literal_grep.has_trigram_table(ops.conn)
+    expected = ops.grep(pattern, in_, limit=limit).to_dict()
+    assert trigram_ops.grep(pattern, in_, limit=limit).to_dict() == expected
+    monkeypatch.setattr(literal_grep, "CANDIDATE_CAP", 1)  # frequent patterns fall back to the scan
+    assert trigram_ops.grep(pattern, in_, limit=limit).to_dict() == expected
