@@ -36,45 +36,12 @@ def write_corpus(root: Path, docs: dict[str, str] | None = None) -> Path:
 
 def build_store(corpus: Path, store: Path) -> Path:
     """Ingest ``corpus`` into ``store`` with our own pipeline, the way ``serve DIR`` does."""
+    from contextpull.build.ingest import ingest
     from contextpull.config import Settings
 
     store.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        from contextpull.build.ingest import ingest
-    except ImportError:  # ingest not merged yet: write the same records with the writer
-        return _write_with_writer(corpus, store, Settings())
     report = ingest(corpus, store, Settings())
-    if report.documents == 0:  # parsers not merged yet: every file skipped
-        store.unlink()
-        return _write_with_writer(corpus, store, Settings())
-    return store
-
-
-def _write_with_writer(corpus: Path, store: Path, settings) -> Path:
-    """Heading-per-section records for the markdown files above, through A2's writer."""
-    import hashlib
-    import re
-
-    from contextpull.build.records import DocumentRecord, SectionRecord
-    from contextpull.build.writer import create_store, finalize_index, insert_document
-
-    conn = create_store(store)
-    for file in sorted(corpus.rglob("*.md")):
-        rel = file.relative_to(corpus).as_posix()
-        data = file.read_bytes()
-        text = data.decode("utf-8")
-        parts = [p for p in re.split(r"(?m)^(?=#)", text) if p.strip()]
-        title = parts[0].lstrip("# ").splitlines()[0]
-        sections = []
-        for part in parts:
-            heading = part.splitlines()[0].lstrip("# ")
-            level = len(part) - len(part.lstrip("#"))
-            path = title if level <= 1 else f"{title} > {heading}"
-            sections.append(SectionRecord(path, level, "prose", part.strip()))
-        doc = DocumentRecord(rel, title, None, "offline", hashlib.sha256(data).hexdigest(), len(data), "markdown", tuple(sections))
-        insert_document(conn, doc, doc_id=None, ingested_at="2026-01-01T00:00:00Z")
-    finalize_index(conn, settings, ingested_at="2026-01-01T00:00:00Z", corpus_root=str(corpus))
-    conn.close()
+    assert report.documents and not report.skipped, report.summary_lines()
     return store
 
 
