@@ -113,3 +113,19 @@ def test_corpus_root_given_through_a_symlink(make_corpus, tmp_path):
     link = tmp_path / "link-to-docs"
     os.symlink(root, link)
     assert paths(link) == ["a.md"]
+
+
+def test_a_folder_that_cannot_be_listed_is_reported(make_corpus, monkeypatch):
+    import contextpull.build.discover as discover_mod
+
+    root = make_corpus({"a.md": "x", "locked/b.md": "x"})
+    real_scandir = os.scandir
+
+    def scandir(path):
+        if str(path).endswith("locked"):
+            raise PermissionError(13, "Permission denied")
+        return real_scandir(path)
+
+    monkeypatch.setattr(discover_mod.os, "scandir", scandir)
+    assert paths(root) == ["a.md"]
+    assert skipped(root) == {"locked/": "folder cannot be read (Permission denied)"}

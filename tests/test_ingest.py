@@ -467,3 +467,18 @@ def test_writer_normalisation_equals_normalize_for_fts(text):
 )
 def test_writer_normalisation_examples(raw, indexed):
     assert fts_normalize(raw) == indexed
+
+
+def test_cli_store_from_the_corpus_pyproject(make_corpus, runner, tmp_path, monkeypatch):
+    corpus = make_corpus(
+        {
+            "a.md": "# A\n\nA good document to keep.\n",
+            "pyproject.toml": '[tool.contextpull]\nstore = "build/cp.sqlite"\n',
+        }
+    )
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(cli, ["ingest", "docs"], env={"CONTEXTPULL_STORE": None})
+    assert result.exit_code == 0, result.output
+    assert (corpus / "build" / "cp.sqlite").is_file()
+    flag = runner.invoke(cli, ["ingest", "docs", "--store", "x.sqlite"])
+    assert flag.exit_code == 0 and (tmp_path / "x.sqlite").is_file()

@@ -132,8 +132,12 @@ def _walk(
     try:
         with os.scandir(directory) as it:
             entries = sorted(it, key=_sort_key)
-    except OSError:
-        return  # a directory that vanished or cannot be listed has nothing to offer
+    except FileNotFoundError:
+        return  # vanished during the run: nothing left to offer
+    except OSError as exc:
+        if prefix:  # the root itself is checked by the caller
+            yield Skipped(prefix, f"folder cannot be read ({exc.strerror or exc})")
+        return
     for entry in entries:
         name = entry.name
         if name.startswith("."):

@@ -1,9 +1,10 @@
 """``contextpull ingest DIR``: update a store in place from a docs folder (issue 2;
 system-design.txt sections 3, 8 and 12).
 
-The default store is ``.contextpull/store.sqlite`` in the working directory, the same default the
-read commands use, so ``contextpull ingest docs`` followed by ``contextpull search ...`` needs no
-flags. Each skipped file is listed on stderr with its reason; the summary follows. ``--strict``
+The store is ``--store``, else ``CONTEXTPULL_STORE``, else ``store`` in ``[tool.contextpull]`` of the
+corpus's ``pyproject.toml`` (relative to the corpus), else ``.contextpull/store.sqlite`` in the
+working directory: the same default the read commands use, so ``contextpull ingest docs``
+followed by ``contextpull search ...`` needs no flags. Each skipped file is listed on stderr with its reason; the summary follows. ``--strict``
 turns any skipped file into exit 1 after the store is written (CI wants that).
 """
 
@@ -17,7 +18,8 @@ import click
 from ..build.ingest import ingest as run_ingest
 from ..build.ingest import strict_failure
 from ..build.progress import Progress
-from ..config import resolve_settings
+from ..config import read_pyproject, resolve_settings
+from ..errors import ConfigError
 from . import cli
 from .options import DEFAULT_STORE, json_option, settings_flags, settings_options
 
@@ -27,17 +29,19 @@ from .options import DEFAULT_STORE, json_option, settings_flags, settings_option
 @click.option(
     "--store",
     type=click.Path(dir_okay=False, path_type=Path),
-    default=DEFAULT_STORE,
+    default=None,
     envvar="CONTEXTPULL_STORE",
-    show_default=True,
     show_envvar=True,
-    help="The store file to create or update.",
+    help=f"The store file to create or update. [default: store in the corpus's pyproject.toml"
+    f" [tool.contextpull], else {DEFAULT_STORE}]",
 )
 @click.option("--strict", is_flag=True, help="Exit 1 when any file was skipped (after writing).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 @settings_options
 @json_option
-def ingest_command(corpus: Path, store: Path, strict: bool, quiet: bool, as_json: bool, **kwargs):
+def ingest_command(
+    corpus: Path, store: Path | None, strict: bool, quiet: bool, as_json: bool, **kwargs
+):
     """Ingest the documents under CORPUS into the store, incrementally.
 
     \b
@@ -45,7 +49,10 @@ def ingest_command(corpus: Path, store: Path, strict: bool, quiet: bool, as_json
     CORPUS are removed. Supported: .md .markdown .txt .docx .xlsx .pptx .pdf (pdf needs the
     'pdf' extra).
     """
-    settings = resolve_settings(corpus if corpus.is_dir() else None, settings_flags(kwargs))
+    root = corpus if corpus.is_dir() else None
+    settings = resolve_settings(root, settings_flags(kwargs))
+    if store is None:
+        store = _store_from_pyproject(root) or Path(DEFAULT_STORE)
     progress = Progress("ingest", enabled=not quiet and not as_json)
     report = run_ingest(corpus, store, settings, progress=progress)
     for skipped in report.skipped:
@@ -58,3 +65,16 @@ def ingest_command(corpus: Path, store: Path, strict: bool, quiet: bool, as_json
         click.echo(f"store {report.store}")
     if strict and report.skipped:
         raise strict_failure(report)
+
+
+def _store_from_pyproject(root: Path | None) -> Path | None:
+    """``store`` from ``[tool.contextpull]`` in the corpus root, relative to that root."""
+    if root is None:
+        return None
+    table, label = read_pyproject(root)
+    value = table.get("store")
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"store must be a file path, got {value!r} (from {label})")
+    return root / value
