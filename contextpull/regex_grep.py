@@ -24,7 +24,7 @@ from typing import Iterable
 from .errors import ToolError
 
 SECTION_BUDGET_S = 0.25  # evaluation budget per section
-TOTAL_BUDGET_S = 10.0  # and for the whole call, whatever the number of sections
+TOTAL_BUDGET_S = 30.0  # and for the whole call, whatever the number of sections
 _TICK_S = 0.02
 
 TOO_EXPENSIVE = ToolError("pattern too expensive", "narrow with in= or use a literal (regex=false)")
@@ -34,26 +34,52 @@ class _Overrun(Exception):
     pass
 
 
-def compile_pattern(pattern: str) -> re.Pattern[str]:
-    try:
-        return re.compile(pattern, re.IGNORECASE)
-    except (re.error, OverflowError, RecursionError) as exc:
-        raise ToolError(f"pattern does not compile: {exc}", "set regex=false for a literal match") from None
+# Constructs whose meaning differs between one line and a whole text with MULTILINE.
+_LINE_ONLY = (r"\A", r"\Z", r"\z", "(?<", "(?=", "(?!")
 
 
-def first_line(rx: re.Pattern[str], text: str) -> str | None:
-    """The first line of ``text`` the pattern matches (grep semantics: one line at a time)."""
-    for line in text.split("\n"):
-        if rx.search(line):
-            return line
-    return None
+class LinePattern:
+    """A pattern evaluated line by line, as grep does, searching whole sections when that is exact.
+
+    The leftmost MULTILINE match in a section, when it holds no newline, is also a match of its
+    line, and no earlier line can match (that match would have come first); a match across lines
+    sends that section through the line-by-line loop. Patterns with anchors or lookarounds that
+    could see past a line always take the loop.
+    """
+
+    def __init__(self, pattern: str):
+        try:
+            self.line = re.compile(pattern, re.IGNORECASE)
+            whole = not any(token in pattern for token in _LINE_ONLY)
+            self.text = re.compile(pattern, re.IGNORECASE | re.MULTILINE) if whole else None
+        except (re.error, OverflowError, RecursionError) as exc:
+            raise ToolError(f"pattern does not compile: {exc}", "set regex=false for a literal match") from None
+
+    def first_line(self, text: str) -> str | None:
+        """The first line of ``text`` the pattern matches, or None."""
+        if self.text is not None:
+            found = self.text.search(text)
+            if found is None:
+                return None
+            if "\n" not in found.group(0):
+                start = text.rfind("\n", 0, found.start()) + 1
+                end = text.find("\n", found.start())
+                return text[start:] if end < 0 else text[start:end]
+        for line in text.split("\n"):
+            if self.line.search(line):
+                return line
+        return None
+
+
+def compile_pattern(pattern: str) -> LinePattern:
+    return LinePattern(pattern)
 
 
 def _scan(rx, rows: Iterable[tuple], limit: int, clock: dict) -> tuple[list[tuple], bool]:
     found: list[tuple] = []
     for row in rows:
         clock["section"] = time.monotonic()
-        line = first_line(rx, row[-1])
+        line = rx.first_line(row[-1])
         clock["section"] = None
         if line is not None:
             if len(found) == limit:

@@ -337,3 +337,20 @@ def test_trigram_table_gives_identical_matches(ops, trigram_ops, monkeypatch, pa
     assert trigram_ops.grep(pattern, in_, limit=limit).to_dict() == expected
     monkeypatch.setattr(literal_grep, "CANDIDATE_CAP", 1)  # frequent patterns fall back to the scan
     assert trigram_ops.grep(pattern, in_, limit=limit).to_dict() == expected
+
+
+@pytest.mark.parametrize(
+    "pattern, text, line",
+    [
+        (r"a\sb", "x a\nb y\nthen a b here", "then a b here"),  # the whole-text match spans a newline
+        (r"^b", "a b\nb c", "b c"),
+        (r"c$", "c d\nb c", "b c"),
+        (r"\Ab", "a b\nb c", "b c"),  # \A is the start of each line, as grep sees it
+        (r"(?<=x)y", "xx\nyy xy", "yy xy"),
+        (r"zz", "a\nb", None),
+    ],
+)
+def test_regex_is_evaluated_line_by_line(pattern, text, line):
+    from contextpull.regex_grep import LinePattern
+
+    assert LinePattern(pattern).first_line(text) == line
