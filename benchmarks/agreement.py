@@ -80,7 +80,9 @@ def first_difference(a: list[tuple], b: list[tuple]) -> str:
             for name, u, v in zip(("id", "heading_path", "kind", "text"), x, y):
                 if u != v:
                     if name == "text":
-                        at = next((k for k, (c, d) in enumerate(zip(u, v)) if c != d), min(len(u), len(v)))
+                        at = next(
+                            (k for k, (c, d) in enumerate(zip(u, v)) if c != d), min(len(u), len(v))
+                        )
                         return (
                             f"section {i} text differs at char {at}: "
                             f"ours {u[max(0, at - 20):at + 30]!r} vs peer {v[max(0, at - 20):at + 30]!r}"

@@ -1,0 +1,70 @@
+"""Plain-text parser: the rule of system-design.txt section 3."""
+
+from __future__ import annotations
+
+import pytest
+
+from contextpull.build.blocks import Heading, Paragraph
+from contextpull.build.parse_text import is_heading_line, parse_text
+from contextpull.build.section import section_document
+from contextpull.config import Settings
+
+
+def test_paragraphs_split_on_blank_lines_and_title_lines_become_level_two_headings():
+    text = "Introduction\n\nThis is text.\nMore text.\n\n   \nGetting Started with Python\n\nbody here\n"
+    doc = parse_text(text, "notes")
+    assert doc.title == "notes"
+    assert doc.blocks == [
+        Heading(2, "Introduction"),
+        Paragraph("This is text.\nMore text."),
+        Heading(2, "Getting Started with Python"),
+        Paragraph("body here"),
+    ]
+
+
+def test_a_title_line_must_stand_alone_followed_by_a_blank_line():
+    doc = parse_text("Title Line\nnext line directly\n\nSome text.\nLast Line Here\n\nbody", "s")
+    assert not any(isinstance(b, Heading) for b in doc.blocks)
+
+
+def test_title_line_at_end_of_file_counts():
+    assert parse_text("body text.\n\nThe End", "s").blocks[-1] == Heading(2, "The End")
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["Introduction", "API Reference", "Chapter 1", "Q&A Session", "Über Alles", "The End of It All"],
+)
+def test_heading_lines(line):
+    assert is_heading_line(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "just lower case",
+        "Getting started with python",  # sentence case, not title case
+        "A Sentence That Ends.",
+        "Where Are We?",
+        "Example:",
+        "Done. Next Thing",
+        "x" + " Word" * 20,
+        " ".join(["Word"] * 16),  # longer than 60 characters
+        "- Bullet Title",
+        "2024",
+    ],
+)
+def test_not_heading_lines(line):
+    assert not is_heading_line(line)
+
+
+def test_crlf_and_sections():
+    text = "Overview\r\n\r\n" + "word " * 30 + "\r\n\r\nDetails Part\r\n\r\n" + "more " * 30 + "\r\n"
+    got = section_document(parse_text(text, "doc"), Settings())
+    assert [(s.heading_path, s.level) for s in got] == [("Overview", 2), ("Details Part", 2)]
+    assert got[0].text.startswith("## Overview\n\nword word")
+    assert all("\r" not in s.text for s in got)
+
+
+def test_empty_text_has_no_blocks():
+    assert parse_text("\n \n", "s").blocks == []
