@@ -398,3 +398,12 @@ def test_docx_list_style_numbering_is_inherited_by_its_paragraphs():
     body = w_p("first", "ListNumber") + w_p("second", "MyList") + w_p("not numbered", "ListNumber", num=(0, 0))
     doc = parse_docx(docx(body, styles=styles, numbering=NUMBERING), "s")
     assert doc.blocks == [ListBlock("1. first\n2. second"), Paragraph("not numbered")]
+
+
+def test_xlsx_sheet_without_its_part_is_left_out_and_missing_rels_fall_back_to_position():
+    members = {
+        "xl/workbook.xml": f'<workbook {S_NS}><sheets><sheet name="Kept" sheetId="9" r:id="rId1"/><sheet name="Gone" sheetId="1" r:id="rId2"/></sheets></workbook>',
+        "xl/worksheets/sheet1.xml": worksheet('<row r="1"><c r="A1"><v>1</v></c></row>'),
+    }
+    blocks = parse_xlsx(make_zip(members), "wb").blocks
+    assert blocks == [Heading(1, "wb"), Heading(2, "Kept"), Table("| 1 |", "|---|", (), "| 1 |\n|---|")]

@@ -292,11 +292,10 @@ def parse_xlsx(data: bytes, stem: str) -> ParsedDocument:
     blocks: list[Block] = [Heading(1, stem)]
     sheets = child(pkg.xml(part), "sheets")
     for position, sheet in enumerate(children(sheets, "sheet") if sheets is not None else [], 1):
-        name = attr(sheet, "name") or f"Sheet{position}"
-        blocks.append(Heading(2, name))
         target = rels.get(rid(sheet), f"xl/worksheets/sheet{position}.xml")
         if not pkg.has(target):
-            continue
+            continue  # declared but absent: nothing to show under its name
+        blocks.append(Heading(2, attr(sheet, "name") or f"Sheet{position}"))
         rows = _sheet_rows(pkg.xml(target), shared)
         if rows:
             blocks.append(pipe_table(rows))
