@@ -33,7 +33,7 @@ from .blocks import Block, Code, Heading, ListBlock, Paragraph, ParsedDocument, 
 _FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})(.*)")
 _ATX = re.compile(r"(#{1,6})\s")
 _SETEXT = re.compile(r"(={3,}|-{3,})\s*$")
-_TABLE_SEP = re.compile(r"\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+_SEP_CELL = re.compile(r":?-+:?")
 _LIST_MARKER = re.compile(r"\s*(?:[-*+]|\d{1,9}[.)])(?:\s|$)")
 _FRONT_TITLE = re.compile(r"title\s*:(.*)", re.IGNORECASE)
 
@@ -59,13 +59,17 @@ def _atx(line: str) -> Heading | None:
 
 
 def _is_table_start(lines: list[str], i: int) -> bool:
-    return (
-        "|" in lines[i]
-        and i + 1 < len(lines)
-        and "|" in lines[i + 1]
-        and "-" in lines[i + 1]
-        and _TABLE_SEP.match(lines[i + 1]) is not None
-    )
+    """A line with a pipe, followed by an alignment row such as ``|:--|--:|`` or ``--- | ---``."""
+    if "|" not in lines[i] or i + 1 >= len(lines):
+        return False
+    sep = lines[i + 1].strip()
+    if "|" not in sep or "-" not in sep:
+        return False
+    if sep.startswith("|"):
+        sep = sep[1:]
+    if sep.endswith("|"):
+        sep = sep[:-1]
+    return all(_SEP_CELL.fullmatch(cell.strip()) for cell in sep.split("|"))
 
 
 def _front_matter(lines: list[str]) -> tuple[str | None, int]:
@@ -117,12 +121,13 @@ def _table(lines: list[str], i: int) -> tuple[Table, int]:
 
 
 def _interrupts(lines: list[str], j: int) -> bool:
-    """Does line j end a running paragraph or list (a fence, ATX heading or table starts)?"""
+    """Does line j end a running paragraph or list (blank, a fence, ATX heading or table start)?"""
     line = lines[j]
-    if line.startswith("#") and _atx(line) is not None:
+    if not line or line.isspace():
         return True
-    stripped = line.lstrip(" \t")
-    if stripped[:3] in ("```", "~~~"):
+    if line[0] == "#" and _atx(line) is not None:
+        return True
+    if ("`" in line or "~" in line) and line.lstrip(" \t")[:3] in ("```", "~~~"):
         return True
     return "|" in line and _is_table_start(lines, j)
 
@@ -136,10 +141,10 @@ def parse_markdown(text: str, stem: str) -> ParsedDocument:
     h1_title: str | None = None
     while i < n:
         line = lines[i]
-        if not line.strip():
+        if not line or line.isspace():
             i += 1
             continue
-        fence = _FENCE.match(line)
+        fence = _FENCE.match(line) if ("`" in line or "~" in line) else None
         if fence is not None:
             block, i = _fence(lines, i, fence.group(1), fence.group(2))
             blocks.append(block)
@@ -159,7 +164,7 @@ def parse_markdown(text: str, stem: str) -> ParsedDocument:
             blocks.append(table)
             continue
         j = i + 1
-        while j < n and lines[j].strip() and not _interrupts(lines, j):
+        while j < n and not _interrupts(lines, j):
             j += 1
         body = "\n".join(lines[i:j]).strip()
         blocks.append(ListBlock(body) if _LIST_MARKER.match(line) else Paragraph(body))
