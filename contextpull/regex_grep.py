@@ -13,12 +13,14 @@ Standard library only; used by ``contextpull.ops``.
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Iterable
 
 from .errors import ToolError
@@ -119,6 +121,8 @@ def can_interrupt() -> bool:
 def scan_in_child(store_path: str, pattern: str, in_: list[str] | None, limit: int) -> tuple[list[dict], bool]:
     """Run the same grep in a child process (its own main thread) and kill it past the budget."""
     request = json.dumps({"store": store_path, "pattern": pattern, "in": in_, "limit": limit})
+    package_root = str(Path(__file__).resolve().parent.parent)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))}
     try:
         proc = subprocess.run(
             [sys.executable, "-m", "contextpull.regex_grep"],
@@ -126,6 +130,7 @@ def scan_in_child(store_path: str, pattern: str, in_: list[str] | None, limit: i
             capture_output=True,
             text=True,
             timeout=TOTAL_BUDGET_S + 5,
+            env=env,
         )
     except subprocess.TimeoutExpired:
         raise TOO_EXPENSIVE from None
