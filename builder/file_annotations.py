@@ -67,6 +67,9 @@ def build_annotations(report: Mapping[str, object], docs: str, *, strict: bool) 
         lines.append(annotation(level, f"not in the store: {item.get('reason', 'skipped')}",
                                 file=join_docs(docs, path), title="ContextPull skipped a file"))
 
+    for message in _capped("build warnings", [str(w) for w in report.get("warnings") or []], overflow):
+        lines.append(annotation("warning", message, title="ContextPull build"))
+
     if overflow:
         parts = ", ".join(f"{count} more {kind}" for kind, count in overflow.items())
         lines.append(annotation("notice", f"{parts} not annotated here; the job summary lists them all"))

@@ -90,6 +90,18 @@ def join_docs(docs: str, path: str) -> str:
     return f"{docs}/{path}"
 
 
+def cache_text(cache: object) -> str:
+    """What the incremental build reused, from the report's optional ``cache`` object."""
+    if not isinstance(cache, Mapping) or not cache.get("reuse"):
+        return ""
+    reuse = cache["reuse"]
+    if reuse == "none":
+        return "not used"
+    if reuse == "whole":
+        return "reused the whole previous store (no document changed)"
+    return f"reused {cache.get('reused_documents', '?')} unchanged documents, parsed {cache.get('parsed_documents', '?')}"
+
+
 def render(report: Mapping[str, object], docs: str) -> str:
     """The whole summary for one build report."""
     manifest = report.get("manifest") or {}
@@ -118,6 +130,12 @@ def render(report: Mapping[str, object], docs: str) -> str:
                     f"Python {builder.get('python', '?')}, SQLite {builder.get('sqlite', '?')}"),
         ("Golden", status),
     ]
+    reuse = cache_text(report.get("cache"))
+    if reuse:
+        rows.append(("Cache", reuse))
+    total = (report.get("timings") or {}).get("total_s")
+    if total is not None:
+        rows.append(("Build time", f"{total} s"))
     lines = [f"## ContextPull store: {verdict}", "", "| | |", "| --- | --- |"]
     lines += [f"| {name} | {value if name in ('Store', 'sha256') or 'fingerprint' in name else cell(value)} |"
               for name, value in rows]

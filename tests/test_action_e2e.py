@@ -235,6 +235,7 @@ def test_clean_run_writes_every_output_and_renders_the_summary(golden_run, works
     # The cache path was saved by the first run and given to this build as --cache.
     assert run.steps["cache-key"].outputs["key"].startswith(run.steps["cache-key"].outputs["restore-prefix"])
     assert "--cache" in run.steps["build"].stdout
+    assert "| Cache | reused the whole previous store" in run.summary
 
 
 def test_drift_exits_one_with_annotations_on_the_file(golden_run, workspace, temp, tmp_path):

@@ -270,3 +270,19 @@ def test_annotations_use_repository_relative_paths():
     assert run_build.annotation_root("/home/runner/work/repo/docs", "/home/runner/work/repo") == "docs"
     assert run_build.annotation_root("docs/en", "/home/runner/work/repo") == "docs/en"
     assert run_build.annotation_root("/elsewhere/docs", "/home/runner/work/repo") == "/elsewhere/docs"
+
+
+def test_summary_says_what_the_cache_saved_and_how_long_it_took():
+    report = copy.deepcopy(REPORT)
+    report["cache"] = {"reuse": "documents", "reused_documents": 7, "parsed_documents": 1}
+    text = step_summary.render(report, "docs")
+    assert "| Cache | reused 7 unchanged documents, parsed 1 |" in text
+    assert "| Build time | 0.1 s |" in text
+    assert "| Cache |" not in step_summary.render(REPORT, "docs")
+
+
+def test_build_warnings_become_warning_annotations():
+    report = copy.deepcopy(REPORT)
+    report["warnings"] = ["--cache x.sqlite is not a store; ignored"]
+    lines = file_annotations.build_annotations(report, "docs", strict=False)
+    assert "::warning title=ContextPull build::--cache x.sqlite is not a store; ignored" in lines
