@@ -226,20 +226,24 @@ def test_rebuilt_store_is_served_on_next_initialize_and_index_call(tmp_path):
 
     async def handshake():
         async with Client(server, mode="legacy") as client:
-            return client.instructions, _text(await client.call_tool("index", {}))
+            version = (await client.list_resources()).resources[0].meta["contentFingerprint"]
+            return client.instructions, _text(await client.call_tool("index", {})), version
 
     try:
-        before, before_index = anyio.run(handshake)
+        before, before_index, before_version = anyio.run(handshake)
         assert "guides/upgrade.md" not in before
         tmp = tmp_path / "incoming.sqlite"
         shutil.copyfile(second, tmp)
         os.replace(tmp, served)  # what a rebuild or a fetch does
-        after, after_index = anyio.run(handshake)
+        after, after_index, after_version = anyio.run(handshake)
     finally:
         live.close()
     assert "guides/upgrade.md" in after
     assert "guides/upgrade.md" in after_index
     assert before != after
+    # The resource version tells the two builds apart.
+    with Store.open(second) as opened:
+        assert after_version == content_fingerprint(opened.conn) != before_version
 
 
 def test_in_place_write_is_seen_on_the_next_index_call(tmp_path):
