@@ -149,3 +149,20 @@ def test_read_only_file(tmp_path, journal):
     path.chmod(stat.S_IRUSR)
     with Store.open(path) as store:
         assert store.counts() == (6, 16)
+
+
+def test_sqlite_without_fts5_names_the_binding(tmp_path):
+    # Simulate a SQLite build without FTS5: the table's module is one this SQLite does not have.
+    path = make_store(tmp_path / "s.sqlite")
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA writable_schema = ON")
+    conn.execute(
+        "UPDATE sqlite_master SET sql = replace(sql, 'USING fts5(', 'USING fts5missing(') WHERE name = 'sections_fts'"
+    )
+    conn.commit()
+    conn.close()
+    with pytest.raises(StoreError) as err:
+        Store.open(path)
+    message = err.value.message
+    assert "FTS5" in message and "sqlite3 module" in message and sqlite3.sqlite_version in message
+    assert "\n" not in message
