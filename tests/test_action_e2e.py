@@ -296,3 +296,37 @@ def test_bad_input_ends_the_action_with_one_error_line(workspace, tmp_path, inpu
     assert len(errors) == 1 and errors[0].startswith(expected), run.stdout
     assert run.steps["inputs"].outcome == "failure"
     assert run.steps["build"].outcome == "skipped"
+
+
+def test_install_step_makes_a_private_venv_from_the_action_checkout(tmp_path):
+    """Without the test override, the install step creates a venv under runner.temp and installs
+    the action's own checkout (with the extras) into it; a recorder stands in for Python and pip."""
+    action = YAML(typ="safe").load((ROOT / "action.yml").read_text(encoding="utf-8"))
+    step = next(s for s in action["runs"]["steps"] if s.get("id") == "install")
+    log = tmp_path / "python.log"
+    fake = tmp_path / "fake-python"
+    fake.write_text(
+        "#!/usr/bin/env bash\n"
+        f"echo \"$0 $*\" >> {log}\n"
+        'if [ "$1 $2" = "-m venv" ]; then mkdir -p "$3/bin"; cp "$0" "$3/bin/python"; fi\n'
+    )
+    fake.chmod(0o755)
+    temp = tmp_path / "runner-temp"
+    temp.mkdir()
+    ctx = Context({}, temp)
+    ctx.steps["python"] = StepResult("python", "not-run", {"python-path": str(fake)})
+    ctx.steps["inputs"] = StepResult("inputs", "success", {"extras-spec": "[pdf]"})
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "CONTEXTPULL_"))}
+    env.update({k: ctx.substitute(v) for k, v in step["env"].items()})
+    env.update({"GITHUB_ACTION_PATH": str(ROOT), "GITHUB_OUTPUT": str(tmp_path / "out")})
+    script = tmp_path / "install.sh"
+    script.write_text(step["run"])
+    proc = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    venv_python = temp / "contextpull-venv" / "bin" / "python"
+    calls = log.read_text().splitlines()
+    assert calls[0] == f"{fake} -m venv {temp / 'contextpull-venv'}"
+    assert calls[1].startswith(f"{venv_python} -m pip install ") and calls[1].endswith(f" {ROOT}[pdf]")
+    assert calls[2] == f"{venv_python} -m contextpull --version"
+    assert parse_output_file((tmp_path / "out").read_text()) == {"python": str(venv_python)}
