@@ -154,7 +154,7 @@ def _check_version(meta: dict[str, str], path: Path) -> None:
     if major != str(SUPPORTED_MAJOR):
         raise StoreError(
             f"{path} has schema version {version}; this reader supports {SCHEMA_VERSION} "
-            f"(major {SUPPORTED_MAJOR})",
+            f"and other {SUPPORTED_MAJOR}.x versions",
             "use a contextpull release that reads this version, or rebuild the store",
         )
 
@@ -167,5 +167,5 @@ def _check_fts5(conn: sqlite3.Connection, path: Path) -> None:
             raise StoreError(f"{path} is not a ContextPull store (no sections_fts table)", _HOW_TO_BUILD) from None
         raise StoreError(
             f"FTS5 is not available in {_binding()}: {exc}",
-            "use a Python whose SQLite is compiled with FTS5 (python.org and most distributions are)",
+            "use a Python whose SQLite has FTS5, as the python.org builds and most distributions do",
         ) from None
