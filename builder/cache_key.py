@@ -27,12 +27,25 @@ from gha import annotation, emit, write_outputs
 CACHE_FILE_NAME = "contextpull-cache/store.sqlite"
 
 
+def docs_files(docs: Path) -> list[str]:
+    """Relative paths of the files a build may read, sorted: hidden entries are skipped as
+    discovery skips them (``.contextpullignore`` at the root is read, so it counts), and links to
+    folders are not followed, so a link loop cannot hang the step."""
+    found = [".contextpullignore"] if (docs / ".contextpullignore").is_file() else []
+    for folder, dirs, files in os.walk(docs, followlinks=False):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        rel = Path(folder).relative_to(docs)
+        found += [(rel / name).as_posix() for name in files if not name.startswith(".")]
+    return sorted(found)
+
+
 def docs_hash(docs: Path) -> str:
     """sha256 over ``relative/path NUL sha256(content) NUL`` for every file, in path order."""
     digest = hashlib.sha256()
-    files = sorted(p for p in docs.rglob("*") if p.is_file())
-    for path in files:
-        rel = path.relative_to(docs).as_posix()
+    for rel in docs_files(docs):
+        path = docs / rel
+        if not path.is_file():  # a dangling link
+            continue
         digest.update(rel.encode("utf-8") + b"\0")
         digest.update(hashlib.sha256(path.read_bytes()).hexdigest().encode("ascii") + b"\0")
     return digest.hexdigest()[:20]

@@ -123,3 +123,17 @@ def test_cache_key_step_resolves_settings_like_the_build(tmp_path, monkeypatch):
         outputs[value] = gha.parse_output_file((tmp_path / f"o{value}").read_text())
     assert outputs[""]["path"] == str(tmp_path / "t" / "contextpull-cache" / "store.sqlite")
     assert outputs[""]["restore-prefix"] != outputs["500"]["restore-prefix"]
+
+
+def test_cache_key_ignores_hidden_files_but_not_the_ignore_file(tmp_path):
+    docs = tmp_path / "docs"
+    (docs / "sub").mkdir(parents=True)
+    (docs / "sub" / "b.md").write_text("# B\n")
+    (docs / "loop").symlink_to(docs, target_is_directory=True)
+    before = cache_key.docs_hash(docs)
+    (docs / ".contextpull").mkdir()
+    (docs / ".contextpull" / "store.sqlite").write_bytes(b"local store")
+    assert cache_key.docs_hash(docs) == before
+    (docs / ".contextpullignore").write_text("sub/\n")
+    assert cache_key.docs_hash(docs) != before
+    assert cache_key.docs_files(docs) == [".contextpullignore", "sub/b.md"]
