@@ -407,3 +407,10 @@ def test_xlsx_sheet_without_its_part_is_left_out_and_missing_rels_fall_back_to_p
     }
     blocks = parse_xlsx(make_zip(members), "wb").blocks
     assert blocks == [Heading(1, "wb"), Heading(2, "Kept"), Table("| 1 |", "|---|", (), "| 1 |\n|---|")]
+
+
+def test_xml_nested_deeper_than_the_stack_is_a_skip_reason():
+    depth = 50_000
+    inner = "<w:hyperlink>" * depth + "<w:r><w:t>x</w:t></w:r>" + "</w:hyperlink>" * depth
+    with pytest.raises(ParseError, match="XML nested too deeply"):
+        parse_docx(docx(w_p(inner=inner)), "deep")

@@ -18,6 +18,7 @@ Anything unusable raises ``ParseError`` with the reason the user will see.
 
 from __future__ import annotations
 
+import functools
 import re
 from xml.etree.ElementTree import Element
 
@@ -29,6 +30,19 @@ _ORDERED_NOT = {"bullet", "none", ""}
 _HEADING_ID = re.compile(r"^heading\s*([1-9])$", re.IGNORECASE)
 _CELL_REF = re.compile(r"^([A-Za-z]{1,3})(\d*)$")
 MAX_HEADING_LEVEL = 6
+
+
+def _refuse_deep_nesting(parse):
+    """Element walks recurse; XML nested deeper than Python's stack is a skip reason, not a crash."""
+
+    @functools.wraps(parse)
+    def guarded(data: bytes, stem: str) -> ParsedDocument:
+        try:
+            return parse(data, stem)
+        except RecursionError:
+            raise ParseError("XML nested too deeply") from None
+
+    return guarded
 
 
 # --- docx ------------------------------------------------------------------------------------
@@ -143,6 +157,7 @@ def _docx_table(tbl: Element) -> Table | None:
     return pipe_table(rows) if rows else None
 
 
+@_refuse_deep_nesting
 def parse_docx(data: bytes, stem: str) -> ParsedDocument:
     pkg = SafeZip(data)
     if not pkg.has("word/document.xml") and not pkg.has("_rels/.rels"):
@@ -281,6 +296,7 @@ def _sheet_rows(root: Element, shared: list[str]) -> list[list[str]]:
     return [line for _, line in rows]
 
 
+@_refuse_deep_nesting
 def parse_xlsx(data: bytes, stem: str) -> ParsedDocument:
     pkg = SafeZip(data)
     if not pkg.has("xl/workbook.xml") and not pkg.has("_rels/.rels"):
@@ -382,6 +398,7 @@ def _slide_content(root: Element) -> tuple[str | None, list[Block]]:
     return title, blocks
 
 
+@_refuse_deep_nesting
 def parse_pptx(data: bytes, stem: str) -> ParsedDocument:
     pkg = SafeZip(data)
     slides = _slide_order(pkg)
