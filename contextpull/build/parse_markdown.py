@@ -33,7 +33,7 @@ from .blocks import Block, Code, Heading, ListBlock, Paragraph, ParsedDocument, 
 _FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})(.*)")
 _ATX = re.compile(r"(#{1,6})\s")
 _SETEXT = re.compile(r"(={3,}|-{3,})\s*$")
-_SEP_CELL = re.compile(r":?-+:?")
+_SEP_CELL = re.compile(r":?-{2,}:?")
 _LIST_MARKER = re.compile(r"\s*(?:[-*+]|\d{1,9}[.)])(?:\s|$)")
 _FRONT_TITLE = re.compile(r"title\s*:(.*)", re.IGNORECASE)
 

@@ -42,6 +42,7 @@ class _Unit:
     kind: str
     text: str
     table: Table | None = None
+    long_head: bool = False  # prose whose first word is part of a word cut for being too long
 
 
 @dataclass
@@ -62,7 +63,7 @@ def section_document(doc: ParsedDocument, settings: Settings) -> list[SectionDra
         parts.extend(_Part(path, level, chunk) for chunk in _pack(units, limit))
     parts = _merge_fragments(parts, settings.section_min_chars, limit)
     return [
-        SectionDraft(p.heading_path, p.level, _classify(p.units), _JOIN.join(u.text for u in p.units))
+        SectionDraft(p.heading_path, p.level, _classify(p.units), _JOIN.join(u.text for u in p.units).strip())
         for p in parts
     ]
 
@@ -132,17 +133,17 @@ def _pack(units: list[_Unit], limit: int) -> list[list[_Unit]]:
             continue
         heading_only = bool(cur) and all(u.kind == _HEADING for u in cur)
         if unit.kind == _PROSE:
-            text, start, end = unit.text, 0, len(unit.text)
+            text, start, end, long_head = unit.text, 0, len(unit.text), unit.long_head
             while True:
                 if size + (end - start) + 2 <= limit:
-                    cur.append(unit if start == 0 else _Unit(_PROSE, text[start:]))
+                    cur.append(unit if start == 0 else _Unit(_PROSE, text[start:], None, long_head))
                     size += end - start + 2
                     break
                 room = limit - size - 2
                 if cur and not heading_only and room < min_room:
                     flush()
                     continue
-                cut = _cut(text, start, room, limit)
+                cut = _cut(text, start, room, limit, long_head)
                 if cut is None and not cur:  # cannot happen for stripped text; never loop
                     cut = (start + room, start + room)
                 if cut is None:  # not even one word fits the room: start a fresh part
@@ -150,9 +151,11 @@ def _pack(units: list[_Unit], limit: int) -> list[list[_Unit]]:
                     heading_only = False
                     continue
                 piece_end, next_start = cut
-                cur.append(_Unit(_PROSE, text[start:piece_end]))
+                inside_word = next_start == piece_end  # a word longer than the limit was cut
+                cur.append(_Unit(_PROSE, text[start:piece_end], None, long_head or inside_word))
                 flush()
                 heading_only = False
+                long_head = inside_word
                 start = next_start
         elif unit.kind == _HEADING:
             flush()
@@ -171,40 +174,40 @@ def _pack(units: list[_Unit], limit: int) -> list[list[_Unit]]:
     return parts
 
 
-def _cut(text: str, start: int, room: int, limit: int) -> tuple[int, int] | None:
+def _cut(text: str, start: int, room: int, limit: int, long_head: bool) -> tuple[int, int] | None:
     """Where to cut ``text[start:]`` so the piece fits ``room``: (piece end, next start).
 
-    The cut is at the last space that fits; when the room holds no space, at the last other
-    whitespace (a line break); only a single word longer than the limit is cut inside itself. A
-    shorter word that does not fit gives None: start a new part instead. Preferring spaces to line
-    breaks is the published implementation's choice (it knows only spaces); keeping it keeps the
-    stores identical, and falling back to line breaks keeps words whole as the spec asks.
+    The cut is at the last space that fits. With no space in the room, the cut is at the room's
+    end when that falls in whitespace or inside a word longer than the limit (the only word ever
+    cut), else before the word it would cut, at a line break. None when even that leaves nothing:
+    the caller starts a new part. ``long_head`` says the first word is part of a word already cut
+    for being longer than the limit. Spaces first, line breaks second, is the published
+    implementation's order (it splits on spaces only); keeping it keeps the stores identical, and
+    the line-break fallback keeps short words whole, as the spec asks.
     """
     if room <= 0:
         return None
-    n = len(text)
-    end = start + room  # the piece is text[start:end] at most; end < n here
-    boundary = _last_break(text, start, end)
-    if boundary is not None:
-        return boundary
-    word_end = start
-    while word_end < n and not text[word_end].isspace():
-        word_end += 1
-    if word_end - start <= limit - 2:
-        return None
-    return end, end
-
-
-def _last_break(text: str, start: int, end: int) -> tuple[int, int] | None:
-    """The last whitespace in ``text[start + 1 : end + 1]`` with a word before it, spaces first."""
+    end = start + room  # the piece is text[start:end] at most; end < len(text) here
     space = text.rfind(" ", start + 1, end + 1)
     found = _break_at(text, start, space) if space > start else None
     if found is not None:
         return found
-    i = end
-    while i > start and not text[i].isspace():
-        i -= 1
-    return _break_at(text, start, i) if i > start else None
+    if text[end].isspace():
+        return _break_at(text, start, end)
+    word_start = end
+    while word_start > start and not text[word_start - 1].isspace():
+        word_start -= 1
+    if _word_longer_than(text, word_start, limit - 2) or (word_start == start and long_head):
+        return end, end
+    return _break_at(text, start, word_start - 1) if word_start > start else None
+
+
+def _word_longer_than(text: str, word_start: int, size: int) -> bool:
+    stop = min(len(text), word_start + size + 1)
+    i = word_start
+    while i < stop and not text[i].isspace():
+        i += 1
+    return i - word_start > size
 
 
 def _break_at(text: str, start: int, i: int) -> tuple[int, int] | None:
