@@ -101,11 +101,22 @@ def test_artifact_is_self_contained(tmp_path):
     assert_verified(store)
 
 
-def test_incremental_build_after_editing_one_document_equals_a_fresh_build(tmp_path):
+@pytest.mark.parametrize("sidecars", [True, False], ids=["checksum-beside", "bare-file"])
+def test_incremental_build_after_editing_one_document_equals_a_fresh_build(tmp_path, sidecars, monkeypatch):
     docs = fixture_corpus(tmp_path / "docs")
     quiet_build(docs, tmp_path / "out")
+    cache = tmp_path / "out" / "store.sqlite"
+    if not sidecars:  # a CI cache that kept only the store file: verified in full, FTS text not reused
+        cache = tmp_path / "cache.sqlite"
+        shutil.copy(tmp_path / "out" / "store.sqlite", cache)
     (docs / "errors.md").write_text("# Error codes\n\nRewritten: codes and their meaning.\n\n## TX-45xx\n\nTX-4501 is a timeout.\n")
-    cached, warnings = quiet_build(docs, tmp_path / "out", cache=tmp_path / "out" / "store.sqlite")
+    written = []
+    real_insert = writer_mod.insert_document
+    monkeypatch.setattr(writer_mod, "insert_document", lambda conn, doc, **kw: written.append(doc.path) or real_insert(conn, doc, **kw))
+    cached, warnings = quiet_build(docs, tmp_path / "out", cache=cache)
+    # Verified by its checksum, the cache's FTS text is reused: only the edited document is
+    # normalised by the writer. A bare file is not trusted that far.
+    assert written == (["errors.md"] if sidecars else ["errors.md", "guide/config.md", "guide/install.md", "notes.txt"])
     fresh, _ = quiet_build(docs, tmp_path / "fresh")
     assert warnings == []
     assert cached.reuse == "documents"

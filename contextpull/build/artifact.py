@@ -319,12 +319,13 @@ class _Job:
     def _insert(self, conn: sqlite3.Connection, record: DocumentRecord) -> None:
         from .writer import insert_document
 
+        doc_id = len(self.documents_written) + 1
         if isinstance(record, CachedRecord):
-            record = self.cache.load(record)  # type: ignore[union-attr]
+            self.cache.insert(conn, record, doc_id=doc_id, ingested_at=self.ingested_at)  # type: ignore[union-attr]
             self.reused += 1
         else:
+            insert_document(conn, record, doc_id=doc_id, ingested_at=self.ingested_at)
             self.parsed += 1
-        insert_document(conn, record, doc_id=len(self.documents_written) + 1, ingested_at=self.ingested_at)
         self.documents_written.append(record.path)
 
     def _finish(self, conn: sqlite3.Connection) -> None:

@@ -64,6 +64,8 @@ class BuildCache:
         self.conn = conn
         self.meta = meta
         self.sha256 = digest  # known when verified through its sidecar
+        # Only bytes vouched for by their checksum are trusted for the FTS text (see ``insert``).
+        self.trust_fts = digest is not None
         self.documents = {
             row[1]: row
             for row in conn.execute(
@@ -113,6 +115,54 @@ class BuildCache:
         return DocumentRecord(
             record.path, record.title, record.summary, record.summary_src,
             record.sha256, record.bytes, record.kind, sections,
+        )
+
+    def insert(self, conn: sqlite3.Connection, record: CachedRecord, *, doc_id: int, ingested_at: str) -> None:
+        """Write a cached document as ``writer.insert_document`` would, reusing its FTS text.
+
+        Normalising every section for the FTS table is a large share of a build, and the cache
+        already holds the normalised text of unchanged documents (the writer gives a section and
+        its FTS row the same rowid). Only a cache whose bytes were verified against the checksum
+        its build wrote is trusted for that; otherwise, or if a row does not line up, the
+        document goes through the writer. The statements below mirror ``insert_document`` row
+        for row, which the incremental-equals-fresh tests hold to.
+        """
+        rows = None
+        if self.trust_fts:
+            rows = self.conn.execute(
+                "SELECT s.id, s.heading_path, s.level, s.kind, s.text, s.hash, f.id, f.heading_path, f.text"
+                " FROM sections s JOIN sections_fts f ON f.rowid = s.rowid"
+                " WHERE s.doc_id = ? ORDER BY s.ordinal",
+                (record.cache_doc_id,),
+            ).fetchall()
+            ids = [f"{record.path}#{i}" for i in range(len(rows))]
+            if any(row[0] != sid or row[6] != sid for row, sid in zip(rows, ids)):
+                rows = None
+        if not rows:
+            from .writer import insert_document
+
+            insert_document(conn, self.load(record), doc_id=doc_id, ingested_at=ingested_at)
+            return
+        conn.execute(
+            "INSERT INTO documents (doc_id, path, title, summary, summary_src, sha256, bytes, kind,"
+            " n_sections, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (doc_id, record.path, record.title, record.summary, record.summary_src,
+             record.sha256, record.bytes, record.kind, len(rows), ingested_at),
+        )
+        base = conn.execute("SELECT coalesce(max(rowid), 0) + 1 FROM sections").fetchone()[0]
+        last = len(ids) - 1
+        conn.executemany(
+            "INSERT INTO sections (rowid, id, doc_id, ordinal, heading_path, level, kind, text,"
+            " char_len, hash, prev_id, next_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (base + i, ids[i], doc_id, i, heading, level, kind, text, len(text), digest,
+                 ids[i - 1] if i > 0 else None, ids[i + 1] if i < last else None)
+                for i, (_, heading, level, kind, text, digest, _, _, _) in enumerate(rows)
+            ],
+        )
+        conn.executemany(
+            "INSERT INTO sections_fts (rowid, id, heading_path, text) VALUES (?, ?, ?, ?)",
+            [(base + i, ids[i], row[7], row[8]) for i, row in enumerate(rows)],
         )
 
     def whole_match(self, settings: Settings, corpus_fp: str, paths: list[tuple[str, str]]) -> bool:
