@@ -37,6 +37,7 @@ HINT_NO_HYBRID = "hybrid search is not available in this reader; ran lexical"
 _WS = re.compile(r"\s+")
 _TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
 
+_DOCS_WHERE = "SELECT doc_id FROM documents WHERE "
 _SECTION_COLUMNS = "s.id, s.doc_id, s.heading_path, s.kind, s.text, s.prev_id, s.next_id, s.ordinal"
 
 
@@ -106,8 +107,14 @@ class Ops:
             if not any(c in entry for c in "*?["):
                 clauses.append("path GLOB ?")
                 params.append(entry + "/*")
-        where = " OR ".join(clauses)
-        return f" AND s.doc_id IN (SELECT doc_id FROM documents WHERE {where})", params
+        return f" AND s.doc_id IN ({_DOCS_WHERE}{' OR '.join(clauses)})", params
+
+    def _no_hits_hint(self, where: str, params: list) -> str:
+        if where:
+            docs = where[where.index(_DOCS_WHERE) : where.rindex(")")]
+            if self.conn.execute(f"SELECT count(*) FROM ({docs})", params).fetchone()[0] == 0:
+                return f"no document matches the in filter; top-level paths: {self._top_level()}"
+        return HINT_NO_HITS
 
     def _top_level(self) -> str:
         tops = sorted({p.split("/", 1)[0] + ("/" if "/" in p else "") for p in self.doc_paths.values()})
@@ -195,7 +202,7 @@ class Ops:
                 break
         ids = list(found)[:limit]
         if not ids:
-            return SearchResult((), "lexical", "; ".join(hints + [HINT_NO_HITS]))
+            return SearchResult((), "lexical", "; ".join(hints + [self._no_hits_hint(where, params)]))
 
         snippets = self._snippets({sid: found[sid] for sid in ids})
         details = self._details(ids)

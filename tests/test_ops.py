@@ -354,3 +354,10 @@ def test_regex_is_evaluated_line_by_line(pattern, text, line):
     from contextpull.regex_grep import LinePattern
 
     assert LinePattern(pattern).first_line(text) == line
+
+
+def test_filter_matching_no_document_says_so(ops):
+    result = ops.search("refund", in_=["policies/"])
+    assert result.hits == ()
+    assert result.hint.startswith("no document matches the in filter") and "policies/" in result.hint
+    assert "grep" in ops.search("zebra", in_=["policies"]).hint
