@@ -17,7 +17,7 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Dict, List, Mapping, Tuple
+from typing import Callable, Dict, List, Mapping, Tuple
 
 from gha import InputProblem, annotation, emit, parse_bool, write_outputs
 
@@ -170,47 +170,37 @@ def check_release_tag(value: str) -> None:
 
 
 def validate(inputs: Mapping[str, str], root: Path, action_path: Path) -> Tuple[List[str], Dict[str, str]]:
-    """Every problem as a message, and the decided values for the later steps."""
-    problems: List[str] = []
-    flags: Dict[str, bool] = {}
-    unreadable = set()
-    for name in BOOLEAN_INPUTS:
+    """Every problem as a message (at most one per input, in the order of ``INPUTS``), and the
+    decided values for the later steps."""
+    found: Dict[str, str] = {}
+
+    def attempt(name: str, check: Callable[[], object]) -> object:
         try:
-            flags[name] = parse_bool(name, inputs[name])
+            return check()
         except InputProblem as exc:
-            problems.append(str(exc))
-            flags[name] = False
-            unreadable.add(name)
-    extras = ""
-    checks = [
-        lambda: check_docs(inputs["docs"], root),
-        lambda: check_out(inputs["out"], root),
-        lambda: check_python_version(inputs["python-version"]),
-        lambda: check_summarizer(inputs["summarizer"]),
-        lambda: check_artifact_name(inputs["artifact-name"]),
-        lambda: check_release_tag(inputs["release-tag"]),
-    ]
+            found[name] = str(exc)
+            return None
+
+    flags = {name: attempt(name, lambda n=name: parse_bool(n, inputs[n])) for name in BOOLEAN_INPUTS}
+    attempt("docs", lambda: check_docs(inputs["docs"], root))
+    attempt("out", lambda: check_out(inputs["out"], root))
     # Whether golden files must already exist depends on update-golden: one error is enough.
-    if "update-golden" not in unreadable:
-        checks.insert(2, lambda: check_golden(inputs["golden"], flags["update-golden"], root))
-    for check in checks:
-        try:
-            check()
-        except InputProblem as exc:
-            problems.append(str(exc))
-    try:
-        extras = extras_spec(inputs["extras"], action_path)
-    except InputProblem as exc:
-        problems.append(str(exc))
+    if flags["update-golden"] is not None:
+        attempt("golden", lambda: check_golden(inputs["golden"], bool(flags["update-golden"]), root))
+    attempt("python-version", lambda: check_python_version(inputs["python-version"]))
+    extras = attempt("extras", lambda: extras_spec(inputs["extras"], action_path))
+    attempt("summarizer", lambda: check_summarizer(inputs["summarizer"]))
+    attempt("artifact-name", lambda: check_artifact_name(inputs["artifact-name"]))
+    attempt("release-tag", lambda: check_release_tag(inputs["release-tag"]))
     release = bool(inputs["release-tag"])
     decided = {
         # A release is built from scratch: a restored cache is never an input to a published store.
-        "use-cache": str(flags["cache"] and not release).lower(),
+        "use-cache": str(bool(flags["cache"]) and not release).lower(),
         "upload": str(bool(inputs["artifact-name"])).lower(),
         "release": str(release).lower(),
-        "extras-spec": extras,
+        "extras-spec": str(extras or ""),
     }
-    return problems, decided
+    return [found[name] for name in INPUTS if name in found], decided
 
 
 def main(environ: Mapping[str, str] = os.environ) -> int:

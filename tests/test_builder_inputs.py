@@ -119,8 +119,9 @@ def test_several_bad_inputs_give_one_line_each(workspace, monkeypatch, capsys, t
     monkeypatch.chdir(workspace)
     assert vi.main(env) == 1
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "::error::input 'strict' must be true or false, got 'maybe'"
-    assert lines[1].startswith("::error::input 'docs' points at 'missing'")
+    # In the order the inputs are declared.
+    assert lines[0].startswith("::error::input 'docs' points at 'missing'")
+    assert lines[1] == "::error::input 'strict' must be true or false, got 'maybe'"
     assert len(lines) == 2
     assert not (tmp_path / "out.txt").exists()
 
