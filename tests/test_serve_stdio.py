@@ -64,3 +64,51 @@ def test_serves_a_docs_folder_after_ingesting_it(tmp_path):
     assert "guides/install.md" in instructions and "reference/errors.md" in instructions
     assert search.structured_content["hits"][0]["doc"] in ("guides/install.md", "reference/errors.md")
     assert "documents seen" in stderr  # the ingest summary went to stderr, not into the protocol
+
+
+def test_stdout_carries_only_protocol_messages(tmp_path):
+    """Raw pipes, no SDK client: every stdout line is a JSON-RPC message, all else is stderr."""
+    import json
+    import subprocess
+    import threading
+
+    corpus = write_corpus(tmp_path / "docs")
+    requests = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "search", "arguments": {"query": "daemon"}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "read", "arguments": {"id": "x#1"}}},
+    ]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "contextpull", "serve", str(corpus), "--log"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    watchdog = threading.Timer(120, proc.kill)  # bounded: a hung server fails the test
+    watchdog.start()
+    try:
+        proc.stdin.write("".join(json.dumps(r) + "\n" for r in requests))
+        proc.stdin.flush()
+        messages = []
+        while len([m for m in messages if "id" in m]) < 3:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            messages.append(json.loads(line))  # anything but JSON-RPC on stdout fails here
+        proc.stdin.close()  # EOF: the server exits
+        rest = proc.stdout.read()
+        stderr = proc.stderr.read()
+        proc.wait(timeout=60)
+    finally:
+        watchdog.cancel()
+    assert rest == ""
+    assert all(m.get("jsonrpc") == "2.0" for m in messages)
+    by_id = {m["id"]: m for m in messages if "id" in m}
+    assert by_id[1]["result"]["protocolVersion"] == "2025-06-18"
+    assert "guides/install.md" in by_id[1]["result"]["instructions"]
+    assert by_id[2]["result"]["isError"] is False
+    assert by_id[3]["result"]["isError"] is True
+    assert "documents seen" in stderr and "contextpull tool=search" in stderr
