@@ -47,6 +47,8 @@ def _fts_string(token: str) -> str:
 
 def _check_int(name: str, value, bounds: tuple[int, int]) -> int:
     low, high = bounds
+    if isinstance(value, float) and value.is_integer():  # JSON 5.0 is an integer to the schema too
+        value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise ToolError(f"{name} must be an integer from {low} to {high}, got {value!r}")
     if not low <= value <= high:

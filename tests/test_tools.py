@@ -90,3 +90,10 @@ def test_call_raises_tool_errors(ops):
     with pytest.raises(ToolError) as err:
         call(ops, "read", {"id": "nope#1"})
     assert err.value.to_dict() == {"error": "no section 'nope#1'", "suggestion": err.value.suggestion}
+
+
+def test_integral_floats_are_integers(ops):
+    assert call(ops, "search", {"query": "refund", "limit": 2.0}) == call(ops, "search", {"query": "refund", "limit": 2})
+    with pytest.raises(ToolError) as err:
+        call(ops, "search", {"query": "refund", "limit": 2.5})
+    assert "'limit'" in err.value.message
