@@ -482,3 +482,37 @@ def test_cli_store_from_the_corpus_pyproject(make_corpus, runner, tmp_path, monk
     assert (corpus / "build" / "cp.sqlite").is_file()
     flag = runner.invoke(cli, ["ingest", "docs", "--store", "x.sqlite"])
     assert flag.exit_code == 0 and (tmp_path / "x.sqlite").is_file()
+
+
+def test_a_file_that_is_not_a_store_is_refused(make_corpus, tmp_path):
+    from contextpull.errors import StoreError
+
+    corpus = make_corpus({"a.md": "# A\n\nA good document to keep.\n"})
+    bogus = tmp_path / "notes.sqlite"
+    bogus.write_text("not a database at all, just text" * 40, encoding="utf-8")
+    with pytest.raises(StoreError) as info:
+        run(corpus, bogus)
+    assert "not a ContextPull store" in info.value.message and info.value.exit_code == 3
+    empty_db = tmp_path / "other.sqlite"
+    sqlite3.connect(empty_db).execute("CREATE TABLE t (x)").connection.close()
+    with pytest.raises(StoreError):
+        run(corpus, empty_db)
+
+
+def test_a_failed_first_ingest_leaves_no_store_behind(make_corpus, tmp_path, monkeypatch):
+    corpus = make_corpus({"a.md": "# A\n\nFirst document.\n", "b.md": "# B\n\nSecond document.\n"})
+    store = tmp_path / "out" / "s.sqlite"
+    calls = []
+
+    def interrupted(path, data, sha, settings):
+        calls.append(path)
+        if path == "b.md":
+            raise KeyboardInterrupt
+        return real(path, data, sha, settings)
+
+    real = ingest_mod.build_record
+    monkeypatch.setattr(ingest_mod, "build_record", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run(corpus, store)
+    assert calls == ["a.md", "b.md"]
+    assert list((tmp_path / "out").iterdir()) == []

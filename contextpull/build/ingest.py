@@ -16,6 +16,7 @@ Bad input never stops a run: anything a parser cannot use becomes ``Skipped(path
 from __future__ import annotations
 
 import hashlib
+import itertools
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -24,8 +25,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ..config import Settings
-from ..errors import CheckFailed, InputError, StoreError
-from ..schema import SUPPORTED_MAJOR
+from ..errors import CheckFailed, InputError
 from .blocks import ParseError
 from .discover import SUPPORTED_EXTENSIONS, Candidate, discover
 from .parse import kind_for, parse_file
@@ -33,8 +33,7 @@ from .records import DocumentRecord, SectionRecord, Skipped
 from .summary import offline_summary
 from .writer import (
     SECTION_SETTINGS_KEYS,
-    connect,
-    create_store,
+    StoreTarget,
     delete_document,
     display_root,
     index_meta,
@@ -211,37 +210,6 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def open_store_for_ingest(store: Path) -> sqlite3.Connection:
-    """Open (or create) the store file ingest updates in place, in WAL mode (system-design §1)."""
-    if store.exists():
-        conn = connect(store)
-        try:
-            row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-        except sqlite3.DatabaseError as exc:
-            conn.close()
-            raise StoreError(f"{store} is not a ContextPull store ({exc})") from None
-        if row is None:
-            conn.close()
-            raise StoreError(f"{store} is not a ContextPull store: meta.schema_version is missing")
-        major = str(row[0]).split(".", 1)[0]
-        if major != str(SUPPORTED_MAJOR):
-            conn.close()
-            raise StoreError(
-                f"{store} has schema version {row[0]}; this contextpull writes {SUPPORTED_MAJOR}.x",
-                "ingest into a new store file",
-            )
-    else:
-        try:
-            store.parent.mkdir(parents=True, exist_ok=True)
-            conn = create_store(store)
-        except OSError as exc:
-            raise InputError(f"cannot create store {store}: {exc.strerror or exc}") from None
-    if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-        conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute("PRAGMA synchronous = NORMAL")
-    return conn
-
-
 def _settings_changed(meta: dict[str, str], settings: Settings) -> bool:
     if not meta:
         return False
@@ -278,76 +246,81 @@ def ingest(
         store=str(store),
         index_budget_tokens=settings.index_budget_tokens,
     )
-    conn = open_store_for_ingest(store)
+    target = StoreTarget(store)
     try:
-        meta = dict(conn.execute("SELECT key, value FROM meta"))
-        existing = {
-            path: (doc_id, sha)
-            for doc_id, path, sha in conn.execute("SELECT doc_id, path, sha256 FROM documents")
-        }
-        reparse_all = _settings_changed(meta, settings)
-        present: set[str] = set()
-        ingested_at = _now()
-        pending = 0
-
-        def items() -> Iterator[_Read | Skipped]:
-            yield first
-            yield from scan
-
-        for item in items():
-            report.seen += 1
-            if isinstance(item, Skipped):
-                report.skipped.append(item)
-                continue
-            path = item.candidate.path
-            old = existing.get(path)
-            if old is not None and old[1] == item.sha256 and not reparse_all:
-                present.add(path)
-                report.unchanged += 1
-                continue
-            record = build_record(path, item.data, item.sha256, settings)
-            if isinstance(record, Skipped):
-                report.skipped.append(record)
-                continue  # a stale stored copy is removed below with the deleted files
-            present.add(path)
-            if old is not None:
-                delete_document(conn, path)
-            insert_document(conn, record, doc_id=old[0] if old else None, ingested_at=ingested_at)
-            pending += len(record.sections) + 1
-            if pending >= COMMIT_EVERY_SECTIONS:
-                conn.commit()
-                pending = 0
-            report.changed += 1
-            report.sections_written += len(record.sections)
-            if record.summary_src == "offline":
-                report.summaries_offline += 1
-        for path in sorted(set(existing) - present):
-            delete_document(conn, path)
-            report.deleted += 1
-        conn.commit()
-
-        new_meta = index_meta(conn, settings, corpus_root=meta.get("corpus_root", report.corpus_root))
-        if meta.get("corpus_root") is None or report.changed or report.deleted:
-            new_meta["corpus_root"] = report.corpus_root
-        if any(meta.get(key) != value for key, value in new_meta.items()):
-            new_meta["ingested_at"] = ingested_at
-            write_meta(conn, new_meta)
-            conn.commit()
-            report.wrote = True
-        report.wrote = report.wrote or bool(report.changed or report.deleted)
-        report.index_mode = new_meta["index_mode"]
-        report.index_tokens = int(new_meta["index_tokens"])
-        report.corpus_fingerprint = new_meta["corpus_fingerprint"]
-        report.documents = conn.execute("SELECT count(*) FROM documents").fetchone()[0]
-        report.sections = conn.execute("SELECT count(*) FROM sections").fetchone()[0]
+        _update(target.conn, itertools.chain([first], scan), settings, report)
+    except BaseException:
+        target.abandon()
+        raise
     finally:
-        conn.close()
         if progress is not None:
             progress.finish()
+    target.commit_and_close()
     report.elapsed_s = round(time.perf_counter() - started, 3)
     if strict and report.skipped:
         raise strict_failure(report)
     return report
+
+
+def _update(
+    conn: sqlite3.Connection, items: Iterable[_Read | Skipped], settings: Settings, report: IngestReport
+) -> None:
+    """Apply the corpus to the store: write changed documents, delete vanished ones, re-index."""
+    meta = dict(conn.execute("SELECT key, value FROM meta"))
+    existing = {
+        path: (doc_id, sha)
+        for doc_id, path, sha in conn.execute("SELECT doc_id, path, sha256 FROM documents")
+    }
+    reparse_all = _settings_changed(meta, settings)
+    present: set[str] = set()
+    ingested_at = _now()
+    pending = 0
+    for item in items:
+        report.seen += 1
+        if isinstance(item, Skipped):
+            report.skipped.append(item)
+            continue
+        path = item.candidate.path
+        old = existing.get(path)
+        if old is not None and old[1] == item.sha256 and not reparse_all:
+            present.add(path)
+            report.unchanged += 1
+            continue
+        record = build_record(path, item.data, item.sha256, settings)
+        if isinstance(record, Skipped):
+            report.skipped.append(record)
+            continue  # a stale stored copy is removed below with the deleted files
+        present.add(path)
+        if old is not None:
+            delete_document(conn, path)
+        insert_document(conn, record, doc_id=old[0] if old else None, ingested_at=ingested_at)
+        pending += len(record.sections) + 1
+        if pending >= COMMIT_EVERY_SECTIONS:
+            conn.commit()
+            pending = 0
+        report.changed += 1
+        report.sections_written += len(record.sections)
+        if record.summary_src == "offline":
+            report.summaries_offline += 1
+    for path in sorted(set(existing) - present):
+        delete_document(conn, path)
+        report.deleted += 1
+    conn.commit()
+
+    new_meta = index_meta(conn, settings, corpus_root=meta.get("corpus_root", report.corpus_root))
+    if meta.get("corpus_root") is None or report.changed or report.deleted:
+        new_meta["corpus_root"] = report.corpus_root
+    if any(meta.get(key) != value for key, value in new_meta.items()):
+        new_meta["ingested_at"] = ingested_at
+        write_meta(conn, new_meta)
+        conn.commit()
+        report.wrote = True
+    report.wrote = report.wrote or bool(report.changed or report.deleted)
+    report.index_mode = new_meta["index_mode"]
+    report.index_tokens = int(new_meta["index_tokens"])
+    report.corpus_fingerprint = new_meta["corpus_fingerprint"]
+    report.documents = conn.execute("SELECT count(*) FROM documents").fetchone()[0]
+    report.sections = conn.execute("SELECT count(*) FROM sections").fetchone()[0]
 
 
 def strict_failure(report: IngestReport) -> CheckFailed:
