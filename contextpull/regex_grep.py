@@ -29,7 +29,7 @@ SECTION_BUDGET_S = 0.25  # evaluation budget per section
 TOTAL_BUDGET_S = 30.0  # and for the whole call, whatever the number of sections
 _TICK_S = 0.02
 
-TOO_EXPENSIVE = ToolError("pattern too expensive", "narrow with in= or use a literal (regex=false)")
+TOO_EXPENSIVE = ToolError("pattern too expensive", "narrow with in= or use a literal match, regex=false")
 
 
 class _Overrun(Exception):
