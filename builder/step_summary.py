@@ -117,28 +117,29 @@ def render(report: Mapping[str, object], docs: str) -> str:
     verdict = {"drift": "golden drift", "match": "golden match", "updated": "golden updated"}.get(status, "built")
     budget = index.get("budget")
     size = f"{index.get('tokens', '?')} tokens" + (f" of {budget}" if budget else "")
+    # Every value is rendered as a table cell here: plain text through cell(), paths and hashes
+    # through code().
     rows = [
-        ("Documents", counts.get("documents", "?")),
-        ("Sections", counts.get("sections", "?")),
-        ("Skipped files", counts.get("skipped", len(skipped))),
-        ("Index", f"{index.get('mode', '?')}, {size}"),
-        ("Store", f"{code(paths.get('store', store.get('file', '?')))}, {store.get('bytes', '?')} bytes"),
+        ("Documents", cell(counts.get("documents", "?"))),
+        ("Sections", cell(counts.get("sections", "?"))),
+        ("Skipped files", cell(counts.get("skipped", len(skipped)))),
+        ("Index", cell(f"{index.get('mode', '?')}, {size}")),
+        ("Store", f"{code(paths.get('store', store.get('file', '?')))}, {cell(store.get('bytes', '?'))} bytes"),
         ("sha256", code(store.get("sha256", "?"))),
         ("Corpus fingerprint", code(prints.get("corpus", "?"))),
         ("Content fingerprint", code(prints.get("content", "?"))),
-        ("Builder", f"{builder.get('name', 'contextpull')} {builder.get('version', '?')}, "
-                    f"Python {builder.get('python', '?')}, SQLite {builder.get('sqlite', '?')}"),
-        ("Golden", status),
+        ("Builder", cell(f"{builder.get('name', 'contextpull')} {builder.get('version', '?')}, "
+                         f"Python {builder.get('python', '?')}, SQLite {builder.get('sqlite', '?')}")),
+        ("Golden", cell(status)),
     ]
     reuse = cache_text(report.get("cache"))
     if reuse:
-        rows.append(("Cache", reuse))
+        rows.append(("Cache", cell(reuse)))
     total = (report.get("timings") or {}).get("total_s")
     if total is not None:
-        rows.append(("Build time", f"{total} s"))
+        rows.append(("Build time", cell(f"{total} s")))
     lines = [f"## ContextPull store: {verdict}", "", "| | |", "| --- | --- |"]
-    lines += [f"| {name} | {value if name in ('Store', 'sha256') or 'fingerprint' in name else cell(value)} |"
-              for name, value in rows]
+    lines += [f"| {name} | {value} |" for name, value in rows]
     lines.append("")
     lines += golden_section(golden)
     lines += skipped_section(skipped, docs)
