@@ -6,7 +6,9 @@ the standard library (ADR 001: urllib, no HTTP client dependency), and either a 
 at the destination or nothing is: the body streams into a temporary file in the destination's
 folder, is checked for length, sha256 and store validity, and only then moves into place with
 ``os.replace``. Every failure removes the temporary file and raises a ``ContextPullError``
-naming the cause. A copy already at the destination with the expected checksum is reused.
+naming the cause. Verified downloads land in the cache folder (``$CONTEXTPULL_CACHE`` or
+``~/.cache/contextpull``, one folder per checksum); ``--out`` gets an atomic copy. A copy at the
+destination or in the cache with the expected checksum is reused without downloading.
 
 Only ``https://`` is accepted, plus plain ``http://`` to a loopback host for tests and local
 mirrors: a store is served to a model, and an unauthenticated download from the network would
@@ -18,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import shutil
 import sqlite3
 import tempfile
 import urllib.error
@@ -91,22 +94,69 @@ def fetch_store(
     cache: Path | None = None,
     timeout: float = 60.0,
 ) -> Fetched:
-    """Download ``url`` to ``out`` (or the cache), verified; reuse a good copy already there."""
+    """A verified copy of the store at ``url``: in the cache, and at ``out`` when given.
+
+    The body is downloaded only when neither ``out`` nor the cache already holds a file with
+    the expected checksum. If the cache folder cannot be created, the download goes straight
+    to ``out`` (still through a temporary file beside it).
+    """
     check_url(url)
     if sha256:
         expected = normalize_sha256(sha256, "--sha256")
     else:
         expected = _published_checksum(url, timeout)
-    target = Path(out) if out is not None else cached_path(url, expected, cache)
-    if target.is_file() and _file_sha256(target) == expected:
-        return Fetched(target, expected, target.stat().st_size, reused=True)
-    if target.is_dir():
-        raise InputError(f"{target} is a folder; --out needs a file path")
+    target = Path(out) if out is not None else None
+    if target is not None:
+        if target.is_dir():
+            raise InputError(f"{target} is a folder; --out needs a file path")
+        if _matches(target, expected):
+            return Fetched(target, expected, target.stat().st_size, reused=True)
+    cached: Path | None = cached_path(url, expected, cache)
+    downloaded = False
+    if not _matches(cached, expected):
+        try:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            if target is None:
+                raise InputError(
+                    f"cannot create the cache folder {cached.parent}",
+                    f"set {CACHE_ENV} to a writable folder",
+                ) from None
+            cached = None
+        try:
+            _download_verified(url, expected, cached or target, timeout)
+        except BaseException:
+            if cached is not None:
+                _remove_if_empty(cached.parent)
+            raise
+        downloaded = True
+    if target is None:
+        return Fetched(cached, expected, cached.stat().st_size, reused=not downloaded)
+    if cached is not None:
+        _copy_into_place(cached, target)
+    return Fetched(target, expected, target.stat().st_size, reused=not downloaded)
+
+
+def _remove_if_empty(folder: Path) -> None:
+    try:
+        folder.rmdir()
+    except OSError:
+        pass
+
+
+def _matches(path: Path, expected: str) -> bool:
+    return path.is_file() and _file_sha256(path) == expected
+
+
+def _temp_beside(target: Path):
     target.parent.mkdir(parents=True, exist_ok=True)
-    handle = tempfile.NamedTemporaryFile(
-        dir=target.parent, prefix=f".{target.name}.", suffix=".part", delete=False
-    )
-    tmp = Path(handle.name)
+    handle = tempfile.NamedTemporaryFile(dir=target.parent, prefix=f".{target.name}.", suffix=".part", delete=False)
+    return handle, Path(handle.name)
+
+
+def _download_verified(url: str, expected: str, target: Path, timeout: float) -> None:
+    """Stream into a temporary file beside ``target``, verify, then ``os.replace``; else nothing."""
+    handle, tmp = _temp_beside(target)
     try:
         with handle:
             size, actual = _download(url, handle, timeout)
@@ -122,7 +172,17 @@ def fetch_store(
         raise
     finally:
         _remove_sidecars(tmp)
-    return Fetched(target, expected, size, reused=False)
+
+
+def _copy_into_place(source: Path, target: Path) -> None:
+    handle, tmp = _temp_beside(target)
+    try:
+        with handle, open(source, "rb") as src:
+            shutil.copyfileobj(src, handle, _CHUNK * 16)
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def _remove_sidecars(tmp: Path) -> None:

@@ -62,6 +62,18 @@ def clean_routes():
     _Routes.hits = []
 
 
+@pytest.fixture(autouse=True)
+def cache(tmp_path, monkeypatch):
+    """Every test gets its own cache folder; nothing is written under the real home."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("CONTEXTPULL_CACHE", str(folder))
+    return folder
+
+
+def files_under(folder: Path) -> list[str]:
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*")) if folder.exists() else []
+
+
 def publish(name: str, body: bytes, *, checksum: str | None = None, announced: int | None = None):
     _Routes.routes[f"/{name}"] = (200, body, announced)
     digest = checksum or hashlib.sha256(body).hexdigest()
@@ -90,9 +102,8 @@ def test_explicit_checksum_needs_no_sha256_asset(host, store_bytes, tmp_path):
     assert "/only.sqlite.sha256" not in _Routes.hits
 
 
-def test_cached_copy_with_right_checksum_is_reused_without_download(host, store_bytes, tmp_path):
+def test_cached_copy_with_right_checksum_is_reused_without_download(host, store_bytes, cache):
     publish("store.sqlite", store_bytes)
-    cache = tmp_path / "cache"
     first = fetch_store(f"{host}/store.sqlite", cache=cache)
     assert first.path == cached_path(f"{host}/store.sqlite", first.sha256, cache)
     _Routes.hits.clear()
@@ -101,27 +112,30 @@ def test_cached_copy_with_right_checksum_is_reused_without_download(host, store_
     assert _Routes.hits == ["/store.sqlite.sha256"]  # the checksum only, never the body
 
 
-def test_wrong_checksum_leaves_nothing(host, store_bytes, tmp_path):
+def test_wrong_checksum_leaves_nothing(host, cache, store_bytes, tmp_path):
     publish("store.sqlite", store_bytes, checksum="0" * 64)
     out = tmp_path / "dl" / "store.sqlite"
     with pytest.raises(ContextPullError, match="checksum mismatch"):
         fetch_store(f"{host}/store.sqlite", out=out)
     assert leftovers(out.parent) == []
+    assert files_under(cache) == []
 
 
-def test_truncated_body_leaves_nothing(host, store_bytes, tmp_path):
+def test_truncated_body_leaves_nothing(host, cache, store_bytes, tmp_path):
     publish("store.sqlite", store_bytes[:5000], announced=len(store_bytes))
     out = tmp_path / "dl" / "store.sqlite"
     with pytest.raises(ContextPullError, match="truncated|broke off"):
         fetch_store(f"{host}/store.sqlite", out=out, sha256=hashlib.sha256(store_bytes).hexdigest())
     assert leftovers(out.parent) == []
+    assert files_under(cache) == []
 
 
-def test_http_404_leaves_nothing(host, tmp_path):
+def test_http_404_leaves_nothing(host, cache, tmp_path):
     out = tmp_path / "dl" / "store.sqlite"
     with pytest.raises(ContextPullError, match="HTTP 404"):
         fetch_store(f"{host}/missing.sqlite", out=out, sha256="a" * 64)
     assert leftovers(out.parent) == []
+    assert files_under(cache) == []
 
 
 def test_missing_checksum_asset_names_the_fix(host, store_bytes, tmp_path):
@@ -133,22 +147,47 @@ def test_missing_checksum_asset_names_the_fix(host, store_bytes, tmp_path):
 
 
 @pytest.mark.parametrize("body", [b"<html>release page</html>" * 100, b"SQLite format 3\x00" + b"\x00" * 4000])
-def test_file_that_is_not_a_store_leaves_nothing(host, tmp_path, body):
+def test_file_that_is_not_a_store_leaves_nothing(host, tmp_path, cache, body):
     publish("store.sqlite", body)
     out = tmp_path / "dl" / "store.sqlite"
     with pytest.raises(ContextPullError, match="not a valid store"):
         fetch_store(f"{host}/store.sqlite", out=out)
     assert leftovers(out.parent) == []
+    assert files_under(cache) == []
 
 
-def test_existing_destination_survives_a_failed_fetch(host, store_bytes, tmp_path):
-    out = tmp_path / "store.sqlite"
+def test_out_is_filled_from_the_cache_without_downloading_again(host, store_bytes, tmp_path, cache):
+    publish("store.sqlite", store_bytes)
+    first = fetch_store(f"{host}/store.sqlite", out=tmp_path / "a" / "store.sqlite")
+    assert not first.reused
+    assert files_under(cache) == [first.sha256[:16], f"{first.sha256[:16]}/store.sqlite"]
+    _Routes.hits.clear()
+    second = fetch_store(f"{host}/store.sqlite", out=tmp_path / "b" / "store.sqlite")
+    assert second.reused and second.path.read_bytes() == store_bytes
+    assert _Routes.hits == ["/store.sqlite.sha256"]
+    assert leftovers(tmp_path / "b") == ["store.sqlite"]
+
+
+def test_unwritable_cache_still_fetches_to_out(host, store_bytes, tmp_path, monkeypatch):
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a file where the cache folder should be")
+    monkeypatch.setenv("CONTEXTPULL_CACHE", str(blocker / "cache"))
+    publish("store.sqlite", store_bytes)
+    out = tmp_path / "out" / "store.sqlite"
+    assert fetch_store(f"{host}/store.sqlite", out=out).path == out
+    assert leftovers(out.parent) == ["store.sqlite"]
+
+
+def test_existing_destination_survives_a_failed_fetch(host, store_bytes, tmp_path, cache):
+    out = tmp_path / "dest" / "store.sqlite"
+    out.parent.mkdir()
     out.write_bytes(b"previous good copy")
     publish("store.sqlite", store_bytes, checksum="1" * 64)
     with pytest.raises(ContextPullError):
         fetch_store(f"{host}/store.sqlite", out=out)
     assert out.read_bytes() == b"previous good copy"
-    assert leftovers(tmp_path) == ["store.sqlite"]
+    assert leftovers(out.parent) == ["store.sqlite"]
+    assert files_under(cache) == []
 
 
 @pytest.mark.parametrize("url", ["http://example.com/store.sqlite", "ftp://127.0.0.1/x", "file:///etc/passwd"])
