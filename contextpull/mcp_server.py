@@ -50,7 +50,9 @@ __all__ = [
 ]
 
 INDEX_URI = "contextpull://index"
-SUPPORTED_PROTOCOL_VERSIONS = KNOWN_PROTOCOL_VERSIONS  # the SDK negotiates; we state what it speaks
+# The SDK negotiates the revision per connection: the initialize handshake up to 2025-11-25, and
+# the stateless per-request envelope of 2026-07-28 (``server/discover``) on stdio and HTTP alike.
+SUPPORTED_PROTOCOL_VERSIONS = KNOWN_PROTOCOL_VERSIONS
 
 # --------------------------------------------------------------------------- the live store
 
@@ -187,7 +189,7 @@ def stderr_logger(line: str) -> None:
 def _tool_result(result: Any) -> types.CallToolResult:
     if isinstance(result, str):
         return types.CallToolResult(content=[types.TextContent(text=result)])
-    text = json.dumps(result, ensure_ascii=False, indent=1)
+    text = json.dumps(result, ensure_ascii=False)  # compact: every byte is a token in the host
     return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=result)
 
 

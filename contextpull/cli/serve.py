@@ -165,7 +165,10 @@ def serve(path, no_ingest, summarizer, log, transport, host, port, allow_origins
 
             anyio.run(mcp_server.serve_stdio, server)
         else:
-            _echo_err(f"contextpull: serving {store_path} at http://{_display(host)}:{port}/mcp")
+            _echo_err(
+                f"contextpull: serving {store_path} at http://{_display(host)}:{port}/mcp"
+                f" (MCP {', '.join(mcp_server.SUPPORTED_PROTOCOL_VERSIONS)}; stateless)"
+            )
             mcp_server.serve_http(server, host, port, tuple(allow_origins))
     except KeyboardInterrupt:
         pass
