@@ -188,9 +188,10 @@ def fetch(url, out, sha256):
     """Download a published store, verify it, and place it atomically at --out.
 
     \b
-    A copy already at --out with the expected checksum is kept without downloading. On any
-    failure (HTTP error, truncated body, checksum mismatch, not a valid store) nothing is left
-    at --out and the exit code is non-zero.
+    Verified downloads are kept in the cache ($CONTEXTPULL_CACHE or ~/.cache/contextpull);
+    a copy at --out or in the cache with the expected checksum is used without downloading.
+    On any failure (HTTP error, truncated body, checksum mismatch, not a valid store) nothing
+    is left behind and the exit code is non-zero.
     """
     from ..fetch import fetch_store, is_url
 
