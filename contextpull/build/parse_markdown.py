@@ -155,8 +155,8 @@ def parse_markdown(text: str, stem: str) -> ParsedDocument:
             i += 1
         if heading is not None:
             blocks.append(heading)
-            if heading.level == 1 and h1_title is None and heading.text:
-                h1_title = heading.text
+            if heading.level == 1 and h1_title is None:
+                h1_title = heading.text  # the first H1, even when empty (then the next fallback)
             i += 1
             continue
         if _is_table_start(lines, i):

@@ -42,7 +42,9 @@ class _Unit:
     kind: str
     text: str
     table: Table | None = None
-    long_head: bool = False  # prose whose first word is part of a word cut for being too long
+    # prose whose first / last word is a piece of a word that was cut for being longer than the limit
+    long_head: bool = False
+    long_tail: bool = False
 
 
 @dataclass
@@ -134,16 +136,18 @@ def _pack(units: list[_Unit], limit: int) -> list[list[_Unit]]:
         heading_only = bool(cur) and all(u.kind == _HEADING for u in cur)
         if unit.kind == _PROSE:
             text, start, end, long_head = unit.text, 0, len(unit.text), unit.long_head
+            long_tail = unit.long_tail
             while True:
                 if size + (end - start) + 2 <= limit:
-                    cur.append(unit if start == 0 else _Unit(_PROSE, text[start:], None, long_head))
+                    rest = _Unit(_PROSE, text[start:], None, long_head, long_tail)
+                    cur.append(unit if start == 0 else rest)
                     size += end - start + 2
                     break
                 room = limit - size - 2
                 if cur and not heading_only and room < min_room:
                     flush()
                     continue
-                cut = _cut(text, start, room, limit, long_head)
+                cut = _cut(text, start, room, limit, long_head, long_tail)
                 if cut is None and not cur:  # cannot happen for stripped text; never loop
                     cut = (start + room, start + room)
                 if cut is None:  # not even one word fits the room: start a fresh part
@@ -152,7 +156,7 @@ def _pack(units: list[_Unit], limit: int) -> list[list[_Unit]]:
                     continue
                 piece_end, next_start = cut
                 inside_word = next_start == piece_end  # a word longer than the limit was cut
-                cur.append(_Unit(_PROSE, text[start:piece_end], None, long_head or inside_word))
+                cur.append(_Unit(_PROSE, text[start:piece_end], None, long_head, inside_word))
                 flush()
                 heading_only = False
                 long_head = inside_word
@@ -160,11 +164,13 @@ def _pack(units: list[_Unit], limit: int) -> list[list[_Unit]]:
         elif unit.kind == _HEADING:
             flush()
             cur, size = [unit], need
-        elif unit.kind == _TABLE and len(unit.text) > limit - 2:
-            flush()
-            chunks = _table_parts(unit.table, limit)
-            parts.extend([_Unit(_TABLE_PART, c)] for c in chunks[:-1])
-            cur, size = [_Unit(_TABLE_PART, chunks[-1])], len(chunks[-1]) + 2
+        elif unit.kind == _TABLE and len(unit.text) > limit - 1:
+            for chunk in _table_parts(unit.table, limit):  # each part at most limit - 1
+                need = len(chunk) + 2
+                if size + need > limit:
+                    flush()
+                cur.append(_Unit(_TABLE_PART, chunk))
+                size += need
         else:  # code, a table that fits an empty part, a table part: never split
             if cur and not heading_only:
                 flush()
@@ -174,14 +180,16 @@ def _pack(units: list[_Unit], limit: int) -> list[list[_Unit]]:
     return parts
 
 
-def _cut(text: str, start: int, room: int, limit: int, long_head: bool) -> tuple[int, int] | None:
+def _cut(
+    text: str, start: int, room: int, limit: int, long_head: bool, long_tail: bool
+) -> tuple[int, int] | None:
     """Where to cut ``text[start:]`` so the piece fits ``room``: (piece end, next start).
 
     The cut is at the last space that fits. With no space in the room, the cut is at the room's
     end when that falls in whitespace or inside a word longer than the limit (the only word ever
     cut), else before the word it would cut, at a line break. None when even that leaves nothing:
-    the caller starts a new part. ``long_head`` says the first word is part of a word already cut
-    for being longer than the limit. Spaces first, line breaks second, is the published
+    the caller starts a new part. ``long_head`` (``long_tail``) says the first (last) word is a piece
+    of a word already cut for being longer than the limit. Spaces first, line breaks second, is the published
     implementation's order (it splits on spaces only); keeping it keeps the stores identical, and
     the line-break fallback keeps short words whole, as the spec asks.
     """
@@ -197,7 +205,11 @@ def _cut(text: str, start: int, room: int, limit: int, long_head: bool) -> tuple
     word_start = end
     while word_start > start and not text[word_start - 1].isspace():
         word_start -= 1
-    if _word_longer_than(text, word_start, limit - 2) or (word_start == start and long_head):
+    if (
+        (word_start == start and long_head)
+        or (long_tail and not any(c.isspace() for c in text[end:]))
+        or _word_longer_than(text, word_start, limit - 2)
+    ):
         return end, end
     return _break_at(text, start, word_start - 1) if word_start > start else None
 
