@@ -47,7 +47,8 @@ class Fetched:
     path: Path
     sha256: str
     bytes: int
-    reused: bool
+    reused: bool  # no download: the copy came from ``source``
+    source: str = "download"  # download | cache | destination
 
 
 def cache_dir(environ: dict | None = None) -> Path:
@@ -110,7 +111,7 @@ def fetch_store(
         if target.is_dir():
             raise InputError(f"{target} is a folder; --out needs a file path")
         if _matches(target, expected):
-            return Fetched(target, expected, target.stat().st_size, reused=True)
+            return Fetched(target, expected, target.stat().st_size, reused=True, source="destination")
     cached: Path | None = cached_path(url, expected, cache)
     downloaded = False
     if not _matches(cached, expected):
@@ -130,11 +131,12 @@ def fetch_store(
                 _remove_if_empty(cached.parent)
             raise
         downloaded = True
+    source = "download" if downloaded else "cache"
     if target is None:
-        return Fetched(cached, expected, cached.stat().st_size, reused=not downloaded)
+        return Fetched(cached, expected, cached.stat().st_size, reused=not downloaded, source=source)
     if cached is not None:
         _copy_into_place(cached, target)
-    return Fetched(target, expected, target.stat().st_size, reused=not downloaded)
+    return Fetched(target, expected, target.stat().st_size, reused=not downloaded, source=source)
 
 
 def _remove_if_empty(folder: Path) -> None:

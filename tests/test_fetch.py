@@ -163,7 +163,7 @@ def test_out_is_filled_from_the_cache_without_downloading_again(host, store_byte
     assert files_under(cache) == [first.sha256[:16], f"{first.sha256[:16]}/store.sqlite"]
     _Routes.hits.clear()
     second = fetch_store(f"{host}/store.sqlite", out=tmp_path / "b" / "store.sqlite")
-    assert second.reused and second.path.read_bytes() == store_bytes
+    assert second.reused and second.source == "cache" and second.path.read_bytes() == store_bytes
     assert _Routes.hits == ["/store.sqlite.sha256"]
     assert leftovers(tmp_path / "b") == ["store.sqlite"]
 

@@ -198,7 +198,7 @@ def fetch(url, out, sha256):
     if not is_url(url):
         raise InputError(f"{url!r} is not a URL", "pass the https:// address of a published store.sqlite")
     fetched = fetch_store(url, out=Path(out), sha256=sha256)
-    verb = "kept existing" if fetched.reused else "fetched"
+    verb = {"destination": "kept existing", "cache": "copied from cache"}.get(fetched.source, "fetched")
     click.echo(f"{verb} {fetched.path} ({fetched.bytes:,} bytes, sha256 {fetched.sha256})")
 
 
