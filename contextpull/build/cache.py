@@ -66,6 +66,8 @@ class BuildCache:
         self.sha256 = digest  # known when verified through its sidecar
         # Only bytes vouched for by their checksum are trusted for the FTS text (see ``insert``).
         self.trust_fts = digest is not None
+        self._groups = None
+        self._ahead = None
         self.documents = {
             row[1]: row
             for row in conn.execute(
@@ -121,23 +123,12 @@ class BuildCache:
         """Write a cached document as ``writer.insert_document`` would, reusing its FTS text.
 
         Normalising every section for the FTS table is a large share of a build, and the cache
-        already holds the normalised text of unchanged documents (the writer gives a section and
-        its FTS row the same rowid). Only a cache whose bytes were verified against the checksum
-        its build wrote is trusted for that; otherwise, or if a row does not line up, the
-        document goes through the writer. The statements below mirror ``insert_document`` row
-        for row, which the incremental-equals-fresh tests hold to.
+        already holds the normalised text of unchanged documents. Only a cache whose bytes were
+        verified against the checksum its build wrote is trusted for that; otherwise, or if a row
+        does not line up, the document goes through the writer. The statements below mirror
+        ``insert_document`` row for row, which the incremental-equals-fresh tests hold to.
         """
-        rows = None
-        if self.trust_fts:
-            rows = self.conn.execute(
-                "SELECT s.id, s.heading_path, s.level, s.kind, s.text, s.hash, f.id, f.heading_path, f.text"
-                " FROM sections s JOIN sections_fts f ON f.rowid = s.rowid"
-                " WHERE s.doc_id = ? ORDER BY s.ordinal",
-                (record.cache_doc_id,),
-            ).fetchall()
-            ids = [f"{record.path}#{i}" for i in range(len(rows))]
-            if any(row[0] != sid or row[6] != sid for row, sid in zip(rows, ids)):
-                rows = None
+        rows = self._cached_rows(record) if self.trust_fts else None
         if not rows:
             from .writer import insert_document
 
@@ -150,6 +141,7 @@ class BuildCache:
              record.sha256, record.bytes, record.kind, len(rows), ingested_at),
         )
         base = conn.execute("SELECT coalesce(max(rowid), 0) + 1 FROM sections").fetchone()[0]
+        ids = [row[0] for row in rows]
         last = len(ids) - 1
         conn.executemany(
             "INSERT INTO sections (rowid, id, doc_id, ordinal, heading_path, level, kind, text,"
@@ -157,13 +149,58 @@ class BuildCache:
             [
                 (base + i, ids[i], doc_id, i, heading, level, kind, text, len(text), digest,
                  ids[i - 1] if i > 0 else None, ids[i + 1] if i < last else None)
-                for i, (_, heading, level, kind, text, digest, _, _, _) in enumerate(rows)
+                for i, (_, heading, level, kind, text, digest, _, _) in enumerate(rows)
             ],
         )
         conn.executemany(
             "INSERT INTO sections_fts (rowid, id, heading_path, text) VALUES (?, ?, ?, ?)",
-            [(base + i, ids[i], row[7], row[8]) for i, row in enumerate(rows)],
+            [(base + i, ids[i], row[6], row[7]) for i, row in enumerate(rows)],
         )
+
+    def _cached_rows(self, record: CachedRecord) -> list[tuple] | None:
+        """The sections of ``record`` with their FTS columns, from one sequential pass.
+
+        Documents are requested in path order, which is the cache's doc_id and rowid order (a
+        build writes them so), so both tables are read front to back once instead of being
+        looked up per document. Anything out of order or not lining up returns None.
+        """
+        if self._groups is None:
+            self._groups = self._scan_groups()
+            self._ahead = next(self._groups, None)
+        while self._ahead is not None and self._ahead[0] < record.cache_doc_id:
+            self._ahead = next(self._groups, None)
+        if self._ahead is None or self._ahead[0] != record.cache_doc_id:
+            return None
+        rows = self._ahead[1]
+        self._ahead = next(self._groups, None)
+        expected = [f"{record.path}#{i}" for i in range(len(rows))]
+        if any(row is None or row[0] != sid for row, sid in zip(rows, expected)):
+            return None
+        return rows
+
+    def _scan_groups(self):
+        """(doc_id, rows) per document; a row is None when its FTS row does not match."""
+        try:
+            sections = self.conn.execute(
+                "SELECT doc_id, rowid, id, heading_path, level, kind, text, hash FROM sections ORDER BY rowid"
+            )
+            # FTS5's documented %_content shadow table: id = rowid, c0..c2 = id, heading_path, text.
+            fts = self.conn.execute("SELECT id, c0, c1, c2 FROM sections_fts_content ORDER BY id")
+        except sqlite3.Error:
+            return
+        current, rows = None, []
+        for doc, rowid, sid, heading, level, kind, text, digest in sections:
+            f = next(fts, None)
+            row = None
+            if f is not None and f[0] == rowid and f[1] == sid:
+                row = (sid, heading, level, kind, text, digest, f[2], f[3])
+            if doc != current:
+                if current is not None:
+                    yield current, rows
+                current, rows = doc, []
+            rows.append(row)
+        if current is not None:
+            yield current, rows
 
     def whole_match(self, settings: Settings, corpus_fp: str, paths: list[tuple[str, str]]) -> bool:
         """Would a fresh build write exactly this file?"""
