@@ -53,8 +53,9 @@ class _Part:
     level: int
     units: list[_Unit]
 
-    def text_len(self) -> int:
-        return sum(len(u.text) + 2 for u in self.units) - 2
+    def text(self) -> str:
+        """The section text: units joined by a blank line, outer whitespace dropped."""
+        return _JOIN.join(u.text for u in self.units).strip()
 
 
 def section_document(doc: ParsedDocument, settings: Settings) -> list[SectionDraft]:
@@ -65,7 +66,7 @@ def section_document(doc: ParsedDocument, settings: Settings) -> list[SectionDra
         parts.extend(_Part(path, level, chunk) for chunk in _pack(units, limit))
     parts = _merge_fragments(parts, settings.section_min_chars, limit)
     return [
-        SectionDraft(p.heading_path, p.level, _classify(p.units), _JOIN.join(u.text for u in p.units).strip())
+        SectionDraft(p.heading_path, p.level, _classify(p.units), p.text())
         for p in parts
     ]
 
@@ -268,7 +269,7 @@ def _merge_fragments(parts: list[_Part], min_chars: int, limit: int) -> list[_Pa
     budget = 4 * len(parts) + 16  # a guard only: every accepted merge moves text towards the front
     while i < len(parts) and budget > 0:
         part = parts[i]
-        if part.text_len() >= min_chars:
+        if len(part.text()) >= min_chars:
             i += 1
             continue
         budget -= 1
