@@ -104,3 +104,15 @@ def test_claude_md_snippet():
     assert result.stdout == CLAUDE_MD
     for tool in ("search", "read", "grep", "neighbours", "contextpull://index"):
         assert tool in result.stdout
+
+
+def test_an_sdk_without_the_2x_api_is_named(tmp_path, monkeypatch):
+    store = corpus_store(tmp_path)
+    import contextpull
+
+    monkeypatch.setitem(sys.modules, "contextpull.mcp_server", None)  # import fails like mcp 1.x would
+    monkeypatch.delattr(contextpull, "mcp_server", raising=False)
+    result = CliRunner().invoke(cli, ["serve", str(store)])
+    assert result.exit_code != 0
+    assert "MCP SDK 2.3 or newer" in result.stderr
+    assert "Traceback" not in result.stderr

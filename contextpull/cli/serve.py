@@ -21,6 +21,7 @@ from ..errors import ContextPullError, InputError
 from . import cli
 
 STORE_IN_CORPUS = Path(".contextpull") / "store.sqlite"
+MIN_MCP = "2.3"
 MCP_HINT = "install the extra: pip install 'contextpull[mcp]' (or uvx --from 'contextpull[mcp]' contextpull serve ...)"
 
 CLAUDE_MD = """\
@@ -51,9 +52,23 @@ def _require_mcp():
         import uvicorn  # noqa: F401
     except ModuleNotFoundError as exc:
         raise ContextPullError(f"`contextpull serve` needs the MCP SDK ({exc.name} is not installed)", MCP_HINT) from None
-    from .. import mcp_server
-
+    try:
+        from .. import mcp_server
+    except ImportError as exc:  # an SDK older than the 2.x API this server is written against
+        raise ContextPullError(
+            f"`contextpull serve` needs MCP SDK {MIN_MCP} or newer (found mcp {_mcp_version()}: {exc})",
+            f"pip install 'mcp>={MIN_MCP}'",
+        ) from None
     return mcp_server
+
+
+def _mcp_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("mcp")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def refresh_corpus_store(corpus: Path, summarizer: str | None) -> Path:
