@@ -15,7 +15,7 @@ import re
 from dataclasses import replace
 from typing import Sequence
 
-from . import literal_grep, regex_grep
+from . import literal_grep, ranking, regex_grep
 from .errors import ToolError
 from .results import GrepResult, Hit, Match, NeighboursResult, ReadResult, SearchResult, Section
 from .store import Store
@@ -26,7 +26,6 @@ GREP_LIMIT = (1, 100)
 STEPS = (0, 5)  # read context, neighbours before/after
 PATTERN_MAX = 200
 
-BM25 = "bm25(sections_fts, 0.0, 2.0, 1.0)"
 SNIPPET = "snippet(sections_fts, 2, '**', '**', '…', 20)"
 
 HINT_NO_WORDS = "no searchable words in the query; use grep for punctuation or symbols"
@@ -111,10 +110,14 @@ class Ops:
                 params.append(entry + "/*")
         return f" AND s.doc_id IN ({_DOCS_WHERE}{' OR '.join(clauses)})", params
 
+    @staticmethod
+    def _docs_sql(where: str) -> str:
+        """The allowed-documents subquery inside a path filter clause."""
+        return where[where.index(_DOCS_WHERE) : where.rindex(")")]
+
     def _no_hits_hint(self, where: str, params: list) -> str:
         if where:
-            docs = where[where.index(_DOCS_WHERE) : where.rindex(")")]
-            if self.conn.execute(f"SELECT count(*) FROM ({docs})", params).fetchone()[0] == 0:
+            if self.conn.execute(f"SELECT count(*) FROM ({self._docs_sql(where)})", params).fetchone()[0] == 0:
                 return f"no document matches the in filter; top-level paths: {self._top_level()}"
         return HINT_NO_HITS
 
@@ -197,7 +200,11 @@ class Ops:
 
         found: dict[str, tuple[int, float, str]] = {}  # id -> (fts rowid, bm25, the pass query)
         for fts_query in passes:
-            for sid, rowid, rank in self._ranked(fts_query, where, params, limit):
+            if where:
+                ranked = ranking.filtered(self.conn, fts_query, self._docs_sql(where), params, limit)
+            else:
+                ranked = ranking.unfiltered(self.conn, fts_query, limit)
+            for sid, rowid, rank in ranked:
                 if sid not in found:
                     found[sid] = (rowid, rank, fts_query)
             if len(found) >= limit:
@@ -214,36 +221,6 @@ class Ops:
             score = round(-found[sid][1], 2) + 0.0  # + 0.0 turns -0.0 into 0.0
             hits.append(Hit(sid, self.doc_paths[doc_id], heading, snippets.get(sid, ""), score, kind))
         return SearchResult(tuple(hits), "lexical", "; ".join(hints) or None)
-
-    def _ranked(self, fts_query: str, where: str, params: list, limit: int) -> list[tuple[str, int, float]]:
-        """One pass: (id, fts rowid, bm25) of the best ``limit`` matches ordered by bm25, then id.
-
-        Reading the unindexed id column costs a content lookup per match, so the unfiltered pass
-        ranks by bm25 alone with a margin, reads ids only for those rows and sorts ties by id.
-        Should equal scores run past the margin, the plain query answers instead: same order.
-        """
-        if where:
-            sql = (
-                f"SELECT sections_fts.id, sections_fts.rowid, {BM25} AS r FROM sections_fts "
-                f"JOIN sections s ON s.id = sections_fts.id WHERE sections_fts MATCH ?{where} "
-                "ORDER BY r, sections_fts.id LIMIT ?"
-            )
-            return self.conn.execute(sql, (fts_query, *params, limit)).fetchall()
-        margin = limit + 16
-        top = self.conn.execute(
-            f"SELECT rowid, {BM25} AS r FROM sections_fts WHERE sections_fts MATCH ? ORDER BY r LIMIT ?",
-            (fts_query, margin),
-        ).fetchall()
-        if len(top) == margin and top[-1][1] == top[limit - 1][1]:
-            sql = f"SELECT id, rowid, {BM25} AS r FROM sections_fts WHERE sections_fts MATCH ? ORDER BY r, id LIMIT ?"
-            return self.conn.execute(sql, (fts_query, limit)).fetchall()
-        if len(top) > limit:
-            cut = top[limit - 1][1]
-            top = [row for row in top if row[1] <= cut]
-        ranks = dict(top)
-        marks = ",".join("?" * len(ranks))
-        ids = self.conn.execute(f"SELECT rowid, id FROM sections_fts WHERE rowid IN ({marks})", list(ranks)).fetchall()
-        return sorted(((sid, rowid, ranks[rowid]) for rowid, sid in ids), key=lambda t: (t[2], t[0]))[:limit]
 
     def _snippets(self, found: dict[str, tuple[int, float, str]]) -> dict[str, str]:
         by_query: dict[str, list[int]] = {}

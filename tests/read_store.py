@@ -72,9 +72,14 @@ CORPUS = [
 ]
 
 
-def make_store(path: Path, corpus=CORPUS, *, meta: dict | None = None, journal: str = "DELETE") -> Path:
+def make_store(
+    path: Path, corpus=CORPUS, *, meta: dict | None = None, journal: str = "DELETE", fts_reversed: bool = False
+) -> Path:
+    """A store of ``corpus``; ``fts_reversed`` writes the FTS rows in reverse order, so FTS rowids
+    differ from section rowids (legal: the format does not tie them together)."""
     conn = sqlite3.connect(path)
     conn.executescript(DDL)
+    fts_rows = []
     for doc_id, (doc_path, title, summary, sections) in enumerate(corpus, start=1):
         conn.execute(
             "INSERT INTO documents VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -90,10 +95,10 @@ def make_store(path: Path, corpus=CORPUS, *, meta: dict | None = None, journal: 
                 (sid, doc_id, ordinal, heading, 1, kind, text, len(text),
                  hashlib.sha256(text.encode()).hexdigest(), prev_id, next_id),
             )
-            conn.execute(
-                "INSERT INTO sections_fts (id, heading_path, text) VALUES (?, ?, ?)",
-                (sid, normalize_for_fts(heading), normalize_for_fts(text)),
-            )
+            fts_rows.append((sid, normalize_for_fts(heading), normalize_for_fts(text)))
+    if fts_reversed:
+        fts_rows.reverse()
+    conn.executemany("INSERT INTO sections_fts (id, heading_path, text) VALUES (?, ?, ?)", fts_rows)
     values = {
         "schema_version": SCHEMA_VERSION,
         "index_text": "ContextPull index · test",

@@ -361,3 +361,39 @@ def test_filter_matching_no_document_says_so(ops):
     assert result.hits == ()
     assert result.hint.startswith("no document matches the in filter") and "policies/" in result.hint
     assert "grep" in ops.search("zebra", in_=["policies"]).hint
+
+
+@pytest.fixture(scope="module")
+def misaligned_ops(tmp_path_factory):
+    path = make_store(tmp_path_factory.mktemp("misaligned") / "store.sqlite", fts_reversed=True)
+    with Store.open(path) as store:
+        yield Ops(store)
+
+
+FILTERED = [
+    ("refund window", ["policies"]),
+    ("refund", ["policies/b.md", "guidesextra.md"]),
+    ("cache", ["guides/*.md"]),
+    ("support email", ["policies/?.md"]),
+    ("fee item", ["policies/b.md"]),
+    ("TX-4419", ["guides"]),
+]
+
+
+@pytest.mark.parametrize("query, in_", FILTERED)
+def test_filtered_search_is_the_same_whatever_the_fts_rowids(ops, misaligned_ops, monkeypatch, query, in_):
+    from contextpull import ranking
+
+    expected = [(h.id, h.score) for h in ops.search(query, in_=in_).hits]
+    assert [(h.id, h.score) for h in misaligned_ops.search(query, in_=in_).hits] == expected
+    monkeypatch.setattr(ranking, "ALIGN_CAP", 0)  # the join path on the aligned store too
+    assert [(h.id, h.score) for h in ops.search(query, in_=in_).hits] == expected
+    # and the filter is the unfiltered ranking restricted to the allowed documents
+    allowed = {h.doc for h in ops.search(query, in_=in_, limit=50).hits}
+    unfiltered = [h.id for h in ops.search(query, limit=50).hits if h.doc in allowed]
+    assert [h for h, _ in expected] == unfiltered[: len(expected)]
+
+
+def test_unfiltered_search_is_the_same_whatever_the_fts_rowids(ops, misaligned_ops):
+    for query in ("refund window", "support email", "the", "TX-4419 gateway"):
+        assert ops.search(query).to_dict() == misaligned_ops.search(query).to_dict()
