@@ -199,9 +199,10 @@ class Ops:
         passes.append(" OR ".join(_fts_string(t) for t in tokens))
 
         found: dict[str, tuple[int, float, str]] = {}  # id -> (fts rowid, bm25, the pass query)
+        scope = ranking.Scope(self.conn, self._docs_sql(where), params) if where else None
         for fts_query in passes:
-            if where:
-                ranked = ranking.filtered(self.conn, fts_query, self._docs_sql(where), params, limit)
+            if scope is not None:
+                ranked = ranking.filtered(self.conn, fts_query, scope, limit)
             else:
                 ranked = ranking.unfiltered(self.conn, fts_query, limit)
             for sid, rowid, rank in ranked:

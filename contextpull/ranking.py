@@ -63,12 +63,20 @@ def _aligned(conn: sqlite3.Connection, allowed: dict[int, str]) -> bool:
     return seen == len(allowed)
 
 
-def filtered(conn: sqlite3.Connection, query: str, docs_sql: str, params: list, limit: int) -> list[tuple[str, int, float]]:
-    """``docs_sql`` selects the allowed doc_ids (with ``params``)."""
-    allowed = dict(conn.execute(f"SELECT rowid, id FROM sections WHERE doc_id IN ({docs_sql})", params))
+class Scope:
+    """The sections an ``in`` filter allows, read once per search call."""
+
+    def __init__(self, conn: sqlite3.Connection, docs_sql: str, params: list):
+        self.docs_sql, self.params = docs_sql, params
+        self.allowed = dict(conn.execute(f"SELECT rowid, id FROM sections WHERE doc_id IN ({docs_sql})", params))
+        self.aligned = bool(self.allowed) and len(self.allowed) <= ALIGN_CAP and _aligned(conn, self.allowed)
+
+
+def filtered(conn: sqlite3.Connection, query: str, scope: Scope, limit: int) -> list[tuple[str, int, float]]:
+    allowed = scope.allowed
     if not allowed:
         return []
-    if len(allowed) <= ALIGN_CAP and _aligned(conn, allowed):
+    if scope.aligned:
         rows = conn.execute(
             f"SELECT rowid, {BM25} FROM sections_fts WHERE sections_fts MATCH ? AND rowid BETWEEN ? AND ?",
             (query, min(allowed), max(allowed)),
@@ -77,6 +85,6 @@ def filtered(conn: sqlite3.Connection, query: str, docs_sql: str, params: list, 
     sql = (
         f"SELECT sections_fts.id, sections_fts.rowid, {BM25} AS r FROM sections_fts "
         "CROSS JOIN sections s ON s.id = sections_fts.id "
-        f"WHERE sections_fts MATCH ? AND s.doc_id IN ({docs_sql}) ORDER BY r, sections_fts.id LIMIT ?"
+        f"WHERE sections_fts MATCH ? AND s.doc_id IN ({scope.docs_sql}) ORDER BY r, sections_fts.id LIMIT ?"
     )
-    return conn.execute(sql, (query, *params, limit)).fetchall()
+    return conn.execute(sql, (query, *scope.params, limit)).fetchall()
