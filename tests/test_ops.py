@@ -397,3 +397,49 @@ def test_filtered_search_is_the_same_whatever_the_fts_rowids(ops, misaligned_ops
 def test_unfiltered_search_is_the_same_whatever_the_fts_rowids(ops, misaligned_ops):
     for query in ("refund window", "support email", "the", "TX-4419 gateway"):
         assert ops.search(query).to_dict() == misaligned_ops.search(query).to_dict()
+
+
+def _reference_search(conn, query, in_, limit):
+    """store-format "Search" steps 1-5 written as plainly as possible, to compare against."""
+    from contextpull.text import query_tokens
+
+    tokens = query_tokens(query)
+    if not tokens:
+        return []
+    quote = lambda t: '"' + t.replace('"', '""') + '"'  # noqa: E731
+    passes = ([quote(" ".join(tokens)), " AND ".join(map(quote, tokens))] if len(tokens) > 1 else [])
+    passes.append(" OR ".join(map(quote, tokens)))
+    where, params = "", []
+    if in_:
+        clauses = []
+        for entry in in_:
+            clauses.append("d.path GLOB ?")
+            params.append(entry)
+            if not any(c in entry for c in "*?["):
+                clauses.append("d.path GLOB ?")
+                params.append(entry + "/*")
+        where = " AND (" + " OR ".join(clauses) + ")"
+    out = []
+    for q in passes:
+        rows = conn.execute(
+            "SELECT f.id FROM sections_fts f JOIN sections s ON s.id = f.id JOIN documents d ON d.doc_id = s.doc_id "
+            f"WHERE sections_fts MATCH ?{where} ORDER BY bm25(sections_fts, 0.0, 2.0, 1.0), f.id LIMIT ?",
+            (q, *params, limit),
+        )
+        out += [sid for (sid,) in rows if sid not in out]
+    return out[:limit]
+
+
+def test_search_matches_a_plain_reading_of_the_spec(ops, misaligned_ops):
+    import random
+
+    words = ["refund", "window", "the", "support", "email", "cache", "fee", "item", "gateway", "tx-4419",
+             "timeout", "policy", "retry", "install", "client", "codes", "a", "is"]
+    filters = [None, ["policies"], ["guides"], ["policies/b.md", "errors.md"], ["*.md"], ["guides/*"]]
+    rng = random.Random(3)
+    for _ in range(150):
+        query = " ".join(rng.sample(words, rng.randint(1, 3)))
+        in_, limit = rng.choice(filters), rng.choice([1, 2, 3, 5, 10])
+        expected = _reference_search(ops.conn, query, in_, limit)
+        assert ids(ops.search(query, in_=in_, limit=limit)) == expected, (query, in_, limit)
+        assert ids(misaligned_ops.search(query, in_=in_, limit=limit)) == expected, (query, in_, limit)
