@@ -84,6 +84,11 @@ def test_pipe_table_without_outer_pipes():
     assert blocks(text) == [Table("a | b", "--- | :---:", ("1 | 2",), text.rstrip("\n"))]
 
 
+def test_alignment_cells_need_two_dashes():
+    assert not any(isinstance(b, Table) for b in blocks("| a |\n|-|\n| 1 |"))
+    assert isinstance(blocks("| a | b |\n|:--:|--:|\n| 1 | 2 |")[0], Table)
+
+
 def test_table_without_body():
     assert blocks("| only | header |\n|---|---|\n\nAfter.") == [
         Table("| only | header |", "|---|---|", (), "| only | header |\n|---|---|"),

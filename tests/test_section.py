@@ -151,6 +151,45 @@ def test_classify():
         assert s.kind == kind, text
 
 
+def test_small_room_is_not_filled_large_room_is():
+    limit = 300  # prose is cut to fill the room left only when it is >= max(80, limit // 5)
+    big = words("b", 60)
+    small_room = sections("# T\n\n" + words("a", 60) + "\n\n" + big, section_max_chars=limit)
+    assert small_room[0].text == "# T\n\n" + words("a", 60)
+    large_room = sections("# T\n\n" + words("a", 20) + "\n\n" + big, section_max_chars=limit)
+    assert large_room[0].text.startswith("# T\n\n" + words("a", 20) + "\n\nb0 b1")
+    assert all(len(s.text) <= limit - 2 for s in small_room + large_room)
+
+
+def test_cuts_prefer_the_last_space_to_a_later_line_break():
+    body = "alpha beta\n" + "\n".join(["gamma"] * 30)
+    got = sections("# T\n\n" + body, section_max_chars=100, section_min_chars=0)
+    assert got[0].text == "# T\n\nalpha"
+    assert got[1].text.startswith("beta\ngamma\n") and got[1].text.endswith("gamma")
+
+
+def test_several_headings_keep_the_block_that_follows():
+    code = "```\n" + "\n".join(f"line {i}" for i in range(40)) + "\n```"
+    got = sections(f"# A\n\n## B\n\n{code}\n\nAfter the code block, prose.", section_max_chars=200)
+    assert got[0].text == f"# A\n\n## B\n\n{code}"
+    assert (got[0].heading_path, got[0].kind) == ("A > B", "code")
+
+
+def test_section_text_is_stripped_and_fragments_measured_stripped():
+    fence = "    ```\n    x = 1\n    ```"  # 25 characters once the indent is dropped
+    got = sections(f"{fence}\n\n# Title\n\n" + words("w", 12), section_min_chars=26)
+    assert len(got) == 1 and got[0].text.startswith("```\n    x = 1")
+
+
+def test_row_split_table_parts_fill_a_part_when_they_fit():
+    header, sep = "| k | v |", "|---|---|"
+    rows = [f"| key{i} | {'value ' * 14}{i} |" for i in range(6)]  # one row per part
+    got = sections("# T\n\nShort lead.\n\n" + "\n".join([header, sep, *rows]), section_max_chars=200)
+    assert got[0].text.startswith("# T\n\nShort lead.\n\n" + header + "\n" + sep)
+    assert got[0].kind == "mixed" and all(s.kind == "table" for s in got[1:])
+    assert all(len(s.text) <= 199 for s in got)
+
+
 def test_two_thousand_section_file():
     text = "\n\n".join(f"## Heading {i}\n\nBody of section {i} with enough words to stand alone."
                        for i in range(2000))
