@@ -443,3 +443,27 @@ def test_search_matches_a_plain_reading_of_the_spec(ops, misaligned_ops):
         expected = _reference_search(ops.conn, query, in_, limit)
         assert ids(ops.search(query, in_=in_, limit=limit)) == expected, (query, in_, limit)
         assert ids(misaligned_ops.search(query, in_=in_, limit=limit)) == expected, (query, in_, limit)
+
+
+def test_grep_matches_a_plain_reading_of_the_spec(ops, trigram_ops):
+    patterns = ["TX", "tx-4", "e", "THE ", "| ", "fee |", "#", "Café", "refund", "window is", "zz", "."]
+    filters = [None, ["policies"], ["guides/*"], ["errors.md", "policies/a.md"]]
+    for pattern in patterns:
+        for in_ in filters:
+            for limit in (1, 3, 20):
+                where, params = "", []
+                if in_:
+                    globs = [g for e in in_ for g in ([e] if any(c in e for c in "*?[") else [e, e + "/*"])]
+                    where = " AND (" + " OR ".join("d.path GLOB ?" for _ in globs) + ")"
+                    params = globs
+                rows = ops.conn.execute(
+                    "SELECT s.id FROM sections s JOIN documents d ON d.doc_id = s.doc_id "
+                    f"WHERE instr(lower(s.text), lower(?)) > 0{where} ORDER BY s.id LIMIT ?",
+                    (pattern, *params, limit + 1),
+                ).fetchall()
+                expected = [sid for (sid,) in rows]
+                for reader in (ops, trigram_ops):
+                    result = reader.grep(pattern, in_, limit=limit)
+                    assert ids(result) == expected[:limit] and result.truncated == (len(expected) > limit)
+                    for match in result.matches:
+                        assert pattern.lower() in match.line.lower() and "\n" not in match.line
