@@ -21,7 +21,6 @@ import hashlib
 import os
 import re
 import shutil
-import sqlite3
 import tempfile
 import urllib.error
 import urllib.parse
@@ -193,10 +192,24 @@ def _remove_sidecars(tmp: Path) -> None:
         Path(str(tmp) + suffix).unlink(missing_ok=True)
 
 
+class _CheckedRedirects(urllib.request.HTTPRedirectHandler):
+    """Release hosts redirect to a CDN; a redirect must meet the same rule as the first URL."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        try:
+            check_url(newurl)
+        except InputError as exc:
+            raise FetchError(f"refusing a redirect from {req.full_url} to {newurl}: {exc.message}") from None
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+_OPENER = urllib.request.build_opener(_CheckedRedirects)
+
+
 def _open(url: str, timeout: float):
     request = urllib.request.Request(url, headers={"User-Agent": "contextpull-fetch"})
     try:
-        return urllib.request.urlopen(request, timeout=timeout)  # noqa: S310 - scheme checked
+        return _OPENER.open(request, timeout=timeout)  # scheme and host checked, redirects too
     except urllib.error.HTTPError as exc:
         raise FetchError(f"download failed: HTTP {exc.code} {exc.reason} for {url}") from None
     except (urllib.error.URLError, OSError) as exc:
@@ -249,29 +262,10 @@ def _file_sha256(path: Path) -> str:
 
 
 def verify_store_file(path: Path) -> None:
-    """Reject a file that is not a servable store; ``StoreError`` names why."""
-    try:
-        from .build import verify as build_verify  # engineer D's full check, when present
-    except ImportError:
-        build_verify = None
-    if build_verify is not None and hasattr(build_verify, "verify_store"):
-        try:
-            build_verify.verify_store(path, sidecars=False)
-        except ContextPullError as exc:
-            raise StoreError(f"downloaded file is not a valid store: {exc.message}", exc.suggestion) from None
-        return
-    _basic_verify(path)
-
-
-def _basic_verify(path: Path) -> None:
-    from .store import Store
+    """Reject a file that ``contextpull verify`` rejects; ``StoreError`` names why."""
+    from .build.verify import verify_store
 
     try:
-        with Store.open(path) as store:
-            row = store.conn.execute("PRAGMA quick_check").fetchone()
+        verify_store(path, sidecars=False)
     except ContextPullError as exc:
         raise StoreError(f"downloaded file is not a valid store: {exc.message}", exc.suggestion) from None
-    except sqlite3.Error as exc:
-        raise StoreError(f"downloaded file is not a valid store: {exc}") from None
-    if not row or row[0] != "ok":
-        raise StoreError(f"downloaded store fails SQLite's integrity check: {row[0] if row else 'no answer'}")

@@ -32,6 +32,9 @@ class _Routes(http.server.BaseHTTPRequestHandler):
         self.hits.append(self.path)
         status, body, announced = self.routes.get(self.path, (404, b"not found", None))
         self.send_response(status)
+        if status in (301, 302, 307, 308):  # body is the Location
+            self.send_header("Location", body.decode())
+            body = b""
         self.send_header("Content-Length", str(len(body) if announced is None else announced))
         self.end_headers()
         self.wfile.write(body)
@@ -213,3 +216,35 @@ def test_cli_fetch_success_and_failure_exit_codes(host, store_bytes, tmp_path):
     assert bad.exit_code != 0
     assert "HTTP 404" in bad.stderr
     assert not (tmp_path / "x.sqlite").exists()
+
+
+def test_redirect_to_plain_http_elsewhere_is_refused(host, tmp_path, cache):
+    class Redirect(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802
+            self.send_response(302)
+            self.send_header("Location", "http://example.com/store.sqlite")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Redirect)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with pytest.raises(ContextPullError, match="refusing a redirect"):
+            fetch_store(f"http://127.0.0.1:{server.server_address[1]}/store.sqlite", out=tmp_path / "s.sqlite", sha256="c" * 64)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert not (tmp_path / "s.sqlite").exists()
+    assert files_under(cache) == []
+
+
+def test_redirect_within_the_rules_is_followed(host, store_bytes, tmp_path):
+    publish("real.sqlite", store_bytes)
+    _Routes.routes["/moved.sqlite"] = (302, b"/real.sqlite", None)  # a release URL pointing at its CDN copy
+    out = tmp_path / "moved.sqlite"
+    fetched = fetch_store(f"{host}/moved.sqlite", out=out, sha256=hashlib.sha256(store_bytes).hexdigest())
+    assert fetched.path.read_bytes() == store_bytes
+    assert _Routes.hits == ["/moved.sqlite", "/real.sqlite"]
