@@ -238,6 +238,36 @@ def build(
     return report
 
 
+class _Background:
+    """``func`` over a read-only connection to ``path``, in a thread; ``result()`` joins."""
+
+    def __init__(self, func, path: Path):
+        import threading
+
+        self._value = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(func, path), daemon=True)
+        self._thread.start()
+
+    def _run(self, func, path: Path) -> None:
+        from .verify import open_readonly
+
+        try:
+            conn = open_readonly(path)
+            try:
+                self._value = func(conn)
+            finally:
+                conn.close()
+        except BaseException as exc:  # handed to the caller in result()
+            self._error = exc
+
+    def result(self):
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._value
+
+
 class _Job:
     """One build's state, so the steps above read as a list."""
 
@@ -329,21 +359,32 @@ class _Job:
         self.documents_written.append(record.path)
 
     def _finish(self, conn: sqlite3.Connection) -> None:
-        """Index, meta, fingerprint, then VACUUM INTO the artifact file."""
+        """Index and meta, then VACUUM INTO the artifact file while the content fingerprint is
+        computed beside it; the fingerprint then replaces a same-length placeholder in meta.
+
+        The two overlap because VACUUM INTO runs in SQLite (no GIL) and the fingerprint in
+        Python. Writing a 64-character value over a 64-character placeholder rewrites one cell
+        in place, so the file stays compact and its bytes stay a function of the content.
+        """
         from .writer import finalize_index, write_meta
 
         if self.cache is not None:
             self.reuse = "documents" if self.reused else "none"
         try:
             self.index = finalize_index(conn, self.settings, ingested_at=self.ingested_at, corpus_root=".")
-            write_meta(conn, builder_meta(self.settings))
+            write_meta(conn, {**builder_meta(self.settings), CONTENT_FP_KEY: "0" * 64})
             conn.commit()
-            self.content_fp = content_fingerprint(conn)
-            write_meta(conn, {CONTENT_FP_KEY: self.content_fp})
-            conn.commit()
+            fingerprint = _Background(content_fingerprint, self.tmp_build)
             conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
             conn.execute("VACUUM INTO ?", (str(self.tmp_store),))
             conn.close()
+            self.content_fp = fingerprint.result()
+            final = sqlite3.connect(str(self.tmp_store))
+            try:
+                final.execute("UPDATE meta SET value = ? WHERE key = ?", (self.content_fp, CONTENT_FP_KEY))
+                final.commit()
+            finally:
+                final.close()
         except sqlite3.Error as exc:
             raise BuildError(f"writing the store failed: {exc}") from None
         _remove(self.tmp_build)
