@@ -56,9 +56,7 @@ def _wait_listening(port: int, proc: subprocess.Popen, attempts: int = 120) -> N
     raise AssertionError("server did not start listening")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    store = corpus_store(tmp_path_factory.mktemp("http"))
+def _start(store) -> tuple[str, subprocess.Popen]:
     port = _free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "contextpull", "serve", str(store), "--transport", "http", "--port", str(port), "--log"],
@@ -66,16 +64,31 @@ def server(tmp_path_factory):
         stderr=subprocess.PIPE,
         text=True,
     )
+    _wait_listening(port, proc)
+    return f"http://127.0.0.1:{port}/mcp", proc
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    proc.send_signal(signal.SIGINT)
     try:
-        _wait_listening(port, proc)
-        yield f"http://127.0.0.1:{port}/mcp", proc
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    return corpus_store(tmp_path_factory.mktemp("http"))
+
+
+@pytest.fixture(scope="module")
+def server(store):
+    url, proc = _start(store)
+    try:
+        yield url, proc
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        _stop(proc)
 
 
 def _post(url: str, body: dict, **headers: str) -> tuple[int, dict, bytes]:
@@ -129,6 +142,23 @@ def test_loopback_origin_is_served_without_session_state(server):
     assert status == 200
     assert json.loads(body)["result"]["instructions"].startswith("ContextPull")
     assert not any(name.lower() == "mcp-session-id" for name in headers)
+
+
+def test_two_replicas_of_one_artifact_are_interchangeable(server, store):
+    """No session on the server: a call may land on any replica, as behind a load balancer."""
+    first_url, _ = server
+    second_url, second = _start(store)
+    try:
+        status, headers, _ = _post(first_url, INIT)
+        assert status == 200 and "mcp-session-id" not in {k.lower() for k in headers}
+        call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "grep", "arguments": {"pattern": "TX-4419"}}}
+        answers = [_post(url, call, **{"MCP-Protocol-Version": "2025-11-25"}) for url in (first_url, second_url)]
+    finally:
+        _stop(second)
+    results = [json.loads(body)["result"] for status, _, body in answers if status == 200]
+    assert len(results) == 2
+    assert results[0] == results[1]
+    assert results[0]["structuredContent"]["matches"]
 
 
 def test_server_binds_loopback_only(server):
