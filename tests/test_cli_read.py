@@ -48,10 +48,18 @@ def test_search_text(store):
     assert [line.split()[1] for line in result.output.splitlines()[::2]] == ["policies/a.md#1", "policies/b.md#1"]
 
 
-def test_search_no_words_prints_hint(store):
-    result = run("search", "???", "--store", store)
-    assert result.exit_code == 0
-    assert result.output.startswith("hint: no searchable words")
+def test_search_without_searchable_words_is_exit_4(store):
+    result = run("search", "??? ---", "--store", store)
+    assert result.exit_code == 4
+    assert result.output == "Error: no searchable words in the query; use grep for punctuation or symbols\n"
+    result = run("search", "???", "--json", "--store", store)
+    assert result.exit_code == 4
+    assert json.loads(result.output)["hits"] == []
+
+
+def test_search_without_hits_prints_hint_exit_0(store):
+    result = run("search", "zebra", "--store", store)
+    assert (result.exit_code, result.output) == (0, "hint: no hits; try grep for exact codes, drop the in filter, or use fewer words\n")
 
 
 def test_search_json_is_the_tool_result(store):

@@ -13,8 +13,10 @@ from contextlib import contextmanager
 
 import click
 
+from ..errors import ToolError
 from ..ops import Ops
 from ..store import Store
+from ..text import query_tokens
 from ..tools import TOOLS, call
 from . import cli
 from .options import json_option, store_option
@@ -72,17 +74,26 @@ def index_cmd(prefix, store, as_json):
 @store_option
 @json_option
 def search_cmd(query, in_, limit, mode, store, as_json):
-    """Find sections: ids, heading paths and snippets, never bodies."""
+    """Find sections: ids, heading paths and snippets, never bodies.
+
+    A query without a single searchable word (only punctuation) is a bad input here: the result
+    is printed as usual (empty, with its hint) and the exit code is 4.
+    """
     with _ops(store) as ops:
         result = call(ops, "search", _args(query=query, in_=in_, limit=limit, mode=mode))
+    unsearchable = not query_tokens(query)
     if as_json:
         _echo_json(result)
-        return
-    for hit in result["hits"]:
-        click.echo(f"{hit['score']:7.2f}  {hit['id']:<40} {hit['heading_path']}")
-        click.echo(f"         {hit['snippet']}")
-    if result["hint"]:
-        click.echo(f"hint: {result['hint']}")
+    elif unsearchable:
+        click.echo(f"Error: {result['hint']}", err=True)
+    else:
+        for hit in result["hits"]:
+            click.echo(f"{hit['score']:7.2f}  {hit['id']:<40} {hit['heading_path']}")
+            click.echo(f"         {hit['snippet']}")
+        if result["hint"]:
+            click.echo(f"hint: {result['hint']}")
+    if unsearchable:
+        click.get_current_context().exit(ToolError.exit_code)
 
 
 @cli.command("read")
