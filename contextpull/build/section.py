@@ -52,10 +52,22 @@ class _Part:
     heading_path: str
     level: int
     units: list[_Unit]
+    size: int = -1  # sum of len(text) + 2 over the units, the packing measure
+
+    def __post_init__(self) -> None:
+        if self.size < 0:
+            self.size = sum(len(u.text) + 2 for u in self.units)
 
     def text(self) -> str:
         """The section text: units joined by a blank line, outer whitespace dropped."""
         return _JOIN.join(u.text for u in self.units).strip()
+
+    def text_len(self) -> int:
+        """``len(self.text())`` without building the text."""
+        first, last = self.units[0].text, self.units[-1].text
+        if len(self.units) == 1:
+            return len(first.strip())
+        return self.size - 2 - (len(first) - len(first.lstrip())) - (len(last) - len(last.rstrip()))
 
 
 def section_document(doc: ParsedDocument, settings: Settings) -> list[SectionDraft]:
@@ -269,7 +281,7 @@ def _merge_fragments(parts: list[_Part], min_chars: int, limit: int) -> list[_Pa
     budget = 4 * len(parts) + 16  # a guard only: every accepted merge moves text towards the front
     while i < len(parts) and budget > 0:
         part = parts[i]
-        if len(part.text()) >= min_chars:
+        if part.text_len() >= min_chars:
             i += 1
             continue
         budget -= 1
@@ -287,10 +299,14 @@ def _merge_fragments(parts: list[_Part], min_chars: int, limit: int) -> list[_Pa
 def _absorb(parts: list[_Part], a: int, limit: int, *, into_second: bool) -> bool:
     """Re-pack parts a and a + 1 together under the heading path of the receiving one."""
     first, second = parts[a].units, parts[a + 1].units
+    host = parts[a + 1] if into_second else parts[a]
+    size = parts[a].size + parts[a + 1].size
+    if size <= limit:  # everything fits one part: what _pack would say, without the work
+        parts[a : a + 2] = [_Part(host.heading_path, host.level, first + second, size)]
+        return True
     packed = _pack(first + second, limit)
     if len(packed) == 2 and packed[0] == first and packed[1] == second:
         return False
-    host = parts[a + 1] if into_second else parts[a]
     parts[a : a + 2] = [_Part(host.heading_path, host.level, units) for units in packed]
     return True
 
