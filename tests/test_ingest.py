@@ -516,3 +516,38 @@ def test_a_failed_first_ingest_leaves_no_store_behind(make_corpus, tmp_path, mon
         run(corpus, store)
     assert calls == ["a.md", "b.md"]
     assert list((tmp_path / "out").iterdir()) == []
+
+
+def test_parallel_parsing_writes_the_same_store(make_corpus, tmp_path, monkeypatch):
+    import contextpull.build.workers as workers
+
+    files = {f"d{i:02d}/doc{i}.md": f"# Doc {i}\n\n" + f"Body text number {i}. " * (i + 3) for i in range(12)}
+    files["empty.md"] = ""
+    corpus = make_corpus(files)
+    monkeypatch.setenv("CONTEXTPULL_JOBS", "1")
+    run(corpus, tmp_path / "serial.sqlite")
+    monkeypatch.setenv("CONTEXTPULL_JOBS", "2")
+    monkeypatch.setattr(workers, "PARALLEL_MIN_JOBS", 2)
+    report = run(corpus, tmp_path / "parallel.sqlite")
+    assert report.changed == 12 and [s.path for s in report.skipped] == ["empty.md"]
+    assert dump(tmp_path / "serial.sqlite") == dump(tmp_path / "parallel.sqlite")
+    records = list(collect(corpus, SETTINGS))
+    assert [r.path for r in records] == sorted(files)
+
+
+def test_ordered_map_keeps_order_and_passes_values_through():
+    from contextpull.build.workers import ordered_map
+
+    jobs = [(i % 3 != 0, (i,) if i % 3 else f"v{i}") for i in range(40)]
+    out = list(ordered_map(abs, jobs, workers=2, min_jobs=1))
+    assert out == [f"v{i}" if i % 3 == 0 else i for i in range(40)]
+
+
+def test_worker_count_defaults_and_override(monkeypatch):
+    from contextpull.build import workers
+
+    assert workers.worker_count({"CONTEXTPULL_JOBS": "3"}) == 3
+    monkeypatch.setattr(workers.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    assert workers.worker_count({}) == 1  # two cores: the writer keeps one, one parser does not pay
+    monkeypatch.setattr(workers.os, "sched_getaffinity", lambda pid: set(range(4)), raising=False)
+    assert workers.worker_count({}) == 3

@@ -29,13 +29,15 @@ from ..errors import CheckFailed, InputError
 from .blocks import ParseError
 from .discover import SUPPORTED_EXTENSIONS, Candidate, discover
 from .parse import kind_for, parse_file
-from .records import DocumentRecord, SectionRecord, Skipped
+from .records import DocumentRecord, PreparedRecord, SectionRecord, Skipped
 from .summary import offline_summary
+from .workers import ordered_map
 from .writer import (
     SECTION_SETTINGS_KEYS,
     StoreTarget,
     delete_document,
     display_root,
+    fts_normalize,
     index_meta,
     insert_document,
     write_meta,
@@ -102,6 +104,11 @@ def _scan(corpus: Path, exclude: Iterable[Path], progress) -> Iterator[_Read | S
         yield item if isinstance(item, Skipped) else _read(item)
 
 
+@dataclass(frozen=True)
+class _Unchanged:
+    path: str
+
+
 def _stem(path: str) -> str:
     name = path.rsplit("/", 1)[-1]
     dot = name.rfind(".")
@@ -130,7 +137,7 @@ def build_record(path: str, data: bytes, sha256: str, settings: Settings) -> Doc
     if not drafts:
         return Skipped(path, "no text to index")
     sections = tuple(SectionRecord(d.heading_path, d.level, d.kind, d.text) for d in drafts)
-    return DocumentRecord(
+    return PreparedRecord(
         path=path,
         title=parsed.title,
         summary=summary,
@@ -139,6 +146,7 @@ def build_record(path: str, data: bytes, sha256: str, settings: Settings) -> Doc
         bytes=len(data),
         kind=kind,
         sections=sections,
+        fts=tuple((fts_normalize(s.heading_path), fts_normalize(s.text)) for s in sections),
     )
 
 
@@ -154,13 +162,20 @@ def collect(
 
     ``reuse(path, sha256)`` may return a record cached by an earlier build; it is used as is.
     """
-    for item in _scan(Path(corpus), exclude, progress):
-        if isinstance(item, Skipped):
-            yield item
-            continue
-        path = item.candidate.path
-        cached = reuse(path, item.sha256) if reuse is not None else None
-        yield cached if cached is not None else build_record(path, item.data, item.sha256, settings)
+
+    def jobs() -> Iterator[tuple[bool, object]]:
+        for item in _scan(Path(corpus), exclude, progress):
+            if isinstance(item, Skipped):
+                yield False, item
+                continue
+            path = item.candidate.path
+            cached = reuse(path, item.sha256) if reuse is not None else None
+            if cached is not None:
+                yield False, cached
+            else:
+                yield True, (path, item.data, item.sha256, settings)
+
+    yield from ordered_map(build_record, jobs())
 
 
 @dataclass
@@ -275,21 +290,30 @@ def _update(
     present: set[str] = set()
     ingested_at = _now()
     pending = 0
-    for item in items:
+
+    def jobs() -> Iterator[tuple[bool, object]]:
+        for item in items:
+            if isinstance(item, Skipped):
+                yield False, item
+                continue
+            path = item.candidate.path
+            old = existing.get(path)
+            if old is not None and old[1] == item.sha256 and not reparse_all:
+                yield False, _Unchanged(path)
+            else:
+                yield True, (path, item.data, item.sha256, settings)
+
+    for record in ordered_map(build_record, jobs()):
         report.seen += 1
-        if isinstance(item, Skipped):
-            report.skipped.append(item)
-            continue
-        path = item.candidate.path
-        old = existing.get(path)
-        if old is not None and old[1] == item.sha256 and not reparse_all:
-            present.add(path)
+        if isinstance(record, _Unchanged):
+            present.add(record.path)
             report.unchanged += 1
             continue
-        record = build_record(path, item.data, item.sha256, settings)
         if isinstance(record, Skipped):
             report.skipped.append(record)
             continue  # a stale stored copy is removed below with the deleted files
+        path = record.path
+        old = existing.get(path)
         present.add(path)
         if old is not None:
             delete_document(conn, path)

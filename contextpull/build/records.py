@@ -32,6 +32,14 @@ class DocumentRecord:
 
 
 @dataclass(frozen=True)
+class PreparedRecord(DocumentRecord):
+    """A ``DocumentRecord`` whose FTS columns (heading path, text) are already normalised, one
+    pair per section, so that work can happen in a worker process instead of the writer."""
+
+    fts: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class Skipped:
     """A supported file that did not become a document, and why (supplement.md, failure modes)."""
 

@@ -105,6 +105,9 @@ def insert_document(
         return new_id
     base = conn.execute("SELECT coalesce(max(rowid), 0) + 1 FROM sections").fetchone()[0]
     ids = [f"{doc.path}#{i}" for i in range(len(doc.sections))]
+    fts = getattr(doc, "fts", None)
+    if not fts or len(fts) != len(ids):
+        fts = [(fts_normalize(s.heading_path), fts_normalize(s.text)) for s in doc.sections]
     last = len(ids) - 1
     section_rows = []
     fts_rows = []
@@ -125,9 +128,7 @@ def insert_document(
                 ids[i + 1] if i < last else None,
             )
         )
-        fts_rows.append(
-            (base + i, ids[i], fts_normalize(sec.heading_path), fts_normalize(sec.text))
-        )
+        fts_rows.append((base + i, ids[i], *fts[i]))
     conn.executemany(
         "INSERT INTO sections (rowid, id, doc_id, ordinal, heading_path, level, kind, text,"
         " char_len, hash, prev_id, next_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -1,0 +1,89 @@
+"""Parse documents on every core while one process writes (issue 8, "use both cores where it
+pays"; system-design.txt section 3).
+
+Parsing, sectioning, summarising and FTS normalisation are independent per document; writing is
+not. ``ordered_map`` runs the per-document work in worker processes and hands results back in
+input order, so stores stay byte-for-byte deterministic. It keeps at most a small window of
+documents in flight, so memory does not grow with the corpus, and it only starts processes once
+a run has enough documents to parse for them to pay (a small corpus never pays their start-up).
+
+By default it uses one worker per core beyond the writer's, and none on a machine with fewer than
+three cores; ``CONTEXTPULL_JOBS=1`` turns it off, ``CONTEXTPULL_JOBS=N`` sets the number of workers.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+# Documents to parse before worker processes start: below this the serial path is as fast.
+PARALLEL_MIN_JOBS = 128
+WINDOW_PER_WORKER = 16
+
+
+def worker_count(environ=os.environ) -> int:
+    raw = environ.get("CONTEXTPULL_JOBS", "").strip()
+    if raw.isdigit() and int(raw) > 0:
+        return int(raw)
+    try:
+        available = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        available = os.cpu_count() or 1
+    # One core stays with the writer. A single parse worker beside it does not pay: measured on
+    # 2 cores it spent more on shipping bytes and records between processes than it saved.
+    parsers = min(available - 1, 8)
+    return parsers if parsers >= 2 else 1
+
+
+Job = tuple[bool, Any]  # (True, args) to compute func(*args); (False, value) to pass through
+
+
+def ordered_map(
+    func: Callable[..., Any],
+    jobs: Iterable[Job],
+    *,
+    workers: int | None = None,
+    min_jobs: int | None = None,
+) -> Iterator[Any]:
+    """Yield ``func(*args)`` for each job and each passed-through value, in input order."""
+    workers = worker_count() if workers is None else workers
+    min_jobs = PARALLEL_MIN_JOBS if min_jobs is None else min_jobs
+    window = max(1, workers) * WINDOW_PER_WORKER
+    executor: ProcessPoolExecutor | None = None
+    pending: deque[tuple[Future | None, Any]] = deque()
+    n_jobs = 0
+
+    def resolve(entry: tuple[Future | None, Any]) -> Any:
+        future, value = entry
+        if future is None:
+            return value
+        try:
+            return future.result()
+        except BrokenProcessPool:  # a worker died (killed, out of memory): do it here instead
+            return func(*value)
+
+    try:
+        for is_job, payload in jobs:
+            if not is_job:
+                pending.append((None, payload))
+            else:
+                n_jobs += 1
+                if executor is None and workers > 1 and n_jobs > min_jobs:
+                    executor = ProcessPoolExecutor(max_workers=workers)
+                if executor is None:
+                    pending.append((None, func(*payload)))
+                else:
+                    pending.append((executor.submit(func, *payload), payload))
+            while pending and (
+                pending[0][0] is None or pending[0][0].done() or len(pending) > window
+            ):
+                yield resolve(pending.popleft())
+        while pending:
+            yield resolve(pending.popleft())
+    finally:
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
