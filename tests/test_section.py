@@ -175,6 +175,14 @@ def test_several_headings_keep_the_block_that_follows():
     assert (got[0].heading_path, got[0].kind) == ("A > B", "code")
 
 
+def test_a_long_heading_keeps_the_first_part_of_a_long_table():
+    heading = "# " + "A heading long enough not to count as a fragment"
+    table = "\n".join(["| k | v |", "|---|---|", *(f"| key{i} | value{i} |" for i in range(40))])
+    got = sections(f"{heading}\n\n{table}", section_max_chars=200)
+    assert got[0].text.startswith(heading + "\n\n| k | v |\n|---|---|\n| key0 |")
+    assert all(s.kind == "table" for s in got)
+
+
 def test_section_text_is_stripped_and_fragments_measured_stripped():
     fence = "    ```\n    x = 1\n    ```"  # 25 characters once the indent is dropped
     got = sections(f"{fence}\n\n# Title\n\n" + words("w", 12), section_min_chars=26)

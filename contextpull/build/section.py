@@ -180,8 +180,9 @@ def _pack(units: list[_Unit], limit: int) -> list[list[_Unit]]:
         elif unit.kind == _TABLE and len(unit.text) > limit - 1:
             for chunk in _table_parts(unit.table, limit):  # each part at most limit - 1
                 need = len(chunk) + 2
-                if size + need > limit:
+                if size + need > limit and not heading_only:
                     flush()
+                heading_only = False
                 cur.append(_Unit(_TABLE_PART, chunk))
                 size += need
         else:  # code, a table that fits an empty part, a table part: never split
@@ -201,10 +202,10 @@ def _cut(
     The cut is at the last space that fits. With no space in the room, the cut is at the room's
     end when that falls in whitespace or inside a word longer than the limit (the only word ever
     cut), else before the word it would cut, at a line break. None when even that leaves nothing:
-    the caller starts a new part. ``long_head`` (``long_tail``) says the first (last) word is a piece
-    of a word already cut for being longer than the limit. Spaces first, line breaks second, is the published
-    implementation's order (it splits on spaces only); keeping it keeps the stores identical, and
-    the line-break fallback keeps short words whole, as the spec asks.
+    the caller starts a new part. ``long_head`` (``long_tail``) says the first (last) word is a
+    piece of a word already cut for being longer than the limit. Spaces first, line breaks second,
+    is the published implementation's order (it splits on spaces only); keeping it keeps the
+    stores identical, and the line-break fallback keeps short words whole, as the spec asks.
     """
     if room <= 0:
         return None
