@@ -41,3 +41,14 @@ def make_corpus(tmp_path):
 @pytest.fixture
 def runner():
     return CliRunner()
+
+
+# --- engineer D (issue 4): the verify gate for any store a test builds ------------------------
+@pytest.fixture
+def verify_built_store():
+    """``verify_built_store(path)`` runs the full ``contextpull verify`` checks on a store file
+    (checksum and manifest too when they sit beside it) and returns the report; any failure
+    raises ``CheckFailed`` / ``StoreError`` naming it. Issue 4 asks every built store be verified."""
+    from contextpull.build.verify import verify_store
+
+    return verify_store
