@@ -3,12 +3,15 @@ index (system-design.txt sections 2, 3 and 12; supplement.md "Failure modes").
 
 Two entry points share one per-file path:
 
-- ``collect`` streams ``DocumentRecord`` or ``Skipped`` in path order, one file in memory at a
-  time, for builds that write a fresh store (``contextpull build``);
+- ``collect`` streams ``DocumentRecord`` or ``Skipped`` in path order for builds that write a
+  fresh store (``contextpull build``);
 - ``ingest`` updates a store in place: an unchanged file (same sha256) is skipped whole, a
   changed one is replaced in one transaction, a file gone from the corpus is deleted with its
   sections and FTS rows, and a run that changes nothing writes nothing, so ``index_text`` stays
-  byte-identical.
+  byte-identical. The first ingest into a new store path writes a scratch file and renames it.
+
+Both hold one file's bytes and one document's sections at a time (a small window of them when
+parse workers run, see ``workers.py``), so memory does not grow with the corpus.
 
 Bad input never stops a run: anything a parser cannot use becomes ``Skipped(path, reason)``.
 """
@@ -30,6 +33,7 @@ from .blocks import ParseError
 from .discover import SUPPORTED_EXTENSIONS, Candidate, discover
 from .parse import kind_for, parse_file
 from .records import DocumentRecord, PreparedRecord, SectionRecord, Skipped
+from .section import section_document
 from .summary import offline_summary
 from .workers import ordered_map
 from .writer import (
@@ -122,14 +126,10 @@ def build_record(path: str, data: bytes, sha256: str, settings: Settings) -> Doc
         return Skipped(path, "unsupported file type")
     try:
         parsed = parse_file(data, kind, _stem(path))
-        from .section import section_document  # A1's module; absent only mid-development
-
         drafts = section_document(parsed, settings)
         summary = offline_summary(parsed)
     except ParseError as exc:
         return Skipped(path, str(exc) or "could not be parsed")
-    except ImportError as exc:
-        return Skipped(path, f"sectioning is not available in this build ({exc})")
     except RecursionError:
         return Skipped(path, "could not be parsed (structure nested too deeply)")
     except Exception as exc:  # noqa: BLE001 - one bad file must never stop the run
