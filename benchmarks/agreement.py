@@ -83,10 +83,10 @@ def first_difference(a: list[tuple], b: list[tuple]) -> str:
                         at = next(
                             (k for k, (c, d) in enumerate(zip(u, v)) if c != d), min(len(u), len(v))
                         )
+                        lo, hi = max(0, at - 20), at + 30
                         return (
                             f"section {i} text differs at char {at}: "
-                            f"ours {u[max(0, at - 20):at + 30]!r} vs peer {v[max(0, at - 20):at + 30]!r}"
-                            f" (lengths {len(u)} / {len(v)})"
+                            f"ours {u[lo:hi]!r} vs peer {v[lo:hi]!r} (lengths {len(u)} / {len(v)})"
                         )
                     return f"section {i} {name}: ours {u!r} vs peer {v!r}"
     return f"section count: ours {len(a)} vs peer {len(b)}"

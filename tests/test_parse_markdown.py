@@ -111,7 +111,10 @@ def test_table_ends_at_a_line_without_pipe_and_interrupts_a_paragraph():
 
 
 def test_lists_and_paragraphs():
-    text = "Para one\nstill para\n- not a new block\n\n- item one\n  more\n- item two\n\n1. first\n2) second\n"
+    text = (
+        "Para one\nstill para\n- not a new block\n\n"
+        "- item one\n  more\n- item two\n\n1. first\n2) second\n"
+    )
     assert blocks(text) == [
         Paragraph("Para one\nstill para\n- not a new block"),
         ListBlock("- item one\n  more\n- item two"),
@@ -121,7 +124,8 @@ def test_lists_and_paragraphs():
 
 def test_headings_and_fences_interrupt_paragraphs():
     got = blocks("text\n# Heading\nmore\n```\ncode\n```\n")
-    assert got == [Paragraph("text"), Heading(1, "Heading"), Paragraph("more"), Code("", "```\ncode\n```")]
+    code = Code("", "```\ncode\n```")
+    assert got == [Paragraph("text"), Heading(1, "Heading"), Paragraph("more"), code]
 
 
 def test_paragraph_text_is_stripped_not_reflowed():
@@ -131,7 +135,8 @@ def test_paragraph_text_is_stripped_not_reflowed():
 
 
 def test_front_matter_title_used_and_rest_dropped():
-    doc = parse_markdown("---\ntitle: 'From Front'\ndescription:\n  long\n---\n\nBody text.\n", "stem")
+    text = "---\ntitle: 'From Front'\ndescription:\n  long\n---\n\nBody text.\n"
+    doc = parse_markdown(text, "stem")
     assert doc.title == "From Front"
     assert doc.blocks == [Paragraph("Body text.")]
 

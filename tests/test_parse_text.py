@@ -11,7 +11,10 @@ from contextpull.config import Settings
 
 
 def test_paragraphs_split_on_blank_lines_and_title_lines_become_level_two_headings():
-    text = "Introduction\n\nThis is text.\nMore text.\n\n   \nGetting Started with Python\n\nbody here\n"
+    text = (
+        "Introduction\n\nThis is text.\nMore text.\n\n   \n"
+        "Getting Started with Python\n\nbody here\n"
+    )
     doc = parse_text(text, "notes")
     assert doc.title == "notes"
     assert doc.blocks == [
@@ -33,7 +36,14 @@ def test_title_line_at_end_of_file_counts():
 
 @pytest.mark.parametrize(
     "line",
-    ["Introduction", "API Reference", "Chapter 1", "Q&A Session", "Über Alles", "The End of It All"],
+    [
+        "Introduction",
+        "API Reference",
+        "Chapter 1",
+        "Q&A Session",
+        "Über Alles",
+        "The End of It All",
+    ],
 )
 def test_heading_lines(line):
     assert is_heading_line(line)
@@ -59,7 +69,8 @@ def test_not_heading_lines(line):
 
 
 def test_crlf_and_sections():
-    text = "Overview\r\n\r\n" + "word " * 30 + "\r\n\r\nDetails Part\r\n\r\n" + "more " * 30 + "\r\n"
+    words = "word " * 30
+    text = f"Overview\r\n\r\n{words}\r\n\r\nDetails Part\r\n\r\n{words}\r\n"
     got = section_document(parse_text(text, "doc"), Settings())
     assert [(s.heading_path, s.level) for s in got] == [("Overview", 2), ("Details Part", 2)]
     assert got[0].text.startswith("## Overview\n\nword word")

@@ -60,7 +60,8 @@ def test_long_section_splits_at_word_boundaries_sharing_the_path():
 
 def test_a_word_longer_than_the_limit_is_the_only_thing_cut():
     long_word = "x" * 450
-    got = sections(f"# T\n\nshort words {long_word} tail", section_max_chars=200, section_min_chars=0)
+    text = f"# T\n\nshort words {long_word} tail"
+    got = sections(text, section_max_chars=200, section_min_chars=0)
     assert all(len(s.text) <= 200 for s in got)
     assert "".join(s.text for s in got).replace("\n", "").replace(" ", "") == (
         f"#Tshortwords{long_word}tail"
@@ -76,8 +77,8 @@ def test_line_breaks_are_word_boundaries_too():
 
 def test_code_block_is_never_split_and_stands_alone_when_too_big():
     code = "```py\n" + "\n".join(f"x = {i}" for i in range(100)) + "\n```"
-    got = sections(f"# T\n\nIntro paragraph that is long enough.\n\n{code}\n\nAfter the code, more words.",
-                   section_max_chars=200)
+    text = f"# T\n\nIntro paragraph that is long enough.\n\n{code}\n\nAfter the code, more words."
+    got = sections(text, section_max_chars=200)
     assert [s.kind for s in got] == ["prose", "code", "prose"]
     assert got[1].text == code
 
@@ -192,7 +193,8 @@ def test_section_text_is_stripped_and_fragments_measured_stripped():
 def test_row_split_table_parts_fill_a_part_when_they_fit():
     header, sep = "| k | v |", "|---|---|"
     rows = [f"| key{i} | {'value ' * 14}{i} |" for i in range(6)]  # one row per part
-    got = sections("# T\n\nShort lead.\n\n" + "\n".join([header, sep, *rows]), section_max_chars=200)
+    text = "# T\n\nShort lead.\n\n" + "\n".join([header, sep, *rows])
+    got = sections(text, section_max_chars=200)
     assert got[0].text.startswith("# T\n\nShort lead.\n\n" + header + "\n" + sep)
     assert got[0].kind == "mixed" and all(s.kind == "table" for s in got[1:])
     assert all(len(s.text) <= 199 for s in got)
@@ -221,7 +223,8 @@ def test_empty_document_has_no_sections():
 
 # -- properties over random Markdown (system-design.txt section 13) -------------------------------
 
-_WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789.,", min_size=1, max_size=12)
+_WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789.,",
+                min_size=1, max_size=12)
 _LONG_WORD = st.text(alphabet="xyz", min_size=150, max_size=700)
 
 
@@ -239,7 +242,8 @@ def _paragraph(draw):
 
 @st.composite
 def _heading(draw):
-    return "#" * draw(st.integers(1, 6)) + " " + draw(st.lists(_WORD, min_size=1, max_size=6).map(" ".join))
+    title = draw(st.lists(_WORD, min_size=1, max_size=6).map(" ".join))
+    return "#" * draw(st.integers(1, 6)) + " " + title
 
 
 @st.composite
@@ -260,8 +264,9 @@ def _table(draw):
     return "\n".join([header, sep, *("| " + " | ".join(r) + " |" for r in rows)])
 
 
-_markdown = st.lists(st.one_of(_heading(), _paragraph(), _paragraph(), _code(), _table()), min_size=1,
-                     max_size=25).map("\n\n".join)
+_markdown = st.lists(
+    st.one_of(_heading(), _paragraph(), _paragraph(), _code(), _table()), min_size=1, max_size=25
+).map("\n\n".join)
 _settings = st.builds(
     Settings,
     section_max_chars=st.integers(100, 800),
@@ -280,7 +285,11 @@ def _squash(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
 
-@settings(max_examples=int(os.environ.get('SECTION_EXAMPLES', '60')), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=int(os.environ.get("SECTION_EXAMPLES", "60")),  # more for a long local run
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(text=_markdown, cfg=_settings)
 def test_section_invariants(text, cfg):
     doc = parse_markdown(text, "stem")

@@ -1,4 +1,4 @@
-"""Markdown to blocks: a line-based parser, no HTML rendering (system-design.txt section 3, "Parse").
+"""Markdown to blocks: a line-based parser, no HTML rendering (system-design.txt section 3).
 
 Why line-based: the sections we store must be the author's text verbatim, so the parser only has to
 find block boundaries (headings, fences, pipe tables, paragraphs and lists) and never re-renders

@@ -42,7 +42,7 @@ class _Unit:
     kind: str
     text: str
     table: Table | None = None
-    # prose whose first / last word is a piece of a word that was cut for being longer than the limit
+    # prose whose first / last word is a piece of a word cut for being longer than the limit
     long_head: bool = False
     long_tail: bool = False
 
@@ -87,8 +87,8 @@ def section_document(doc: ParsedDocument, settings: Settings) -> list[SectionDra
 
 
 def _raw_sections(doc: ParsedDocument, depth: int):
-    """Yield (heading_path, level, units): the preamble (level 0, path = title), then one per heading
-    of level <= depth. Deeper headings stay inside the section as units."""
+    """Yield (heading_path, level, units): the preamble (level 0, path = title), then one per
+    heading of level <= depth. Deeper headings stay inside the section as units."""
     stack: list[tuple[int, str]] = []
     path, level = doc.title, 0
     units: list[_Unit] = []
