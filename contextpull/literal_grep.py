@@ -11,7 +11,7 @@ results stay identical. This reader uses one when the store carries it, under th
 Its candidates are a superset of the scan's matches (every trigram of a matching substring is in
 the row, and the trigram tokenizer folds case at least as widely as ASCII ``lower()``); each
 candidate is then checked with the same ``instr(lower(..))`` and sorted by id, so the matches are
-identical to the scan's. Patterns under three characters, or frequent enough to return more than
+identical to the scan's. The scan itself is the equivalent ``LIKE`` (see ``like_pattern``). Patterns under three characters, or frequent enough to return more than
 ``CANDIDATE_CAP`` rows, take the scan, which in that case stops early. Stores without the table,
 or with a differently configured one, are scanned. Standard library only.
 """
@@ -82,6 +82,16 @@ def scan(conn: sqlite3.Connection, pattern: str, where: str, params: list, limit
             return rows[: limit + 1]
     return conn.execute(
         "SELECT s.id, s.doc_id, s.heading_path, s.text FROM sections s "
-        f"WHERE instr(lower(s.text), lower(?)) > 0{where} ORDER BY s.id LIMIT ?",
-        (pattern, *params, limit + 1),
+        f"WHERE s.text LIKE ? ESCAPE '\\'{where} ORDER BY s.id LIMIT ?",
+        (like_pattern(pattern), *params, limit + 1),
     ).fetchall()
+
+
+def like_pattern(pattern: str) -> str:
+    """``text LIKE '%p%' ESCAPE '\\'`` holds exactly when ``instr(lower(text), lower(p)) > 0``.
+
+    SQLite's LIKE folds ASCII case only, as its ``lower()`` does, and needs no lowered copy of
+    each text, which makes the scan about twice as fast.
+    """
+    escaped = pattern.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"

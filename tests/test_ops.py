@@ -446,7 +446,8 @@ def test_search_matches_a_plain_reading_of_the_spec(ops, misaligned_ops):
 
 
 def test_grep_matches_a_plain_reading_of_the_spec(ops, trigram_ops):
-    patterns = ["TX", "tx-4", "e", "THE ", "| ", "fee |", "#", "Café", "refund", "window is", "zz", "."]
+    patterns = ["TX", "tx-4", "e", "THE ", "| ", "fee |", "#", "Café", "refund", "window is", "zz", ".",
+                "UV_CACHE", "v_c", "_", "%", "\\", "a%b", "d_r", "É", "--no-cache"]
     filters = [None, ["policies"], ["guides/*"], ["errors.md", "policies/a.md"]]
     for pattern in patterns:
         for in_ in filters:
@@ -467,3 +468,20 @@ def test_grep_matches_a_plain_reading_of_the_spec(ops, trigram_ops):
                     assert ids(result) == expected[:limit] and result.truncated == (len(expected) > limit)
                     for match in result.matches:
                         assert pattern.lower() in match.line.lower() and "\n" not in match.line
+
+
+def test_grep_wildcard_and_case_characters_are_literal(tmp_path):
+    texts = ["100% sure", "100 percent", "a\\b path", "ab path", "Éclair", "éclair", "ÉCLAIR", "d_r", "dxr", "ECLAIR"]
+    corpus = [("t.md", "T", None, [("T", "prose", t) for t in texts])]
+    with Store.open(make_store(tmp_path / "w.sqlite", corpus)) as store:
+        ops = Ops(store)
+        for pattern in ["%", "0% s", "_", "d_r", "\\", "a\\b", "éclair", "Éclair", "eclair", "clair"]:
+            expected = [
+                sid for (sid,) in store.conn.execute(
+                    "SELECT id FROM sections WHERE instr(lower(text), lower(?)) > 0 ORDER BY id", (pattern,)
+                )
+            ]
+            assert ids(ops.grep(pattern, limit=100)) == expected, pattern
+        # SQLite's lower() folds ASCII only: 'éclair' does not find 'Éclair'.
+        assert [m.line for m in ops.grep("éclair").matches] == ["éclair"]
+        assert [m.line for m in ops.grep("%").matches] == ["100% sure"]
