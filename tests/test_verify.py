@@ -181,3 +181,14 @@ def test_verify_is_importable_without_click():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "verify_store"
+
+
+def test_json_failure_names_the_check(built):
+    store = built / "store.sqlite"
+    data = bytearray(store.read_bytes())
+    data[-100] ^= 0x01
+    store.write_bytes(bytes(data))
+    result = _verify(store, "--json")
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    assert report["ok"] is False and "checksum mismatch" in report["error"]

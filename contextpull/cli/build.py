@@ -130,7 +130,12 @@ def verify_cmd(store, manifest, sha256, as_json):
     """
     from ..build.verify import verify_store
 
-    report = verify_store(store, manifest=manifest, sha256=sha256)
+    try:
+        report = verify_store(store, manifest=manifest, sha256=sha256)
+    except ContextPullError as exc:
+        if as_json:
+            _echo_json({"ok": False, "path": store, "exit_code": exc.exit_code, **exc.to_dict()})
+        raise
     if as_json:
         _echo_json(report.to_dict())
     else:
