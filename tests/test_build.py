@@ -347,3 +347,13 @@ def test_temporary_files_live_in_the_out_folder(tmp_path, monkeypatch):
     monkeypatch.setattr(writer_mod, "create_store", spy)
     quiet_build(docs, tmp_path / "out")
     assert seen and all(p.parent == tmp_path / "out" and p.name.startswith(artifact_mod.TMP_PREFIX) for p in seen)
+
+
+def test_cache_built_at_another_source_date_epoch_is_not_reused_whole(tmp_path):
+    docs = fixture_corpus(tmp_path / "docs")
+    quiet_build(docs, tmp_path / "out", environ=clean_env(SOURCE_DATE_EPOCH="1"))
+    later = clean_env(SOURCE_DATE_EPOCH="2")
+    cached, _ = quiet_build(docs, tmp_path / "out", cache=tmp_path / "out" / "store.sqlite", environ=later)
+    fresh, _ = quiet_build(docs, tmp_path / "fresh", environ=later)
+    assert cached.reuse == "documents"
+    assert _sha(tmp_path / "out") == _sha(tmp_path / "fresh")

@@ -249,7 +249,9 @@ class _Job:
         if not self.documents:
             return
         corpus_fp = corpus_fingerprint(self.documents)
-        if conn is None and self.cache is not None and self.cache.whole_match(self.settings, corpus_fp, self.documents):
+        if conn is None and self.cache is not None and self.cache.whole_match(
+            self.settings, corpus_fp, self.documents, self.ingested_at
+        ):
             self._reuse_whole()
             return
         if conn is None:

@@ -202,9 +202,13 @@ class BuildCache:
         if current is not None:
             yield current, rows
 
-    def whole_match(self, settings: Settings, corpus_fp: str, paths: list[tuple[str, str]]) -> bool:
+    def whole_match(
+        self, settings: Settings, corpus_fp: str, paths: list[tuple[str, str]], ingested_at: str
+    ) -> bool:
         """Would a fresh build write exactly this file?"""
         if any(self.meta.get(k) != v for k, v in builder_meta(settings).items()):
+            return False
+        if self.meta.get("ingested_at") != ingested_at or self.meta.get("corpus_root") != ".":
             return False
         if self.meta.get("corpus_fingerprint") != corpus_fp:
             return False
