@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from contextpull.build.blocks import Code, Heading, ListBlock, Paragraph, Table
 from contextpull.build.parse_markdown import parse_markdown
@@ -174,3 +176,26 @@ def test_fifty_thousand_character_line():
 def test_empty_and_whitespace_only_text():
     assert parse_markdown("", "s").blocks == []
     assert parse_markdown(" \n\t\n", "s").blocks == []
+
+
+_LINES = st.lists(
+    st.one_of(
+        st.text(max_size=40),
+        st.sampled_from(["", "---", "===", "```", "~~~~ py", "# h", "###### h6 ##", "| a | b |",
+                         "|---|:--:|", "a | b", "- item", "1. one", "    indented", "title: T"]),
+    ),
+    max_size=40,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(lines=_LINES)
+def test_any_text_parses_and_crlf_changes_nothing(lines):
+    text = "\n".join(line.replace("\r", "") for line in lines)
+    doc = parse_markdown(text, "stem")
+    assert doc.title
+    assert parse_markdown(text.replace("\n", "\r\n"), "stem") == doc
+    for block in doc.blocks:
+        assert "\r" not in repr(block)
+        if isinstance(block, Table):
+            assert block.raw == "\n".join([block.header_row, block.separator, *block.rows])
