@@ -4,7 +4,8 @@
   /tmp/peer/bin/python benchmarks/read_latency.py STORE --published    # the published 0.2.1 reader
 
 Workloads on a ``cpbench.py gen synthetic`` store (vocabulary words, planted TX-iiiii-ss ids):
-search for two common vocabulary words; grep, literal, whole corpus, for a planted identifier.
+search for two common vocabulary words, unfiltered, with ``in`` one document and with ``in`` one
+top-level directory; grep, literal, whole corpus, for a planted identifier.
 Prints medians and p95 in ms plus a digest of the results, so two readers can be compared on the
 same store in one run.
 """
@@ -39,15 +40,21 @@ def main() -> int:
     with Store.open(args.store) as store:
         ops = Ops(store)
         n_docs = store.conn.execute("SELECT count(*) FROM documents").fetchone()[0]
+        paths = [p for (p,) in store.conn.execute("SELECT path FROM documents ORDER BY path")]
+        pairs = lambda: " ".join(rng.sample(WORDS, 2))  # noqa: E731
         workloads = {
-            "search, two common words": [" ".join(rng.sample(WORDS, 2)) for _ in range(args.calls)],
-            "grep, literal, whole corpus": [f"TX-{rng.randrange(n_docs):05d}-0{rng.randrange(8)}" for _ in range(args.calls)],
+            "search, two common words": [(pairs(), None) for _ in range(args.calls)],
+            "search, in = one document": [(pairs(), [rng.choice(paths)]) for _ in range(args.calls)],
+            "search, in = one directory": [(pairs(), [rng.choice(paths).split("/")[0]]) for _ in range(args.calls)],
+            "grep, literal, whole corpus": [
+                (f"TX-{rng.randrange(n_docs):05d}-0{rng.randrange(8)}", None) for _ in range(args.calls)
+            ],
         }
         for label, inputs in workloads.items():
             times, digest = [], hashlib.sha256()
-            for item in inputs:
+            for item, in_ in inputs:
                 start = time.perf_counter()
-                result = ops.search(item) if label.startswith("search") else ops.grep(item)
+                result = ops.search(item, in_) if label.startswith("search") else ops.grep(item, in_)
                 times.append((time.perf_counter() - start) * 1000)
                 items = result.hits if label.startswith("search") else result.matches
                 digest.update(json.dumps([i.id for i in items]).encode())
