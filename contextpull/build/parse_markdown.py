@@ -15,13 +15,15 @@ Rules, in the order they are tried at the start of a block:
 * ATX heading: one to six ``#`` at the start of the line, then whitespace; a closing run of ``#`` is
   dropped.
 * setext heading: a line followed by ``===`` (level 1) or ``---`` (level 2), three or more.
-* pipe table: a line with ``|`` followed by an alignment row; body rows are the following lines
-  that contain ``|``. Outer pipes are optional; a table may have no body.
+* pipe table: a line with ``|`` followed by an alignment row (``|:--|--:|``, every cell at least
+  two dashes, as the published parser has it); body rows are the following lines that contain
+  ``|``. Outer pipes are optional; a table may have no body.
 * otherwise a paragraph, or a list when its first line starts with a list marker: the following
   non-blank lines up to a blank line, a fence, an ATX heading or a table.
 
-The title is the first H1, else the front-matter title, else the file stem (the data model in
-section 1 names the H1 first; front matter is "parsed for title").
+The title is the first H1 (when its text is empty, the next fallback), else the front-matter
+title, else the file stem: the data model in section 1 names the H1 first, and front matter is
+"parsed for title". Paragraph and list text is stripped of outer whitespace, never reflowed.
 """
 
 from __future__ import annotations
