@@ -93,9 +93,11 @@ def _scan(rx, rows: Iterable[tuple], limit: int, clock: dict) -> tuple[list[tupl
 def scan_in_process(rx, rows: Iterable[tuple], limit: int) -> tuple[list[tuple], bool]:
     """Scan ``rows`` (…, text) ordered by id on the main thread under a SIGALRM budget."""
     start = time.monotonic()
-    clock: dict = {"section": None}
+    clock: dict = {"section": None, "done": False}
 
     def on_tick(signum, frame):
+        if clock["done"]:
+            return
         now = time.monotonic()
         began = clock["section"]
         if now - start > TOTAL_BUDGET_S or (began is not None and now - began > SECTION_BUDGET_S):
@@ -103,15 +105,25 @@ def scan_in_process(rx, rows: Iterable[tuple], limit: int) -> tuple[list[tuple],
 
     previous = signal.signal(signal.SIGALRM, on_tick)
     try:
-        signal.setitimer(signal.ITIMER_REAL, _TICK_S, _TICK_S)
         try:
+            signal.setitimer(signal.ITIMER_REAL, _TICK_S, _TICK_S)
             return _scan(rx, rows, limit, clock)
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0, 0)
+            _disarm(clock, previous)
     except _Overrun:
         raise TOO_EXPENSIVE from None
-    finally:
-        signal.signal(signal.SIGALRM, previous)
+
+
+def _disarm(clock: dict, previous) -> None:
+    """Stop the timer and restore the previous handler, even if a last tick lands in between."""
+    while True:
+        try:
+            clock["done"] = True
+            signal.setitimer(signal.ITIMER_REAL, 0, 0)
+            signal.signal(signal.SIGALRM, previous)
+            return
+        except _Overrun:
+            continue
 
 
 def can_interrupt() -> bool:

@@ -240,9 +240,14 @@ def pathological(tmp_path_factory):
 
 
 def test_pathological_regex_stops_with_tool_error(pathological):
+    import signal
+
+    before = signal.getsignal(signal.SIGALRM)
     with pytest.raises(ToolError) as err:
         pathological.grep("(a+)+$", regex=True)
     assert err.value.message == "pattern too expensive"
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGALRM) == before
     # the budget timer is gone afterwards: an ordinary call still works
     assert ids(pathological.grep("a!", regex=True)) == ["long.md#0"]
 
