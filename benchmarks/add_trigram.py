@@ -1,0 +1,35 @@
+"""Add the optional ``sections_trigram`` table to a copy of a store (reproduces the trigram grep row).
+
+  python benchmarks/add_trigram.py STORE COPY
+
+The table follows the contract in ``contextpull/literal_grep.py``; readers that do not know it ignore
+it. The writer does not create it (yet): this script exists to measure what it gives.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import sys
+import time
+
+
+def main() -> int:
+    source, target = sys.argv[1], sys.argv[2]
+    shutil.copyfile(source, target)
+    start = time.perf_counter()
+    conn = sqlite3.connect(target)
+    conn.execute("PRAGMA journal_mode = DELETE")
+    conn.execute(
+        "CREATE VIRTUAL TABLE sections_trigram USING fts5(text, tokenize='trigram', content='', detail='none')"
+    )
+    conn.execute("INSERT INTO sections_trigram (rowid, text) SELECT rowid, text FROM sections")
+    conn.commit()
+    conn.execute("VACUUM")
+    conn.close()
+    print(f"{target}: sections_trigram added in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
