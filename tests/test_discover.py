@@ -98,12 +98,16 @@ def test_symlinks_never_lead_out_of_the_root_and_loops_do_not_hang(make_corpus, 
     os.symlink(root / "loop2.md", root / "loop1.md")  # file link loop
     os.symlink(root / "b.md", root / "alias.md")  # inside the root: fine
     os.symlink(root / "missing.md", root / "broken.md")
+    (root / ".private").mkdir()
+    (root / ".private" / "x.md").write_text("x", encoding="utf-8")
+    os.symlink(root / ".private" / "x.md", root / "peek.md")  # into a hidden folder
     found = paths(root)
     assert found == ["alias.md", "b.md", "real/a.md"]
     reasons = skipped(root)
     assert reasons["leak.md"] == "symbolic link points outside the corpus root"
     assert reasons["loop1.md"] == "symbolic link loop"
     assert reasons["broken.md"] == "broken symbolic link"
+    assert reasons["peek.md"] == "symbolic link points to a hidden or ignored file"
     assert not any(path.startswith("leakdir") for path in found)
 
 

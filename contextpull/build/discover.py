@@ -164,7 +164,7 @@ def _walk(
             yield Skipped(rel.encode("utf-8", "replace").decode("utf-8"), "file name is not valid UTF-8")
             continue
         if is_link:
-            reason = _link_problem(entry.path, real_root, excluded)
+            reason = _link_problem(entry.path, real_root, excluded, rules)
             if reason is not None:
                 yield Skipped(rel, reason)
                 continue
@@ -180,7 +180,7 @@ def _is_regular(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def _link_problem(path: str, real_root: str, excluded: list[str]) -> str | None:
+def _link_problem(path: str, real_root: str, excluded: list[str], rules: list[_Rule]) -> str | None:
     """Why a symbolic link to a file cannot be used, or None when its target is fine."""
     try:
         target = os.path.realpath(path, strict=True)
@@ -194,7 +194,19 @@ def _link_problem(path: str, real_root: str, excluded: list[str]) -> str | None:
         return "symbolic link points into an excluded folder"
     if not os.path.isfile(target):
         return "symbolic link does not point to a regular file"
+    rel = Path(os.path.relpath(target, real_root)).as_posix()
+    if any(part.startswith(".") for part in rel.split("/")) or _ignored_path(rules, rel):
+        return "symbolic link points to a hidden or ignored file"
     return None
+
+
+def _ignored_path(rules: list[_Rule], rel: str) -> bool:
+    """Whether ``rel`` or any folder above it is ignored."""
+    parts = rel.split("/")
+    for depth in range(1, len(parts)):
+        if is_ignored(rules, "/".join(parts[:depth]), True):
+            return True
+    return is_ignored(rules, rel, False)
 
 
 __all__ = [
