@@ -551,3 +551,23 @@ def test_worker_count_defaults_and_override(monkeypatch):
     assert workers.worker_count({}) == 1  # two cores: the writer keeps one, one parser does not pay
     monkeypatch.setattr(workers.os, "sched_getaffinity", lambda pid: set(range(4)), raising=False)
     assert workers.worker_count({}) == 3
+
+
+def test_a_store_that_cannot_be_written_is_one_clear_error(make_corpus, tmp_path, monkeypatch):
+    from contextpull.errors import StoreError
+
+    corpus = make_corpus({"a.md": "# A\n\nFirst version of the text.\n"})
+    store = tmp_path / "s.sqlite"
+    run(corpus, store)
+    (corpus / "a.md").write_text("# A\n\nSecond version of the text.\n", encoding="utf-8")
+
+    def failing_insert(*args, **kwargs):
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    monkeypatch.setattr(ingest_mod, "insert_document", failing_insert)
+    with pytest.raises(StoreError) as info:
+        run(corpus, store)
+    assert "cannot write store" in info.value.message and "readonly" in info.value.message
+    with db(store) as conn:  # the failed run changed nothing
+        assert conn.execute("SELECT n_sections FROM documents").fetchone()[0] == 1
+        assert fts_ids(store, "first") == ["a.md#0"]

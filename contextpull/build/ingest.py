@@ -28,7 +28,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ..config import Settings
-from ..errors import CheckFailed, InputError
+from ..errors import CheckFailed, InputError, StoreError
 from .blocks import ParseError
 from .discover import SUPPORTED_EXTENSIONS, Candidate, discover
 from .parse import kind_for, parse_file
@@ -264,13 +264,19 @@ def ingest(
     target = StoreTarget(store)
     try:
         _update(target.conn, itertools.chain([first], scan), settings, report)
+        target.commit_and_close()
+    except sqlite3.Error as exc:
+        target.abandon()
+        raise StoreError(
+            f"cannot write store {store}: {exc}",
+            "check the file is writable and not locked by another ingest",
+        ) from None
     except BaseException:
         target.abandon()
         raise
     finally:
         if progress is not None:
             progress.finish()
-    target.commit_and_close()
     report.elapsed_s = round(time.perf_counter() - started, 3)
     if strict and report.skipped:
         raise strict_failure(report)

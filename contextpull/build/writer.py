@@ -274,9 +274,11 @@ class StoreTarget:
             os.replace(self.path, self.store)
         else:
             self.conn.close()
+        self.conn = None
 
     def abandon(self) -> None:
-        self.conn.close()
+        if self.conn is not None:
+            self.conn.close()
         if self.fresh:
             for suffix in ("", "-journal", "-wal", "-shm"):
                 Path(f"{self.path}{suffix}").unlink(missing_ok=True)
