@@ -571,3 +571,24 @@ def test_a_store_that_cannot_be_written_is_one_clear_error(make_corpus, tmp_path
     with db(store) as conn:  # the failed run changed nothing
         assert conn.execute("SELECT n_sections FROM documents").fetchone()[0] == 1
         assert fts_ids(store, "first") == ["a.md#0"]
+
+
+def test_incremental_ingest_into_a_store_whose_fts_rowids_do_not_line_up(make_corpus, tmp_path):
+    corpus = make_corpus(
+        {"a.md": "# A\n\nApples grow on trees.\n", "b.md": "# B\n\nBananas grow in bunches.\n"}
+    )
+    store = tmp_path / "s.sqlite"
+    run(corpus, store)
+    with db(store) as conn:  # renumber the FTS rows as another writer (or VACUUM) might
+        rows = conn.execute("SELECT rowid, id, heading_path, text FROM sections_fts").fetchall()
+        conn.execute("DELETE FROM sections_fts")
+        conn.executemany(
+            "INSERT INTO sections_fts (rowid, id, heading_path, text) VALUES (?, ?, ?, ?)",
+            [(1000 - r[0], *r[1:]) for r in rows],
+        )
+    (corpus / "a.md").write_text("# A\n\nApricots grow on trees.\n", encoding="utf-8")
+    report = run(corpus, store)
+    assert report.changed == 1
+    assert fts_ids(store, "bananas") == ["b.md#0"]
+    assert fts_ids(store, "apples") == []
+    assert fts_ids(store, "apricots") == ["a.md#0"]

@@ -10,7 +10,8 @@ What this module guarantees for every document it writes:
   ``contextpull.text.normalize_for_fts`` (the reader applies the same rule to queries), while
   ``sections.text`` stays verbatim;
 - an FTS row shares its rowid with its section, so a document's FTS rows are deleted by rowid
-  instead of scanning the whole FTS table for the UNINDEXED id column.
+  instead of scanning the whole FTS table for the UNINDEXED id column; a store where that does
+  not hold (another writer's) falls back to the scan, so deletes stay correct either way.
 
 Transactions belong to the caller: ``insert_document`` and ``delete_document`` only execute
 statements (Python's sqlite3 opens a transaction before the first write), so ``ingest`` commits
@@ -80,6 +81,14 @@ def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def _next_rowid(conn: sqlite3.Connection) -> int:
+    """A rowid free in both ``sections`` and ``sections_fts`` (stores from other writers, or
+    rebuilt by VACUUM, need not keep the two aligned)."""
+    top = conn.execute("SELECT coalesce(max(rowid), 0) FROM sections").fetchone()[0]
+    row = conn.execute("SELECT rowid FROM sections_fts ORDER BY rowid DESC LIMIT 1").fetchone()
+    return max(top, row[0] if row else 0) + 1
+
+
 def insert_document(
     conn: sqlite3.Connection, doc: DocumentRecord, *, doc_id: int | None, ingested_at: str
 ) -> int:
@@ -103,7 +112,7 @@ def insert_document(
     new_id = cur.lastrowid if doc_id is None else doc_id
     if not doc.sections:
         return new_id
-    base = conn.execute("SELECT coalesce(max(rowid), 0) + 1 FROM sections").fetchone()[0]
+    base = _next_rowid(conn)
     ids = [f"{doc.path}#{i}" for i in range(len(doc.sections))]
     fts = getattr(doc, "fts", None)
     if not fts or len(fts) != len(ids):
@@ -146,10 +155,21 @@ def delete_document(conn: sqlite3.Connection, path: str) -> None:
     if row is None:
         return
     doc_id = row[0]
-    conn.execute(
-        "DELETE FROM sections_fts WHERE rowid IN (SELECT rowid FROM sections WHERE doc_id = ?)",
+    n_rows, n_aligned = conn.execute(
+        "SELECT count(*), count(f.id) FROM sections s"
+        " LEFT JOIN sections_fts f ON f.rowid = s.rowid AND f.id = s.id WHERE s.doc_id = ?",
         (doc_id,),
-    )
+    ).fetchone()
+    if n_rows == n_aligned:  # every FTS row shares its section's rowid, as this writer makes them
+        conn.execute(
+            "DELETE FROM sections_fts WHERE rowid IN (SELECT rowid FROM sections WHERE doc_id = ?)",
+            (doc_id,),
+        )
+    else:  # a store from another writer: find the rows by id (a scan of the FTS table)
+        conn.execute(
+            "DELETE FROM sections_fts WHERE id IN (SELECT id FROM sections WHERE doc_id = ?)",
+            (doc_id,),
+        )
     conn.execute(
         "DELETE FROM embeddings WHERE section_id IN (SELECT id FROM sections WHERE doc_id = ?)",
         (doc_id,),
