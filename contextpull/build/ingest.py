@@ -74,8 +74,8 @@ def check_corpus(corpus: Path) -> None:
 def empty_corpus_error(corpus: Path) -> InputError:
     return InputError(
         f"no documents found in {corpus}",
-        f"supported extensions: {supported_list()} (hidden folders and .contextpullignore"
-        " entries are skipped)",
+        f"supported extensions are {supported_list()}; hidden files and folders and"
+        " .contextpullignore entries are not read",
     )
 
 
@@ -212,9 +212,9 @@ class IngestReport:
             f" {self.deleted} deleted, {len(self.skipped)} skipped",
             f"{self.sections_written} sections written; summaries: {self.summaries_llm} generated,"
             f" 0 cached, {self.summaries_offline} offline; 0 tokens spent",
-            f"store: {self.documents} documents, {self.sections} sections; index {self.index_mode},"
-            f" {self.index_tokens} of {self.index_budget_tokens} tokens; corpus"
-            f" {self.corpus_fingerprint}",
+            f"index {self.index_mode}, {self.index_tokens} of {self.index_budget_tokens} tokens;"
+            f" {self.documents} documents, {self.sections} sections in {self.store};"
+            f" corpus {self.corpus_fingerprint}",
         ]
         if not self.wrote:
             lines.append("nothing changed; store left as it was")

@@ -62,7 +62,6 @@ def ingest_command(
     else:
         for line in report.summary_lines():
             click.echo(line)
-        click.echo(f"store {report.store}")
     if strict and report.skipped:
         raise strict_failure(report)
 
