@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from artifact_helpers import assert_verified, clean_env, fixture_corpus, quiet_build, write_files
 from contextpull.build import artifact as artifact_mod
+from contextpull.build import cache as cache_mod
 from contextpull.build import writer as writer_mod
 from contextpull.build.fingerprint import file_sha256
 from contextpull.cli import cli
@@ -110,13 +111,13 @@ def test_incremental_build_after_editing_one_document_equals_a_fresh_build(tmp_p
         cache = tmp_path / "cache.sqlite"
         shutil.copy(tmp_path / "out" / "store.sqlite", cache)
     (docs / "errors.md").write_text("# Error codes\n\nRewritten: codes and their meaning.\n\n## TX-45xx\n\nTX-4501 is a timeout.\n")
-    written = []
-    real_insert = writer_mod.insert_document
-    monkeypatch.setattr(writer_mod, "insert_document", lambda conn, doc, **kw: written.append(doc.path) or real_insert(conn, doc, **kw))
+    loaded = []
+    real_load = cache_mod.BuildCache.load
+    monkeypatch.setattr(cache_mod.BuildCache, "load", lambda self, rec: loaded.append(rec.path) or real_load(self, rec))
     cached, warnings = quiet_build(docs, tmp_path / "out", cache=cache)
-    # Verified by its checksum, the cache's FTS text is reused: only the edited document is
-    # normalised by the writer. A bare file is not trusted that far.
-    assert written == (["errors.md"] if sidecars else ["errors.md", "guide/config.md", "guide/install.md", "notes.txt"])
+    # Verified by its checksum, the cache hands its normalised FTS text to the writer with the
+    # unchanged documents; a bare file is not trusted that far and its sections are re-normalised.
+    assert loaded == ([] if sidecars else ["guide/config.md", "guide/install.md", "notes.txt"])
     fresh, _ = quiet_build(docs, tmp_path / "fresh")
     assert warnings == []
     assert cached.reuse == "documents"

@@ -24,7 +24,7 @@ from pathlib import Path
 from .. import __version__
 from ..config import Settings
 from ..errors import ContextPullError
-from .records import DocumentRecord, SectionRecord
+from .records import DocumentRecord, PreparedRecord, SectionRecord
 from .verify import load_manifest, open_readonly, read_sha256_file, verify_store
 
 # meta keys the build adds beside the spec's META_KEYS; readers ignore them.
@@ -120,42 +120,27 @@ class BuildCache:
         )
 
     def insert(self, conn: sqlite3.Connection, record: CachedRecord, *, doc_id: int, ingested_at: str) -> None:
-        """Write a cached document as ``writer.insert_document`` would, reusing its FTS text.
+        """Write a cached document through ``writer.insert_document``, reusing its FTS text.
 
         Normalising every section for the FTS table is a large share of a build, and the cache
-        already holds the normalised text of unchanged documents. Only a cache whose bytes were
-        verified against the checksum its build wrote is trusted for that; otherwise, or if a row
-        does not line up, the document goes through the writer. The statements below mirror
-        ``insert_document`` row for row, which the incremental-equals-fresh tests hold to.
+        already holds the normalised text of unchanged documents: handed over as a
+        ``PreparedRecord``, the writer skips that work. Only a cache whose bytes were verified
+        against the checksum its build wrote is trusted for the FTS text; otherwise, or if a
+        row does not line up, the writer normalises as usual.
         """
+        from .writer import insert_document
+
         rows = self._cached_rows(record) if self.trust_fts else None
         if not rows:
-            from .writer import insert_document
-
             insert_document(conn, self.load(record), doc_id=doc_id, ingested_at=ingested_at)
             return
-        conn.execute(
-            "INSERT INTO documents (doc_id, path, title, summary, summary_src, sha256, bytes, kind,"
-            " n_sections, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (doc_id, record.path, record.title, record.summary, record.summary_src,
-             record.sha256, record.bytes, record.kind, len(rows), ingested_at),
+        prepared = PreparedRecord(
+            record.path, record.title, record.summary, record.summary_src,
+            record.sha256, record.bytes, record.kind,
+            tuple(SectionRecord(heading, level, kind, text) for _, heading, level, kind, text, _, _, _ in rows),
+            fts=tuple((fts_heading, fts_text) for *_, fts_heading, fts_text in rows),
         )
-        base = conn.execute("SELECT coalesce(max(rowid), 0) + 1 FROM sections").fetchone()[0]
-        ids = [row[0] for row in rows]
-        last = len(ids) - 1
-        conn.executemany(
-            "INSERT INTO sections (rowid, id, doc_id, ordinal, heading_path, level, kind, text,"
-            " char_len, hash, prev_id, next_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (base + i, ids[i], doc_id, i, heading, level, kind, text, len(text), digest,
-                 ids[i - 1] if i > 0 else None, ids[i + 1] if i < last else None)
-                for i, (_, heading, level, kind, text, digest, _, _) in enumerate(rows)
-            ],
-        )
-        conn.executemany(
-            "INSERT INTO sections_fts (rowid, id, heading_path, text) VALUES (?, ?, ?, ?)",
-            [(base + i, ids[i], row[6], row[7]) for i, row in enumerate(rows)],
-        )
+        insert_document(conn, prepared, doc_id=doc_id, ingested_at=ingested_at)
 
     def _cached_rows(self, record: CachedRecord) -> list[tuple] | None:
         """The sections of ``record`` with their FTS columns, from one sequential pass.
