@@ -162,6 +162,9 @@ def test_bad_inputs_are_ingested_or_skipped_with_reasons(make_corpus, tmp_path):
             "a/index.md": "# A index\n\nFirst of two files with one base name.\n",
             "b/index.md": "# B index\n\nSecond of two files with one base name.\n",
             "h6.md": "".join(f"{'#' * n} Level {n}\n\nText at level {n}.\n\n" for n in range(1, 7)),
+            "table-end.md": "# T\n\nIntro text.\n\n| a | b |\n|---|---|\n| 1 | 2 |",
+            "table-nobody.md": "# T\n\n| a | b |\n|---|---|\n",
+            "unclosed.md": "# U\n\n```python\nprint('never closed')\n",
         }
     )
     store = tmp_path / "s.sqlite"
@@ -172,8 +175,8 @@ def test_bad_inputs_are_ingested_or_skipped_with_reasons(make_corpus, tmp_path):
         "blank.txt": "empty file",
         "binary.md": "binary file (NUL bytes)",
     }
-    assert report.seen == 12
-    assert report.documents == 9
+    assert report.seen == 15
+    assert report.documents == 12
     with db(store) as conn:
         paths = [r[0] for r in conn.execute("SELECT path FROM documents ORDER BY path")]
         assert "日本語/ノート.md" in paths and "a/index.md" in paths and "b/index.md" in paths
@@ -198,6 +201,10 @@ def test_bad_inputs_are_ingested_or_skipped_with_reasons(make_corpus, tmp_path):
         ]
         assert ordinals == list(range(n_many)) and n_many >= 1000
     assert fts_ids(store, "日本語のテキストです")
+    assert fts_ids(store, "never closed") == ["unclosed.md#0"]
+    with db(store) as conn:
+        levels = {r[0] for r in conn.execute("SELECT level FROM sections WHERE id LIKE 'h6.md#%'")}
+        assert max(levels) >= 4
 
 
 @pytest.mark.skipif(os.name == "nt", reason="POSIX symlinks")
