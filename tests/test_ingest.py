@@ -599,3 +599,20 @@ def test_incremental_ingest_into_a_store_whose_fts_rowids_do_not_line_up(make_co
     assert fts_ids(store, "bananas") == ["b.md#0"]
     assert fts_ids(store, "apples") == []
     assert fts_ids(store, "apricots") == ["a.md#0"]
+
+
+def test_collect_reads_one_file_at_a_time(make_corpus, monkeypatch):
+    corpus = make_corpus({f"doc{i}.md": f"# Doc {i}\n\nBody of document {i}.\n" for i in range(20)})
+    reads = []
+    real_read = ingest_mod._read
+
+    def counting_read(candidate):
+        reads.append(candidate.path)
+        return real_read(candidate)
+
+    monkeypatch.setattr(ingest_mod, "_read", counting_read)
+    stream = collect(corpus, SETTINGS)
+    first = next(stream)
+    assert first.path == "doc0.md" and reads == ["doc0.md"]
+    second = next(stream)
+    assert second.path == "doc1.md" and reads == ["doc0.md", "doc1.md"]
