@@ -614,3 +614,11 @@ def test_collect_reads_one_file_at_a_time(make_corpus, monkeypatch):
     assert first.path == "doc0.md" and reads == ["doc0.md"]
     second = next(stream)
     assert second.path == "doc1.md" and reads == ["doc0.md", "doc1.md"]
+
+
+def test_an_empty_store_file_is_initialised(make_corpus, tmp_path):
+    corpus = make_corpus({"a.md": "# A\n\nA good document to keep.\n"})
+    store = tmp_path / "s.sqlite"
+    store.touch()
+    assert run(corpus, store).documents == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["docs", "s.sqlite"]

@@ -273,7 +273,7 @@ class StoreTarget:
 
     def __init__(self, store: Path):
         self.store = store
-        self.fresh = not store.exists()
+        self.fresh = not store.exists() or (store.is_file() and store.stat().st_size == 0)
         if self.fresh:
             self.path = store.with_name(f"{store.name}.tmp-{os.getpid()}")
             try:
