@@ -1,77 +1,21 @@
-"""Ingest end to end: the written store, bad input, incremental runs (issue 2; system-design
+"""Ingest end to end: the written store, bad input, the command (issue 2; system-design
 sections 1-3 and 12; store-format.txt "Identifiers" and "Tokenisation")."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import sqlite3
 
 import pytest
+from ingest_helpers import CACHE_DOC, db, fts_ids, run, section_text
 
 import contextpull.build.ingest as ingest_mod
-from contextpull.build.ingest import collect, ingest
-from contextpull.build.records import DocumentRecord, Skipped
+from contextpull.build.records import Skipped
 from contextpull.cli import cli
-from contextpull.config import Settings
-from contextpull.errors import CheckFailed, InputError
-from contextpull.text import normalize_for_fts, query_tokens
-
-pytest.importorskip("contextpull.build.section")
-pytest.importorskip("contextpull.build.parse_markdown")
-
-SETTINGS = Settings()
-
-CACHE_DOC = """# Caching
-
-uv keeps a cache of downloaded wheels.
-
-## Cache directory
-
-Set UV_CACHE_DIR to move the cache, or pass --no-cache to bypass it entirely for one run.
-Requires Python 3.12 or newer.
-
-## Sources
-
-Declare alternative sources in tool.uv.sources for each dependency you override.
-
-## Incidents
-
-Incident tx-4419 was caused by a stale cache entry.
-"""
-
-
-def db(store, rows=False):
-    conn = sqlite3.connect(store)
-    if rows:
-        conn.row_factory = sqlite3.Row
-    return conn
-
-
-def run(corpus, store, **kwargs):
-    return ingest(corpus, store, kwargs.pop("settings", SETTINGS), **kwargs)
-
-
-def fts_ids(store, text):
-    tokens = query_tokens(text)
-    query = " ".join('"' + t.replace('"', '""') + '"' for t in tokens)
-    with db(store) as conn:
-        return [
-            row[0]
-            for row in conn.execute(
-                "SELECT id FROM sections_fts WHERE sections_fts MATCH ?"
-                " ORDER BY bm25(sections_fts, 0.0, 2.0, 1.0), id",
-                (query,),
-            )
-        ]
-
-
-def section_text(store, sid):
-    with db(store) as conn:
-        return conn.execute("SELECT text FROM sections WHERE id = ?", (sid,)).fetchone()[0]
-
-
-# --- the written store ---------------------------------------------------------------------
+from contextpull.errors import CheckFailed, InputError, StoreError
+from contextpull.text import normalize_for_fts
 
 
 def test_store_shape_ids_links_hashes_and_fts(make_corpus, tmp_path):
@@ -141,9 +85,6 @@ def test_a_heading_match_ranks_above_a_body_match(make_corpus, tmp_path):
     with db(store) as conn:
         first = conn.execute("SELECT heading_path FROM sections WHERE id = ?", (hits[0],)).fetchone()[0]
     assert first.endswith("Pruning")
-
-
-# --- bad input never crashes ---------------------------------------------------------------
 
 
 def test_bad_inputs_are_ingested_or_skipped_with_reasons(make_corpus, tmp_path):
@@ -295,9 +236,6 @@ def test_strict_raises_after_writing(make_corpus, tmp_path):
         assert conn.execute("SELECT path FROM documents").fetchall() == [("a.md",)]
 
 
-# --- the command ---------------------------------------------------------------------------
-
-
 def test_cli_lists_skips_on_stderr_and_strict_exits_one(make_corpus, runner, tmp_path):
     corpus = make_corpus({"a.md": "# A\n\nA good document to keep.\n", "empty.md": "   \n"})
     store = tmp_path / "s.sqlite"
@@ -339,143 +277,6 @@ def test_cli_default_store_is_in_the_working_directory(make_corpus, runner, tmp_
     assert corpus.exists()
 
 
-# --- incremental ---------------------------------------------------------------------------
-
-
-def dump(store, drop_times=True):
-    conn = sqlite3.connect(store)
-    try:
-        lines = list(conn.iterdump())
-    finally:
-        conn.close()
-    if drop_times:
-        import re
-
-        lines = [re.sub(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", "T", line) for line in lines]
-    return lines
-
-
-def test_incremental_unchanged_changed_added_deleted(make_corpus, tmp_path):
-    corpus = make_corpus(
-        {
-            "keep.md": "# Keep\n\nThis one never changes at all.\n",
-            "edit.md": "# Edit\n\nOriginal wording of the edited file.\n",
-            "drop.md": "# Drop\n\nThis file will be deleted; zebra.\n",
-        }
-    )
-    store = tmp_path / "s.sqlite"
-    run(corpus, store)
-    with db(store) as conn:
-        keep_before = conn.execute("SELECT * FROM documents WHERE path = 'keep.md'").fetchone()
-        keep_ids = conn.execute("SELECT id, hash FROM sections WHERE id LIKE 'keep.md#%'").fetchall()
-    (corpus / "edit.md").write_text("# Edit\n\nNew wording with the word quokka.\n", encoding="utf-8")
-    (corpus / "drop.md").unlink()
-    (corpus / "new.md").write_text("# New\n\nA freshly added document.\n", encoding="utf-8")
-    report = run(corpus, store)
-    assert (report.seen, report.changed, report.unchanged, report.deleted) == (3, 2, 1, 1)
-    with db(store) as conn:
-        assert conn.execute("SELECT * FROM documents WHERE path = 'keep.md'").fetchone() == keep_before
-        assert conn.execute("SELECT id, hash FROM sections WHERE id LIKE 'keep.md#%'").fetchall() == keep_ids
-        assert conn.execute("SELECT count(*) FROM sections WHERE id LIKE 'drop.md#%'").fetchone()[0] == 0
-        assert conn.execute("SELECT count(*) FROM sections_fts WHERE id LIKE 'drop.md#%'").fetchone()[0] == 0
-        assert (
-            conn.execute("SELECT count(*) FROM sections_fts").fetchone()[0]
-            == conn.execute("SELECT count(*) FROM sections").fetchone()[0]
-        )
-        index_text = conn.execute("SELECT value FROM meta WHERE key = 'index_text'").fetchone()[0]
-    assert "drop.md" not in index_text and "new.md" in index_text
-    assert fts_ids(store, "zebra") == []
-    assert fts_ids(store, "quokka") == ["edit.md#0"]
-    assert fts_ids(store, "original") == []
-
-
-def test_no_change_reingest_writes_nothing(make_corpus, tmp_path):
-    corpus = make_corpus({"a.md": CACHE_DOC, "b/c.md": "# C\n\nAnother document body.\n"})
-    store = tmp_path / "s.sqlite"
-    run(corpus, store)
-    before = dump(store, drop_times=False)
-    report = run(corpus, store)
-    assert (report.changed, report.unchanged, report.deleted, report.wrote) == (0, 2, 0, False)
-    assert dump(store, drop_times=False) == before  # index_text and ingested_at byte-identical
-    assert "nothing changed" in report.summary_lines()[-1]
-
-
-def test_a_settings_change_resections_unchanged_files(make_corpus, tmp_path):
-    corpus = make_corpus({"a.md": CACHE_DOC})
-    store = tmp_path / "s.sqlite"
-    run(corpus, store)
-    report = run(corpus, store, settings=Settings(index_budget_tokens=2000))
-    assert report.changed == 0 and report.wrote  # only the index meta changed
-    report = run(corpus, store, settings=Settings(section_heading_depth=1))
-    assert report.changed == 1
-    with db(store) as conn:
-        assert conn.execute("SELECT n_sections FROM documents").fetchone()[0] == 1
-
-
-def test_a_file_that_turns_bad_leaves_the_store(make_corpus, tmp_path):
-    corpus = make_corpus({"a.md": "# A\n\nGood at first, then emptied.\n", "b.md": "# B\n\nStays good.\n"})
-    store = tmp_path / "s.sqlite"
-    run(corpus, store)
-    (corpus / "a.md").write_text("", encoding="utf-8")
-    report = run(corpus, store)
-    assert report.deleted == 1 and [s.path for s in report.skipped] == ["a.md"]
-    with db(store) as conn:
-        assert conn.execute("SELECT path FROM documents").fetchall() == [("b.md",)]
-
-
-def test_two_ingests_of_one_corpus_are_identical_apart_from_timestamps(make_corpus, tmp_path):
-    corpus = make_corpus(
-        {"a.md": CACHE_DOC, "z/y.md": "# Y\n\nSome text.\n", "m.txt": "Heading Here\n\nBody text.\n"}
-    )
-    run(corpus, tmp_path / "one.sqlite")
-    run(corpus, tmp_path / "two.sqlite")
-    assert dump(tmp_path / "one.sqlite") == dump(tmp_path / "two.sqlite")
-
-
-# --- collect -------------------------------------------------------------------------------
-
-
-def test_collect_streams_records_in_path_order_and_uses_reuse(make_corpus):
-    corpus = make_corpus({"b.md": "# B\n\nBee text body.\n", "a.md": "# A\n\nAy text body.\n", "e.md": ""})
-    seen = []
-
-    def reuse(path, sha):
-        seen.append(path)
-        if path == "b.md":
-            return DocumentRecord("b.md", "cached", None, None, sha, 1, "markdown", ())
-        return None
-
-    stream = collect(corpus, SETTINGS, reuse=reuse)
-    assert iter(stream) is stream  # a generator, not a list
-    items = list(stream)
-    assert [item.path for item in items] == ["a.md", "b.md", "e.md"]
-    assert items[1].title == "cached"
-    assert isinstance(items[2], Skipped) and items[2].reason == "empty file"
-    assert seen == ["a.md", "b.md", "e.md"]
-
-
-# --- the writer's FTS normalisation is the shared rule ------------------------------------
-
-from hypothesis import given, settings as hsettings, strategies as st  # noqa: E402
-
-from contextpull.build.writer import fts_normalize  # noqa: E402
-
-
-@hsettings(max_examples=400, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list("ab_.-- \n\t1é,;:!?()[]`'\"/*#|xY…ß٣")), max_size=40))
-def test_writer_normalisation_equals_normalize_for_fts(text):
-    assert fts_normalize(text) == normalize_for_fts(text)
-
-
-@pytest.mark.parametrize(
-    ("raw", "indexed"),
-    [("--no-cache", "no-cache"), ("cache.", "cache"), ("tx-4419", "tx-4419"), ("3.12", "3.12"),
-     ("tool.uv.sources", "tool.uv.sources"), ("_private_", "private"), ("- item", " item"), ("../a", "/a")],
-)
-def test_writer_normalisation_examples(raw, indexed):
-    assert fts_normalize(raw) == indexed
-
-
 def test_cli_store_from_the_corpus_pyproject(make_corpus, runner, tmp_path, monkeypatch):
     corpus = make_corpus(
         {
@@ -492,8 +293,6 @@ def test_cli_store_from_the_corpus_pyproject(make_corpus, runner, tmp_path, monk
 
 
 def test_a_file_that_is_not_a_store_is_refused(make_corpus, tmp_path):
-    from contextpull.errors import StoreError
-
     corpus = make_corpus({"a.md": "# A\n\nA good document to keep.\n"})
     bogus = tmp_path / "notes.sqlite"
     bogus.write_text("not a database at all, just text" * 40, encoding="utf-8")
@@ -525,42 +324,7 @@ def test_a_failed_first_ingest_leaves_no_store_behind(make_corpus, tmp_path, mon
     assert list((tmp_path / "out").iterdir()) == []
 
 
-def test_parallel_parsing_writes_the_same_store(make_corpus, tmp_path, monkeypatch):
-    import contextpull.build.workers as workers
-
-    files = {f"d{i:02d}/doc{i}.md": f"# Doc {i}\n\n" + f"Body text number {i}. " * (i + 3) for i in range(12)}
-    files["empty.md"] = ""
-    corpus = make_corpus(files)
-    monkeypatch.setenv("CONTEXTPULL_JOBS", "1")
-    run(corpus, tmp_path / "serial.sqlite")
-    monkeypatch.setenv("CONTEXTPULL_JOBS", "2")
-    monkeypatch.setattr(workers, "PARALLEL_MIN_JOBS", 2)
-    report = run(corpus, tmp_path / "parallel.sqlite")
-    assert report.changed == 12 and [s.path for s in report.skipped] == ["empty.md"]
-    assert dump(tmp_path / "serial.sqlite") == dump(tmp_path / "parallel.sqlite")
-    records = list(collect(corpus, SETTINGS))
-    assert [r.path for r in records] == sorted(files)
-
-
-def test_ordered_map_keeps_order_and_passes_values_through():
-    from contextpull.build.workers import ordered_map
-
-    jobs = [(i % 3 != 0, (i,) if i % 3 else f"v{i}") for i in range(40)]
-    out = list(ordered_map(abs, jobs, workers=2, min_jobs=1))
-    assert out == [f"v{i}" if i % 3 == 0 else i for i in range(40)]
-
-
-def test_worker_count_defaults_to_serial_and_follows_the_variable():
-    from contextpull.build import workers
-
-    assert workers.worker_count({}) == 1
-    assert workers.worker_count({"CONTEXTPULL_JOBS": "3"}) == 3
-    assert workers.worker_count({"CONTEXTPULL_JOBS": "zero"}) == 1
-
-
 def test_a_store_that_cannot_be_written_is_one_clear_error(make_corpus, tmp_path, monkeypatch):
-    from contextpull.errors import StoreError
-
     corpus = make_corpus({"a.md": "# A\n\nFirst version of the text.\n"})
     store = tmp_path / "s.sqlite"
     run(corpus, store)
@@ -576,44 +340,6 @@ def test_a_store_that_cannot_be_written_is_one_clear_error(make_corpus, tmp_path
     with db(store) as conn:  # the failed run changed nothing
         assert conn.execute("SELECT n_sections FROM documents").fetchone()[0] == 1
         assert fts_ids(store, "first") == ["a.md#0"]
-
-
-def test_incremental_ingest_into_a_store_whose_fts_rowids_do_not_line_up(make_corpus, tmp_path):
-    corpus = make_corpus(
-        {"a.md": "# A\n\nApples grow on trees.\n", "b.md": "# B\n\nBananas grow in bunches.\n"}
-    )
-    store = tmp_path / "s.sqlite"
-    run(corpus, store)
-    with db(store) as conn:  # renumber the FTS rows as another writer (or VACUUM) might
-        rows = conn.execute("SELECT rowid, id, heading_path, text FROM sections_fts").fetchall()
-        conn.execute("DELETE FROM sections_fts")
-        conn.executemany(
-            "INSERT INTO sections_fts (rowid, id, heading_path, text) VALUES (?, ?, ?, ?)",
-            [(1000 - r[0], *r[1:]) for r in rows],
-        )
-    (corpus / "a.md").write_text("# A\n\nApricots grow on trees.\n", encoding="utf-8")
-    report = run(corpus, store)
-    assert report.changed == 1
-    assert fts_ids(store, "bananas") == ["b.md#0"]
-    assert fts_ids(store, "apples") == []
-    assert fts_ids(store, "apricots") == ["a.md#0"]
-
-
-def test_collect_reads_one_file_at_a_time(make_corpus, monkeypatch):
-    corpus = make_corpus({f"doc{i}.md": f"# Doc {i}\n\nBody of document {i}.\n" for i in range(20)})
-    reads = []
-    real_read = ingest_mod._read
-
-    def counting_read(candidate):
-        reads.append(candidate.path)
-        return real_read(candidate)
-
-    monkeypatch.setattr(ingest_mod, "_read", counting_read)
-    stream = collect(corpus, SETTINGS)
-    first = next(stream)
-    assert first.path == "doc0.md" and reads == ["doc0.md"]
-    second = next(stream)
-    assert second.path == "doc1.md" and reads == ["doc0.md", "doc1.md"]
 
 
 def test_an_empty_store_file_is_initialised(make_corpus, tmp_path):

@@ -1,0 +1,100 @@
+"""Streaming and the writer's helpers: collect() order and laziness, the FTS normalisation
+fast path, optional parse workers (issue 2 memory bound; issue 8)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
+from ingest_helpers import SETTINGS, dump, run
+
+import contextpull.build.ingest as ingest_mod
+from contextpull.build.ingest import collect
+from contextpull.build.records import DocumentRecord, Skipped
+from contextpull.build.writer import fts_normalize
+from contextpull.text import normalize_for_fts
+
+
+def test_collect_streams_records_in_path_order_and_uses_reuse(make_corpus):
+    corpus = make_corpus({"b.md": "# B\n\nBee text body.\n", "a.md": "# A\n\nAy text body.\n", "e.md": ""})
+    seen = []
+
+    def reuse(path, sha):
+        seen.append(path)
+        if path == "b.md":
+            return DocumentRecord("b.md", "cached", None, None, sha, 1, "markdown", ())
+        return None
+
+    stream = collect(corpus, SETTINGS, reuse=reuse)
+    assert iter(stream) is stream  # a generator, not a list
+    items = list(stream)
+    assert [item.path for item in items] == ["a.md", "b.md", "e.md"]
+    assert items[1].title == "cached"
+    assert isinstance(items[2], Skipped) and items[2].reason == "empty file"
+    assert seen == ["a.md", "b.md", "e.md"]
+
+
+def test_collect_reads_one_file_at_a_time(make_corpus, monkeypatch):
+    corpus = make_corpus({f"doc{i}.md": f"# Doc {i}\n\nBody of document {i}.\n" for i in range(20)})
+    reads = []
+    real_read = ingest_mod._read
+
+    def counting_read(candidate):
+        reads.append(candidate.path)
+        return real_read(candidate)
+
+    monkeypatch.setattr(ingest_mod, "_read", counting_read)
+    stream = collect(corpus, SETTINGS)
+    first = next(stream)
+    assert first.path == "doc0.md" and reads == ["doc0.md"]
+    second = next(stream)
+    assert second.path == "doc1.md" and reads == ["doc0.md", "doc1.md"]
+
+
+@hsettings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab_.-- \n\t1é,;:!?()[]`'\"/*#|xY…ß٣")), max_size=40))
+def test_writer_normalisation_equals_normalize_for_fts(text):
+    assert fts_normalize(text) == normalize_for_fts(text)
+
+
+@pytest.mark.parametrize(
+    ("raw", "indexed"),
+    [("--no-cache", "no-cache"), ("cache.", "cache"), ("tx-4419", "tx-4419"), ("3.12", "3.12"),
+     ("tool.uv.sources", "tool.uv.sources"), ("_private_", "private"), ("- item", " item"), ("../a", "/a")],
+)
+def test_writer_normalisation_examples(raw, indexed):
+    assert fts_normalize(raw) == indexed
+
+
+def test_parallel_parsing_writes_the_same_store(make_corpus, tmp_path, monkeypatch):
+    import contextpull.build.workers as workers
+
+    files = {f"d{i:02d}/doc{i}.md": f"# Doc {i}\n\n" + f"Body text number {i}. " * (i + 3) for i in range(12)}
+    files["empty.md"] = ""
+    corpus = make_corpus(files)
+    monkeypatch.setenv("CONTEXTPULL_JOBS", "1")
+    run(corpus, tmp_path / "serial.sqlite")
+    monkeypatch.setenv("CONTEXTPULL_JOBS", "2")
+    monkeypatch.setattr(workers, "PARALLEL_MIN_JOBS", 2)
+    report = run(corpus, tmp_path / "parallel.sqlite")
+    assert report.changed == 12 and [s.path for s in report.skipped] == ["empty.md"]
+    assert dump(tmp_path / "serial.sqlite") == dump(tmp_path / "parallel.sqlite")
+    records = list(collect(corpus, SETTINGS))
+    assert [r.path for r in records] == sorted(files)
+
+
+def test_ordered_map_keeps_order_and_passes_values_through():
+    from contextpull.build.workers import ordered_map
+
+    jobs = [(i % 3 != 0, (i,) if i % 3 else f"v{i}") for i in range(40)]
+    out = list(ordered_map(abs, jobs, workers=2, min_jobs=1))
+    assert out == [f"v{i}" if i % 3 == 0 else i for i in range(40)]
+
+
+def test_worker_count_defaults_to_serial_and_follows_the_variable():
+    from contextpull.build import workers
+
+    assert workers.worker_count({}) == 1
+    assert workers.worker_count({"CONTEXTPULL_JOBS": "3"}) == 3
+    assert workers.worker_count({"CONTEXTPULL_JOBS": "zero"}) == 1
