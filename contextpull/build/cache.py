@@ -130,23 +130,22 @@ class BuildCache:
         """
         from .writer import insert_document
 
-        rows = self._cached_rows(record) if self.trust_fts else None
-        if not rows:
+        cached = self._cached_rows(record) if self.trust_fts else None
+        if cached is None:
             insert_document(conn, self.load(record), doc_id=doc_id, ingested_at=ingested_at)
             return
+        sections, fts = cached
         prepared = PreparedRecord(
             record.path, record.title, record.summary, record.summary_src,
-            record.sha256, record.bytes, record.kind,
-            tuple(SectionRecord(heading, level, kind, text) for _, heading, level, kind, text, _, _, _ in rows),
-            fts=tuple((fts_heading, fts_text) for *_, fts_heading, fts_text in rows),
+            record.sha256, record.bytes, record.kind, sections, fts=fts,
         )
         insert_document(conn, prepared, doc_id=doc_id, ingested_at=ingested_at)
 
-    def _cached_rows(self, record: CachedRecord) -> list[tuple] | None:
-        """The sections of ``record`` with their FTS columns, from one sequential pass.
+    def _cached_rows(self, record: CachedRecord):
+        """(sections, fts columns) of ``record`` from one sequential pass, or None.
 
         Documents are requested in path order, which is the cache's doc_id and rowid order (a
-        build writes them so), so both tables are read front to back once instead of being
+        build writes them so), so the tables are read front to back once instead of being
         looked up per document. Anything out of order or not lining up returns None.
         """
         if self._groups is None:
@@ -156,36 +155,37 @@ class BuildCache:
             self._ahead = next(self._groups, None)
         if self._ahead is None or self._ahead[0] != record.cache_doc_id:
             return None
-        rows = self._ahead[1]
+        _, ids, sections, fts = self._ahead
         self._ahead = next(self._groups, None)
-        expected = [f"{record.path}#{i}" for i in range(len(rows))]
-        if any(row is None or row[0] != sid for row, sid in zip(rows, expected)):
+        if ids != [f"{record.path}#{i}" for i in range(len(ids))]:
             return None
-        return rows
+        return tuple(sections), tuple(fts)
 
     def _scan_groups(self):
-        """(doc_id, rows) per document; a row is None when its FTS row does not match."""
+        """(doc_id, ids, sections, fts columns) per document, in rowid order.
+
+        The FTS columns come from FTS5's documented ``%_content`` shadow table (``id`` is the
+        rowid, ``c0..c2`` the columns id, heading_path, text); the writer gives a section and its
+        FTS row the same rowid, and a row whose FTS id differs marks its document unusable.
+        """
         try:
-            sections = self.conn.execute(
-                "SELECT doc_id, rowid, id, heading_path, level, kind, text, hash FROM sections ORDER BY rowid"
+            rows = self.conn.execute(
+                "SELECT s.doc_id, s.id, s.heading_path, s.level, s.kind, s.text, f.c0, f.c1, f.c2"
+                " FROM sections s LEFT JOIN sections_fts_content f ON f.id = s.rowid ORDER BY s.rowid"
             )
-            # FTS5's documented %_content shadow table: id = rowid, c0..c2 = id, heading_path, text.
-            fts = self.conn.execute("SELECT id, c0, c1, c2 FROM sections_fts_content ORDER BY id")
         except sqlite3.Error:
             return
-        current, rows = None, []
-        for doc, rowid, sid, heading, level, kind, text, digest in sections:
-            f = next(fts, None)
-            row = None
-            if f is not None and f[0] == rowid and f[1] == sid:
-                row = (sid, heading, level, kind, text, digest, f[2], f[3])
+        current, ids, sections, fts = None, [], [], []
+        for doc, sid, heading, level, kind, text, fts_id, fts_heading, fts_text in rows:
             if doc != current:
                 if current is not None:
-                    yield current, rows
-                current, rows = doc, []
-            rows.append(row)
+                    yield current, ids, sections, fts
+                current, ids, sections, fts = doc, [], [], []
+            ids.append(sid if fts_id == sid else None)
+            sections.append(SectionRecord(heading, level, kind, text))
+            fts.append((fts_heading, fts_text))
         if current is not None:
-            yield current, rows
+            yield current, ids, sections, fts
 
     def whole_match(
         self, settings: Settings, corpus_fp: str, paths: list[tuple[str, str]], ingested_at: str
