@@ -15,9 +15,6 @@ from pathlib import Path
 
 import click
 
-from ..build.ingest import ingest as run_ingest
-from ..build.ingest import strict_failure
-from ..build.progress import Progress
 from ..config import read_pyproject, resolve_settings
 from ..errors import ConfigError
 from . import cli
@@ -49,6 +46,11 @@ def ingest_command(
     CORPUS are removed. Supported: .md .markdown .txt .docx .xlsx .pptx .pdf (pdf needs the
     'pdf' extra).
     """
+    # Imported here so the read commands do not pay for loading the write side.
+    from ..build.ingest import ingest as run_ingest
+    from ..build.ingest import strict_failure
+    from ..build.progress import Progress
+
     root = corpus if corpus.is_dir() else None
     settings = resolve_settings(root, settings_flags(kwargs))
     if store is None:
