@@ -4,8 +4,16 @@ write nothing, two ingests give the same store)."""
 
 from __future__ import annotations
 
+import shutil
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 from ingest_helpers import CACHE_DOC, db, dump, fts_ids, run
 
+from contextpull.build.fingerprint import content_fingerprint
 from contextpull.config import Settings
 
 
@@ -105,3 +113,48 @@ def test_incremental_ingest_into_a_store_whose_fts_rowids_do_not_line_up(make_co
     assert fts_ids(store, "bananas") == ["b.md#0"]
     assert fts_ids(store, "apples") == []
     assert fts_ids(store, "apricots") == ["a.md#0"]
+
+
+# --- property: any sequence of edits ends where a fresh ingest starts ---------------------
+
+_NAMES = ["a.md", "b.md", "sub/c.md", "sub/d.txt", "z.md"]
+_BODIES = [
+    "# Alpha\n\nApples and pears.\n",
+    "# Beta\n\n## One\n\nFirst part with enough words to stay a section.\n\n## Two\n\nSecond part here.\n",
+    "Plain Title\n\nSome plain text body.\n",
+    "",  # becomes a skipped file
+    "# Gamma\n\n| k | v |\n|---|---|\n| x | 1 |\n",
+]
+_edits = st.lists(
+    st.lists(st.tuples(st.sampled_from(_NAMES), st.sampled_from([None, *range(len(_BODIES))])), max_size=4),
+    min_size=1,
+    max_size=4,
+)
+
+
+@hsettings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rounds=_edits)
+def test_incremental_rounds_match_a_fresh_ingest(rounds):
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        corpus = tmp / "docs"
+        (corpus / "sub").mkdir(parents=True)
+        (corpus / "keep.md").write_text("# Keep\n\nAlways here so the corpus is never empty.\n")
+        store = tmp / "inc.sqlite"
+        for edits in rounds:
+            for name, body in edits:
+                target = corpus / name
+                if body is None:
+                    target.unlink(missing_ok=True)
+                else:
+                    target.write_text(_BODIES[body], encoding="utf-8")
+            run(corpus, store)
+        fresh = tmp / "fresh.sqlite"
+        run(corpus, fresh)
+        with db(store) as a, db(fresh) as b:
+            assert content_fingerprint(a) == content_fingerprint(b)
+            for conn in (a, b):
+                n_sections = conn.execute("SELECT count(*) FROM sections").fetchone()[0]
+                assert conn.execute("SELECT count(*) FROM sections_fts").fetchone()[0] == n_sections
+                assert conn.execute("SELECT sum(n_sections) FROM documents").fetchone()[0] == n_sections
+        shutil.rmtree(corpus)
