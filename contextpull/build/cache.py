@@ -59,11 +59,15 @@ class CachedRecord(DocumentRecord):
 class BuildCache:
     """An opened, verified cache; ``None`` from ``open_cache`` when it cannot be used."""
 
-    def __init__(self, path: Path, conn: sqlite3.Connection, meta: dict[str, str], digest: str | None):
+    def __init__(
+        self, path: Path, conn: sqlite3.Connection, meta: dict[str, str], digest: str | None,
+        pending: _DigestJob | None = None,
+    ):
         self.path = path
         self.conn = conn
         self.meta = meta
-        self.sha256 = digest  # known when verified through its sidecar
+        self.sha256 = digest  # known when verified through its sidecar (or pending, see confirm)
+        self._pending = pending
         # Only bytes vouched for by their checksum are trusted for the FTS text (see ``insert``).
         self.trust_fts = digest is not None
         self._groups = None
@@ -74,6 +78,15 @@ class BuildCache:
                 "SELECT doc_id, path, title, summary, summary_src, sha256, bytes, kind FROM documents"
             )
         }
+
+    def confirm(self) -> None:
+        """Wait for a deferred checksum; ``CacheRejected`` when the bytes are not the ones vouched for."""
+        if self._pending is None:
+            return
+        computed, self._pending = self._pending.result(), None
+        if computed != self.sha256:
+            self.sha256, self.trust_fts = None, False
+            raise CacheRejected(f"its sha256 {computed[:12]}... does not match the checksum beside it")
 
     def close(self) -> None:
         self.conn.close()
@@ -130,9 +143,14 @@ class BuildCache:
         """
         from .writer import insert_document
 
-        cached = self._cached_rows(record) if self.trust_fts else None
+        try:
+            cached = self._cached_rows(record) if self.trust_fts else None
+            if cached is None:
+                record = self.load(record)
+        except sqlite3.DatabaseError as exc:  # a damaged cache shows itself here at the latest
+            raise CacheRejected(f"reading it failed: {exc}") from None
         if cached is None:
-            insert_document(conn, self.load(record), doc_id=doc_id, ingested_at=ingested_at)
+            insert_document(conn, record, doc_id=doc_id, ingested_at=ingested_at)
             return
         sections, fts = cached
         prepared = PreparedRecord(
@@ -200,6 +218,36 @@ class BuildCache:
         return sorted(paths) == sorted((row[1], row[5]) for row in self.documents.values())
 
 
+class CacheRejected(ContextPullError):
+    """The cache turned out unusable after the build began using it; build again without it."""
+
+
+class _DigestJob:
+    """sha256 of a file in a thread (hashlib releases the GIL), while the build goes on."""
+
+    def __init__(self, path: Path):
+        import threading
+
+        self._value: str | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(path,), daemon=True)
+        self._thread.start()
+
+    def _run(self, path: Path) -> None:
+        from .fingerprint import file_sha256
+
+        try:
+            self._value = file_sha256(path)
+        except BaseException as exc:  # handed over in result()
+            self._error = exc
+
+    def result(self) -> str:
+        self._thread.join()
+        if self._error is not None:
+            raise CacheRejected(f"cannot read it: {self._error}")
+        return self._value or ""
+
+
 def _sidecar_digest(path: Path) -> str | None:
     """The sha256 the build that wrote ``path`` recorded beside it, if any."""
     sidecar = Path(str(path) + ".sha256")
@@ -214,18 +262,26 @@ def _sidecar_digest(path: Path) -> str | None:
     return None
 
 
-def open_cache(path: Path, settings: Settings, warn) -> BuildCache | None:
-    """Open and verify ``path``; on any problem call ``warn(message)`` and return None."""
+def open_cache(path: Path, settings: Settings, warn, *, defer_digest: bool = False) -> BuildCache | None:
+    """Open and verify ``path``; on any problem call ``warn(message)`` and return None.
+
+    With ``defer_digest`` the checksum is computed in a thread while the build starts; the
+    caller must call ``confirm()`` before publishing anything that came from the cache, and
+    rebuild without it on ``CacheRejected``.
+    """
     from .fingerprint import file_sha256
 
     path = Path(path)
     if not path.exists():
         warn(f"cache {path} does not exist; building from scratch")
         return None
+    pending = None
     try:
         expected = _sidecar_digest(path)
         digest = None
-        if expected is not None:
+        if expected is not None and defer_digest:
+            digest, pending = expected, _DigestJob(path)
+        elif expected is not None:
             digest = file_sha256(path)
             if digest != expected:
                 raise ContextPullError(f"its sha256 {digest[:12]}... does not match the checksum beside it")
@@ -237,7 +293,7 @@ def open_cache(path: Path, settings: Settings, warn) -> BuildCache | None:
             # The sidecar vouches for the bytes, not for the structure: check the cheap parts.
             for table in ("documents", "sections"):
                 conn.execute(f"SELECT count(*) FROM {table}").fetchone()
-        cache = BuildCache(path, conn, meta, digest)
+        cache = BuildCache(path, conn, meta, digest, pending)
     except (ContextPullError, sqlite3.DatabaseError, OSError) as exc:
         warn(f"ignoring cache {path}: {exc}")
         return None
