@@ -84,7 +84,7 @@ def test_artifact_is_self_contained(tmp_path):
     store = tmp_path / "out" / "store.sqlite"
     header = store.read_bytes()[:100]
     assert header[18:20] == b"\x01\x01"  # rollback journal, not WAL
-    assert int.from_bytes(header[16:18], "big") == 4096
+    assert int.from_bytes(header[16:18], "big") == writer_mod.PAGE_SIZE == artifact_mod.PAGE_SIZE
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["manifest.json", "store.sqlite", "store.sqlite.sha256"]
     conn = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
     assert conn.execute("PRAGMA freelist_count").fetchone()[0] == 0

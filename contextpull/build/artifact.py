@@ -35,14 +35,25 @@ from ..config import Settings, resolve_settings
 from ..errors import BuildError, CheckFailed, ConfigError, ContextPullError, InputError
 from . import manifest as manifest_mod
 from . import trigram
-from .cache import CONTENT_FP_KEY, BuildCache, CachedRecord, builder_meta, copy_verified, open_cache
+from .cache import (
+    CONTENT_FP_KEY,
+    BuildCache,
+    CachedRecord,
+    CacheRejected,
+    builder_meta,
+    copy_verified,
+    open_cache,
+)
 from .fingerprint import content_fingerprint, corpus_fingerprint, file_sha256
 from .golden import GoldenResult, check_golden
 from .outdir import MANIFEST_FILE, SHA_FILE, STORE_FILE, TMP_PREFIX, check_inputs, prepare_out
 from .outdir import remove_files as _remove
 from .records import DocumentRecord, Skipped
+from .writer import PAGE_SIZE as WRITER_PAGE_SIZE
 
-PAGE_SIZE = 4096
+# The writer's page size (16 KiB: faster inserts, smaller file), kept by VACUUM INTO without a
+# conversion; fixed per builder version, so it is part of what makes the bytes reproducible.
+PAGE_SIZE = WRITER_PAGE_SIZE
 # Used for ingested_at when SOURCE_DATE_EPOCH is not set: 1980-01-01, the earliest time a zip
 # entry can hold, the same choice reproducible-build tools make for the same reason.
 DEFAULT_EPOCH = 315532800
@@ -137,10 +148,20 @@ def build(
     epoch = source_date_epoch(environ)
     prepare_out(out)
 
-    build_cache = open_cache(Path(cache), settings, _warn) if cache is not None else None
+    build_cache = open_cache(Path(cache), settings, _warn, defer_digest=True) if cache is not None else None
     job = _Job(docs, out, settings, epoch, exclude, build_cache, progress)
     try:
-        job.run()
+        try:
+            job.run()
+        except CacheRejected as exc:
+            # The cache's checksum (computed while the build ran) or a read from it failed:
+            # drop everything that came from it and build from scratch.
+            job.cleanup()
+            _warn(f"ignoring cache {cache}: {exc}")
+            build_cache.close()  # type: ignore[union-attr]
+            build_cache = None
+            job = _Job(docs, out, settings, epoch, exclude, None, progress)
+            job.run()
         if not job.documents:
             detail = f" ({len(job.skipped)} file(s) skipped)" if job.skipped else ""
             raise InputError(f"no usable documents in {docs}{detail}", "DOCS must hold .md, .txt, .docx, .xlsx, .pptx or .pdf files")
@@ -228,6 +249,15 @@ class _Job:
         return collect(self.docs, self.settings, exclude=self.exclude, reuse=reuse, progress=self.progress)
 
     def run(self) -> None:
+        self._conn: sqlite3.Connection | None = None
+        try:
+            self._run()
+        except BaseException:
+            if self._conn is not None:
+                self._conn.close()
+            raise
+
+    def _run(self) -> None:
         t0 = time.perf_counter()
         records = iter(self._records())
         pending: list[DocumentRecord] = []
@@ -250,6 +280,8 @@ class _Job:
         if not self.documents:
             return
         corpus_fp = corpus_fingerprint(self.documents)
+        if self.cache is not None:
+            self.cache.confirm()  # nothing from the cache is used past this point unverified
         if conn is None and self.cache is not None and self.cache.whole_match(
             self.settings, corpus_fp, self.documents, self.ingested_at
         ):
@@ -271,6 +303,7 @@ class _Job:
             raise BuildError(f"cannot create the store in {self.out}: {exc}") from None
         # The build file is scratch (VACUUM INTO makes the artifact), so durability is not needed.
         conn.execute("PRAGMA synchronous = OFF")
+        self._conn = conn
         return conn
 
     def _insert(self, conn: sqlite3.Connection, record: DocumentRecord) -> None:
@@ -300,10 +333,7 @@ class _Job:
         try:
             self.index = finalize_index(conn, self.settings, ingested_at=self.ingested_at, corpus_root=".")
             write_meta(conn, {**builder_meta(self.settings), CONTENT_FP_KEY: "0" * 64})
-            started = time.perf_counter()
-            trigram.add(conn)  # optional literal-grep index of an immutable artifact
             conn.commit()
-            self.timings["trigram_s"] = round(time.perf_counter() - started, 3)
             fingerprint = _Background(content_fingerprint, self.tmp_build)
             conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
             conn.execute("VACUUM INTO ?", (str(self.tmp_store),))
