@@ -34,7 +34,6 @@ from typing import Any
 from ..config import Settings, resolve_settings
 from ..errors import BuildError, CheckFailed, ConfigError, ContextPullError, InputError
 from . import manifest as manifest_mod
-from . import trigram
 from .cache import (
     CONTENT_FP_KEY,
     BuildCache,
