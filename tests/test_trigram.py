@@ -71,6 +71,25 @@ def test_grep_matches_are_identical_with_and_without_the_table(tmp_path):
         assert _matches(store, pattern) == _matches(bare, pattern), pattern
 
 
+def test_ingest_into_a_built_store_drops_the_table_and_stays_exact(tmp_path):
+    from contextpull.build.ingest import ingest
+    from contextpull.config import resolve_settings
+
+    docs, built = _built(tmp_path)
+    store = tmp_path / "live.sqlite"
+    shutil.copyfile(built, store)
+    (docs / "ref" / "part3.md").write_text("# Part 3\n\n## Gone\n\nNothing about KX-03-4 now, only QQ-77.\n", encoding="utf-8")
+    ingest(docs, store, resolve_settings(docs, {}, {}))
+    conn = sqlite3.connect(store)
+    try:
+        assert not trigram.present(conn)
+    finally:
+        conn.close()
+    ids = [m for m, _ in _matches(store, "QQ-77")[0]]
+    assert ids == ["ref/part3.md#1"] or ids == ["ref/part3.md#0"]
+    assert [m for m, _ in _matches(store, "KX-03-4")[0]] == [m for m, _ in _matches(store, "QQ-77")[0]]
+
+
 def test_a_fresh_ingest_store_has_no_table(tmp_path):
     from contextpull.build.ingest import ingest
     from contextpull.config import resolve_settings

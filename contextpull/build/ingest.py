@@ -29,6 +29,7 @@ from pathlib import Path
 
 from ..config import Settings
 from ..errors import CheckFailed, InputError, StoreError
+from . import trigram
 from .blocks import ParseError
 from .discover import SUPPORTED_EXTENSIONS, Candidate, discover
 from .parse import kind_for, parse_file
@@ -309,6 +310,7 @@ def _update(
             else:
                 yield True, (path, item.data, item.sha256, settings)
 
+    trigram_left = trigram.present(conn)
     for record in ordered_map(build_record, jobs()):
         report.seen += 1
         if isinstance(record, _Unchanged):
@@ -321,6 +323,8 @@ def _update(
         path = record.path
         old = existing.get(path)
         present.add(path)
+        if trigram_left:
+            trigram_left = not trigram.drop_if_present(conn)  # it would go stale (trigram.py)
         if old is not None:
             delete_document(conn, path)
         insert_document(conn, record, doc_id=old[0] if old else None, ingested_at=ingested_at)
@@ -333,6 +337,8 @@ def _update(
         if record.summary_src == "offline":
             report.summaries_offline += 1
     for path in sorted(set(existing) - present):
+        if trigram_left:
+            trigram_left = not trigram.drop_if_present(conn)
         delete_document(conn, path)
         report.deleted += 1
     conn.commit()
