@@ -62,10 +62,10 @@ def _summary(report) -> str:
 
 @cli.command("build")
 @click.argument("docs", type=click.Path(file_okay=True, dir_okay=True))
-@click.option("--out", "out", default="out", show_default=True, type=click.Path(), help="Folder for store.sqlite, store.sqlite.sha256 and manifest.json.")
-@click.option("--golden", "golden", type=click.Path(), default=None, help="Compare the index and ids with GDIR/index.txt and GDIR/ids.txt.")
+@click.option("--out", "out", default="out", show_default=True, type=click.Path(), metavar="DIR", help="Folder for store.sqlite, store.sqlite.sha256 and manifest.json.")
+@click.option("--golden", "golden", type=click.Path(), default=None, metavar="GDIR", help="Compare the index and ids with GDIR/index.txt and GDIR/ids.txt.")
 @click.option("--update-golden", is_flag=True, help="Rewrite the golden files instead of comparing.")
-@click.option("--cache", "cache", type=click.Path(), default=None, help="A previous store.sqlite to reuse unchanged documents from.")
+@click.option("--cache", "cache", type=click.Path(), default=None, metavar="FILE", help="A previous store.sqlite to reuse unchanged documents from.")
 @click.option("--strict", is_flag=True, help="Fail (exit 1, nothing published) when any file is skipped.")
 @settings_options
 @json_option
@@ -120,8 +120,8 @@ def diff_cmd(old, new, fmt):
 
 @cli.command("verify")
 @click.argument("store", type=click.Path())
-@click.option("--manifest", "manifest", type=click.Path(), default=None, help="The manifest.json to check the store against (default: the one beside it, if any).")
-@click.option("--sha256", "sha256", default=None, help="The expected sha256 of the file (default: STORE.sha256 beside it, if any).")
+@click.option("--manifest", "manifest", type=click.Path(), default=None, metavar="FILE", help="The manifest.json to check the store against (default: the one beside it, if any).")
+@click.option("--sha256", "sha256", default=None, metavar="HEX", help="The expected sha256 of the file (default: STORE.sha256 beside it, if any).")
 @json_option
 def verify_cmd(store, manifest, sha256, as_json):
     """Check a store: schema, FTS5, integrity, ids and links, hashes, fingerprints, checksum, manifest.
