@@ -8,8 +8,8 @@ Why it is shaped the way it is:
   clock; ``meta.corpus_root`` is ``"."``; and the final file is produced by ``VACUUM INTO`` a
   fresh file, so page layout, free pages and header counters do not depend on how the data got
   there (a cache-assisted build and a fresh one write the same file).
-- Self-contained (item 2): rollback journal (``journal_mode=DELETE``), page size 4096, compacted,
-  nothing beside it; it opens read-only from a read-only folder.
+- Self-contained (item 2): rollback journal (``journal_mode=DELETE``), a fixed page size (the
+  writer's), compacted, nothing beside it; it opens read-only from a read-only folder.
 - Fingerprints (item 3): the content fingerprint is computed over the canonical projection
   (``fingerprint.content_fingerprint``, which reads no build meta keys) and then stored in meta;
   the file sha256 is over the final bytes, so it lives only in the manifest and ``.sha256``.
