@@ -192,3 +192,15 @@ def test_json_failure_names_the_check(built):
     assert result.exit_code == 1
     report = json.loads(result.stdout)
     assert report["ok"] is False and "checksum mismatch" in report["error"]
+
+
+def test_fts_rows_that_keep_punctuation_only_tokens_still_verify(built, tmp_path):
+    """Another writer may leave `--` list markers in the FTS text; no query can match them."""
+    bare = _bare_copy(built, tmp_path)
+    conn = sqlite3.connect(bare)
+    rowid, body = conn.execute("SELECT rowid, text FROM sections_fts ORDER BY rowid LIMIT 1").fetchone()
+    conn.execute("UPDATE sections_fts SET text = ? WHERE rowid = ?", ("-- " + body + " ..", rowid))
+    conn.commit()
+    conn.close()
+    report = verify_store(bare)
+    assert "fts text" in report.checks
