@@ -348,3 +348,26 @@ def test_an_empty_store_file_is_initialised(make_corpus, tmp_path):
     store.touch()
     assert run(corpus, store).documents == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["docs", "s.sqlite"]
+
+
+def test_ingest_into_a_built_artifact_drops_the_build_only_meta(tmp_path):
+    """After an in-place change the recorded content fingerprint would describe another store."""
+    import sqlite3
+
+    from click.testing import CliRunner
+
+    from contextpull.cli import cli
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# A\n\nSome words about alpha that are long enough to stay.\n")
+    out = tmp_path / "out"
+    assert CliRunner().invoke(cli, ["build", str(docs), "--out", str(out)]).exit_code == 0
+    store = out / "store.sqlite"
+    keys = {k for (k,) in sqlite3.connect(store).execute("SELECT key FROM meta")}
+    assert "content_fingerprint" in keys
+    (docs / "a.md").write_text("# A\n\nOther words about beta that are long enough to stay.\n")
+    result = CliRunner().invoke(cli, ["ingest", str(docs), "--store", str(store)])
+    assert result.exit_code == 0, result.output
+    keys = {k for (k,) in sqlite3.connect(store).execute("SELECT key FROM meta")}
+    assert "content_fingerprint" not in keys and "build_settings" not in keys

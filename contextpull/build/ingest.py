@@ -351,12 +351,20 @@ def _update(
         write_meta(conn, new_meta)
         conn.commit()
         report.wrote = True
+    if report.changed or report.deleted:
+        # A build artifact updated in place no longer is that artifact: drop the keys only
+        # `contextpull build` maintains, so a server never advertises a stale content fingerprint.
+        conn.execute(f"DELETE FROM meta WHERE key IN ({', '.join('?' * len(BUILD_ONLY_META))})", BUILD_ONLY_META)
+        conn.commit()
     report.wrote = report.wrote or bool(report.changed or report.deleted)
     report.index_mode = new_meta["index_mode"]
     report.index_tokens = int(new_meta["index_tokens"])
     report.corpus_fingerprint = new_meta["corpus_fingerprint"]
     report.documents = conn.execute("SELECT count(*) FROM documents").fetchone()[0]
     report.sections = conn.execute("SELECT count(*) FROM sections").fetchone()[0]
+
+
+BUILD_ONLY_META = ("content_fingerprint", "builder", "builder_sqlite", "build_settings")
 
 
 def strict_failure(report: IngestReport) -> CheckFailed:
