@@ -34,6 +34,7 @@ from typing import Any
 from ..config import Settings, resolve_settings
 from ..errors import BuildError, CheckFailed, ConfigError, ContextPullError, InputError
 from . import manifest as manifest_mod
+from . import trigram
 from .cache import (
     CONTENT_FP_KEY,
     BuildCache,
@@ -332,7 +333,10 @@ class _Job:
         try:
             self.index = finalize_index(conn, self.settings, ingested_at=self.ingested_at, corpus_root=".")
             write_meta(conn, {**builder_meta(self.settings), CONTENT_FP_KEY: "0" * 64})
+            started = time.perf_counter()
+            trigram.add(conn)  # optional literal-grep index of an immutable artifact
             conn.commit()
+            self.timings["trigram_s"] = round(time.perf_counter() - started, 3)
             fingerprint = _Background(content_fingerprint, self.tmp_build)
             conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
             conn.execute("VACUUM INTO ?", (str(self.tmp_store),))
