@@ -102,3 +102,50 @@ def test_a_fresh_ingest_store_has_no_table(tmp_path):
         assert not trigram.present(conn)
     finally:
         conn.close()
+
+
+def _shadow(conn):
+    return {name: conn.execute(f"SELECT * FROM {name} ORDER BY 1").fetchall() for name in trigram.SHADOW_TABLES}
+
+
+def test_the_threaded_builder_writes_the_same_table_as_the_one_statement_fill(tmp_path):
+    _, store = _built(tmp_path)
+    one, threaded = tmp_path / "one.sqlite", tmp_path / "threaded.sqlite"
+    for path in (one, threaded):
+        shutil.copyfile(store, path)
+        conn = sqlite3.connect(path)
+        trigram.drop_if_present(conn)
+        conn.commit()
+        conn.close()
+    conn = sqlite3.connect(one)
+    trigram.add(conn)
+    conn.commit()
+    expected = _shadow(conn)
+    conn.close()
+
+    conn = sqlite3.connect(threaded)
+    builder = trigram.Builder(tmp_path / "scratch.tmp")
+    for (doc_id,) in conn.execute("SELECT doc_id FROM documents ORDER BY doc_id").fetchall():
+        builder.feed(conn.execute("SELECT rowid, text FROM sections WHERE doc_id = ? ORDER BY rowid", (doc_id,)).fetchall())
+    assert builder.finish_into(conn) == "thread"
+    conn.commit()
+    assert _shadow(conn) == expected
+    assert has_trigram_table(conn)
+    conn.close()
+    assert not (tmp_path / "scratch.tmp").exists()
+    assert _matches(threaded, "KX-07-2") == _matches(one, "KX-07-2") != ([], False)
+
+
+def test_the_builder_falls_back_when_rows_are_missing(tmp_path):
+    _, store = _built(tmp_path)
+    conn = sqlite3.connect(store)
+    trigram.drop_if_present(conn)
+    conn.commit()
+    builder = trigram.Builder(tmp_path / "scratch.tmp")
+    builder.feed(conn.execute("SELECT rowid, text FROM sections ORDER BY rowid LIMIT 3").fetchall())
+    assert builder.finish_into(conn) == "fallback"
+    conn.commit()
+    count = conn.execute("SELECT count(*) FROM sections").fetchone()[0]
+    assert conn.execute(f"SELECT count(*) FROM {trigram.TABLE}_docsize").fetchone()[0] == count
+    conn.close()
+    assert not (tmp_path / "scratch.tmp").exists()

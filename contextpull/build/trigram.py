@@ -11,14 +11,23 @@ never fall behind its sections; a store updated in place (``ingest``) does not c
 in-place update of a store that has one drops it first (``drop_if_present``), because another
 writer that does not know the table could otherwise leave it stale.
 
-The table is filled from the ``sections`` table in one statement, so no section text goes
-through Python again. Its cost is the trigram tokenizer itself (about as much as the word index;
-figures in benchmarks/README.md, "Speed at scale").
+Filling it costs about as much as the word index (the trigram tokenizer emits a token per
+character), so a build fills it on a second core while the writer runs: ``Builder`` inserts each
+document's (rowid, text) rows, read back from the build file right after the writer wrote them,
+into a scratch database on its own thread (SQLite releases the GIL while it works), and at the end
+its shadow tables are copied into the build file. The rows go in one at a time in the same order
+whatever the batching, so the table's bytes are the same for a fresh and a cache-assisted build.
+If anything goes wrong on that path, ``add`` fills the table from ``sections`` in one statement.
+Figures in benchmarks/README.md, "Speed at scale".
 """
 
 from __future__ import annotations
 
+import queue
 import sqlite3
+import threading
+from collections.abc import Sequence
+from pathlib import Path
 
 TABLE = "sections_trigram"
 DDL = (
@@ -31,6 +40,103 @@ def add(conn: sqlite3.Connection) -> None:
     """Create and fill the table from ``sections`` (the caller commits)."""
     conn.execute(DDL)
     conn.execute(f"INSERT INTO {TABLE} (rowid, text) SELECT rowid, text FROM sections")
+
+
+SHADOW_TABLES = tuple(f"{TABLE}_{part}" for part in ("data", "idx", "docsize", "config"))
+_QUEUE_DOCUMENTS = 256  # documents waiting for the thread at most: memory stays bounded
+_DONE = None
+
+
+class Builder:
+    """Fills the table in ``scratch`` on a thread; ``finish_into(conn)`` moves it into ``conn``."""
+
+    def __init__(self, scratch: Path):
+        self.scratch = Path(scratch)
+        self.rows = 0
+        self._queue: queue.Queue = queue.Queue(maxsize=_QUEUE_DOCUMENTS)
+        self._error: BaseException | None = None
+        self._failed = False
+        self._thread = threading.Thread(target=self._run, name="trigram", daemon=True)
+        self._thread.start()
+
+    def feed(self, rows: Sequence[tuple[int, str]]) -> None:
+        """One document's sections as (rowid, text), in rowid order."""
+        if self._failed or not rows:
+            return
+        self.rows += len(rows)
+        while True:
+            try:
+                self._queue.put(rows, timeout=0.5)
+                return
+            except queue.Full:
+                if not self._thread.is_alive():  # it stopped on an error: finish_into falls back
+                    self._failed = True
+                    return
+
+    def _run(self) -> None:
+        try:
+            self.scratch.unlink(missing_ok=True)
+            conn = sqlite3.connect(str(self.scratch), check_same_thread=False)
+            try:
+                conn.execute("PRAGMA journal_mode = OFF")
+                conn.execute("PRAGMA synchronous = OFF")
+                conn.execute("PRAGMA cache_size = -16384")
+                conn.execute(DDL)
+                sql = f"INSERT INTO {TABLE} (rowid, text) VALUES (?, ?)"
+                while (rows := self._queue.get()) is not _DONE:
+                    conn.executemany(sql, rows)
+                conn.commit()
+            finally:
+                conn.close()
+        except BaseException as exc:  # reported by finish_into, which then falls back to add()
+            self._error = exc
+            while self._queue.get() is not _DONE:  # keep draining so feed() never blocks
+                pass
+
+    def _join(self) -> None:
+        while self._thread.is_alive():
+            try:
+                self._queue.put(_DONE, timeout=0.5)
+                break
+            except queue.Full:
+                continue
+        self._thread.join()
+
+    def finish_into(self, conn: sqlite3.Connection) -> str:
+        """Put the table into ``conn``'s database (the caller commits); returns how: 'thread' or
+        'fallback'. ``conn`` must have no open transaction (ATTACH needs that)."""
+        self._join()
+        try:
+            if self._error is not None or self._failed:
+                raise RuntimeError(f"trigram thread failed: {self._error!r}")
+            sections = conn.execute("SELECT count(*) FROM sections").fetchone()[0]
+            if sections != self.rows:
+                raise RuntimeError(f"{self.rows} rows fed for {sections} sections")
+            conn.commit()
+            conn.execute("ATTACH DATABASE ? AS trigram_scratch", (str(self.scratch),))
+            try:
+                conn.execute(DDL)
+                for name in SHADOW_TABLES:
+                    conn.execute(f"DELETE FROM main.{name}")
+                    conn.execute(f"INSERT INTO main.{name} SELECT * FROM trigram_scratch.{name}")
+                conn.commit()
+            finally:
+                conn.execute("DETACH DATABASE trigram_scratch")
+            return "thread"
+        except (sqlite3.Error, RuntimeError):
+            conn.rollback()
+            drop_if_present(conn)
+            add(conn)
+            return "fallback"
+        finally:
+            self.discard()
+
+    def discard(self) -> None:
+        """Stop the thread (if still running) and remove the scratch file."""
+        if self._thread.is_alive():
+            self._join()
+        for suffix in ("", "-journal", "-wal", "-shm"):
+            Path(f"{self.scratch}{suffix}").unlink(missing_ok=True)
 
 
 def present(conn: sqlite3.Connection) -> bool:
