@@ -21,6 +21,7 @@ EXTRA = {
     )
     for i in range(12)
 }
+EXTRA["odd.md"] = "# Odd\n\n## Characters\n\nTabs\tand emoji 😀 and \u2028 line sep, quotes \"q\" and \\ back, é̃ combined.\n"
 
 
 def _built(tmp_path):

@@ -23,6 +23,7 @@ Figures in benchmarks/README.md, "Speed at scale".
 
 from __future__ import annotations
 
+import json
 import queue
 import sqlite3
 import threading
@@ -43,7 +44,8 @@ def add(conn: sqlite3.Connection) -> None:
 
 
 SHADOW_TABLES = tuple(f"{TABLE}_{part}" for part in ("data", "idx", "docsize", "config"))
-_QUEUE_DOCUMENTS = 256  # documents waiting for the thread at most: memory stays bounded
+_BATCH_ROWS = 256  # sections per statement on the thread
+_QUEUE_BATCHES = 16  # batches waiting for the thread at most: memory stays bounded
 _DONE = None
 
 
@@ -53,7 +55,8 @@ class Builder:
     def __init__(self, scratch: Path):
         self.scratch = Path(scratch)
         self.rows = 0
-        self._queue: queue.Queue = queue.Queue(maxsize=_QUEUE_DOCUMENTS)
+        self._pending: list[tuple[int, str]] = []
+        self._queue: queue.Queue = queue.Queue(maxsize=_QUEUE_BATCHES)
         self._error: BaseException | None = None
         self._failed = False
         self._thread = threading.Thread(target=self._run, name="trigram", daemon=True)
@@ -63,10 +66,26 @@ class Builder:
         """One document's sections as (rowid, text), in rowid order."""
         if self._failed or not rows:
             return
+        for _, text in rows:
+            if "\x00" in text:  # JSON would carry it, but the one-statement fill is the safe path
+                self._failed = True
+                return
         self.rows += len(rows)
+        self._pending.extend(rows)
+        if len(self._pending) >= _BATCH_ROWS:
+            self._send()
+
+    def _send(self) -> None:
+        if not self._pending:
+            return
+        # One JSON array per batch: the thread inserts it with a single statement, so it holds
+        # the GIL once per batch instead of once per row (executemany takes it back after every
+        # row, and a busy main thread hands it over only every few milliseconds).
+        batch = json.dumps(self._pending, ensure_ascii=False)
+        self._pending = []
         while True:
             try:
-                self._queue.put(rows, timeout=0.5)
+                self._queue.put(batch, timeout=0.5)
                 return
             except queue.Full:
                 if not self._thread.is_alive():  # it stopped on an error: finish_into falls back
@@ -82,9 +101,12 @@ class Builder:
                 conn.execute("PRAGMA synchronous = OFF")
                 conn.execute("PRAGMA cache_size = -16384")
                 conn.execute(DDL)
-                sql = f"INSERT INTO {TABLE} (rowid, text) VALUES (?, ?)"
-                while (rows := self._queue.get()) is not _DONE:
-                    conn.executemany(sql, rows)
+                sql = (
+                    f"INSERT INTO {TABLE} (rowid, text) SELECT json_extract(value, '$[0]'),"
+                    " json_extract(value, '$[1]') FROM json_each(?) ORDER BY key"
+                )
+                while (batch := self._queue.get()) is not _DONE:
+                    conn.execute(sql, (batch,))
                 conn.commit()
             finally:
                 conn.close()
@@ -94,6 +116,8 @@ class Builder:
                 pass
 
     def _join(self) -> None:
+        if not self._failed:
+            self._send()
         while self._thread.is_alive():
             try:
                 self._queue.put(_DONE, timeout=0.5)
