@@ -115,19 +115,26 @@ def resolve_settings(
         if key not in _INT_RANGES and key not in ("summarizer", "store"):
             raise ConfigError(f"unknown setting {key!r} in {table_label}")
     values: dict[str, Any] = {}
+    sources: dict[str, str] = {}
     for f in fields(Settings):
         name = f.name
         env_name = ENV_PREFIX + name.upper()
         if flags.get(name) is not None:
-            values[name] = _coerce(name, flags[name], "--" + name.replace("_", "-"))
+            sources[name] = "--" + name.replace("_", "-")
+            values[name] = _coerce(name, flags[name], sources[name])
         elif environ.get(env_name, "") != "":
-            values[name] = _coerce(name, environ[env_name], f"environment variable {env_name}")
+            sources[name] = f"environment variable {env_name}"
+            values[name] = _coerce(name, environ[env_name], sources[name])
         elif name in table:
-            values[name] = _coerce(name, table[name], table_label)
+            sources[name] = table_label
+            values[name] = _coerce(name, table[name], sources[name])
     settings = Settings(**values)
     if settings.section_min_chars >= settings.section_max_chars:
+        # Name both sources: the two values may come from different places.
         raise ConfigError(
-            "section_min_chars must be smaller than section_max_chars "
-            f"({settings.section_min_chars} >= {settings.section_max_chars})"
+            f"section_min_chars {settings.section_min_chars} "
+            f"(from {sources.get('section_min_chars', 'the default')}) must be smaller than "
+            f"section_max_chars {settings.section_max_chars} "
+            f"(from {sources.get('section_max_chars', 'the default')})"
         )
     return settings

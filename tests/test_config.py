@@ -61,6 +61,16 @@ def test_min_must_be_below_max(tmp_path):
         resolve_settings(tmp_path, {"section_max_chars": 200, "section_min_chars": 500}, {})
 
 
+def test_min_above_max_names_where_each_value_came_from(tmp_path):
+    root = pyproject(tmp_path / "docs", "[tool.contextpull]\nsection_min_chars = 600\n")
+    env = {"CONTEXTPULL_SECTION_MAX_CHARS": "500"}
+    with pytest.raises(ConfigError) as info:
+        resolve_settings(root, {}, env)
+    message = info.value.message
+    assert "[tool.contextpull] in" in message and "CONTEXTPULL_SECTION_MAX_CHARS" in message
+    assert "\n" not in message
+
+
 def test_cli_flag_and_env_reach_the_ingest_command(make_corpus, runner, tmp_path, monkeypatch):
     pytest.importorskip("contextpull.build.section")
     corpus = make_corpus({"a.md": "# A\n\n" + "Some words here. " * 40 + "\n"})
