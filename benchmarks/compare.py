@@ -63,11 +63,12 @@ class Runner:
         self.log = work / "commands.log"
         self.times: dict[str, list[dict]] = {}
 
-    def run(self, key: str, cmd: list[str]) -> dict:
+    def run(self, key: str, cmd: list[str], log: Path | None = None) -> dict:
+        log = log or self.log
         os.sync()  # earlier writes' writeback must not land in this timing
-        res = self.cp.timed_subprocess(cmd, self.log)
+        res = self.cp.timed_subprocess(cmd, log)
         if res["rc"] not in (0,):
-            raise SystemExit(f"{key}: exit {res['rc']}: {' '.join(cmd)}\n{self.cp.read_tail(self.log)}")
+            raise SystemExit(f"{key}: exit {res['rc']}: {' '.join(cmd)}\n{self.cp.read_tail(log)}")
         self.times.setdefault(key, []).append(res)
         return res
 
@@ -78,7 +79,14 @@ class Runner:
         cmd = self.our_cli + ["build", str(corpus), "--out", str(out), "--json"]
         if cache is not None:
             cmd += ["--cache", str(cache)]
-        return self.run(key, cmd)
+        log = self.work / "build.json"
+        log.unlink(missing_ok=True)
+        res = self.run(key, cmd, log)
+        text = log.read_text()
+        report = json.loads(text[text.index("{"):text.rindex("}") + 1])
+        res["timings"] = report.get("timings")  # the build's own split: collect/write, trigram, finish
+        res["reuse"] = report.get("cache", {}).get("reuse")
+        return res
 
     def median(self, key: str) -> float:
         return statistics.median(r["wall_s"] for r in self.times[key])
