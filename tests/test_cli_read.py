@@ -142,8 +142,9 @@ def test_output_into_head_ends_quietly(tmp_path):
     corpus = [(f"d{i:03}.md", f"D{i}", None, [(f"D{i}", "prose", "word " * 200)] * 5) for i in range(60)]
     path = make_store(tmp_path / "big.sqlite", corpus)
     proc = subprocess.run(
-        f"'{sys.executable}' -m contextpull export-chunks --store '{path}' | head -n 1",
-        shell=True, capture_output=True, text=True,
+        f"set -o pipefail; '{sys.executable}' -m contextpull export-chunks --store '{path}' | head -n 1",
+        shell=True, capture_output=True, text=True, executable="/bin/bash",
     )
     assert proc.stdout.startswith('{"id": "d000.md#0"') and proc.stdout.count("\n") == 1
     assert proc.stderr == ""
+    assert proc.returncode == 0  # a closed pipe is not an error (click alone would exit 1)

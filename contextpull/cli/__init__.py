@@ -28,6 +28,12 @@ class _Group(click.Group):
                 line += f" ({exc.suggestion})"
             click.echo(line, err=True)
             ctx.exit(exc.exit_code)
+        except BrokenPipeError:
+            # The reader went away (``contextpull export-chunks | head``): that is success, not
+            # an error. Click would exit 1 here; point stdout at devnull so the flush at exit
+            # stays quiet too.
+            _silence_stdout()
+            ctx.exit(0)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -57,10 +63,14 @@ def main() -> None:
     """Console entry point: quiet on a closed pipe (``contextpull index | head``)."""
     try:
         cli(prog_name="contextpull")
-    except BrokenPipeError:
-        # Python flushes stdout at exit and would complain again; point it at devnull.
-        import os
-
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+    except BrokenPipeError:  # raised outside a command (e.g. while printing --help)
+        _silence_stdout()
         sys.exit(0)
+
+
+def _silence_stdout() -> None:
+    """Python flushes stdout at exit and would complain again; point it at devnull."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
