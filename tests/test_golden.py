@@ -113,6 +113,22 @@ def test_missing_golden_file_is_an_error_naming_the_fix(tmp_path):
     assert "ids.txt" in result.stderr and "--update-golden" in result.stderr
 
 
+def test_a_golden_path_that_is_missing_or_a_file_is_named_and_keeps_the_artifact(tmp_path):
+    docs = fixture_corpus(tmp_path / "docs")
+    out = tmp_path / "out"
+    quiet_build(docs, out)
+    before = (out / "store.sqlite").read_bytes()
+    (docs / "guides.md").write_text("# Guides\n\nChanged after the first build.\n", encoding="utf-8")
+    a_file = tmp_path / "golden.txt"
+    a_file.write_text("not a folder\n", encoding="utf-8")
+    for golden, words in ((tmp_path / "nowhere", "does not exist"), (a_file, "is not a folder")):
+        result = _build(docs, out, golden)
+        assert result.exit_code == 3
+        assert result.stderr.count("\n") == 1
+        assert str(golden) in result.stderr and words in result.stderr
+        assert (out / "store.sqlite").read_bytes() == before
+
+
 def test_update_golden_rewrites_after_drift(tmp_path):
     docs = fixture_corpus(tmp_path / "docs")
     golden = tmp_path / "golden"

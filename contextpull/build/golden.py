@@ -119,8 +119,9 @@ def check_golden(conn: sqlite3.Connection, gdir: Path, *, update: bool = False) 
             raise InputError(f"cannot write golden files in {gdir}: {exc.strerror or exc}") from None
         return GoldenResult("updated", str(gdir))
     if not gdir.is_dir():
+        what = "is not a folder" if gdir.exists() else "does not exist"
         raise InputError(
-            f"golden folder {gdir} does not exist",
+            f"golden folder {gdir} {what}",
             f"create it with: contextpull build ... --golden {gdir} --update-golden",
         )
     missing = [name for name in (INDEX_FILE, IDS_FILE) if not (gdir / name).is_file()]
