@@ -238,6 +238,8 @@ class _Job:
         self.content_fp = ""
         self.index = ("", "flat", 0)
         self.timings: dict[str, float] = {}
+        self.tmp_trigram = out / f"{tag}.trigram.tmp"
+        self.trigram: trigram.Builder | None = None  # fills sections_trigram beside the writer
 
     # -- collecting and writing ---------------------------------------------------------------
     def _records(self) -> Iterable[DocumentRecord | Skipped]:
@@ -304,6 +306,7 @@ class _Job:
         # The build file is scratch (VACUUM INTO makes the artifact), so durability is not needed.
         conn.execute("PRAGMA synchronous = OFF")
         self._conn = conn
+        self.trigram = trigram.Builder(self.tmp_trigram)
         return conn
 
     def _insert(self, conn: sqlite3.Connection, record: DocumentRecord) -> None:
@@ -317,6 +320,10 @@ class _Job:
             insert_document(conn, record, doc_id=doc_id, ingested_at=self.ingested_at)
             self.parsed += 1
         self.documents_written.append(record.path)
+        if self.trigram is not None:  # the rows as written, so rowids and texts are the store's
+            self.trigram.feed(
+                conn.execute("SELECT rowid, text FROM sections WHERE doc_id = ? ORDER BY rowid", (doc_id,)).fetchall()
+            )
 
     def _finish(self, conn: sqlite3.Connection) -> None:
         """Index and meta, then VACUUM INTO the artifact file while the content fingerprint is
@@ -333,8 +340,12 @@ class _Job:
         try:
             self.index = finalize_index(conn, self.settings, ingested_at=self.ingested_at, corpus_root=".")
             write_meta(conn, {**builder_meta(self.settings), CONTENT_FP_KEY: "0" * 64})
-            started = time.perf_counter()
-            trigram.add(conn)  # optional literal-grep index of an immutable artifact
+            conn.commit()
+            started = time.perf_counter()  # waiting for the trigram thread, then copying its table in
+            if self.trigram is not None:
+                self.timings["trigram_fill"] = self.trigram.finish_into(conn)  # type: ignore[assignment]
+            else:
+                trigram.add(conn)
             conn.commit()
             self.timings["trigram_s"] = round(time.perf_counter() - started, 3)
             fingerprint = _Background(content_fingerprint, self.tmp_build)
@@ -447,4 +458,6 @@ class _Job:
             conn.close()
 
     def cleanup(self) -> None:
+        if self.trigram is not None:
+            self.trigram.discard()
         _remove(self.tmp_build, self.tmp_store, self.tmp_sha, self.tmp_manifest)
