@@ -200,6 +200,27 @@ def test_tampered_cache_with_a_checksum_beside_it_is_ignored(tmp_path):
     assert_verified(store)
 
 
+def test_a_cache_that_cannot_be_read_back_is_one_warning_line(tmp_path):
+    docs = fixture_corpus(tmp_path / "docs")
+    quiet_build(docs, tmp_path / "old")
+    store = tmp_path / "old" / "store.sqlite"
+    data = bytearray(store.read_bytes())
+    for at in range(len(data)):  # every copy of the text: sections, FTS content
+        at = data.find(b"insufficient funds", at)
+        if at < 0:
+            break
+        data[at] = 0xFF  # invalid UTF-8: SQLite's error message then quotes the text, newlines and all
+    store.write_bytes(bytes(data))
+    for sidecar in ("store.sqlite.sha256", "manifest.json"):  # so the cache is vetted by reading it
+        (tmp_path / "old" / sidecar).unlink()
+    result = _cli([str(docs), "--out", str(tmp_path / "out"), "--cache", str(store)], tmp_path)
+    fresh, _ = quiet_build(docs, tmp_path / "fresh")
+    assert result.exit_code == 0, result.output
+    warnings = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(warnings) == 1 and warnings[0].startswith("warning: ") and "cache" in warnings[0]
+    assert _sha(tmp_path / "out") == _sha(tmp_path / "fresh")
+
+
 def test_failed_build_leaves_the_previous_artifact_and_no_temporary_files(tmp_path, monkeypatch):
     docs = fixture_corpus(tmp_path / "docs")
     quiet_build(docs, tmp_path / "out")

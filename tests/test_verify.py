@@ -73,6 +73,19 @@ def test_flipped_byte_in_section_text_is_caught_without_any_sidecar(built, tmp_p
         verify_store(bare)
 
 
+def test_a_byte_that_breaks_utf8_in_section_text_is_a_failed_check_not_a_crash(built, tmp_path):
+    bare = _bare_copy(built, tmp_path)
+    data = bytearray(bare.read_bytes())
+    at = data.find(b"insufficient funds")
+    assert at > 0
+    data[at] = 0xFF  # never valid in UTF-8: reading the value back fails, integrity_check does not
+    bare.write_bytes(bytes(data))
+    result = _verify(bare)
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1
+    assert str(bare) in result.stderr and "damaged" in result.stderr
+
+
 def test_expected_sha256_option(built, tmp_path):
     bare = _bare_copy(built, tmp_path)
     good = (built / "store.sqlite.sha256").read_text().split()[0]

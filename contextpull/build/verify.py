@@ -188,6 +188,15 @@ def verify_store(
         if manifest_data is not None:
             _check_manifest_contents(manifest_data, meta, report)
             report.checks.append("manifest contents")
+    except sqlite3.DatabaseError as exc:
+        # A damaged page can pass integrity_check and still fail to decode (a flipped byte
+        # inside a text value): that is a failed check, not a crash.
+        done = report.checks[-1] if report.checks else "opening"
+        detail = str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__
+        raise CheckFailed(
+            f"{path} cannot be read back after the {done} check: {detail}",
+            "the file is damaged; rebuild it",
+        ) from None
     finally:
         conn.close()
     return report

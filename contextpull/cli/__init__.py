@@ -26,7 +26,7 @@ class _Group(click.Group):
             line = f"Error: {exc.message}"
             if exc.suggestion:
                 line += f" ({exc.suggestion})"
-            click.echo(line, err=True)
+            click.echo(one_line(line), err=True)
             ctx.exit(exc.exit_code)
         except BrokenPipeError:
             # The reader went away (``contextpull export-chunks | head``): that is success, not
@@ -34,6 +34,13 @@ class _Group(click.Group):
             # stays quiet too.
             _silence_stdout()
             ctx.exit(0)
+
+
+def one_line(text: str, limit: int = 500) -> str:
+    """Messages are one line: a wrapped SQLite or OS message can carry newlines (even a
+    section's text), so collapse whitespace and cut what is too long to read."""
+    line = " ".join(str(text).split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

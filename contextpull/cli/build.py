@@ -15,7 +15,7 @@ import sys
 import click
 
 from ..errors import ContextPullError
-from . import cli
+from . import cli, one_line
 from .options import json_option, settings_flags, settings_options
 
 
@@ -33,6 +33,10 @@ def _terminate_as_interrupt() -> None:
         signal.signal(signal.SIGTERM, handler)
     except ValueError:  # not the main thread (embedded use): leave signals alone
         pass
+
+
+def _warn(message: str) -> None:
+    click.echo(one_line(f"warning: {message}"), err=True)
 
 
 def _summary(report) -> str:
@@ -87,7 +91,7 @@ def build_cmd(docs, out, golden, update_golden, cache, strict, as_json, **kwargs
     try:
         report = build(
             docs, out, flags=flags, golden=golden, update_golden=update_golden,
-            cache=cache, strict=strict, progress=progress,
+            cache=cache, strict=strict, progress=progress, warn=_warn,
         )
     except ContextPullError as exc:
         progress.finish()
