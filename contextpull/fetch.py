@@ -152,7 +152,16 @@ def _matches(path: Path, expected: str) -> bool:
 def _temp_beside(target: Path):
     target.parent.mkdir(parents=True, exist_ok=True)
     handle = tempfile.NamedTemporaryFile(dir=target.parent, prefix=f".{target.name}.", suffix=".part", delete=False)
+    # NamedTemporaryFile is private (0600) and os.replace keeps that mode: give the placed store
+    # the mode any new file gets here, so a server running as another user can read it.
+    os.chmod(handle.name, _new_file_mode())
     return handle, Path(handle.name)
+
+
+def _new_file_mode() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
 
 
 def _download_verified(url: str, expected: str, target: Path, timeout: float) -> None:
@@ -166,7 +175,7 @@ def _download_verified(url: str, expected: str, target: Path, timeout: float) ->
                 f"checksum mismatch for {url}: expected {expected}, got {actual}",
                 "the asset and its .sha256 do not belong together, or the download was altered",
             )
-        verify_store_file(tmp)
+        verify_store_file(tmp, url)
         os.replace(tmp, target)
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -261,11 +270,17 @@ def _file_sha256(path: Path) -> str:
     return file_sha256(path)
 
 
-def verify_store_file(path: Path) -> None:
-    """Reject a file that ``contextpull verify`` rejects; ``StoreError`` names why."""
+def verify_store_file(path: Path, url: str | None = None) -> None:
+    """Reject a file that ``contextpull verify`` rejects; ``StoreError`` names why.
+
+    The message names ``url`` rather than the temporary file, which is gone by the time it is read.
+    """
     from .build.verify import verify_store
 
     try:
         verify_store(path, sidecars=False)
     except ContextPullError as exc:
-        raise StoreError(f"downloaded file is not a valid store: {exc.message}", exc.suggestion) from None
+        if url is None:
+            raise StoreError(f"downloaded file is not a valid store: {exc.message}", exc.suggestion) from None
+        reason = exc.message.replace(str(path), "the downloaded file")
+        raise StoreError(f"{url} is not a valid store: {reason}", exc.suggestion) from None

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import http.server
+import os
+import stat
 import threading
 from pathlib import Path
 
@@ -153,10 +155,26 @@ def test_missing_checksum_asset_names_the_fix(host, store_bytes, tmp_path):
 def test_file_that_is_not_a_store_leaves_nothing(host, tmp_path, cache, body):
     publish("store.sqlite", body)
     out = tmp_path / "dl" / "store.sqlite"
-    with pytest.raises(ContextPullError, match="not a valid store"):
+    with pytest.raises(ContextPullError, match="not a valid store") as info:
         fetch_store(f"{host}/store.sqlite", out=out)
+    # The message names the URL, not the temporary file that no longer exists.
+    assert f"{host}/store.sqlite is not a valid store" in info.value.message
+    assert ".part" not in info.value.message
     assert leftovers(out.parent) == []
     assert files_under(cache) == []
+
+
+@pytest.mark.skipif(os.name == "nt", reason="POSIX file modes")
+def test_placed_files_get_the_usual_mode_not_the_temporary_files_0600(host, store_bytes, tmp_path, cache):
+    publish("store.sqlite", store_bytes)
+    out = tmp_path / "dl" / "store.sqlite"
+    previous = os.umask(0o022)
+    try:
+        fetched = fetch_store(f"{host}/store.sqlite", out=out)
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o644
+    assert stat.S_IMODE(cached_path(f"{host}/store.sqlite", fetched.sha256).stat().st_mode) == 0o644
 
 
 def test_out_is_filled_from_the_cache_without_downloading_again(host, store_bytes, tmp_path, cache):
