@@ -148,3 +148,27 @@ def test_output_into_head_ends_quietly(tmp_path):
     assert proc.stdout.startswith('{"id": "d000.md#0"') and proc.stdout.count("\n") == 1
     assert proc.stderr == ""
     assert proc.returncode == 0  # a closed pipe is not an error (click alone would exit 1)
+
+
+@pytest.mark.parametrize("damage", ["bad-utf8", "blob"])
+def test_export_of_a_damaged_store_is_one_line_exit_3(tmp_path, damage):
+    corpus = [("a.md", "A", None, [("A", "prose", "alpha marker text " * 20)])]
+    path = make_store(tmp_path / "damaged.sqlite", corpus)
+    if damage == "blob":  # a value whose type changed: what a flipped serial-type byte does
+        import sqlite3
+
+        conn = sqlite3.connect(path)
+        conn.execute("UPDATE sections SET text = CAST(text AS BLOB)")
+        conn.commit()
+        conn.close()
+    else:  # a byte that is never valid UTF-8, in every copy of the text
+        data = bytearray(path.read_bytes())
+        at = data.find(b"alpha marker")
+        while at >= 0:
+            data[at] = 0xFF
+            at = data.find(b"alpha marker", at + 1)
+        path.write_bytes(bytes(data))
+    result = CliRunner().invoke(cli, ["export-chunks", "--store", str(path)])
+    assert result.exit_code == 3, result.output
+    assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1
+    assert "damaged" in result.stderr

@@ -8,6 +8,7 @@ class declares (see ``contextpull.errors``); click keeps exit code 2 for usage e
 from __future__ import annotations
 
 import importlib
+import sqlite3
 import sys
 
 import click
@@ -28,6 +29,18 @@ class _Group(click.Group):
                 line += f" ({exc.suggestion})"
             click.echo(one_line(line), err=True)
             ctx.exit(exc.exit_code)
+        except sqlite3.DatabaseError as exc:
+            # Last line of defence: a damaged page can surface mid-command (a value that no
+            # longer decodes); say so in one line instead of a traceback.
+            detail = str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__
+            click.echo(
+                one_line(
+                    f"Error: SQLite failed: {detail} (the store file may be damaged: "
+                    "check it with `contextpull verify STORE`, rebuild it if so)"
+                ),
+                err=True,
+            )
+            ctx.exit(3)
         except BrokenPipeError:
             # The reader went away (``contextpull export-chunks | head``): that is success, not
             # an error. Click would exit 1 here; point stdout at devnull so the flush at exit

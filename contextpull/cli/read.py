@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 import click
 
-from ..errors import ToolError
+from ..errors import StoreError, ToolError
 from ..ops import Ops
 from ..store import Store
 from ..text import query_tokens
@@ -174,6 +174,11 @@ def export_chunks_cmd(store):
             "ORDER BY d.path, s.ordinal"
         )
         for sid, text, path in rows:
+            if not isinstance(text, str) or not isinstance(sid, str) or not isinstance(path, str):
+                raise StoreError(
+                    f"{store}: section {sid!r} does not hold text",
+                    "the store file is damaged: check it with `contextpull verify`, rebuild it",
+                )
             click.echo(json.dumps({"id": sid, "text": text, "source": path}, ensure_ascii=False))
 
 
