@@ -74,6 +74,13 @@ def test_source_commit_prefers_github_sha(tmp_path):
     assert manifest_mod.source_commit(tmp_path, {"GITHUB_SHA": "a" * 40}) == "a" * 40
 
 
+@pytest.mark.parametrize("value", ["not-a-commit", "abc", "g" * 40])
+def test_a_github_sha_that_is_not_a_commit_id_is_not_recorded(tmp_path, value):
+    # Recording it would make the manifest fail its own schema (source.commit is hex).
+    assert manifest_mod.source_commit(tmp_path, {"GITHUB_SHA": value}) is None
+    assert manifest_mod.source_commit(tmp_path, {"GITHUB_SHA": "A" * 40}) == "a" * 40
+
+
 def test_source_commit_is_null_outside_a_repository(tmp_path):
     assert manifest_mod.source_commit(tmp_path, {}) is None
 

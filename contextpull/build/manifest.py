@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import re
 import sqlite3
 import subprocess
 from datetime import datetime, timezone
@@ -35,12 +36,17 @@ def builder_info() -> dict[str, str]:
     }
 
 
+_COMMIT = re.compile(r"[0-9a-f]{7,64}")  # the manifest schema's pattern for source.commit
+
+
 def source_commit(docs: Path, environ: dict[str, str] | None = None) -> str | None:
     """``GITHUB_SHA`` when set, else ``git -C DOCS rev-parse HEAD``; None when neither answers."""
     environ = os.environ if environ is None else environ
-    sha = environ.get("GITHUB_SHA", "").strip()
-    if sha:
+    sha = environ.get("GITHUB_SHA", "").strip().lower()
+    if _COMMIT.fullmatch(sha):
         return sha
+    # Anything else (unset, or not a commit id) would make the manifest fail its own schema:
+    # ask git instead.
     try:
         result = subprocess.run(
             ["git", "-C", str(docs), "rev-parse", "HEAD"],
