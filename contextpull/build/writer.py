@@ -50,7 +50,7 @@ PAGE_SIZE = 16384
 def _edge_run(char: str) -> re.Pattern[str]:
     c = re.escape(char)
     return re.compile(
-        c + r"(?:(?<![\w.\-]" + c + r")[._\-]*+|(?<![._\-]" + c + r")[._\-]*+(?![\w.\-]))"
+        c + r"(?:(?<![\w.\-]" + c + r")[._\-]*|(?<![._\-]" + c + r")[._\-]*(?![\w.\-]))"
     )
 
 
