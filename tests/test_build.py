@@ -294,6 +294,7 @@ def _cli(args, tmp_path):
 def test_docs_missing_empty_or_a_file(tmp_path):
     missing = _cli([str(tmp_path / "nope"), "--out", str(tmp_path / "out")], tmp_path)
     assert missing.exit_code == 3 and "does not exist" in missing.stderr
+    assert ".md .markdown .txt" in missing.stderr  # supplement, failure modes: names the extensions
     (tmp_path / "empty").mkdir()
     empty = _cli([str(tmp_path / "empty"), "--out", str(tmp_path / "out")], tmp_path)
     assert empty.exit_code == 3 and "no usable documents" in empty.stderr

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import InputError
+from .discover import SUPPORTED_EXTENSIONS
 
 STORE_FILE = "store.sqlite"
 SHA_FILE = STORE_FILE + ".sha256"
@@ -31,7 +32,10 @@ def _inside(child: Path, parent: Path) -> bool:
 def check_inputs(docs: Path, out: Path, golden: Path | None, warn: Callable[[str], None]) -> list[Path]:
     """Refuse unusable DOCS/OUT; return the paths to leave out of the corpus (said out loud)."""
     if not docs.exists():
-        raise InputError(f"DOCS folder {docs} does not exist")
+        raise InputError(
+            f"DOCS folder {docs} does not exist",
+            "point at a folder of " + " ".join(SUPPORTED_EXTENSIONS) + " files",
+        )
     if not docs.is_dir():
         raise InputError(f"DOCS {docs} is a file, not a folder", "pass the folder that holds the documents")
     if not os.access(docs, os.R_OK | os.X_OK):
