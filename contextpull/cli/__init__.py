@@ -31,12 +31,13 @@ class _Group(click.Group):
             ctx.exit(exc.exit_code)
         except sqlite3.DatabaseError as exc:
             # Last line of defence: a damaged page can surface mid-command (a value that no
-            # longer decodes); say so in one line instead of a traceback.
+            # longer decodes), and SQLite can refuse a path (ingest into a folder we cannot
+            # write); say so in one line instead of a traceback.
             detail = str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__
             click.echo(
                 one_line(
-                    f"Error: SQLite failed: {detail} (the store file may be damaged: "
-                    "check it with `contextpull verify STORE`, rebuild it if so)"
+                    f"Error: SQLite failed: {detail} (check the store path and its permissions; "
+                    "if the file is damaged, `contextpull verify` names the problem: rebuild it)"
                 ),
                 err=True,
             )
