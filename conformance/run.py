@@ -46,6 +46,7 @@ CALLS: list[dict] = [
     {"op": "search", "args": {"query": "return window"}},
     {"op": "search", "args": {"query": "return window", "in": ["policies/returns-2024.md", R25]}},
     {"op": "search", "args": {"query": "refund", "in": ["policies"]}},
+    {"op": "search", "args": {"query": "refund", "in": ["policies/"]}},
     {"op": "search", "args": {"query": "retry", "in": ["guides"], "limit": 3}},
     {"op": "search", "args": {"query": "retries", "in": ["reference/*"]}},
     {"op": "search", "args": {"query": "store credit expires"}},

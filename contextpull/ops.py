@@ -106,8 +106,10 @@ class Ops:
             clauses.append("path GLOB ?")
             params.append(entry)
             if not any(c in entry for c in "*?["):
+                # The directory rule. A trailing slash is how the index and our hints spell a
+                # folder ("guides/"), so "guides/" means the same as "guides", as in 0.2.1.
                 clauses.append("path GLOB ?")
-                params.append(entry + "/*")
+                params.append(entry.rstrip("/") + "/*")
         return f" AND s.doc_id IN ({_DOCS_WHERE}{' OR '.join(clauses)})", params
 
     @staticmethod

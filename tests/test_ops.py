@@ -82,8 +82,13 @@ def test_path_filter_globs(ops):
     # SQLite GLOB: '*' also crosses '/'; entries with wildcards get no directory rule.
     assert {h.doc for h in ops.search("cache", in_=["guides/*.md"]).hits} == {"guides/setup.md", "guides/deep/more.md"}
     assert {h.doc for h in ops.search("refund", in_=["policies/?.md"]).hits} == {"policies/a.md", "policies/b.md"}
-    # A trailing slash is neither a path nor a directory entry under the rule.
-    assert ids(ops.search("refund", in_=["policies/"])) == []
+
+
+def test_path_filter_trailing_slash_names_the_directory(ops):
+    # The index and the invalid-filter hint spell folders "policies/"; a model copies that form.
+    assert ids(ops.search("refund", in_=["policies/"])) == ids(ops.search("refund", in_=["policies"]))
+    assert {h.doc for h in ops.search("refund", in_=["policies/"]).hits} == {"policies/a.md", "policies/b.md"}
+    assert ids(ops.grep("refund", in_=["policies/"])) == ["policies/a.md#0", "policies/b.md#0"]
 
 
 def test_invalid_path_filter_suggests_top_level_paths(ops):
@@ -362,7 +367,7 @@ def test_regex_is_evaluated_line_by_line(pattern, text, line):
 
 
 def test_filter_matching_no_document_says_so(ops):
-    result = ops.search("refund", in_=["policies/"])
+    result = ops.search("refund", in_=["policy"])
     assert result.hits == ()
     assert result.hint.startswith("no document matches the in filter") and "policies/" in result.hint
     assert "grep" in ops.search("zebra", in_=["policies"]).hint
