@@ -74,8 +74,9 @@ def test_bad_source_date_epoch_is_a_config_error(tmp_path):
     docs = fixture_corpus(tmp_path / "docs")
     from contextpull.errors import ConfigError
 
-    with pytest.raises(ConfigError, match="SOURCE_DATE_EPOCH"):
-        quiet_build(docs, tmp_path / "out", environ=clean_env(SOURCE_DATE_EPOCH="yesterday"))
+    for bad in ("yesterday", "-5", "99999999999999"):
+        with pytest.raises(ConfigError, match="SOURCE_DATE_EPOCH"):
+            quiet_build(docs, tmp_path / "out", environ=clean_env(SOURCE_DATE_EPOCH=bad))
 
 
 def test_artifact_is_self_contained(tmp_path):

@@ -44,6 +44,7 @@ from .cache import (
     copy_verified,
     open_cache,
 )
+from .discover import SUPPORTED_EXTENSIONS
 from .fingerprint import content_fingerprint, corpus_fingerprint, file_sha256
 from .golden import GoldenResult, check_golden
 from .outdir import MANIFEST_FILE, SHA_FILE, STORE_FILE, TMP_PREFIX, check_inputs, prepare_out
@@ -96,8 +97,11 @@ def source_date_epoch(environ: Mapping[str, str]) -> int | None:
     raw = environ.get("SOURCE_DATE_EPOCH", "").strip()
     if not raw:
         return None
-    if not raw.isdigit():
-        raise ConfigError(f"SOURCE_DATE_EPOCH must be a whole number of seconds, got {raw!r}")
+    # The upper bound is the last second of year 9999, the most an ISO timestamp can say.
+    if not raw.isdigit() or int(raw) > 253402300799:
+        raise ConfigError(
+            f"SOURCE_DATE_EPOCH must be a whole number of seconds up to 253402300799 (year 9999), got {raw!r}"
+        )
     return int(raw)
 
 
@@ -164,7 +168,7 @@ def build(
             job.run()
         if not job.documents:
             detail = f" ({len(job.skipped)} file(s) skipped)" if job.skipped else ""
-            raise InputError(f"no usable documents in {docs}{detail}", "DOCS must hold .md, .txt, .docx, .xlsx, .pptx or .pdf files")
+            raise InputError(f"no usable documents in {docs}{detail}", "DOCS must hold " + ", ".join(SUPPORTED_EXTENSIONS) + " files")
         if strict and job.skipped:
             names = ", ".join(f"{s.path} ({s.reason})" for s in job.skipped[:5])
             raise CheckFailed(
