@@ -109,7 +109,8 @@ def _shadow(conn):
     return {name: conn.execute(f"SELECT * FROM {name} ORDER BY 1").fetchall() for name in trigram.SHADOW_TABLES}
 
 
-def test_the_threaded_builder_writes_the_same_table_as_the_one_statement_fill(tmp_path):
+def test_the_threaded_builder_writes_the_same_table_as_the_fill_in_one_thread(tmp_path, monkeypatch):
+    monkeypatch.setattr(trigram, "_BATCH_ROWS", 16)  # several batches, as on a real corpus
     _, store = _built(tmp_path)
     one, threaded = tmp_path / "one.sqlite", tmp_path / "threaded.sqlite"
     for path in (one, threaded):
@@ -119,7 +120,7 @@ def test_the_threaded_builder_writes_the_same_table_as_the_one_statement_fill(tm
         conn.commit()
         conn.close()
     conn = sqlite3.connect(one)
-    trigram.add(conn)
+    trigram.fill(conn)
     conn.commit()
     expected = _shadow(conn)
     conn.close()
@@ -150,3 +151,51 @@ def test_the_builder_falls_back_when_rows_are_missing(tmp_path):
     assert conn.execute(f"SELECT count(*) FROM {trigram.TABLE}_docsize").fetchone()[0] == count
     conn.close()
     assert not (tmp_path / "scratch.tmp").exists()
+
+
+def test_the_builder_keeps_rowids_across_gaps(tmp_path, monkeypatch):
+    monkeypatch.setattr(trigram, "_BATCH_ROWS", 2)
+    docs = [[(1, "alpha KX-1"), (2, "beta KX-2"), (5, "gamma KX-5")], [(9, "delta KX-9"), (10, "epsilon")]]
+    paths = []
+    for name in ("one", "threaded"):
+        path = tmp_path / f"{name}.sqlite"
+        conn = sqlite3.connect(path)
+        conn.execute("CREATE TABLE sections (doc_id INTEGER, text TEXT)")
+        for doc_id, rows in enumerate(docs, 1):
+            conn.executemany("INSERT INTO sections (rowid, doc_id, text) VALUES (?, ?, ?)", [(r, doc_id, t) for r, t in rows])
+        conn.commit()
+        conn.close()
+        paths.append(path)
+    conn = sqlite3.connect(paths[0])
+    trigram.fill(conn)
+    conn.commit()
+    expected = _shadow(conn)
+    conn.close()
+    conn = sqlite3.connect(paths[1])
+    builder = trigram.Builder(tmp_path / "scratch.tmp")
+    for rows in docs:
+        builder.feed(rows)
+    assert builder.finish_into(conn) == "thread"
+    conn.commit()
+    assert _shadow(conn) == expected
+    for rowid, text in (r for rows in docs for r in rows):
+        found = conn.execute(f"SELECT rowid FROM {trigram.TABLE} WHERE {trigram.TABLE} MATCH ?", (_trigram_query(text),)).fetchall()
+        assert found == [(rowid,)]
+    conn.close()
+
+
+def test_a_text_with_nul_takes_the_one_statement_fill(tmp_path):
+    path = tmp_path / "nul.sqlite"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE sections (doc_id INTEGER, text TEXT)")
+    rows = [(1, "before\x00after KX-1"), (2, "plain KX-2")]
+    conn.executemany("INSERT INTO sections (rowid, doc_id, text) VALUES (?, 1, ?)", rows)
+    conn.commit()
+    builder = trigram.Builder(tmp_path / "scratch.tmp")
+    builder.feed(rows)
+    assert builder.finish_into(conn) == "statement"
+    conn.commit()
+    assert conn.execute(f"SELECT id FROM {trigram.TABLE}_docsize ORDER BY id").fetchall() == [(1,), (2,)]
+    found = conn.execute(f"SELECT rowid FROM {trigram.TABLE} WHERE {trigram.TABLE} MATCH ?", (_trigram_query("plain"),)).fetchall()
+    assert found == [(2,)]
+    conn.close()
