@@ -33,7 +33,7 @@ from . import trigram
 from .blocks import ParseError
 from .discover import SUPPORTED_EXTENSIONS, Candidate, discover
 from .parse import kind_for, parse_file
-from .records import DocumentRecord, PreparedRecord, SectionRecord, Skipped
+from .records import DocumentRecord, PreparedRecord, Skipped
 from .section import section_document
 from .summary import offline_summary
 from .workers import ordered_map
@@ -137,7 +137,7 @@ def build_record(path: str, data: bytes, sha256: str, settings: Settings) -> Doc
         return Skipped(path, f"could not be parsed ({type(exc).__name__}: {exc})")
     if not drafts:
         return Skipped(path, "no text to index")
-    sections = tuple(SectionRecord(d.heading_path, d.level, d.kind, d.text) for d in drafts)
+    sections = tuple(drafts)
     return PreparedRecord(
         path=path,
         title=parsed.title,

@@ -22,19 +22,12 @@ from dataclasses import dataclass
 
 from ..config import Settings
 from .blocks import Code, Heading, ListBlock, Paragraph, ParsedDocument, Table
+from .records import SectionRecord as SectionDraft  # one shape from sectioner to writer
 
 _JOIN = "\n\n"
 # unit kinds
 _HEADING, _PROSE, _CODE, _TABLE, _TABLE_PART = "heading", "prose", "code", "table", "table-part"
 _MIN_ROOM = 80  # smallest room (characters) a prose piece is cut to fill, or limit // 5 if larger
-
-
-@dataclass(frozen=True)
-class SectionDraft:
-    heading_path: str
-    level: int
-    kind: str  # prose | table | code | mixed
-    text: str
 
 
 @dataclass(frozen=True)
