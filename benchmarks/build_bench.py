@@ -20,7 +20,6 @@ so quote ratios rather than absolute times.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import shutil
@@ -31,16 +30,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from contextpull.build.fingerprint import file_sha256 as sha256
+
 HERE = Path(__file__).resolve().parent
 CPBENCH = HERE.parent.parent / "shared" / "bench" / "cpbench.py"
-
-
-def sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def env() -> dict[str, str]:

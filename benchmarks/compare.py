@@ -25,7 +25,6 @@ corpora are cached under $CPBENCH_ROOT or /tmp/cpbench/corpora.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import importlib.util
 import json
 import os
@@ -35,6 +34,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from contextpull.build.fingerprint import file_sha256 as sha256_file
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -46,14 +47,6 @@ def load_cpbench(path: Path):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)  # type: ignore[union-attr]
     return module
-
-
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 class Runner:
