@@ -2,15 +2,33 @@
 
 The names exported here are the read side (ADR 001, ADR 009): importing ``contextpull`` loads the
 standard library only. The write side lives in ``contextpull.build``; the surfaces in
-``contextpull.cli`` and ``contextpull.mcp_server``.
+``contextpull.cli`` and ``contextpull.mcp_server``. ``Store`` and ``Ops`` load on first use
+(PEP 562), so the write side, which imports this package for its version, does not pay for the
+read side at start-up.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 __version__ = "0.3.0"
 
 from .errors import ContextPullError, StoreError, ToolError  # noqa: E402
-from .ops import Ops  # noqa: E402
-from .store import Store  # noqa: E402
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .ops import Ops
+    from .store import Store
 
 __all__ = ["ContextPullError", "Ops", "Store", "StoreError", "ToolError", "__version__"]
+
+
+def __getattr__(name: str):
+    if name == "Ops":
+        from .ops import Ops
+
+        return Ops
+    if name == "Store":
+        from .store import Store
+
+        return Store
+    raise AttributeError(f"module 'contextpull' has no attribute {name!r}")

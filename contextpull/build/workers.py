@@ -15,9 +15,10 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # imported when workers start: the serial default should not pay for them
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 # Documents to parse before worker processes start: below this the serial path is as fast.
 PARALLEL_MIN_JOBS = 128
@@ -59,6 +60,8 @@ def ordered_map(
         future, value = entry
         if future is None:
             return value
+        from concurrent.futures.process import BrokenProcessPool
+
         try:
             return future.result()
         except BrokenProcessPool:  # a worker died (killed, out of memory): do it here instead
@@ -71,6 +74,8 @@ def ordered_map(
             else:
                 n_jobs += 1
                 if executor is None and workers > 1 and n_jobs > min_jobs:
+                    from concurrent.futures import ProcessPoolExecutor
+
                     executor = ProcessPoolExecutor(max_workers=workers)
                 if executor is None:
                     pending.append((None, func(*payload)))

@@ -17,8 +17,39 @@ from .. import __version__
 from ..errors import ContextPullError
 
 
+# Which module registers which command. A command's module is imported only when that command
+# runs (or when --help lists them all), so `contextpull ingest` does not pay for the read side,
+# the MCP surface or the artifact builder at start-up: no-change runs in CI are mostly start-up.
+COMMAND_MODULES = {
+    "ingest": "ingest",
+    "build": "build",
+    "diff": "build",
+    "verify": "build",
+    "index": "read",
+    "search": "read",
+    "read": "read",
+    "grep": "read",
+    "neighbours": "read",
+    "export-chunks": "read",
+    "tools-json": "read",
+    "serve": "serve",
+    "fetch": "serve",
+    "claude-md": "serve",
+}
+
+
 class _Group(click.Group):
-    """Translate our errors once, at the edge, instead of in every command."""
+    """Load command modules lazily; translate our errors once, at the edge, not in every command."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str):  # type: ignore[override]
+        if cmd_name not in self.commands and cmd_name in COMMAND_MODULES:
+            importlib.import_module(f"{__name__}.{COMMAND_MODULES[cmd_name]}")
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        for module in sorted(set(COMMAND_MODULES.values())):
+            importlib.import_module(f"{__name__}.{module}")
+        return super().list_commands(ctx)
 
     def invoke(self, ctx: click.Context):  # type: ignore[override]
         try:
@@ -66,18 +97,6 @@ def cli() -> None:
     Exit codes: 0 ok, 1 a check failed (golden drift, verify, --strict),
     2 usage error, 3 bad input or unusable store, 4 tool error.
     """
-
-
-# Command modules, imported for their registration side effect. A module that is not there yet
-# (or whose optional dependency is missing) must not break the other commands.
-_COMMAND_MODULES = ("ingest", "read", "build", "serve")
-
-for _name in _COMMAND_MODULES:
-    try:
-        importlib.import_module(f"{__name__}.{_name}")
-    except ModuleNotFoundError as exc:  # pragma: no cover - only while a module is absent
-        if exc.name != f"{__name__}.{_name}":
-            raise
 
 
 def main() -> None:
