@@ -158,3 +158,20 @@ def test_incremental_rounds_match_a_fresh_ingest(rounds):
                 assert conn.execute("SELECT count(*) FROM sections_fts").fetchone()[0] == n_sections
                 assert conn.execute("SELECT sum(n_sections) FROM documents").fetchone()[0] == n_sections
         shutil.rmtree(corpus)
+
+
+def test_no_change_run_only_discovers_and_hashes(make_corpus, tmp_path, monkeypatch):
+    """system-design section 3: the index is not even recomputed when nothing changed."""
+    import contextpull.build.ingest as ingest_mod
+
+    corpus = make_corpus({"a.md": CACHE_DOC})
+    store = tmp_path / "s.sqlite"
+    run(corpus, store)
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("index recomputed on a no-change run")
+
+    monkeypatch.setattr(ingest_mod, "index_meta", forbidden)
+    report = run(corpus, store)
+    assert (report.changed, report.wrote) == (0, False)
+    assert report.index_mode == "flat" and report.index_tokens > 0

@@ -113,7 +113,9 @@ def _inside(path: str, root: str) -> bool:
 def discover(root: Path, *, exclude: Iterable[Path] = ()) -> Iterator[Candidate | Skipped]:
     """Yield the supported files under ``root`` in path order, or why one cannot be used."""
     real_root = os.path.realpath(root)
-    excluded = [os.path.realpath(p) for p in exclude]
+    excluded = sorted({os.path.realpath(p) for p in exclude})
+    if any(_inside(real_root, ex) for ex in excluded):
+        return  # the whole corpus lies inside an excluded folder
     rules = load_ignore_rules(Path(real_root))
     yield from _walk(real_root, "", real_root, rules, excluded)
 
@@ -143,7 +145,9 @@ def _walk(
         if name.startswith("."):
             continue
         rel = prefix + name
-        if any(_inside(os.path.abspath(entry.path), ex) for ex in excluded):
+        # entry.path is real_root joined with names we walked without following links, so it is
+        # already real: an equality test suffices, since an excluded folder is never entered.
+        if excluded and entry.path in excluded:
             continue
         try:
             is_link = entry.is_symlink()

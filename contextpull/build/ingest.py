@@ -29,6 +29,7 @@ from pathlib import Path
 
 from ..config import Settings
 from ..errors import CheckFailed, InputError, StoreError
+from ..schema import SCHEMA_VERSION
 from . import trigram
 from .blocks import ParseError
 from .discover import SUPPORTED_EXTENSIONS, Candidate, discover
@@ -343,7 +344,11 @@ def _update(
         report.deleted += 1
     conn.commit()
 
-    new_meta = index_meta(conn, settings, corpus_root=meta.get("corpus_root", report.corpus_root))
+    if _index_is_current(meta, settings, report):
+        # system-design section 3: a no-change re-ingest performs only discover and hash.
+        new_meta = meta
+    else:
+        new_meta = index_meta(conn, settings, corpus_root=meta.get("corpus_root", report.corpus_root))
     if meta.get("corpus_root") is None or report.changed or report.deleted:
         new_meta["corpus_root"] = report.corpus_root
     if any(meta.get(key) != value for key, value in new_meta.items()):
@@ -365,6 +370,17 @@ def _update(
 
 
 BUILD_ONLY_META = ("content_fingerprint", "builder", "builder_sqlite", "build_settings")
+# Meta keys that the settings decide; the index must be rebuilt when any of them differs.
+_INDEX_SETTINGS = ("summarizer", "index_budget_tokens", "section_max_chars", *SECTION_SETTINGS_KEYS)
+
+
+def _index_is_current(meta: dict[str, str], settings: Settings, report: IngestReport) -> bool:
+    """No document changed, none vanished, and the settings that shape the index are the stored ones."""
+    if report.changed or report.deleted or "index_text" not in meta or meta.get("corpus_root") is None:
+        return False
+    if any(meta.get(key) != str(getattr(settings, key)) for key in _INDEX_SETTINGS):
+        return False
+    return meta.get("schema_version") == SCHEMA_VERSION
 
 
 def strict_failure(report: IngestReport) -> CheckFailed:
