@@ -116,3 +116,44 @@ def test_an_sdk_without_the_2x_api_is_named(tmp_path, monkeypatch):
     assert result.exit_code != 0
     assert "MCP SDK 2.3 or newer" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_serve_url_with_sha256_uses_the_cached_copy_offline(tmp_path, monkeypatch):
+    """A host that cannot reach the release still starts from the verified cache."""
+    store = corpus_store(tmp_path)
+    body = store.read_bytes()
+    digest = hashlib.sha256(body).hexdigest()
+    files = {"/store.sqlite": body, "/store.sqlite.sha256": f"{digest}  store.sqlite\n".encode()}
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802
+            data = files.get(self.path)
+            self.send_response(200 if data else 404)
+            self.send_header("Content-Length", str(len(data or b"")))
+            self.end_headers()
+            self.wfile.write(data or b"")
+
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{httpd.server_address[1]}/store.sqlite"
+    monkeypatch.setenv("CONTEXTPULL_CACHE", str(tmp_path / "cache"))
+    try:
+        first = resolve_store(url, ingest=True, summarizer=None)
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    # The server is gone: without the checksum the .sha256 cannot be read; with it, the cache serves.
+    from contextpull.errors import ContextPullError
+
+    with pytest.raises(ContextPullError):
+        resolve_store(url, ingest=True, summarizer=None)
+    assert resolve_store(url, ingest=True, summarizer=None, sha256=digest) == first
+
+
+def test_sha256_with_a_folder_is_a_usage_error(tmp_path):
+    result = CliRunner().invoke(cli, ["serve", str(tmp_path), "--sha256", "0" * 64])
+    assert result.exit_code == 2
+    assert "--sha256 applies to a URL" in result.stderr

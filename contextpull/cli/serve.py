@@ -98,12 +98,13 @@ def _report_line(report) -> str:
     return "\n".join(f"contextpull: {line}" for line in lines()) if callable(lines) else ""
 
 
-def resolve_store(path: str, *, ingest: bool, summarizer: str | None) -> Path:
+def resolve_store(path: str, *, ingest: bool, summarizer: str | None, sha256: str | None = None) -> Path:
     """Turn ``serve``'s PATH argument into a store file to open."""
     from ..fetch import fetch_store, is_url
 
     if is_url(path):
-        fetched = fetch_store(path)
+        # With the checksum given, a cached copy is served without asking the network at all.
+        fetched = fetch_store(path, sha256=sha256)
         _echo_err(
             f"contextpull: {'using cached' if fetched.reused else 'downloaded'} store {fetched.path}"
             f" ({fetched.bytes:,} bytes, sha256 {fetched.sha256[:12]})"
@@ -149,12 +150,20 @@ def resolve_store(path: str, *, ingest: bool, summarizer: str | None) -> Path:
     help="HTTP port.",
 )
 @click.option(
+    "--sha256",
+    "sha256",
+    default=None,
+    metavar="HEX",
+    help="For a URL: the expected checksum (else the .sha256 published beside it); "
+    "a cached copy with it is served offline.",
+)
+@click.option(
     "--allow-origin",
     "allow_origins",
     multiple=True,
     help="Extra browser Origin (and Host) to accept over HTTP, e.g. https://docs.example.com.",
 )
-def serve(path, no_ingest, summarizer, log, transport, host, port, allow_origins):
+def serve(path, no_ingest, summarizer, log, transport, host, port, allow_origins, sha256):
     """Serve a docs folder, a store file or a published store URL over MCP.
 
     \b
@@ -170,7 +179,11 @@ def serve(path, no_ingest, summarizer, log, transport, host, port, allow_origins
       contextpull serve https://github.com/o/r/releases/download/docs/store.sqlite
     """
     mcp_server = _require_mcp()
-    store_path = resolve_store(path, ingest=not no_ingest, summarizer=summarizer)
+    from ..fetch import is_url
+
+    if sha256 and not is_url(path):
+        raise click.UsageError("--sha256 applies to a URL, not a folder or a file", ctx=click.get_current_context())
+    store_path = resolve_store(path, ingest=not no_ingest, summarizer=summarizer, sha256=sha256)
     live = mcp_server.LiveStore(store_path)
     live.current()  # fail now, with one line, if the file is not a store
     server = mcp_server.build_server(live, log=mcp_server.stderr_logger if log else None)
