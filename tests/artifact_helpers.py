@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from corpus_files import write_corpus
+
 from contextpull.build.artifact import build
 from contextpull.build.verify import VerifyReport, verify_store
 
@@ -31,16 +33,7 @@ FIXTURE = {
 }
 
 
-def write_files(root: Path, files: dict[str, str | bytes]) -> Path:
-    root.mkdir(parents=True, exist_ok=True)
-    for rel, content in files.items():
-        target = root / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            target.write_bytes(content)
-        else:
-            target.write_text(content, encoding="utf-8", newline="")
-    return root
+write_files = write_corpus  # the shared writer, under the name these tests use
 
 
 def fixture_corpus(root: Path, **changes: str | None) -> Path:

@@ -6,19 +6,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
-
-def write_corpus(root: Path, files: dict[str, str | bytes]) -> Path:
-    """Create ``files`` (relative POSIX path -> text or bytes) under ``root``; returns ``root``."""
-    root.mkdir(parents=True, exist_ok=True)
-    for rel, content in files.items():
-        target = root / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            target.write_bytes(content)
-        else:
-            target.write_text(content, encoding="utf-8", newline="")
-    return root
+from corpus_files import write_corpus
 
 
 @pytest.fixture

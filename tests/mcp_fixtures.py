@@ -9,6 +9,11 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+try:
+    from corpus_files import write_corpus as _write
+except ImportError:  # tests/ imported as a package
+    from tests.corpus_files import write_corpus as _write
+
 CORPUS = {
     "README.md": "# Widget docs\n\nWidgets are configured in widget.toml and run by the widget daemon.\n",
     "guides/install.md": (
@@ -27,11 +32,8 @@ CORPUS = {
 
 
 def write_corpus(root: Path, docs: dict[str, str] | None = None) -> Path:
-    for rel, text in (docs or CORPUS).items():
-        target = root / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    return root
+    """The MCP tests' corpus (or ``docs``) under ``root``."""
+    return _write(root, docs or CORPUS)
 
 
 def build_store(corpus: Path, store: Path) -> Path:
