@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import http.server
 import sys
@@ -70,8 +71,9 @@ def test_folder_is_ingested_into_its_own_store(tmp_path):
     assert resolve_store(str(corpus), ingest=False, summarizer=None) == store
 
 
-def test_url_is_fetched_into_the_cache(tmp_path, monkeypatch):
-    body = corpus_store(tmp_path).read_bytes()
+@contextlib.contextmanager
+def published(body: bytes):
+    """A loopback release serving ``store.sqlite`` and its ``.sha256``; yields the store URL."""
     digest = hashlib.sha256(body).hexdigest()
     files = {"/store.sqlite": body, "/store.sqlite.sha256": f"{digest}  store.sqlite\n".encode()}
 
@@ -88,12 +90,18 @@ def test_url_is_fetched_into_the_cache(tmp_path, monkeypatch):
 
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    monkeypatch.setenv("CONTEXTPULL_CACHE", str(tmp_path / "cache"))
     try:
-        path = resolve_store(f"http://127.0.0.1:{httpd.server_address[1]}/store.sqlite", ingest=True, summarizer=None)
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/store.sqlite"
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+def test_url_is_fetched_into_the_cache(tmp_path, monkeypatch):
+    body = corpus_store(tmp_path).read_bytes()
+    monkeypatch.setenv("CONTEXTPULL_CACHE", str(tmp_path / "cache"))
+    with published(body) as url:
+        path = resolve_store(url, ingest=True, summarizer=None)
     assert path.is_relative_to(tmp_path / "cache")
     assert path.read_bytes() == body
 
@@ -120,34 +128,14 @@ def test_an_sdk_without_the_2x_api_is_named(tmp_path, monkeypatch):
 
 def test_serve_url_with_sha256_uses_the_cached_copy_offline(tmp_path, monkeypatch):
     """A host that cannot reach the release still starts from the verified cache."""
-    store = corpus_store(tmp_path)
-    body = store.read_bytes()
-    digest = hashlib.sha256(body).hexdigest()
-    files = {"/store.sqlite": body, "/store.sqlite.sha256": f"{digest}  store.sqlite\n".encode()}
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802
-            data = files.get(self.path)
-            self.send_response(200 if data else 404)
-            self.send_header("Content-Length", str(len(data or b"")))
-            self.end_headers()
-            self.wfile.write(data or b"")
-
-        def log_message(self, *args):
-            pass
-
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{httpd.server_address[1]}/store.sqlite"
-    monkeypatch.setenv("CONTEXTPULL_CACHE", str(tmp_path / "cache"))
-    try:
-        first = resolve_store(url, ingest=True, summarizer=None)
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-    # The server is gone: without the checksum the .sha256 cannot be read; with it, the cache serves.
     from contextpull.errors import ContextPullError
 
+    body = corpus_store(tmp_path).read_bytes()
+    digest = hashlib.sha256(body).hexdigest()
+    monkeypatch.setenv("CONTEXTPULL_CACHE", str(tmp_path / "cache"))
+    with published(body) as url:
+        first = resolve_store(url, ingest=True, summarizer=None)
+    # The server is gone: without the checksum the .sha256 cannot be read; with it, the cache serves.
     with pytest.raises(ContextPullError):
         resolve_store(url, ingest=True, summarizer=None)
     assert resolve_store(url, ingest=True, summarizer=None, sha256=digest) == first
