@@ -13,6 +13,8 @@ library only (ADR 001).
 
 from __future__ import annotations
 
+import functools
+
 from .errors import ToolError
 
 _DISCIPLINE = "Search for pointers, read for text, cite ids like [path.md#3]."
@@ -127,6 +129,15 @@ def _unknown(name) -> ToolError:
     return ToolError(f"unknown tool {name!r}", "tools are: " + ", ".join(_BY_NAME))
 
 
+@functools.lru_cache(maxsize=None)
+def _validator(name: str):
+    """One compiled validator per tool, built on first use: every MCP tool call validates, and
+    jsonschema stays out of ``import contextpull.tools`` (the reader core imports stdlib only)."""
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(_BY_NAME[name]["input_schema"])
+
+
 def validate(name: str, arguments) -> dict:
     """Check ``arguments`` against the tool's schema; a ToolError names the offending argument."""
     tool = _BY_NAME.get(name)
@@ -134,10 +145,7 @@ def validate(name: str, arguments) -> dict:
         raise _unknown(name)
     if arguments is None:
         arguments = {}
-    from jsonschema import Draft202012Validator
-
-    validator = Draft202012Validator(tool["input_schema"])
-    errors = sorted(validator.iter_errors(arguments), key=lambda e: (list(e.path), e.validator))
+    errors = sorted(_validator(name).iter_errors(arguments), key=lambda e: (list(e.path), e.validator))
     if errors:
         raise ToolError(_describe(name, errors[0]), "the limits are in the tool's input schema: contextpull tools-json")
     return arguments
