@@ -99,7 +99,11 @@ def cache_text(cache: object) -> str:
         return "not used"
     if reuse == "whole":
         return "reused the whole previous store (no document changed)"
-    return f"reused {cache.get('reused_documents', '?')} unchanged documents, parsed {cache.get('parsed_documents', '?')}"
+    text = f"reused {cache.get('reused_documents', '?')} unchanged documents, parsed {cache.get('parsed_documents', '?')}"
+    copied, indexed = cache.get("copied_chunks"), cache.get("indexed_chunks")
+    if isinstance(copied, int) and isinstance(indexed, int):
+        text += f"; copied {copied} of {copied + indexed} index chunks"
+    return text
 
 
 def render(report: Mapping[str, object], docs: str) -> str:

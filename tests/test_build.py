@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from artifact_helpers import assert_verified, clean_env, fixture_corpus, quiet_build, write_files
 from contextpull.build import artifact as artifact_mod
 from contextpull.build import cache as cache_mod
+from contextpull.build import chunks as chunks_mod
 from contextpull.build import writer as writer_mod
 from contextpull.build.fingerprint import file_sha256
 from contextpull.cli import cli
@@ -104,11 +105,14 @@ def test_artifact_is_self_contained(tmp_path):
 
 
 @pytest.mark.parametrize("sidecars", [True, False], ids=["checksum-beside", "bare-file"])
-def test_incremental_build_after_editing_one_document_equals_a_fresh_build(tmp_path, sidecars, monkeypatch):
+@pytest.mark.parametrize("per_document", [True, False], ids=["chunk-per-document", "one-chunk"])
+def test_incremental_build_after_editing_one_document_equals_a_fresh_build(tmp_path, sidecars, per_document, monkeypatch):
+    if per_document:  # every document its own chunk, so the fixture shows chunks being copied
+        monkeypatch.setattr(chunks_mod, "CHUNK_MAX_BYTES", 1)
     docs = fixture_corpus(tmp_path / "docs")
     quiet_build(docs, tmp_path / "out")
     cache = tmp_path / "out" / "store.sqlite"
-    if not sidecars:  # a CI cache that kept only the store file: verified in full, FTS text not reused
+    if not sidecars:  # a CI cache that kept only the store file: verified in full, its pages not copied
         cache = tmp_path / "cache.sqlite"
         shutil.copy(tmp_path / "out" / "store.sqlite", cache)
     (docs / "errors.md").write_text("# Error codes\n\nRewritten: codes and their meaning.\n\n## TX-45xx\n\nTX-4501 is a timeout.\n")
@@ -116,13 +120,17 @@ def test_incremental_build_after_editing_one_document_equals_a_fresh_build(tmp_p
     real_load = cache_mod.BuildCache.load
     monkeypatch.setattr(cache_mod.BuildCache, "load", lambda self, rec: loaded.append(rec.path) or real_load(self, rec))
     cached, warnings = quiet_build(docs, tmp_path / "out", cache=cache)
-    # Verified by its checksum, the cache hands its normalised FTS text to the writer with the
-    # unchanged documents; a bare file is not trusted that far and its sections are re-normalised.
-    assert loaded == ([] if sidecars else ["guide/config.md", "guide/install.md", "notes.txt"])
     fresh, _ = quiet_build(docs, tmp_path / "fresh")
     assert warnings == []
     assert cached.reuse == "documents"
     assert (cached.reused_documents, cached.parsed_documents) == (3, 1)
+    unchanged = ["guide/config.md", "guide/install.md", "notes.txt"]
+    if per_document and sidecars:  # the three unchanged chunks are copied, pages and all
+        assert (cached.copied_chunks, cached.indexed_chunks) == (3, 1)
+        assert [p for p in loaded if p in unchanged] == []
+    else:  # indexed again, from sections read out of the cache (nothing parsed)
+        assert cached.copied_chunks == 0
+        assert [p for p in loaded if p in unchanged] == unchanged
     assert _sha(tmp_path / "out") == _sha(tmp_path / "fresh")
     assert cached.manifest == fresh.manifest
     assert_verified(tmp_path / "out" / "store.sqlite")
@@ -228,7 +236,7 @@ def test_failed_build_leaves_the_previous_artifact_and_no_temporary_files(tmp_pa
     before = _artifact_bytes(tmp_path / "out")
     (docs / "notes.txt").write_text("Changed notes\n\nNew content.\n")
     calls = []
-    real_insert = writer_mod.insert_document
+    real_insert = writer_mod.insert_document_row
 
     def failing_insert(conn, doc, **kwargs):
         calls.append(doc.path)
@@ -236,7 +244,7 @@ def test_failed_build_leaves_the_previous_artifact_and_no_temporary_files(tmp_pa
             raise RuntimeError("disk on fire")
         return real_insert(conn, doc, **kwargs)
 
-    monkeypatch.setattr(writer_mod, "insert_document", failing_insert)
+    monkeypatch.setattr(writer_mod, "insert_document_row", failing_insert)
     with pytest.raises(RuntimeError, match="disk on fire"):
         quiet_build(docs, tmp_path / "out")
     assert _artifact_bytes(tmp_path / "out") == before

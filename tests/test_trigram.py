@@ -109,93 +109,68 @@ def _shadow(conn):
     return {name: conn.execute(f"SELECT * FROM {name} ORDER BY 1").fetchall() for name in trigram.SHADOW_TABLES}
 
 
-def test_the_threaded_builder_writes_the_same_table_as_the_fill_in_one_thread(tmp_path, monkeypatch):
-    monkeypatch.setattr(trigram, "_BATCH_ROWS", 16)  # several batches, as on a real corpus
-    _, store = _built(tmp_path)
-    one, threaded = tmp_path / "one.sqlite", tmp_path / "threaded.sqlite"
-    for path in (one, threaded):
-        shutil.copyfile(store, path)
-        conn = sqlite3.connect(path)
-        trigram.drop_if_present(conn)
-        conn.commit()
-        conn.close()
-    conn = sqlite3.connect(one)
-    trigram.fill(conn)
-    conn.commit()
-    expected = _shadow(conn)
-    conn.close()
-
-    conn = sqlite3.connect(threaded)
-    builder = trigram.Builder(tmp_path / "scratch.tmp")
-    for (doc_id,) in conn.execute("SELECT doc_id FROM documents ORDER BY doc_id").fetchall():
-        builder.feed(conn.execute("SELECT rowid, text FROM sections WHERE doc_id = ? ORDER BY rowid", (doc_id,)).fetchall())
-    assert builder.finish_into(conn) == "thread"
-    conn.commit()
-    assert _shadow(conn) == expected
-    assert has_trigram_table(conn)
-    conn.close()
-    assert not (tmp_path / "scratch.tmp").exists()
-    assert _matches(threaded, "KX-07-2") == _matches(one, "KX-07-2") != ([], False)
-
-
-def test_the_builder_falls_back_when_rows_are_missing(tmp_path):
-    _, store = _built(tmp_path)
-    conn = sqlite3.connect(store)
-    trigram.drop_if_present(conn)
-    conn.commit()
-    builder = trigram.Builder(tmp_path / "scratch.tmp")
-    builder.feed(conn.execute("SELECT rowid, text FROM sections ORDER BY rowid LIMIT 3").fetchall())
-    assert builder.finish_into(conn) == "fallback"
-    conn.commit()
-    count = conn.execute("SELECT count(*) FROM sections").fetchone()[0]
-    assert conn.execute(f"SELECT count(*) FROM {trigram.TABLE}_docsize").fetchone()[0] == count
-    conn.close()
-    assert not (tmp_path / "scratch.tmp").exists()
-
-
-def test_the_builder_keeps_rowids_across_gaps(tmp_path, monkeypatch):
-    monkeypatch.setattr(trigram, "_BATCH_ROWS", 2)
-    docs = [[(1, "alpha KX-1"), (2, "beta KX-2"), (5, "gamma KX-5")], [(9, "delta KX-9"), (10, "epsilon")]]
-    paths = []
-    for name in ("one", "threaded"):
-        path = tmp_path / f"{name}.sqlite"
-        conn = sqlite3.connect(path)
-        conn.execute("CREATE TABLE sections (doc_id INTEGER, text TEXT)")
-        for doc_id, rows in enumerate(docs, 1):
-            conn.executemany("INSERT INTO sections (rowid, doc_id, text) VALUES (?, ?, ?)", [(r, doc_id, t) for r, t in rows])
-        conn.commit()
-        conn.close()
-        paths.append(path)
-    conn = sqlite3.connect(paths[0])
-    trigram.fill(conn)
-    conn.commit()
-    expected = _shadow(conn)
-    conn.close()
-    conn = sqlite3.connect(paths[1])
-    builder = trigram.Builder(tmp_path / "scratch.tmp")
-    for rows in docs:
-        builder.feed(rows)
-    assert builder.finish_into(conn) == "thread"
-    conn.commit()
-    assert _shadow(conn) == expected
-    for rowid, text in (r for rows in docs for r in rows):
-        found = conn.execute(f"SELECT rowid FROM {trigram.TABLE} WHERE {trigram.TABLE} MATCH ?", (_trigram_query(text),)).fetchall()
-        assert found == [(rowid,)]
-    conn.close()
-
-
-def test_a_text_with_nul_takes_the_one_statement_fill(tmp_path):
-    path = tmp_path / "nul.sqlite"
+def _sections_db(path, chunks):
+    """A database with a ``sections`` table holding these chunks' (rowid, text) rows and an empty trigram table."""
     conn = sqlite3.connect(path)
-    conn.execute("CREATE TABLE sections (doc_id INTEGER, text TEXT)")
-    rows = [(1, "before\x00after KX-1"), (2, "plain KX-2")]
-    conn.executemany("INSERT INTO sections (rowid, doc_id, text) VALUES (?, 1, ?)", rows)
+    conn.execute("CREATE TABLE sections (text TEXT)")
+    for rows in chunks:
+        conn.executemany("INSERT INTO sections (rowid, text) VALUES (?, ?)", rows)
+    conn.execute(trigram.DDL)
     conn.commit()
+    return conn
+
+
+CHUNKS = [
+    [((7 << 32) + 1, "alpha KX-1 and more"), ((7 << 32) + 2, "beta KX-2"), ((7 << 32) + 3, "gamma ÄÖ-5")],
+    [((3 << 32) + 1, "delta KX-9"), ((3 << 32) + 2, "epsilon")],
+    [((9 << 32) + 1, "zeta KX-1 again")],
+]
+
+
+def _fill(tmp_path, name, *, fail_thread=False):
+    conn = _sections_db(tmp_path / f"{name}.sqlite", CHUNKS)
+    builder = trigram.Builder(tmp_path / f"{name}.scratch")
+    if fail_thread:
+        builder._queue.put(None)  # the thread ends before the first chunk: finish_into must redo them
+        builder._thread.join()
+        builder._error = RuntimeError("thread gone")
+    for position, rows in enumerate(CHUNKS, start=1):
+        builder.chunk(position, rows)
+    how = builder.finish_into(conn)
+    conn.commit()
+    assert not (tmp_path / f"{name}.scratch").exists()
+    return conn, how
+
+
+def test_the_thread_and_the_fallback_write_the_same_rows_one_segment_per_chunk(tmp_path):
+    threaded, how = _fill(tmp_path, "threaded")
+    assert how == "thread"
+    fallback, how = _fill(tmp_path, "fallback", fail_thread=True)
+    assert how == "fallback"
+    assert _shadow(threaded) == _shadow(fallback)
+    segids = sorted({rowid >> 37 for (rowid,) in threaded.execute(f"SELECT id FROM {trigram.TABLE}_data")} - {0})
+    assert segids == [1, 2, 3]
+    for rows in CHUNKS:
+        for rowid, text in rows:
+            found = threaded.execute(
+                f"SELECT rowid FROM {trigram.TABLE} WHERE {trigram.TABLE} MATCH ?", (_trigram_query(text),)
+            ).fetchall()
+            assert found == [(rowid,)], text
+    found = threaded.execute(f"SELECT rowid FROM {trigram.TABLE} WHERE {trigram.TABLE} MATCH ? ORDER BY rowid", (_trigram_query("KX-1"),))
+    assert [r for (r,) in found] == [(7 << 32) + 1, (9 << 32) + 1]
+
+
+def test_a_chunk_with_nul_in_a_text_is_indexed_row_by_row_into_one_segment(tmp_path):
+    rows = [(1, "before\x00after KX-1"), (2, "plain KX-2")]
+    conn = _sections_db(tmp_path / "nul.sqlite", [rows])
     builder = trigram.Builder(tmp_path / "scratch.tmp")
-    builder.feed(rows)
-    assert builder.finish_into(conn) == "statement"
+    builder.chunk(1, rows)
+    assert builder.finish_into(conn) == "thread"
     conn.commit()
     assert conn.execute(f"SELECT id FROM {trigram.TABLE}_docsize ORDER BY id").fetchall() == [(1,), (2,)]
+    assert {rowid >> 37 for (rowid,) in conn.execute(f"SELECT id FROM {trigram.TABLE}_data")} == {0, 1}
     found = conn.execute(f"SELECT rowid FROM {trigram.TABLE} WHERE {trigram.TABLE} MATCH ?", (_trigram_query("plain"),)).fetchall()
     assert found == [(2,)]
     conn.close()
+
+

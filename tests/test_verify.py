@@ -130,8 +130,8 @@ def test_manifest_with_wrong_fingerprint_is_caught(built, tmp_path):
         ("UPDATE meta SET value = 'different' WHERE key = 'index_text'", "content fingerprint"),
         ("UPDATE meta SET value = 'zzz' WHERE key = 'index_mode'", "index_mode"),
         ("UPDATE documents SET sha256 = 'x' WHERE path = 'notes.txt'", "fingerprint"),
-        ("DELETE FROM sections_fts WHERE rowid = 1", "sections_fts has"),
-        ("UPDATE sections_fts SET text = 'other words' WHERE rowid = 1", "normalised text"),
+        ("DELETE FROM sections_fts WHERE rowid = (SELECT min(rowid) FROM sections)", "sections_fts has"),
+        ("UPDATE sections_fts SET text = 'other words' WHERE rowid = (SELECT min(rowid) FROM sections)", "normalised text"),
     ],
 )
 def test_structural_damage_is_named(built, tmp_path, sql, message):

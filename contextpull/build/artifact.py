@@ -17,7 +17,8 @@ Why it is shaped the way it is:
   and renamed only after success; a failure removes the temporaries and leaves the previous
   artifact untouched. A killed build can leave a hidden ``.store.sqlite.*.tmp``; the next build
   in that folder removes it.
-- ``--cache`` (item 4): see ``cache.py``.
+- ``--cache`` (item 4): see ``cache.py``; rows are written chunk by chunk (``assemble.py``), each
+  chunk one FTS5 segment (``segments.py``), so unchanged chunks are copied, not re-indexed.
 """
 
 from __future__ import annotations
@@ -72,6 +73,8 @@ class BuildReport:
     reuse: str = "none"  # none | documents | whole
     reused_documents: int = 0
     parsed_documents: int = 0
+    copied_chunks: int = 0  # chunks whose rows and index segments came from the cache (assemble.py)
+    indexed_chunks: int = 0
     warnings: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
 
@@ -87,7 +90,8 @@ class BuildReport:
             "manifest": self.manifest,
             "golden": self.golden.to_dict(),
             "cache": {"reuse": self.reuse, "reused_documents": self.reused_documents,
-                      "parsed_documents": self.parsed_documents},
+                      "parsed_documents": self.parsed_documents,
+                      "copied_chunks": self.copied_chunks, "indexed_chunks": self.indexed_chunks},
             "warnings": list(self.warnings),
             "timings": dict(self.timings),
         }
@@ -243,6 +247,8 @@ class _Job:
         self.index = ("", "flat", 0)
         self.timings: dict[str, float] = {}
         self.tmp_trigram = out / f"{tag}.trigram.tmp"
+        self.tmp_chunk = out / f"{tag}.chunk.tmp"
+        self.assembler = None
         self.trigram: trigram.Builder | None = None  # fills sections_trigram beside the writer
 
     # -- collecting and writing ---------------------------------------------------------------
@@ -301,33 +307,29 @@ class _Job:
         self.timings["finish_s"] = round(time.perf_counter() - t0 - self.timings["collect_write_s"], 3)
 
     def _start_writer(self) -> sqlite3.Connection:
+        from .assemble import Assembler
         from .writer import create_store
 
         try:
             conn = create_store(self.tmp_build)
+            conn.execute(trigram.DDL)
+            conn.commit()
         except (OSError, sqlite3.Error) as exc:
             raise BuildError(f"cannot create the store in {self.out}: {exc}") from None
         # The build file is scratch (VACUUM INTO makes the artifact), so durability is not needed.
         conn.execute("PRAGMA synchronous = OFF")
         self._conn = conn
         self.trigram = trigram.Builder(self.tmp_trigram)
+        self.assembler = Assembler(conn, self.tmp_chunk, self.trigram, self.cache, self.ingested_at)
         return conn
 
     def _insert(self, conn: sqlite3.Connection, record: DocumentRecord) -> None:
-        from .writer import insert_document
-
-        doc_id = len(self.documents_written) + 1
         if isinstance(record, CachedRecord):
-            self.cache.insert(conn, record, doc_id=doc_id, ingested_at=self.ingested_at)  # type: ignore[union-attr]
             self.reused += 1
         else:
-            insert_document(conn, record, doc_id=doc_id, ingested_at=self.ingested_at)
             self.parsed += 1
         self.documents_written.append(record.path)
-        if self.trigram is not None:  # the rows as written, so rowids and texts are the store's
-            self.trigram.feed(
-                conn.execute("SELECT rowid, text FROM sections WHERE doc_id = ? ORDER BY rowid", (doc_id,)).fetchall()
-            )
+        self.assembler.add(record)
 
     def _finish(self, conn: sqlite3.Connection) -> None:
         """Index and meta, then VACUUM INTO the artifact file while the content fingerprint is
@@ -342,15 +344,12 @@ class _Job:
         if self.cache is not None:
             self.reuse = "documents" if self.reused else "none"
         try:
+            self.assembler.finish()
             self.index = finalize_index(conn, self.settings, ingested_at=self.ingested_at, corpus_root=".")
             write_meta(conn, {**builder_meta(self.settings), CONTENT_FP_KEY: "0" * 64})
             conn.commit()
             started = time.perf_counter()  # waiting for the trigram thread, then copying its table in
-            if self.trigram is not None:
-                self.timings["trigram_fill"] = self.trigram.finish_into(conn)  # type: ignore[assignment]
-            else:
-                trigram.add(conn)
-            conn.commit()
+            self.timings["trigram_fill"] = self.trigram.finish_into(conn)  # type: ignore[assignment,union-attr]
             self.timings["trigram_s"] = round(time.perf_counter() - started, 3)
             fingerprint = _Background(content_fingerprint, self.tmp_build)
             conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
@@ -450,6 +449,8 @@ class _Job:
             reuse=self.reuse,
             reused_documents=self.reused,
             parsed_documents=self.parsed,
+            copied_chunks=self.assembler.copied_chunks if self.assembler is not None else 0,
+            indexed_chunks=self.assembler.indexed_chunks if self.assembler is not None else 0,
         )
 
     def _section_count(self) -> int:
@@ -464,4 +465,4 @@ class _Job:
     def cleanup(self) -> None:
         if self.trigram is not None:
             self.trigram.discard()
-        _remove(self.tmp_build, self.tmp_store, self.tmp_sha, self.tmp_manifest)
+        _remove(self.tmp_build, self.tmp_store, self.tmp_sha, self.tmp_manifest, self.tmp_chunk)

@@ -10,6 +10,9 @@ Two levels of reuse, both giving the bytes a fresh build gives:
 
 - whole: the corpus fingerprint, the settings, the builder version and the SQLite version all
   match, so a fresh build would write exactly this file: copy it (or keep it in place);
+- per chunk: a chunk of documents (``chunks.py``) that is unchanged, in a cache whose bytes
+  its checksum vouched for and that this builder wrote with this SQLite, is copied with its
+  FTS5 segments (``assemble.py``);
 - per document: a document whose path and sha256 are unchanged gets its parsed sections and
   summary from the cache instead of being parsed again (``collect(reuse=...)``).
 """
@@ -24,6 +27,7 @@ from pathlib import Path
 from .. import __version__
 from ..config import Settings
 from ..errors import ContextPullError
+from . import chunks, trigram
 from .records import DocumentRecord, PreparedRecord, SectionRecord
 from .verify import load_manifest, open_readonly, read_sha256_file, verify_store
 
@@ -32,6 +36,8 @@ BUILDER_KEY = "builder"
 SQLITE_KEY = "builder_sqlite"
 SETTINGS_KEY = "build_settings"
 CONTENT_FP_KEY = "content_fingerprint"
+LAYOUT_KEY = "build_layout"
+LAYOUT = "chunks-1"  # chunks.py and segments.py: what a chunk's rowids and segment are
 
 
 def builder_meta(settings: Settings) -> dict[str, str]:
@@ -42,6 +48,7 @@ def builder_meta(settings: Settings) -> dict[str, str]:
         BUILDER_KEY: f"contextpull {__version__}",
         SQLITE_KEY: _sqlite3.sqlite_version,
         SETTINGS_KEY: json.dumps(settings.to_dict(), sort_keys=True, separators=(",", ":")),
+        LAYOUT_KEY: LAYOUT,
     }
 
 
@@ -70,12 +77,11 @@ class BuildCache:
         self._pending = pending
         # Only bytes vouched for by their checksum are trusted for the FTS text (see ``insert``).
         self.trust_fts = digest is not None
-        self._groups = None
-        self._ahead = None
+        self._chunks: dict[int, tuple[int, list[tuple[str, str]], int]] | None = None
         self.documents = {
             row[1]: row
             for row in conn.execute(
-                "SELECT doc_id, path, title, summary, summary_src, sha256, bytes, kind FROM documents"
+                "SELECT doc_id, path, title, summary, summary_src, sha256, bytes, kind, n_sections FROM documents"
             )
         }
 
@@ -113,97 +119,68 @@ class BuildCache:
         row = self.documents.get(path)
         if row is None or row[5] != sha256:
             return None
-        doc_id, path, title, summary, summary_src, digest, size, kind = row
+        doc_id, path, title, summary, summary_src, digest, size, kind, _ = row
         return CachedRecord(path, title, summary, summary_src, digest, size, kind, (), cache_doc_id=doc_id)
 
     def load(self, record: DocumentRecord) -> DocumentRecord:
-        """A plain ``DocumentRecord`` with its sections, for the writer."""
+        """The record with its sections, for the writer; a cached one also brings its
+        normalised FTS text when the cache's bytes were vouched for by their checksum
+        (normalising is a large share of indexing)."""
         if not isinstance(record, CachedRecord):
             return record
-        sections = tuple(
-            SectionRecord(heading, level, kind, text)
-            for heading, level, kind, text in self.conn.execute(
-                "SELECT heading_path, level, kind, text FROM sections WHERE doc_id = ? ORDER BY ordinal",
-                (record.cache_doc_id,),
-            )
-        )
-        return DocumentRecord(
-            record.path, record.title, record.summary, record.summary_src,
-            record.sha256, record.bytes, record.kind, sections,
-        )
-
-    def insert(self, conn: sqlite3.Connection, record: CachedRecord, *, doc_id: int, ingested_at: str) -> None:
-        """Write a cached document through ``writer.insert_document``, reusing its FTS text.
-
-        Normalising every section for the FTS table is a large share of a build, and the cache
-        already holds the normalised text of unchanged documents: handed over as a
-        ``PreparedRecord``, the writer skips that work. Only a cache whose bytes were verified
-        against the checksum its build wrote is trusted for the FTS text; otherwise, or if a
-        row does not line up, the writer normalises as usual.
-        """
-        from .writer import insert_document
-
         try:
-            cached = self._cached_rows(record) if self.trust_fts else None
-            if cached is None:
-                record = self.load(record)
+            rows = self.conn.execute(
+                "SELECT s.heading_path, s.level, s.kind, s.text, f.c1, f.c2 FROM sections s"
+                " LEFT JOIN sections_fts_content f ON f.id = s.rowid AND f.c0 = s.id"
+                " WHERE s.doc_id = ? ORDER BY s.ordinal",
+                (record.cache_doc_id,),
+            ).fetchall()
         except sqlite3.DatabaseError as exc:  # a damaged cache shows itself here at the latest
             raise CacheRejected(f"reading it failed: {exc}") from None
-        if cached is None:
-            insert_document(conn, record, doc_id=doc_id, ingested_at=ingested_at)
-            return
-        sections, fts = cached
-        prepared = PreparedRecord(
+        sections = tuple(SectionRecord(h, level, kind, text) for h, level, kind, text, _, _ in rows)
+        fts = tuple((fh, ft) for *_, fh, ft in rows)
+        if not self.trust_fts or any(value is None for pair in fts for value in pair):
+            fts = ()
+        return PreparedRecord(
             record.path, record.title, record.summary, record.summary_src,
             record.sha256, record.bytes, record.kind, sections, fts=fts,
         )
-        insert_document(conn, prepared, doc_id=doc_id, ingested_at=ingested_at)
 
-    def _cached_rows(self, record: CachedRecord):
-        """(sections, fts columns) of ``record`` from one sequential pass, or None.
+    def section_count(self, record: DocumentRecord) -> int:
+        return self.documents[record.path][8]
 
-        Documents are requested in path order, which is the cache's doc_id and rowid order (a
-        build writes them so), so the tables are read front to back once instead of being
-        looked up per document. Anything out of order or not lining up returns None.
+    def chunk_source(self, key: int, records: list[DocumentRecord]) -> tuple[int, int] | None:
+        """(position, first doc_id) of this exact chunk in the cache, if its rows can be copied.
+
+        Copying moves FTS5 pages verbatim, so it needs bytes vouched for by their checksum and
+        the same builder and SQLite (a fresh build here would write those very pages).
         """
-        if self._groups is None:
-            self._groups = self._scan_groups()
-            self._ahead = next(self._groups, None)
-        while self._ahead is not None and self._ahead[0] < record.cache_doc_id:
-            self._ahead = next(self._groups, None)
-        if self._ahead is None or self._ahead[0] != record.cache_doc_id:
+        if not self.trust_fts or self.meta.get(SQLITE_KEY) != sqlite3.sqlite_version:
             return None
-        _, ids, sections, fts = self._ahead
-        self._ahead = next(self._groups, None)
-        if ids != [f"{record.path}#{i}" for i in range(len(ids))]:
+        if self.meta.get(LAYOUT_KEY) != LAYOUT:
             return None
-        return tuple(sections), tuple(fts)
+        if not all(isinstance(record, CachedRecord) for record in records):
+            return None
+        if self._chunks is None:
+            self._chunks = self._plan()
+        found = self._chunks.get(key)
+        if found is None or found[1] != [(r.path, r.sha256) for r in records]:
+            return None
+        return found[0], found[2]
 
-    def _scan_groups(self):
-        """(doc_id, ids, sections, fts columns) per document, in rowid order.
-
-        The FTS columns come from FTS5's documented ``%_content`` shadow table (``id`` is the
-        rowid, ``c0..c2`` the columns id, heading_path, text); the writer gives a section and its
-        FTS row the same rowid, and a row whose FTS id differs marks its document unusable.
-        """
-        try:
-            rows = self.conn.execute(
-                "SELECT s.doc_id, s.id, s.heading_path, s.level, s.kind, s.text, f.c0, f.c1, f.c2"
-                " FROM sections s LEFT JOIN sections_fts_content f ON f.id = s.rowid ORDER BY s.rowid"
-            )
-        except sqlite3.Error:
-            return
-        current, ids, sections, fts = None, [], [], []
-        for doc, sid, heading, level, kind, text, fts_id, fts_heading, fts_text in rows:
-            if doc != current:
-                if current is not None:
-                    yield current, ids, sections, fts
-                current, ids, sections, fts = doc, [], [], []
-            ids.append(sid if fts_id == sid else None)
-            sections.append(SectionRecord(heading, level, kind, text))
-            fts.append((fts_heading, fts_text))
-        if current is not None:
-            yield current, ids, sections, fts
+    def _plan(self) -> dict[int, tuple[int, list[tuple[str, str]], int]]:
+        """The cache's chunks as its build made them: key -> (position, [(path, sha256)], first doc_id)."""
+        by_path = sorted(self.documents.values(), key=lambda row: row[0])  # a build's doc_ids follow its path order
+        if [row[0] for row in by_path] != list(range(1, len(by_path) + 1)):
+            return {}  # not doc_ids 1..N: not laid out by this builder
+        if not trigram.present(self.conn):
+            return {}
+        plan = {}
+        first = 1
+        for position, (key, paths) in enumerate(chunks.plan((row[1], row[6]) for row in by_path), start=1):
+            plan[key] = (position, [(p, self.documents[p][5]) for p in paths], first)
+            first += len(paths)
+        return plan
 
     def whole_match(
         self, settings: Settings, corpus_fp: str, paths: list[tuple[str, str]], ingested_at: str

@@ -12,21 +12,18 @@ in-place update of a store that has one drops it first (``drop_if_present``), be
 writer that does not know the table could otherwise leave it stale.
 
 Filling it costs about as much as the word index (the trigram tokenizer emits a token per
-character), so a build fills it on a second core while the writer runs: ``Builder`` receives each
-document's (rowid, text) rows, read back from the build file right after the writer wrote them,
-and inserts them into a scratch database on its own thread (SQLite releases the GIL while it
-works); at the end its shadow tables are copied into the build file. Rows go in batches, one
-statement per batch (``_Plan``); FTS5 starts a new segment at every such statement, so the plan is
-the same on every path (``fill`` runs it in the caller's thread if the thread fails), and a fresh
-and a cache-assisted build write the same bytes. A text holding NUL, which JSON batches cannot
-carry, sends the whole table through ``add`` (one statement), again the same for every build of
-that content.
+character), so a build fills it on a second core while the writer runs. Like the word index it
+is laid out one segment per chunk (``segments.py``): ``Builder`` receives each indexed chunk's
+(rowid, text) rows and, on its own thread (SQLite releases the GIL while it works), indexes them
+into a fresh scratch table with one statement and splices the segment into an accumulating copy
+of the shadow tables in its scratch file; ``finish_into`` moves those into the build file.
+Chunks reused from a cache never reach the thread. If the thread fails, the same function runs
+in the caller's thread, so every path writes the same rows.
 Figures in benchmarks/README.md, "Speed at scale".
 """
 
 from __future__ import annotations
 
-import itertools
 import json
 import queue
 import sqlite3
@@ -34,105 +31,86 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
+from . import segments
+
 TABLE = "sections_trigram"
-DDL = (
-    f"CREATE VIRTUAL TABLE {TABLE} USING fts5("
-    "text, tokenize='trigram', content='', detail='none')"
+DDL_BODY = "text, tokenize='trigram', content='', detail='none'"
+DDL = f"CREATE VIRTUAL TABLE {TABLE} USING fts5({DDL_BODY})"
+SHADOW_TABLES = tuple(f"{TABLE}_{part}" for part in ("data", "idx", "docsize", "config"))
+
+_ACCUMULATOR = "acc"
+_ACCUMULATOR_DDL = (
+    "CREATE TABLE acc_data (id INTEGER PRIMARY KEY, block BLOB)",
+    "CREATE TABLE acc_idx (segid, term, pgno, PRIMARY KEY (segid, term)) WITHOUT ROWID",
+    "CREATE TABLE acc_docsize (id INTEGER PRIMARY KEY, sz BLOB)",
 )
+_SCRATCH = "chunk_trigram"
 
 
 def add(conn: sqlite3.Connection) -> None:
-    """Create and fill the table from ``sections`` in one statement (the caller commits).
-
-    Used when a section text holds a NUL character, which JSON batches cannot carry (SQLite's
-    JSON functions stop at it); that is a property of the content, so every build of the same
-    content takes the same path and writes the same bytes.
-    """
+    """Create and fill the table from ``sections`` in one statement (the caller commits); for
+    stores that are not builds (benchmarks), where the layout does not need to be canonical."""
     conn.execute(DDL)
     conn.execute(f"INSERT INTO {TABLE} (rowid, text) SELECT rowid, text FROM sections")
 
 
-def fill(conn: sqlite3.Connection) -> None:
-    """Create and fill the table from ``sections`` with exactly the statements ``Builder`` runs
-    (same batches, so the same segments and bytes), in this thread (the caller commits)."""
-    conn.execute(DDL)
-    plan = _Plan()
-    rows = conn.execute("SELECT doc_id, rowid, text FROM sections ORDER BY doc_id, rowid").fetchall()
-    batches = []
-    for _, group in itertools.groupby(rows, key=lambda row: row[0]):
-        batches.extend(plan.feed([(rowid, text) for _, rowid, text in group]))
-    batches.extend(plan.flush())
-    for batch in batches:
-        conn.execute(INSERT_BATCH, batch)
+def index_chunk(scratch: sqlite3.Connection, position: int, rows: Sequence[tuple[int, str]]) -> None:
+    """Index one chunk's rows (consecutive rowids) and add its segment to the accumulator."""
+    segments.create_scratch(scratch, _SCRATCH, DDL_BODY)
+    if any("\x00" in text for _, text in rows):
+        # SQLite's JSON functions stop at NUL: row by row instead. Single-row statements do not
+        # flush FTS5's pending terms, so this too gives one segment per chunk (at the commit).
+        scratch.executemany(f"INSERT INTO {_SCRATCH} (rowid, text) VALUES (?, ?)", rows)
+    else:
+        # One statement for the chunk: FTS5 flushes at the start of every multi-row statement,
+        # and one statement takes the GIL once instead of once per row.
+        scratch.execute(
+            f"INSERT INTO {_SCRATCH} (rowid, text) SELECT ? + key, value FROM json_each(?) ORDER BY key",
+            (rows[0][0], json.dumps([text for _, text in rows], ensure_ascii=False)),
+        )
+    scratch.commit()
+    segments.splice(scratch, _SCRATCH, _ACCUMULATOR, position)
+    scratch.execute(f"DROP TABLE {_SCRATCH}")
+    scratch.commit()
 
 
-SHADOW_TABLES = tuple(f"{TABLE}_{part}" for part in ("data", "idx", "docsize", "config"))
-_BATCH_ROWS = 256  # sections per statement
-INSERT_BATCH = f"INSERT INTO {TABLE} (rowid, text) SELECT ? + key, value FROM json_each(?) ORDER BY key"
+def _open_scratch(path: Path) -> sqlite3.Connection:
+    for suffix in ("", "-journal"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    conn = sqlite3.connect(str(path), check_same_thread=False)
+    conn.execute("PRAGMA journal_mode = OFF")
+    conn.execute("PRAGMA synchronous = OFF")
+    conn.execute("PRAGMA cache_size = -16384")
+    for statement in _ACCUMULATOR_DDL:
+        conn.execute(statement)
+    conn.commit()
+    return conn
 
 
-class _Plan:
-    """Which statements fill the table: documents' rows are gathered until ``_BATCH_ROWS``, then
-    sent as one JSON array of texts per run of consecutive rowids (rowid = first + position).
-
-    FTS5 writes its pending terms out as a new segment at the start of every multi-row statement,
-    so the batches decide the table's bytes; this one plan is used on every path.
-    """
-
-    def __init__(self):
-        self._pending: list[tuple[int, str]] = []
-
-    def feed(self, rows: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
-        self._pending.extend(rows)
-        return self.flush() if len(self._pending) >= _BATCH_ROWS else []
-
-    def flush(self) -> list[tuple[int, str]]:
-        pending, self._pending = self._pending, []
-        batches, start = [], 0
-        for i in range(1, len(pending) + 1):
-            if i == len(pending) or pending[i][0] != pending[i - 1][0] + 1:
-                run = pending[start:i]
-                batches.append((run[0][0], json.dumps([text for _, text in run], ensure_ascii=False)))
-                start = i
-        return batches
-
-
-_QUEUE_BATCHES = 16  # batches waiting for the thread at most: memory stays bounded
+_QUEUE_CHUNKS = 1  # chunks waiting for the thread at most: memory stays bounded
 _DONE = None
 
 
 class Builder:
-    """Fills the table in ``scratch`` on a thread; ``finish_into(conn)`` moves it into ``conn``."""
+    """Indexes chunks in ``scratch`` on a thread; ``finish_into(conn)`` moves them into ``conn``."""
 
     def __init__(self, scratch: Path):
         self.scratch = Path(scratch)
-        self.rows = 0
-        self._plan = _Plan()
-        self.nul = False  # a text holds NUL: the table is filled by ``add`` instead
-        self._queue: queue.Queue = queue.Queue(maxsize=_QUEUE_BATCHES)
+        self._chunks: list[tuple[int, int, int]] = []  # (position, first rowid, last rowid)
+        self._queue: queue.Queue = queue.Queue(maxsize=_QUEUE_CHUNKS)
         self._error: BaseException | None = None
         self._failed = False
         self._thread = threading.Thread(target=self._run, name="trigram", daemon=True)
         self._thread.start()
 
-    def feed(self, rows: Sequence[tuple[int, str]]) -> None:
-        """One document's sections as (rowid, text), in rowid order."""
-        if self._failed or self.nul or not rows:
+    def chunk(self, position: int, rows: Sequence[tuple[int, str]]) -> None:
+        """One indexed chunk's sections as (rowid, text), rowids consecutive and ascending."""
+        if not rows:
             return
-        if any("\x00" in text for _, text in rows):
-            self.nul = True
-            return
-        self.rows += len(rows)
-        # The thread runs one statement per batch, so it takes the GIL once per batch instead of
-        # once per row (executemany takes it back after every row, and a busy main thread hands
-        # it over only every few milliseconds); SQLite parses each text once.
-        for batch in self._plan.feed(rows):
-            self._put(batch)
-
-    def _put(self, batch: tuple[int, str]) -> None:
+        self._chunks.append((position, rows[0][0], rows[-1][0]))
         while not self._failed:
             try:
-                self._queue.put(batch, timeout=0.5)
+                self._queue.put((position, rows), timeout=0.5)
                 return
             except queue.Full:
                 if not self._thread.is_alive():  # it stopped on an error: finish_into falls back
@@ -140,27 +118,18 @@ class Builder:
 
     def _run(self) -> None:
         try:
-            self.scratch.unlink(missing_ok=True)
-            conn = sqlite3.connect(str(self.scratch), check_same_thread=False)
+            conn = _open_scratch(self.scratch)
             try:
-                conn.execute("PRAGMA journal_mode = OFF")
-                conn.execute("PRAGMA synchronous = OFF")
-                conn.execute("PRAGMA cache_size = -16384")
-                conn.execute(DDL)
-                while (batch := self._queue.get()) is not _DONE:
-                    conn.execute(INSERT_BATCH, batch)
-                conn.commit()
+                while (item := self._queue.get()) is not _DONE:
+                    index_chunk(conn, *item)
             finally:
                 conn.close()
-        except BaseException as exc:  # reported by finish_into, which then falls back to add()
+        except BaseException as exc:  # reported by finish_into, which then falls back
             self._error = exc
-            while self._queue.get() is not _DONE:  # keep draining so feed() never blocks
+            while self._queue.get() is not _DONE:  # keep draining so chunk() never blocks
                 pass
 
     def _join(self) -> None:
-        if not self._failed and not self.nul:
-            for batch in self._plan.flush():
-                self._put(batch)
         while self._thread.is_alive():
             try:
                 self._queue.put(_DONE, timeout=0.5)
@@ -170,37 +139,38 @@ class Builder:
         self._thread.join()
 
     def finish_into(self, conn: sqlite3.Connection) -> str:
-        """Put the table into ``conn``'s database (the caller commits); returns how: 'thread' or
-        'fallback'. ``conn`` must have no open transaction (ATTACH needs that)."""
+        """Add the indexed chunks' segments to ``conn``'s table, which holds any reused ones, and
+        write its records; returns 'thread' or 'fallback'. ``conn`` must have no open
+        transaction (ATTACH needs that)."""
         self._join()
-        if self.nul:
-            self.discard()
-            add(conn)
-            return "statement"
+        how = "thread"
+        if self._error is not None or self._failed:
+            how = "fallback"
+            self._redo(conn)
+        conn.commit()
+        conn.execute("ATTACH DATABASE ? AS trigram_scratch", (str(self.scratch),))
         try:
-            if self._error is not None or self._failed:
-                raise RuntimeError(f"trigram thread failed: {self._error!r}")
-            sections = conn.execute("SELECT count(*) FROM sections").fetchone()[0]
-            if sections != self.rows:
-                raise RuntimeError(f"{self.rows} rows fed for {sections} sections")
+            conn.execute(f"INSERT INTO main.{TABLE}_data SELECT * FROM trigram_scratch.acc_data ORDER BY id")
+            conn.execute(f"INSERT INTO main.{TABLE}_idx SELECT * FROM trigram_scratch.acc_idx")
+            conn.execute(f"INSERT INTO main.{TABLE}_docsize SELECT * FROM trigram_scratch.acc_docsize ORDER BY id")
+            segments.write_records(conn, f"main.{TABLE}")
             conn.commit()
-            conn.execute("ATTACH DATABASE ? AS trigram_scratch", (str(self.scratch),))
-            try:
-                conn.execute(DDL)
-                for name in SHADOW_TABLES:
-                    conn.execute(f"DELETE FROM main.{name}")
-                    conn.execute(f"INSERT INTO main.{name} SELECT * FROM trigram_scratch.{name}")
-                conn.commit()
-            finally:
-                conn.execute("DETACH DATABASE trigram_scratch")
-            return "thread"
-        except (sqlite3.Error, RuntimeError):
-            conn.rollback()
-            drop_if_present(conn)
-            fill(conn)
-            return "fallback"
         finally:
-            self.discard()
+            conn.execute("DETACH DATABASE trigram_scratch")
+        self.discard()
+        return how
+
+    def _redo(self, conn: sqlite3.Connection) -> None:
+        """The thread's work, in this thread, from the rows already in ``conn``."""
+        scratch = _open_scratch(self.scratch)
+        try:
+            for position, first, last in self._chunks:
+                rows = conn.execute(
+                    "SELECT rowid, text FROM sections WHERE rowid BETWEEN ? AND ? ORDER BY rowid", (first, last)
+                ).fetchall()
+                index_chunk(scratch, position, rows)
+        finally:
+            scratch.close()
 
     def discard(self) -> None:
         """Stop the thread (if still running) and remove the scratch file."""

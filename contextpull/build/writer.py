@@ -108,10 +108,10 @@ def _next_rowid(conn: sqlite3.Connection) -> int:
     return max(top, row[0] if row else 0) + 1
 
 
-def insert_document(
-    conn: sqlite3.Connection, doc: DocumentRecord, *, doc_id: int | None, ingested_at: str
+def insert_document_row(
+    conn: sqlite3.Connection, doc: DocumentRecord, *, doc_id: int | None, n_sections: int, ingested_at: str
 ) -> int:
-    """Insert one document with its sections and FTS rows; returns its doc_id."""
+    """The ``documents`` row alone; returns its doc_id."""
     cur = conn.execute(
         "INSERT INTO documents (doc_id, path, title, summary, summary_src, sha256, bytes, kind,"
         " n_sections, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -124,27 +124,33 @@ def insert_document(
             doc.sha256,
             doc.bytes,
             doc.kind,
-            len(doc.sections),
+            n_sections,
             ingested_at,
         ),
     )
-    new_id = cur.lastrowid if doc_id is None else doc_id
-    if not doc.sections:
-        return new_id
-    base = _next_rowid(conn)
+    return cur.lastrowid if doc_id is None else doc_id
+
+
+def section_rows(doc: DocumentRecord, *, doc_id: int, base: int) -> tuple[list[tuple], list[tuple]]:
+    """(``sections`` rows, FTS rows) of a document whose sections take rowids from ``base``.
+
+    A section row is (rowid, id, doc_id, ordinal, heading_path, level, kind, text, char_len,
+    hash, prev_id, next_id); an FTS row is (rowid, id, heading_path, text) with the FTS text
+    normalised (store-format.txt, "Tokenisation").
+    """
     ids = [f"{doc.path}#{i}" for i in range(len(doc.sections))]
     fts = getattr(doc, "fts", None)
     if not fts or len(fts) != len(ids):
         fts = [(fts_normalize(s.heading_path), fts_normalize(s.text)) for s in doc.sections]
     last = len(ids) - 1
-    section_rows = []
+    rows = []
     fts_rows = []
     for i, sec in enumerate(doc.sections):
-        section_rows.append(
+        rows.append(
             (
                 base + i,
                 ids[i],
-                new_id,
+                doc_id,
                 i,
                 sec.heading_path,
                 sec.level,
@@ -157,10 +163,21 @@ def insert_document(
             )
         )
         fts_rows.append((base + i, ids[i], *fts[i]))
+    return rows, fts_rows
+
+
+def insert_document(
+    conn: sqlite3.Connection, doc: DocumentRecord, *, doc_id: int | None, ingested_at: str
+) -> int:
+    """Insert one document with its sections and FTS rows (``ingest``); returns its doc_id."""
+    new_id = insert_document_row(conn, doc, doc_id=doc_id, n_sections=len(doc.sections), ingested_at=ingested_at)
+    if not doc.sections:
+        return new_id
+    rows, fts_rows = section_rows(doc, doc_id=new_id, base=_next_rowid(conn))
     conn.executemany(
         "INSERT INTO sections (rowid, id, doc_id, ordinal, heading_path, level, kind, text,"
         " char_len, hash, prev_id, next_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        section_rows,
+        rows,
     )
     conn.executemany(
         "INSERT INTO sections_fts (rowid, id, heading_path, text) VALUES (?, ?, ?, ?)", fts_rows

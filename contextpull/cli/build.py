@@ -50,7 +50,8 @@ def _summary(report) -> str:
     ]
     if report.reuse != "none":
         what = "whole artifact" if report.reuse == "whole" else f"{report.reused_documents} unchanged documents"
-        lines.append(f"  cache: reused {what}, parsed {report.parsed_documents}")
+        chunks = f"; copied {report.copied_chunks} of {report.copied_chunks + report.indexed_chunks} chunks" if report.reuse == "documents" else ""
+        lines.append(f"  cache: reused {what}, parsed {report.parsed_documents}{chunks}")
     for item in m["skipped"]:
         lines.append(f"  skipped {item['path']}: {item['reason']}")
     g = report.golden

@@ -1,0 +1,187 @@
+"""A build's rows, written chunk by chunk: each chunk is indexed, or copied from the cache.
+
+Why (issue 4, items 3 and 4): a fresh build and a cache-assisted one must leave the same rows in
+every table, and the cache-assisted one should only redo what changed. Documents arrive in path
+order and are grouped into chunks (``chunks.py``). At the end of a chunk:
+
+- if every document in it is unchanged and the cache holds exactly this chunk (same key, same
+  paths and sha256, built by this builder on this SQLite), its rows are copied from the cache
+  with SQL: documents' sections, the word index's content and sizes, and both FTS5 segments
+  (``segments.move_segment``), renumbered to this chunk's position;
+- otherwise it is indexed: sections and the word index's content are inserted, its words go
+  into a fresh scratch table that becomes one segment (``segments.splice``) and its texts go to
+  the trigram thread (``trigram.Builder``).
+
+Either way the chunk ends up as segment number ``position`` in both FTS5 tables, so the
+result does not depend on which path each chunk took. ``finish`` writes the records FTS5 keeps
+beside its segments (``segments.write_records``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from ..schema import FTS_TOKENIZE
+from . import chunks, segments, trigram
+from .cache import CachedRecord, CacheRejected
+from .records import DocumentRecord
+
+WORD_TABLE = "sections_fts"
+_WORD_SCRATCH = "chunk.sections_fts"
+_WORD_SCRATCH_DDL = f"id UNINDEXED, heading_path, text, tokenize = \"{FTS_TOKENIZE}\", content=''"
+_CACHE = "cache"
+
+
+class Assembler:
+    """Owns the build file's rows from the first document to the FTS5 records."""
+
+    def __init__(self, conn: sqlite3.Connection, scratch: Path, trigram_builder: trigram.Builder, cache, ingested_at: str):
+        self.conn = conn
+        self.scratch = Path(scratch)
+        self.trigram = trigram_builder
+        self.cache = cache  # a BuildCache or None
+        self.ingested_at = ingested_at
+        self._keys = chunks.Keys()
+        self._chunker = chunks.Chunker()
+        self._current: list[DocumentRecord] = []  # cache hits held while the chunk may be copied
+        self._open: _OpenChunk | None = None  # the chunk being indexed, if any
+        self.position = 0
+        self.doc_id = 0
+        self.copied_chunks = 0
+        self.indexed_chunks = 0
+        self._cache_attached = False
+        conn.commit()
+        conn.execute("ATTACH DATABASE ? AS chunk", (str(self.scratch),))
+        conn.execute("PRAGMA chunk.journal_mode = OFF")
+        conn.execute("PRAGMA chunk.synchronous = OFF")
+
+    def add(self, record: DocumentRecord) -> None:
+        """Documents arrive in path order. Cache hits are held (they are small: no sections yet)
+        while the chunk may still be copied; the first document that must be written makes
+        the chunk an indexed one, and from then on each document is written as it arrives, so
+        memory holds one parsed document, not a chunk of them."""
+        if self._chunker.starts(record.path, record.bytes) and (self._current or self._open):
+            self._end_chunk()
+        if self._open is None and not isinstance(record, CachedRecord):
+            self._begin_index(self._take_key((self._current[0] if self._current else record).path))
+        if self._open is None:
+            self._current.append(record)
+        else:
+            self._write(record)
+
+    def finish(self) -> None:
+        if self._current or self._open:
+            self._end_chunk()
+        self.conn.commit()
+        self.conn.execute("DETACH DATABASE chunk")
+        if self._cache_attached:
+            self.conn.execute(f"DETACH DATABASE {_CACHE}")
+        segments.write_records(self.conn, f"main.{WORD_TABLE}")
+        self.conn.commit()
+        for suffix in ("", "-journal"):
+            Path(f"{self.scratch}{suffix}").unlink(missing_ok=True)
+
+    def _take_key(self, path: str) -> int:
+        self.position += 1
+        return self._keys.take(path)
+
+    def _end_chunk(self) -> None:
+        if self._open is not None:
+            self._end_index()
+            return
+        records, self._current = self._current, []
+        key = self._take_key(records[0].path)
+        first_doc_id = self.doc_id + 1
+        source = self.cache.chunk_source(key, records) if self.cache is not None else None
+        if source is not None:
+            self._copy(records, key, first_doc_id, *source)
+            self.copied_chunks += 1
+            return
+        self._begin_index(key)
+        for record in records:
+            self._write(record)
+        self._end_index()
+
+    # -- a chunk from the cache -----------------------------------------------------------------
+    def _copy(self, records, key: int, first_doc_id: int, cache_position: int, cache_first_doc_id: int) -> None:
+        from .writer import insert_document_row
+
+        conn = self.conn
+        if not self._cache_attached:
+            conn.commit()
+            conn.execute(f"ATTACH DATABASE ? AS {_CACHE}", (str(self.cache.path),))
+            self._cache_attached = True
+        self.doc_id += len(records)
+        for offset, record in enumerate(records):
+            n_sections = self.cache.section_count(record)
+            insert_document_row(conn, record, doc_id=first_doc_id + offset, n_sections=n_sections, ingested_at=self.ingested_at)
+        lo, hi = chunks.rowid_range(key)
+        expected = sum(self.cache.section_count(record) for record in records)
+        copied = conn.execute(
+            "INSERT INTO main.sections (rowid, id, doc_id, ordinal, heading_path, level, kind, text,"
+            " char_len, hash, prev_id, next_id) SELECT rowid, id, doc_id + ?, ordinal, heading_path,"
+            f" level, kind, text, char_len, hash, prev_id, next_id FROM {_CACHE}.sections"
+            " WHERE rowid BETWEEN ? AND ? ORDER BY rowid",
+            (first_doc_id - cache_first_doc_id, lo, hi),
+        ).rowcount
+        if copied != expected:  # not laid out as its meta says: build again without it
+            raise CacheRejected(f"its chunk at {records[0].path} holds {copied} sections, not {expected}")
+        for table in (WORD_TABLE, trigram.TABLE):
+            if table == WORD_TABLE:
+                conn.execute(
+                    f"INSERT INTO main.{table}_content SELECT * FROM {_CACHE}.{table}_content"
+                    " WHERE id BETWEEN ? AND ? ORDER BY id", (lo, hi),
+                )
+            conn.execute(
+                f"INSERT INTO main.{table}_docsize SELECT * FROM {_CACHE}.{table}_docsize"
+                " WHERE id BETWEEN ? AND ? ORDER BY id", (lo, hi),
+            )
+            segments.move_segment(conn, f"{_CACHE}.{table}", cache_position, f"main.{table}", self.position)
+
+    # -- a chunk indexed here -----------------------------------------------------------------
+    def _begin_index(self, key: int) -> None:
+        held, self._current = self._current, []
+        segments.create_scratch(self.conn, _WORD_SCRATCH, _WORD_SCRATCH_DDL)
+        self._open = _OpenChunk(key, chunks.first_rowid(key))
+        for record in held:
+            self._write(record)
+
+    def _write(self, record: DocumentRecord) -> None:
+        from .writer import insert_document_row, section_rows
+
+        conn, chunk = self.conn, self._open
+        if self.cache is not None:
+            record = self.cache.load(record)
+        self.doc_id += 1
+        insert_document_row(conn, record, doc_id=self.doc_id, n_sections=len(record.sections), ingested_at=self.ingested_at)
+        if not record.sections:
+            return
+        rows, fts = section_rows(record, doc_id=self.doc_id, base=chunk.next_rowid)
+        conn.executemany(
+            "INSERT INTO main.sections (rowid, id, doc_id, ordinal, heading_path, level, kind, text,"
+            " char_len, hash, prev_id, next_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+        conn.executemany(f"INSERT INTO main.{WORD_TABLE}_content (id, c0, c1, c2) VALUES (?, ?, ?, ?)", fts)
+        conn.executemany(f"INSERT INTO {_WORD_SCRATCH} (rowid, id, heading_path, text) VALUES (?, ?, ?, ?)", fts)
+        chunk.texts.extend((row[0], row[7]) for row in rows)
+        chunk.next_rowid += len(rows)
+
+    def _end_index(self) -> None:
+        conn, chunk, self._open = self.conn, self._open, None
+        conn.commit()  # flushes the scratch table's pending terms: one segment
+        segments.splice(conn, _WORD_SCRATCH, f"main.{WORD_TABLE}", self.position)
+        conn.execute(f"DROP TABLE {_WORD_SCRATCH}")
+        conn.commit()
+        self.trigram.chunk(self.position, chunk.texts)
+        self.indexed_chunks += 1
+
+
+class _OpenChunk:
+    """The chunk being indexed: where its next section's rowid is, and its texts for the trigram thread."""
+
+    def __init__(self, key: int, first_rowid: int):
+        self.key = key
+        self.next_rowid = first_rowid
+        self.texts: list[tuple[int, str]] = []
