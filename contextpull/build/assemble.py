@@ -9,8 +9,9 @@ order and are grouped into chunks (``chunks.py``). At the end of a chunk:
   with SQL: documents' sections, the word index's content and sizes, and both FTS5 segments
   (``segments.move_segment``), renumbered to this chunk's position;
 - otherwise it is indexed: sections and the word index's content are inserted, its words go
-  into a fresh scratch table that becomes one segment (``segments.splice``) and its texts go to
-  the trigram thread (``trigram.Builder``).
+  into a fresh scratch table, committed in parts of ``chunks.PART_BYTES`` so memory stays
+  bounded, whose segments become one (``segments.splice``); its texts go to the trigram thread
+  (``trigram.Builder``) in the same parts.
 
 Either way the chunk ends up as segment number ``position`` in both FTS5 tables, so the
 result does not depend on which path each chunk took. ``finish`` writes the records FTS5 keeps
@@ -105,6 +106,12 @@ class Assembler:
 
     # -- a chunk from the cache -----------------------------------------------------------------
     def _copy(self, records, key: int, first_doc_id: int, cache_position: int, cache_first_doc_id: int) -> None:
+        try:
+            self._copy_rows(records, key, first_doc_id, cache_position, cache_first_doc_id)
+        except sqlite3.DatabaseError as exc:  # the cache is not what its meta says: build without it
+            raise CacheRejected(f"copying its chunk at {records[0].path} failed: {exc}") from None
+
+    def _copy_rows(self, records, key: int, first_doc_id: int, cache_position: int, cache_first_doc_id: int) -> None:
         from .writer import insert_document_row
 
         conn = self.conn
@@ -138,6 +145,7 @@ class Assembler:
                 " WHERE id BETWEEN ? AND ? ORDER BY id", (lo, hi),
             )
             segments.move_segment(conn, f"{_CACHE}.{table}", cache_position, f"main.{table}", self.position)
+        conn.commit()
 
     # -- a chunk indexed here -----------------------------------------------------------------
     def _begin_index(self, key: int) -> None:
@@ -167,14 +175,25 @@ class Assembler:
         conn.executemany(f"INSERT INTO {_WORD_SCRATCH} (rowid, id, heading_path, text) VALUES (?, ?, ?, ?)", fts)
         chunk.texts.extend((row[0], row[7]) for row in rows)
         chunk.next_rowid += len(rows)
+        chunk.part_bytes += record.bytes
+        if chunk.part_bytes >= chunks.PART_BYTES:
+            self._end_part()
+
+    def _end_part(self) -> None:
+        """Commit the part: the scratch table's pending terms become a segment (merged with the
+        chunk's other parts in ``splice``), and the texts go to the trigram thread."""
+        chunk = self._open
+        self.conn.commit()
+        self.trigram.part(self.position, chunk.texts)
+        chunk.texts, chunk.part_bytes = [], 0
 
     def _end_index(self) -> None:
-        conn, chunk, self._open = self.conn, self._open, None
-        conn.commit()  # flushes the scratch table's pending terms: one segment
+        self._end_part()
+        conn, self._open = self.conn, None
         segments.splice(conn, _WORD_SCRATCH, f"main.{WORD_TABLE}", self.position)
         conn.execute(f"DROP TABLE {_WORD_SCRATCH}")
         conn.commit()
-        self.trigram.chunk(self.position, chunk.texts)
+        self.trigram.end(self.position)
         self.indexed_chunks += 1
 
 
@@ -184,4 +203,5 @@ class _OpenChunk:
     def __init__(self, key: int, first_rowid: int):
         self.key = key
         self.next_rowid = first_rowid
-        self.texts: list[tuple[int, str]] = []
+        self.texts: list[tuple[int, str]] = []  # of the current part
+        self.part_bytes = 0

@@ -166,6 +166,8 @@ class BuildCache:
         found = self._chunks.get(key)
         if found is None or found[1] != [(r.path, r.sha256) for r in records]:
             return None
+        if [r.cache_doc_id for r in records] != list(range(found[2], found[2] + len(records))):  # type: ignore[attr-defined]
+            return None
         return found[0], found[2]
 
     def _plan(self) -> dict[int, tuple[int, list[tuple[str, str]], int]]:

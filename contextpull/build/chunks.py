@@ -4,12 +4,13 @@ Why (issue 4, item 4): a chunk is the unit a cache-assisted build re-indexes (``
 so both its membership and its rowids must depend on as little of the corpus as possible.
 
 - Membership is content-defined: documents go in path order, and a document starts a new chunk
-  when a hash of its path says so (one path in ``CHUNK_ODDS``), or when the chunk already holds
-  ``CHUNK_MAX_BYTES`` of source files, which bounds the memory a chunk takes while it is indexed.
-  Editing a document changes no chunk's membership unless it moves a size cut, and then only
-  until the next path boundary; adding or removing a document changes only its own chunk (or,
-  for a boundary path, two neighbours). Position-based grouping (every N documents) would shift
-  every later chunk.
+  when a hash of its path falls below its share of ``CHUNK_BYTES`` (a 16 KiB file starts one
+  with odds 1 in 1,024 at 16 MiB), so chunks hold about ``CHUNK_BYTES`` of sources on average.
+  The decision for a document depends on that document alone: editing it can at most join or
+  split its own chunk and the one before, adding or removing one changes only its own chunk.
+  Cutting after a fixed count or size would shift every later chunk (tried: one shrunken
+  document re-indexed every chunk after it). Memory does not depend on chunk size: a chunk is
+  indexed in parts of ``PART_BYTES`` (``assemble.py``).
 - Rowids are ``key << 32 | n``: ``key`` comes from the chunk's first path, ``n`` counts the
   chunk's sections from 1 in path and ordinal order. So a chunk's rowids, which FTS5 writes into
   its segment, do not move when a document elsewhere gains or loses a section. Within a chunk a
@@ -25,26 +26,28 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 
-CHUNK_ODDS = 512  # path boundaries: about one in 512 documents
-CHUNK_MAX_BYTES = 4 << 20  # size cuts: at most 4 MiB of source files (plus the last document)
+CHUNK_BYTES = 16 << 20  # sources per chunk, on average
+# A chunk is indexed in parts of about this many source bytes, each committed (so FTS5's pending
+# terms, which live in memory, stay bounded) and then merged into the chunk's one segment. Fewer,
+# larger chunks keep the segment count low, which is what reads pay for (benchmarks/README.md).
+PART_BYTES = 4 << 20
 KEY_BITS = 28
 ROW_BITS = 32
 
 
-def path_boundary(path: str) -> bool:
+def _starts(path: str, size: int) -> bool:
     digest = hashlib.sha256(path.encode("utf-8")).digest()
-    return int.from_bytes(digest[:4], "big") % CHUNK_ODDS == 0
+    return int.from_bytes(digest[:4], "big") * CHUNK_BYTES < size << 32
 
 
 class Chunker:
     """Says, document by document in path order, where a new chunk starts."""
 
     def __init__(self):
-        self._bytes = -1  # source bytes in the current chunk; -1 before the first document
+        self._first = True
 
     def starts(self, path: str, size: int) -> bool:
-        new = self._bytes < 0 or self._bytes >= CHUNK_MAX_BYTES or path_boundary(path)
-        self._bytes = (0 if new else self._bytes) + size
+        new, self._first = self._first or _starts(path, size), False
         return new
 
 

@@ -14,9 +14,10 @@ writer that does not know the table could otherwise leave it stale.
 Filling it costs about as much as the word index (the trigram tokenizer emits a token per
 character), so a build fills it on a second core while the writer runs. Like the word index it
 is laid out one segment per chunk (``segments.py``): ``Builder`` receives each indexed chunk's
-(rowid, text) rows and, on its own thread (SQLite releases the GIL while it works), indexes them
-into a fresh scratch table with one statement and splices the segment into an accumulating copy
-of the shadow tables in its scratch file; ``finish_into`` moves those into the build file.
+(rowid, text) rows in parts and, on its own thread (SQLite releases the GIL while it works),
+indexes each part into a fresh scratch table with one statement, merges the chunk's parts into
+one segment and splices it into an accumulating copy of the shadow tables in its scratch file;
+``finish_into`` moves those into the build file.
 Chunks reused from a cache never reach the thread. If the thread fails, the same function runs
 in the caller's thread, so every path writes the same rows.
 Figures in benchmarks/README.md, "Speed at scale".
@@ -54,24 +55,39 @@ def add(conn: sqlite3.Connection) -> None:
     conn.execute(f"INSERT INTO {TABLE} (rowid, text) SELECT rowid, text FROM sections")
 
 
-def index_chunk(scratch: sqlite3.Connection, position: int, rows: Sequence[tuple[int, str]]) -> None:
-    """Index one chunk's rows (consecutive rowids) and add its segment to the accumulator."""
+def begin_chunk(scratch: sqlite3.Connection) -> None:
     segments.create_scratch(scratch, _SCRATCH, DDL_BODY)
+
+
+def add_part(scratch: sqlite3.Connection, rows: Sequence[tuple[int, str]]) -> None:
+    """Index one part of a chunk (consecutive rowids) and commit it: one segment per part."""
     if any("\x00" in text for _, text in rows):
         # SQLite's JSON functions stop at NUL: row by row instead. Single-row statements do not
-        # flush FTS5's pending terms, so this too gives one segment per chunk (at the commit).
+        # flush FTS5's pending terms, so this too gives one segment (at the commit).
         scratch.executemany(f"INSERT INTO {_SCRATCH} (rowid, text) VALUES (?, ?)", rows)
     else:
-        # One statement for the chunk: FTS5 flushes at the start of every multi-row statement,
+        # One statement for the part: FTS5 flushes at the start of every multi-row statement,
         # and one statement takes the GIL once instead of once per row.
         scratch.execute(
             f"INSERT INTO {_SCRATCH} (rowid, text) SELECT ? + key, value FROM json_each(?) ORDER BY key",
             (rows[0][0], json.dumps([text for _, text in rows], ensure_ascii=False)),
         )
     scratch.commit()
+
+
+def end_chunk(scratch: sqlite3.Connection, position: int) -> None:
+    """Merge the chunk's parts into one segment and add it to the accumulator as ``position``."""
     segments.splice(scratch, _SCRATCH, _ACCUMULATOR, position)
     scratch.execute(f"DROP TABLE {_SCRATCH}")
     scratch.commit()
+
+
+def index_chunk(scratch: sqlite3.Connection, position: int, parts: Sequence[Sequence[tuple[int, str]]]) -> None:
+    begin_chunk(scratch)
+    for rows in parts:
+        if rows:
+            add_part(scratch, rows)
+    end_chunk(scratch, position)
 
 
 def _open_scratch(path: Path) -> sqlite3.Connection:
@@ -87,30 +103,43 @@ def _open_scratch(path: Path) -> sqlite3.Connection:
     return conn
 
 
-_QUEUE_CHUNKS = 1  # chunks waiting for the thread at most: memory stays bounded
+_QUEUE_PARTS = 2  # parts waiting for the thread at most: memory stays bounded
 _DONE = None
 
 
 class Builder:
-    """Indexes chunks in ``scratch`` on a thread; ``finish_into(conn)`` moves them into ``conn``."""
+    """Indexes chunks in ``scratch`` on a thread; ``finish_into(conn)`` moves them into ``conn``.
+
+    The caller sends each indexed chunk as ``part`` calls (rows committed together) followed by
+    one ``end``; the same parts are replayed by the fallback, so both write the same rows.
+    """
 
     def __init__(self, scratch: Path):
         self.scratch = Path(scratch)
-        self._chunks: list[tuple[int, int, int]] = []  # (position, first rowid, last rowid)
-        self._queue: queue.Queue = queue.Queue(maxsize=_QUEUE_CHUNKS)
+        self._chunks: list[tuple[int, list[tuple[int, int]]]] = []  # (position, [(first, last) rowid of each part])
+        self._queue: queue.Queue = queue.Queue(maxsize=_QUEUE_PARTS)
         self._error: BaseException | None = None
         self._failed = False
         self._thread = threading.Thread(target=self._run, name="trigram", daemon=True)
         self._thread.start()
 
-    def chunk(self, position: int, rows: Sequence[tuple[int, str]]) -> None:
-        """One indexed chunk's sections as (rowid, text), rowids consecutive and ascending."""
-        if not rows:
-            return
-        self._chunks.append((position, rows[0][0], rows[-1][0]))
+    def part(self, position: int, rows: Sequence[tuple[int, str]]) -> None:
+        """Some of chunk ``position``'s sections as (rowid, text), rowids consecutive and ascending."""
+        if not self._chunks or self._chunks[-1][0] != position:
+            self._chunks.append((position, []))
+            self._put(("begin", position, None))
+        if rows:
+            self._chunks[-1][1].append((rows[0][0], rows[-1][0]))
+            self._put(("part", position, rows))
+
+    def end(self, position: int) -> None:
+        if self._chunks and self._chunks[-1][0] == position:
+            self._put(("end", position, None))
+
+    def _put(self, item) -> None:
         while not self._failed:
             try:
-                self._queue.put((position, rows), timeout=0.5)
+                self._queue.put(item, timeout=0.5)
                 return
             except queue.Full:
                 if not self._thread.is_alive():  # it stopped on an error: finish_into falls back
@@ -121,12 +150,18 @@ class Builder:
             conn = _open_scratch(self.scratch)
             try:
                 while (item := self._queue.get()) is not _DONE:
-                    index_chunk(conn, *item)
+                    kind, position, rows = item
+                    if kind == "begin":
+                        begin_chunk(conn)
+                    elif kind == "part":
+                        add_part(conn, rows)
+                    else:
+                        end_chunk(conn, position)
             finally:
                 conn.close()
         except BaseException as exc:  # reported by finish_into, which then falls back
             self._error = exc
-            while self._queue.get() is not _DONE:  # keep draining so chunk() never blocks
+            while self._queue.get() is not _DONE:  # keep draining so part() never blocks
                 pass
 
     def _join(self) -> None:
@@ -163,12 +198,10 @@ class Builder:
     def _redo(self, conn: sqlite3.Connection) -> None:
         """The thread's work, in this thread, from the rows already in ``conn``."""
         scratch = _open_scratch(self.scratch)
+        select = "SELECT rowid, text FROM sections WHERE rowid BETWEEN ? AND ? ORDER BY rowid"
         try:
-            for position, first, last in self._chunks:
-                rows = conn.execute(
-                    "SELECT rowid, text FROM sections WHERE rowid BETWEEN ? AND ? ORDER BY rowid", (first, last)
-                ).fetchall()
-                index_chunk(scratch, position, rows)
+            for position, parts in self._chunks:
+                index_chunk(scratch, position, [conn.execute(select, part).fetchall() for part in parts])
         finally:
             scratch.close()
 
