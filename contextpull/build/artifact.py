@@ -343,14 +343,24 @@ class _Job:
 
         if self.cache is not None:
             self.reuse = "documents" if self.reused else "none"
+        lap = time.perf_counter()
+
+        def _lap(name: str) -> None:
+            nonlocal lap
+            now = time.perf_counter()
+            self.timings[name] = round(now - lap, 3)
+            lap = now
+
         try:
             self.assembler.finish()
             self.index = finalize_index(conn, self.settings, ingested_at=self.ingested_at, corpus_root=".")
             write_meta(conn, {**builder_meta(self.settings), CONTENT_FP_KEY: "0" * 64})
             conn.commit()
-            started = time.perf_counter()  # waiting for the trigram thread, then copying its table in
+            _lap("records_index_s")  # FTS5 records of the word index, index text and meta
+            # then: waiting for the trigram thread, copying its segments in, its records
+            self.timings["trigram_wait_s"] = round(self.trigram.waited, 3)  # type: ignore[union-attr]
             self.timings["trigram_fill"] = self.trigram.finish_into(conn)  # type: ignore[assignment,union-attr]
-            self.timings["trigram_s"] = round(time.perf_counter() - started, 3)
+            _lap("trigram_s")
             fingerprint = _Background(content_fingerprint, self.tmp_build)
             conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
             conn.execute("VACUUM INTO ?", (str(self.tmp_store),))
@@ -362,11 +372,13 @@ class _Job:
                 final.commit()
             finally:
                 final.close()
+            _lap("vacuum_fingerprint_s")  # VACUUM INTO, with the content fingerprint beside it
         except sqlite3.Error as exc:
             raise BuildError(f"writing the store failed: {exc}") from None
         _remove(self.tmp_build)
         self._check_shape(self.tmp_store)
         self.store_sha256 = file_sha256(self.tmp_store)
+        _lap("sha256_s")
 
     def _check_shape(self, path: Path) -> None:
         with open(path, "rb") as handle:

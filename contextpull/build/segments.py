@@ -76,6 +76,46 @@ def get_varints(blob: bytes) -> list[int]:
     return values
 
 
+_ENDS = bytes(0x31 if byte < 0x80 else 0x30 for byte in range(256))  # b"1" where a varint ends
+
+
+def column_totals(blobs: list[bytes], columns: int) -> list[int]:
+    """Per-column sums of ``%_docsize`` blobs (``columns`` varints each).
+
+    Decoding 100k blobs one varint at a time costs ~0.5 s of a build; instead blobs are grouped
+    by where their varints end (almost all share a few shapes), and each byte position of a
+    shape is summed over the whole group with one slice.
+    """
+    groups: dict[bytes, list[bytes]] = {}
+    for blob in blobs:
+        groups.setdefault(blob.translate(_ENDS), []).append(blob)
+    totals = [0] * columns
+    for shape, members in groups.items():
+        width, joined, column, start = len(shape), b"".join(members), 0, 0
+        for end in range(width):
+            if shape[end] != 0x31:
+                continue
+            if column >= columns or end - start >= 8:  # 9-byte varints or extra values: one by one
+                return _totals_slowly(blobs, columns)
+            for k in range(start, end + 1):
+                total = sum(joined[k::width])
+                if k < end:
+                    total -= 0x80 * len(members)  # continuation bytes carry 7 bits each
+                totals[column] += total << (7 * (end - k))
+            column, start = column + 1, end + 1
+        if start != width:  # a value cut short: decode one by one
+            return _totals_slowly(blobs, columns)
+    return totals
+
+
+def _totals_slowly(blobs: list[bytes], columns: int) -> list[int]:
+    totals = [0] * columns
+    for blob in blobs:
+        for i, value in enumerate(get_varints(blob)[:columns]):
+            totals[i] += value
+    return totals
+
+
 def create_scratch(conn: sqlite3.Connection, qualified: str, ddl_body: str) -> None:
     """A fresh FTS5 table ``schema.name`` for one chunk, with merging off."""
     conn.execute(f"DROP TABLE IF EXISTS {qualified}")
@@ -147,17 +187,12 @@ def write_records(conn: sqlite3.Connection, table: str) -> None:
             body += put_varint(segid) + put_varint(first) + put_varint(last)
     else:
         body = put_varint(0) + put_varint(0) + put_varint(0)
-    totals: list[int] = []
-    rows = 0
-    for (size,) in conn.execute(f"SELECT sz FROM {table}_docsize"):
-        rows += 1
-        counts = get_varints(size)
-        if len(counts) > len(totals):
-            totals.extend([0] * (len(counts) - len(totals)))
-        for i, count in enumerate(counts):
-            totals[i] += count
-    columns = conn.execute(f"SELECT count(*) FROM pragma_table_info('{table}')").fetchone()[0]
-    totals.extend([0] * (columns - len(totals)))
+    sizes = [size for (size,) in conn.execute(f"SELECT sz FROM {table}_docsize")]
+    schema, _, name = table.rpartition(".")
+    columns = conn.execute("SELECT count(*) FROM pragma_table_info(?, ?)", (name, schema or "main")).fetchone()[0]
+    if not columns:
+        raise sqlite3.OperationalError(f"no columns found for {table}")
+    rows, totals = len(sizes), column_totals(sizes, columns)
     averages = put_varint(rows) + b"".join(put_varint(total) for total in totals)
     conn.execute(
         f"INSERT OR REPLACE INTO {table}_data (id, block) VALUES (?, ?), (?, ?)",

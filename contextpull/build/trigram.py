@@ -29,6 +29,7 @@ import json
 import queue
 import sqlite3
 import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -120,6 +121,7 @@ class Builder:
         self._queue: queue.Queue = queue.Queue(maxsize=_QUEUE_PARTS)
         self._error: BaseException | None = None
         self._failed = False
+        self.waited = 0.0  # seconds the writer spent waiting for the thread to take a part
         self._thread = threading.Thread(target=self._run, name="trigram", daemon=True)
         self._thread.start()
 
@@ -137,13 +139,15 @@ class Builder:
             self._put(("end", position, None))
 
     def _put(self, item) -> None:
+        started = time.perf_counter()
         while not self._failed:
             try:
                 self._queue.put(item, timeout=0.5)
-                return
+                break
             except queue.Full:
                 if not self._thread.is_alive():  # it stopped on an error: finish_into falls back
                     self._failed = True
+        self.waited += time.perf_counter() - started
 
     def _run(self) -> None:
         try:
