@@ -129,14 +129,15 @@ CHUNKS = [
 
 def _fill(tmp_path, name, *, fail_thread=False):
     conn = _sections_db(tmp_path / f"{name}.sqlite", CHUNKS)
-    builder = trigram.Builder(tmp_path / f"{name}.scratch")
+    builder = trigram.Builder(tmp_path / f"{name}.scratch", tmp_path / f"{name}.sqlite")
     if fail_thread:
         builder._queue.put(None)  # the thread ends before the first chunk: finish_into must redo them
         builder._thread.join()
         builder._error = RuntimeError("thread gone")
     for position, rows in enumerate(CHUNKS, start=1):
         for part in (rows[:2], rows[2:]):  # the first chunk in two parts, merged into one segment
-            builder.part(position, part)
+            if part:
+                builder.part(position, part[0][0], part[-1][0])
         builder.end(position)
     how = builder.finish_into(conn)
     conn.commit()
@@ -162,18 +163,19 @@ def test_the_thread_and_the_fallback_write_the_same_rows_one_segment_per_chunk(t
     assert [r for (r,) in found] == [(7 << 32) + 1, (9 << 32) + 1]
 
 
-def test_a_chunk_with_nul_in_a_text_is_indexed_row_by_row_into_one_segment(tmp_path):
+def test_a_chunk_with_nul_in_a_text_is_indexed_into_one_segment(tmp_path):
     rows = [(1, "before\x00after KX-1"), (2, "plain KX-2")]
     conn = _sections_db(tmp_path / "nul.sqlite", [rows])
-    builder = trigram.Builder(tmp_path / "scratch.tmp")
-    builder.part(1, rows)
+    builder = trigram.Builder(tmp_path / "scratch.tmp", tmp_path / "nul.sqlite")
+    builder.part(1, 1, 2)
     builder.end(1)
     assert builder.finish_into(conn) == "thread"
     conn.commit()
     assert conn.execute(f"SELECT id FROM {trigram.TABLE}_docsize ORDER BY id").fetchall() == [(1,), (2,)]
     assert {rowid >> 37 for (rowid,) in conn.execute(f"SELECT id FROM {trigram.TABLE}_data")} == {0, 1}
-    found = conn.execute(f"SELECT rowid FROM {trigram.TABLE} WHERE {trigram.TABLE} MATCH ?", (_trigram_query("plain"),)).fetchall()
-    assert found == [(2,)]
+    for text, rowid in (("plain", 2), ("before", 1)):
+        found = conn.execute(f"SELECT rowid FROM {trigram.TABLE} WHERE {trigram.TABLE} MATCH ?", (_trigram_query(text),)).fetchall()
+        assert found == [(rowid,)], text
     conn.close()
 
 

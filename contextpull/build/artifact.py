@@ -317,9 +317,11 @@ class _Job:
         except (OSError, sqlite3.Error) as exc:
             raise BuildError(f"cannot create the store in {self.out}: {exc}") from None
         # The build file is scratch (VACUUM INTO makes the artifact), so durability is not needed.
+        # WAL: the trigram thread and the content fingerprint read it while the writer writes.
+        conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = OFF")
         self._conn = conn
-        self.trigram = trigram.Builder(self.tmp_trigram)
+        self.trigram = trigram.Builder(self.tmp_trigram, self.tmp_build)
         self.assembler = Assembler(conn, self.tmp_chunk, self.trigram, self.cache, self.ingested_at)
         return conn
 
@@ -357,11 +359,12 @@ class _Job:
             write_meta(conn, {**builder_meta(self.settings), CONTENT_FP_KEY: "0" * 64})
             conn.commit()
             _lap("records_index_s")  # FTS5 records of the word index, index text and meta
+            # Everything the content fingerprint reads is final now: it runs beside the rest.
+            fingerprint = _Background(content_fingerprint, self.tmp_build)
             # then: waiting for the trigram thread, copying its segments in, its records
             self.timings["trigram_wait_s"] = round(self.trigram.waited, 3)  # type: ignore[union-attr]
             self.timings["trigram_fill"] = self.trigram.finish_into(conn)  # type: ignore[assignment,union-attr]
             _lap("trigram_s")
-            fingerprint = _Background(content_fingerprint, self.tmp_build)
             conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
             conn.execute("VACUUM INTO ?", (str(self.tmp_store),))
             conn.close()

@@ -173,7 +173,6 @@ class Assembler:
         )
         conn.executemany(f"INSERT INTO main.{WORD_TABLE}_content (id, c0, c1, c2) VALUES (?, ?, ?, ?)", fts)
         conn.executemany(f"INSERT INTO {_WORD_SCRATCH} (rowid, id, heading_path, text) VALUES (?, ?, ?, ?)", fts)
-        chunk.texts.extend((row[0], row[7]) for row in rows)
         chunk.next_rowid += len(rows)
         chunk.part_bytes += record.bytes
         if chunk.part_bytes >= chunks.PART_BYTES:
@@ -181,11 +180,11 @@ class Assembler:
 
     def _end_part(self) -> None:
         """Commit the part: the scratch table's pending terms become a segment (merged with the
-        chunk's other parts in ``splice``), and the texts go to the trigram thread."""
+        chunk's other parts in ``splice``), and the trigram thread can read its sections."""
         chunk = self._open
         self.conn.commit()
-        self.trigram.part(self.position, chunk.texts)
-        chunk.texts, chunk.part_bytes = [], 0
+        self.trigram.part(self.position, chunk.part_first, chunk.next_rowid - 1)
+        chunk.part_first, chunk.part_bytes = chunk.next_rowid, 0
 
     def _end_index(self) -> None:
         self._end_part()
@@ -198,10 +197,10 @@ class Assembler:
 
 
 class _OpenChunk:
-    """The chunk being indexed: where its next section's rowid is, and its texts for the trigram thread."""
+    """The chunk being indexed: where its next section's rowid is, and where its current part began."""
 
     def __init__(self, key: int, first_rowid: int):
         self.key = key
         self.next_rowid = first_rowid
-        self.texts: list[tuple[int, str]] = []  # of the current part
+        self.part_first = first_rowid  # the current part's first rowid
         self.part_bytes = 0

@@ -13,11 +13,13 @@ writer that does not know the table could otherwise leave it stale.
 
 Filling it costs about as much as the word index (the trigram tokenizer emits a token per
 character), so a build fills it on a second core while the writer runs. Like the word index it
-is laid out one segment per chunk (``segments.py``): ``Builder`` receives each indexed chunk's
-(rowid, text) rows in parts and, on its own thread (SQLite releases the GIL while it works),
-indexes each part into a fresh scratch table with one statement, merges the chunk's parts into
-one segment and splices it into an accumulating copy of the shadow tables in its scratch file;
-``finish_into`` moves those into the build file.
+is laid out one segment per chunk (``segments.py``): ``Builder`` is told the rowid ranges of each
+indexed chunk's parts as the writer commits them and, on its own thread, indexes each part into
+a fresh scratch table with one ``INSERT .. SELECT`` from the build file (in WAL mode while it is
+written, so reading does not stop the writer; no text passes through Python, so the thread does
+not compete for the GIL), merges the chunk's parts into one segment and splices it into an
+accumulating copy of the shadow tables in its scratch file; ``finish_into`` moves those into
+the build file.
 Chunks reused from a cache never reach the thread. If the thread fails, the same function runs
 in the caller's thread, so every path writes the same rows.
 Figures in benchmarks/README.md, "Speed at scale".
@@ -25,7 +27,6 @@ Figures in benchmarks/README.md, "Speed at scale".
 
 from __future__ import annotations
 
-import json
 import queue
 import sqlite3
 import threading
@@ -47,6 +48,7 @@ _ACCUMULATOR_DDL = (
     "CREATE TABLE acc_docsize (id INTEGER PRIMARY KEY, sz BLOB)",
 )
 _SCRATCH = "chunk_trigram"
+_SOURCE = "build"
 
 
 def add(conn: sqlite3.Connection) -> None:
@@ -60,19 +62,18 @@ def begin_chunk(scratch: sqlite3.Connection) -> None:
     segments.create_scratch(scratch, _SCRATCH, DDL_BODY)
 
 
-def add_part(scratch: sqlite3.Connection, rows: Sequence[tuple[int, str]]) -> None:
-    """Index one part of a chunk (consecutive rowids) and commit it: one segment per part."""
-    if any("\x00" in text for _, text in rows):
-        # SQLite's JSON functions stop at NUL: row by row instead. Single-row statements do not
-        # flush FTS5's pending terms, so this too gives one segment (at the commit).
-        scratch.executemany(f"INSERT INTO {_SCRATCH} (rowid, text) VALUES (?, ?)", rows)
-    else:
-        # One statement for the part: FTS5 flushes at the start of every multi-row statement,
-        # and one statement takes the GIL once instead of once per row.
-        scratch.execute(
-            f"INSERT INTO {_SCRATCH} (rowid, text) SELECT ? + key, value FROM json_each(?) ORDER BY key",
-            (rows[0][0], json.dumps([text for _, text in rows], ensure_ascii=False)),
-        )
+def add_part(scratch: sqlite3.Connection, first: int, last: int) -> None:
+    """Index the sections with rowids ``first..last`` of the attached build file and commit them.
+
+    One statement per part, reading the texts in SQLite: FTS5 flushes at the start of every
+    multi-row statement (so a part is one segment), and no text passes through Python, so the
+    thread never needs the GIL while it works.
+    """
+    scratch.execute(
+        f"INSERT INTO {_SCRATCH} (rowid, text) SELECT rowid, text FROM {_SOURCE}.sections"
+        " WHERE rowid BETWEEN ? AND ? ORDER BY rowid",
+        (first, last),
+    )
     scratch.commit()
 
 
@@ -83,24 +84,27 @@ def end_chunk(scratch: sqlite3.Connection, position: int) -> None:
     scratch.commit()
 
 
-def index_chunk(scratch: sqlite3.Connection, position: int, parts: Sequence[Sequence[tuple[int, str]]]) -> None:
+def index_chunk(scratch: sqlite3.Connection, position: int, parts: Sequence[tuple[int, int]]) -> None:
     begin_chunk(scratch)
-    for rows in parts:
-        if rows:
-            add_part(scratch, rows)
+    for first, last in parts:
+        add_part(scratch, first, last)
     end_chunk(scratch, position)
 
 
-def _open_scratch(path: Path) -> sqlite3.Connection:
+def _open_scratch(path: Path, source: Path) -> sqlite3.Connection:
     for suffix in ("", "-journal"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
     conn = sqlite3.connect(str(path), check_same_thread=False)
-    conn.execute("PRAGMA journal_mode = OFF")
-    conn.execute("PRAGMA synchronous = OFF")
-    conn.execute("PRAGMA cache_size = -16384")
+    conn.execute("PRAGMA main.journal_mode = OFF")
+    conn.execute("PRAGMA main.synchronous = OFF")
+    conn.execute("PRAGMA main.cache_size = -16384")
     for statement in _ACCUMULATOR_DDL:
         conn.execute(statement)
     conn.commit()
+    # The build file is in WAL mode while it is written, so this connection reads each part the
+    # writer has committed while the writer goes on. (Pragmas above name main: a bare one would
+    # try to change the build file's journal mode too.)
+    conn.execute(f"ATTACH DATABASE ? AS {_SOURCE}", (str(source),))
     return conn
 
 
@@ -111,12 +115,13 @@ _DONE = None
 class Builder:
     """Indexes chunks in ``scratch`` on a thread; ``finish_into(conn)`` moves them into ``conn``.
 
-    The caller sends each indexed chunk as ``part`` calls (rows committed together) followed by
-    one ``end``; the same parts are replayed by the fallback, so both write the same rows.
+    The caller sends each indexed chunk as ``part`` calls (rowid ranges it has committed) followed
+    by one ``end``; the same parts are replayed by the fallback, so both write the same rows.
     """
 
-    def __init__(self, scratch: Path):
+    def __init__(self, scratch: Path, source: Path):
         self.scratch = Path(scratch)
+        self.source = Path(source)  # the build file, which holds the sections
         self._chunks: list[tuple[int, list[tuple[int, int]]]] = []  # (position, [(first, last) rowid of each part])
         self._queue: queue.Queue = queue.Queue(maxsize=_QUEUE_PARTS)
         self._error: BaseException | None = None
@@ -125,14 +130,14 @@ class Builder:
         self._thread = threading.Thread(target=self._run, name="trigram", daemon=True)
         self._thread.start()
 
-    def part(self, position: int, rows: Sequence[tuple[int, str]]) -> None:
-        """Some of chunk ``position``'s sections as (rowid, text), rowids consecutive and ascending."""
+    def part(self, position: int, first: int, last: int) -> None:
+        """Chunk ``position``'s sections with rowids ``first..last``, committed to the build file."""
         if not self._chunks or self._chunks[-1][0] != position:
             self._chunks.append((position, []))
             self._put(("begin", position, None))
-        if rows:
-            self._chunks[-1][1].append((rows[0][0], rows[-1][0]))
-            self._put(("part", position, rows))
+        if first <= last:
+            self._chunks[-1][1].append((first, last))
+            self._put(("part", position, (first, last)))
 
     def end(self, position: int) -> None:
         if self._chunks and self._chunks[-1][0] == position:
@@ -151,14 +156,14 @@ class Builder:
 
     def _run(self) -> None:
         try:
-            conn = _open_scratch(self.scratch)
+            conn = _open_scratch(self.scratch, self.source)
             try:
                 while (item := self._queue.get()) is not _DONE:
                     kind, position, rows = item
                     if kind == "begin":
                         begin_chunk(conn)
                     elif kind == "part":
-                        add_part(conn, rows)
+                        add_part(conn, *rows)
                     else:
                         end_chunk(conn, position)
             finally:
@@ -200,12 +205,12 @@ class Builder:
         return how
 
     def _redo(self, conn: sqlite3.Connection) -> None:
-        """The thread's work, in this thread, from the rows already in ``conn``."""
-        scratch = _open_scratch(self.scratch)
-        select = "SELECT rowid, text FROM sections WHERE rowid BETWEEN ? AND ? ORDER BY rowid"
+        """The thread's work, in this thread, with the same statements."""
+        conn.commit()
+        scratch = _open_scratch(self.scratch, self.source)
         try:
             for position, parts in self._chunks:
-                index_chunk(scratch, position, [conn.execute(select, part).fetchall() for part in parts])
+                index_chunk(scratch, position, parts)
         finally:
             scratch.close()
 
