@@ -11,6 +11,7 @@ from artifact_helpers import assert_verified, fixture_corpus, quiet_build, write
 from contextpull import Ops, Store
 from contextpull.build import cache as cache_mod
 from contextpull.build import chunks as chunks_mod
+from contextpull.build import segments
 from contextpull.build.fingerprint import file_sha256
 
 EXTRA = {
@@ -53,6 +54,10 @@ def test_a_store_of_many_chunks_answers_exactly_like_one_from_ingest(corpus, tmp
     conn = sqlite3.connect(built)
     segids = {rowid >> 37 for (rowid,) in conn.execute("SELECT id FROM sections_fts_data")} - {0}
     conn.execute("INSERT INTO sections_fts (sections_fts) VALUES ('integrity-check')")
+    for table in ("sections_fts", "sections_trigram"):  # the chunks' summed totals are the rows' totals
+        whole = segments.docsize_totals(conn, table, -(1 << 63), (1 << 63) - 1)
+        rows, columns = segments.averages(conn, table)
+        assert (rows, columns) == whole and rows == conn.execute("SELECT count(*) FROM sections").fetchone()[0]
     conn.close()
     assert len(segids) == report.indexed_chunks > 5
     ingested = tmp_path / "ingested.sqlite"
@@ -85,6 +90,10 @@ def test_one_edit_reindexes_only_its_chunk_and_adding_a_document_stays_exact(cor
     fresh, _ = quiet_build(corpus, tmp_path / "fresh")
     assert file_sha256(tmp_path / "out" / "store.sqlite") == file_sha256(tmp_path / "fresh" / "store.sqlite")
     assert added.manifest == fresh.manifest
+    conn = sqlite3.connect(tmp_path / "out" / "store.sqlite")
+    for table in ("sections_fts", "sections_trigram"):
+        assert segments.averages(conn, table) == segments.docsize_totals(conn, table, -(1 << 63), (1 << 63) - 1)
+    conn.close()
     assert_verified(tmp_path / "out" / "store.sqlite")
 
 

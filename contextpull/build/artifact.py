@@ -363,7 +363,7 @@ class _Job:
             fingerprint = _Background(content_fingerprint, self.tmp_build)
             # then: waiting for the trigram thread, copying its segments in, its records
             self.timings["trigram_wait_s"] = round(self.trigram.waited, 3)  # type: ignore[union-attr]
-            self.timings["trigram_fill"] = self.trigram.finish_into(conn)  # type: ignore[assignment,union-attr]
+            self.timings["trigram_fill"] = self.trigram.finish_into(conn, self.assembler.trigram_totals)  # type: ignore[assignment,union-attr]
             _lap("trigram_s")
             conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
             conn.execute("VACUUM INTO ?", (str(self.tmp_store),))
@@ -473,7 +473,7 @@ class _Job:
 
         conn = open_readonly(self.store_path)
         try:
-            return conn.execute("SELECT count(*) FROM sections").fetchone()[0]
+            return conn.execute("SELECT coalesce(sum(n_sections), 0) FROM documents").fetchone()[0]
         finally:
             conn.close()
 

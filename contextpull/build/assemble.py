@@ -52,6 +52,8 @@ class Assembler:
         self.copied_chunks = 0
         self.indexed_chunks = 0
         self._cache_attached = False
+        self.word_totals = segments.Totals()
+        self.trigram_totals = segments.Totals()  # of copied chunks; the thread sums its own
         conn.commit()
         conn.execute("ATTACH DATABASE ? AS chunk", (str(self.scratch),))
         conn.execute("PRAGMA chunk.journal_mode = OFF")
@@ -78,7 +80,7 @@ class Assembler:
         self.conn.execute("DETACH DATABASE chunk")
         if self._cache_attached:
             self.conn.execute(f"DETACH DATABASE {_CACHE}")
-        segments.write_records(self.conn, f"main.{WORD_TABLE}")
+        segments.write_records(self.conn, f"main.{WORD_TABLE}", self.word_totals)
         self.conn.commit()
         for suffix in ("", "-journal"):
             Path(f"{self.scratch}{suffix}").unlink(missing_ok=True)
@@ -144,6 +146,8 @@ class Assembler:
                 f"INSERT INTO main.{table}_docsize SELECT * FROM {_CACHE}.{table}_docsize"
                 " WHERE id BETWEEN ? AND ? ORDER BY id", (lo, hi),
             )
+            totals = self.word_totals if table == WORD_TABLE else self.trigram_totals
+            totals.add(*segments.docsize_totals(conn, f"{_CACHE}.{table}", lo, hi))
             segments.move_segment(conn, f"{_CACHE}.{table}", cache_position, f"main.{table}", self.position)
         conn.commit()
 
@@ -189,7 +193,7 @@ class Assembler:
     def _end_index(self) -> None:
         self._end_part()
         conn, self._open = self.conn, None
-        segments.splice(conn, _WORD_SCRATCH, f"main.{WORD_TABLE}", self.position)
+        self.word_totals.add(*segments.splice(conn, _WORD_SCRATCH, f"main.{WORD_TABLE}", self.position))
         conn.execute(f"DROP TABLE {_WORD_SCRATCH}")
         conn.commit()
         self.trigram.end(self.position)

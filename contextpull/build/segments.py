@@ -135,8 +135,49 @@ def _segments(conn: sqlite3.Connection, qualified: str) -> list[int]:
     ]
 
 
-def splice(conn: sqlite3.Connection, scratch: str, target: str, position: int) -> None:
-    """Move the committed scratch table's index into ``target`` as segment ``position``.
+class Totals:
+    """Row count and per-column token totals: what the averages record holds, summed by chunk.
+
+    Summing chunks' figures as they are written saves reading every ``%_docsize`` row of the
+    build file back at the end (0.3 s per table through the WAL at 96k sections).
+    """
+
+    def __init__(self):
+        self.rows = 0
+        self.columns: list[int] = []
+
+    def add(self, rows: int, columns: list[int]) -> None:
+        self.rows += rows
+        if len(columns) > len(self.columns):
+            self.columns.extend([0] * (len(columns) - len(self.columns)))
+        for i, value in enumerate(columns):
+            self.columns[i] += value
+
+
+def averages(conn: sqlite3.Connection, qualified: str) -> tuple[int, list[int]]:
+    """(rows, per-column totals) from a table's own averages record."""
+    row = conn.execute(f"SELECT block FROM {qualified}_data WHERE id = ?", (AVERAGES_ROWID,)).fetchone()
+    values = get_varints(bytes(row[0])) if row and row[0] else [0]
+    return values[0], values[1:]
+
+
+def column_count(conn: sqlite3.Connection, qualified: str) -> int:
+    schema, _, name = qualified.rpartition(".")
+    columns = conn.execute("SELECT count(*) FROM pragma_table_info(?, ?)", (name, schema or "main")).fetchone()[0]
+    if not columns:
+        raise sqlite3.OperationalError(f"no columns found for {qualified}")
+    return columns
+
+
+def docsize_totals(conn: sqlite3.Connection, qualified: str, lo: int, hi: int) -> tuple[int, list[int]]:
+    """(rows, per-column totals) of the ``%_docsize`` rows with ids ``lo..hi``."""
+    sizes = [size for (size,) in conn.execute(f"SELECT sz FROM {qualified}_docsize WHERE id BETWEEN ? AND ?", (lo, hi))]
+    return len(sizes), column_totals(sizes, column_count(conn, qualified))
+
+
+def splice(conn: sqlite3.Connection, scratch: str, target: str, position: int) -> tuple[int, list[int]]:
+    """Move the committed scratch table's index into ``target`` as segment ``position``; returns
+    the chunk's (rows, per-column totals) from the scratch table's averages record.
 
     The caller has committed the scratch table's rows (its pending terms are flushed at commit).
     """
@@ -149,6 +190,7 @@ def splice(conn: sqlite3.Connection, scratch: str, target: str, position: int) -
     if segids:
         move_segment(conn, scratch, segids[0], target, position)
     conn.execute(f"INSERT INTO {target}_docsize (id, sz) SELECT id, sz FROM {scratch}_docsize")
+    return averages(conn, scratch)
 
 
 def move_segment(conn: sqlite3.Connection, source: str, segid: int, target: str, position: int) -> None:
@@ -167,8 +209,9 @@ def move_segment(conn: sqlite3.Connection, source: str, segid: int, target: str,
     )
 
 
-def write_records(conn: sqlite3.Connection, table: str) -> None:
-    """Write ``table``'s structure and averages records from its segments and ``%_docsize``."""
+def write_records(conn: sqlite3.Connection, table: str, totals: Totals | None = None) -> None:
+    """Write ``table``'s structure record from its segments and its averages record from
+    ``totals`` (the chunks' sums), or, without them, from its ``%_docsize`` rows."""
     old = conn.execute(f"SELECT block FROM {table}_data WHERE id = ?", (STRUCTURE_ROWID,)).fetchone()
     cookie = bytes(old[0][:4]) if old and len(old[0]) >= 4 else b"\x00\x00\x00\x00"
     segments = []
@@ -187,14 +230,13 @@ def write_records(conn: sqlite3.Connection, table: str) -> None:
             body += put_varint(segid) + put_varint(first) + put_varint(last)
     else:
         body = put_varint(0) + put_varint(0) + put_varint(0)
-    sizes = [size for (size,) in conn.execute(f"SELECT sz FROM {table}_docsize")]
-    schema, _, name = table.rpartition(".")
-    columns = conn.execute("SELECT count(*) FROM pragma_table_info(?, ?)", (name, schema or "main")).fetchone()[0]
-    if not columns:
-        raise sqlite3.OperationalError(f"no columns found for {table}")
-    rows, totals = len(sizes), column_totals(sizes, columns)
-    averages = put_varint(rows) + b"".join(put_varint(total) for total in totals)
+    columns = column_count(conn, table)
+    if totals is None:
+        totals = Totals()
+        totals.add(*docsize_totals(conn, table, -(1 << 63), (1 << 63) - 1))
+    sums = (totals.columns + [0] * columns)[:columns]
+    record = put_varint(totals.rows) + b"".join(put_varint(total) for total in sums)
     conn.execute(
         f"INSERT OR REPLACE INTO {table}_data (id, block) VALUES (?, ?), (?, ?)",
-        (AVERAGES_ROWID, averages, STRUCTURE_ROWID, cookie + body),
+        (AVERAGES_ROWID, record, STRUCTURE_ROWID, cookie + body),
     )

@@ -77,18 +77,18 @@ def add_part(scratch: sqlite3.Connection, first: int, last: int) -> None:
     scratch.commit()
 
 
-def end_chunk(scratch: sqlite3.Connection, position: int) -> None:
+def end_chunk(scratch: sqlite3.Connection, position: int, totals: segments.Totals) -> None:
     """Merge the chunk's parts into one segment and add it to the accumulator as ``position``."""
-    segments.splice(scratch, _SCRATCH, _ACCUMULATOR, position)
+    totals.add(*segments.splice(scratch, _SCRATCH, _ACCUMULATOR, position))
     scratch.execute(f"DROP TABLE {_SCRATCH}")
     scratch.commit()
 
 
-def index_chunk(scratch: sqlite3.Connection, position: int, parts: Sequence[tuple[int, int]]) -> None:
+def index_chunk(scratch: sqlite3.Connection, position: int, parts: Sequence[tuple[int, int]], totals: segments.Totals) -> None:
     begin_chunk(scratch)
     for first, last in parts:
         add_part(scratch, first, last)
-    end_chunk(scratch, position)
+    end_chunk(scratch, position, totals)
 
 
 def _open_scratch(path: Path, source: Path) -> sqlite3.Connection:
@@ -127,6 +127,7 @@ class Builder:
         self._error: BaseException | None = None
         self._failed = False
         self.waited = 0.0  # seconds the writer spent waiting for the thread to take a part
+        self.totals = segments.Totals()  # of the chunks the thread indexed
         self._thread = threading.Thread(target=self._run, name="trigram", daemon=True)
         self._thread.start()
 
@@ -165,7 +166,7 @@ class Builder:
                     elif kind == "part":
                         add_part(conn, *rows)
                     else:
-                        end_chunk(conn, position)
+                        end_chunk(conn, position, self.totals)
             finally:
                 conn.close()
         except BaseException as exc:  # reported by finish_into, which then falls back
@@ -182,10 +183,10 @@ class Builder:
                 continue
         self._thread.join()
 
-    def finish_into(self, conn: sqlite3.Connection) -> str:
-        """Add the indexed chunks' segments to ``conn``'s table, which holds any reused ones, and
-        write its records; returns 'thread' or 'fallback'. ``conn`` must have no open
-        transaction (ATTACH needs that)."""
+    def finish_into(self, conn: sqlite3.Connection, copied: segments.Totals | None = None) -> str:
+        """Add the indexed chunks' segments to ``conn``'s table, which holds any copied ones
+        (whose totals are ``copied``), and write its records; returns 'thread' or 'fallback'.
+        ``conn`` must have no open transaction (ATTACH needs that)."""
         self._join()
         how = "thread"
         if self._error is not None or self._failed:
@@ -197,7 +198,11 @@ class Builder:
             conn.execute(f"INSERT INTO main.{TABLE}_data SELECT * FROM trigram_scratch.acc_data ORDER BY id")
             conn.execute(f"INSERT INTO main.{TABLE}_idx SELECT * FROM trigram_scratch.acc_idx")
             conn.execute(f"INSERT INTO main.{TABLE}_docsize SELECT * FROM trigram_scratch.acc_docsize ORDER BY id")
-            segments.write_records(conn, f"main.{TABLE}")
+            totals = segments.Totals()
+            totals.add(self.totals.rows, self.totals.columns)
+            if copied is not None:
+                totals.add(copied.rows, copied.columns)
+            segments.write_records(conn, f"main.{TABLE}", totals)
             conn.commit()
         finally:
             conn.execute("DETACH DATABASE trigram_scratch")
@@ -208,9 +213,10 @@ class Builder:
         """The thread's work, in this thread, with the same statements."""
         conn.commit()
         scratch = _open_scratch(self.scratch, self.source)
+        self.totals = segments.Totals()
         try:
             for position, parts in self._chunks:
-                index_chunk(scratch, position, parts)
+                index_chunk(scratch, position, parts, self.totals)
         finally:
             scratch.close()
 

@@ -227,7 +227,9 @@ def index_meta(conn: sqlite3.Connection, settings, *, corpus_root: str) -> dict[
     docs = conn.execute(
         "SELECT path, title, summary, n_sections, sha256, summary_src FROM documents ORDER BY path"
     ).fetchall()
-    total = conn.execute("SELECT count(*) FROM sections").fetchone()[0]
+    # Each document's n_sections, which this writer keeps exact (verify checks it): summing
+    # 5,000 rows instead of counting 96k section rows saves reading every section page.
+    total = sum(n for _, _, _, n, _, _ in docs)
     fp = corpus_fingerprint((path, sha) for path, _, _, _, sha, _ in docs)
     summaries = "llm" if any(src == "llm" for *_, src in docs) else "offline"
     text, mode, tokens = build_index(
