@@ -9,7 +9,6 @@ import pytest
 
 from artifact_helpers import assert_verified, fixture_corpus, quiet_build, write_files
 from contextpull import Ops, Store
-from contextpull.build import cache as cache_mod
 from contextpull.build import chunks as chunks_mod
 from contextpull.build import segments
 from contextpull.build.fingerprint import file_sha256

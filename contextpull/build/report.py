@@ -1,0 +1,70 @@
+"""The build report and the build's clock (issue 4, items 3 and 5).
+
+``BuildReport.to_dict`` is what ``contextpull build --json`` prints and what the CI builder
+(``builder/``) reads; the times a build writes come from ``SOURCE_DATE_EPOCH`` or a fixed epoch,
+never the clock, so the artifact's bytes do not depend on when it was built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from ..errors import ConfigError
+from .golden import GoldenResult
+from .outdir import MANIFEST_FILE, SHA_FILE, STORE_FILE
+
+
+@dataclass
+class BuildReport:
+    """The build report (developers' brief, "Build report"); ``to_dict`` is what ``--json`` prints."""
+
+    out: Path
+    manifest: dict[str, Any]
+    golden: GoldenResult
+    exit_code: int = 0
+    published: bool = True
+    reuse: str = "none"  # none | documents | whole
+    reused_documents: int = 0
+    parsed_documents: int = 0
+    copied_chunks: int = 0  # chunks whose rows and index segments came from the cache (assemble.py)
+    indexed_chunks: int = 0
+    warnings: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "exit_code": self.exit_code,
+            "published": self.published,
+            "paths": {
+                "store": str(self.out / STORE_FILE),
+                "manifest": str(self.out / MANIFEST_FILE),
+                "sha256": str(self.out / SHA_FILE),
+            },
+            "manifest": self.manifest,
+            "golden": self.golden.to_dict(),
+            "cache": {"reuse": self.reuse, "reused_documents": self.reused_documents,
+                      "parsed_documents": self.parsed_documents,
+                      "copied_chunks": self.copied_chunks, "indexed_chunks": self.indexed_chunks},
+            "warnings": list(self.warnings),
+            "timings": dict(self.timings),
+        }
+
+
+def source_date_epoch(environ: Mapping[str, str]) -> int | None:
+    raw = environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if not raw:
+        return None
+    # The upper bound is the last second of year 9999, the most an ISO timestamp can say.
+    if not raw.isdigit() or int(raw) > 253402300799:
+        raise ConfigError(
+            f"SOURCE_DATE_EPOCH must be a whole number of seconds up to 253402300799 (year 9999), got {raw!r}"
+        )
+    return int(raw)
+
+
+def iso_time(epoch: int) -> str:
+    return datetime.fromtimestamp(epoch, timezone.utc).isoformat(timespec="seconds")
