@@ -193,10 +193,9 @@ class _Job:
         self.content_fp = ""
         self.index = ("", "flat", 0)
         self.timings: dict[str, float] = {}
-        self.tmp_trigram = out / f"{tag}.trigram.tmp"
-        self.tmp_chunk = out / f"{tag}.chunk.tmp"
+        self.tmp_index = out / f"{tag}.index.tmp"
         self.assembler = None
-        self.trigram: trigram.Builder | None = None  # fills sections_trigram beside the writer
+        self.indexer = None  # index_thread.Indexers: both FTS5 tables, beside the writer
 
     # -- collecting and writing ---------------------------------------------------------------
     def _records(self) -> Iterable[DocumentRecord | Skipped]:
@@ -255,6 +254,7 @@ class _Job:
 
     def _start_writer(self) -> sqlite3.Connection:
         from .assemble import Assembler
+        from .index_thread import Indexers
         from .writer import create_store
 
         try:
@@ -264,15 +264,15 @@ class _Job:
         except (OSError, sqlite3.Error) as exc:
             raise BuildError(f"cannot create the store in {self.out}: {exc}") from None
         # The build file is scratch (VACUUM INTO makes the artifact), so durability is not needed.
-        # WAL: the trigram thread and the content fingerprint read it while the writer writes.
+        # WAL: the index thread and the content fingerprint read it while the writer writes.
         # Never checkpointed: every page is written once, to the WAL, and read from there by
         # VACUUM INTO (copying it into the file as well cost ~1 s of a 5,000-document build).
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA wal_autocheckpoint = 0")
         conn.execute("PRAGMA synchronous = OFF")
         self._conn = conn
-        self.trigram = trigram.Builder(self.tmp_trigram, self.tmp_build)
-        self.assembler = Assembler(conn, self.tmp_chunk, self.trigram, self.cache, self.ingested_at)
+        self.indexer = Indexers(self.tmp_index, self.tmp_build)
+        self.assembler = Assembler(conn, self.indexer, self.cache, self.ingested_at)
         return conn
 
     def _insert(self, conn: sqlite3.Connection, record: DocumentRecord) -> None:
@@ -308,13 +308,13 @@ class _Job:
             self.index = finalize_index(conn, self.settings, ingested_at=self.ingested_at, corpus_root=".")
             write_meta(conn, {**builder_meta(self.settings), CONTENT_FP_KEY: "0" * 64})
             conn.commit()
-            _lap("records_index_s")  # FTS5 records of the word index, index text and meta
+            _lap("index_text_s")  # the last chunk, the index text and meta
             # Everything the content fingerprint reads is final now: it runs beside the rest.
             fingerprint = _Background(content_fingerprint, self.tmp_build)
-            # then: waiting for the trigram thread, copying its segments in, its records
-            self.timings["trigram_wait_s"] = round(self.trigram.waited, 3)  # type: ignore[union-attr]
-            self.timings["trigram_fill"] = self.trigram.finish_into(conn, self.assembler.trigram_totals)  # type: ignore[assignment,union-attr]
-            _lap("trigram_s")
+            # then: waiting for the index thread, copying its segments in, the FTS5 records
+            self.timings["index_wait_s"] = round(self.indexer.waited, 3)  # type: ignore[union-attr]
+            self.timings["index_fill"] = self.indexer.finish_into(conn, self.assembler.copied_totals)  # type: ignore[assignment,union-attr]
+            _lap("index_s")
             conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
             conn.execute("VACUUM INTO ?", (str(self.tmp_store),))
             self.content_fp = fingerprint.result()
@@ -432,6 +432,6 @@ class _Job:
             conn.close()
 
     def cleanup(self) -> None:
-        if self.trigram is not None:
-            self.trigram.discard()
-        _remove(self.tmp_build, self.tmp_store, self.tmp_sha, self.tmp_manifest, self.tmp_chunk)
+        if self.indexer is not None:
+            self.indexer.discard()
+        _remove(self.tmp_build, self.tmp_store, self.tmp_sha, self.tmp_manifest, self.tmp_index)

@@ -8,39 +8,35 @@ order and are grouped into chunks (``chunks.py``). At the end of a chunk:
   paths and sha256, built by this builder on this SQLite), its rows are copied from the cache
   with SQL: documents' sections, the word index's content and sizes, and both FTS5 segments
   (``segments.move_segment``), renumbered to this chunk's position;
-- otherwise it is indexed: sections and the word index's content are inserted, its words go
-  into a fresh scratch table, committed in parts of ``chunks.PART_BYTES`` so memory stays
-  bounded, whose segments become one (``segments.splice``); its texts go to the trigram thread
-  (``trigram.Builder``) in the same parts.
+- otherwise it is indexed: its documents, sections and the word index's content rows are
+  inserted and committed in parts of ``chunks.PART_BYTES``, and each part's rowid range goes to
+  the index thread (``index_thread.py``), which builds the chunk's segment in both FTS5 tables
+  on the second core.
 
 Either way the chunk ends up as segment number ``position`` in both FTS5 tables, so the
-result does not depend on which path each chunk took. ``finish`` writes the records FTS5 keeps
-beside its segments (``segments.write_records``).
+result does not depend on which path each chunk took. The index thread writes the records FTS5
+keeps beside its segments at the end (``segments.write_records``), with the copied chunks'
+totals summed here.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from pathlib import Path
 
-from ..schema import FTS_TOKENIZE
 from . import chunks, segments, trigram
 from .cache import CachedRecord, CacheRejected
 from .records import DocumentRecord
 
 WORD_TABLE = "sections_fts"
-_WORD_SCRATCH = "chunk.sections_fts"
-_WORD_SCRATCH_DDL = f"id UNINDEXED, heading_path, text, tokenize = \"{FTS_TOKENIZE}\", content=''"
 _CACHE = "cache"
 
 
 class Assembler:
     """Owns the build file's rows from the first document to the FTS5 records."""
 
-    def __init__(self, conn: sqlite3.Connection, scratch: Path, trigram_builder: trigram.Builder, cache, ingested_at: str):
+    def __init__(self, conn: sqlite3.Connection, indexer, cache, ingested_at: str):
         self.conn = conn
-        self.scratch = Path(scratch)
-        self.trigram = trigram_builder
+        self.indexer = indexer  # an index_thread.IndexThread
         self.cache = cache  # a BuildCache or None
         self.ingested_at = ingested_at
         self._keys = chunks.Keys()
@@ -52,12 +48,8 @@ class Assembler:
         self.copied_chunks = 0
         self.indexed_chunks = 0
         self._cache_attached = False
-        self.word_totals = segments.Totals()
-        self.trigram_totals = segments.Totals()  # of copied chunks; the thread sums its own
-        conn.commit()
-        conn.execute("ATTACH DATABASE ? AS chunk", (str(self.scratch),))
-        conn.execute("PRAGMA chunk.journal_mode = OFF")
-        conn.execute("PRAGMA chunk.synchronous = OFF")
+        # Totals of the copied chunks, by table; the index thread sums those it indexed.
+        self.copied_totals = {WORD_TABLE: segments.Totals(), trigram.TABLE: segments.Totals()}
 
     def add(self, record: DocumentRecord) -> None:
         """Documents arrive in path order. Cache hits are held (they are small: no sections yet)
@@ -77,13 +69,8 @@ class Assembler:
         if self._current or self._open:
             self._end_chunk()
         self.conn.commit()
-        self.conn.execute("DETACH DATABASE chunk")
         if self._cache_attached:
             self.conn.execute(f"DETACH DATABASE {_CACHE}")
-        segments.write_records(self.conn, f"main.{WORD_TABLE}", self.word_totals)
-        self.conn.commit()
-        for suffix in ("", "-journal"):
-            Path(f"{self.scratch}{suffix}").unlink(missing_ok=True)
 
     def _take_key(self, path: str) -> int:
         self.position += 1
@@ -146,15 +133,13 @@ class Assembler:
                 f"INSERT INTO main.{table}_docsize SELECT * FROM {_CACHE}.{table}_docsize"
                 " WHERE id BETWEEN ? AND ? ORDER BY id", (lo, hi),
             )
-            totals = self.word_totals if table == WORD_TABLE else self.trigram_totals
-            totals.add(*segments.docsize_totals(conn, f"{_CACHE}.{table}", lo, hi))
+            self.copied_totals[table].add(*segments.docsize_totals(conn, f"{_CACHE}.{table}", lo, hi))
             segments.move_segment(conn, f"{_CACHE}.{table}", cache_position, f"main.{table}", self.position)
         conn.commit()
 
     # -- a chunk indexed here -----------------------------------------------------------------
     def _begin_index(self, key: int) -> None:
         held, self._current = self._current, []
-        segments.create_scratch(self.conn, _WORD_SCRATCH, _WORD_SCRATCH_DDL)
         self._open = _OpenChunk(key, chunks.first_rowid(key))
         for record in held:
             self._write(record)
@@ -176,27 +161,22 @@ class Assembler:
             rows,
         )
         conn.executemany(f"INSERT INTO main.{WORD_TABLE}_content (id, c0, c1, c2) VALUES (?, ?, ?, ?)", fts)
-        conn.executemany(f"INSERT INTO {_WORD_SCRATCH} (rowid, id, heading_path, text) VALUES (?, ?, ?, ?)", fts)
         chunk.next_rowid += len(rows)
         chunk.part_bytes += record.bytes
         if chunk.part_bytes >= chunks.PART_BYTES:
             self._end_part()
 
     def _end_part(self) -> None:
-        """Commit the part: the scratch table's pending terms become a segment (merged with the
-        chunk's other parts in ``splice``), and the trigram thread can read its sections."""
+        """Commit the part, so the index thread can read its rows."""
         chunk = self._open
         self.conn.commit()
-        self.trigram.part(self.position, chunk.part_first, chunk.next_rowid - 1)
+        self.indexer.part(self.position, chunk.part_first, chunk.next_rowid - 1)
         chunk.part_first, chunk.part_bytes = chunk.next_rowid, 0
 
     def _end_index(self) -> None:
         self._end_part()
-        conn, self._open = self.conn, None
-        self.word_totals.add(*segments.splice(conn, _WORD_SCRATCH, f"main.{WORD_TABLE}", self.position))
-        conn.execute(f"DROP TABLE {_WORD_SCRATCH}")
-        conn.commit()
-        self.trigram.end(self.position)
+        self._open = None
+        self.indexer.end(self.position)
         self.indexed_chunks += 1
 
 

@@ -1,0 +1,269 @@
+"""Indexing a build's chunks beside the writer: the word index and the trigram table.
+
+Why (issue 8, "use both cores where it pays"): tokenising is most of a build's CPU after parsing
+(the trigram tokenizer emits a token per character), and it needs nothing from Python. The
+writer (``assemble.py``) commits each part of an indexed chunk to the build file and tells this
+thread the part's rowid range; the thread, on its own connection with the build file attached
+(WAL mode while it is written, so reading does not stop the writer), indexes the part into a
+fresh scratch table per index with one ``INSERT .. SELECT``, and at the chunk's end merges its
+parts into one segment and splices it into an accumulating copy of that index's shadow tables
+(``segments.py``). No text passes through Python, so the thread does not compete for the GIL.
+``finish_into`` moves the accumulated segments into the build file, beside the segments the
+writer copied from a cache, and writes each index's FTS5 records. ``Indexers`` runs one such
+thread per index and looks like one to the writer.
+
+If the thread fails, the same statements run in the caller's thread, so every path writes the
+same rows. Figures in benchmarks/README.md, "Speed at scale".
+"""
+
+from __future__ import annotations
+
+import queue
+import sqlite3
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..schema import FTS_TOKENIZE
+from . import segments, trigram
+
+_SOURCE = "build"
+
+
+@dataclass(frozen=True)
+class Index:
+    """One FTS5 table of the store, as this thread fills it."""
+
+    target: str  # the store's table
+    scratch_ddl: str  # the scratch table's columns and options: the target's, contentless
+    insert: str  # fills the scratch table from the build file, rowids ?1..?2
+
+    @property
+    def scratch(self) -> str:
+        return f"chunk_{self.target}"
+
+    @property
+    def accumulator(self) -> str:
+        return f"acc_{self.target}"
+
+
+WORDS = Index(
+    target="sections_fts",
+    scratch_ddl=f"id UNINDEXED, heading_path, text, tokenize = \"{FTS_TOKENIZE}\", content=''",
+    # The content rows the writer inserted hold the normalised FTS text (store-format.txt,
+    # "Tokenisation"), which is what the word index is built from.
+    insert=(
+        "INSERT INTO chunk_sections_fts (rowid, id, heading_path, text)"
+        f" SELECT id, c0, c1, c2 FROM {_SOURCE}.sections_fts_content WHERE id BETWEEN ? AND ? ORDER BY id"
+    ),
+)
+TRIGRAMS = Index(
+    target=trigram.TABLE,
+    scratch_ddl=trigram.DDL_BODY,
+    insert=(
+        f"INSERT INTO chunk_{trigram.TABLE} (rowid, text)"
+        f" SELECT rowid, text FROM {_SOURCE}.sections WHERE rowid BETWEEN ? AND ? ORDER BY rowid"
+    ),
+)
+INDEXES = (WORDS, TRIGRAMS)
+
+
+def _begin_chunk(scratch: sqlite3.Connection, indexes: Sequence[Index]) -> None:
+    for index in indexes:
+        segments.create_scratch(scratch, index.scratch, index.scratch_ddl)
+
+
+def _add_part(scratch: sqlite3.Connection, indexes: Sequence[Index], first: int, last: int) -> None:
+    """Index the part's rows and commit: one statement per index, so one segment per part
+    (FTS5 flushes its pending terms at the start of every multi-row statement)."""
+    for index in indexes:
+        scratch.execute(index.insert, (first, last))
+    scratch.commit()
+
+
+def _end_chunk(scratch: sqlite3.Connection, indexes: Sequence[Index], position: int, totals: Mapping[str, segments.Totals]) -> None:
+    for index in indexes:
+        totals[index.target].add(*segments.splice(scratch, index.scratch, index.accumulator, position))
+        scratch.execute(f"DROP TABLE {index.scratch}")
+    scratch.commit()
+
+
+def _index_chunk(scratch, indexes: Sequence[Index], position: int, parts: Sequence[tuple[int, int]], totals) -> None:
+    _begin_chunk(scratch, indexes)
+    for first, last in parts:
+        _add_part(scratch, indexes, first, last)
+    _end_chunk(scratch, indexes, position, totals)
+
+
+def _open_scratch(path: Path, source: Path, indexes: Sequence[Index]) -> sqlite3.Connection:
+    for suffix in ("", "-journal"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    conn = sqlite3.connect(str(path), check_same_thread=False)
+    conn.execute("PRAGMA main.journal_mode = OFF")
+    conn.execute("PRAGMA main.synchronous = OFF")
+    conn.execute("PRAGMA main.cache_size = -16384")
+    for index in indexes:
+        conn.execute(f"CREATE TABLE {index.accumulator}_data (id INTEGER PRIMARY KEY, block BLOB)")
+        conn.execute(f"CREATE TABLE {index.accumulator}_idx (segid, term, pgno, PRIMARY KEY (segid, term)) WITHOUT ROWID")
+        conn.execute(f"CREATE TABLE {index.accumulator}_docsize (id INTEGER PRIMARY KEY, sz BLOB)")
+    conn.commit()
+    # Attached last: the pragmas above name main, and a bare journal_mode pragma would try to
+    # switch the build file too (database is locked).
+    conn.execute(f"ATTACH DATABASE ? AS {_SOURCE}", (str(source),))
+    return conn
+
+
+_QUEUE_PARTS = 2  # parts waiting for the thread at most: memory stays bounded
+_DONE = None
+
+
+class IndexThread:
+    """Indexes chunks into ``indexes`` in ``scratch`` on a thread; ``finish_into(conn)`` moves
+    them into ``conn``.
+
+    The caller sends each indexed chunk as ``part`` calls (rowid ranges it has committed) followed
+    by one ``end``; the same parts are replayed by the fallback, so both write the same rows.
+    A build runs one thread per index: the trigram table takes about three times the word
+    index's CPU, and with the word index on the writer's thread or sharing the trigram thread
+    one of them waited for the other (benchmarks/README.md).
+    """
+
+    def __init__(self, scratch: Path, source: Path, indexes: Sequence[Index] = INDEXES):
+        self.scratch = Path(scratch)
+        self.source = Path(source)  # the build file
+        self.indexes = tuple(indexes)
+        self._chunks: list[tuple[int, list[tuple[int, int]]]] = []  # (position, [(first, last) rowid of each part])
+        self._queue: queue.Queue = queue.Queue(maxsize=_QUEUE_PARTS)
+        self._error: BaseException | None = None
+        self._failed = False
+        self.waited = 0.0  # seconds the writer spent waiting for the thread to take a part
+        self.totals = {index.target: segments.Totals() for index in self.indexes}  # of the chunks indexed here
+        self._thread = threading.Thread(target=self._run, name="index", daemon=True)
+        self._thread.start()
+
+    def part(self, position: int, first: int, last: int) -> None:
+        """Chunk ``position``'s sections with rowids ``first..last``, committed to the build file."""
+        if not self._chunks or self._chunks[-1][0] != position:
+            self._chunks.append((position, []))
+            self._put(("begin", position, None))
+        if first <= last:
+            self._chunks[-1][1].append((first, last))
+            self._put(("part", position, (first, last)))
+
+    def end(self, position: int) -> None:
+        if self._chunks and self._chunks[-1][0] == position:
+            self._put(("end", position, None))
+
+    def _put(self, item) -> None:
+        started = time.perf_counter()
+        while not self._failed:
+            try:
+                self._queue.put(item, timeout=0.5)
+                break
+            except queue.Full:
+                if not self._thread.is_alive():  # it stopped on an error: finish_into falls back
+                    self._failed = True
+        self.waited += time.perf_counter() - started
+
+    def _run(self) -> None:
+        try:
+            conn = _open_scratch(self.scratch, self.source, self.indexes)
+            try:
+                while (item := self._queue.get()) is not _DONE:
+                    kind, position, rows = item
+                    if kind == "begin":
+                        _begin_chunk(conn, self.indexes)
+                    elif kind == "part":
+                        _add_part(conn, self.indexes, *rows)
+                    else:
+                        _end_chunk(conn, self.indexes, position, self.totals)
+            finally:
+                conn.close()
+        except BaseException as exc:  # reported by finish_into, which then falls back
+            self._error = exc
+            while self._queue.get() is not _DONE:  # keep draining so part() never blocks
+                pass
+
+    def _join(self) -> None:
+        while self._thread.is_alive():
+            try:
+                self._queue.put(_DONE, timeout=0.5)
+                break
+            except queue.Full:
+                continue
+        self._thread.join()
+
+    def finish_into(self, conn: sqlite3.Connection, copied: Mapping[str, segments.Totals]) -> str:
+        """Add the indexed chunks' segments to ``conn``'s tables, which hold the copied ones
+        (whose totals are ``copied``, by table), and write their records; returns 'thread' or
+        'fallback'. ``conn`` must have no open transaction (ATTACH needs that)."""
+        self._join()
+        how = "thread"
+        if self._error is not None or self._failed:
+            how = "fallback"
+            self._redo(conn)
+        conn.commit()
+        conn.execute("ATTACH DATABASE ? AS index_scratch", (str(self.scratch),))
+        try:
+            for index in self.indexes:
+                source, target = f"index_scratch.{index.accumulator}", f"main.{index.target}"
+                conn.execute(f"INSERT INTO {target}_data SELECT * FROM {source}_data ORDER BY id")
+                conn.execute(f"INSERT INTO {target}_idx SELECT * FROM {source}_idx")
+                conn.execute(f"INSERT INTO {target}_docsize SELECT * FROM {source}_docsize ORDER BY id")
+                totals = segments.Totals()
+                for part in (self.totals[index.target], copied.get(index.target)):
+                    if part is not None:
+                        totals.add(part.rows, part.columns)
+                segments.write_records(conn, target, totals)
+            conn.commit()
+        finally:
+            conn.execute("DETACH DATABASE index_scratch")
+        self.discard()
+        return how
+
+    def _redo(self, conn: sqlite3.Connection) -> None:
+        """The thread's work, in this thread, with the same statements."""
+        conn.commit()
+        scratch = _open_scratch(self.scratch, self.source, self.indexes)
+        self.totals = {index.target: segments.Totals() for index in self.indexes}
+        try:
+            for position, parts in self._chunks:
+                _index_chunk(scratch, self.indexes, position, parts, self.totals)
+        finally:
+            scratch.close()
+
+    def discard(self) -> None:
+        """Stop the thread (if still running) and remove the scratch file."""
+        if self._thread.is_alive():
+            self._join()
+        for suffix in ("", "-journal", "-wal", "-shm"):
+            Path(f"{self.scratch}{suffix}").unlink(missing_ok=True)
+
+
+class Indexers:
+    """One ``IndexThread`` per index, driven as one."""
+
+    def __init__(self, scratch: Path, source: Path):
+        self.threads = [IndexThread(Path(f"{scratch}.{i}"), source, (index,)) for i, index in enumerate(INDEXES)]
+
+    @property
+    def waited(self) -> float:
+        return sum(thread.waited for thread in self.threads)
+
+    def part(self, position: int, first: int, last: int) -> None:
+        for thread in self.threads:
+            thread.part(position, first, last)
+
+    def end(self, position: int) -> None:
+        for thread in self.threads:
+            thread.end(position)
+
+    def finish_into(self, conn: sqlite3.Connection, copied: Mapping[str, segments.Totals]) -> str:
+        hows = [thread.finish_into(conn, copied) for thread in self.threads]
+        return "thread" if all(how == "thread" for how in hows) else "fallback"
+
+    def discard(self) -> None:
+        for thread in self.threads:
+            thread.discard()

@@ -1,0 +1,83 @@
+"""The index thread (contextpull/build/index_thread.py): both FTS5 tables of a build, one segment
+per chunk, the same rows from the thread and from its in-thread fallback."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from contextpull.build import index_thread, segments, trigram
+from contextpull.build.writer import fts_normalize
+from contextpull.literal_grep import _trigram_query
+from contextpull.schema import FTS_TOKENIZE
+
+CHUNKS = [
+    [((7 << 32) + 1, "a.md#0", "Alpha", "alpha KX-1 and more cache"), ((7 << 32) + 2, "a.md#1", "Alpha > Beta", "beta KX-2"),
+     ((7 << 32) + 3, "a.md#2", "Alpha > Gamma", "gamma ÄÖ-5 install")],
+    [((3 << 32) + 1, "b.md#0", "Delta", "delta KX-9 cache cache"), ((3 << 32) + 2, "b.md#1", "Delta > E", "epsilon")],
+    [((9 << 32) + 1, "c.md#0", "Zeta", "zeta KX-1 again\x00after a NUL")],
+]
+TABLES = ("sections_fts", trigram.TABLE)
+
+
+def _build_file(path):
+    """What the writer leaves for the thread: sections and the word index's content rows, both
+    FTS5 tables empty, in WAL mode."""
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("CREATE TABLE sections (id TEXT, heading_path TEXT, text TEXT)")
+    conn.execute(f'CREATE VIRTUAL TABLE sections_fts USING fts5(id UNINDEXED, heading_path, text, tokenize = "{FTS_TOKENIZE}")')
+    conn.execute(trigram.DDL)
+    for rows in CHUNKS:
+        conn.executemany("INSERT INTO sections (rowid, id, heading_path, text) VALUES (?, ?, ?, ?)", rows)
+        conn.executemany(
+            "INSERT INTO sections_fts_content (id, c0, c1, c2) VALUES (?, ?, ?, ?)",
+            [(r, sid, fts_normalize(h), fts_normalize(t)) for r, sid, h, t in rows],
+        )
+    conn.commit()
+    return conn
+
+
+def _fill(tmp_path, name, *, fail_thread=False):
+    conn = _build_file(tmp_path / f"{name}.sqlite")
+    thread = index_thread.IndexThread(tmp_path / f"{name}.scratch", tmp_path / f"{name}.sqlite")
+    if fail_thread:
+        thread._queue.put(None)  # the thread ends before the first chunk: finish_into must redo them
+        thread._thread.join()
+        thread._error = RuntimeError("thread gone")
+    for position, rows in enumerate(CHUNKS, start=1):
+        for part in (rows[:2], rows[2:]):  # the first chunk in two parts, merged into one segment
+            if part:
+                thread.part(position, part[0][0], part[-1][0])
+        thread.end(position)
+    how = thread.finish_into(conn, {})
+    conn.commit()
+    assert not (tmp_path / f"{name}.scratch").exists()
+    return conn, how
+
+
+def _shadow(conn):
+    return {
+        f"{table}_{part}": conn.execute(f"SELECT * FROM {table}_{part} ORDER BY 1").fetchall()
+        for table in TABLES for part in ("data", "idx", "docsize")
+    }
+
+
+def test_the_thread_and_its_fallback_write_the_same_rows_one_segment_per_chunk(tmp_path):
+    threaded, how = _fill(tmp_path, "threaded")
+    assert how == "thread"
+    fallback, how = _fill(tmp_path, "fallback", fail_thread=True)
+    assert how == "fallback"
+    assert _shadow(threaded) == _shadow(fallback)
+    for table in TABLES:
+        segids = sorted({rowid >> 37 for (rowid,) in threaded.execute(f"SELECT id FROM {table}_data")} - {0})
+        assert segids == [1, 2, 3], table
+        assert segments.averages(threaded, table) == segments.docsize_totals(threaded, table, -(1 << 63), (1 << 63) - 1)
+    threaded.execute("INSERT INTO sections_fts (sections_fts) VALUES ('integrity-check')")
+    assert [r for (r,) in threaded.execute("SELECT id FROM sections_fts WHERE sections_fts MATCH 'cache' ORDER BY rank")] == ["b.md#0", "a.md#0"]
+    for rows in CHUNKS:
+        for rowid, _, _, text in rows:
+            probe = text.split("\x00")[0]
+            found = threaded.execute(f"SELECT rowid FROM {trigram.TABLE} WHERE {trigram.TABLE} MATCH ?", (_trigram_query(probe),)).fetchall()
+            assert (rowid,) in found, text
+    found = threaded.execute(f"SELECT rowid FROM {trigram.TABLE} WHERE {trigram.TABLE} MATCH ? ORDER BY rowid", (_trigram_query("KX-1"),))
+    assert [r for (r,) in found] == [(7 << 32) + 1, (9 << 32) + 1]
