@@ -1,7 +1,8 @@
 """Cache key for the incremental build input (issue 5, item 4; issue 4, item 4).
 
-``actions/cache`` restores the previous ``store.sqlite`` so ``contextpull build --cache`` reparses
-only changed documents. The key has three parts:
+``actions/cache`` restores the previous ``store.sqlite`` and its ``.sha256`` (the ``path`` output is
+their folder, ``file`` the store) so ``contextpull build --cache`` copies unchanged chunks and
+reparses only changed documents. The key has three parts:
 
 - the builder version, because a store written by another version is not a trusted cache;
 - a hash of the *resolved* settings and of the docs folder's name, because a store built with
@@ -24,7 +25,8 @@ from pathlib import Path
 
 from gha import annotation, emit, write_outputs
 
-CACHE_FILE_NAME = "contextpull-cache/store.sqlite"
+CACHE_DIR_NAME = "contextpull-cache"
+CACHE_FILE_NAME = f"{CACHE_DIR_NAME}/store.sqlite"
 
 
 def docs_files(docs: Path) -> list[str]:
@@ -76,7 +78,10 @@ def main(environ: Mapping[str, str] = os.environ) -> int:
         return exc.exit_code
     key, prefix = cache_key(__version__, settings, docs_label, docs)
     temp = Path(environ.get("RUNNER_TEMP") or environ.get("TMPDIR") or "/tmp")
-    write_outputs({"key": key, "restore-prefix": prefix, "path": str(temp / CACHE_FILE_NAME)}, environ)
+    write_outputs(
+        {"key": key, "restore-prefix": prefix, "path": str(temp / CACHE_DIR_NAME), "file": str(temp / CACHE_FILE_NAME)},
+        environ,
+    )
     return 0
 
 

@@ -6,8 +6,11 @@ It keeps the JSON report (notes/common.md, "Build report") and turns it into the
 golden drift and ``strict`` skips end it with 1, bad input with 3 (issue 4's exit codes). When the
 build wrote no report at all, its one-line error becomes one ``::error::`` line.
 
-After a clean build the store is copied to the cache path, where ``actions/cache`` saves it at the
-end of the job for the next incremental build. Inputs arrive as ``CONTEXTPULL_ACTION_*``
+After a clean build the store and its ``store.sqlite.sha256`` are copied to the cache folder,
+where ``actions/cache`` saves them at the end of the job for the next incremental build: with the
+checksum beside it the next build trusts the store's index pages and copies unchanged chunks
+(docs/artifacts.md, "Incremental builds"); without it, it would verify the whole store first and
+re-index everything. Inputs arrive as ``CONTEXTPULL_ACTION_*``
 environment variables; settings such as ``CONTEXTPULL_SUMMARIZER`` pass through to the build.
 """
 
@@ -119,13 +122,17 @@ def failure_message(returncode: int, stderr: str, report: Mapping[str, object] |
     return f"contextpull build failed with exit code {returncode}: {tail}"
 
 
-def save_cache_copy(store: str, cache_file: str) -> None:
-    """Put the fresh store where actions/cache saves it at the end of the job."""
+def save_cache_copy(store: str, checksum: str, cache_file: str) -> None:
+    """Put the fresh store and its checksum file where actions/cache saves them."""
     if not (store and cache_file and Path(store).is_file()):
         return
     target = Path(cache_file)
     target.parent.mkdir(parents=True, exist_ok=True)
+    sidecar = Path(f"{target}.sha256")
+    sidecar.unlink(missing_ok=True)  # never a new store beside an old checksum
     shutil.copyfile(store, target)
+    if checksum and Path(checksum).is_file():
+        shutil.copyfile(checksum, sidecar)
 
 
 Runner = Callable[[list[str]], "subprocess.CompletedProcess[str]"]
@@ -168,7 +175,8 @@ def main(environ: Mapping[str, str] = os.environ, run: Runner = _run) -> int:
         lines.insert(0, annotation("error", failure_message(proc.returncode, proc.stderr, None)))
     emit(lines)
     if proc.returncode == 0:
-        save_cache_copy(str((report.get("paths") or {}).get("store", "")), environ.get("CONTEXTPULL_ACTION_CACHE_FILE", ""))
+        paths = report.get("paths") or {}
+        save_cache_copy(str(paths.get("store", "")), str(paths.get("sha256", "")), environ.get("CONTEXTPULL_ACTION_CACHE_FILE", ""))
     return proc.returncode
 
 

@@ -236,6 +236,10 @@ def test_clean_run_writes_every_output_and_renders_the_summary(golden_run, works
     assert run.steps["cache-key"].outputs["key"].startswith(run.steps["cache-key"].outputs["restore-prefix"])
     assert "--cache" in run.steps["build"].stdout
     assert "| Cache | reused the whole previous store" in run.summary
+    # Saved with its checksum, so the next build trusts its pages instead of verifying it whole.
+    cache_dir = Path(run.steps["cache-key"].outputs["path"])
+    assert sorted(p.name for p in cache_dir.iterdir()) == ["store.sqlite", "store.sqlite.sha256"]
+    assert (cache_dir / "store.sqlite.sha256").read_text().split()[0] == run.outputs["sha256"]
 
 
 def test_drift_exits_one_with_annotations_on_the_file(golden_run, workspace, temp, tmp_path):

@@ -121,7 +121,9 @@ def test_cache_key_step_resolves_settings_like_the_build(tmp_path, monkeypatch):
                "GITHUB_OUTPUT": str(tmp_path / f"o{value}"), "CONTEXTPULL_SECTION_MAX_CHARS": value}
         assert cache_key.main(env) == 0
         outputs[value] = gha.parse_output_file((tmp_path / f"o{value}").read_text())
-    assert outputs[""]["path"] == str(tmp_path / "t" / "contextpull-cache" / "store.sqlite")
+    # actions/cache saves the folder (the store and its checksum); the build gets the store.
+    assert outputs[""]["path"] == str(tmp_path / "t" / "contextpull-cache")
+    assert outputs[""]["file"] == str(tmp_path / "t" / "contextpull-cache" / "store.sqlite")
     assert outputs[""]["restore-prefix"] != outputs["500"]["restore-prefix"]
 
 
