@@ -10,19 +10,20 @@ segment is spliced into the store's table as segment number ``position``. A cach
 copies the previous artifact's segment for an unchanged chunk instead. Both paths end with the
 same rows in every shadow table; ``VACUUM INTO`` then turns equal rows into equal bytes.
 
-The two records FTS5 keeps beside the segments are written last, from the tables themselves:
+The two records FTS5 keeps beside the segments are written last:
 
 - the structure record (``%_data`` rowid 10, version 1 as SQLite's ``fts5_index.c`` writes
   it): the table's 4-byte cookie, one level holding every segment in position order, and the
   count of leaf pages written, as FTS5 keeps it;
 - the averages record (rowid 1, ``fts5_storage.c``): the row count and per-column token totals,
-  which are the sums of the ``%_docsize`` rows.
+  the sums of the ``%_docsize`` rows, added up chunk by chunk as they are written (``Totals``).
 
 Only segment ids and the two records are touched; the segment pages are FTS5's own. A segment
 id is part of a page's rowid (``segid << 37``) and of ``%_idx``, never of a page's bytes, so a
-splice moves a segment by rewriting those alone. ``PRAGMA``-free and version-1 records: every
-SQLite with FTS5 reads them, and the published readers' checks (and FTS5's own
-``integrity-check``, which ``verify`` runs) pass on the result.
+splice moves a segment by rewriting those alone. Version-1 structure records are what every
+SQLite with FTS5 reads, and the published readers' checks (and FTS5's own ``integrity-check``,
+which ``verify`` runs) pass on the result. Scratch tables only ever live in scratch files, so
+their config (merging off, a larger pending-terms limit) never reaches a store.
 """
 
 from __future__ import annotations
