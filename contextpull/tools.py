@@ -7,15 +7,14 @@ equal). ``call(ops, name, arguments)`` is the one dispatch table the CLI ``--jso
 and the conformance runner share: it validates the arguments against the schema first, so a
 missing or mistyped argument is a ``ToolError`` naming the argument.
 
-jsonschema is imported inside ``validate`` only, so importing the reader core stays standard
-library only (ADR 001).
+Arguments are checked by ``tool_schema.py``, which implements the JSON Schema keywords these
+schemas use in the standard library, so the reader core needs no third-party package (ADR 001).
 """
 
 from __future__ import annotations
 
-import functools
-
 from .errors import ToolError
+from .tool_schema import Problem, problems
 
 _DISCIPLINE = "Search for pointers, read for text, cite ids like [path.md#3]."
 _SCHEMA = "https://json-schema.org/draft/2020-12/schema"
@@ -129,15 +128,6 @@ def _unknown(name) -> ToolError:
     return ToolError(f"unknown tool {name!r}", "tools are: " + ", ".join(_BY_NAME))
 
 
-@functools.lru_cache(maxsize=None)
-def _validator(name: str):
-    """One compiled validator per tool, built on first use: every MCP tool call validates, and
-    jsonschema stays out of ``import contextpull.tools`` (the reader core imports stdlib only)."""
-    from jsonschema import Draft202012Validator
-
-    return Draft202012Validator(_BY_NAME[name]["input_schema"])
-
-
 def validate(name: str, arguments) -> dict:
     """Check ``arguments`` against the tool's schema; a ToolError names the offending argument."""
     tool = _BY_NAME.get(name)
@@ -145,30 +135,28 @@ def validate(name: str, arguments) -> dict:
         raise _unknown(name)
     if arguments is None:
         arguments = {}
-    errors = sorted(_validator(name).iter_errors(arguments), key=lambda e: (list(e.path), e.validator))
-    if errors:
-        raise ToolError(_describe(name, errors[0]), "the limits are in the tool's input schema: contextpull tools-json")
+    found = sorted(problems(tool["input_schema"], arguments), key=lambda p: ([str(x) for x in p.path], p.keyword))
+    if found:
+        raise ToolError(_describe(name, found[0]), "the limits are in the tool's input schema: contextpull tools-json")
     return arguments
 
 
-def _describe(name: str, error) -> str:
-    path = list(error.absolute_path)
-    if error.validator == "required":
-        missing = error.message.split("'")[1] if "'" in error.message else error.message
-        return f"{name}: missing required argument '{missing}'"
-    if error.validator == "additionalProperties":
-        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
-        return f"{name}: unknown argument {', '.join(repr(e) for e in extra)}"
-    if error.validator == "type" and not path:
+def _describe(name: str, problem: Problem) -> str:
+    path = list(problem.path)
+    if problem.keyword == "required":
+        return f"{name}: missing required argument '{problem.value}'"
+    if problem.keyword == "additionalProperties":
+        return f"{name}: unknown argument {', '.join(repr(e) for e in problem.value)}"
+    if problem.keyword == "type" and not path:
         return f"{name}: arguments must be an object"
     argument = str(path[0]) if path else "arguments"
     where = "".join(f"[{p}]" for p in path[1:])
-    if error.validator == "maxLength":
-        reason = f"longer than {error.validator_value} characters"
-    elif error.validator == "minLength":
-        reason = f"shorter than {error.validator_value} character(s)"
+    if problem.keyword == "maxLength":
+        reason = f"longer than {problem.value} characters"
+    elif problem.keyword == "minLength":
+        reason = f"shorter than {problem.value} character(s)"
     else:
-        reason = error.message if len(error.message) <= 120 else error.message[:117] + "..."
+        reason = problem.message if len(problem.message) <= 120 else problem.message[:117] + "..."
     return f"{name}: argument '{argument}'{where} is invalid: {reason}"
 
 

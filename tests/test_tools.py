@@ -9,6 +9,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from contextpull import Ops, Store, ToolError
+from contextpull.tool_schema import problems, unsupported
 from contextpull.tools import TOOLS, call, openai_tools, validate
 from read_store import make_store
 
@@ -31,6 +32,37 @@ def test_five_tools_with_valid_closed_schemas():
         Draft202012Validator.check_schema(tool["input_schema"])
         assert tool["input_schema"]["additionalProperties"] is False
         assert "cite" in tool["description"] and "read" in tool["description"]
+
+
+def test_schemas_use_only_keywords_the_stdlib_checker_knows():
+    for tool in TOOLS:
+        assert unsupported(tool["input_schema"]) == set(), tool["name"]
+
+
+_VALUES = [None, True, False, 0, 1, 2.0, 2.5, -1, 5, 6, 50, 51, 100, 101, "", "x", "lexical", "hybrid", "dense",
+           "é" * 200, "é" * 201, [], ["guides"], [""], ["a", 3], {}, {"k": 1}]
+
+
+def _cases(tool, rng):
+    names = list(tool["input_schema"]["properties"]) + ["extra"]
+    yield None
+    yield []
+    yield "query"
+    for _ in range(300):
+        chosen = rng.sample(names, rng.randint(0, len(names)))
+        yield {name: rng.choice(_VALUES) for name in chosen}
+
+
+def test_the_stdlib_checker_agrees_with_jsonschema_on_generated_arguments():
+    import random
+
+    rng = random.Random(11)
+    for tool in TOOLS:
+        reference = Draft202012Validator(tool["input_schema"])
+        for args in _cases(tool, rng):
+            ours = {(tuple(p.path), p.keyword) for p in problems(tool["input_schema"], args)}
+            theirs = {(tuple(e.absolute_path), e.validator) for e in reference.iter_errors(args)}
+            assert ours == theirs, (tool["name"], args)
 
 
 def test_supplement_limits_are_in_the_schemas():
