@@ -101,10 +101,10 @@ def bomb_figures(tmp: Path) -> None:
 
 def text_pdf(pages: int) -> bytes:
     """A text PDF: each page a 16-point heading and 40 lines of 11-point body text."""
-    objs: list[bytes] = [b"<< /Type /Catalog /Pages 2 0 R >>"]
-    kids = " ".join(f"{3 + 2 * i} 0 R" for i in range(pages))
-    objs.append(f"<< /Type /Pages /Kids [{kids}] /Count {pages} >>".encode())
-    font = 3 + 2 * pages
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from pdf_files import make_pdf  # the tests' PDF writer
+
+    contents = []
     for i in range(pages):
         lines = [f"BT /F1 16 Tf 1 0 0 1 72 760 Tm (Chapter {i + 1}: Maintenance topic {i + 1}) Tj ET"]
         for j in range(40):
@@ -113,23 +113,8 @@ def text_pdf(pages: int) -> bytes:
                 f"BT /F1 11 Tf 1 0 0 1 72 {y} Tm (Line {j} of page {i + 1}: torque the bolt to {j + 10} Nm "
                 f"and record code WR-{2200 + j} in the log.) Tj ET"
             )
-        data = "\n".join(lines).encode("latin-1")
-        objs.append(
-            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {4 + 2 * i} 0 R "
-            f"/Resources << /Font << /F1 {font} 0 R >> >> >>".encode()
-        )
-        objs.append(b"<< /Length %d >>\nstream\n" % len(data) + data + b"\nendstream")
-    objs.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objs, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
-    out += b"".join(b"%010d 00000 n \n" % off for off in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
-    return bytes(out)
+        contents.append("\n".join(lines))
+    return make_pdf(contents)
 
 
 def pdf_figures(tmp: Path, pages: int) -> None:
