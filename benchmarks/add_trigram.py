@@ -3,7 +3,8 @@
   python benchmarks/add_trigram.py STORE COPY
 
 The table follows the contract in ``contextpull/literal_grep.py``; readers that do not know it ignore
-it. The writer does not create it (yet): this script exists to measure what it gives.
+it. ``contextpull build`` writes it one segment per chunk; this script adds it to any store (one
+from ``ingest``, or the published implementation's) to measure what it gives there.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import sqlite3
 import sys
 import time
 
+from contextpull.build import trigram
+
 
 def main() -> int:
     source, target = sys.argv[1], sys.argv[2]
@@ -20,10 +23,7 @@ def main() -> int:
     start = time.perf_counter()
     conn = sqlite3.connect(target)
     conn.execute("PRAGMA journal_mode = DELETE")
-    conn.execute(
-        "CREATE VIRTUAL TABLE sections_trigram USING fts5(text, tokenize='trigram', content='', detail='none')"
-    )
-    conn.execute("INSERT INTO sections_trigram (rowid, text) SELECT rowid, text FROM sections")
+    trigram.add(conn)
     conn.commit()
     conn.execute("VACUUM")
     conn.close()

@@ -24,12 +24,11 @@ import sqlite3
 TABLE = "sections_trigram"
 DDL_BODY = "text, tokenize='trigram', content='', detail='none'"
 DDL = f"CREATE VIRTUAL TABLE {TABLE} USING fts5({DDL_BODY})"
-SHADOW_TABLES = tuple(f"{TABLE}_{part}" for part in ("data", "idx", "docsize", "config"))
 
 
 def add(conn: sqlite3.Connection) -> None:
-    """Create and fill the table from ``sections`` in one statement (the caller commits); for
-    stores that are not builds (benchmarks), where the layout does not need to be canonical."""
+    """Create and fill the table from ``sections`` in one statement (the caller commits), for a
+    store that is not a build (``benchmarks/add_trigram.py``): its layout need not be canonical."""
     conn.execute(DDL)
     conn.execute(f"INSERT INTO {TABLE} (rowid, text) SELECT rowid, text FROM sections")
 
