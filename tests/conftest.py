@@ -40,3 +40,16 @@ def verify_built_store():
     from contextpull.build.verify import verify_store
 
     return verify_store
+
+
+# --- cache-assisted builds: both ways of reusing a cache's chunks ---------------------------
+@pytest.fixture(params=["patch", "copy"])
+def cache_mode(request, monkeypatch):
+    """A cache-assisted build either patches a byte copy of the cache (``patch.py``, the default
+    when the cache's chunks keep their positions) or copies its unchanged chunks into an empty
+    build file (``assemble.py``, used otherwise); tests taking this fixture run both."""
+    if request.param == "copy":
+        from contextpull.build import cache
+
+        monkeypatch.setattr(cache.BuildCache, "patchable", lambda self: False)
+    return request.param

@@ -106,7 +106,7 @@ def test_artifact_is_self_contained(tmp_path):
 
 @pytest.mark.parametrize("sidecars", [True, False], ids=["checksum-beside", "bare-file"])
 @pytest.mark.parametrize("per_document", [True, False], ids=["chunk-per-document", "one-chunk"])
-def test_incremental_build_after_editing_one_document_equals_a_fresh_build(tmp_path, sidecars, per_document, monkeypatch):
+def test_incremental_build_after_editing_one_document_equals_a_fresh_build(tmp_path, sidecars, per_document, monkeypatch, cache_mode):
     if per_document:  # every document its own chunk, so the fixture shows chunks being copied
         monkeypatch.setattr(chunks_mod, "CHUNK_BYTES", 1)
     docs = fixture_corpus(tmp_path / "docs")
@@ -125,9 +125,16 @@ def test_incremental_build_after_editing_one_document_equals_a_fresh_build(tmp_p
     assert cached.reuse == "documents"
     assert (cached.reused_documents, cached.parsed_documents) == (3, 1)
     unchanged = ["guide/config.md", "guide/install.md", "notes.txt"]
+    patched = sidecars and cache_mode == "patch"
+    assert cached.patched == patched
     if per_document and sidecars:  # the three unchanged chunks are copied, pages and all
         assert (cached.copied_chunks, cached.indexed_chunks) == (3, 1)
         assert [p for p in loaded if p in unchanged] == []
+    elif patched:
+        # One chunk, patched: errors.md (first in path order) went from 2 sections to 1, so
+        # every document after it takes other rowids and is written again from the cache.
+        assert cached.copied_chunks == 0 and cached.kept_documents == 0
+        assert [p for p in loaded if p in unchanged] == unchanged
     else:  # indexed again, from sections read out of the cache (nothing parsed)
         assert cached.copied_chunks == 0
         assert [p for p in loaded if p in unchanged] == unchanged

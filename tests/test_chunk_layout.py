@@ -75,7 +75,7 @@ def test_parts_of_a_chunk_are_merged_into_its_one_segment(corpus, tmp_path, monk
     assert_verified(tmp_path / "parts" / "store.sqlite")
 
 
-def test_one_edit_reindexes_only_its_chunk_and_adding_a_document_stays_exact(corpus, tmp_path, monkeypatch):
+def test_one_edit_reindexes_only_its_chunk_and_adding_a_document_stays_exact(corpus, tmp_path, monkeypatch, cache_mode):
     monkeypatch.setattr(chunks_mod, "CHUNK_BYTES", 600)
     first, _ = quiet_build(corpus, tmp_path / "out")
     (corpus / "area1" / "part04.md").write_text("# Part 4\n\nRewritten: only KX-NEW here.\n", encoding="utf-8")
@@ -96,8 +96,8 @@ def test_one_edit_reindexes_only_its_chunk_and_adding_a_document_stays_exact(cor
     assert_verified(tmp_path / "out" / "store.sqlite")
 
 
-def test_a_cache_whose_chunks_do_not_hold_what_its_documents_say_is_dropped(corpus, tmp_path, monkeypatch):
-    from contextpull.build import assemble
+def test_a_cache_whose_chunks_do_not_hold_what_its_documents_say_is_dropped(corpus, tmp_path, monkeypatch, cache_mode):
+    from contextpull.build import assemble, patch
 
     monkeypatch.setattr(chunks_mod, "CHUNK_BYTES", 600)
     quiet_build(corpus, tmp_path / "out")
@@ -114,10 +114,12 @@ def test_a_cache_whose_chunks_do_not_hold_what_its_documents_say_is_dropped(corp
             return low, high
 
     monkeypatch.setattr(assemble, "chunks", Misplaced())
+    monkeypatch.setattr(patch, "chunks", Misplaced())
     report, warnings = quiet_build(corpus, tmp_path / "out", cache=tmp_path / "out" / "store.sqlite")
     assert len(warnings) == 1 and "ignoring cache" in warnings[0] and "holds 0 sections" in warnings[0]
     assert report.copied_chunks == 0 and report.reuse == "none"
     monkeypatch.setattr(assemble, "chunks", chunks_mod)
+    monkeypatch.setattr(patch, "chunks", chunks_mod)
     quiet_build(corpus, tmp_path / "fresh")
     assert file_sha256(tmp_path / "out" / "store.sqlite") == file_sha256(tmp_path / "fresh" / "store.sqlite")
 

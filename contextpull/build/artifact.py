@@ -46,11 +46,13 @@ from .cache import (
 from .discover import SUPPORTED_EXTENSIONS
 from .fingerprint import content_fingerprint, corpus_fingerprint, file_sha256
 from .golden import GoldenResult, check_golden
+from .patch import Patch, PatchAborted
 from .report import BuildReport, iso_time, source_date_epoch
 from .outdir import MANIFEST_FILE, SHA_FILE, STORE_FILE, TMP_PREFIX, check_inputs, prepare_out
 from .outdir import remove_files as _remove
 from .records import DocumentRecord, Skipped
 from .writer import PAGE_SIZE as WRITER_PAGE_SIZE
+from .writer import first_meta
 
 # The writer's page size (16 KiB: faster inserts, smaller file), kept by VACUUM INTO without a
 # conversion; fixed per builder version, so it is part of what makes the bytes reproducible.
@@ -107,7 +109,13 @@ def build(
     job = _Job(docs, out, settings, epoch, exclude, build_cache, progress)
     try:
         try:
-            job.run()
+            try:
+                job.run()
+            except PatchAborted as exc:
+                # The cache's chunks do not lie where this build's go: copy them chunk by chunk.
+                job.cleanup()
+                job = _Job(docs, out, settings, epoch, exclude, build_cache, progress, patch_ok=False)
+                job.run()
         except CacheRejected as exc:
             # The cache's checksum (computed while the build ran) or a read from it failed:
             # drop everything that came from it and build from scratch.
@@ -137,6 +145,19 @@ def build(
     report.warnings = warnings
     report.timings = {"total_s": round(time.perf_counter() - started, 3), **job.timings}
     return report
+
+
+def _new_schema_cookie() -> int:
+    """The schema cookie of a new build file: one schema change per statement of its DDL."""
+    from ..schema import DDL
+
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.executescript(DDL)
+        conn.execute(trigram.DDL)
+        return conn.execute("PRAGMA schema_version").fetchone()[0]
+    finally:
+        conn.close()
 
 
 class _Background:
@@ -172,8 +193,9 @@ class _Background:
 class _Job:
     """One build's state, so the steps above read as a list."""
 
-    def __init__(self, docs, out, settings, epoch, exclude, build_cache: BuildCache | None, progress):
+    def __init__(self, docs, out, settings, epoch, exclude, build_cache: BuildCache | None, progress, patch_ok=True):
         self.docs, self.out, self.settings, self.epoch = docs, out, settings, epoch
+        self.patch_ok = patch_ok  # may start from a copy of the cache (patch.py)
         self.exclude, self.cache, self.progress = exclude, build_cache, progress
         self.ingested_at = iso_time(DEFAULT_EPOCH if epoch is None else epoch)
         tag = f"{TMP_PREFIX}{os.getpid()}"
@@ -255,12 +277,12 @@ class _Job:
     def _start_writer(self) -> sqlite3.Connection:
         from .assemble import Assembler
         from .index_thread import Indexers
-        from .writer import create_store
 
+        patch = None
+        if self.patch_ok and self.cache is not None and self.cache.patchable():
+            patch = Patch(self.cache.plan(), self.cache.section_count_of)
         try:
-            conn = create_store(self.tmp_build)
-            conn.execute(trigram.DDL)
-            conn.commit()
+            conn = self._copy_cache(patch) if patch is not None else self._create()
         except (OSError, sqlite3.Error) as exc:
             raise BuildError(f"cannot create the store in {self.out}: {exc}") from None
         # The build file is scratch (VACUUM INTO makes the artifact), so durability is not needed.
@@ -272,7 +294,31 @@ class _Job:
         conn.execute("PRAGMA synchronous = OFF")
         self._conn = conn
         self.indexer = Indexers(self.tmp_index, self.tmp_build)
-        self.assembler = Assembler(conn, self.indexer, self.cache, self.ingested_at)
+        self.assembler = Assembler(conn, self.indexer, self.cache, self.ingested_at, patch)
+        if patch is not None:
+            patch.begin(conn, first_meta)
+        return conn
+
+    def _create(self) -> sqlite3.Connection:
+        from .writer import create_store
+
+        conn = create_store(self.tmp_build)
+        conn.execute(trigram.DDL)
+        conn.commit()
+        return conn
+
+    def _copy_cache(self, patch: Patch) -> sqlite3.Connection:
+        """The build file as a byte copy of the cache, to be patched (``patch.py``)."""
+        import shutil
+
+        from .writer import connect
+
+        shutil.copyfile(self.cache.path, self.tmp_build)  # type: ignore[union-attr]
+        conn = connect(self.tmp_build)
+        conn.execute("PRAGMA synchronous = OFF")
+        # VACUUM INTO writes the source's schema cookie plus one into the artifact, so the copy
+        # must carry the cookie a new build file has, not the cache's (which is that plus one).
+        conn.execute(f"PRAGMA schema_version = {_new_schema_cookie()}")
         return conn
 
     def _insert(self, conn: sqlite3.Connection, record: DocumentRecord) -> None:
@@ -420,6 +466,8 @@ class _Job:
             parsed_documents=self.parsed,
             copied_chunks=self.assembler.copied_chunks if self.assembler is not None else 0,
             indexed_chunks=self.assembler.indexed_chunks if self.assembler is not None else 0,
+            patched=self.assembler is not None and self.assembler.patch is not None,
+            kept_documents=self.assembler.kept_documents if self.assembler is not None else 0,
         )
 
     def _section_count(self) -> int:

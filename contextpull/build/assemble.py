@@ -34,8 +34,9 @@ _CACHE = "cache"
 class Assembler:
     """Owns the build file's rows from the first document to the FTS5 records."""
 
-    def __init__(self, conn: sqlite3.Connection, indexer, cache, ingested_at: str):
+    def __init__(self, conn: sqlite3.Connection, indexer, cache, ingested_at: str, patch=None):
         self.conn = conn
+        self.patch = patch  # a patch.Patch when the build file is a copy of the cache
         self.indexer = indexer  # an index_thread.IndexThread
         self.cache = cache  # a BuildCache or None
         self.ingested_at = ingested_at
@@ -47,9 +48,12 @@ class Assembler:
         self.doc_id = 0
         self.copied_chunks = 0
         self.indexed_chunks = 0
+        self.kept_documents = 0  # in indexed chunks, left in place in the copied cache
         self._cache_attached = False
         # Totals of the copied chunks, by table; the index thread sums those it indexed.
         self.copied_totals = {WORD_TABLE: segments.Totals(), trigram.TABLE: segments.Totals()}
+        if patch is not None:
+            self.copied_totals = patch.totals  # the cache's, less what the patch removes
 
     def add(self, record: DocumentRecord) -> None:
         """Documents arrive in path order. Cache hits are held (they are small: no sections yet)
@@ -68,6 +72,8 @@ class Assembler:
     def finish(self) -> None:
         if self._current or self._open:
             self._end_chunk()
+        if self.patch is not None:
+            self.patch.finish(self.conn, self.position)
         self.conn.commit()
         if self._cache_attached:
             self.conn.execute(f"DETACH DATABASE {_CACHE}")
@@ -85,7 +91,10 @@ class Assembler:
         first_doc_id = self.doc_id + 1
         source = self.cache.chunk_source(key, records) if self.cache is not None else None
         if source is not None:
-            self._copy(records, key, first_doc_id, *source)
+            if self.patch is not None:
+                self._keep(records, key, first_doc_id, *source)
+            else:
+                self._copy(records, key, first_doc_id, *source)
             self.copied_chunks += 1
             return
         self._begin_index(key)
@@ -137,9 +146,25 @@ class Assembler:
             segments.move_segment(conn, f"{_CACHE}.{table}", cache_position, f"main.{table}", self.position)
         conn.commit()
 
+    def _keep(self, records, key: int, first_doc_id: int, cache_position: int, cache_first_doc_id: int) -> None:
+        """The build file is a copy of the cache (``patch.py``): the chunk's rows are there already."""
+        from .writer import insert_document_row
+
+        self.patch.note_document(self.conn, first_doc_id, cache_first_doc_id)
+        held = self.patch.keep(self.conn, key, self.position, cache_position, first_doc_id - cache_first_doc_id)
+        expected = sum(self.cache.section_count(record) for record in records)
+        if held != expected:  # not laid out as its meta says: build again without it
+            raise CacheRejected(f"its chunk at {records[0].path} holds {held} sections, not {expected}")
+        self.doc_id += len(records)
+        for offset, record in enumerate(records):
+            n_sections = self.cache.section_count(record)
+            insert_document_row(self.conn, record, doc_id=first_doc_id + offset, n_sections=n_sections, ingested_at=self.ingested_at)
+
     # -- a chunk indexed here -----------------------------------------------------------------
     def _begin_index(self, key: int) -> None:
         held, self._current = self._current, []
+        if self.patch is not None:
+            self.patch.begin_chunk(self.conn, key, self.position)
         self._open = _OpenChunk(key, chunks.first_rowid(key))
         for record in held:
             self._write(record)
@@ -147,11 +172,20 @@ class Assembler:
     def _write(self, record: DocumentRecord) -> None:
         from .writer import insert_document_row, section_rows
 
-        conn, chunk = self.conn, self._open
+        conn, chunk, patch = self.conn, self._open, self.patch
+        if patch is not None and isinstance(record, CachedRecord) and patch.in_place(record.path, chunk.key, chunk.next_rowid):
+            self._keep_document(record)
+            return
+        if patch is not None:
+            cached = self.cache.documents.get(record.path)
+            patch.note_document(conn, self.doc_id + 1, cached[0] if cached else None)
         if self.cache is not None:
             record = self.cache.load(record)
         self.doc_id += 1
         insert_document_row(conn, record, doc_id=self.doc_id, n_sections=len(record.sections), ingested_at=self.ingested_at)
+        if patch is not None:
+            old_sections = cached[8] if cached else 0
+            patch.make_room(conn, chunk.key, record.path, old_sections, chunk.next_rowid, chunk.next_rowid + len(record.sections) - 1)
         if not record.sections:
             return
         rows, fts = section_rows(record, doc_id=self.doc_id, base=chunk.next_rowid)
@@ -161,8 +195,24 @@ class Assembler:
             rows,
         )
         conn.executemany(f"INSERT INTO main.{WORD_TABLE}_content (id, c0, c1, c2) VALUES (?, ?, ?, ?)", fts)
-        chunk.next_rowid += len(rows)
-        chunk.part_bytes += record.bytes
+        self._advance(len(rows), record.bytes)
+
+    def _keep_document(self, record: CachedRecord) -> None:
+        """An unchanged document whose rows in the copied cache already sit at its rowids."""
+        from .writer import insert_document_row
+
+        chunk, n_sections = self._open, self.cache.section_count(record)
+        self.patch.note_document(self.conn, self.doc_id + 1, record.cache_doc_id)
+        self.doc_id += 1
+        self.patch.final_doc_ids(self.conn, chunk.next_rowid, chunk.next_rowid + n_sections - 1, self.doc_id - record.cache_doc_id)
+        insert_document_row(self.conn, record, doc_id=self.doc_id, n_sections=n_sections, ingested_at=self.ingested_at)
+        self.kept_documents += 1
+        self._advance(n_sections, record.bytes)
+
+    def _advance(self, n_sections: int, size: int) -> None:
+        chunk = self._open
+        chunk.next_rowid += n_sections
+        chunk.part_bytes += size
         if chunk.part_bytes >= chunks.PART_BYTES:
             self._end_part()
 
@@ -174,6 +224,8 @@ class Assembler:
         chunk.part_first, chunk.part_bytes = chunk.next_rowid, 0
 
     def _end_index(self) -> None:
+        if self.patch is not None:
+            self.patch.end_chunk(self.conn, self._open.key, self._open.next_rowid)
         self._end_part()
         self._open = None
         self.indexer.end(self.position)

@@ -149,6 +149,9 @@ class BuildCache:
     def section_count(self, record: DocumentRecord) -> int:
         return self.documents[record.path][8]
 
+    def section_count_of(self, path: str) -> int:
+        return self.documents[path][8]
+
     def chunk_source(self, key: int, records: list[DocumentRecord]) -> tuple[int, int] | None:
         """(position, first doc_id) of this exact chunk in the cache, if its rows can be copied.
 
@@ -161,17 +164,29 @@ class BuildCache:
             return None
         if not all(isinstance(record, CachedRecord) for record in records):
             return None
-        if self._chunks is None:
-            self._chunks = self._plan()
-        found = self._chunks.get(key)
+        found = self.plan().get(key)
         if found is None or found[1] != [(r.path, r.sha256) for r in records]:
             return None
         if [r.cache_doc_id for r in records] != list(range(found[2], found[2] + len(records))):  # type: ignore[attr-defined]
             return None
         return found[0], found[2]
 
-    def _plan(self) -> dict[int, tuple[int, list[tuple[str, str]], int]]:
+    def patchable(self) -> bool:
+        """Whether its chunks may be reused as they lie (``chunk_source``, ``patch.py``)."""
+        return (
+            self.trust_fts
+            and self.meta.get(SQLITE_KEY) == sqlite3.sqlite_version
+            and self.meta.get(LAYOUT_KEY) == LAYOUT
+            and bool(self.plan())
+        )
+
+    def plan(self) -> dict[int, tuple[int, list[tuple[str, str]], int]]:
         """The cache's chunks as its build made them: key -> (position, [(path, sha256)], first doc_id)."""
+        if self._chunks is None:
+            self._chunks = self._plan()
+        return self._chunks
+
+    def _plan(self) -> dict[int, tuple[int, list[tuple[str, str]], int]]:
         by_path = sorted(self.documents.values(), key=lambda row: row[0])  # a build's doc_ids follow its path order
         if [row[0] for row in by_path] != list(range(1, len(by_path) + 1)):
             return {}  # not doc_ids 1..N: not laid out by this builder

@@ -115,7 +115,11 @@ def _open_scratch(path: Path, source: Path, indexes: Sequence[Index]) -> sqlite3
     return conn
 
 
-_QUEUE_PARTS = 2  # parts waiting for the thread at most: memory stays bounded
+# A part is two rowids; its rows wait in the build file, so a long queue costs no memory. It lets
+# the writer run ahead of the threads: a cached build that keeps most rows in place (patch.py)
+# goes on hashing the corpus while the edited chunk is indexed (with 2 parts, the writer waited
+# 0.9 s of a 4.4 s one-edit build on the synthetic 5,000-document corpus).
+_QUEUE_PARTS = 64
 _DONE = None
 
 

@@ -32,6 +32,8 @@ class BuildReport:
     parsed_documents: int = 0
     copied_chunks: int = 0  # chunks whose rows and index segments came from the cache (assemble.py)
     indexed_chunks: int = 0
+    patched: bool = False  # the build file started as a copy of the cache (patch.py)
+    kept_documents: int = 0  # unchanged documents of indexed chunks whose rows stayed in that copy
     warnings: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
 
@@ -48,7 +50,8 @@ class BuildReport:
             "golden": self.golden.to_dict(),
             "cache": {"reuse": self.reuse, "reused_documents": self.reused_documents,
                       "parsed_documents": self.parsed_documents,
-                      "copied_chunks": self.copied_chunks, "indexed_chunks": self.indexed_chunks},
+                      "copied_chunks": self.copied_chunks, "indexed_chunks": self.indexed_chunks,
+                      "patched": self.patched, "kept_documents": self.kept_documents},
             "warnings": list(self.warnings),
             "timings": dict(self.timings),
         }

@@ -91,9 +91,14 @@ def create_store(path: Path) -> sqlite3.Connection:
     conn.execute("PRAGMA journal_mode = MEMORY")
     conn.execute("PRAGMA synchronous = OFF")
     conn.executescript(DDL)
-    conn.execute("INSERT INTO meta (key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
+    first_meta(conn)
     conn.commit()
     return conn
+
+
+def first_meta(conn: sqlite3.Connection) -> None:
+    """The meta row a new store starts with (also what a patched copy of a cache starts again from)."""
+    conn.execute("INSERT INTO meta (key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
 
 
 def _sha256(text: str) -> str:

@@ -1,0 +1,106 @@
+"""Cache-assisted builds that patch a copy of the cache (contextpull/build/patch.py): whatever the
+edit, the artifact is byte-identical to a fresh build, and only what changed is written again."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+
+import pytest
+
+from artifact_helpers import assert_verified, quiet_build, write_files
+from contextpull.build import chunks as chunks_mod
+from contextpull.build.fingerprint import file_sha256
+
+
+def _doc(i: int, sections: int, tag: str = "") -> str:
+    body = "".join(
+        f"## Topic {j}\n\nDoc {i} topic {j} explains KZ-{i:02d}-{j} and the cache flag{tag}. " * 2 + "\n\n"
+        for j in range(sections)
+    )
+    return f"# Doc {i}\n\nAbout doc {i}{tag}: run the tool with care.\n\n{body}"
+
+
+def _corpus(n: int = 24) -> dict[str, str]:
+    return {f"d{i % 4}/doc{i:02d}.md": _doc(i, 2 + i % 3) for i in range(n)}
+
+
+def _same_bytes(tmp_path, files, cached_out, name):
+    fresh = tmp_path / f"fresh-{name}"
+    docs = write_files(tmp_path / f"docs-{name}", files)
+    quiet_build(docs, fresh)
+    assert file_sha256(cached_out / "store.sqlite") == file_sha256(fresh / "store.sqlite"), name
+
+
+@pytest.fixture
+def small_chunks(monkeypatch):
+    monkeypatch.setattr(chunks_mod, "CHUNK_BYTES", 2000)  # a handful of documents per chunk
+
+
+@pytest.mark.parametrize("layout", ["small-chunks", "one-chunk"])
+def test_every_kind_of_edit_patches_to_the_bytes_of_a_fresh_build(tmp_path, monkeypatch, layout, cache_mode):
+    if layout == "small-chunks":
+        monkeypatch.setattr(chunks_mod, "CHUNK_BYTES", 2000)
+    files = _corpus()
+    docs = write_files(tmp_path / "docs", files)
+    out = tmp_path / "out"
+    quiet_build(docs, out)
+    edits = [
+        ("same-shape", lambda f: f.__setitem__("d1/doc05.md", _doc(5, 2 + 5 % 3, tag=" (edited)"))),
+        ("more-sections", lambda f: f.__setitem__("d2/doc02.md", _doc(2, 6))),
+        ("fewer-sections", lambda f: f.__setitem__("d0/doc12.md", _doc(12, 1))),
+        ("added-first", lambda f: f.__setitem__("a/first.md", _doc(99, 2))),
+        ("removed-early", lambda f: f.pop("d0/doc00.md")),
+        ("added-and-removed", lambda f: (f.pop("d3/doc07.md"), f.__setitem__("d3/doc07b.md", _doc(7, 4)))),
+        ("removed-last", lambda f: f.pop(max(f))),
+        ("many", lambda f: [f.__setitem__(p, _doc(i, 1 + i % 4, tag=" v2")) for i, p in enumerate(sorted(f)) if i % 5 == 0]),
+    ]
+    for name, edit in edits:
+        edit(files)
+        for path in list(docs.rglob("*.md")):
+            path.unlink()
+        write_files(docs, files)
+        report, warnings = quiet_build(docs, out, cache=out / "store.sqlite")
+        assert warnings == [], name
+        assert report.reuse == "documents", name
+        _same_bytes(tmp_path, files, out, name)
+    conn = sqlite3.connect(out / "store.sqlite")
+    assert conn.execute("SELECT count(*) FROM sections WHERE doc_id < 0").fetchone()[0] == 0
+    conn.close()
+    assert_verified(out / "store.sqlite")
+
+
+def test_an_edit_that_keeps_the_section_count_rewrites_only_that_document(tmp_path):
+    files = _corpus()
+    docs = write_files(tmp_path / "docs", files)
+    out = tmp_path / "out"
+    quiet_build(docs, out)
+    files["d1/doc01.md"] = _doc(1, 2 + 1 % 3, tag=" (edited)")  # same sections, other words
+    write_files(docs, files)
+    report, _ = quiet_build(docs, out, cache=out / "store.sqlite")
+    assert report.patched and report.parsed_documents == 1
+    # one chunk: every other document stays in the copied file, in place
+    assert report.kept_documents == len(files) - 1
+    _same_bytes(tmp_path, files, out, "one")
+
+
+def test_a_chunk_that_moved_is_copied_instead_of_patched(tmp_path, small_chunks):
+    files = _corpus()
+    docs = write_files(tmp_path / "docs", files)
+    out = tmp_path / "out"
+    first, _ = quiet_build(docs, out)
+    assert first.indexed_chunks >= 3
+    # A new document early in path order that starts a chunk splits the chunk it lands in and
+    # shifts every later chunk's position: their segments would need renumbering, so the
+    # build copies them instead.
+    for n in range(200):
+        path = f"d0/doc01-{n}.md"  # after d0/doc00.md, before d0/doc04.md
+        if chunks_mod._starts(path, len(_doc(98, 1).encode())):
+            break
+    files[path] = _doc(98, 1)
+    write_files(docs, files)
+    report, warnings = quiet_build(docs, out, cache=out / "store.sqlite")
+    assert warnings == []
+    assert not report.patched and report.copied_chunks >= first.indexed_chunks - 1
+    _same_bytes(tmp_path, files, out, "moved")
+    assert_verified(out / "store.sqlite")
