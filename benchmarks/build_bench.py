@@ -6,11 +6,12 @@ Runs the CLI as subprocesses and prints a markdown table:
 - reproducibility: two copies of a corpus, made at different times (different mtimes), built from
   different working directories into different folders: same sha256 or not;
 - full build, `build --cache` with nothing changed, and `build --cache` after one document
-  changed (its bytes compared with a fresh build of the changed corpus), on one corpus.
+  changed, at several places in the corpus (each compared byte for byte with a fresh build of
+  the changed corpus): an edit re-indexes the chunk it falls in, and chunk sizes vary.
 
 Usage:
   python benchmarks/build_bench.py repro --corpus ../shared/corpora/uv-docs
-  python benchmarks/build_bench.py incremental --docs 5000 [--repeats 3] [--contextpull .venv/bin/contextpull]
+  python benchmarks/build_bench.py incremental --docs 5000 [--repeats 3] [--edits 5] [--contextpull .venv/bin/contextpull]
 
 The synthetic corpus comes from the shared harness's generator (cpbench.py gen synthetic), cached
 under $CPBENCH_ROOT or /tmp/cpbench/corpora. Medians of --repeats runs; the machine is shared,
@@ -81,44 +82,75 @@ def synthetic(n_docs: int) -> Path:
     return root
 
 
+def _chunk_share(store: Path, path: str) -> float:
+    """The share of the corpus's bytes in the chunk that holds ``path`` (what an edit re-indexes)."""
+    import sqlite3
+
+    from contextpull.build import chunks
+
+    conn = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+    docs = conn.execute("SELECT path, bytes FROM documents ORDER BY path").fetchall()
+    conn.close()
+    size, total = dict(docs), sum(b for _, b in docs)
+    for _, paths in chunks.plan(docs):
+        if path in paths:
+            return sum(size[p] for p in paths) / total
+    return 0.0
+
+
 def cmd_incremental(a: argparse.Namespace) -> int:
+    """Full build, then ``--cache`` builds after editing one document at each of ``--edits``
+    places spread over the corpus (each from the full build's artifact, each compared with a
+    fresh build of the edited corpus), and one with nothing changed."""
     base = Path(a.corpus).resolve() if a.corpus else synthetic(a.docs)
-    full, nochange, onechange = [], [], []
-    identical = []
+    full, nochange, rows = [], [], []
     with tempfile.TemporaryDirectory(prefix="cp-incr-") as tmp:
         tmp = Path(tmp)
         docs = tmp / "docs"
         shutil.copytree(base, docs)
-        victim = sorted(p for p in docs.rglob("*.md"))[len(list(docs.rglob("*.md"))) // 2]
-        original = victim.read_text(encoding="utf-8")
+        files = sorted(docs.rglob("*.md"))
         for i in range(a.repeats):
-            victim.write_text(original, encoding="utf-8")
             out = tmp / f"out{i}"
+            if out.exists():
+                shutil.rmtree(out)
             t, report = run_build(a.contextpull, docs, out)
             full.append(t)
-            store = out / "store.sqlite"
-            t, r = run_build(a.contextpull, docs, out, "--cache", str(store))
-            assert r["cache"]["reuse"] == "whole", r["cache"]
-            nochange.append(t)
-            victim.write_text(original + f"\n\n## Edited {i}\n\nOne more paragraph, edit {i}.\n", encoding="utf-8")
-            t, r = run_build(a.contextpull, docs, out, "--cache", str(store))
-            onechange.append(t)
-            assert r["cache"]["parsed_documents"] == 1, r["cache"]
-            _, fresh = run_build(a.contextpull, docs, tmp / f"fresh{i}")
-            identical.append(sha256(store) == sha256(tmp / f"fresh{i}" / "store.sqlite"))
-            shutil.rmtree(tmp / f"fresh{i}")
-            shutil.rmtree(out)
+        store = out / "store.sqlite"
+        t, r = run_build(a.contextpull, docs, tmp / "nochange", "--cache", str(store))
+        assert r["cache"]["reuse"] == "whole", r["cache"]
+        nochange.append(t)
+        for k in range(a.edits):
+            victim = files[(2 * k + 1) * len(files) // (2 * a.edits)]
+            original = victim.read_text(encoding="utf-8")
+            victim.write_text(original + f"\n\n## Edited {k}\n\nOne more paragraph, edit {k}.\n", encoding="utf-8")
+            try:
+                t, r = run_build(a.contextpull, docs, tmp / f"inc{k}", "--cache", str(store))
+                assert r["cache"]["parsed_documents"] == 1, r["cache"]
+                run_build(a.contextpull, docs, tmp / f"fresh{k}")
+                same = sha256(tmp / f"inc{k}" / "store.sqlite") == sha256(tmp / f"fresh{k}" / "store.sqlite")
+            finally:
+                victim.write_text(original, encoding="utf-8")
+            rel = victim.relative_to(docs).as_posix()
+            rows.append((rel, _chunk_share(store, rel), t, r["cache"], same))
+            shutil.rmtree(tmp / f"inc{k}")
+            shutil.rmtree(tmp / f"fresh{k}")
         m = report["manifest"]
-    f, n, o = (statistics.median(x) for x in (full, nochange, onechange))
+    f, n = statistics.median(full), statistics.median(nochange)
+    times = [t for _, _, t, _, _ in rows]
     print(f"corpus: {base} ({m['counts']['documents']} documents, {m['counts']['sections']} sections,"
-          f" store {m['store']['bytes'] / 1e6:.1f} MB); medians of {a.repeats}")
+          f" store {m['store']['bytes'] / 1e6:.1f} MB); full build median of {a.repeats}")
     print()
     print("| build | wall time | vs full build | output |")
     print("|---|---:|---:|---|")
     print(f"| full (no cache) | {f:.2f} s | 1.00x | |")
     print(f"| `--cache`, nothing changed | {n:.2f} s | {n / f:.2f}x | cached artifact reused whole |")
-    print(f"| `--cache`, one document changed | {o:.2f} s | {o / f:.2f}x | byte-identical to a fresh build: {'yes' if all(identical) else 'NO'} |")
-    return 0 if all(identical) else 1
+    for rel, share, t, cache, same in rows:
+        how = "patched" if cache.get("patched") else "copied"
+        print(f"| `--cache`, `{rel}` changed (its chunk: {share:.0%} of the corpus; {how}) | {t:.2f} s | {t / f:.2f}x |"
+              f" byte-identical to a fresh build: {'yes' if same else 'NO'} |")
+    print(f"| `--cache`, one document changed: median of {len(times)} places | {statistics.median(times):.2f} s |"
+          f" {statistics.median(times) / f:.2f}x | range {min(times) / f:.2f}-{max(times) / f:.2f}x |")
+    return 0 if all(same for *_, same in rows) else 1
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -131,7 +163,8 @@ def main(argv: list[str] | None = None) -> int:
     i = sub.add_parser("incremental")
     i.add_argument("--docs", type=int, default=5000)
     i.add_argument("--corpus", default=None, help="use this folder instead of a synthetic corpus")
-    i.add_argument("--repeats", type=int, default=3)
+    i.add_argument("--repeats", type=int, default=3, help="full builds (the median is the reference)")
+    i.add_argument("--edits", type=int, default=5, help="places in the corpus to edit, one at a time")
     i.set_defaults(func=cmd_incremental)
     a = p.parse_args(argv)
     return a.func(a)

@@ -48,7 +48,7 @@ class Assembler:
         self.doc_id = 0
         self.copied_chunks = 0
         self.indexed_chunks = 0
-        self.kept_documents = 0  # in indexed chunks, left in place in the copied cache
+        self.kept_documents = 0  # unchanged, in indexed chunks: rows left in place or moved with SQL
         self._cache_attached = False
         # Totals of the copied chunks, by table; the index thread sums those it indexed.
         self.copied_totals = {WORD_TABLE: segments.Totals(), trigram.TABLE: segments.Totals()}
@@ -77,6 +77,12 @@ class Assembler:
         self.conn.commit()
         if self._cache_attached:
             self.conn.execute(f"DETACH DATABASE {_CACHE}")
+
+    def _attach_cache(self) -> None:
+        if not self._cache_attached:
+            self.conn.commit()  # ATTACH needs no open transaction
+            self.conn.execute(f"ATTACH DATABASE ? AS {_CACHE}", (str(self.cache.path),))
+            self._cache_attached = True
 
     def _take_key(self, path: str) -> int:
         self.position += 1
@@ -113,10 +119,7 @@ class Assembler:
         from .writer import insert_document_row
 
         conn = self.conn
-        if not self._cache_attached:
-            conn.commit()
-            conn.execute(f"ATTACH DATABASE ? AS {_CACHE}", (str(self.cache.path),))
-            self._cache_attached = True
+        self._attach_cache()
         self.doc_id += len(records)
         for offset, record in enumerate(records):
             n_sections = self.cache.section_count(record)
@@ -173,8 +176,11 @@ class Assembler:
         from .writer import insert_document_row, section_rows
 
         conn, chunk, patch = self.conn, self._open, self.patch
-        if patch is not None and isinstance(record, CachedRecord) and patch.in_place(record.path, chunk.key, chunk.next_rowid):
-            self._keep_document(record)
+        if patch is not None and isinstance(record, CachedRecord):
+            if patch.in_place(record.path, chunk.key, chunk.next_rowid):
+                self._keep_document(record)
+            else:
+                self._move_document(record)
             return
         if patch is not None:
             cached = self.cache.documents.get(record.path)
@@ -206,6 +212,36 @@ class Assembler:
         self.doc_id += 1
         self.patch.final_doc_ids(self.conn, chunk.next_rowid, chunk.next_rowid + n_sections - 1, self.doc_id - record.cache_doc_id)
         insert_document_row(self.conn, record, doc_id=self.doc_id, n_sections=n_sections, ingested_at=self.ingested_at)
+        self.kept_documents += 1
+        self._advance(n_sections, record.bytes)
+
+    def _move_document(self, record: CachedRecord) -> None:
+        """An unchanged document whose sections take other rowids now: its rows are copied from
+        the cache with SQL, shifted (``patch.py``); nothing passes through Python."""
+        from .writer import insert_document_row
+
+        conn, chunk, n_sections = self.conn, self._open, self.cache.section_count(record)
+        self.patch.note_document(conn, self.doc_id + 1, record.cache_doc_id)
+        self.doc_id += 1
+        insert_document_row(conn, record, doc_id=self.doc_id, n_sections=n_sections, ingested_at=self.ingested_at)
+        if n_sections:
+            self._attach_cache()
+            first = chunk.next_rowid
+            old = self.patch.make_room_for_move(conn, record.path, chunk.key, first, n_sections)
+            moved = conn.execute(
+                "INSERT INTO main.sections (rowid, id, doc_id, ordinal, heading_path, level, kind, text,"
+                " char_len, hash, prev_id, next_id) SELECT rowid + ?, id, ?, ordinal, heading_path, level,"
+                f" kind, text, char_len, hash, prev_id, next_id FROM {_CACHE}.sections"
+                " WHERE rowid BETWEEN ? AND ? ORDER BY rowid",
+                (first - old, self.doc_id, old, old + n_sections - 1),
+            ).rowcount
+            if moved != n_sections:  # not laid out as its meta says: build again without it
+                raise CacheRejected(f"{record.path} holds {moved} sections in it, not {n_sections}")
+            conn.execute(
+                f"INSERT INTO main.{WORD_TABLE}_content (id, c0, c1, c2) SELECT id + ?, c0, c1, c2"
+                f" FROM {_CACHE}.{WORD_TABLE}_content WHERE id BETWEEN ? AND ? ORDER BY id",
+                (first - old, old, old + n_sections - 1),
+            )
         self.kept_documents += 1
         self._advance(n_sections, record.bytes)
 

@@ -156,6 +156,27 @@ class Patch:
         if key in self._position_of and key not in self._settled and first <= last:
             _delete_rows(conn, first, last)
 
+    def make_room_for_move(self, conn: sqlite3.Connection, path: str, key: int, first: int, n_sections: int) -> int:
+        """Unchanged document ``path`` is about to be copied from the cache to rowids
+        ``first..first + n_sections - 1``: what the build file holds there goes, and so do its
+        own old rows. Returns its first rowid in the cache.
+
+        Writes go up in rowid order through a chunk, so in the chunk being written, rowids
+        below ``first`` hold this build's rows and rowids from ``first`` up still hold the
+        cache's. Its old rows in this chunk therefore all lie at ``first`` or above, within
+        ``first..max(new last, old last)``; in another chunk not settled yet they are intact.
+        """
+        old_key, old_first = self._rows_of[path]
+        last, old_last = first + n_sections - 1, old_first + n_sections - 1
+        if old_key == key:
+            _delete_rows(conn, first, max(last, old_last))
+            return old_first
+        if key in self._position_of and key not in self._settled:
+            _delete_rows(conn, first, last)
+        if old_key not in self._settled:
+            _delete_rows(conn, old_first, old_last)
+        return old_first
+
     def _delete_docsizes(self, conn: sqlite3.Connection, lo: int, hi: int) -> None:
         for table in INDEXES:
             rows, columns = segments.docsize_totals(conn, f"main.{table}", lo, hi)
