@@ -37,7 +37,7 @@ SQLITE_KEY = "builder_sqlite"
 SETTINGS_KEY = "build_settings"
 CONTENT_FP_KEY = "content_fingerprint"
 LAYOUT_KEY = "build_layout"
-LAYOUT = "chunks-1"  # chunks.py and segments.py: what a chunk's rowids and segment are
+LAYOUT = "chunks-2"  # chunks.py and segments.py: what a chunk's rowids and segment are (2: 8 MiB chunks)
 
 
 def builder_meta(settings: Settings) -> dict[str, str]:
