@@ -69,7 +69,7 @@ def cmd_repro(a: argparse.Namespace) -> int:
         _, r2 = run_build(a.contextpull, Path("elsewhere/docs-copy"), Path("out2"), cwd=tmp / "b")
         s1, s2 = r1["manifest"]["store"]["sha256"], r2["manifest"]["store"]["sha256"]
         m = r1["manifest"]
-        print(f"| corpus | documents | sections | build 1 sha256 | build 2 sha256 | identical |")
+        print("| corpus | documents | sections | build 1 sha256 | build 2 sha256 | identical |")
         print("|---|---:|---:|---|---|---|")
         print(f"| {src.name} | {m['counts']['documents']} | {m['counts']['sections']} | `{s1}` | `{s2}` | {'yes' if s1 == s2 else 'NO'} |")
     return 0 if s1 == s2 else 1

@@ -32,7 +32,6 @@ import shutil
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from contextpull.build.fingerprint import file_sha256 as sha256_file

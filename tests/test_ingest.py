@@ -253,8 +253,6 @@ def test_cli_json_report(make_corpus, runner, tmp_path):
     corpus = make_corpus({"a.md": "# A\n\nA good document to keep.\n"})
     result = runner.invoke(cli, ["ingest", str(corpus), "--store", str(tmp_path / "s.sqlite"), "--json"])
     assert result.exit_code == 0, result.output
-    import json
-
     data = json.loads(result.stdout)
     assert data["seen"] == 1 and data["changed"] == 1 and data["documents"] == 1
     assert data["index_mode"] == "flat" and data["skipped"] == []

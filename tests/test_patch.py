@@ -3,13 +3,13 @@ edit, the artifact is byte-identical to a fresh build, and only what changed is 
 
 from __future__ import annotations
 
-import random
 import sqlite3
 
 import pytest
 
 from artifact_helpers import assert_verified, quiet_build, write_files
 from contextpull.build import chunks as chunks_mod
+from contextpull.build import segments
 from contextpull.build.fingerprint import file_sha256
 
 
@@ -66,6 +66,8 @@ def test_every_kind_of_edit_patches_to_the_bytes_of_a_fresh_build(tmp_path, monk
         _same_bytes(tmp_path, files, out, name)
     conn = sqlite3.connect(out / "store.sqlite")
     assert conn.execute("SELECT count(*) FROM sections WHERE doc_id < 0").fetchone()[0] == 0
+    for table in ("sections_fts", "sections_trigram"):  # the cache's totals, less and plus the edits
+        assert segments.averages(conn, table) == segments.docsize_totals(conn, table, -(1 << 63), (1 << 63) - 1)
     conn.close()
     assert_verified(out / "store.sqlite")
 

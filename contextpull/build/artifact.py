@@ -18,7 +18,9 @@ Why it is shaped the way it is:
   artifact untouched. A killed build can leave a hidden ``.store.sqlite.*.tmp``; the next build
   in that folder removes it.
 - ``--cache`` (item 4): see ``cache.py``; rows are written chunk by chunk (``assemble.py``), each
-  chunk one FTS5 segment (``segments.py``), so unchanged chunks are copied, not re-indexed.
+  chunk one FTS5 segment (``segments.py``), so unchanged chunks are kept or copied, not
+  re-indexed; with a trusted cache the build file starts as its copy (``patch.py``).
+- The build file and how it becomes the artifact: ``build_file.py``.
 """
 
 from __future__ import annotations
@@ -32,8 +34,8 @@ from typing import Any
 
 from ..config import Settings, resolve_settings
 from ..errors import BuildError, CheckFailed, ConfigError, ContextPullError, InputError
+from . import build_file
 from . import manifest as manifest_mod
-from . import trigram
 from .cache import (
     CONTENT_FP_KEY,
     BuildCache,
@@ -44,19 +46,16 @@ from .cache import (
     open_cache,
 )
 from .discover import SUPPORTED_EXTENSIONS
-from .fingerprint import content_fingerprint, corpus_fingerprint, file_sha256
+from .fingerprint import content_fingerprint, corpus_fingerprint
 from .golden import GoldenResult, check_golden
 from .patch import Patch, PatchAborted
 from .report import BuildReport, iso_time, source_date_epoch
 from .outdir import MANIFEST_FILE, SHA_FILE, STORE_FILE, TMP_PREFIX, check_inputs, prepare_out
 from .outdir import remove_files as _remove
 from .records import DocumentRecord, Skipped
-from .writer import PAGE_SIZE as WRITER_PAGE_SIZE
 from .writer import first_meta
 
-# The writer's page size (16 KiB: faster inserts, smaller file), kept by VACUUM INTO without a
-# conversion; fixed per builder version, so it is part of what makes the bytes reproducible.
-PAGE_SIZE = WRITER_PAGE_SIZE
+PAGE_SIZE = build_file.PAGE_SIZE
 # Used for ingested_at when SOURCE_DATE_EPOCH is not set: 1980-01-01, the earliest time a zip
 # entry can hold, the same choice reproducible-build tools make for the same reason.
 DEFAULT_EPOCH = 315532800
@@ -111,7 +110,7 @@ def build(
         try:
             try:
                 job.run()
-            except PatchAborted as exc:
+            except PatchAborted:
                 # The cache's chunks do not lie where this build's go: copy them chunk by chunk.
                 job.cleanup()
                 job = _Job(docs, out, settings, epoch, exclude, build_cache, progress, patch_ok=False)
@@ -145,76 +144,6 @@ def build(
     report.warnings = warnings
     report.timings = {"total_s": round(time.perf_counter() - started, 3), **job.timings}
     return report
-
-
-def _new_schema_cookie() -> int:
-    """The schema cookie of a new build file: one schema change per statement of its DDL."""
-    from ..schema import DDL
-
-    conn = sqlite3.connect(":memory:")
-    try:
-        conn.executescript(DDL)
-        conn.execute(trigram.DDL)
-        return conn.execute("PRAGMA schema_version").fetchone()[0]
-    finally:
-        conn.close()
-
-
-def _hash_and_flush(path: Path) -> str:
-    """The file's sha256, while a thread flushes it to disk (``fsync``), so that the artifact
-    renamed into place later is on disk and not only in the page cache. The two overlap: the
-    hash reads the pages from memory while the flush writes them out."""
-    import threading
-
-    errors: list[OSError] = []
-
-    def flush() -> None:
-        try:
-            fd = os.open(path, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-        except OSError as exc:  # reported below, after the hash
-            errors.append(exc)
-
-    flusher = threading.Thread(target=flush, name="fsync", daemon=True)
-    flusher.start()
-    digest = file_sha256(path)
-    flusher.join()
-    if errors:
-        raise BuildError(f"cannot write the store to disk: {errors[0]}")
-    return digest
-
-
-class _Background:
-    """``func`` over a read-only connection to ``path``, in a thread; ``result()`` joins."""
-
-    def __init__(self, func, path: Path):
-        import threading
-
-        self._value = None
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, args=(func, path), daemon=True)
-        self._thread.start()
-
-    def _run(self, func, path: Path) -> None:
-        from .verify import open_readonly
-
-        try:
-            conn = open_readonly(path)
-            try:
-                self._value = func(conn)
-            finally:
-                conn.close()
-        except BaseException as exc:  # handed to the caller in result()
-            self._error = exc
-
-    def result(self):
-        self._thread.join()
-        if self._error is not None:
-            raise self._error
-        return self._value
 
 
 class _Job:
@@ -309,43 +238,17 @@ class _Job:
         if self.patch_ok and self.cache is not None and self.cache.patchable():
             patch = Patch(self.cache.plan(), self.cache.section_count_of)
         try:
-            conn = self._copy_cache(patch) if patch is not None else self._create()
+            if patch is not None:
+                conn = build_file.copy_of(self.cache.path, self.tmp_build)  # type: ignore[union-attr]
+            else:
+                conn = build_file.create(self.tmp_build)
         except (OSError, sqlite3.Error) as exc:
             raise BuildError(f"cannot create the store in {self.out}: {exc}") from None
-        # The build file is scratch (VACUUM INTO makes the artifact), so durability is not needed.
-        # WAL: the index thread and the content fingerprint read it while the writer writes.
-        # Never checkpointed: every page is written once, to the WAL, and read from there by
-        # VACUUM INTO (copying it into the file as well cost ~1 s of a 5,000-document build).
-        conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA wal_autocheckpoint = 0")
-        conn.execute("PRAGMA synchronous = OFF")
         self._conn = conn
         self.indexer = Indexers(self.tmp_index, self.tmp_build)
         self.assembler = Assembler(conn, self.indexer, self.cache, self.ingested_at, patch)
         if patch is not None:
             patch.begin(conn, first_meta)
-        return conn
-
-    def _create(self) -> sqlite3.Connection:
-        from .writer import create_store
-
-        conn = create_store(self.tmp_build)
-        conn.execute(trigram.DDL)
-        conn.commit()
-        return conn
-
-    def _copy_cache(self, patch: Patch) -> sqlite3.Connection:
-        """The build file as a byte copy of the cache, to be patched (``patch.py``)."""
-        import shutil
-
-        from .writer import connect
-
-        shutil.copyfile(self.cache.path, self.tmp_build)  # type: ignore[union-attr]
-        conn = connect(self.tmp_build)
-        conn.execute("PRAGMA synchronous = OFF")
-        # VACUUM INTO writes the source's schema cookie plus one into the artifact, so the copy
-        # must carry the cookie a new build file has, not the cache's (which is that plus one).
-        conn.execute(f"PRAGMA schema_version = {_new_schema_cookie()}")
         return conn
 
     def _insert(self, conn: sqlite3.Connection, record: DocumentRecord) -> None:
@@ -383,47 +286,24 @@ class _Job:
             conn.commit()
             _lap("index_text_s")  # the last chunk, the index text and meta
             # Everything the content fingerprint reads is final now: it runs beside the rest.
-            fingerprint = _Background(content_fingerprint, self.tmp_build)
+            fingerprint = build_file.Background(content_fingerprint, self.tmp_build)
             # then: waiting for the index thread, copying its segments in, the FTS5 records
             self.timings["index_wait_s"] = round(self.indexer.waited, 3)  # type: ignore[union-attr]
             self.timings["index_fill"] = self.indexer.finish_into(conn, self.assembler.copied_totals)  # type: ignore[assignment,union-attr]
             _lap("index_s")
-            conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
-            conn.execute("VACUUM INTO ?", (str(self.tmp_store),))
+            build_file.vacuum_into(conn, self.tmp_build, self.tmp_store)
             _lap("vacuum_s")
             self.content_fp = fingerprint.result()
             _lap("fingerprint_wait_s")  # the content fingerprint's time beyond VACUUM INTO's
-            # The build file is done with. Unlinked first, SQLite skips the checkpoint it would
-            # otherwise make on close, which would copy the whole WAL into a file about to be
-            # removed (where files in use cannot be unlinked, it is removed after the close).
             _remove(self.tmp_build)
-            conn.close()
-            final = sqlite3.connect(str(self.tmp_store))
-            try:
-                # No sync here: with the default (FULL) this commit flushed the whole new file to
-                # disk, 0.6 s of a one-edit build; the flush runs beside the sha256 below.
-                final.execute("PRAGMA synchronous = OFF")
-                final.execute("UPDATE meta SET value = ? WHERE key = ?", (self.content_fp, CONTENT_FP_KEY))
-                final.commit()
-            finally:
-                final.close()
+            build_file.set_meta(self.tmp_store, CONTENT_FP_KEY, self.content_fp)
             _lap("store_meta_s")  # the build file removed, the fingerprint written into the store
         except sqlite3.Error as exc:
             raise BuildError(f"writing the store failed: {exc}") from None
         _remove(self.tmp_build)
-        self._check_shape(self.tmp_store)
-        self.store_sha256 = _hash_and_flush(self.tmp_store)
+        build_file.check_shape(self.tmp_store)
+        self.store_sha256 = build_file.hash_and_flush(self.tmp_store)
         _lap("sha256_s")
-
-    def _check_shape(self, path: Path) -> None:
-        with open(path, "rb") as handle:
-            header = handle.read(100)
-        page_size = int.from_bytes(header[16:18], "big")
-        if header[18:20] != b"\x01\x01":
-            # VACUUM INTO keeps a rollback-journal header; anything else is a bug worth stopping on.
-            raise BuildError(f"the built store is not in rollback-journal mode (header {header[18:20].hex()})")
-        if page_size != PAGE_SIZE:
-            raise BuildError(f"the built store has page size {page_size}, expected {PAGE_SIZE}")
 
     def _reuse_whole(self) -> None:
         cache = self.cache
@@ -442,7 +322,7 @@ class _Job:
             self.store_sha256 = copy_verified(cache.path, self.tmp_store, cache.sha256)
         except (OSError, ContextPullError) as exc:
             raise BuildError(f"cannot copy the cache {cache.path}: {exc}") from None
-        self._check_shape(self.tmp_store)
+        build_file.check_shape(self.tmp_store)
 
     # -- checks and publishing ----------------------------------------------------------------
     def check_golden(self, gdir: Path | None, update: bool) -> GoldenResult:
