@@ -106,3 +106,41 @@ def test_a_chunk_that_moved_is_copied_instead_of_patched(tmp_path, small_chunks)
     assert not report.patched and report.copied_chunks >= first.indexed_chunks - 1
     _same_bytes(tmp_path, files, out, "moved")
     assert_verified(out / "store.sqlite")
+
+
+def test_changed_documents_wait_in_memory_while_the_cache_is_copied(tmp_path, monkeypatch):
+    from contextpull.build import artifact, build_file
+
+    files = _corpus()
+    docs = write_files(tmp_path / "docs", files)
+    out = tmp_path / "out"
+    quiet_build(docs, out)
+    for i, path in enumerate(sorted(files)[::3]):  # eight changed documents, spread out
+        files[path] = _doc(i, 1 + i % 3, tag=" v3")
+    write_files(docs, files)
+    # A copy that reports itself unfinished: changed documents are held, two at most, then
+    # the build waits for the copy and writes them in order.
+    monkeypatch.setattr(build_file.CacheCopy, "done", lambda self: False)
+    monkeypatch.setattr(artifact._Job, "_HOLD_PARSED", 2)
+    report, warnings = quiet_build(docs, out, cache=out / "store.sqlite")
+    assert warnings == [] and report.patched and report.parsed_documents == 8
+    _same_bytes(tmp_path, files, out, "held")
+
+
+def test_a_cache_that_fails_its_checksum_after_the_copy_began_leaves_nothing_behind(tmp_path):
+    files = _corpus()
+    docs = write_files(tmp_path / "docs", files)
+    out = tmp_path / "out"
+    quiet_build(docs, out)
+    store = out / "store.sqlite"
+    data = bytearray(store.read_bytes())
+    data[-100] ^= 0xFF  # the checksum beside it no longer matches: found while the build runs
+    store.write_bytes(bytes(data))
+    files["d1/doc01.md"] = _doc(1, 3, tag=" changed")
+    write_files(docs, files)
+    report, warnings = quiet_build(docs, out, cache=store)
+    assert report.reuse == "none" and not report.patched
+    assert any("does not match the checksum" in w for w in warnings)
+    assert sorted(p.name for p in out.iterdir()) == ["manifest.json", "store.sqlite", "store.sqlite.sha256"]
+    _same_bytes(tmp_path, files, out, "tampered")
+    assert_verified(store)

@@ -174,6 +174,7 @@ class _Job:
         self.tmp_index = out / f"{tag}.index.tmp"
         self.assembler = None
         self.indexer = None  # index_thread.Indexers: both FTS5 tables, beside the writer
+        self.cache_copy: build_file.CacheCopy | None = None  # the build file, begun as the cache's copy
 
     # -- collecting and writing ---------------------------------------------------------------
     def _records(self) -> Iterable[DocumentRecord | Skipped]:
@@ -197,6 +198,7 @@ class _Job:
         t0 = time.perf_counter()
         records = iter(self._records())
         pending: list[DocumentRecord] = []
+        held = 0  # parsed documents in pending, while the cache is copied
         conn = None
         for item in records:
             if isinstance(item, Skipped):
@@ -205,6 +207,12 @@ class _Job:
             self.documents.append((item.path, item.sha256))
             if conn is None and isinstance(item, CachedRecord):
                 pending.append(item)  # still possibly a whole-file reuse: write nothing yet
+                continue
+            if conn is None and self._copying(held):
+                # The first change: the build file is being copied from the cache; go on
+                # hashing (and parsing a few changed documents) meanwhile.
+                pending.append(item)
+                held += 1
                 continue
             if conn is None:
                 conn = self._start_writer()
@@ -221,6 +229,7 @@ class _Job:
         if conn is None and self.cache is not None and self.cache.whole_match(
             self.settings, corpus_fp, self.documents, self.ingested_at
         ):
+            self._drop_cache_copy()
             self._reuse_whole()
             return
         if conn is None:
@@ -239,8 +248,9 @@ class _Job:
             patch = Patch(self.cache.plan(), self.cache.section_count_of)
         try:
             if patch is not None:
-                conn = build_file.copy_of(self.cache.path, self.tmp_build)  # type: ignore[union-attr]
+                conn = build_file.copy_of(self.cache.path, self.tmp_build, self.cache_copy)  # type: ignore[union-attr]
             else:
+                self._drop_cache_copy()
                 conn = build_file.create(self.tmp_build)
         except (OSError, sqlite3.Error) as exc:
             raise BuildError(f"cannot create the store in {self.out}: {exc}") from None
@@ -391,7 +401,23 @@ class _Job:
         finally:
             conn.close()
 
+    _HOLD_PARSED = 64  # parsed documents held in memory at most while the cache is copied
+
+    def _copying(self, held: int) -> bool:
+        """Whether the cache's copy (begun here, at the first changed document) is still under way."""
+        if self.cache_copy is None:
+            if not (self.patch_ok and self.cache is not None and self.cache.patchable() and hasattr(os, "sendfile")):
+                return False
+            self.cache_copy = build_file.CacheCopy(self.cache.path, self.tmp_build)
+        return held < self._HOLD_PARSED and not self.cache_copy.done()
+
+    def _drop_cache_copy(self) -> None:
+        if self.cache_copy is not None:
+            self.cache_copy.cancel()
+            self.cache_copy = None
+
     def cleanup(self) -> None:
+        self._drop_cache_copy()
         if self.indexer is not None:
             self.indexer.discard()
         _remove(self.tmp_build, self.tmp_store, self.tmp_sha, self.tmp_manifest, self.tmp_index)

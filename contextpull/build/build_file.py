@@ -46,11 +46,59 @@ def create(path: Path) -> sqlite3.Connection:
     return _for_building(conn)
 
 
-def copy_of(cache: Path, path: Path) -> sqlite3.Connection:
-    """The build file as a byte copy of ``cache`` (the kernel copies it), to be patched."""
+class CacheCopy:
+    """A byte copy of the cache into the build file's place, made on a thread from the first
+    changed document on while the rest of the corpus is hashed (0.2-0.7 s of a one-edit build
+    otherwise spent waiting; begun earlier, it cost builds where nothing changed 0.35 s).
+    ``cancel`` stops it between blocks and removes the copy, for a build that does not need it
+    (nothing changed, or the cache turned out unusable)."""
+
+    _BLOCK = 32 << 20
+
+    def __init__(self, cache: Path, path: Path):
+        self.cache, self.path = Path(cache), Path(path)
+        self._stop = threading.Event()
+        self._error: OSError | None = None
+        self._thread = threading.Thread(target=self._run, name="cache-copy", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            with open(self.cache, "rb") as src, open(self.path, "wb") as dst:
+                size = os.fstat(src.fileno()).st_size
+                offset = 0
+                while offset < size and not self._stop.is_set():
+                    sent = os.sendfile(dst.fileno(), src.fileno(), offset, min(self._BLOCK, size - offset))
+                    if sent == 0:
+                        break
+                    offset += sent
+        except OSError as exc:  # handed over in wait()
+            self._error = exc
+
+    def done(self) -> bool:
+        return not self._thread.is_alive()
+
+    def wait(self) -> Path:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self.path
+
+    def cancel(self) -> None:
+        self._stop.set()
+        self._thread.join()
+        remove_files(self.path)
+
+
+def copy_of(cache: Path, path: Path, started: CacheCopy | None = None) -> sqlite3.Connection:
+    """The build file as a byte copy of ``cache`` (the kernel copies it), to be patched;
+    ``started`` is that copy begun earlier."""
     from .writer import connect
 
-    shutil.copyfile(cache, path)
+    if started is not None:
+        started.wait()
+    else:
+        shutil.copyfile(cache, path)
     conn = connect(path)
     conn.execute("PRAGMA synchronous = OFF")
     conn.execute(f"PRAGMA schema_version = {_new_schema_cookie()}")
@@ -82,12 +130,57 @@ def vacuum_into(conn: sqlite3.Connection, build: Path, store: Path) -> None:
 
     Unlinked before its connection closes, the build file skips the checkpoint SQLite would
     otherwise make on close, which would copy the whole WAL into a file about to be removed
-    (where files in use cannot be unlinked, the caller removes it after the close).
+    (where files in use cannot be unlinked, the caller removes it after the close). While
+    VACUUM INTO writes, a thread flushes what it has written so far (``_Flusher``), so that
+    the flush before publishing has little left to do.
     """
     conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
-    conn.execute("VACUUM INTO ?", (str(store),))
+    flusher = _Flusher(store)
+    try:
+        conn.execute("VACUUM INTO ?", (str(store),))
+    finally:
+        flusher.stop()
     remove_files(build)
     conn.close()
+
+
+_datasync = getattr(os, "fdatasync", os.fsync)  # macOS has no fdatasync
+
+
+class _Flusher:
+    """``fdatasync`` on a file another connection is writing, every ``_EVERY`` seconds.
+
+    Only a head start for ``hash_and_flush``'s ``fsync``, which still makes the file durable.
+    A failure here is left for that ``fsync`` to report.
+    """
+
+    _EVERY = 0.1
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="flush", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        fd = None
+        try:
+            while not self._stop.wait(self._EVERY):
+                if fd is None:
+                    try:
+                        fd = os.open(self.path, os.O_RDWR)  # Windows flushes only writable handles
+                    except FileNotFoundError:
+                        continue
+                _datasync(fd)
+        except OSError:
+            pass
+        finally:
+            if fd is not None:
+                os.close(fd)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
 
 
 def set_meta(store: Path, key: str, value: str) -> None:
@@ -124,7 +217,7 @@ def hash_and_flush(path: Path) -> str:
 
     def flush() -> None:
         try:
-            fd = os.open(path, os.O_RDONLY)
+            fd = os.open(path, os.O_RDWR)  # Windows flushes only writable handles
             try:
                 os.fsync(fd)
             finally:
