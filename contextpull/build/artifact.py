@@ -46,7 +46,7 @@ from .cache import (
     open_cache,
 )
 from .discover import SUPPORTED_EXTENSIONS
-from .fingerprint import content_fingerprint, corpus_fingerprint
+from .fingerprint import content_fingerprint, corpus_fingerprint, file_sha256
 from .golden import GoldenResult, check_golden
 from .patch import Patch, PatchAborted
 from .report import BuildReport, iso_time, source_date_epoch
@@ -196,6 +196,10 @@ class _Job:
 
     def _run(self) -> None:
         t0 = time.perf_counter()
+        if self._may_patch() and not self._cache_in_place():
+            # Whether nothing changed (the cache is copied to OUT) or something did (the copy is
+            # patched), this build needs a copy of the cache: begin it while the corpus is hashed.
+            self.cache_copy = build_file.CacheCopy(self.cache.path, self.tmp_build)  # type: ignore[union-attr]
         records = iter(self._records())
         pending: list[DocumentRecord] = []
         held = 0  # parsed documents in pending, while the cache is copied
@@ -229,7 +233,6 @@ class _Job:
         if conn is None and self.cache is not None and self.cache.whole_match(
             self.settings, corpus_fp, self.documents, self.ingested_at
         ):
-            self._drop_cache_copy()
             self._reuse_whole()
             return
         if conn is None:
@@ -322,17 +325,29 @@ class _Job:
         self.reused = len(self.documents)
         self.index = (cache.meta["index_text"], cache.meta["index_mode"], int(cache.meta["index_tokens"]))
         self.content_fp = cache.meta.get(CONTENT_FP_KEY, "") or content_fingerprint(cache.conn)
-        target = self.out / STORE_FILE
-        if cache.sha256 is not None and target.exists() and target.resolve() == cache.path.resolve():
+        if self._cache_in_place():
             self.in_place = True
-            self.store_path = target
+            self.store_path = self.out / STORE_FILE
             self.store_sha256 = cache.sha256
             return
         try:
-            self.store_sha256 = copy_verified(cache.path, self.tmp_store, cache.sha256)
+            if self.cache_copy is not None:  # copied while the corpus was hashed: check the copy
+                os.replace(self.cache_copy.wait(), self.tmp_store)
+                self.cache_copy = None
+                self.store_sha256 = file_sha256(self.tmp_store)
+                if self.store_sha256 != cache.sha256:
+                    raise ContextPullError("the cache changed while it was copied")
+            else:
+                self.store_sha256 = copy_verified(cache.path, self.tmp_store, cache.sha256)
         except (OSError, ContextPullError) as exc:
             raise BuildError(f"cannot copy the cache {cache.path}: {exc}") from None
         build_file.check_shape(self.tmp_store)
+
+    def _cache_in_place(self) -> bool:
+        """Whether the cache is this build's own OUT/store.sqlite, vouched for by its checksum."""
+        target = self.out / STORE_FILE
+        cache = self.cache
+        return cache is not None and cache.sha256 is not None and target.exists() and target.resolve() == cache.path.resolve()
 
     # -- checks and publishing ----------------------------------------------------------------
     def check_golden(self, gdir: Path | None, update: bool) -> GoldenResult:
@@ -406,10 +421,13 @@ class _Job:
     def _copying(self, held: int) -> bool:
         """Whether the cache's copy (begun here, at the first changed document) is still under way."""
         if self.cache_copy is None:
-            if not (self.patch_ok and self.cache is not None and self.cache.patchable() and hasattr(os, "sendfile")):
+            if not self._may_patch():
                 return False
-            self.cache_copy = build_file.CacheCopy(self.cache.path, self.tmp_build)
+            self.cache_copy = build_file.CacheCopy(self.cache.path, self.tmp_build)  # type: ignore[union-attr]
         return held < self._HOLD_PARSED and not self.cache_copy.done()
+
+    def _may_patch(self) -> bool:
+        return self.patch_ok and self.cache is not None and self.cache.patchable() and hasattr(os, "sendfile")
 
     def _drop_cache_copy(self) -> None:
         if self.cache_copy is not None:
