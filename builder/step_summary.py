@@ -102,7 +102,7 @@ def cache_text(cache: object) -> str:
     text = f"reused {cache.get('reused_documents', '?')} unchanged documents, parsed {cache.get('parsed_documents', '?')}"
     copied, indexed = cache.get("copied_chunks"), cache.get("indexed_chunks")
     if isinstance(copied, int) and isinstance(indexed, int):
-        text += f"; copied {copied} of {copied + indexed} index chunks"
+        text += f"; kept {copied} of {copied + indexed} index chunks"
     return text
 
 

@@ -22,7 +22,7 @@ def test_batched_and_plain_framing_agree_on_awkward_values():
     conn = sqlite3.connect(":memory:")
     conn.executescript(DDL)
     conn.executemany("INSERT INTO meta VALUES (?, ?)", [("schema_version", "1.0"), ("index_text", "ü\x00 index")])
-    long_heading = "Ä" * 40000  # 80,000 bytes: past the looked-up prefixes
+    long_heading = "Ä" * 40000  # 80,000 bytes: past the looked-up prefixes (under 4,096)
     rows = [
         (1, "a.md", "Tïtle", None, None, "0" * 64, 0, "markdown", 2),
         (2, "b\x00.md", "", "summary " * 5000, "offline", "f" * 64, -7, "text", 0),

@@ -30,7 +30,7 @@ def _field(value: object) -> bytes:
     return len(data).to_bytes(8, "big") + data
 
 
-_PREFIXES = [n.to_bytes(8, "big") for n in range(1 << 16)]  # _field's length prefix, looked up
+_PREFIXES = [n.to_bytes(8, "big") for n in range(4096)]  # _field's length prefix, looked up
 _NULL_FIELD = _field(None)
 _ROWS = (
     (b"D", "SELECT path, title, summary, summary_src, sha256, bytes, kind, n_sections FROM documents ORDER BY path"),
@@ -55,7 +55,7 @@ def _framed(digest, tag: bytes, rows) -> None:
                 continue
             data = (value if value.__class__ is str else str(value)).encode("utf-8")
             size = len(data)
-            append(prefixes[size] if size < 65536 else size.to_bytes(8, "big"))
+            append(prefixes[size] if size < 4096 else size.to_bytes(8, "big"))
             append(data)
         if len(out) > 16384:
             digest.update(b"".join(out))
