@@ -144,3 +144,22 @@ def test_a_cache_that_fails_its_checksum_after_the_copy_began_leaves_nothing_beh
     assert sorted(p.name for p in out.iterdir()) == ["manifest.json", "store.sqlite", "store.sqlite.sha256"]
     _same_bytes(tmp_path, files, out, "tampered")
     assert_verified(store)
+
+
+def test_the_cache_is_copied_where_sendfile_cannot_write_to_a_file(tmp_path, monkeypatch):
+    import errno
+    import os
+
+    def sockets_only(*args):  # what macOS's sendfile says for a regular file
+        raise OSError(errno.ENOTSOCK, "Socket operation on non-socket")
+
+    files = _corpus()
+    docs = write_files(tmp_path / "docs", files)
+    out = tmp_path / "out"
+    quiet_build(docs, out)
+    files["d2/doc06.md"] = _doc(6, 4, tag=" (edited)")
+    write_files(docs, files)
+    monkeypatch.setattr(os, "sendfile", sockets_only)
+    report, warnings = quiet_build(docs, out, cache=out / "store.sqlite")
+    assert warnings == [] and report.patched
+    _same_bytes(tmp_path, files, out, "no-sendfile")

@@ -427,7 +427,7 @@ class _Job:
         return held < self._HOLD_PARSED and not self.cache_copy.done()
 
     def _may_patch(self) -> bool:
-        return self.patch_ok and self.cache is not None and self.cache.patchable() and hasattr(os, "sendfile")
+        return self.patch_ok and self.cache is not None and self.cache.patchable()
 
     def _drop_cache_copy(self) -> None:
         if self.cache_copy is not None:

@@ -66,14 +66,34 @@ class CacheCopy:
         try:
             with open(self.cache, "rb") as src, open(self.path, "wb") as dst:
                 size = os.fstat(src.fileno()).st_size
-                offset = 0
-                while offset < size and not self._stop.is_set():
-                    sent = os.sendfile(dst.fileno(), src.fileno(), offset, min(self._BLOCK, size - offset))
-                    if sent == 0:
+                offset = self._in_kernel(src, dst, size)
+                src.seek(offset)
+                dst.seek(offset)
+                while offset < size and not self._stop.is_set():  # where the kernel cannot copy
+                    block = src.read(self._BLOCK)
+                    if not block:
                         break
-                    offset += sent
+                    dst.write(block)
+                    offset += len(block)
         except OSError as exc:  # handed over in wait()
             self._error = exc
+
+    def _in_kernel(self, src, dst, size: int) -> int:
+        """Copy with ``sendfile`` (Linux: file to file, no copy through Python); returns how far
+        it got, 0 where the platform's ``sendfile`` only writes to sockets (macOS) or is missing."""
+        offset = 0
+        sendfile = getattr(os, "sendfile", None)
+        while sendfile is not None and offset < size and not self._stop.is_set():
+            try:
+                sent = sendfile(dst.fileno(), src.fileno(), offset, min(self._BLOCK, size - offset))
+            except OSError:
+                if offset:
+                    raise
+                return 0
+            if sent == 0:
+                break
+            offset += sent
+        return offset
 
     def done(self) -> bool:
         return not self._thread.is_alive()
