@@ -279,6 +279,9 @@ def test_summary_says_what_the_cache_saved_and_how_long_it_took():
     assert "| Cache | reused 7 unchanged documents, parsed 1 |" in text
     assert "| Build time | 0.1 s |" in text
     assert "| Cache |" not in step_summary.render(REPORT, "docs")
+    report["cache"].update(copied_chunks=19, indexed_chunks=1, patched=True, kept_documents=40)
+    text = step_summary.render(report, "docs")
+    assert "| Cache | reused 7 unchanged documents, parsed 1; kept 19 of 20 index chunks |" in text
 
 
 def test_build_warnings_become_warning_annotations():
