@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from artifact_helpers import fixture_corpus, quiet_build
+from artifact_helpers import assert_verified, fixture_corpus, quiet_build
 from contextpull.build.fingerprint import content_fingerprint, reference_fingerprint
 from contextpull.schema import DDL
 
@@ -16,6 +16,7 @@ def test_batched_and_plain_framing_agree_on_a_built_store(tmp_path):
     conn = sqlite3.connect(tmp_path / "out" / "store.sqlite")
     assert content_fingerprint(conn) == reference_fingerprint(conn) == report.manifest["fingerprints"]["content"]
     conn.close()
+    assert_verified(tmp_path / "out" / "store.sqlite")
 
 
 def test_batched_and_plain_framing_agree_on_awkward_values():

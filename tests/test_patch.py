@@ -30,6 +30,7 @@ def _same_bytes(tmp_path, files, cached_out, name):
     docs = write_files(tmp_path / f"docs-{name}", files)
     quiet_build(docs, fresh)
     assert file_sha256(cached_out / "store.sqlite") == file_sha256(fresh / "store.sqlite"), name
+    assert_verified(cached_out / "store.sqlite")  # and so the fresh one, byte for byte
 
 
 @pytest.fixture
