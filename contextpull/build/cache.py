@@ -11,8 +11,10 @@ Two levels of reuse, both giving the bytes a fresh build gives:
 - whole: the corpus fingerprint, the settings, the builder version and the SQLite version all
   match, so a fresh build would write exactly this file: copy it (or keep it in place);
 - per chunk: a chunk of documents (``chunks.py``) that is unchanged, in a cache whose bytes
-  its checksum vouched for and that this builder wrote with this SQLite, is copied with its
-  FTS5 segments (``assemble.py``);
+  its checksum vouched for and that this builder wrote with this SQLite, keeps its rows and FTS5
+  segments: the build file starts as a copy of the cache and is rewritten only where the corpus
+  changed (``patch.py``), or, when chunks moved, the chunk is copied into a new build file with
+  SQL (``assemble.py``);
 - per document: a document whose path and sha256 are unchanged gets its parsed sections and
   summary from the cache instead of being parsed again (``collect(reuse=...)``).
 """
