@@ -13,6 +13,11 @@ order and are grouped into chunks (``chunks.py``). At the end of a chunk:
   the index thread (``index_thread.py``), which builds the chunk's segment in both FTS5 tables
   on the second core.
 
+When the build file is a copy of the cache (``patch.py``), an unchanged chunk is kept where
+it lies instead of copied, and in a chunk being indexed an unchanged document keeps its rows, or
+has them copied from the cache with SQL when its rowids moved; only new and changed documents
+are written from Python.
+
 Either way the chunk ends up as segment number ``position`` in both FTS5 tables, so the
 result does not depend on which path each chunk took. The index thread writes the records FTS5
 keeps beside its segments at the end (``segments.write_records``), with the copied chunks'
