@@ -295,8 +295,14 @@ def test_library_api_as_the_readme_shows(ops):
     assert ops.read(hits[0].id).section.text.startswith("# Policy A")
 
 
-def test_many_equal_scores_still_ordered_by_id(tmp_path):
-    # More equal scores than the ranking margin: the order must still be bm25, then id.
+@pytest.mark.parametrize("margin", [2, None], ids=["ties-past-the-margin", "ties-within-it"])
+def test_many_equal_scores_still_ordered_by_id(tmp_path, monkeypatch, margin):
+    # Equal scores past the ranking margin (the plain query answers) and within it (ids read
+    # for the tied rows only): either way the order must be bm25, then id.
+    from contextpull import ranking
+
+    if margin is not None:
+        monkeypatch.setattr(ranking, "MARGIN", margin)
     corpus = [(f"same/{i:02}.md", "Same", None, [("Same", "prose", "alpha beta gamma")]) for i in range(40)]
     corpus.append(("a.md", "A", None, [("A", "prose", "alpha alpha alpha")]))
     with Store.open(make_store(tmp_path / "ties.sqlite", corpus)) as store:
