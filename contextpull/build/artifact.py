@@ -160,7 +160,6 @@ class _Job:
         self.tmp_sha = out / f"{tag}.sha256.tmp"
         self.tmp_manifest = out / f"{tag}.manifest.tmp"
         self.documents: list[tuple[str, str]] = []  # (path, sha256) of every document, in order
-        self.documents_written: list[str] = []
         self.skipped: list[Skipped] = []
         self.reuse = "none"
         self.reused = 0
@@ -219,9 +218,7 @@ class _Job:
                 held += 1
                 continue
             if conn is None:
-                conn = self._start_writer()
-                for cached in pending:
-                    self._insert(conn, cached)
+                conn = self._start_writer(pending)
                 pending = []
             self._insert(conn, item)
         self.timings["collect_write_s"] = round(time.perf_counter() - t0, 3)
@@ -236,19 +233,24 @@ class _Job:
             self._reuse_whole()
             return
         if conn is None:
-            conn = self._start_writer()
-            for cached in pending:
-                self._insert(conn, cached)
+            conn = self._start_writer(pending)
         self._finish(conn)
         self.timings["finish_s"] = round(time.perf_counter() - t0 - self.timings["collect_write_s"], 3)
 
-    def _start_writer(self) -> sqlite3.Connection:
+    def _start_writer(self, pending: list[DocumentRecord]) -> sqlite3.Connection:
+        """Open the build file and write the documents held back until now."""
+        conn = self._open_build_file()
+        for record in pending:
+            self._insert(conn, record)
+        return conn
+
+    def _open_build_file(self) -> sqlite3.Connection:
         from .assemble import Assembler
         from .index_thread import Indexers
 
         patch = None
-        if self.patch_ok and self.cache is not None and self.cache.patchable():
-            patch = Patch(self.cache.plan(), self.cache.section_count_of)
+        if self._may_patch():
+            patch = Patch(self.cache.plan(), self.cache.section_count)  # type: ignore[union-attr]
         try:
             if patch is not None:
                 conn = build_file.copy_of(self.cache.path, self.tmp_build, self.cache_copy)  # type: ignore[union-attr]
@@ -269,7 +271,6 @@ class _Job:
             self.reused += 1
         else:
             self.parsed += 1
-        self.documents_written.append(record.path)
         self.assembler.add(record)
 
     def _finish(self, conn: sqlite3.Connection) -> None:

@@ -121,16 +121,10 @@ class Assembler:
             raise CacheRejected(f"copying its chunk at {records[0].path} failed: {exc}") from None
 
     def _copy_rows(self, records, key: int, first_doc_id: int, cache_position: int, cache_first_doc_id: int) -> None:
-        from .writer import insert_document_row
-
         conn = self.conn
         self._attach_cache()
-        self.doc_id += len(records)
-        for offset, record in enumerate(records):
-            n_sections = self.cache.section_count(record)
-            insert_document_row(conn, record, doc_id=first_doc_id + offset, n_sections=n_sections, ingested_at=self.ingested_at)
+        expected = self._document_rows(records, first_doc_id)
         lo, hi = chunks.rowid_range(key)
-        expected = sum(self.cache.section_count(record) for record in records)
         copied = conn.execute(
             "INSERT INTO main.sections (rowid, id, doc_id, ordinal, heading_path, level, kind, text,"
             " char_len, hash, prev_id, next_id) SELECT rowid, id, doc_id + ?, ordinal, heading_path,"
@@ -156,17 +150,23 @@ class Assembler:
 
     def _keep(self, records, key: int, first_doc_id: int, cache_position: int, cache_first_doc_id: int) -> None:
         """The build file is a copy of the cache (``patch.py``): the chunk's rows are there already."""
-        from .writer import insert_document_row
-
         self.patch.note_document(self.conn, first_doc_id, cache_first_doc_id)
         held = self.patch.keep(self.conn, key, self.position, cache_position, first_doc_id - cache_first_doc_id)
-        expected = sum(self.cache.section_count(record) for record in records)
+        expected = self._document_rows(records, first_doc_id)
         if held != expected:  # not laid out as its meta says: build again without it
             raise CacheRejected(f"its chunk at {records[0].path} holds {held} sections, not {expected}")
+
+    def _document_rows(self, records, first_doc_id: int) -> int:
+        """The ``documents`` rows of a chunk taken from the cache; returns its section count."""
+        from .writer import insert_document_row
+
         self.doc_id += len(records)
+        total = 0
         for offset, record in enumerate(records):
-            n_sections = self.cache.section_count(record)
+            n_sections = self.cache.section_count(record.path)
             insert_document_row(self.conn, record, doc_id=first_doc_id + offset, n_sections=n_sections, ingested_at=self.ingested_at)
+            total += n_sections
+        return total
 
     # -- a chunk indexed here -----------------------------------------------------------------
     def _begin_index(self, key: int) -> None:
@@ -195,8 +195,7 @@ class Assembler:
         self.doc_id += 1
         insert_document_row(conn, record, doc_id=self.doc_id, n_sections=len(record.sections), ingested_at=self.ingested_at)
         if patch is not None:
-            old_sections = cached[8] if cached else 0
-            patch.make_room(conn, chunk.key, record.path, old_sections, chunk.next_rowid, chunk.next_rowid + len(record.sections) - 1)
+            patch.make_room(conn, record.path, chunk.key, chunk.next_rowid, len(record.sections))
         if not record.sections:
             return
         rows, fts = section_rows(record, doc_id=self.doc_id, base=chunk.next_rowid)
@@ -212,7 +211,7 @@ class Assembler:
         """An unchanged document whose rows in the copied cache already sit at its rowids."""
         from .writer import insert_document_row
 
-        chunk, n_sections = self._open, self.cache.section_count(record)
+        chunk, n_sections = self._open, self.cache.section_count(record.path)
         self.patch.note_document(self.conn, self.doc_id + 1, record.cache_doc_id)
         self.doc_id += 1
         self.patch.final_doc_ids(self.conn, chunk.next_rowid, chunk.next_rowid + n_sections - 1, self.doc_id - record.cache_doc_id)
@@ -225,14 +224,14 @@ class Assembler:
         the cache with SQL, shifted (``patch.py``); nothing passes through Python."""
         from .writer import insert_document_row
 
-        conn, chunk, n_sections = self.conn, self._open, self.cache.section_count(record)
+        conn, chunk, n_sections = self.conn, self._open, self.cache.section_count(record.path)
         self.patch.note_document(conn, self.doc_id + 1, record.cache_doc_id)
         self.doc_id += 1
         insert_document_row(conn, record, doc_id=self.doc_id, n_sections=n_sections, ingested_at=self.ingested_at)
         if n_sections:
             self._attach_cache()
             first = chunk.next_rowid
-            old = self.patch.make_room_for_move(conn, record.path, chunk.key, first, n_sections)
+            old = self.patch.make_room(conn, record.path, chunk.key, first, n_sections)
             moved = conn.execute(
                 "INSERT INTO main.sections (rowid, id, doc_id, ordinal, heading_path, level, kind, text,"
                 " char_len, hash, prev_id, next_id) SELECT rowid + ?, id, ?, ordinal, heading_path, level,"

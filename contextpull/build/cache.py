@@ -148,10 +148,8 @@ class BuildCache:
             record.sha256, record.bytes, record.kind, sections, fts=fts,
         )
 
-    def section_count(self, record: DocumentRecord) -> int:
-        return self.documents[record.path][8]
-
-    def section_count_of(self, path: str) -> int:
+    def section_count(self, path: str) -> int:
+        """Sections of a document in the cache."""
         return self.documents[path][8]
 
     def chunk_source(self, key: int, records: list[DocumentRecord]) -> tuple[int, int] | None:
@@ -160,9 +158,7 @@ class BuildCache:
         Copying moves FTS5 pages verbatim, so it needs bytes vouched for by their checksum and
         the same builder and SQLite (a fresh build here would write those very pages).
         """
-        if not self.trust_fts or self.meta.get(SQLITE_KEY) != sqlite3.sqlite_version:
-            return None
-        if self.meta.get(LAYOUT_KEY) != LAYOUT:
+        if not self._pages_trusted():
             return None
         if not all(isinstance(record, CachedRecord) for record in records):
             return None
@@ -173,14 +169,18 @@ class BuildCache:
             return None
         return found[0], found[2]
 
-    def patchable(self) -> bool:
-        """Whether its chunks may be reused as they lie (``chunk_source``, ``patch.py``)."""
+    def _pages_trusted(self) -> bool:
+        """Bytes vouched for by their checksum, laid out by this builder's chunks on this SQLite:
+        its rows and FTS5 pages are what a fresh build here would write."""
         return (
             self.trust_fts
             and self.meta.get(SQLITE_KEY) == sqlite3.sqlite_version
             and self.meta.get(LAYOUT_KEY) == LAYOUT
-            and bool(self.plan())
         )
+
+    def patchable(self) -> bool:
+        """Whether a copy of it may become the build file (``patch.py``)."""
+        return self._pages_trusted() and bool(self.plan())
 
     def plan(self) -> dict[int, tuple[int, list[tuple[str, str]], int]]:
         """The cache's chunks as its build made them: key -> (position, [(path, sha256)], first doc_id)."""

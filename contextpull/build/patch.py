@@ -55,12 +55,13 @@ class Patch:
         self._key_at = {found[0]: key for key, found in plan.items()}
         self._settled: set[int] = set()  # cache keys whose rowid range holds this build's rows now
         self._negated = False  # rows of documents still to come carry -doc_id (note_document)
-        self._rows_of: dict[str, tuple[int, int]] = {}  # path -> (key, first rowid) in the cache
+        self._rows_of: dict[str, tuple[int, int, int]] = {}  # path -> (key, first rowid, sections) in the cache
         for key, (_, documents, _) in plan.items():
             rowid = chunks.first_rowid(key)
             for path, _ in documents:
-                self._rows_of[path] = (key, rowid)
-                rowid += section_count(path)
+                n_sections = section_count(path)
+                self._rows_of[path] = (key, rowid, n_sections)
+                rowid += n_sections
         # The kept rows' FTS5 totals: the cache's, less every %_docsize row removed.
         self.totals = {table: segments.Totals() for table in INDEXES}
 
@@ -141,40 +142,33 @@ class Patch:
     # -- documents of a chunk being indexed ---------------------------------------------------
     def in_place(self, path: str, key: int, first_rowid: int) -> bool:
         """Whether the cache's rows of this (unchanged) document sit at the rowids it takes now."""
-        return key not in self._settled and self._rows_of.get(path) == (key, first_rowid)
+        old = self._rows_of.get(path)
+        return key not in self._settled and old is not None and old[:2] == (key, first_rowid)
 
-    def make_room(self, conn: sqlite3.Connection, key: int, path: str, old_sections: int, first: int, last: int) -> None:
-        """Document ``path`` is about to be written at rowids ``first..last``: the cache's rows at
-        those rowids go, and so do its own ``old_sections`` rows wherever they were (their ids
-        would collide). Those can only be in a chunk not yet settled: a kept chunk has the
-        same documents, so it cannot hold one being written again."""
-        if old_sections:
-            ids = [f"{path}#{i}" for i in range(old_sections)]
-            marks = ",".join("?" * len(ids))
-            for (rowid,) in conn.execute(f"SELECT rowid FROM sections WHERE id IN ({marks})", ids).fetchall():
-                _delete_rows(conn, rowid, rowid)
-        if key in self._position_of and key not in self._settled and first <= last:
-            _delete_rows(conn, first, last)
-
-    def make_room_for_move(self, conn: sqlite3.Connection, path: str, key: int, first: int, n_sections: int) -> int:
-        """Unchanged document ``path`` is about to be copied from the cache to rowids
-        ``first..first + n_sections - 1``: what the build file holds there goes, and so do its
-        own old rows. Returns its first rowid in the cache.
+    def make_room(self, conn: sqlite3.Connection, path: str, key: int, first: int, n_sections: int) -> int | None:
+        """Document ``path`` is about to be written to rowids ``first..first + n_sections - 1``:
+        what the build file holds there goes, and so do the document's own rows from the cache,
+        whose ids would collide. Returns its first rowid in the cache (None for a new document).
 
         Writes go up in rowid order through a chunk, so in the chunk being written, rowids
         below ``first`` hold this build's rows and rowids from ``first`` up still hold the
-        cache's. Its old rows in this chunk therefore all lie at ``first`` or above, within
-        ``first..max(new last, old last)``; in another chunk not settled yet they are intact.
+        cache's. The document's old rows in this chunk therefore all lie at ``first`` or above,
+        within ``first..max(new last, old last)``; in another chunk not settled yet they are
+        intact, and in a settled one they are gone. A kept chunk never holds them: it has the
+        same documents, so none of them is written again.
         """
-        old_key, old_first = self._rows_of[path]
-        last, old_last = first + n_sections - 1, old_first + n_sections - 1
-        if old_key == key:
-            _delete_rows(conn, first, max(last, old_last))
-            return old_first
+        last = first + n_sections - 1
+        old = self._rows_of.get(path)
+        if old is not None and old[0] == key:
+            _delete_rows(conn, first, max(last, old[1] + old[2] - 1))
+            return old[1]
         if key in self._position_of and key not in self._settled:
             _delete_rows(conn, first, last)
+        if old is None:
+            return None
+        old_key, old_first, old_sections = old
         if old_key not in self._settled:
-            _delete_rows(conn, old_first, old_last)
+            _delete_rows(conn, old_first, old_first + old_sections - 1)
         return old_first
 
     def _delete_docsizes(self, conn: sqlite3.Connection, lo: int, hi: int) -> None:

@@ -50,7 +50,7 @@ def _summary(report) -> str:
     ]
     if report.reuse != "none":
         what = "whole artifact" if report.reuse == "whole" else f"{report.reused_documents} unchanged documents"
-        chunks = f"; copied {report.copied_chunks} of {report.copied_chunks + report.indexed_chunks} chunks" if report.reuse == "documents" else ""
+        chunks = f"; kept {report.copied_chunks} of {report.copied_chunks + report.indexed_chunks} chunks" if report.reuse == "documents" else ""
         lines.append(f"  cache: reused {what}, parsed {report.parsed_documents}{chunks}")
     for item in m["skipped"]:
         lines.append(f"  skipped {item['path']}: {item['reason']}")
