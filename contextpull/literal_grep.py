@@ -3,17 +3,26 @@
 store-format.txt, "Grep": literal mode is ``instr(lower(text), lower(pattern)) > 0`` over
 ``sections.text`` (SQLite's ``lower()`` folds ASCII only), one match per section in id order,
 never pre-filtered by the word index. The format allows a trigram index as an optimisation when
-results stay identical. This reader uses one when the store carries it, under this contract:
+results stay identical. This reader uses one when the store carries it, under this contract
+(the writer's side is ``contextpull/build/trigram.py``):
 
-    CREATE VIRTUAL TABLE sections_trigram USING fts5(text, tokenize='trigram', content='', detail='none');
-    -- one row per section: rowid = sections.rowid, text = sections.text
+    CREATE VIRTUAL TABLE documents_trigram USING fts5(text, tokenize='trigram', content='', detail='none');
+    -- for every section, some row whose rowid is the rowid of a section of the same document
+    -- holds each of its words: runs of characters other than ASCII whitespace (space, tab,
+    -- LF, CR, VT, FF), in any order and any ASCII case
 
-Its candidates are a superset of the scan's matches (every trigram of a matching substring is in
-the row, and the trigram tokenizer folds case at least as widely as ASCII ``lower()``); each
-candidate is then checked with the same ``instr(lower(..))`` and sorted by id, so the matches are
-identical to the scan's. The scan itself is the equivalent ``LIKE`` (see ``like_pattern``). Patterns under three characters, or frequent enough to return more than
-``CANDIDATE_CAP`` rows, take the scan, which in that case stops early. Stores without the table,
-or with a differently configured one, are scanned. Standard library only.
+A stored text that contains the pattern contains each of the pattern's whitespace-free pieces
+inside one of its words (the two differ only in ASCII case, which has no whitespace), and the
+trigram tokenizer folds case at least as widely as ASCII ``lower()``. So the documents whose rows
+hold every trigram of those pieces are a superset of the documents with a match; their sections
+are then checked with the same ``instr(lower(..))`` and sorted by id, and the matches are
+identical to the scan's. Earlier builds wrote ``sections_trigram`` (same options, one row per
+section with ``rowid = sections.rowid`` and its whole text), which is used the same way.
+
+The scan itself is the equivalent ``LIKE`` (see ``like_pattern``). Patterns with no piece of three
+characters, or frequent enough to return more than the candidate cap, take the scan, which in
+that case stops early. Stores without either table, or with a differently configured one, are
+scanned. Standard library only.
 """
 
 from __future__ import annotations
@@ -22,9 +31,12 @@ import re
 import sqlite3
 import string
 
-TRIGRAM_TABLE = "sections_trigram"
-CANDIDATE_CAP = 2000
+DOCUMENTS_TABLE = "documents_trigram"  # rows per document, their words
+SECTIONS_TABLE = "sections_trigram"  # rows per section, their text (earlier builds)
+# Candidates above which the scan is cheaper: documents hold about 20 sections each.
+CANDIDATE_CAP = {DOCUMENTS_TABLE: 200, SECTIONS_TABLE: 2000}
 _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+_ASCII_SPACE = re.compile(r"[ \t\n\r\x0b\x0c]+")
 _WANTED = re.compile(r"tokenize\s*=\s*['\"]trigram['\"]", re.IGNORECASE)
 
 
@@ -45,47 +57,64 @@ def first_line(text: str, pattern: str) -> str:
     return line_at(text, ascii_lower(text).find(ascii_lower(pattern)))
 
 
-def has_trigram_table(conn: sqlite3.Connection) -> bool:
-    """True when the store carries a usable trigram table of the contract above."""
-    row = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (TRIGRAM_TABLE,)).fetchone()
-    if row is None or not row[0] or not _WANTED.search(row[0]) or "case_sensitive" in row[0].lower():
-        return False
-    try:
-        conn.execute(f"SELECT rowid FROM {TRIGRAM_TABLE} WHERE {TRIGRAM_TABLE} MATCH ? LIMIT 1", ('"abc"',)).fetchall()
-    except sqlite3.DatabaseError:  # e.g. a SQLite without the trigram tokenizer
-        return False
-    return True
+def trigram_table(conn: sqlite3.Connection) -> str | None:
+    """The usable trigram table of the contract above that the store carries, if any."""
+    for table in (DOCUMENTS_TABLE, SECTIONS_TABLE):
+        row = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone()
+        if row is None or not row[0] or not _WANTED.search(row[0]) or "case_sensitive" in row[0].lower():
+            continue
+        try:
+            conn.execute(f"SELECT rowid FROM {table} WHERE {table} MATCH ? LIMIT 1", ('"abc"',)).fetchall()
+        except sqlite3.DatabaseError:  # e.g. a SQLite without the trigram tokenizer
+            return None
+        return table
+    return None
 
 
-def _trigram_query(pattern: str) -> str:
-    """An AND of the pattern's trigrams at every third position, plus the last one.
+def trigram_query(pattern: str) -> str | None:
+    """An AND of trigrams of the pattern's whitespace-free pieces; None when none has three
+    characters.
 
-    Any section holding the pattern holds all of its trigrams, so any subset still finds a
-    superset of the matches (each is re-checked); this one covers every character and asks
-    each index segment for a third of the terms, which is what a lookup costs in a store whose
-    index has one segment per chunk (about 2x faster than all trigrams, benchmarks/README.md).
+    Any subset of a matching text's trigrams finds a superset of the matches (each is
+    re-checked). Each piece contributes the trigrams at every third position plus its last one:
+    that covers every character and asks each index segment for a third of the terms, which is
+    what a lookup costs in a store whose index has one segment per chunk (about 2x faster than
+    all trigrams, benchmarks/README.md).
     """
-    starts = list(range(0, len(pattern) - 2, 3))
-    if starts[-1] != len(pattern) - 3:
-        starts.append(len(pattern) - 3)
-    grams = sorted({pattern[i:i + 3] for i in starts})
-    return " AND ".join('"' + g.replace('"', '""') + '"' for g in grams)
+    grams = set()
+    for piece in _ASCII_SPACE.split(pattern):
+        if len(piece) < 3:
+            continue
+        starts = list(range(0, len(piece) - 2, 3))
+        if starts[-1] != len(piece) - 3:
+            starts.append(len(piece) - 3)
+        grams.update(piece[i:i + 3] for i in starts)
+    if not grams:
+        return None
+    return " AND ".join('"' + g.replace('"', '""') + '"' for g in sorted(grams))
 
 
-def scan(conn: sqlite3.Connection, pattern: str, where: str, params: list, limit: int, trigram: bool) -> list[tuple]:
-    """Up to ``limit + 1`` rows (id, doc_id, heading_path, text) of matching sections, by id."""
-    if trigram and len(pattern) >= 3:
-        rowids = [r for (r,) in conn.execute(
-            f"SELECT rowid FROM {TRIGRAM_TABLE} WHERE {TRIGRAM_TABLE} MATCH ? LIMIT ?",
-            (_trigram_query(pattern), CANDIDATE_CAP + 1),
-        )]
-        if len(rowids) <= CANDIDATE_CAP:
+def _candidates_sql(table: str, n: int) -> str:
+    """The sections to check, given ``n`` candidate rowids of ``table``."""
+    marks = ",".join("?" * n)
+    if table == DOCUMENTS_TABLE:
+        return f"s.doc_id IN (SELECT doc_id FROM sections WHERE rowid IN ({marks}))"
+    return f"s.rowid IN ({marks})"
+
+
+def scan(conn: sqlite3.Connection, pattern: str, where: str, params: list, limit: int, table: str | None) -> list[tuple]:
+    """Up to ``limit + 1`` rows (id, doc_id, heading_path, text) of matching sections, by id;
+    ``table`` is the store's trigram table (``trigram_table``) or None."""
+    query = trigram_query(pattern) if table is not None else None
+    if query is not None:
+        cap = CANDIDATE_CAP[table]
+        rowids = [r for (r,) in conn.execute(f"SELECT rowid FROM {table} WHERE {table} MATCH ? LIMIT ?", (query, cap + 1))]
+        if len(rowids) <= cap:
             if not rowids:
                 return []
-            marks = ",".join("?" * len(rowids))
             rows = conn.execute(
                 "SELECT s.id, s.doc_id, s.heading_path, s.text FROM sections s "
-                f"WHERE s.rowid IN ({marks}) AND instr(lower(s.text), lower(?)) > 0{where}",
+                f"WHERE {_candidates_sql(table, len(rowids))} AND instr(lower(s.text), lower(?)) > 0{where}",
                 (*rowids, pattern, *params),
             ).fetchall()
             rows.sort(key=lambda r: r[0].encode("utf-8"))  # SQLite BINARY order of the id

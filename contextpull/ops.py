@@ -80,7 +80,7 @@ class Ops:
         self.store = store
         self.conn = store.conn
         self._doc_paths: dict[int, str] | None = None
-        self._trigram: bool | None = None  # whether the store carries a usable trigram table
+        self._trigram: str | bool | None = None  # the store's usable trigram table, False if none
 
     # -- shared helpers -------------------------------------------------------------------------
     @property
@@ -302,8 +302,8 @@ class Ops:
         if regex:
             return self._grep_regex(pattern, in_, where, params, limit)
         if self._trigram is None:
-            self._trigram = literal_grep.has_trigram_table(self.conn)
-        rows = literal_grep.scan(self.conn, pattern, where, params, limit, self._trigram)
+            self._trigram = literal_grep.trigram_table(self.conn) or False
+        rows = literal_grep.scan(self.conn, pattern, where, params, limit, self._trigram or None)
         matches = tuple(
             Match(sid, self.doc_paths[doc_id], heading, literal_grep.first_line(text, pattern))
             for sid, doc_id, heading, text in rows[:limit]

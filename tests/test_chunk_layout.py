@@ -53,10 +53,11 @@ def test_a_store_of_many_chunks_answers_exactly_like_one_from_ingest(corpus, tmp
     conn = sqlite3.connect(built)
     segids = {rowid >> 37 for (rowid,) in conn.execute("SELECT id FROM sections_fts_data")} - {0}
     conn.execute("INSERT INTO sections_fts (sections_fts) VALUES ('integrity-check')")
-    for table in ("sections_fts", "sections_trigram"):  # the chunks' summed totals are the rows' totals
+    # the chunks' summed totals are the rows' totals: a row per section, and per document
+    for table, count in (("sections_fts", "sections"), ("documents_trigram", "documents")):
         whole = segments.docsize_totals(conn, table, -(1 << 63), (1 << 63) - 1)
         rows, columns = segments.averages(conn, table)
-        assert (rows, columns) == whole and rows == conn.execute("SELECT count(*) FROM sections").fetchone()[0]
+        assert (rows, columns) == whole and rows == conn.execute(f"SELECT count(*) FROM {count}").fetchone()[0]
     conn.close()
     assert len(segids) == report.indexed_chunks > 5
     ingested = tmp_path / "ingested.sqlite"
@@ -90,7 +91,7 @@ def test_one_edit_reindexes_only_its_chunk_and_adding_a_document_stays_exact(cor
     assert file_sha256(tmp_path / "out" / "store.sqlite") == file_sha256(tmp_path / "fresh" / "store.sqlite")
     assert added.manifest == fresh.manifest
     conn = sqlite3.connect(tmp_path / "out" / "store.sqlite")
-    for table in ("sections_fts", "sections_trigram"):
+    for table in ("sections_fts", "documents_trigram"):
         assert segments.averages(conn, table) == segments.docsize_totals(conn, table, -(1 << 63), (1 << 63) - 1)
     conn.close()
     assert_verified(tmp_path / "out" / "store.sqlite")

@@ -1,21 +1,29 @@
-"""The index thread (contextpull/build/index_thread.py): both FTS5 tables of a build, one segment
-per chunk, the same rows from the thread and from its in-thread fallback."""
+"""The index workers (contextpull/build/index_thread.py, index_process.py): both FTS5 tables of a
+build, one segment per chunk, the same rows from a thread, a child process and the in-thread
+fallback, whichever way the work went."""
 
 from __future__ import annotations
 
 import sqlite3
 
-from contextpull.build import index_thread, segments, trigram
+from contextpull.build import index_process, index_thread, segments, trigram
 from contextpull.build.writer import fts_normalize
-from contextpull.literal_grep import _trigram_query
+from contextpull.literal_grep import trigram_query
 from contextpull.schema import FTS_TOKENIZE
 
-CHUNKS = [
-    [((7 << 32) + 1, "a.md#0", "Alpha", "alpha KX-1 and more cache"), ((7 << 32) + 2, "a.md#1", "Alpha > Beta", "beta KX-2"),
-     ((7 << 32) + 3, "a.md#2", "Alpha > Gamma", "gamma ÄÖ-5 install")],
-    [((3 << 32) + 1, "b.md#0", "Delta", "delta KX-9 cache cache"), ((3 << 32) + 2, "b.md#1", "Delta > E", "epsilon")],
-    [((9 << 32) + 1, "c.md#0", "Zeta", "zeta KX-1 again\x00after a NUL")],
+CHUNKS = [  # (rowid, doc_id, id, heading_path, text)
+    [((7 << 32) + 1, 1, "a.md#0", "Alpha", "alpha KX-1 and more cache"), ((7 << 32) + 2, 1, "a.md#1", "Alpha > Beta", "beta KX-2"),
+     ((7 << 32) + 3, 2, "a2.md#0", "Alpha > Gamma", "gamma ÄÖ-5 install")],
+    [((3 << 32) + 1, 3, "b.md#0", "Delta", "delta KX-9 cache cache"), ((3 << 32) + 2, 3, "b.md#1", "Delta > E", "Epsilon\tKX-9 CACHE")],
+    [((9 << 32) + 1, 4, "c.md#0", "Zeta", "zeta KX-1 again\x00after a NUL")],
 ]
+# The trigram table's rows: each document's first section, and its distinct words (trigram.py).
+DOCUMENT_ROWS = {
+    (7 << 32) + 1: "alpha kx-1 and more cache beta kx-2",
+    (7 << 32) + 3: "gamma ÄÖ-5 install",
+    (3 << 32) + 1: "delta kx-9 cache epsilon",
+    (9 << 32) + 1: "zeta kx-1 again\x00after a nul",
+}
 TABLES = ("sections_fts", trigram.TABLE)
 
 
@@ -24,22 +32,27 @@ def _build_file(path):
     FTS5 tables empty, in WAL mode."""
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute("CREATE TABLE sections (id TEXT, heading_path TEXT, text TEXT)")
+    conn.execute("CREATE TABLE sections (doc_id INTEGER, id TEXT, heading_path TEXT, text TEXT)")
     conn.execute(f'CREATE VIRTUAL TABLE sections_fts USING fts5(id UNINDEXED, heading_path, text, tokenize = "{FTS_TOKENIZE}")')
     conn.execute(trigram.DDL)
     for rows in CHUNKS:
-        conn.executemany("INSERT INTO sections (rowid, id, heading_path, text) VALUES (?, ?, ?, ?)", rows)
+        conn.executemany("INSERT INTO sections (rowid, doc_id, id, heading_path, text) VALUES (?, ?, ?, ?, ?)", rows)
         conn.executemany(
             "INSERT INTO sections_fts_content (id, c0, c1, c2) VALUES (?, ?, ?, ?)",
-            [(r, sid, fts_normalize(h), fts_normalize(t)) for r, sid, h, t in rows],
+            [(r, sid, fts_normalize(h), fts_normalize(t)) for r, _, sid, h, t in rows],
         )
     conn.commit()
     return conn
 
 
-def _fill(tmp_path, name, *, fail_thread=False):
+def _fill(tmp_path, name, *, fail_thread=False, worker=index_thread.IndexThread, kill_child=False):
     conn = _build_file(tmp_path / f"{name}.sqlite")
-    thread = index_thread.IndexThread(tmp_path / f"{name}.scratch", tmp_path / f"{name}.sqlite")
+    thread = worker(tmp_path / f"{name}.scratch", tmp_path / f"{name}.sqlite")
+    if isinstance(thread, index_process.IndexProcess) and worker is index_process.IndexProcess:
+        assert thread._ready.wait(30)  # a child not started by the end is overtaken (below)
+    if kill_child:  # the child dies after it started: finish_into must redo its chunks
+        thread._proc.kill()
+        thread._proc.wait()
     if fail_thread:
         thread._queue.put(None)  # the thread ends before the first chunk: finish_into must redo them
         thread._thread.join()
@@ -73,11 +86,39 @@ def test_the_thread_and_its_fallback_write_the_same_rows_one_segment_per_chunk(t
         assert segids == [1, 2, 3], table
         assert segments.averages(threaded, table) == segments.docsize_totals(threaded, table, -(1 << 63), (1 << 63) - 1)
     threaded.execute("INSERT INTO sections_fts (sections_fts) VALUES ('integrity-check')")
-    assert [r for (r,) in threaded.execute("SELECT id FROM sections_fts WHERE sections_fts MATCH 'cache' ORDER BY rank")] == ["b.md#0", "a.md#0"]
+    assert [r for (r,) in threaded.execute("SELECT id FROM sections_fts WHERE sections_fts MATCH 'cache' ORDER BY rank")] == ["b.md#0", "b.md#1", "a.md#0"]
     for rows in CHUNKS:
-        for rowid, _, _, text in rows:
-            probe = text.split("\x00")[0]
-            found = threaded.execute(f"SELECT rowid FROM {trigram.TABLE} WHERE {trigram.TABLE} MATCH ?", (_trigram_query(probe),)).fetchall()
-            assert (rowid,) in found, text
-    found = threaded.execute(f"SELECT rowid FROM {trigram.TABLE} WHERE {trigram.TABLE} MATCH ? ORDER BY rowid", (_trigram_query("KX-1"),))
+        for rowid, _, _, _, text in rows:
+            first = max(key for key in DOCUMENT_ROWS if key <= rowid)
+            for probe in text.split("\x00")[0].split():
+                query = trigram_query(probe)
+                if query is not None:
+                    found = threaded.execute(f"SELECT rowid FROM {trigram.TABLE} WHERE {trigram.TABLE} MATCH ?", (query,)).fetchall()
+                    assert (first,) in found, probe
+    found = threaded.execute(f"SELECT rowid FROM {trigram.TABLE} WHERE {trigram.TABLE} MATCH ? ORDER BY rowid", (trigram_query("KX-1"),))
     assert [r for (r,) in found] == [(7 << 32) + 1, (9 << 32) + 1]
+
+
+def test_a_documents_row_holds_its_distinct_words_once_ascii_lowered():
+    rows = trigram.rows([(rowid, doc_id, text) for chunk in CHUNKS for rowid, doc_id, _, _, text in chunk])
+    assert dict(rows) == DOCUMENT_ROWS
+
+
+def test_a_child_process_writes_the_same_rows_or_its_work_is_redone(tmp_path):
+    threaded, _ = _fill(tmp_path, "threaded")
+    child, how = _fill(tmp_path, "child", worker=index_process.IndexProcess)
+    assert how == "process"
+    assert _shadow(child) == _shadow(threaded)
+    killed, how = _fill(tmp_path, "killed", worker=index_process.IndexProcess, kill_child=True)
+    assert how == "fallback"
+    assert _shadow(killed) == _shadow(threaded)
+
+    class NeverReady(index_process.IndexProcess):
+        def _read(self):
+            for line in self._proc.stdout:
+                if line != "ready\n":
+                    self._reply = line
+
+    late, how = _fill(tmp_path, "late", worker=NeverReady)
+    assert how == "inline"
+    assert _shadow(late) == _shadow(threaded)

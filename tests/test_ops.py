@@ -314,16 +314,21 @@ def test_many_equal_scores_still_ordered_by_id(tmp_path, monkeypatch, margin):
         assert ids(ops.search("alpha gamma", limit=3)) == same[:3]
 
 
-@pytest.fixture(scope="module")
-def trigram_ops(tmp_path_factory):
+@pytest.fixture(scope="module", params=["documents_trigram", "sections_trigram"])
+def trigram_ops(request, tmp_path_factory):
+    """The store with the trigram table of a build (rows of documents' words), or of the
+    earlier builds (rows of sections' text)."""
     import sqlite3
+
+    from contextpull.build import trigram
 
     path = make_store(tmp_path_factory.mktemp("tri") / "store.sqlite")
     conn = sqlite3.connect(path)
-    conn.execute(
-        "CREATE VIRTUAL TABLE sections_trigram USING fts5(text, tokenize='trigram', content='', detail='none')"
-    )
-    conn.execute("INSERT INTO sections_trigram (rowid, text) SELECT rowid, text FROM sections")
+    if request.param == trigram.TABLE:
+        trigram.add(conn)
+    else:
+        conn.execute(f"CREATE VIRTUAL TABLE sections_trigram USING fts5({trigram.DDL_BODY})")
+        conn.execute("INSERT INTO sections_trigram (rowid, text) SELECT rowid, text FROM sections")
     conn.commit()
     conn.close()
     with Store.open(path) as store:
@@ -342,16 +347,19 @@ def trigram_ops(tmp_path_factory):
         ("| item | fee |", None, 20),
         ('"quoted"', None, 20),
         ("nothing-like-this", None, 20),
+        ("fee |\n| ", None, 20),
+        ("ee e", None, 20),
     ],
 )
 def test_trigram_table_gives_identical_matches(ops, trigram_ops, monkeypatch, pattern, in_, limit):
     from contextpull import literal_grep
 
-    assert literal_grep.has_trigram_table(trigram_ops.conn)
-    assert not literal_grep.has_trigram_table(ops.conn)
+    assert literal_grep.trigram_table(trigram_ops.conn) is not None
+    assert literal_grep.trigram_table(ops.conn) is None
     expected = ops.grep(pattern, in_, limit=limit).to_dict()
     assert trigram_ops.grep(pattern, in_, limit=limit).to_dict() == expected
-    monkeypatch.setattr(literal_grep, "CANDIDATE_CAP", 1)  # frequent patterns fall back to the scan
+    cap = dict.fromkeys(literal_grep.CANDIDATE_CAP, 1)
+    monkeypatch.setattr(literal_grep, "CANDIDATE_CAP", cap)  # frequent patterns fall back to the scan
     assert trigram_ops.grep(pattern, in_, limit=limit).to_dict() == expected
 
 

@@ -67,7 +67,7 @@ def test_every_kind_of_edit_patches_to_the_bytes_of_a_fresh_build(tmp_path, monk
         _same_bytes(tmp_path, files, out, name)
     conn = sqlite3.connect(out / "store.sqlite")
     assert conn.execute("SELECT count(*) FROM sections WHERE doc_id < 0").fetchone()[0] == 0
-    for table in ("sections_fts", "sections_trigram"):  # the cache's totals, less and plus the edits
+    for table in ("sections_fts", "documents_trigram"):  # the cache's totals, less and plus the edits
         assert segments.averages(conn, table) == segments.docsize_totals(conn, table, -(1 << 63), (1 << 63) - 1)
     conn.close()
     assert_verified(out / "store.sqlite")

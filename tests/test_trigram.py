@@ -1,5 +1,6 @@
-"""The optional sections_trigram table: built stores carry it, it matches their sections, literal
-grep gives the same matches with and without it, and an in-place ingest does not leave it stale."""
+"""The optional trigram table: built stores carry it (documents_trigram, one row per document),
+it finds every section's words, literal grep gives the same matches with it, without it and with
+the earlier builds' sections_trigram, and an in-place ingest does not leave either stale."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import sqlite3
 from artifact_helpers import assert_verified, fixture_corpus, quiet_build, write_files
 from contextpull import Ops, Store
 from contextpull.build import trigram
-from contextpull.literal_grep import _trigram_query, has_trigram_table
+from contextpull.literal_grep import trigram_query, trigram_table
 
 EXTRA = {
     f"ref/part{i}.md": (
@@ -38,25 +39,35 @@ def _matches(store_path, pattern):
         return [(m.id, m.line) for m in result.matches], result.truncated
 
 
-def test_a_built_store_carries_the_table_with_one_row_per_section(tmp_path):
+def test_a_built_store_carries_the_table_with_one_row_per_document(tmp_path):
     _, store = _built(tmp_path)
     assert_verified(store)
     conn = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
     try:
-        assert has_trigram_table(conn)
-        sections = [r for (r,) in conn.execute("SELECT rowid FROM sections ORDER BY rowid")]
+        assert trigram_table(conn) == trigram.TABLE
+        firsts = [r for (r,) in conn.execute("SELECT min(rowid) FROM sections GROUP BY doc_id ORDER BY 1")]
         rows = [r for (r,) in conn.execute(f"SELECT id FROM {trigram.TABLE}_docsize ORDER BY id")]
-        assert rows == sections
-        # every section is found through the table by a substring of its own text
-        for rowid, text in conn.execute("SELECT rowid, text FROM sections"):
-            probe = text[:12]
-            if len(probe) < 3 or '"' in probe:
-                continue
-            query = _trigram_query(probe)
-            found = {r for (r,) in conn.execute(f"SELECT rowid FROM {trigram.TABLE} WHERE {trigram.TABLE} MATCH ?", (query,))}
-            assert rowid in found
+        assert rows == firsts
+        first_of = dict(conn.execute("SELECT doc_id, min(rowid) FROM sections GROUP BY doc_id"))
+        # every section is found through its document's row by any substring of its words
+        for doc_id, text in conn.execute("SELECT doc_id, text FROM sections"):
+            for probe in (text[:12], text[-9:], text[len(text) // 2:len(text) // 2 + 7]):
+                query = trigram_query(probe)
+                if query is None:
+                    continue
+                found = {r for (r,) in conn.execute(f"SELECT rowid FROM {trigram.TABLE} WHERE {trigram.TABLE} MATCH ?", (query,))}
+                assert first_of[doc_id] in found, probe
     finally:
         conn.close()
+
+
+def test_trigram_query_takes_the_whitespace_free_pieces_of_three_characters_or_more():
+    assert trigram_query("ab") is None
+    assert trigram_query("a b\tc d") is None
+    assert trigram_query("KX-03 x") == '"-03" AND "KX-"'
+    assert trigram_query("abcdefg") == '"abc" AND "def" AND "efg"'
+    assert trigram_query("ab cde\nfgh") == '"cde" AND "fgh"'
+    assert trigram_query('a"bc') == '"""bc" AND "a""b"'  # sorted, quotes doubled
 
 
 def test_grep_matches_are_identical_with_and_without_the_table(tmp_path):
@@ -66,10 +77,26 @@ def test_grep_matches_are_identical_with_and_without_the_table(tmp_path):
     conn = sqlite3.connect(bare)
     assert trigram.drop_if_present(conn)
     conn.commit()
-    assert not has_trigram_table(conn)
+    assert trigram_table(conn) is None
     conn.close()
-    for pattern in ("KX-03-4", "kx-03", "flag_1", "--opt-5", "äö1", "ÄÖ1", "cache_dir", "TX-44", "ab3CD", "zzz-none", "ab"):
-        assert _matches(store, pattern) == _matches(bare, pattern), pattern
+    earlier = tmp_path / "earlier.sqlite"  # as the first two sessions' builds wrote it
+    shutil.copyfile(bare, earlier)
+    conn = sqlite3.connect(earlier)
+    conn.execute(f"CREATE VIRTUAL TABLE sections_trigram USING fts5({trigram.DDL_BODY})")
+    conn.execute("INSERT INTO sections_trigram (rowid, text) SELECT rowid, text FROM sections")
+    conn.commit()
+    assert trigram_table(conn) == "sections_trigram"
+    conn.close()
+    patterns = (
+        "KX-03-4", "kx-03", "flag_1", "--opt-5", "äö1", "ÄÖ1", "cache_dir", "TX-44", "ab3CD", "zzz-none", "ab",
+        "Set `FLAG_3", "cd and ÄÖ", "or pass --OPT", "Tabs\tand", "emoji 😀 and", "a b", "Code KX-05-", "-05-1\n\nSet",
+        "q\" and \\ b", "é̃ comb", "Part 1", "art", " ",
+    )
+    for pattern in patterns:
+        expected = _matches(bare, pattern)
+        assert _matches(store, pattern) == expected, pattern
+        assert _matches(earlier, pattern) == expected, pattern
+    assert _matches(store, "Set `FLAG_3")[0]  # the patterns do find something
 
 
 def test_ingest_into_a_built_store_drops_the_table_and_stays_exact(tmp_path):

@@ -1,18 +1,18 @@
 """Indexing a build's chunks beside the writer: the word index and the trigram table.
 
-Why (issue 8, "use both cores where it pays"): tokenising is most of a build's CPU after parsing
-(the trigram tokenizer emits a token per character), and it needs nothing from Python. The
-writer (``assemble.py``) commits each part of an indexed chunk to the build file and tells this
-thread the part's rowid range; the thread, on its own connection with the build file attached
-(WAL mode while it is written, so reading does not stop the writer), indexes the part into a
-fresh scratch table per index with one ``INSERT .. SELECT``, and at the chunk's end merges its
-parts into one segment and splices it into an accumulating copy of that index's shadow tables
-(``segments.py``). No text passes through Python, so the thread does not compete for the GIL.
-``finish_into`` moves the accumulated segments into the build file, beside the segments the
-writer copied from a cache, and writes each index's FTS5 records. ``Indexers`` runs one such
-thread per index and looks like one to the writer.
+Why (issue 8, "use both cores where it pays"): tokenising is most of a build's CPU after parsing,
+and FTS5 does it with the GIL released. The writer (``assemble.py``) commits each part of an
+indexed chunk to the build file and tells the worker the part's rowid range; the worker, on its
+own connection with the build file attached (WAL mode while it is written, so reading does not
+stop the writer), indexes the part into a fresh scratch table per index (``Index.fill``), and at
+the chunk's end merges its parts into one segment and splices it into an accumulating copy of
+that index's shadow tables (``segments.py``). ``finish_into`` moves the accumulated segments
+into the build file, beside the segments the writer copied from a cache, and writes each
+index's FTS5 records. ``Indexers`` runs one worker per index and looks like one to the writer:
+this module's thread for the word index (one ``INSERT .. SELECT``, no text through Python), and
+``index_process.py``'s child process for the trigram table, whose rows Python computes.
 
-If the thread fails, the same statements run in the caller's thread, so every path writes the
+If a worker fails, the same statements run in the caller's thread, so every path writes the
 same rows. Figures in benchmarks/README.md, "Speed at scale".
 """
 
@@ -22,7 +22,7 @@ import queue
 import sqlite3
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,7 +38,7 @@ class Index:
 
     target: str  # the store's table
     scratch_ddl: str  # the scratch table's columns and options: the target's, contentless
-    insert: str  # fills the scratch table from the build file, rowids ?1..?2
+    fill: Callable[[sqlite3.Connection, str, int, int], None]  # (conn, scratch table, first, last rowid)
 
     @property
     def scratch(self) -> str:
@@ -49,24 +49,32 @@ class Index:
         return f"acc_{self.target}"
 
 
+def _fill_words(conn: sqlite3.Connection, scratch: str, first: int, last: int) -> None:
+    # The content rows the writer inserted hold the normalised FTS text (store-format.txt,
+    # "Tokenisation"), which is what the word index is built from. No text passes through Python.
+    conn.execute(
+        f"INSERT INTO {scratch} (rowid, id, heading_path, text)"
+        f" SELECT id, c0, c1, c2 FROM {_SOURCE}.sections_fts_content WHERE id BETWEEN ? AND ? ORDER BY id",
+        (first, last),
+    )
+
+
+def _fill_trigrams(conn: sqlite3.Connection, scratch: str, first: int, last: int) -> None:
+    # Parts end at document boundaries (assemble.py), so each document is one row (trigram.py).
+    trigram.fill(
+        conn,
+        scratch,
+        f"SELECT rowid, doc_id, text FROM {_SOURCE}.sections WHERE rowid BETWEEN ? AND ? ORDER BY rowid",
+        (first, last),
+    )
+
+
 WORDS = Index(
     target="sections_fts",
     scratch_ddl=f"id UNINDEXED, heading_path, text, tokenize = \"{FTS_TOKENIZE}\", content=''",
-    # The content rows the writer inserted hold the normalised FTS text (store-format.txt,
-    # "Tokenisation"), which is what the word index is built from.
-    insert=(
-        "INSERT INTO chunk_sections_fts (rowid, id, heading_path, text)"
-        f" SELECT id, c0, c1, c2 FROM {_SOURCE}.sections_fts_content WHERE id BETWEEN ? AND ? ORDER BY id"
-    ),
+    fill=_fill_words,
 )
-TRIGRAMS = Index(
-    target=trigram.TABLE,
-    scratch_ddl=trigram.DDL_BODY,
-    insert=(
-        f"INSERT INTO chunk_{trigram.TABLE} (rowid, text)"
-        f" SELECT rowid, text FROM {_SOURCE}.sections WHERE rowid BETWEEN ? AND ? ORDER BY rowid"
-    ),
-)
+TRIGRAMS = Index(target=trigram.TABLE, scratch_ddl=trigram.DDL_BODY, fill=_fill_trigrams)
 INDEXES = (WORDS, TRIGRAMS)
 
 
@@ -76,10 +84,10 @@ def _begin_chunk(scratch: sqlite3.Connection, indexes: Sequence[Index]) -> None:
 
 
 def _add_part(scratch: sqlite3.Connection, indexes: Sequence[Index], first: int, last: int) -> None:
-    """Index the part's rows and commit: one statement per index, so one segment per part
-    (FTS5 flushes its pending terms at the start of every multi-row statement)."""
+    """Index the part's rows and commit, so each part ends in its own segment(s), merged into one
+    at the chunk's end."""
     for index in indexes:
-        scratch.execute(index.insert, (first, last))
+        index.fill(scratch, index.scratch, first, last)
     scratch.commit()
 
 
@@ -121,6 +129,26 @@ def _open_scratch(path: Path, source: Path, indexes: Sequence[Index]) -> sqlite3
 # 0.9 s of a 4.4 s one-edit build on the synthetic 5,000-document corpus).
 _QUEUE_PARTS = 64
 _DONE = None
+_NOT_STARTED = RuntimeError("the worker had not started when the writer ended")
+
+
+def serve(scratch: Path, source: Path, indexes: Sequence[Index], get: Callable[[], tuple | None],
+          totals: Mapping[str, segments.Totals], ready: Callable[[], None] = lambda: None) -> None:
+    """Index the chunks ``get`` returns, as ``(kind, position, (first, last) or None)`` until
+    ``_DONE``, into ``scratch``'s accumulators; a thread's or a process's whole work."""
+    conn = _open_scratch(scratch, source, indexes)
+    try:
+        ready()
+        while (item := get()) is not _DONE:
+            kind, position, rows = item
+            if kind == "begin":
+                _begin_chunk(conn, indexes)
+            elif kind == "part":
+                _add_part(conn, indexes, *rows)
+            else:
+                _end_chunk(conn, indexes, position, totals)
+    finally:
+        conn.close()
 
 
 class IndexThread:
@@ -129,10 +157,11 @@ class IndexThread:
 
     The caller sends each indexed chunk as ``part`` calls (rowid ranges it has committed) followed
     by one ``end``; the same parts are replayed by the fallback, so both write the same rows.
-    A build runs one thread per index: the trigram table takes about three times the word
-    index's CPU, and with the word index on the writer's thread or sharing the trigram thread
-    one of them waited for the other (benchmarks/README.md).
+    A build runs one worker per index: with the word index on the writer's thread or sharing
+    the trigram worker, one of them waited for the other (benchmarks/README.md).
     """
+
+    how = "thread"
 
     def __init__(self, scratch: Path, source: Path, indexes: Sequence[Index] = INDEXES):
         self.scratch = Path(scratch)
@@ -144,8 +173,39 @@ class IndexThread:
         self._failed = False
         self.waited = 0.0  # seconds the writer spent waiting for the thread to take a part
         self.totals = {index.target: segments.Totals() for index in self.indexes}  # of the chunks indexed here
+        self._start()
+
+    # -- what runs the work: a thread here, a process in index_process.py -----------------------
+    def _start(self) -> None:
         self._thread = threading.Thread(target=self._run, name="index", daemon=True)
         self._thread.start()
+
+    def _alive(self) -> bool:
+        return self._thread.is_alive()
+
+    def _send(self, item, timeout: float) -> None:
+        """Hand ``item`` over; raises queue.Full after ``timeout`` seconds."""
+        self._queue.put(item, timeout=timeout)
+
+    def _run(self) -> None:
+        try:
+            serve(self.scratch, self.source, self.indexes, self._queue.get, self.totals)
+        except BaseException as exc:  # reported by finish_into, which then falls back
+            self._error = exc
+            while self._queue.get() is not _DONE:  # keep draining so part() never blocks
+                pass
+
+    def _join(self) -> None:
+        """Send ``_DONE`` and wait for the work to end; ``_error`` says whether it failed."""
+        while self._thread.is_alive():
+            try:
+                self._queue.put(_DONE, timeout=0.5)
+                break
+            except queue.Full:
+                continue
+        self._thread.join()
+
+    # -- the writer's side ------------------------------------------------------------------------
 
     def part(self, position: int, first: int, last: int) -> None:
         """Chunk ``position``'s sections with rowids ``first..last``, committed to the build file."""
@@ -164,49 +224,23 @@ class IndexThread:
         started = time.perf_counter()
         while not self._failed:
             try:
-                self._queue.put(item, timeout=0.5)
+                self._send(item, 0.5)
                 break
             except queue.Full:
-                if not self._thread.is_alive():  # it stopped on an error: finish_into falls back
+                if not self._alive():  # it stopped on an error: finish_into falls back
                     self._failed = True
         self.waited += time.perf_counter() - started
 
-    def _run(self) -> None:
-        try:
-            conn = _open_scratch(self.scratch, self.source, self.indexes)
-            try:
-                while (item := self._queue.get()) is not _DONE:
-                    kind, position, rows = item
-                    if kind == "begin":
-                        _begin_chunk(conn, self.indexes)
-                    elif kind == "part":
-                        _add_part(conn, self.indexes, *rows)
-                    else:
-                        _end_chunk(conn, self.indexes, position, self.totals)
-            finally:
-                conn.close()
-        except BaseException as exc:  # reported by finish_into, which then falls back
-            self._error = exc
-            while self._queue.get() is not _DONE:  # keep draining so part() never blocks
-                pass
-
-    def _join(self) -> None:
-        while self._thread.is_alive():
-            try:
-                self._queue.put(_DONE, timeout=0.5)
-                break
-            except queue.Full:
-                continue
-        self._thread.join()
-
     def finish_into(self, conn: sqlite3.Connection, copied: Mapping[str, segments.Totals]) -> str:
         """Add the indexed chunks' segments to ``conn``'s tables, which hold the copied ones
-        (whose totals are ``copied``, by table), and write their records; returns 'thread' or
-        'fallback'. ``conn`` must have no open transaction (ATTACH needs that)."""
+        (whose totals are ``copied``, by table), and write their records; returns how the work
+        was done: ``self.how``, or 'fallback' when it failed and was redone here, or 'inline' when
+        a process had not started by then and it was done here. ``conn`` must have no open
+        transaction (ATTACH needs that)."""
         self._join()
-        how = "thread"
+        how = self.how
         if self._error is not None or self._failed:
-            how = "fallback"
+            how = "inline" if self._error is _NOT_STARTED else "fallback"
             self._redo(conn)
         conn.commit()
         conn.execute("ATTACH DATABASE ? AS index_scratch", (str(self.scratch),))
@@ -239,18 +273,27 @@ class IndexThread:
             scratch.close()
 
     def discard(self) -> None:
-        """Stop the thread (if still running) and remove the scratch file."""
-        if self._thread.is_alive():
+        """Stop the work (if still running) and remove the scratch file."""
+        if self._alive():
             self._join()
         for suffix in ("", "-journal", "-wal", "-shm"):
             Path(f"{self.scratch}{suffix}").unlink(missing_ok=True)
 
 
 class Indexers:
-    """One ``IndexThread`` per index, driven as one."""
+    """One worker per index, driven as one: a thread for the word index, which FTS5 fills with
+    the GIL released, and a process for the trigram table, whose rows are Python work
+    (``index_process.py``)."""
 
-    def __init__(self, scratch: Path, source: Path):
-        self.threads = [IndexThread(Path(f"{scratch}.{i}"), source, (index,)) for i, index in enumerate(INDEXES)]
+    def __init__(self, scratch: Path, source: Path, trigram_worker: type[IndexThread] | None = None):
+        if trigram_worker is None:
+            from .index_process import IndexProcess
+
+            trigram_worker = IndexProcess
+        self.threads = [
+            IndexThread(Path(f"{scratch}.0"), source, (WORDS,)),
+            trigram_worker(Path(f"{scratch}.1"), source, (TRIGRAMS,)),
+        ]
 
     @property
     def waited(self) -> float:
@@ -265,8 +308,7 @@ class Indexers:
             thread.end(position)
 
     def finish_into(self, conn: sqlite3.Connection, copied: Mapping[str, segments.Totals]) -> str:
-        hows = [thread.finish_into(conn, copied) for thread in self.threads]
-        return "thread" if all(how == "thread" for how in hows) else "fallback"
+        return "+".join(thread.finish_into(conn, copied) for thread in self.threads)
 
     def discard(self) -> None:
         for thread in self.threads:

@@ -311,7 +311,7 @@ def _update(
             else:
                 yield True, (path, item.data, item.sha256, settings)
 
-    trigram_left = trigram.present(conn)
+    trigram_left = trigram.any_present(conn)
     for record in ordered_map(build_record, jobs()):
         report.seen += 1
         if isinstance(record, _Unchanged):
