@@ -147,20 +147,64 @@ def test_a_cache_that_fails_its_checksum_after_the_copy_began_leaves_nothing_beh
     assert_verified(store)
 
 
-def test_the_cache_is_copied_where_sendfile_cannot_write_to_a_file(tmp_path, monkeypatch):
-    import errno
-    import os
-
-    def sockets_only(*args):  # what macOS's sendfile says for a regular file
-        raise OSError(errno.ENOTSOCK, "Socket operation on non-socket")
+@pytest.mark.parametrize("edit", [True, False], ids=["patched", "whole-reuse"])
+def test_a_copy_that_does_not_match_the_checksum_is_not_used(tmp_path, monkeypatch, edit):
+    from contextpull.build import build_file
 
     files = _corpus()
     docs = write_files(tmp_path / "docs", files)
     out = tmp_path / "out"
     quiet_build(docs, out)
-    files["d2/doc06.md"] = _doc(6, 4, tag=" (edited)")
-    write_files(docs, files)
-    monkeypatch.setattr(os, "sendfile", sockets_only)
-    report, warnings = quiet_build(docs, out, cache=out / "store.sqlite")
-    assert warnings == [] and report.patched
-    _same_bytes(tmp_path, files, out, "no-sendfile")
+    if edit:
+        files["d2/doc06.md"] = _doc(6, 4, tag=" (edited)")
+        write_files(docs, files)
+    # what the copy's hash says when the cache changed between its checksum and the copy
+    monkeypatch.setattr(build_file.CacheCopy, "digest", property(lambda self: "0" * 64))
+    target = tmp_path / "elsewhere"  # not the cache's own folder, so the cache is copied
+    report, warnings = quiet_build(docs, target, cache=out / "store.sqlite")
+    assert report.reuse == "none" and not report.patched
+    # the copy's hash is the cache's checksum when the copy began first (no second read)
+    assert any("does not match" in w for w in warnings), warnings
+    _same_bytes(tmp_path, files, target, "mismatch")
+
+
+def test_the_checksum_comes_from_the_copy_or_from_the_file_when_the_copy_was_cut_short(tmp_path):
+    from contextpull.build import build_file
+    from contextpull.build.cache import CacheRejected, open_cache
+    from contextpull.config import resolve_settings
+
+    files = _corpus()
+    docs = write_files(tmp_path / "docs", files)
+    out = tmp_path / "out"
+    quiet_build(docs, out)
+    store = out / "store.sqlite"
+    settings = resolve_settings(docs, {}, {})
+
+    def opened():
+        cache = open_cache(store, settings, lambda message: None, defer_digest=True)
+        assert cache is not None
+        return cache
+
+    cache = opened()
+    copy = build_file.CacheCopy(store, tmp_path / "copy.sqlite")
+    cache.begin_digest(copy)
+    copy.wait()
+    assert copy.complete and copy.digest == file_sha256(store)
+    cache.confirm()  # the copy's hash, which matches
+
+    cache = opened()
+    copy = build_file.CacheCopy(store, tmp_path / "cut.sqlite")
+    copy.wait()
+    copy.complete = False  # as if cancelled part way: its hash covers part of the file
+    copy._digest.update(b"only part of it")
+    cache.begin_digest(copy)
+    cache.copy_dropped(copy)
+    cache.confirm()  # the file itself is hashed instead
+
+    cache = opened()
+    copy = build_file.CacheCopy(store, tmp_path / "copy2.sqlite")
+    copy.wait()
+    copy._digest.update(b"a byte that was not in the cache")
+    cache.begin_digest(copy)
+    with pytest.raises(CacheRejected):
+        cache.confirm()

@@ -46,7 +46,7 @@ from .cache import (
     open_cache,
 )
 from .discover import SUPPORTED_EXTENSIONS
-from .fingerprint import content_fingerprint, corpus_fingerprint, file_sha256
+from .fingerprint import content_fingerprint, corpus_fingerprint
 from .golden import GoldenResult, check_golden
 from .patch import Patch, PatchAborted
 from .report import BuildReport, iso_time, source_date_epoch
@@ -198,7 +198,10 @@ class _Job:
         if self._may_patch() and not self._cache_in_place():
             # Whether nothing changed (the cache is copied to OUT) or something did (the copy is
             # patched), this build needs a copy of the cache: begin it while the corpus is hashed.
+            # Its hash is the cache's checksum too.
             self.cache_copy = build_file.CacheCopy(self.cache.path, self.tmp_build)  # type: ignore[union-attr]
+        if self.cache is not None:
+            self.cache.begin_digest(self.cache_copy)
         records = iter(self._records())
         pending: list[DocumentRecord] = []
         held = 0  # parsed documents in pending, while the cache is copied
@@ -251,6 +254,8 @@ class _Job:
         patch = None
         if self._may_patch():
             patch = Patch(self.cache.plan(), self.cache.section_count)  # type: ignore[union-attr]
+        if patch is not None and self.cache_copy is not None:
+            self._check_copy()
         try:
             if patch is not None:
                 conn = build_file.copy_of(self.cache.path, self.tmp_build, self.cache_copy)  # type: ignore[union-attr]
@@ -331,18 +336,27 @@ class _Job:
             self.store_path = self.out / STORE_FILE
             self.store_sha256 = cache.sha256
             return
+        if self.cache_copy is not None:
+            self._check_copy()
         try:
-            if self.cache_copy is not None:  # copied while the corpus was hashed: check the copy
+            if self.cache_copy is not None:  # copied (and hashed) while the corpus was hashed
+                self.store_sha256 = self.cache_copy.digest
                 os.replace(self.cache_copy.wait(), self.tmp_store)
                 self.cache_copy = None
-                self.store_sha256 = file_sha256(self.tmp_store)
-                if self.store_sha256 != cache.sha256:
-                    raise ContextPullError("the cache changed while it was copied")
             else:
                 self.store_sha256 = copy_verified(cache.path, self.tmp_store, cache.sha256)
         except (OSError, ContextPullError) as exc:
             raise BuildError(f"cannot copy the cache {cache.path}: {exc}") from None
         build_file.check_shape(self.tmp_store)
+
+    def _check_copy(self) -> None:
+        """The copied bytes are the ones the cache's checksum vouches for (``CacheCopy``)."""
+        try:
+            self.cache_copy.wait()  # type: ignore[union-attr]
+        except OSError as exc:
+            raise CacheRejected(f"copying it failed: {exc}") from None
+        if self.cache_copy.digest != self.cache.sha256:  # type: ignore[union-attr]
+            raise CacheRejected("it changed while it was copied: the copy does not match its checksum")
 
     def _cache_in_place(self) -> bool:
         """Whether the cache is this build's own OUT/store.sqlite, vouched for by its checksum."""
@@ -433,6 +447,8 @@ class _Job:
     def _drop_cache_copy(self) -> None:
         if self.cache_copy is not None:
             self.cache_copy.cancel()
+            if self.cache is not None:
+                self.cache.copy_dropped(self.cache_copy)
             self.cache_copy = None
 
     def cleanup(self) -> None:

@@ -19,6 +19,7 @@ Why it is shaped this way (issue 4, items 1-3):
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import sqlite3
@@ -51,49 +52,45 @@ class CacheCopy:
     changed document on while the rest of the corpus is hashed (0.2-0.7 s of a one-edit build
     otherwise spent waiting; begun earlier, it cost builds where nothing changed 0.35 s).
     ``cancel`` stops it between blocks and removes the copy, for a build that does not need it
-    (nothing changed, or the cache turned out unusable)."""
+    (nothing changed, or the cache turned out unusable).
 
-    _BLOCK = 32 << 20
+    The copy is hashed as it is written (``digest``): those bytes are what a build publishes
+    (whole reuse) or patches, so they are checked against the cache's checksum themselves, not
+    a second read of a file that could have changed in between, and with no second pass.
+    hashlib, read and write release the GIL."""
+
+    _BLOCK = 8 << 20
 
     def __init__(self, cache: Path, path: Path):
         self.cache, self.path = Path(cache), Path(path)
         self._stop = threading.Event()
         self._error: OSError | None = None
+        self._digest = hashlib.sha256()
+        self.complete = False  # the whole file was copied (and hashed), not cut short
         self._thread = threading.Thread(target=self._run, name="cache-copy", daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
         try:
-            with open(self.cache, "rb") as src, open(self.path, "wb") as dst:
-                size = os.fstat(src.fileno()).st_size
-                offset = self._in_kernel(src, dst, size)
-                src.seek(offset)
-                dst.seek(offset)
-                while offset < size and not self._stop.is_set():  # where the kernel cannot copy
-                    block = src.read(self._BLOCK)
-                    if not block:
+            with open(self.cache, "rb", buffering=0) as src, open(self.path, "wb", buffering=0) as dst:
+                buffer = bytearray(self._BLOCK)
+                view = memoryview(buffer)
+                while not self._stop.is_set():
+                    n = src.readinto(buffer)
+                    if not n:
+                        self.complete = True
                         break
-                    dst.write(block)
-                    offset += len(block)
+                    self._digest.update(view[:n])
+                    written = 0
+                    while written < n:
+                        written += dst.write(view[written:n])
         except OSError as exc:  # handed over in wait()
             self._error = exc
 
-    def _in_kernel(self, src, dst, size: int) -> int:
-        """Copy with ``sendfile`` (Linux: file to file, no copy through Python); returns how far
-        it got, 0 where the platform's ``sendfile`` only writes to sockets (macOS) or is missing."""
-        offset = 0
-        sendfile = getattr(os, "sendfile", None)
-        while sendfile is not None and offset < size and not self._stop.is_set():
-            try:
-                sent = sendfile(dst.fileno(), src.fileno(), offset, min(self._BLOCK, size - offset))
-            except OSError:
-                if offset:
-                    raise
-                return 0
-            if sent == 0:
-                break
-            offset += sent
-        return offset
+    @property
+    def digest(self) -> str:
+        """sha256 of the bytes copied; after ``wait``."""
+        return self._digest.hexdigest()
 
     def done(self) -> bool:
         return not self._thread.is_alive()

@@ -87,6 +87,22 @@ class BuildCache:
             )
         }
 
+    def begin_digest(self, copy=None) -> None:
+        """Begin the deferred checksum; with ``copy`` (a ``CacheCopy`` begun before the checksum)
+        let its hash be the checksum, so the file is read and hashed once."""
+        if isinstance(self._pending, _DigestJob):
+            if copy is not None and self._pending._thread.ident is None:
+                self._pending = _CopyDigest(copy)
+            else:
+                self._pending.start()
+
+    def copy_dropped(self, copy) -> None:
+        """``copy`` was cancelled: unless it had copied the whole file, the checksum reads the
+        file itself after all."""
+        if isinstance(self._pending, _CopyDigest) and self._pending.copy is copy and not copy.complete:
+            self._pending = _DigestJob(self.path)
+            self._pending.start()
+
     def confirm(self) -> None:
         """Wait for a deferred checksum; ``CacheRejected`` when the bytes are not the ones vouched for."""
         if self._pending is None:
@@ -219,7 +235,8 @@ class CacheRejected(ContextPullError):
 
 
 class _DigestJob:
-    """sha256 of a file in a thread (hashlib releases the GIL), while the build goes on."""
+    """sha256 of a file in a thread (hashlib releases the GIL), while the build goes on; begun
+    by ``BuildCache.begin_digest`` unless a copy of the file hashes the same bytes instead."""
 
     def __init__(self, path: Path):
         import threading
@@ -227,7 +244,10 @@ class _DigestJob:
         self._value: str | None = None
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, args=(path,), daemon=True)
-        self._thread.start()
+
+    def start(self) -> None:
+        if self._thread.ident is None:
+            self._thread.start()
 
     def _run(self, path: Path) -> None:
         from .fingerprint import file_sha256
@@ -238,10 +258,25 @@ class _DigestJob:
             self._error = exc
 
     def result(self) -> str:
+        self.start()
         self._thread.join()
         if self._error is not None:
             raise CacheRejected(f"cannot read it: {self._error}")
         return self._value or ""
+
+
+class _CopyDigest:
+    """The digest of a ``build_file.CacheCopy``, which hashes the cache's bytes as it copies them."""
+
+    def __init__(self, copy):
+        self.copy = copy
+
+    def result(self) -> str:
+        try:
+            self.copy.wait()
+        except OSError as exc:
+            raise CacheRejected(f"cannot read it: {exc}") from None
+        return self.copy.digest
 
 
 def _sidecar_digest(path: Path) -> str | None:
