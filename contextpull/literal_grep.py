@@ -7,17 +7,19 @@ results stay identical. This reader uses one when the store carries it, under th
 (the writer's side is ``contextpull/build/trigram.py``):
 
     CREATE VIRTUAL TABLE documents_trigram USING fts5(text, tokenize='trigram', content='', detail='none');
-    -- for every section, some row whose rowid is the rowid of a section of the same document
-    -- holds each of its words: runs of characters other than ASCII whitespace (space, tab,
-    -- LF, CR, VT, FF), in any order and any ASCII case
+    -- the rows split the sections, taken in rowid order, into runs of consecutive sections: a
+    -- row's rowid is the rowid of its run's first section, so its run is every section from
+    -- that rowid up to the next row's; its text holds every word of those sections, a word
+    -- being a run of characters other than ASCII whitespace (space, tab, LF, CR, VT, FF), in
+    -- any order and any ASCII case
 
 A stored text that contains the pattern contains each of the pattern's whitespace-free pieces
 inside one of its words (the two differ only in ASCII case, which has no whitespace), and the
-trigram tokenizer folds case at least as widely as ASCII ``lower()``. So the documents whose rows
-hold every trigram of those pieces are a superset of the documents with a match; their sections
-are then checked with the same ``instr(lower(..))`` and sorted by id, and the matches are
-identical to the scan's. Earlier builds wrote ``sections_trigram`` (same options, one row per
-section with ``rowid = sections.rowid`` and its whole text), which is used the same way.
+trigram tokenizer folds case at least as widely as ASCII ``lower()``. So the runs whose rows
+hold every trigram of those pieces are a superset of the runs with a match; their sections are
+then checked with the same ``instr(lower(..))`` and sorted by id, and the matches are identical
+to the scan's. Earlier builds wrote ``sections_trigram`` (same options, one row per section with
+``rowid = sections.rowid`` and its whole text), which is used the same way.
 
 The scan itself is the equivalent ``LIKE`` (see ``like_pattern``). Patterns with no piece of three
 characters, or frequent enough to return more than the candidate cap, take the scan, which in
@@ -33,8 +35,8 @@ import string
 
 DOCUMENTS_TABLE = "documents_trigram"  # rows per document, their words
 SECTIONS_TABLE = "sections_trigram"  # rows per section, their text (earlier builds)
-# Candidates above which the scan is cheaper: documents hold about 20 sections each.
-CANDIDATE_CAP = {DOCUMENTS_TABLE: 200, SECTIONS_TABLE: 2000}
+# Candidates above which the scan is cheaper: a build's runs hold about 128 KiB of text each.
+CANDIDATE_CAP = {DOCUMENTS_TABLE: 32, SECTIONS_TABLE: 2000}
 _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 _ASCII_SPACE = re.compile(r"[ \t\n\r\x0b\x0c]+")
 _WANTED = re.compile(r"tokenize\s*=\s*['\"]trigram['\"]", re.IGNORECASE)
@@ -94,12 +96,20 @@ def trigram_query(pattern: str) -> str | None:
     return " AND ".join('"' + g.replace('"', '""') + '"' for g in sorted(grams))
 
 
-def _candidates_sql(table: str, n: int) -> str:
-    """The sections to check, given ``n`` candidate rowids of ``table``."""
-    marks = ",".join("?" * n)
-    if table == DOCUMENTS_TABLE:
-        return f"s.doc_id IN (SELECT doc_id FROM sections WHERE rowid IN ({marks}))"
-    return f"s.rowid IN ({marks})"
+def _candidates(conn: sqlite3.Connection, table: str, rowids: list[int]) -> tuple[str, list[int]]:
+    """The SQL condition on sections ``s`` (and its parameters) for these candidate rows."""
+    if table == SECTIONS_TABLE:
+        return f"s.rowid IN ({','.join('?' * len(rowids))})", rowids
+    clauses, params = [], []
+    for first in rowids:  # a run ends where the next row's begins
+        after = conn.execute(f"SELECT rowid FROM {table} WHERE rowid > ? ORDER BY rowid LIMIT 1", (first,)).fetchone()
+        if after is None:
+            clauses.append("s.rowid >= ?")
+            params.append(first)
+        else:
+            clauses.append("s.rowid >= ? AND s.rowid < ?")
+            params += [first, after[0]]
+    return "(" + " OR ".join(f"({c})" for c in clauses) + ")", params
 
 
 def scan(conn: sqlite3.Connection, pattern: str, where: str, params: list, limit: int, table: str | None) -> list[tuple]:
@@ -112,10 +122,11 @@ def scan(conn: sqlite3.Connection, pattern: str, where: str, params: list, limit
         if len(rowids) <= cap:
             if not rowids:
                 return []
+            condition, bounds = _candidates(conn, table, rowids)
             rows = conn.execute(
                 "SELECT s.id, s.doc_id, s.heading_path, s.text FROM sections s "
-                f"WHERE {_candidates_sql(table, len(rowids))} AND instr(lower(s.text), lower(?)) > 0{where}",
-                (*rowids, pattern, *params),
+                f"WHERE {condition} AND s.text LIKE ? ESCAPE '\\'{where}",
+                (*bounds, like_pattern(pattern), *params),
             ).fetchall()
             rows.sort(key=lambda r: r[0].encode("utf-8"))  # SQLite BINARY order of the id
             return rows[: limit + 1]

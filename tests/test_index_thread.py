@@ -17,7 +17,8 @@ CHUNKS = [  # (rowid, doc_id, id, heading_path, text)
     [((3 << 32) + 1, 3, "b.md#0", "Delta", "delta KX-9 cache cache"), ((3 << 32) + 2, 3, "b.md#1", "Delta > E", "Epsilon\tKX-9 CACHE")],
     [((9 << 32) + 1, 4, "c.md#0", "Zeta", "zeta KX-1 again\x00after a NUL")],
 ]
-# The trigram table's rows: each document's first section, and its distinct words (trigram.py).
+# The trigram table's rows here: each part holds one document (trigram.py: runs are whole
+# documents of one part), keyed by its first section, with its distinct words.
 DOCUMENT_ROWS = {
     (7 << 32) + 1: "alpha kx-1 and more cache beta kx-2",
     (7 << 32) + 3: "gamma ÄÖ-5 install",
@@ -99,9 +100,16 @@ def test_the_thread_and_its_fallback_write_the_same_rows_one_segment_per_chunk(t
     assert [r for (r,) in found] == [(7 << 32) + 1, (9 << 32) + 1]
 
 
-def test_a_documents_row_holds_its_distinct_words_once_ascii_lowered():
-    rows = trigram.rows([(rowid, doc_id, text) for chunk in CHUNKS for rowid, doc_id, _, _, text in chunk])
-    assert dict(rows) == DOCUMENT_ROWS
+def test_a_run_holds_whole_documents_and_their_distinct_words_once_ascii_lowered(monkeypatch):
+    sections = [(rowid, doc_id, text) for chunk in CHUNKS for rowid, doc_id, _, _, text in chunk]
+    monkeypatch.setattr(trigram, "RUN_CHARS", 1)  # every document closes its run
+    assert dict(trigram.rows(sections)) == DOCUMENT_ROWS
+    # 35 + 18 + 41 characters reach 60 at the third document, which closes the first run
+    monkeypatch.setattr(trigram, "RUN_CHARS", 60)
+    assert trigram.rows(sections) == [
+        ((7 << 32) + 1, "alpha kx-1 and more cache beta kx-2 gamma ÄÖ-5 install delta kx-9 epsilon"),
+        ((9 << 32) + 1, "zeta kx-1 again\x00after a nul"),
+    ]
 
 
 def test_a_child_process_writes_the_same_rows_or_its_work_is_redone(tmp_path):

@@ -7,6 +7,8 @@ from __future__ import annotations
 import shutil
 import sqlite3
 
+import pytest
+
 from artifact_helpers import assert_verified, fixture_corpus, quiet_build, write_files
 from contextpull import Ops, Store
 from contextpull.build import trigram
@@ -39,24 +41,33 @@ def _matches(store_path, pattern):
         return [(m.id, m.line) for m in result.matches], result.truncated
 
 
-def test_a_built_store_carries_the_table_with_one_row_per_document(tmp_path):
+@pytest.fixture
+def small_runs(monkeypatch):
+    """Several runs in this small corpus; the table filled in this process, where the patch holds."""
+    from contextpull.build import index_process, index_thread
+
+    monkeypatch.setattr(trigram, "RUN_CHARS", 400)
+    monkeypatch.setattr(index_process, "IndexProcess", index_thread.IndexThread)
+
+
+def test_a_built_store_carries_the_table_with_runs_of_whole_documents(tmp_path, small_runs):
     _, store = _built(tmp_path)
     assert_verified(store)
     conn = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
     try:
         assert trigram_table(conn) == trigram.TABLE
-        firsts = [r for (r,) in conn.execute("SELECT min(rowid) FROM sections GROUP BY doc_id ORDER BY 1")]
+        firsts = {r for (r,) in conn.execute("SELECT min(rowid) FROM sections GROUP BY doc_id")}
         rows = [r for (r,) in conn.execute(f"SELECT id FROM {trigram.TABLE}_docsize ORDER BY id")]
-        assert rows == firsts
-        first_of = dict(conn.execute("SELECT doc_id, min(rowid) FROM sections GROUP BY doc_id"))
-        # every section is found through its document's row by any substring of its words
-        for doc_id, text in conn.execute("SELECT doc_id, text FROM sections"):
+        assert 1 < len(rows) < len(firsts) and set(rows) <= firsts  # each run starts a document
+        # every section is found through its run's row by any substring of its words
+        for rowid, text in conn.execute("SELECT rowid, text FROM sections"):
+            run = max(r for r in rows if r <= rowid)
             for probe in (text[:12], text[-9:], text[len(text) // 2:len(text) // 2 + 7]):
                 query = trigram_query(probe)
                 if query is None:
                     continue
                 found = {r for (r,) in conn.execute(f"SELECT rowid FROM {trigram.TABLE} WHERE {trigram.TABLE} MATCH ?", (query,))}
-                assert first_of[doc_id] in found, probe
+                assert run in found, probe
     finally:
         conn.close()
 
@@ -70,7 +81,7 @@ def test_trigram_query_takes_the_whitespace_free_pieces_of_three_characters_or_m
     assert trigram_query('a"bc') == '"""bc" AND "a""b"'  # sorted, quotes doubled
 
 
-def test_grep_matches_are_identical_with_and_without_the_table(tmp_path):
+def test_grep_matches_are_identical_with_and_without_the_table(tmp_path, small_runs):
     _, store = _built(tmp_path)
     bare = tmp_path / "bare.sqlite"
     shutil.copyfile(store, bare)
@@ -97,6 +108,11 @@ def test_grep_matches_are_identical_with_and_without_the_table(tmp_path):
         assert _matches(store, pattern) == expected, pattern
         assert _matches(earlier, pattern) == expected, pattern
     assert _matches(store, "Set `FLAG_3")[0]  # the patterns do find something
+    conn = sqlite3.connect(store)  # and through a few candidate runs, not all of them
+    total = conn.execute(f"SELECT count(*) FROM {trigram.TABLE}_docsize").fetchone()[0]
+    found = conn.execute(f"SELECT rowid FROM {trigram.TABLE} WHERE {trigram.TABLE} MATCH ?", (trigram_query("KX-03-4"),)).fetchall()
+    conn.close()
+    assert 0 < len(found) < total
 
 
 def test_ingest_into_a_built_store_drops_the_table_and_stays_exact(tmp_path):

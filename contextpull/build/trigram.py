@@ -2,21 +2,26 @@
 
 store-format.txt allows a trigram index for literal grep when results stay identical. The reader
 side of the contract is ``contextpull/literal_grep.py``: a contentless FTS5 table with the
-trigram tokenizer and ``detail='none'``, one row per document of a chunk part (in practice, per
-document), whose rowid is the rowid of the document's first section in that part and whose text
-is every distinct word of those sections, a word being a run of bytes other than ASCII
-whitespace, ASCII letters lowered, in first-seen order, joined by spaces. The reader finds
-candidate documents with the trigrams of the pattern's words and re-checks their sections with
-the spec's ``instr(lower(..))``, so a store with the table greps exactly like one without it.
+trigram tokenizer and ``detail='none'`` whose rows split the sections, taken in rowid order, into
+runs of consecutive sections. A row's rowid is the rowid of its run's first section, and its
+text holds every word of the run's sections: a word is a run of bytes other than ASCII
+whitespace, ASCII letters lowered, kept once, joined by spaces. The reader finds candidate runs
+with the trigrams of the pattern's whitespace-free pieces and re-checks their sections with the
+spec's ``instr(lower(..))``, so a store with the table greps exactly like one without it.
 
-Why words of documents rather than each section's text (the first two sessions' layout, table
-``sections_trigram``): the tokenizer emits a token for every character it is given, and that was
-most of a build's CPU (8 s of trigram work against 1.1 s for the word index on the uv docs x62).
-A document repeats its words, so the distinct words are 31% of the text on the synthetic corpus
-and 49% on the uv docs x62; the table's FTS5 work fell to 0.3 s and 4.5 s there, and its pages
-to a ninth and to 44% (benchmarks/README.md, "Speed at scale"). Splitting at ASCII whitespace on
-UTF-8 bytes never cuts a character, and a pattern's whitespace-free pieces always lie inside one
-word of a matching text, so their trigrams are in that document's row.
+A build makes each run whole documents of one chunk part, closed once it holds ``RUN_CHARS`` of
+text (a larger document is a run of its own), in first-seen word order: a function of the part
+alone, so a cache-assisted build writes the same rows.
+
+Why words of runs of documents rather than each section's text (the first sessions' layout,
+table ``sections_trigram``): the tokenizer emits a token for every character it is given, and
+that was most of a build's CPU (8 s of trigram work against 1.1 s for the word index on the uv
+docs x62). Documents repeat their words, and neighbouring documents each other's: the distinct
+words of 128 KiB runs are 3% of the text on the synthetic corpus and 33% on the uv docs x62,
+and the table's FTS5 work fell from 7.4 to 0.2 s and from 8-10 to 2.2 s there
+(benchmarks/README.md, "Speed at scale"). Splitting at ASCII whitespace on UTF-8 bytes never cuts a character, and a
+pattern's whitespace-free pieces always lie inside one word of a matching text, so their
+trigrams are all in that run's row.
 
 Only ``contextpull build`` adds it. A built store is an immutable artifact, so the table can
 never fall behind its sections; a store updated in place (``ingest``) does not carry it, and an
@@ -38,18 +43,30 @@ DDL_BODY = "text, tokenize='trigram', content='', detail='none'"
 DDL = f"CREATE VIRTUAL TABLE {TABLE} USING fts5({DDL_BODY})"
 
 
-def words(texts: Iterable[str]) -> str:
-    """The row text of one document's sections (the contract above)."""
-    data = "\n".join(texts).encode("utf-8").lower()  # bytes.lower() folds ASCII letters only
-    return b" ".join(dict.fromkeys(data.split())).decode("utf-8")  # bytes.split(): ASCII whitespace
+# Text per run: a candidate run costs the reader an instr() over this much (0.1 ms or so), and
+# larger runs share more words. uv docs x62, FTS5 work for one document, 16, 64, 128 and 256 KiB
+# per run: 4.2, 3.6, 2.5, 2.2 and 1.6 s (benchmarks/README.md).
+RUN_CHARS = 128 << 10
 
 
 def rows(sections: Iterable[tuple[int, int, str]]) -> list[tuple[int, str]]:
-    """``(rowid, doc_id, text)`` in rowid order -> one ``(first rowid, words)`` per document."""
-    out = []
-    for _, run in groupby(sections, key=itemgetter(1)):
-        run = list(run)
-        out.append((run[0][0], words(text for _, _, text in run)))
+    """``(rowid, doc_id, text)`` of whole documents in rowid order -> ``(first rowid, words)``
+    of each run (the contract above)."""
+    out: list[tuple[int, str]] = []
+    first, words, size = None, {}, 0
+    for _, document in groupby(sections, key=itemgetter(1)):
+        document = list(document)
+        text = "\n".join(text for _, _, text in document)
+        if first is None:
+            first = document[0][0]
+        # per document first: the split of a small string stays in the CPU's cache
+        words.update(dict.fromkeys(text.encode("utf-8").lower().split()))  # ASCII lower, ASCII whitespace
+        size += len(text)
+        if size >= RUN_CHARS:
+            out.append((first, b" ".join(words).decode("utf-8")))
+            first, words, size = None, {}, 0
+    if first is not None:
+        out.append((first, b" ".join(words).decode("utf-8")))
     return out
 
 
