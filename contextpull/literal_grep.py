@@ -35,8 +35,10 @@ import string
 
 DOCUMENTS_TABLE = "documents_trigram"  # rows per document, their words
 SECTIONS_TABLE = "sections_trigram"  # rows per section, their text (earlier builds)
-# Candidates above which the scan is cheaper: a build's runs hold about 128 KiB of text each.
+# Candidates above which the scan is cheaper (at least; see ``_cap``): a build's runs hold about
+# 128 KiB of text each, an earlier build's rows one section.
 CANDIDATE_CAP = {DOCUMENTS_TABLE: 32, SECTIONS_TABLE: 2000}
+_RUNS_PER_QUERY = 200  # two parameters each, well inside SQLite's oldest default limit of 999
 _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 _ASCII_SPACE = re.compile(r"[ \t\n\r\x0b\x0c]+")
 _WANTED = re.compile(r"tokenize\s*=\s*['\"]trigram['\"]", re.IGNORECASE)
@@ -73,21 +75,22 @@ def trigram_table(conn: sqlite3.Connection) -> str | None:
     return None
 
 
-def trigram_query(pattern: str) -> str | None:
+def trigram_query(pattern: str, every: int = 1) -> str | None:
     """An AND of trigrams of the pattern's whitespace-free pieces; None when none has three
     characters.
 
     Any subset of a matching text's trigrams finds a superset of the matches (each is
-    re-checked). Each piece contributes the trigrams at every third position plus its last one:
-    that covers every character and asks each index segment for a third of the terms, which is
-    what a lookup costs in a store whose index has one segment per chunk (about 2x faster than
-    all trigrams, benchmarks/README.md).
+    re-checked). ``every=1`` takes all of a piece's trigrams: a run's row is a bag of many words,
+    and every trigram narrows it (harness identifiers on the uv docs x62: 4.1 -> 1.1 ms p50).
+    ``every=3`` takes those at every third position plus the last, which still covers every
+    character and asks each index segment for a third of the terms: what suits rows of single
+    sections (about 2x faster than all trigrams there, benchmarks/README.md).
     """
     grams = set()
     for piece in _ASCII_SPACE.split(pattern):
         if len(piece) < 3:
             continue
-        starts = list(range(0, len(piece) - 2, 3))
+        starts = list(range(0, len(piece) - 2, every))
         if starts[-1] != len(piece) - 3:
             starts.append(len(piece) - 3)
         grams.update(piece[i:i + 3] for i in starts)
@@ -96,38 +99,55 @@ def trigram_query(pattern: str) -> str | None:
     return " AND ".join('"' + g.replace('"', '""') + '"' for g in sorted(grams))
 
 
-def _candidates(conn: sqlite3.Connection, table: str, rowids: list[int]) -> tuple[str, list[int]]:
-    """The SQL condition on sections ``s`` (and its parameters) for these candidate rows."""
+def _ranges(conn: sqlite3.Connection, table: str, rowids: list[int]) -> list[tuple[str, list[int]]]:
+    """SQL conditions on sections ``s`` (with their parameters) that together select the
+    candidate rows' sections, a few hundred parameters each."""
     if table == SECTIONS_TABLE:
-        return f"s.rowid IN ({','.join('?' * len(rowids))})", rowids
-    clauses, params = [], []
-    for first in rowids:  # a run ends where the next row's begins
-        after = conn.execute(f"SELECT rowid FROM {table} WHERE rowid > ? ORDER BY rowid LIMIT 1", (first,)).fetchone()
-        if after is None:
-            clauses.append("s.rowid >= ?")
-            params.append(first)
-        else:
-            clauses.append("s.rowid >= ? AND s.rowid < ?")
-            params += [first, after[0]]
-    return "(" + " OR ".join(f"({c})" for c in clauses) + ")", params
+        return [(f"s.rowid IN ({','.join('?' * len(part))})", part) for part in _batches(rowids, 2 * _RUNS_PER_QUERY)]
+    out = []
+    for part in _batches(sorted(rowids), _RUNS_PER_QUERY):
+        clauses, params = [], []
+        for first in part:  # a run ends where the next row's begins
+            after = conn.execute(f"SELECT rowid FROM {table} WHERE rowid > ? ORDER BY rowid LIMIT 1", (first,)).fetchone()
+            if after is None:
+                clauses.append("s.rowid >= ?")
+                params.append(first)
+            else:
+                clauses.append("s.rowid >= ? AND s.rowid < ?")
+                params += [first, after[0]]
+        out.append(("(" + " OR ".join(f"({c})" for c in clauses) + ")", params))
+    return out
+
+
+def _batches(values: list[int], size: int) -> list[list[int]]:
+    return [values[i:i + size] for i in range(0, len(values), size)]
+
+
+def _cap(conn: sqlite3.Connection, table: str) -> int:
+    """Candidates above which the scan is cheaper. For runs, a third of the rows: checking the
+    candidates costs at most a third of a scan, and a scan that stops early pays only for a
+    pattern that matches often, whose candidates are most of the rows anyway."""
+    if table == SECTIONS_TABLE:
+        return CANDIDATE_CAP[table]
+    rows = conn.execute(f"SELECT count(*) FROM {table}_docsize").fetchone()[0]
+    return max(CANDIDATE_CAP[table], rows // 3)
 
 
 def scan(conn: sqlite3.Connection, pattern: str, where: str, params: list, limit: int, table: str | None) -> list[tuple]:
     """Up to ``limit + 1`` rows (id, doc_id, heading_path, text) of matching sections, by id;
     ``table`` is the store's trigram table (``trigram_table``) or None."""
-    query = trigram_query(pattern) if table is not None else None
+    query = trigram_query(pattern, 1 if table == DOCUMENTS_TABLE else 3) if table is not None else None
     if query is not None:
-        cap = CANDIDATE_CAP[table]
+        cap = _cap(conn, table)
         rowids = [r for (r,) in conn.execute(f"SELECT rowid FROM {table} WHERE {table} MATCH ? LIMIT ?", (query, cap + 1))]
         if len(rowids) <= cap:
-            if not rowids:
-                return []
-            condition, bounds = _candidates(conn, table, rowids)
-            rows = conn.execute(
-                "SELECT s.id, s.doc_id, s.heading_path, s.text FROM sections s "
-                f"WHERE {condition} AND s.text LIKE ? ESCAPE '\\'{where}",
-                (*bounds, like_pattern(pattern), *params),
-            ).fetchall()
+            rows = []
+            for condition, bounds in _ranges(conn, table, rowids):
+                rows += conn.execute(
+                    "SELECT s.id, s.doc_id, s.heading_path, s.text FROM sections s "
+                    f"WHERE {condition} AND s.text LIKE ? ESCAPE '\\'{where}",
+                    (*bounds, like_pattern(pattern), *params),
+                ).fetchall()
             rows.sort(key=lambda r: r[0].encode("utf-8"))  # SQLite BINARY order of the id
             return rows[: limit + 1]
     return conn.execute(

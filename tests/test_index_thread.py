@@ -49,7 +49,7 @@ def _build_file(path):
 def _fill(tmp_path, name, *, fail_thread=False, worker=index_thread.IndexThread, kill_child=False):
     conn = _build_file(tmp_path / f"{name}.sqlite")
     thread = worker(tmp_path / f"{name}.scratch", tmp_path / f"{name}.sqlite")
-    if isinstance(thread, index_process.IndexProcess) and worker is index_process.IndexProcess:
+    if isinstance(thread, index_process.IndexProcess) and worker is index_process.IndexProcess and thread._proc is not None:
         assert thread._ready.wait(30)  # a child not started by the end is overtaken (below)
     if kill_child:  # the child dies after it started: finish_into must redo its chunks
         thread._proc.kill()
@@ -130,3 +130,13 @@ def test_a_child_process_writes_the_same_rows_or_its_work_is_redone(tmp_path):
     late, how = _fill(tmp_path, "late", worker=NeverReady)
     assert how == "inline"
     assert _shadow(late) == _shadow(threaded)
+
+
+def test_a_child_that_cannot_start_leaves_the_work_to_the_caller(tmp_path, monkeypatch):
+    import sys
+
+    threaded, _ = _fill(tmp_path, "threaded")
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "no-such-python"))
+    orphan, how = _fill(tmp_path, "orphan", worker=index_process.IndexProcess)
+    assert how == "fallback"
+    assert _shadow(orphan) == _shadow(threaded)

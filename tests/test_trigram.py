@@ -75,13 +75,16 @@ def test_a_built_store_carries_the_table_with_runs_of_whole_documents(tmp_path, 
 def test_trigram_query_takes_the_whitespace_free_pieces_of_three_characters_or_more():
     assert trigram_query("ab") is None
     assert trigram_query("a b\tc d") is None
-    assert trigram_query("KX-03 x") == '"-03" AND "KX-"'
-    assert trigram_query("abcdefg") == '"abc" AND "def" AND "efg"'
+    assert trigram_query("KX-03 x") == '"-03" AND "KX-" AND "X-0"'
+    assert trigram_query("KX-03 x", every=3) == '"-03" AND "KX-"'  # every third, and the last
+    assert trigram_query("abcdefg", every=3) == '"abc" AND "def" AND "efg"'
     assert trigram_query("ab cde\nfgh") == '"cde" AND "fgh"'
     assert trigram_query('a"bc') == '"""bc" AND "a""b"'  # sorted, quotes doubled
 
 
-def test_grep_matches_are_identical_with_and_without_the_table(tmp_path, small_runs):
+def test_grep_matches_are_identical_with_and_without_the_table(tmp_path, small_runs, monkeypatch):
+    from contextpull import literal_grep
+
     _, store = _built(tmp_path)
     bare = tmp_path / "bare.sqlite"
     shutil.copyfile(store, bare)
@@ -103,6 +106,13 @@ def test_grep_matches_are_identical_with_and_without_the_table(tmp_path, small_r
         "Set `FLAG_3", "cd and ÄÖ", "or pass --OPT", "Tabs\tand", "emoji 😀 and", "a b", "Code KX-05-", "-05-1\n\nSet",
         "q\" and \\ b", "é̃ comb", "Part 1", "art", " ",
     )
+    for pattern in patterns:
+        expected = _matches(bare, pattern)
+        assert _matches(store, pattern) == expected, pattern
+        assert _matches(earlier, pattern) == expected, pattern
+    # every candidate checked, two runs (or sections) per query: the same matches again
+    monkeypatch.setattr(literal_grep, "CANDIDATE_CAP", dict.fromkeys(literal_grep.CANDIDATE_CAP, 10**6))
+    monkeypatch.setattr(literal_grep, "_RUNS_PER_QUERY", 1)
     for pattern in patterns:
         expected = _matches(bare, pattern)
         assert _matches(store, pattern) == expected, pattern

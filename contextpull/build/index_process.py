@@ -45,11 +45,15 @@ class IndexProcess(IndexThread):
         # -S: no site start-up (0.1 s with some system site-packages); the parent's own sys.path
         # makes the child import exactly the modules the parent runs.
         command = [sys.executable, "-S", "-c", _CHILD, json.dumps(sys.path), str(self.scratch), str(self.source)]
-        self._proc = subprocess.Popen(
-            command + [index.target for index in self.indexes],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1,
-        )
         self._reader = threading.Thread(target=self._read, name="index-replies", daemon=True)
+        try:
+            self._proc: subprocess.Popen | None = subprocess.Popen(
+                command + [index.target for index in self.indexes],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1,
+            )
+        except (OSError, ValueError) as exc:  # no interpreter to start: the caller's thread does it
+            self._proc, self._error, self._failed = None, exc, True
+            return
         self._reader.start()
 
     def _read(self) -> None:
@@ -61,7 +65,7 @@ class IndexProcess(IndexThread):
         self._proc.wait()
 
     def _alive(self) -> bool:
-        return self._proc.poll() is None
+        return self._proc is not None and self._proc.poll() is None
 
     def _send(self, item, timeout: float) -> None:
         kind, position, rows = item
@@ -72,6 +76,8 @@ class IndexProcess(IndexThread):
             self._failed = True
 
     def _join(self) -> None:
+        if self._proc is None:
+            return
         if not self._ready.is_set():
             self._stop()
             self._error = _NOT_STARTED
@@ -92,6 +98,8 @@ class IndexProcess(IndexThread):
             self.totals[target].add(rows, columns)
 
     def _stop(self) -> None:
+        if self._proc is None:
+            return
         if self._proc.poll() is None:
             self._proc.kill()
         self._proc.wait()
