@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 from contextpull.build.fingerprint import file_sha256 as sha256
+from precompile import compile_package
 
 HERE = Path(__file__).resolve().parent
 CPBENCH = HERE.parent.parent / "shared" / "bench" / "cpbench.py"
@@ -167,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     i.add_argument("--edits", type=int, default=5, help="places in the corpus to edit, one at a time")
     i.set_defaults(func=cmd_incremental)
     a = p.parse_args(argv)
+    compile_package()  # as pip does on install (precompile.py)
     return a.func(a)
 
 

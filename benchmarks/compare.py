@@ -35,6 +35,7 @@ import tempfile
 from pathlib import Path
 
 from contextpull.build.fingerprint import file_sha256 as sha256_file
+from precompile import compile_package
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -233,6 +234,7 @@ def main() -> int:
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--json", default=None, help="write the raw figures here")
     args = ap.parse_args()
+    compile_package()  # as pip does on install (precompile.py)
     cp = load_cpbench(Path(args.cpbench))
     args.peer_cli = [str(Path(args.peer_python).parent / "contextpull")]
     args.our_cli = [str(Path(args.our_python).parent / "contextpull")]

@@ -14,6 +14,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+from precompile import compile_package
 
 
 def main() -> None:
@@ -23,6 +24,7 @@ def main() -> None:
     ap.add_argument("--peer", default="/tmp/peer/bin/contextpull")
     ap.add_argument("--runs", type=int, default=9)
     a = ap.parse_args()
+    compile_package()  # as pip does on install (precompile.py)
     with tempfile.TemporaryDirectory() as tmp:
         clis = {"ours": (a.ours, Path(tmp) / "ours.sqlite"), "published": (a.peer, Path(tmp) / "peer.sqlite")}
         for cli, store in clis.values():

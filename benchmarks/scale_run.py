@@ -26,6 +26,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from compare import DEFAULT_CPBENCH, REPO, load_cpbench  # noqa: E402
+from precompile import compile_package
 
 
 def main() -> int:
@@ -40,6 +41,7 @@ def main() -> int:
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--json", default=None)
     args = ap.parse_args()
+    compile_package()  # as pip does on install (precompile.py)
     cp = load_cpbench(Path(args.cpbench))
     corpus, name = cp.resolve_corpus(args.corpus, Path(args.root) / "corpora") if ":" in args.corpus else (Path(args.corpus), Path(args.corpus).name)
     files = cp.corpus_files(corpus)
