@@ -30,7 +30,7 @@ _HEADING, _PROSE, _CODE, _TABLE, _TABLE_PART = "heading", "prose", "code", "tabl
 _MIN_ROOM = 80  # smallest room (characters) a prose piece is cut to fill, or limit // 5 if larger
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: one per block, see blocks.py
 class _Unit:
     kind: str
     text: str
