@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import queue
 import shutil
 import sqlite3
 import threading
@@ -71,21 +72,51 @@ class CacheCopy:
         self._thread.start()
 
     def _run(self) -> None:
+        """Read a block, then hash it here while a second thread writes it: the hash is the
+        slower of the two, so the copy takes about as long as hashing the file."""
+        writes: queue.Queue = queue.Queue(maxsize=1)
+        errors: list[OSError] = []
+
+        def writer(dst) -> None:
+            while (item := writes.get()) is not None:
+                view, n, free = item
+                try:
+                    written = 0
+                    while written < n and not errors:
+                        written += dst.write(view[written:n])
+                except OSError as exc:
+                    errors.append(exc)
+                free.set()
+
         try:
             with open(self.cache, "rb", buffering=0) as src, open(self.path, "wb", buffering=0) as dst:
-                buffer = bytearray(self._BLOCK)
-                view = memoryview(buffer)
-                while not self._stop.is_set():
-                    n = src.readinto(buffer)
-                    if not n:
-                        self.complete = True
-                        break
-                    self._digest.update(view[:n])
-                    written = 0
-                    while written < n:
-                        written += dst.write(view[written:n])
+                thread = threading.Thread(target=writer, args=(dst,), name="cache-copy-write", daemon=True)
+                thread.start()
+                buffers = [(bytearray(self._BLOCK), threading.Event()) for _ in range(2)]
+                for _, free in buffers:
+                    free.set()
+                try:
+                    k = 0
+                    while not self._stop.is_set() and not errors:
+                        buffer, free = buffers[k]
+                        free.wait()  # its last write is done
+                        n = src.readinto(buffer)
+                        if not n:
+                            self.complete = True
+                            break
+                        free.clear()
+                        view = memoryview(buffer)
+                        writes.put((view, n, free))
+                        self._digest.update(view[:n])
+                        k = 1 - k
+                finally:
+                    writes.put(None)
+                    thread.join()
+                if errors:
+                    raise errors[0]
         except OSError as exc:  # handed over in wait()
             self._error = exc
+            self.complete = False
 
     @property
     def digest(self) -> str:
