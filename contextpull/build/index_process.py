@@ -18,6 +18,7 @@ work redone in the caller's thread (``IndexThread._redo``), as for a failed thre
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -28,6 +29,10 @@ from . import segments
 from .index_thread import _DONE, _NOT_STARTED, INDEXES, IndexThread, serve
 
 _BY_TARGET = {index.target: index for index in INDEXES}
+# The writer is what a build waits for; on two cores the child would take a third of both from
+# it. Lower priority lets the writer and the word index thread run first and the child fill the
+# gaps, then catch up once the writer is done (benchmarks/README.md).
+_NICE = 10
 _CHILD = (
     "import json, sys; sys.path[:0] = json.loads(sys.argv[1]); "
     "from contextpull.build.index_process import child_main; child_main(sys.argv[2:])"
@@ -120,6 +125,8 @@ def child_main(args: list[str]) -> None:
     """The child's side of the protocol above: ``args`` is the scratch file, the build file and
     the tables to fill."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides; it stops us on Ctrl-C
+    if hasattr(os, "nice"):
+        os.nice(_NICE)
     scratch, source, *targets = args
     indexes = tuple(_BY_TARGET[target] for target in targets)
     totals = {target: segments.Totals() for target in targets}
