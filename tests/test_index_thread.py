@@ -140,3 +140,19 @@ def test_a_child_that_cannot_start_leaves_the_work_to_the_caller(tmp_path, monke
     orphan, how = _fill(tmp_path, "orphan", worker=index_process.IndexProcess)
     assert how == "fallback"
     assert _shadow(orphan) == _shadow(threaded)
+
+
+def test_a_build_whose_index_process_cannot_start_says_so_and_writes_the_same_bytes(tmp_path, monkeypatch):
+    import sys
+
+    from artifact_helpers import fixture_corpus, quiet_build
+    from contextpull.build.fingerprint import file_sha256
+
+    docs = fixture_corpus(tmp_path / "docs")
+    report, warnings = quiet_build(docs, tmp_path / "normal")
+    assert warnings == []
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "no-such-python"))
+    report, warnings = quiet_build(docs, tmp_path / "orphan")
+    assert len(warnings) == 1 and "the index process for documents_trigram failed" in warnings[0], warnings
+    assert "indexed in this process instead" in warnings[0]
+    assert file_sha256(tmp_path / "orphan" / "store.sqlite") == file_sha256(tmp_path / "normal" / "store.sqlite")

@@ -124,6 +124,8 @@ def build(
             build_cache = None
             job = _Job(docs, out, settings, epoch, exclude, None, progress)
             job.run()
+        for message in job.index_failures:
+            _warn(message)
         if not job.documents:
             detail = f" ({len(job.skipped)} file(s) skipped)" if job.skipped else ""
             raise InputError(f"no usable documents in {docs}{detail}", "DOCS must hold " + ", ".join(SUPPORTED_EXTENSIONS) + " files")
@@ -173,6 +175,7 @@ class _Job:
         self.tmp_index = out / f"{tag}.index.tmp"
         self.assembler = None
         self.indexer = None  # index_thread.Indexers: both FTS5 tables, beside the writer
+        self.index_failures: list[str] = []  # workers that failed and were redone (same rows)
         self.cache_copy: build_file.CacheCopy | None = None  # the build file, begun as the cache's copy
 
     # -- collecting and writing ---------------------------------------------------------------
@@ -309,6 +312,7 @@ class _Job:
             # then: waiting for the index thread, copying its segments in, the FTS5 records
             self.timings["index_wait_s"] = round(self.indexer.waited, 3)  # type: ignore[union-attr]
             self.timings["index_fill"] = self.indexer.finish_into(conn, self.assembler.copied_totals)  # type: ignore[assignment,union-attr]
+            self.index_failures = self.indexer.failures  # type: ignore[union-attr]
             _lap("index_s")
             build_file.vacuum_into(conn, self.tmp_build, self.tmp_store)
             _lap("vacuum_s")

@@ -162,6 +162,7 @@ class IndexThread:
     """
 
     how = "thread"
+    failure: str | None = None  # why the work was redone in the caller's thread, if it failed
 
     def __init__(self, scratch: Path, source: Path, indexes: Sequence[Index] = INDEXES):
         self.scratch = Path(scratch)
@@ -241,6 +242,10 @@ class IndexThread:
         how = self.how
         if self._error is not None or self._failed:
             how = "inline" if self._error is _NOT_STARTED else "fallback"
+            if how == "fallback":
+                tables = ", ".join(index.target for index in self.indexes)
+                reason = self._error or "it stopped taking parts"
+                self.failure = f"the index {self.how} for {tables} failed ({reason}); indexed in this process instead"
             self._redo(conn)
         conn.commit()
         conn.execute("ATTACH DATABASE ? AS index_scratch", (str(self.scratch),))
@@ -294,6 +299,11 @@ class Indexers:
             IndexThread(Path(f"{scratch}.0"), source, (WORDS,)),
             trigram_worker(Path(f"{scratch}.1"), source, (TRIGRAMS,)),
         ]
+
+    @property
+    def failures(self) -> list[str]:
+        """What failed and was redone here: the build's rows are the same, but the user is told."""
+        return [thread.failure for thread in self.threads if thread.failure]
 
     @property
     def waited(self) -> float:
