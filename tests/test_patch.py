@@ -25,6 +25,16 @@ def _corpus(n: int = 24) -> dict[str, str]:
     return {f"d{i % 4}/doc{i:02d}.md": _doc(i, 2 + i % 3) for i in range(n)}
 
 
+def _built(tmp_path):
+    """The test corpus written to tmp_path/docs and built into tmp_path/out: (files, docs, out,
+    the build's report)."""
+    files = _corpus()
+    docs = write_files(tmp_path / "docs", files)
+    out = tmp_path / "out"
+    report, _ = quiet_build(docs, out)
+    return files, docs, out, report
+
+
 def _same_bytes(tmp_path, files, cached_out, name):
     fresh = tmp_path / f"fresh-{name}"
     docs = write_files(tmp_path / f"docs-{name}", files)
@@ -42,10 +52,7 @@ def small_chunks(monkeypatch):
 def test_every_kind_of_edit_patches_to_the_bytes_of_a_fresh_build(tmp_path, monkeypatch, layout, cache_mode):
     if layout == "small-chunks":
         monkeypatch.setattr(chunks_mod, "CHUNK_BYTES", 2000)
-    files = _corpus()
-    docs = write_files(tmp_path / "docs", files)
-    out = tmp_path / "out"
-    quiet_build(docs, out)
+    files, docs, out, _ = _built(tmp_path)
     edits = [
         ("same-shape", lambda f: f.__setitem__("d1/doc05.md", _doc(5, 2 + 5 % 3, tag=" (edited)"))),
         ("more-sections", lambda f: f.__setitem__("d2/doc02.md", _doc(2, 6))),
@@ -74,10 +81,7 @@ def test_every_kind_of_edit_patches_to_the_bytes_of_a_fresh_build(tmp_path, monk
 
 
 def test_an_edit_that_keeps_the_section_count_rewrites_only_that_document(tmp_path):
-    files = _corpus()
-    docs = write_files(tmp_path / "docs", files)
-    out = tmp_path / "out"
-    quiet_build(docs, out)
+    files, docs, out, _ = _built(tmp_path)
     files["d1/doc01.md"] = _doc(1, 2 + 1 % 3, tag=" (edited)")  # same sections, other words
     write_files(docs, files)
     report, _ = quiet_build(docs, out, cache=out / "store.sqlite")
@@ -88,10 +92,7 @@ def test_an_edit_that_keeps_the_section_count_rewrites_only_that_document(tmp_pa
 
 
 def test_a_chunk_that_moved_is_copied_instead_of_patched(tmp_path, small_chunks):
-    files = _corpus()
-    docs = write_files(tmp_path / "docs", files)
-    out = tmp_path / "out"
-    first, _ = quiet_build(docs, out)
+    files, docs, out, first = _built(tmp_path)
     assert first.indexed_chunks >= 3
     # A new document early in path order that starts a chunk splits the chunk it lands in and
     # shifts every later chunk's position: their segments would need renumbering, so the
@@ -112,10 +113,7 @@ def test_a_chunk_that_moved_is_copied_instead_of_patched(tmp_path, small_chunks)
 def test_changed_documents_wait_in_memory_while_the_cache_is_copied(tmp_path, monkeypatch):
     from contextpull.build import artifact, build_file
 
-    files = _corpus()
-    docs = write_files(tmp_path / "docs", files)
-    out = tmp_path / "out"
-    quiet_build(docs, out)
+    files, docs, out, _ = _built(tmp_path)
     for i, path in enumerate(sorted(files)[::3]):  # eight changed documents, spread out
         files[path] = _doc(i, 1 + i % 3, tag=" v3")
     write_files(docs, files)
@@ -129,10 +127,7 @@ def test_changed_documents_wait_in_memory_while_the_cache_is_copied(tmp_path, mo
 
 
 def test_a_cache_that_fails_its_checksum_after_the_copy_began_leaves_nothing_behind(tmp_path):
-    files = _corpus()
-    docs = write_files(tmp_path / "docs", files)
-    out = tmp_path / "out"
-    quiet_build(docs, out)
+    files, docs, out, _ = _built(tmp_path)
     store = out / "store.sqlite"
     data = bytearray(store.read_bytes())
     data[-100] ^= 0xFF  # the checksum beside it no longer matches: found while the build runs
@@ -151,10 +146,7 @@ def test_a_cache_that_fails_its_checksum_after_the_copy_began_leaves_nothing_beh
 def test_a_copy_that_does_not_match_the_checksum_is_not_used(tmp_path, monkeypatch, edit):
     from contextpull.build import build_file
 
-    files = _corpus()
-    docs = write_files(tmp_path / "docs", files)
-    out = tmp_path / "out"
-    quiet_build(docs, out)
+    files, docs, out, _ = _built(tmp_path)
     if edit:
         files["d2/doc06.md"] = _doc(6, 4, tag=" (edited)")
         write_files(docs, files)
@@ -173,10 +165,7 @@ def test_the_checksum_comes_from_the_copy_or_from_the_file_when_the_copy_was_cut
     from contextpull.build.cache import CacheRejected, open_cache
     from contextpull.config import resolve_settings
 
-    files = _corpus()
-    docs = write_files(tmp_path / "docs", files)
-    out = tmp_path / "out"
-    quiet_build(docs, out)
+    files, docs, out, _ = _built(tmp_path)
     store = out / "store.sqlite"
     settings = resolve_settings(docs, {}, {})
 

@@ -58,7 +58,24 @@ def test_a_built_store_carries_the_table_with_runs_of_whole_documents(tmp_path, 
         assert trigram_table(conn) == trigram.TABLE
         firsts = {r for (r,) in conn.execute("SELECT min(rowid) FROM sections GROUP BY doc_id")}
         rows = [r for (r,) in conn.execute(f"SELECT id FROM {trigram.TABLE}_docsize ORDER BY id")]
-        assert 1 < len(rows) < len(firsts) and set(rows) <= firsts  # each run starts a document
+        assert set(rows) <= firsts  # each run starts at a document's first section
+        # each run is whole documents, closed as soon as it holds RUN_CHARS of text; only the
+        # last run of a chunk (rowid key << 32) may hold less
+        sections = conn.execute("SELECT rowid, doc_id, text FROM sections ORDER BY rowid").fetchall()
+        runs = []
+        for first, after in zip(rows, rows[1:] + [None]):
+            run = [(doc_id, text) for rowid, doc_id, text in sections if rowid >= first and (after is None or rowid < after)]
+            sizes: dict[int, int] = {}
+            for doc_id, text in run:
+                sizes[doc_id] = sizes.get(doc_id, -1) + len(text) + 1  # texts joined by a newline
+            last_of_chunk = after is None or after >> 32 != first >> 32
+            runs.append((list(sizes.values()), last_of_chunk))
+        assert len(runs) > 1  # RUN_CHARS = 400 splits this corpus
+        assert any(len(docs) > 1 for docs, _ in runs)  # and some runs hold several documents
+        for docs, last_of_chunk in runs:
+            assert sum(docs[:-1]) < trigram.RUN_CHARS, docs
+            if not last_of_chunk:
+                assert sum(docs) >= trigram.RUN_CHARS, docs
         # every section is found through its run's row by any substring of its words
         for rowid, text in conn.execute("SELECT rowid, text FROM sections"):
             run = max(r for r in rows if r <= rowid)
