@@ -107,14 +107,20 @@ def _ranges(conn: sqlite3.Connection, table: str, rowids: list[int]) -> list[tup
     out = []
     for part in _batches(sorted(rowids), _RUNS_PER_QUERY):
         clauses, params = [], []
-        for first in part:  # a run ends where the next row's begins
-            after = conn.execute(f"SELECT rowid FROM {table} WHERE rowid > ? ORDER BY rowid LIMIT 1", (first,)).fetchone()
+        # a run ends where the next row's begins: every next row in one statement
+        starts = ",".join("(?)" for _ in part)
+        ends = conn.execute(
+            f"WITH c(first) AS (VALUES {starts}) SELECT first,"
+            f" (SELECT rowid FROM {table} WHERE rowid > first ORDER BY rowid LIMIT 1) FROM c",
+            part,
+        ).fetchall()
+        for first, after in ends:
             if after is None:
                 clauses.append("s.rowid >= ?")
                 params.append(first)
             else:
                 clauses.append("s.rowid >= ? AND s.rowid < ?")
-                params += [first, after[0]]
+                params += [first, after]
         out.append(("(" + " OR ".join(f"({c})" for c in clauses) + ")", params))
     return out
 
