@@ -98,9 +98,11 @@ def _fence(lines: list[str], i: int, marker: str, info: str) -> tuple[Code, int]
     n = len(lines)
     j = i + 1
     while j < n:
-        stripped = lines[j].strip()
-        if len(stripped) >= width and stripped[0] == char and stripped == char * len(stripped):
-            return Code(_lang(info), "\n".join(lines[i : j + 1])), j + 1
+        line = lines[j]
+        if marker in line:  # a closing line holds the opening run: most code lines stop here
+            stripped = line.strip()
+            if stripped == char * len(stripped):
+                return Code(_lang(info), "\n".join(lines[i : j + 1])), j + 1
         j += 1
     end = n  # unclosed: runs to end of file, trailing blank lines dropped
     while end > i + 1 and not lines[end - 1].strip():
@@ -166,7 +168,14 @@ def parse_markdown(text: str, stem: str) -> ParsedDocument:
             blocks.append(table)
             continue
         j = i + 1
-        while j < n and not _interrupts(lines, j):
+        while j < n:
+            # _interrupts, with its cheap tests first: most lines of a paragraph hold none of
+            # the characters that could end it.
+            nxt = lines[j]
+            if not nxt or nxt.isspace():
+                break
+            if ("#" in nxt or "|" in nxt or "`" in nxt or "~" in nxt) and _interrupts(lines, j):
+                break
             j += 1
         body = "\n".join(lines[i:j]).strip()
         blocks.append(ListBlock(body) if _LIST_MARKER.match(line) else Paragraph(body))
