@@ -94,7 +94,7 @@ def _front_matter(lines: list[str]) -> tuple[str | None, int]:
 
 
 def _fence(lines: list[str], i: int, marker: str, info: str) -> tuple[Code, int]:
-    char, width = marker[0], len(marker)
+    char = marker[0]
     n = len(lines)
     j = i + 1
     while j < n:
