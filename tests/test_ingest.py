@@ -331,7 +331,8 @@ def test_a_store_that_cannot_be_written_is_one_clear_error(make_corpus, tmp_path
     def failing_insert(*args, **kwargs):
         raise sqlite3.OperationalError("attempt to write a readonly database")
 
-    monkeypatch.setattr(ingest_mod, "insert_document", failing_insert)
+    # raised on the writer thread, reported by the ingest
+    monkeypatch.setattr(ingest_mod.DocumentBatch, "write", failing_insert)
     with pytest.raises(StoreError) as info:
         run(corpus, store)
     assert "cannot write store" in info.value.message and "readonly" in info.value.message

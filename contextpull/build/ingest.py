@@ -38,19 +38,22 @@ from .records import DocumentRecord, PreparedRecord, Skipped
 from .section import section_document
 from .summary import offline_summary
 from .workers import ordered_map
+from .write_thread import WriteThread
 from .writer import (
     SECTION_SETTINGS_KEYS,
+    DocumentBatch,
     StoreTarget,
     delete_document,
     display_root,
     fts_normalize,
     index_meta,
-    insert_document,
+    next_section_rowid,
     write_meta,
 )
 
-# Whole documents are written in batches: every document is replaced atomically (its delete and
-# insert share a transaction), and fewer commits mean fewer, larger FTS5 segments.
+# Whole documents are written in batches of about this many rows: every document is replaced
+# atomically (its delete and insert share a transaction), fewer commits mean fewer, larger FTS5
+# segments, and a batch is long SQLite work for the writer thread.
 COMMIT_EVERY_SECTIONS = 5000
 
 Reuse = Callable[[str, str], "DocumentRecord | None"]
@@ -297,7 +300,6 @@ def _update(
     reparse_all = _settings_changed(meta, settings)
     present: set[str] = set()
     ingested_at = _now()
-    pending = 0
 
     def jobs() -> Iterator[tuple[bool, object]]:
         for item in items:
@@ -311,35 +313,51 @@ def _update(
             else:
                 yield True, (path, item.data, item.sha256, settings)
 
-    trigram_left = trigram.any_present(conn)
-    for record in ordered_map(build_record, jobs()):
-        report.seen += 1
-        if isinstance(record, _Unchanged):
+    # A new document takes the doc_id SQLite would give it (one above the largest, as vanished
+    # documents are only deleted at the end); every written document's sections take rowids
+    # above all stored ones.
+    next_doc_id = max((doc_id for doc_id, _ in existing.values()), default=0) + 1
+    next_rowid = next_section_rowid(conn)
+    drop_trigram = trigram.any_present(conn)  # with the first change: it would go stale (trigram.py)
+    batch = DocumentBatch()
+    # Documents are parsed here and written on the writer thread, in batches, in order: SQLite's
+    # work (FTS5 tokenising most of it) runs without the GIL, beside the parsing.
+    writer = WriteThread(depth=2)
+    try:
+        for record in ordered_map(build_record, jobs()):
+            report.seen += 1
+            if isinstance(record, _Unchanged):
+                present.add(record.path)
+                report.unchanged += 1
+                continue
+            if isinstance(record, Skipped):
+                report.skipped.append(record)
+                continue  # a stale stored copy is removed below with the deleted files
+            old = existing.get(record.path)
             present.add(record.path)
-            report.unchanged += 1
-            continue
-        if isinstance(record, Skipped):
-            report.skipped.append(record)
-            continue  # a stale stored copy is removed below with the deleted files
-        path = record.path
-        old = existing.get(path)
-        present.add(path)
-        if trigram_left:
-            trigram_left = not trigram.drop_if_present(conn)  # it would go stale (trigram.py)
-        if old is not None:
-            delete_document(conn, path)
-        insert_document(conn, record, doc_id=old[0] if old else None, ingested_at=ingested_at)
-        pending += len(record.sections) + 1
-        if pending >= COMMIT_EVERY_SECTIONS:
-            conn.commit()
-            pending = 0
-        report.changed += 1
-        report.sections_written += len(record.sections)
-        if record.summary_src == "offline":
-            report.summaries_offline += 1
+            if old is None:
+                doc_id, next_doc_id = next_doc_id, next_doc_id + 1
+            else:
+                doc_id = old[0]
+            batch.add(record, doc_id=doc_id, base=next_rowid, ingested_at=ingested_at, replaces=old is not None)
+            next_rowid += len(record.sections)
+            if len(batch.sections) + len(batch.documents) >= COMMIT_EVERY_SECTIONS:
+                writer.submit(_write_batch, conn, batch, drop_trigram)
+                batch, drop_trigram = DocumentBatch(), False
+            report.changed += 1
+            report.sections_written += len(record.sections)
+            if record.summary_src == "offline":
+                report.summaries_offline += 1
+        if batch.documents:
+            writer.submit(_write_batch, conn, batch, drop_trigram)
+            drop_trigram = False
+        writer.close()
+    except BaseException:
+        writer.abort()  # nothing writes to the connection after this; the caller closes it
+        raise
     for path in sorted(set(existing) - present):
-        if trigram_left:
-            trigram_left = not trigram.drop_if_present(conn)
+        if drop_trigram:
+            drop_trigram = not trigram.drop_if_present(conn)
         delete_document(conn, path)
         report.deleted += 1
     conn.commit()
@@ -367,6 +385,14 @@ def _update(
     report.corpus_fingerprint = new_meta["corpus_fingerprint"]
     report.documents = conn.execute("SELECT count(*) FROM documents").fetchone()[0]
     report.sections = conn.execute("SELECT count(*) FROM sections").fetchone()[0]
+
+
+def _write_batch(conn: sqlite3.Connection, batch: DocumentBatch, drop_trigram: bool) -> None:
+    """One batch of changed documents, in one transaction (on the writer thread)."""
+    if drop_trigram:
+        trigram.drop_if_present(conn)
+    batch.write(conn)
+    conn.commit()
 
 
 BUILD_ONLY_META = ("content_fingerprint", "builder", "builder_sqlite", "build_settings")

@@ -13,9 +13,14 @@ What this module guarantees for every document it writes:
   instead of scanning the whole FTS table for the UNINDEXED id column; a store where that does
   not hold (another writer's) falls back to the scan, so deletes stay correct either way.
 
-Transactions belong to the caller: ``insert_document`` and ``delete_document`` only execute
-statements (Python's sqlite3 opens a transaction before the first write), so ``ingest`` commits
-once per document and a fresh build can commit once at the end. ``finalize_index`` commits.
+Transactions belong to the caller: ``insert_document``, ``DocumentBatch.write`` and
+``delete_document`` only execute statements (Python's sqlite3 opens a transaction before the
+first write), so ``ingest`` commits once per batch of documents and a fresh build can commit
+once at the end. ``finalize_index`` commits.
+
+Rows go in as multi-row ``INSERT .. VALUES`` statements (``insert_rows``), not one statement per
+row: fewer round trips through Python, and each statement is a long stretch of SQLite work with
+the GIL released, which is what lets ``ingest``'s writer thread overlap the parsing.
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ import hashlib
 import os
 import re
 import sqlite3
+from collections.abc import Sequence
+from itertools import chain
 from pathlib import Path
 
 from ..errors import InputError, StoreError
@@ -66,7 +73,9 @@ def fts_normalize(text: str) -> str:
 
 
 def connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(str(path))
+    # Not bound to the opening thread: an ingest writes on its writer thread (write_thread.py),
+    # one thread at a time.
+    conn = sqlite3.connect(str(path), check_same_thread=False)
     conn.execute("PRAGMA foreign_keys = ON")
     # 16 MiB: as fast as 64 MiB for FTS5 inserts and merges (measured), and a 64 MiB cache of
     # 16 KiB pages took ~270 MB of resident memory (benchmarks/README.md, "Speed at scale").
@@ -105,7 +114,38 @@ def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _next_rowid(conn: sqlite3.Connection) -> int:
+_INSERT_DOCUMENTS = (
+    "INSERT INTO documents (doc_id, path, title, summary, summary_src, sha256, bytes, kind,"
+    " n_sections, ingested_at) VALUES "
+)
+_INSERT_SECTIONS = (
+    "INSERT INTO sections (rowid, id, doc_id, ordinal, heading_path, level, kind, text,"
+    " char_len, hash, prev_id, next_id) VALUES "
+)
+_INSERT_FTS = "INSERT INTO sections_fts (rowid, id, heading_path, text) VALUES "
+# Rows per statement: enough that one statement is milliseconds of SQLite work (FTS5 tokenising
+# 256 sections), within SQLite's bound on parameters (999 before SQLite 3.32).
+ROWS_PER_STATEMENT = 256
+_OLD_VARIABLE_LIMIT = 999
+
+
+def insert_rows(conn: sqlite3.Connection, head: str, rows: Sequence[tuple]) -> None:
+    """``head`` (an ``INSERT .. VALUES``) with ``rows``, many rows per statement, in order."""
+    if not rows:
+        return
+    width = len(rows[0])
+    getlimit = getattr(conn, "getlimit", None)  # Python 3.11+
+    limit = getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) if getlimit else _OLD_VARIABLE_LIMIT
+    per = max(1, min(ROWS_PER_STATEMENT, limit // width))
+    marks = "(" + ",".join("?" * width) + ")"
+    full = head + ",".join([marks] * per)
+    for start in range(0, len(rows), per):
+        chunk = rows[start : start + per]
+        sql = full if len(chunk) == per else head + ",".join([marks] * len(chunk))
+        conn.execute(sql, list(chain.from_iterable(chunk)))
+
+
+def next_section_rowid(conn: sqlite3.Connection) -> int:
     """A rowid free in both ``sections`` and ``sections_fts`` (stores from other writers, or
     rebuilt by VACUUM, need not keep the two aligned)."""
     top = conn.execute("SELECT coalesce(max(rowid), 0) FROM sections").fetchone()[0]
@@ -113,26 +153,27 @@ def _next_rowid(conn: sqlite3.Connection) -> int:
     return max(top, row[0] if row else 0) + 1
 
 
+def document_row(doc: DocumentRecord, *, doc_id: int | None, n_sections: int, ingested_at: str) -> tuple:
+    return (
+        doc_id,
+        doc.path,
+        doc.title,
+        doc.summary,
+        doc.summary_src,
+        doc.sha256,
+        doc.bytes,
+        doc.kind,
+        n_sections,
+        ingested_at,
+    )
+
+
 def insert_document_row(
     conn: sqlite3.Connection, doc: DocumentRecord, *, doc_id: int | None, n_sections: int, ingested_at: str
 ) -> int:
     """The ``documents`` row alone; returns its doc_id."""
-    cur = conn.execute(
-        "INSERT INTO documents (doc_id, path, title, summary, summary_src, sha256, bytes, kind,"
-        " n_sections, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            doc_id,
-            doc.path,
-            doc.title,
-            doc.summary,
-            doc.summary_src,
-            doc.sha256,
-            doc.bytes,
-            doc.kind,
-            n_sections,
-            ingested_at,
-        ),
-    )
+    row = document_row(doc, doc_id=doc_id, n_sections=n_sections, ingested_at=ingested_at)
+    cur = conn.execute(_INSERT_DOCUMENTS + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
     return cur.lastrowid if doc_id is None else doc_id
 
 
@@ -178,16 +219,39 @@ def insert_document(
     new_id = insert_document_row(conn, doc, doc_id=doc_id, n_sections=len(doc.sections), ingested_at=ingested_at)
     if not doc.sections:
         return new_id
-    rows, fts_rows = section_rows(doc, doc_id=new_id, base=_next_rowid(conn))
-    conn.executemany(
-        "INSERT INTO sections (rowid, id, doc_id, ordinal, heading_path, level, kind, text,"
-        " char_len, hash, prev_id, next_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        rows,
-    )
-    conn.executemany(
-        "INSERT INTO sections_fts (rowid, id, heading_path, text) VALUES (?, ?, ?, ?)", fts_rows
-    )
+    rows, fts_rows = section_rows(doc, doc_id=new_id, base=next_section_rowid(conn))
+    insert_rows(conn, _INSERT_SECTIONS, rows)
+    insert_rows(conn, _INSERT_FTS, fts_rows)
     return new_id
+
+
+class DocumentBatch:
+    """Several documents' rows, built by the caller and written in a few statements (``ingest``).
+
+    Each document comes with its doc_id and the rowid of its first section, decided by the
+    caller; a document that replaces a stored one is deleted first, in the same transaction.
+    """
+
+    def __init__(self) -> None:
+        self.replaced: list[str] = []  # paths whose stored copies go first
+        self.documents: list[tuple] = []
+        self.sections: list[tuple] = []
+        self.fts: list[tuple] = []
+
+    def add(self, doc: DocumentRecord, *, doc_id: int, base: int, ingested_at: str, replaces: bool) -> None:
+        if replaces:
+            self.replaced.append(doc.path)
+        self.documents.append(document_row(doc, doc_id=doc_id, n_sections=len(doc.sections), ingested_at=ingested_at))
+        rows, fts_rows = section_rows(doc, doc_id=doc_id, base=base)
+        self.sections += rows
+        self.fts += fts_rows
+
+    def write(self, conn: sqlite3.Connection) -> None:
+        for path in self.replaced:
+            delete_document(conn, path)
+        insert_rows(conn, _INSERT_DOCUMENTS, self.documents)
+        insert_rows(conn, _INSERT_SECTIONS, self.sections)
+        insert_rows(conn, _INSERT_FTS, self.fts)
 
 
 def delete_document(conn: sqlite3.Connection, path: str) -> None:
