@@ -23,16 +23,18 @@ import itertools
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
 from ..config import Settings
-from ..errors import CheckFailed, InputError, StoreError
+from ..errors import InputError, StoreError
 from ..schema import SCHEMA_VERSION
 from . import trigram
 from .blocks import ParseError
 from .discover import SUPPORTED_EXTENSIONS, Candidate, discover
+from .ingest_report import IngestReport, strict_failure
+from .ingest_target import StoreTarget
 from .parse import kind_for, parse_file
 from .records import DocumentRecord, PreparedRecord, Skipped
 from .section import section_document
@@ -42,7 +44,6 @@ from .write_thread import WriteThread
 from .writer import (
     SECTION_SETTINGS_KEYS,
     DocumentBatch,
-    StoreTarget,
     delete_document,
     display_root,
     fts_normalize,
@@ -181,49 +182,6 @@ def collect(
                 yield True, (path, item.data, item.sha256, settings)
 
     yield from ordered_map(build_record, jobs())
-
-
-@dataclass
-class IngestReport:
-    """What one ingest did (system-design.txt section 12)."""
-
-    corpus_root: str
-    store: str
-    seen: int = 0
-    changed: int = 0
-    unchanged: int = 0
-    deleted: int = 0
-    skipped: list[Skipped] = field(default_factory=list)
-    sections_written: int = 0
-    summaries_offline: int = 0
-    summaries_llm: int = 0
-    documents: int = 0
-    sections: int = 0
-    index_mode: str = ""
-    index_tokens: int = 0
-    index_budget_tokens: int = 0
-    corpus_fingerprint: str = ""
-    wrote: bool = False
-    elapsed_s: float = 0.0
-
-    def to_dict(self) -> dict:
-        data = asdict(self)
-        data["skipped"] = [{"path": s.path, "reason": s.reason} for s in self.skipped]
-        return data
-
-    def summary_lines(self) -> list[str]:
-        lines = [
-            f"{self.seen} documents seen: {self.changed} changed, {self.unchanged} unchanged,"
-            f" {self.deleted} deleted, {len(self.skipped)} skipped",
-            f"{self.sections_written} sections written; summaries: {self.summaries_llm} generated,"
-            f" 0 cached, {self.summaries_offline} offline; 0 tokens spent",
-            f"index {self.index_mode}, {self.index_tokens} of {self.index_budget_tokens} tokens;"
-            f" {self.documents} documents, {self.sections} sections in {self.store};"
-            f" corpus {self.corpus_fingerprint}",
-        ]
-        if not self.wrote:
-            lines.append("nothing changed; store left as it was")
-        return lines
 
 
 def _now() -> str:
@@ -409,16 +367,6 @@ def _index_is_current(meta: dict[str, str], settings: Settings, report: IngestRe
     return meta.get("schema_version") == SCHEMA_VERSION
 
 
-def strict_failure(report: IngestReport) -> CheckFailed:
-    count = len(report.skipped)
-    error = CheckFailed(
-        f"{count} file{'s' if count != 1 else ''} skipped and --strict is set",
-        "fix or .contextpullignore the files listed above",
-    )
-    error.report = report  # type: ignore[attr-defined]
-    return error
-
-
 def default_store(corpus: Path) -> Path:
     """``<corpus>/.contextpull/store.sqlite``: next to the docs it describes, hidden from discovery."""
     return Path(corpus) / ".contextpull" / "store.sqlite"
@@ -431,4 +379,5 @@ __all__ = [
     "collect",
     "default_store",
     "ingest",
+    "strict_failure",
 ]
