@@ -10,11 +10,14 @@ results stay identical. This reader uses one when the store carries it, under th
     -- the rows split the sections, taken in rowid order, into runs of consecutive sections: a
     -- row's rowid is the rowid of its run's first section, so its run is every section from
     -- that rowid up to the next row's; its text holds every word of those sections, a word
-    -- being a run of characters other than ASCII whitespace (space, tab, LF, CR, VT, FF), in
-    -- any order and any ASCII case
+    -- being a run of characters other than ASCII whitespace (space, tab, LF, CR, VT, FF) and
+    -- NUL, in any order and any ASCII case
 
-A stored text that contains the pattern contains each of the pattern's whitespace-free pieces
-inside one of its words (the two differ only in ASCII case, which has no whitespace), and the
+NUL separates words because FTS5 reads a value, and a query, only up to its first NUL: a row
+holding one would lose every word after it, and a query holding one would not parse.
+
+A stored text that contains the pattern contains each of the pattern's pieces free of whitespace
+and NUL inside one of its words (the two differ only in ASCII case, which has neither), and the
 trigram tokenizer folds case at least as widely as ASCII ``lower()``. So the runs whose rows
 hold every trigram of those pieces are a superset of the runs with a match; their sections are
 then checked with the same ``instr(lower(..))`` and sorted by id, and the matches are identical
@@ -25,6 +28,13 @@ The scan itself is the equivalent ``LIKE`` (see ``like_pattern``). Patterns with
 characters, or frequent enough to return more than the candidate cap, take the scan, which in
 that case stops early. Stores without either table, or with a differently configured one, are
 scanned. Standard library only.
+
+NUL is where ``LIKE`` and ``instr()`` part: ``LIKE`` reads a value as a C string, up to its first
+NUL. A pattern holding one is matched with the spec's own predicate instead. A section text
+holding one is matched by ``LIKE`` only before it; this builder never stores such a text (text
+files with NUL bytes are skipped as binary, NULs in PDF text are dropped), and checking every
+text for a NUL would cost a scan twice its time (measured: 90 -> 240-380 ms on the synthetic
+store), so a store from another writer with NULs in its texts can miss matches after them.
 """
 
 from __future__ import annotations
@@ -40,7 +50,7 @@ SECTIONS_TABLE = "sections_trigram"  # rows per section, their text (earlier bui
 CANDIDATE_CAP = {DOCUMENTS_TABLE: 32, SECTIONS_TABLE: 2000}
 _RUNS_PER_QUERY = 200  # two parameters each, well inside SQLite's oldest default limit of 999
 _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
-_ASCII_SPACE = re.compile(r"[ \t\n\r\x0b\x0c]+")
+_SEPARATORS = re.compile(r"[ \t\n\r\x0b\x0c\x00]+")  # between words: ASCII whitespace and NUL
 _WANTED = re.compile(r"tokenize\s*=\s*['\"]trigram['\"]", re.IGNORECASE)
 
 
@@ -76,8 +86,8 @@ def trigram_table(conn: sqlite3.Connection) -> str | None:
 
 
 def trigram_query(pattern: str, every: int = 1) -> str | None:
-    """An AND of trigrams of the pattern's whitespace-free pieces; None when none has three
-    characters.
+    """An AND of trigrams of the pattern's pieces between whitespace and NUL; None when none
+    has three characters.
 
     Any subset of a matching text's trigrams finds a superset of the matches (each is
     re-checked). ``every=1`` takes all of a piece's trigrams: a run's row is a bag of many words,
@@ -87,7 +97,7 @@ def trigram_query(pattern: str, every: int = 1) -> str | None:
     sections (about 2x faster than all trigrams there, benchmarks/README.md).
     """
     grams = set()
-    for piece in _ASCII_SPACE.split(pattern):
+    for piece in _SEPARATORS.split(pattern):
         if len(piece) < 3:
             continue
         starts = list(range(0, len(piece) - 2, every))
@@ -142,6 +152,14 @@ def _cap(conn: sqlite3.Connection, table: str) -> int:
 def scan(conn: sqlite3.Connection, pattern: str, where: str, params: list, limit: int, table: str | None) -> list[tuple]:
     """Up to ``limit + 1`` rows (id, doc_id, heading_path, text) of matching sections, by id;
     ``table`` is the store's trigram table (``trigram_table``) or None."""
+    if "\x00" in pattern:
+        # LIKE reads a pattern only up to a NUL, the spec's instr() all of it: rare enough for
+        # the spec's own, slower predicate over every section.
+        return conn.execute(
+            "SELECT s.id, s.doc_id, s.heading_path, s.text FROM sections s "
+            f"WHERE instr(lower(s.text), lower(?)) > 0{where} ORDER BY s.id LIMIT ?",
+            (pattern, *params, limit + 1),
+        ).fetchall()
     query = trigram_query(pattern, 1 if table == DOCUMENTS_TABLE else 3) if table is not None else None
     if query is not None:
         cap = _cap(conn, table)

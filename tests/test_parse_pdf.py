@@ -146,3 +146,10 @@ def test_without_the_extra_the_skip_reason_is_the_install_hint(monkeypatch):
     with pytest.raises(ParseError) as info:
         parse_pdf(make_pdf([page((11, BODY))]), "s")
     assert str(info.value) == INSTALL_HINT == "install the pdf extra: pip install 'contextpull[pdf]'"
+
+
+def test_nul_characters_in_the_text_are_dropped():
+    # \000 in a PDF string is a NUL character: never text, and a reader's LIKE stops at it
+    data = make_pdf([page((11, BODY), (11, "Before"))]).replace(b"(Before)", b"(Be\\000fore KX\\000-1)")
+    doc = parse_pdf(data, "nul")
+    assert doc.blocks == [Paragraph(BODY + " Before KX-1")]

@@ -96,6 +96,7 @@ def test_trigram_query_takes_the_whitespace_free_pieces_of_three_characters_or_m
     assert trigram_query("KX-03 x", every=3) == '"-03" AND "KX-"'  # every third, and the last
     assert trigram_query("abcdefg", every=3) == '"abc" AND "def" AND "efg"'
     assert trigram_query("ab cde\nfgh") == '"cde" AND "fgh"'
+    assert trigram_query("ab\x00cde") == '"cde"'  # NUL separates pieces: no query holds one
     assert trigram_query('a"bc') == '"""bc" AND "a""b"'  # sorted, quotes doubled
 
 
@@ -122,6 +123,7 @@ def test_grep_matches_are_identical_with_and_without_the_table(tmp_path, small_r
         "KX-03-4", "kx-03", "flag_1", "--opt-5", "äö1", "ÄÖ1", "cache_dir", "TX-44", "ab3CD", "zzz-none", "ab",
         "Set `FLAG_3", "cd and ÄÖ", "or pass --OPT", "Tabs\tand", "emoji 😀 and", "a b", "Code KX-05-", "-05-1\n\nSet",
         "q\" and \\ b", "é̃ comb", "Part 1", "art", " ",
+        "KX-03\x004", "\x00cache_dir", "flag_1\x00",  # FTS5 reads a query only up to a NUL
     )
     for pattern in patterns:
         expected = _matches(bare, pattern)
@@ -135,6 +137,8 @@ def test_grep_matches_are_identical_with_and_without_the_table(tmp_path, small_r
         assert _matches(store, pattern) == expected, pattern
         assert _matches(earlier, pattern) == expected, pattern
     assert _matches(store, "Set `FLAG_3")[0]  # the patterns do find something
+    # a NUL in a pattern is matched as the spec's instr() does: no text here holds one
+    assert _matches(store, "\x00cache_dir") == _matches(bare, "flag_1\x00") == ([], False)
     conn = sqlite3.connect(store)  # and through a few candidate runs, not all of them
     total = conn.execute(f"SELECT count(*) FROM {trigram.TABLE}_docsize").fetchone()[0]
     found = conn.execute(f"SELECT rowid FROM {trigram.TABLE} WHERE {trigram.TABLE} MATCH ?", (trigram_query("KX-03-4"),)).fetchall()

@@ -39,7 +39,7 @@ SQLITE_KEY = "builder_sqlite"
 SETTINGS_KEY = "build_settings"
 CONTENT_FP_KEY = "content_fingerprint"
 LAYOUT_KEY = "build_layout"
-LAYOUT = "chunks-4"  # chunks.py, segments.py, trigram.py: a chunk's rowids and segments (4: documents_trigram runs)
+LAYOUT = "chunks-5"  # chunks.py, segments.py, trigram.py: a chunk's rowids and segments (5: NUL splits words)
 
 
 def builder_meta(settings: Settings) -> dict[str, str]:

@@ -148,6 +148,8 @@ def extract_runs(data: bytes) -> list[list[tuple[float, str]]]:
                     def visit(text, cm, tm, font_dict, font_size, runs=runs):  # noqa: ARG001
                         if time.monotonic() > deadline:
                             raise _OverBudget()
+                        if "\x00" in text:  # never text; and a reader's LIKE stops at it
+                            text = text.replace("\x00", "")
                         if text:
                             runs.append((_page_size(cm, tm, font_size), text))
 

@@ -5,9 +5,11 @@ side of the contract is ``contextpull/literal_grep.py``: a contentless FTS5 tabl
 trigram tokenizer and ``detail='none'`` whose rows split the sections, taken in rowid order, into
 runs of consecutive sections. A row's rowid is the rowid of its run's first section, and its
 text holds every word of the run's sections: a word is a run of bytes other than ASCII
-whitespace, ASCII letters lowered, kept once, joined by spaces. The reader finds candidate runs
-with the trigrams of the pattern's whitespace-free pieces and re-checks their sections with the
-spec's ``instr(lower(..))``, so a store with the table greps exactly like one without it.
+whitespace and NUL (FTS5 reads a value only up to its first NUL: a NUL kept in a row would hide
+every word after it), ASCII letters lowered, kept once, joined by spaces. The reader finds
+candidate runs with the trigrams of the pattern's pieces between whitespace and NUL and
+re-checks their sections with the spec's ``instr(lower(..))``, so a store with the table greps
+exactly like one without it.
 
 A build makes each run whole documents of one chunk part, closed once it holds ``RUN_CHARS`` of
 text (a larger document is a run of its own), in first-seen word order: a function of the part
@@ -19,9 +21,9 @@ that was most of a build's CPU (8 s of trigram work against 1.1 s for the word i
 docs x62). Documents repeat their words, and neighbouring documents each other's: the distinct
 words of 128 KiB runs are 3% of the text on the synthetic corpus and 33% on the uv docs x62,
 and the table's FTS5 work fell from 7.4 to 0.2 s and from 8-10 to 2.2 s there
-(benchmarks/README.md, "Speed at scale"). Splitting at ASCII whitespace on UTF-8 bytes never cuts a character, and a
-pattern's whitespace-free pieces always lie inside one word of a matching text, so their
-trigrams are all in that run's row.
+(benchmarks/README.md, "Speed at scale"). Splitting at ASCII whitespace and NUL on UTF-8 bytes
+never cuts a character, and a pattern's pieces between them always lie inside one word of a
+matching text, so their trigrams are all in that run's row.
 
 Only ``contextpull build`` adds it. A built store is an immutable artifact, so the table can
 never fall behind its sections; a store updated in place (``ingest``) does not carry it, and an
@@ -47,6 +49,8 @@ DDL = f"CREATE VIRTUAL TABLE {TABLE} USING fts5({DDL_BODY})"
 # larger runs share more words. uv docs x62, FTS5 work for one document, 16, 64, 128 and 256 KiB
 # per run: 4.2, 3.6, 2.5, 2.2 and 1.6 s (benchmarks/README.md).
 RUN_CHARS = 128 << 10
+# ASCII letters lowered and NUL made a space, in one pass.
+_LOWER_NUL = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ\x00", b"abcdefghijklmnopqrstuvwxyz ")
 
 
 def rows(sections: Iterable[tuple[int, int, str]]) -> list[tuple[int, str]]:
@@ -60,7 +64,7 @@ def rows(sections: Iterable[tuple[int, int, str]]) -> list[tuple[int, str]]:
         if first is None:
             first = document[0][0]
         # per document first: the split of a small string stays in the CPU's cache
-        words.update(dict.fromkeys(text.encode("utf-8").lower().split()))  # ASCII lower, ASCII whitespace
+        words.update(dict.fromkeys(text.encode("utf-8").translate(_LOWER_NUL).split()))
         size += len(text)
         if size >= RUN_CHARS:
             out.append((first, b" ".join(words).decode("utf-8")))
