@@ -14,6 +14,7 @@ from artifact_helpers import assert_verified, clean_env, fixture_corpus, quiet_b
 from contextpull.build import artifact as artifact_mod
 from contextpull.build import cache as cache_mod
 from contextpull.build import chunks as chunks_mod
+from contextpull.build import outdir as outdir_mod
 from contextpull.build import writer as writer_mod
 from contextpull.build.fingerprint import file_sha256
 from contextpull.cli import cli
@@ -385,7 +386,7 @@ def test_temporary_files_live_in_the_out_folder(tmp_path, monkeypatch):
 
     monkeypatch.setattr(writer_mod, "create_store", spy)
     quiet_build(docs, tmp_path / "out")
-    assert seen and all(p.parent == tmp_path / "out" and p.name.startswith(artifact_mod.TMP_PREFIX) for p in seen)
+    assert seen and all(p.parent == tmp_path / "out" and p.name.startswith(outdir_mod.TMP_PREFIX) for p in seen)
 
 
 def test_cache_built_at_another_source_date_epoch_is_not_reused_whole(tmp_path):

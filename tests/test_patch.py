@@ -114,7 +114,7 @@ def test_a_chunk_that_moved_is_copied_instead_of_patched(tmp_path, small_chunks)
 
 
 def test_changed_documents_wait_in_memory_while_the_cache_is_copied(tmp_path, monkeypatch):
-    from contextpull.build import artifact, build_file
+    from contextpull.build import build_file, build_job
 
     files, docs, out, _ = _built(tmp_path)
     for i, path in enumerate(sorted(files)[::3]):  # eight changed documents, spread out
@@ -123,7 +123,7 @@ def test_changed_documents_wait_in_memory_while_the_cache_is_copied(tmp_path, mo
     # A copy that reports itself unfinished: changed documents are held, two at most, then
     # the build waits for the copy and writes them in order.
     monkeypatch.setattr(build_file.CacheCopy, "done", lambda self: False)
-    monkeypatch.setattr(artifact._Job, "_HOLD_PARSED", 2)
+    monkeypatch.setattr(build_job.BuildJob, "_HOLD_PARSED", 2)
     report, warnings = quiet_build(docs, out, cache=out / "store.sqlite")
     assert warnings == [] and report.patched and report.parsed_documents == 8
     _same_bytes(tmp_path, files, out, "held")
