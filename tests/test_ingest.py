@@ -370,3 +370,29 @@ def test_ingest_into_a_built_artifact_drops_the_build_only_meta(tmp_path):
     assert result.exit_code == 0, result.output
     keys = {k for (k,) in sqlite3.connect(store).execute("SELECT key FROM meta")}
     assert "content_fingerprint" not in keys and "build_settings" not in keys
+
+
+def test_a_first_ingest_is_flushed_to_disk_before_it_is_renamed_into_place(make_corpus, tmp_path, monkeypatch):
+    import errno
+
+    import contextpull.build.ingest_target as target_mod
+
+    corpus = make_corpus({"a.md": "# A\n\nA document to keep.\n"})
+    store = tmp_path / "s.sqlite"
+    flushed = []
+    real = target_mod.flush
+    monkeypatch.setattr(target_mod, "flush", lambda path: (flushed.append((path, store.exists())), real(path)))
+    run(corpus, store)
+    assert [(path.name.startswith("s.sqlite.tmp-"), existed) for path, existed in flushed] == [(True, False)]
+    run(corpus, store)  # an update in place: SQLite's own commits, no extra flush
+    assert len(flushed) == 1
+
+    def full(path):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(target_mod, "flush", full)
+    other = tmp_path / "t.sqlite"
+    with pytest.raises(StoreError) as info:
+        run(corpus, other)
+    assert str(other) in info.value.message and "No space left" in info.value.message
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["docs", "s.sqlite"]  # nothing half-written

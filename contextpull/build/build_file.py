@@ -31,6 +31,7 @@ from pathlib import Path
 from ..errors import BuildError
 from . import trigram
 from .fingerprint import file_sha256
+from .flush import Flusher, flush
 from .outdir import remove_files
 from .writer import PAGE_SIZE as WRITER_PAGE_SIZE
 
@@ -199,56 +200,17 @@ def vacuum_into(conn: sqlite3.Connection, build: Path, store: Path) -> None:
     Unlinked before its connection closes, the build file skips the checkpoint SQLite would
     otherwise make on close, which would copy the whole WAL into a file about to be removed
     (where files in use cannot be unlinked, the caller removes it after the close). While
-    VACUUM INTO writes, a thread flushes what it has written so far (``_Flusher``), so that
+    VACUUM INTO writes, a thread flushes what it has written so far (``flush.Flusher``), so that
     the flush before publishing has little left to do.
     """
     conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
-    flusher = _Flusher(store)
+    flusher = Flusher(store)
     try:
         conn.execute("VACUUM INTO ?", (str(store),))
     finally:
         flusher.stop()
     remove_files(build)
     conn.close()
-
-
-_datasync = getattr(os, "fdatasync", os.fsync)  # macOS has no fdatasync
-
-
-class _Flusher:
-    """``fdatasync`` on a file another connection is writing, every ``_EVERY`` seconds.
-
-    Only a head start for ``hash_and_flush``'s ``fsync``, which still makes the file durable.
-    A failure here is left for that ``fsync`` to report.
-    """
-
-    _EVERY = 0.1
-
-    def __init__(self, path: Path):
-        self.path = path
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="flush", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        fd = None
-        try:
-            while not self._stop.wait(self._EVERY):
-                if fd is None:
-                    try:
-                        fd = os.open(self.path, os.O_RDWR)  # Windows flushes only writable handles
-                    except FileNotFoundError:
-                        continue
-                _datasync(fd)
-        except OSError:
-            pass
-        finally:
-            if fd is not None:
-                os.close(fd)
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join()
 
 
 def set_meta(store: Path, key: str, value: str) -> None:
@@ -283,17 +245,13 @@ def hash_and_flush(path: Path) -> str:
     hash reads the pages from memory while the flush writes them out."""
     errors: list[OSError] = []
 
-    def flush() -> None:
+    def flush_file() -> None:
         try:
-            fd = os.open(path, os.O_RDWR)  # Windows flushes only writable handles
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            flush(path)
         except OSError as exc:  # reported below, after the hash
             errors.append(exc)
 
-    flusher = threading.Thread(target=flush, name="fsync", daemon=True)
+    flusher = threading.Thread(target=flush_file, name="fsync", daemon=True)
     flusher.start()
     digest = file_sha256(path)
     flusher.join()
