@@ -159,6 +159,24 @@ def test_cache_with_nothing_changed_reuses_the_whole_file(tmp_path):
     assert_verified(tmp_path / "new" / "store.sqlite")
 
 
+def test_a_cache_reused_whole_is_copied_and_checked_when_it_cannot_be_patched(tmp_path, monkeypatch):
+    from contextpull.build import build_file
+
+    docs = fixture_corpus(tmp_path / "docs")
+    quiet_build(docs, tmp_path / "out")
+    before = _artifact_bytes(tmp_path / "out")
+    # No copy begun while the corpus is hashed: the whole reuse makes its own, checked the same way.
+    monkeypatch.setattr(cache_mod.BuildCache, "patchable", lambda self: False)
+    copied, warnings = quiet_build(docs, tmp_path / "new", cache=tmp_path / "out" / "store.sqlite")
+    assert warnings == [] and copied.reuse == "whole"
+    assert _artifact_bytes(tmp_path / "new") == before
+    # A copy whose bytes are not the ones vouched for is never published: built without the cache.
+    monkeypatch.setattr(build_file.CacheCopy, "digest", property(lambda self: "0" * 64))
+    rebuilt, warnings = quiet_build(docs, tmp_path / "newer", cache=tmp_path / "out" / "store.sqlite")
+    assert rebuilt.reuse == "none" and any("does not match its checksum" in w for w in warnings)
+    assert _artifact_bytes(tmp_path / "newer") == before
+
+
 def test_cache_without_sidecars_is_verified_then_used(tmp_path):
     docs = fixture_corpus(tmp_path / "docs")
     quiet_build(docs, tmp_path / "out")

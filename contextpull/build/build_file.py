@@ -60,7 +60,14 @@ class CacheCopy:
     The copy is hashed as it is written (``digest``): those bytes are what a build publishes
     (whole reuse) or patches, so they are checked against the cache's checksum themselves, not
     a second read of a file that could have changed in between, and with no second pass.
-    hashlib, read and write release the GIL."""
+    hashlib, read and write release the GIL.
+
+    A copy published whole is not flushed to disk: a crash before the rename loses only a
+    temporary file, but one soon after it can leave, on a file system that does not order a new
+    file's data before its rename, a store whose bytes no longer match its ``.sha256``, which
+    ``verify`` and a later ``--cache`` report. A full or patched build flushes before it
+    publishes (``hash_and_flush``); here that would cost a build with nothing changed 0.5-0.7 s
+    for a 300 MB store (0.16-0.27 s per 111 MB measured), more than the rest of it."""
 
     _BLOCK = 8 << 20
 

@@ -14,10 +14,10 @@ import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from ..errors import BuildError, ContextPullError
+from ..errors import BuildError
 from . import build_file
 from . import manifest as manifest_mod
-from .cache import CONTENT_FP_KEY, BuildCache, CachedRecord, CacheRejected, builder_meta, copy_verified
+from .cache import CONTENT_FP_KEY, BuildCache, CachedRecord, CacheRejected, builder_meta
 from .fingerprint import content_fingerprint, corpus_fingerprint
 from .golden import GoldenResult, check_golden
 from .outdir import MANIFEST_FILE, SHA_FILE, STORE_FILE, TMP_PREFIX
@@ -224,26 +224,27 @@ class BuildJob:
             self.store_path = self.out / STORE_FILE
             self.store_sha256 = cache.sha256
             return
-        if self.cache_copy is not None:
-            self._check_copy()
+        if self.cache_copy is None:  # not begun while the corpus was hashed (not patchable)
+            self.cache_copy = build_file.CacheCopy(cache.path, self.tmp_build)
+        # Published without a flush: see build_file.CacheCopy for what that risks and why.
+        self._check_copy()
         try:
-            if self.cache_copy is not None:  # copied (and hashed) while the corpus was hashed
-                self.store_sha256 = self.cache_copy.digest
-                os.replace(self.cache_copy.wait(), self.tmp_store)
-                self.cache_copy = None
-            else:
-                self.store_sha256 = copy_verified(cache.path, self.tmp_store, cache.sha256)
-        except (OSError, ContextPullError) as exc:
+            os.replace(self.cache_copy.wait(), self.tmp_store)
+        except OSError as exc:
             raise BuildError(f"cannot copy the cache {cache.path}: {exc}") from None
+        self.store_sha256 = self.cache_copy.digest
+        self.cache_copy = None
         build_file.check_shape(self.tmp_store)
 
     def _check_copy(self) -> None:
-        """The copied bytes are the ones the cache's checksum vouches for (``CacheCopy``)."""
+        """The copied bytes are the ones the cache's checksum vouches for, if it has one
+        (``CacheCopy``; a cache without one is published with the digest of its copy)."""
         try:
             self.cache_copy.wait()  # type: ignore[union-attr]
         except OSError as exc:
             raise CacheRejected(f"copying it failed: {exc}") from None
-        if self.cache_copy.digest != self.cache.sha256:  # type: ignore[union-attr]
+        expected = self.cache.sha256  # type: ignore[union-attr]
+        if expected is not None and self.cache_copy.digest != expected:  # type: ignore[union-attr]
             raise CacheRejected("it changed while it was copied: the copy does not match its checksum")
 
     def _cache_in_place(self) -> bool:

@@ -339,26 +339,3 @@ def open_cache(path: Path, settings: Settings, warn, *, defer_digest: bool = Fal
         cache.close()
         return None
     return cache
-
-
-def copy_verified(src: Path, dst: Path, expected: str | None) -> str:
-    """Copy ``src`` to ``dst`` hashing on the way; the digest must equal ``expected`` if given.
-
-    No fsync (nor in ``build_file.CacheCopy``): a crash before the rename loses only a temporary
-    file, but one soon after it can leave, on a file system that does not order a new file's data
-    before its rename, a store whose bytes no longer match its ``.sha256``, which ``verify`` and
-    a later ``--cache`` report. A full or patched build flushes before it publishes
-    (``build_file.hash_and_flush``); here that flush would cost a build with nothing changed
-    0.5-0.7 s for a 300 MB store (0.16-0.27 s per 111 MB measured), more than the rest of it.
-    """
-    import hashlib
-
-    digest = hashlib.sha256()
-    with open(src, "rb") as fin, open(dst, "wb") as fout:
-        for chunk in iter(lambda: fin.read(1 << 20), b""):
-            digest.update(chunk)
-            fout.write(chunk)
-    hexdigest = digest.hexdigest()
-    if expected is not None and hexdigest != expected:
-        raise ContextPullError("the cache changed while it was copied")
-    return hexdigest
