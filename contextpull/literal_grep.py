@@ -29,12 +29,14 @@ characters, or frequent enough to return more than the candidate cap, take the s
 that case stops early. Stores without either table, or with a differently configured one, are
 scanned. Standard library only.
 
-NUL is where ``LIKE`` and ``instr()`` part: ``LIKE`` reads a value as a C string, up to its first
-NUL. A pattern holding one is matched with the spec's own predicate instead. A section text
-holding one is matched by ``LIKE`` only before it; this builder never stores such a text (text
-files with NUL bytes are skipped as binary, NULs in PDF text are dropped), and checking every
-text for a NUL would cost a scan twice its time (measured: 90 -> 240-380 ms on the synthetic
-store), so a store from another writer with NULs in its texts can miss matches after them.
+NUL is where ``LIKE`` and ``instr()`` part: ``LIKE`` reads a value as a C string, up to its
+first NUL. A pattern holding one is checked with the spec's own predicate instead, on the same
+candidates (its pieces are split at the NUL, so they still find every matching run). A section
+text holding one is matched by ``LIKE`` only before it; this builder never stores such a text
+(text files with NUL bytes are skipped as binary, NULs in PDF text are dropped), and checking
+every text for a NUL would cost a scan twice its time (measured: 90 -> 240-380 ms on the
+synthetic store), so a store from another writer with NULs in its texts can miss matches after
+them.
 """
 
 from __future__ import annotations
@@ -152,14 +154,7 @@ def _cap(conn: sqlite3.Connection, table: str) -> int:
 def scan(conn: sqlite3.Connection, pattern: str, where: str, params: list, limit: int, table: str | None) -> list[tuple]:
     """Up to ``limit + 1`` rows (id, doc_id, heading_path, text) of matching sections, by id;
     ``table`` is the store's trigram table (``trigram_table``) or None."""
-    if "\x00" in pattern:
-        # LIKE reads a pattern only up to a NUL, the spec's instr() all of it: rare enough for
-        # the spec's own, slower predicate over every section.
-        return conn.execute(
-            "SELECT s.id, s.doc_id, s.heading_path, s.text FROM sections s "
-            f"WHERE instr(lower(s.text), lower(?)) > 0{where} ORDER BY s.id LIMIT ?",
-            (pattern, *params, limit + 1),
-        ).fetchall()
+    predicate, value = _predicate(pattern)
     query = trigram_query(pattern, 1 if table == DOCUMENTS_TABLE else 3) if table is not None else None
     if query is not None:
         cap = _cap(conn, table)
@@ -169,16 +164,24 @@ def scan(conn: sqlite3.Connection, pattern: str, where: str, params: list, limit
             for condition, bounds in _ranges(conn, table, rowids):
                 rows += conn.execute(
                     "SELECT s.id, s.doc_id, s.heading_path, s.text FROM sections s "
-                    f"WHERE {condition} AND s.text LIKE ? ESCAPE '\\'{where}",
-                    (*bounds, like_pattern(pattern), *params),
+                    f"WHERE {condition} AND {predicate}{where}",
+                    (*bounds, value, *params),
                 ).fetchall()
             rows.sort(key=lambda r: r[0].encode("utf-8"))  # SQLite BINARY order of the id
             return rows[: limit + 1]
     return conn.execute(
         "SELECT s.id, s.doc_id, s.heading_path, s.text FROM sections s "
-        f"WHERE s.text LIKE ? ESCAPE '\\'{where} ORDER BY s.id LIMIT ?",
-        (like_pattern(pattern), *params, limit + 1),
+        f"WHERE {predicate}{where} ORDER BY s.id LIMIT ?",
+        (value, *params, limit + 1),
     ).fetchall()
+
+
+def _predicate(pattern: str) -> tuple[str, str]:
+    """The condition on ``s.text`` and its parameter: the equivalent ``LIKE``, or, for a pattern
+    holding a NUL (which ``LIKE`` reads only up to), the spec's own, slower ``instr()``."""
+    if "\x00" in pattern:
+        return "instr(lower(s.text), lower(?)) > 0", pattern
+    return "s.text LIKE ? ESCAPE '\\'", like_pattern(pattern)
 
 
 def like_pattern(pattern: str) -> str:
