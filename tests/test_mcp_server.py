@@ -251,7 +251,7 @@ def test_in_place_write_is_seen_on_the_next_index_call(tmp_path):
     import hashlib
 
     from contextpull.build.records import DocumentRecord, SectionRecord
-    from contextpull.build.writer import connect, finalize_index, insert_document
+    from contextpull.build.writer import DocumentBatch, connect, finalize_index, next_section_rowid
     from contextpull.config import Settings
 
     store = corpus_store(tmp_path)
@@ -271,7 +271,10 @@ def test_in_place_write_is_seen_on_the_next_index_call(tmp_path):
     )
     try:
         before, _ = anyio.run(index_now)
-        insert_document(writer, doc, doc_id=None, ingested_at="2026-01-02T00:00:00Z")
+        batch = DocumentBatch()
+        doc_id = writer.execute("SELECT coalesce(max(doc_id), 0) + 1 FROM documents").fetchone()[0]
+        batch.add(doc, doc_id=doc_id, base=next_section_rowid(writer), ingested_at="2026-01-02T00:00:00Z", replaces=False)
+        batch.write(writer)
         finalize_index(writer, Settings(), ingested_at="2026-01-02T00:00:00Z", corpus_root="docs")
         after, instructions = anyio.run(index_now)
     finally:

@@ -13,7 +13,7 @@ What this module guarantees for every document it writes:
   instead of scanning the whole FTS table for the UNINDEXED id column; a store where that does
   not hold (another writer's) falls back to the scan, so deletes stay correct either way.
 
-Transactions belong to the caller: ``insert_document``, ``DocumentBatch.write`` and
+Transactions belong to the caller: ``DocumentBatch.write``, ``insert_document_row`` and
 ``delete_document`` only execute statements (Python's sqlite3 opens a transaction before the
 first write), so ``ingest`` commits once per batch of documents and a fresh build can commit
 once at the end. ``finalize_index`` commits.
@@ -209,19 +209,6 @@ def section_rows(doc: DocumentRecord, *, doc_id: int, base: int) -> tuple[list[t
         )
         fts_rows.append((base + i, ids[i], *fts[i]))
     return rows, fts_rows
-
-
-def insert_document(
-    conn: sqlite3.Connection, doc: DocumentRecord, *, doc_id: int | None, ingested_at: str
-) -> int:
-    """Insert one document with its sections and FTS rows (``ingest``); returns its doc_id."""
-    new_id = insert_document_row(conn, doc, doc_id=doc_id, n_sections=len(doc.sections), ingested_at=ingested_at)
-    if not doc.sections:
-        return new_id
-    rows, fts_rows = section_rows(doc, doc_id=new_id, base=next_section_rowid(conn))
-    insert_rows(conn, _INSERT_SECTIONS, rows)
-    insert_rows(conn, _INSERT_FTS, fts_rows)
-    return new_id
 
 
 class DocumentBatch:
