@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from artifact_helpers import assert_verified, clean_env, fixture_corpus, quiet_build, write_files
 from contextpull.build import artifact as artifact_mod
 from contextpull.build import cache as cache_mod
+from contextpull.build import cache_copy
 from contextpull.build import chunks as chunks_mod
 from contextpull.build import outdir as outdir_mod
 from contextpull.build import writer as writer_mod
@@ -160,8 +161,6 @@ def test_cache_with_nothing_changed_reuses_the_whole_file(tmp_path):
 
 
 def test_a_cache_reused_whole_is_copied_and_checked_when_it_cannot_be_patched(tmp_path, monkeypatch):
-    from contextpull.build import build_file
-
     docs = fixture_corpus(tmp_path / "docs")
     quiet_build(docs, tmp_path / "out")
     before = _artifact_bytes(tmp_path / "out")
@@ -171,7 +170,7 @@ def test_a_cache_reused_whole_is_copied_and_checked_when_it_cannot_be_patched(tm
     assert warnings == [] and copied.reuse == "whole"
     assert _artifact_bytes(tmp_path / "new") == before
     # A copy whose bytes are not the ones vouched for is never published: built without the cache.
-    monkeypatch.setattr(build_file.CacheCopy, "digest", property(lambda self: "0" * 64))
+    monkeypatch.setattr(cache_copy.CacheCopy, "digest", property(lambda self: "0" * 64))
     rebuilt, warnings = quiet_build(docs, tmp_path / "newer", cache=tmp_path / "out" / "store.sqlite")
     assert rebuilt.reuse == "none" and any("does not match its checksum" in w for w in warnings)
     assert _artifact_bytes(tmp_path / "newer") == before

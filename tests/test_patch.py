@@ -10,7 +10,7 @@ import sqlite3
 import pytest
 
 from artifact_helpers import assert_verified, quiet_build, write_files
-from contextpull.build import build_file
+from contextpull.build import cache_copy
 from contextpull.build import chunks as chunks_mod
 from contextpull.build import segments
 from contextpull.build.fingerprint import file_sha256
@@ -114,7 +114,7 @@ def test_a_chunk_that_moved_is_copied_instead_of_patched(tmp_path, small_chunks)
 
 
 def test_changed_documents_wait_in_memory_while_the_cache_is_copied(tmp_path, monkeypatch):
-    from contextpull.build import build_file, build_job
+    from contextpull.build import build_job
 
     files, docs, out, _ = _built(tmp_path)
     for i, path in enumerate(sorted(files)[::3]):  # eight changed documents, spread out
@@ -122,7 +122,7 @@ def test_changed_documents_wait_in_memory_while_the_cache_is_copied(tmp_path, mo
     write_files(docs, files)
     # A copy that reports itself unfinished: changed documents are held, two at most, then
     # the build waits for the copy and writes them in order.
-    monkeypatch.setattr(build_file.CacheCopy, "done", lambda self: False)
+    monkeypatch.setattr(cache_copy.CacheCopy, "done", lambda self: False)
     monkeypatch.setattr(build_job.BuildJob, "_HOLD_PARSED", 2)
     report, warnings = quiet_build(docs, out, cache=out / "store.sqlite")
     assert warnings == [] and report.patched and report.parsed_documents == 8
@@ -147,14 +147,13 @@ def test_a_cache_that_fails_its_checksum_after_the_copy_began_leaves_nothing_beh
 
 @pytest.mark.parametrize("edit", [True, False], ids=["patched", "whole-reuse"])
 def test_a_copy_that_does_not_match_the_checksum_is_not_used(tmp_path, monkeypatch, edit):
-    from contextpull.build import build_file
 
     files, docs, out, _ = _built(tmp_path)
     if edit:
         files["d2/doc06.md"] = _doc(6, 4, tag=" (edited)")
         write_files(docs, files)
     # what the copy's hash says when the cache changed between its checksum and the copy
-    monkeypatch.setattr(build_file.CacheCopy, "digest", property(lambda self: "0" * 64))
+    monkeypatch.setattr(cache_copy.CacheCopy, "digest", property(lambda self: "0" * 64))
     target = tmp_path / "elsewhere"  # not the cache's own folder, so the cache is copied
     report, warnings = quiet_build(docs, target, cache=out / "store.sqlite")
     assert report.reuse == "none" and not report.patched
@@ -164,7 +163,6 @@ def test_a_copy_that_does_not_match_the_checksum_is_not_used(tmp_path, monkeypat
 
 
 def test_the_checksum_comes_from_the_copy_or_from_the_file_when_the_copy_was_cut_short(tmp_path):
-    from contextpull.build import build_file
     from contextpull.build.cache import CacheRejected, open_cache
     from contextpull.config import resolve_settings
 
@@ -178,14 +176,14 @@ def test_the_checksum_comes_from_the_copy_or_from_the_file_when_the_copy_was_cut
         return cache
 
     cache = opened()
-    copy = build_file.CacheCopy(store, tmp_path / "copy.sqlite")
+    copy = cache_copy.CacheCopy(store, tmp_path / "copy.sqlite")
     cache.begin_digest(copy)
     copy.wait()
     assert copy.complete and copy.digest == file_sha256(store)
     cache.confirm()  # the copy's hash, which matches
 
     cache = opened()
-    copy = build_file.CacheCopy(store, tmp_path / "cut.sqlite")
+    copy = cache_copy.CacheCopy(store, tmp_path / "cut.sqlite")
     copy.wait()
     copy.complete = False  # as if cancelled part way: its hash covers part of the file
     copy._digest.update(b"only part of it")
@@ -194,7 +192,7 @@ def test_the_checksum_comes_from_the_copy_or_from_the_file_when_the_copy_was_cut
     cache.confirm()  # the file itself is hashed instead
 
     cache = opened()
-    copy = build_file.CacheCopy(store, tmp_path / "copy2.sqlite")
+    copy = cache_copy.CacheCopy(store, tmp_path / "copy2.sqlite")
     copy.wait()
     copy._digest.update(b"a byte that was not in the cache")
     cache.begin_digest(copy)
@@ -214,7 +212,7 @@ def test_the_cache_copy_is_preallocated_and_ends_where_the_source_ends(tmp_path,
             real(fd, offset, length + 5000)  # more than the source: the copy must still end with it
 
     monkeypatch.setattr(os, "posix_fallocate", fallocate, raising=False)
-    copy = build_file.CacheCopy(source, tmp_path / "copy.sqlite")
+    copy = cache_copy.CacheCopy(source, tmp_path / "copy.sqlite")
     copy.wait()
     assert asked == [(0, source.stat().st_size)]
     assert (tmp_path / "copy.sqlite").read_bytes() == source.read_bytes()
@@ -229,7 +227,7 @@ def test_a_file_system_without_preallocation_still_gets_the_copy(tmp_path, monke
         raise OSError(code, os.strerror(code))
 
     monkeypatch.setattr(os, "posix_fallocate", unsupported, raising=False)
-    copy = build_file.CacheCopy(source, tmp_path / "copy.sqlite")
+    copy = cache_copy.CacheCopy(source, tmp_path / "copy.sqlite")
     copy.wait()
     assert copy.complete and (tmp_path / "copy.sqlite").read_bytes() == source.read_bytes()
 
@@ -242,7 +240,7 @@ def test_a_full_disk_fails_the_copy_before_it_writes(tmp_path, monkeypatch):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(os, "posix_fallocate", full, raising=False)
-    copy = build_file.CacheCopy(source, tmp_path / "copy.sqlite")
+    copy = cache_copy.CacheCopy(source, tmp_path / "copy.sqlite")
     with pytest.raises(OSError) as info:
         copy.wait()
     assert info.value.errno == errno.ENOSPC and not copy.complete

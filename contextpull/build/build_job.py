@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..errors import BuildError
 from . import build_file
+from .cache_copy import CacheCopy
 from . import manifest as manifest_mod
 from .cache import CONTENT_FP_KEY, BuildCache, CachedRecord, CacheRejected, builder_meta
 from .fingerprint import content_fingerprint, corpus_fingerprint
@@ -60,7 +61,7 @@ class BuildJob:
         self.assembler = None
         self.indexer = None  # index_thread.Indexers: both FTS5 tables, beside the writer
         self.index_failures: list[str] = []  # workers that failed and were redone (same rows)
-        self.cache_copy: build_file.CacheCopy | None = None  # the build file, begun as the cache's copy
+        self.cache_copy: CacheCopy | None = None  # the build file, begun as the cache's copy
 
     # -- collecting and writing ---------------------------------------------------------------
     def _records(self) -> Iterable[DocumentRecord | Skipped]:
@@ -86,7 +87,7 @@ class BuildJob:
             # Whether nothing changed (the cache is copied to OUT) or something did (the copy is
             # patched), this build needs a copy of the cache: begin it while the corpus is hashed.
             # Its hash is the cache's checksum too.
-            self.cache_copy = build_file.CacheCopy(self.cache.path, self.tmp_build)  # type: ignore[union-attr]
+            self.cache_copy = CacheCopy(self.cache.path, self.tmp_build)  # type: ignore[union-attr]
         if self.cache is not None:
             self.cache.begin_digest(self.cache_copy)
         records = iter(self._records())
@@ -225,8 +226,8 @@ class BuildJob:
             self.store_sha256 = cache.sha256
             return
         if self.cache_copy is None:  # not begun while the corpus was hashed (not patchable)
-            self.cache_copy = build_file.CacheCopy(cache.path, self.tmp_build)
-        # Published without a flush: see build_file.CacheCopy for what that risks and why.
+            self.cache_copy = CacheCopy(cache.path, self.tmp_build)
+        # Published without a flush: see cache_copy.CacheCopy for what that risks and why.
         self._check_copy()
         try:
             os.replace(self.cache_copy.wait(), self.tmp_store)
@@ -327,7 +328,7 @@ class BuildJob:
         if self.cache_copy is None:
             if not self._may_patch():
                 return False
-            self.cache_copy = build_file.CacheCopy(self.cache.path, self.tmp_build)  # type: ignore[union-attr]
+            self.cache_copy = CacheCopy(self.cache.path, self.tmp_build)  # type: ignore[union-attr]
         return held < self._HOLD_PARSED and not self.cache_copy.done()
 
     def _may_patch(self) -> bool:

@@ -266,7 +266,7 @@ class _DigestJob:
 
 
 class _CopyDigest:
-    """The digest of a ``build_file.CacheCopy``, which hashes the cache's bytes as it copies them."""
+    """The digest of a ``cache_copy.CacheCopy``, which hashes the cache's bytes as it copies them."""
 
     def __init__(self, copy):
         self.copy = copy
