@@ -3,8 +3,6 @@ edit, the artifact is byte-identical to a fresh build, and only what changed is 
 
 from __future__ import annotations
 
-import errno
-import os
 import sqlite3
 
 import pytest
@@ -198,49 +196,3 @@ def test_the_checksum_comes_from_the_copy_or_from_the_file_when_the_copy_was_cut
     cache.begin_digest(copy)
     with pytest.raises(CacheRejected):
         cache.confirm()
-
-
-def test_the_cache_copy_is_preallocated_and_ends_where_the_source_ends(tmp_path, monkeypatch):
-    source = tmp_path / "cache.sqlite"
-    source.write_bytes(bytes(range(256)) * 4099)
-    asked = []
-    real = getattr(os, "posix_fallocate", None)
-
-    def fallocate(fd, offset, length):
-        asked.append((offset, length))
-        if real is not None:
-            real(fd, offset, length + 5000)  # more than the source: the copy must still end with it
-
-    monkeypatch.setattr(os, "posix_fallocate", fallocate, raising=False)
-    copy = cache_copy.CacheCopy(source, tmp_path / "copy.sqlite")
-    copy.wait()
-    assert asked == [(0, source.stat().st_size)]
-    assert (tmp_path / "copy.sqlite").read_bytes() == source.read_bytes()
-
-
-@pytest.mark.parametrize("code", [errno.EOPNOTSUPP, errno.EINVAL])
-def test_a_file_system_without_preallocation_still_gets_the_copy(tmp_path, monkeypatch, code):
-    source = tmp_path / "cache.sqlite"
-    source.write_bytes(b"x" * 100_000)
-
-    def unsupported(fd, offset, length):
-        raise OSError(code, os.strerror(code))
-
-    monkeypatch.setattr(os, "posix_fallocate", unsupported, raising=False)
-    copy = cache_copy.CacheCopy(source, tmp_path / "copy.sqlite")
-    copy.wait()
-    assert copy.complete and (tmp_path / "copy.sqlite").read_bytes() == source.read_bytes()
-
-
-def test_a_full_disk_fails_the_copy_before_it_writes(tmp_path, monkeypatch):
-    source = tmp_path / "cache.sqlite"
-    source.write_bytes(b"x" * 100_000)
-
-    def full(fd, offset, length):
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-
-    monkeypatch.setattr(os, "posix_fallocate", full, raising=False)
-    copy = cache_copy.CacheCopy(source, tmp_path / "copy.sqlite")
-    with pytest.raises(OSError) as info:
-        copy.wait()
-    assert info.value.errno == errno.ENOSPC and not copy.complete
