@@ -51,6 +51,7 @@ class CacheCopy:
 
     def _run(self) -> None:
         try:
+            # the copy is opened for reading too: the kernel copy hashes it through a mapping
             with open(self.cache, "rb", buffering=0) as src, open(self.path, "w+b", buffering=0) as dst:
                 _preallocate(dst.fileno(), os.fstat(src.fileno()).st_size)
                 try:
