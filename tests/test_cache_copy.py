@@ -147,3 +147,29 @@ def test_a_cancelled_copy_is_removed(tmp_path, monkeypatch, kernel):
     assert copy.done() and not (tmp_path / "copy.sqlite").exists()
     if kernel:
         assert not copy.complete
+
+
+def _other_file_system(tmp_path):
+    """A writable folder on another file system than ``tmp_path`` (Linux's /dev/shm), or None."""
+    shm = "/dev/shm"
+    if not os.path.isdir(shm) or not os.access(shm, os.W_OK):
+        return None
+    return shm if os.stat(shm).st_dev != os.stat(tmp_path).st_dev else None
+
+
+def test_a_copy_across_file_systems_is_whole_and_checked(tmp_path):
+    """Without mocks: where the kernel refuses a copy across file systems (EXDEV on recent
+    Linux), the buffers copy, and the digest is still the source's."""
+    other = _other_file_system(tmp_path)
+    if other is None:
+        pytest.skip("no second file system to copy to")
+    source = _source(tmp_path, 2 * cache_copy.CacheCopy._BLOCK + 3)
+    target = os.path.join(other, f"contextpull-test-{os.getpid()}.sqlite")
+    try:
+        copy = _copied(source, target)
+        assert copy.complete and copy.digest == hashlib.sha256(source.read_bytes()).hexdigest()
+        with open(target, "rb") as handle:
+            assert handle.read() == source.read_bytes()
+    finally:
+        if os.path.exists(target):
+            os.unlink(target)
