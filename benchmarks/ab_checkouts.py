@@ -18,7 +18,6 @@ Both checkouts' bytecode is compiled first, as pip does on install (``precompile
 from __future__ import annotations
 
 import argparse
-import compileall
 import os
 import shutil
 import statistics
@@ -27,6 +26,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from precompile import compile_package
 
 
 def _tree_cpu(pid: int, seen: dict) -> float:
@@ -91,7 +92,7 @@ def main() -> int:
     if not args:
         ap.error("give the contextpull arguments after --")
     for checkout in (a.base, a.new):
-        compileall.compile_dir(str(checkout / "contextpull"), quiet=1)
+        compile_package(checkout / "contextpull")
     results: dict[str, list[tuple[float, float, float]]] = {"base": [], "new": []}
     for n in range(a.runs):
         order = ("base", "new") if n % 2 == 0 else ("new", "base")

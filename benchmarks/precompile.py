@@ -16,5 +16,5 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "contextpull"
 
 
-def compile_package() -> None:
-    compileall.compile_dir(str(PACKAGE), quiet=1)
+def compile_package(package: Path = PACKAGE) -> None:
+    compileall.compile_dir(str(package), quiet=1)

@@ -16,9 +16,9 @@ from pathlib import Path
 
 from ..errors import BuildError
 from . import build_file
-from .cache_copy import CacheCopy
 from . import manifest as manifest_mod
 from .cache import CONTENT_FP_KEY, BuildCache, CachedRecord, CacheRejected, builder_meta
+from .cache_copy import CacheCopy
 from .fingerprint import content_fingerprint, corpus_fingerprint
 from .golden import GoldenResult, check_golden
 from .outdir import MANIFEST_FILE, SHA_FILE, STORE_FILE, TMP_PREFIX

@@ -281,7 +281,7 @@ def _update(
     batch = DocumentBatch()
     # Documents are parsed here and written on the writer thread, in batches, in order: SQLite's
     # work (FTS5 tokenising most of it) runs without the GIL, beside the parsing.
-    writer = WriteThread(depth=1)
+    writer = WriteThread()
     try:
         for record in ordered_map(build_record, jobs()):
             report.seen += 1

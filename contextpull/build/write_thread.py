@@ -6,8 +6,8 @@ tokenising them), which releases it. Done in one thread the two add up; handed t
 thread they overlap. The jobs run one at a time in the order submitted, so the store gets the
 same statements in the same order as when they ran inline: the result does not change.
 
-A bounded queue keeps at most ``DEPTH`` jobs (each holding one parsed document) waiting, so
-memory does not grow with the corpus. A job that raises stops the writer: the error is raised
+A bounded queue keeps at most ``depth`` jobs waiting (``ingest`` keeps one batch of about
+2,000 rows waiting while another is written), so memory does not grow with the corpus. A job that raises stops the writer: the error is raised
 again in the caller at its next ``submit`` or at ``close``, never lost. ``abort`` (for a caller
 that is failing or interrupted) waits for the job in hand and drops the rest, so the caller can
 then close the connection safely.
@@ -23,11 +23,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-DEPTH = 16
-
-
 class WriteThread:
-    def __init__(self, name: str = "store-writer", depth: int = DEPTH):
+    def __init__(self, name: str = "store-writer", depth: int = 1):
         self._jobs: queue.Queue = queue.Queue(maxsize=depth)
         self._error: BaseException | None = None
         self._stopping = False
