@@ -33,7 +33,7 @@ CHILD = r"""
 import json, resource, sys, time, tracemalloc
 from pathlib import Path
 from contextpull.build.blocks import ParseError
-from contextpull.build.parse_office import parse_docx
+from contextpull.build.parse_docx import parse_docx
 data = Path(sys.argv[1]).read_bytes()
 tracemalloc.start()
 t0 = time.perf_counter()

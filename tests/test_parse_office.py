@@ -13,7 +13,9 @@ import zipfile
 import pytest
 
 from contextpull.build.blocks import Heading, ListBlock, Paragraph, ParseError, Table
-from contextpull.build.parse_office import parse_docx, parse_pptx, parse_xlsx
+from contextpull.build.parse_docx import parse_docx
+from contextpull.build.parse_pptx import parse_pptx
+from contextpull.build.parse_xlsx import parse_xlsx
 from contextpull.build.safezip import SafeZip, parse_xml
 
 W_NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'

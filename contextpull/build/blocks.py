@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# Markdown's six levels: deeper headings from docx outlines or PDF font sizes are clamped to it.
+MAX_HEADING_LEVEL = 6
+
 
 # Plain slotted dataclasses, not frozen ones: a parse makes one per block (240k for the uv docs
 # x62), and a frozen dataclass takes three times as long to construct (object.__setattr__ per

@@ -3,15 +3,17 @@
 What docx, xlsx and pptx share: elements and attributes looked up by local name (so the "strict"
 OOXML namespaces read like the transitional ones), relationship files resolved to member names,
 the package's main part, and rows of cell text rendered as a pipe-table block. Package bytes are
-read through ``safezip`` only.
+read through ``safezip`` only, and each format's parser is guarded against XML nested deeper
+than Python's stack.
 """
 
 from __future__ import annotations
 
+import functools
 import posixpath
 from xml.etree.ElementTree import Element
 
-from .blocks import ParseError, Table
+from .blocks import ParsedDocument, ParseError, Table
 from .safezip import SafeZip
 
 
@@ -96,3 +98,16 @@ def main_part(pkg: SafeZip, default: str) -> str:
     if not pkg.has(default):
         raise ParseError(f"missing {default}")
     return default
+
+
+def refuse_deep_nesting(parse):
+    """Element walks recurse; XML nested deeper than Python's stack is a skip reason, not a crash."""
+
+    @functools.wraps(parse)
+    def guarded(data: bytes, stem: str) -> ParsedDocument:
+        try:
+            return parse(data, stem)
+        except RecursionError:
+            raise ParseError("XML nested too deeply") from None
+
+    return guarded

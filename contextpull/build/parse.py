@@ -27,9 +27,9 @@ KINDS = {
 _PARSERS = {
     "markdown": ("parse_markdown", "parse_markdown"),
     "text": ("parse_text", "parse_text"),
-    "docx": ("parse_office", "parse_docx"),
-    "xlsx": ("parse_office", "parse_xlsx"),
-    "pptx": ("parse_office", "parse_pptx"),
+    "docx": ("parse_docx", "parse_docx"),
+    "xlsx": ("parse_xlsx", "parse_xlsx"),
+    "pptx": ("parse_pptx", "parse_pptx"),
     "pdf": ("parse_pdf", "parse_pdf"),
 }
 _TEXT_KINDS = ("markdown", "text")

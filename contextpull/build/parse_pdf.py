@@ -31,12 +31,11 @@ import warnings
 from collections import Counter
 from collections.abc import Iterator
 
-from .blocks import Block, Heading, Paragraph, ParsedDocument, ParseError
+from .blocks import MAX_HEADING_LEVEL, Block, Heading, Paragraph, ParsedDocument, ParseError
 
 INSTALL_HINT = "install the pdf extra: pip install 'contextpull[pdf]'"
 HEADING_RATIO = 1.2
 MAX_HEADING_CHARS = 120
-MAX_HEADING_LEVEL = 6
 MAX_PAGES = 3000
 TIME_BUDGET_S = 60.0
 
