@@ -21,6 +21,7 @@ from .cache import CONTENT_FP_KEY, BuildCache, CachedRecord, CacheRejected, buil
 from .cache_copy import CacheCopy
 from .fingerprint import content_fingerprint, corpus_fingerprint
 from .golden import GoldenResult, check_golden
+from .held_signals import held_signals
 from .outdir import MANIFEST_FILE, SHA_FILE, STORE_FILE, TMP_PREFIX
 from .outdir import remove_files as _remove
 from .patch import Patch
@@ -290,12 +291,13 @@ class BuildJob:
             with open(self.tmp_manifest, "w", encoding="utf-8", newline="\n") as handle:
                 handle.write(manifest_mod.dumps(manifest))
             target = self.out / STORE_FILE
-            if not self.in_place:
-                # A journal or WAL left beside the old file would be applied to the new one.
-                _remove(Path(str(target) + "-journal"), Path(str(target) + "-wal"), Path(str(target) + "-shm"))
-                os.replace(self.tmp_store, target)
-            os.replace(self.tmp_sha, self.out / SHA_FILE)
-            os.replace(self.tmp_manifest, self.out / MANIFEST_FILE)
+            with held_signals():
+                if not self.in_place:
+                    # A journal or WAL left beside the old file would be applied to the new one.
+                    _remove(Path(str(target) + "-journal"), Path(str(target) + "-wal"), Path(str(target) + "-shm"))
+                    os.replace(self.tmp_store, target)
+                os.replace(self.tmp_sha, self.out / SHA_FILE)
+                os.replace(self.tmp_manifest, self.out / MANIFEST_FILE)
         except OSError as exc:
             raise BuildError(f"cannot write the artifact in {self.out}: {exc.strerror or exc}") from None
         return BuildReport(

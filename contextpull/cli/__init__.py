@@ -7,9 +7,12 @@ class declares (see ``contextpull.errors``); click keeps exit code 2 for usage e
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import signal
 import sqlite3
 import sys
+from collections.abc import Iterator
 
 import click
 
@@ -36,6 +39,29 @@ COMMAND_MODULES = {
     "fetch": "serve",
     "claude-md": "serve",
 }
+
+
+class Terminated(KeyboardInterrupt):
+    """What ``terminate_as_interrupt`` raises for SIGTERM; the group's edge exits 143 for it."""
+
+
+@contextlib.contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM (a cancelled CI job) unwinds like Ctrl-C, so temporary files are removed; the
+    previous handler is back once the command is done (it may run inside a larger program)."""
+
+    def handler(signum, frame):
+        raise Terminated
+
+    try:
+        previous = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread (embedded use): leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
 
 
 class _Group(click.Group):
@@ -73,6 +99,12 @@ class _Group(click.Group):
                 err=True,
             )
             ctx.exit(3)
+        except KeyboardInterrupt as exc:
+            # Unwound like any error, so a build has removed its temporary files by now. The
+            # status is the shell's for the signal: 1 would say a check failed.
+            name, code = ("SIGTERM", 143) if isinstance(exc, Terminated) else ("SIGINT", 130)
+            click.echo(f"Error: interrupted by {name}", err=True)
+            ctx.exit(code)
         except BrokenPipeError:
             # The reader went away (``contextpull export-chunks | head``): that is success, not
             # an error. Click would exit 1 here; point stdout at devnull so the flush at exit
@@ -95,7 +127,8 @@ def cli() -> None:
 
     \b
     Exit codes: 0 ok, 1 a check failed (golden drift, verify, --strict),
-    2 usage error, 3 bad input or unusable store, 4 tool error.
+    2 usage error, 3 bad input or unusable store, 4 tool error,
+    130 / 143 interrupted by SIGINT / SIGTERM.
     """
 
 

@@ -1,7 +1,9 @@
 """Artifact commands: build, diff, verify (issue 4). Thin over ``contextpull.build``.
 
 Exit codes: 0 ok; 1 a check failed (golden drift, ``--strict`` skips, verify); 2 usage or a bad
-setting; 3 bad input or an unusable store. On golden drift the artifact is still written (the
+setting; 3 bad input or an unusable store; 130 / 143 interrupted by SIGINT / SIGTERM (the group's
+edge says so), with OUT holding the previous artifact, or this one whole if the signal came
+while it was being renamed into place. On golden drift the artifact is still written (the
 report and the diff are what a reviewer needs); with ``--strict`` and skipped files the build
 fails before publishing and the previous artifact stays.
 """
@@ -9,30 +11,17 @@ fails before publishing and the previous artifact stays.
 from __future__ import annotations
 
 import json
-import signal
 import sys
 
 import click
 
 from ..errors import ContextPullError
-from . import cli, one_line
+from . import cli, one_line, terminate_as_interrupt
 from .options import json_option, settings_flags, settings_options
 
 
 def _echo_json(value) -> None:
     click.echo(json.dumps(value, indent=2, ensure_ascii=False))
-
-
-def _terminate_as_interrupt() -> None:
-    """SIGTERM (a cancelled CI job) unwinds like Ctrl-C, so temporary files are removed."""
-
-    def handler(signum, frame):  # pragma: no cover - exercised by signals only
-        raise KeyboardInterrupt
-
-    try:
-        signal.signal(signal.SIGTERM, handler)
-    except ValueError:  # not the main thread (embedded use): leave signals alone
-        pass
 
 
 def _warn(message: str) -> None:
@@ -87,17 +76,20 @@ def build_cmd(docs, out, golden, update_golden, cache, strict, as_json, **kwargs
     from ..build.progress import Progress
 
     flags = settings_flags(kwargs)
-    _terminate_as_interrupt()
     progress = Progress("build", enabled=not as_json)
     try:
-        report = build(
-            docs, out, flags=flags, golden=golden, update_golden=update_golden,
-            cache=cache, strict=strict, progress=progress, warn=_warn,
-        )
+        with terminate_as_interrupt():
+            report = build(
+                docs, out, flags=flags, golden=golden, update_golden=update_golden,
+                cache=cache, strict=strict, progress=progress, warn=_warn,
+            )
     except ContextPullError as exc:
         progress.finish()
         if as_json:
             _echo_json({"exit_code": exc.exit_code, "published": False, **exc.to_dict()})
+        raise
+    except KeyboardInterrupt:
+        progress.finish()  # the message that follows starts on a line of its own
         raise
     progress.finish()
     if as_json:

@@ -17,7 +17,7 @@ import click
 
 from ..config import read_pyproject, resolve_settings
 from ..errors import ConfigError
-from . import cli
+from . import cli, terminate_as_interrupt
 from .options import DEFAULT_STORE, json_option, settings_flags, settings_options
 
 
@@ -56,7 +56,12 @@ def ingest_command(
     if store is None:
         store = _store_from_pyproject(root) or Path(DEFAULT_STORE)
     progress = Progress("ingest", enabled=not quiet and not as_json)
-    report = run_ingest(corpus, store, settings, progress=progress)
+    try:
+        with terminate_as_interrupt():
+            report = run_ingest(corpus, store, settings, progress=progress)
+    except KeyboardInterrupt:
+        progress.finish()  # the message that follows starts on a line of its own
+        raise
     for skipped in report.skipped:
         click.echo(f"skipped {skipped.path}: {skipped.reason}", err=True)
     if as_json:

@@ -1,0 +1,155 @@
+"""Ctrl-C and SIGTERM (a cancelled CI job): the previous artifact or store stays whole, nothing
+temporary is left, and the exit status is the signal's, not 1 (which means a check failed)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import threading
+
+import pytest
+from artifact_helpers import assert_verified, clean_env, fixture_corpus, quiet_build
+from click.testing import CliRunner
+
+import contextpull.build.ingest as ingest_mod
+from contextpull.build import build_job
+from contextpull.build import writer as writer_mod
+from contextpull.build.fingerprint import file_sha256
+from contextpull.build.held_signals import held_signals
+from contextpull.cli import cli
+
+ARTIFACT = ["manifest.json", "store.sqlite", "store.sqlite.sha256"]
+
+
+def _artifact_bytes(out):
+    return {name: (out / name).read_bytes() for name in ARTIFACT}
+
+
+def _build(docs, out):
+    return CliRunner().invoke(cli, ["build", str(docs), "--out", str(out)], env=clean_env())
+
+
+def _interrupt_on_third_document(monkeypatch, deliver):
+    real = writer_mod.insert_document_row
+    calls = []
+
+    def insert(conn, doc, **kwargs):
+        calls.append(doc.path)
+        if len(calls) == 3:
+            deliver()
+        return real(conn, doc, **kwargs)
+
+    monkeypatch.setattr(writer_mod, "insert_document_row", insert)
+    return calls
+
+
+@pytest.fixture
+def built(tmp_path):
+    docs = fixture_corpus(tmp_path / "docs")
+    out = tmp_path / "out"
+    quiet_build(docs, out)
+    (docs / "notes.txt").write_text("Changed notes\n\nNew content for the next build.\n")
+    return docs, out, _artifact_bytes(out)
+
+
+def _raise(exc):
+    def deliver():
+        raise exc
+
+    return deliver
+
+
+def test_ctrl_c_during_a_build_exits_130_and_leaves_the_previous_artifact(built, monkeypatch):
+    docs, out, before = built
+    calls = _interrupt_on_third_document(monkeypatch, _raise(KeyboardInterrupt))
+    result = _build(docs, out)
+    assert len(calls) == 3
+    assert result.exit_code == 130
+    assert result.stderr.strip().splitlines()[-1] == "Error: interrupted by SIGINT"
+    assert _artifact_bytes(out) == before
+    assert sorted(p.name for p in out.iterdir()) == ARTIFACT
+
+
+def test_sigterm_during_a_build_exits_143_and_restores_the_handler(built, monkeypatch):
+    docs, out, before = built
+    handler_before = signal.getsignal(signal.SIGTERM)
+    _interrupt_on_third_document(monkeypatch, lambda: os.kill(os.getpid(), signal.SIGTERM))
+    result = _build(docs, out)
+    assert result.exit_code == 143
+    assert result.stderr.strip().splitlines()[-1] == "Error: interrupted by SIGTERM"
+    assert _artifact_bytes(out) == before
+    assert sorted(p.name for p in out.iterdir()) == ARTIFACT
+    assert signal.getsignal(signal.SIGTERM) == handler_before
+
+
+def test_sigterm_during_an_ingest_exits_143_and_leaves_the_store_as_it_was(tmp_path, monkeypatch):
+    docs = fixture_corpus(tmp_path / "docs")
+    store = tmp_path / "s.sqlite"
+    first = CliRunner().invoke(cli, ["ingest", str(docs), "--store", str(store), "--quiet"], env=clean_env())
+    assert first.exit_code == 0, first.output
+    before = file_sha256(store)
+    (docs / "notes.txt").write_text("Changed notes\n\nNew content for the next ingest.\n")
+    (docs / "errors.md").write_text("# Error codes\n\nAll of them retired.\n")
+    real = ingest_mod.build_record
+
+    def build_record(path, data, sha, settings):
+        if path == "notes.txt":
+            os.kill(os.getpid(), signal.SIGTERM)
+        return real(path, data, sha, settings)
+
+    monkeypatch.setattr(ingest_mod, "build_record", build_record)
+    result = CliRunner().invoke(cli, ["ingest", str(docs), "--store", str(store), "--quiet"], env=clean_env())
+    assert result.exit_code == 143
+    assert result.stderr.strip().splitlines()[-1] == "Error: interrupted by SIGTERM"
+    assert file_sha256(store) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["docs", "s.sqlite"]
+
+
+def test_a_signal_while_publishing_lands_after_all_three_files(built, monkeypatch):
+    """The three renames are held together: OUT never has the new store beside the old manifest."""
+    docs, out, before = built
+    real_replace = os.replace
+    renamed = []
+
+    def replace(src, dst):
+        real_replace(src, dst)
+        renamed.append(os.path.basename(dst))
+        if len(renamed) == 1:
+            signal.raise_signal(signal.SIGINT)  # Ctrl-C with the new store in place, nothing else
+
+    monkeypatch.setattr(build_job.os, "replace", replace)
+    with pytest.raises(KeyboardInterrupt):
+        quiet_build(docs, out)
+    assert renamed == ["store.sqlite", "store.sqlite.sha256", "manifest.json"]
+    assert _artifact_bytes(out) != before
+    assert_verified(out / "store.sqlite")  # checksum and manifest are the new store's
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["store"]["sha256"] == file_sha256(out / "store.sqlite")
+
+
+def test_held_signals_delivers_each_signal_once_after_the_block():
+    seen = []
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: seen.append(signum))
+    try:
+        with held_signals():
+            signal.raise_signal(signal.SIGTERM)
+            signal.raise_signal(signal.SIGTERM)
+            assert seen == []
+        assert seen == [signal.SIGTERM]
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def test_held_signals_leaves_handlers_alone_off_the_main_thread():
+    observed = []
+
+    def work():
+        with held_signals():
+            observed.append(signal.getsignal(signal.SIGINT))
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join()
+    assert observed == [signal.getsignal(signal.SIGINT)]
+
