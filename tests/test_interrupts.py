@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sqlite3
 import threading
 
 import pytest
@@ -15,9 +16,10 @@ from click.testing import CliRunner
 import contextpull.build.ingest as ingest_mod
 from contextpull.build import build_job
 from contextpull.build import writer as writer_mod
-from contextpull.build.fingerprint import file_sha256
+from contextpull.build.fingerprint import corpus_fingerprint, file_sha256
 from contextpull.build.held_signals import held_signals
 from contextpull.cli import cli
+from contextpull.config import Settings
 
 ARTIFACT = ["manifest.json", "store.sqlite", "store.sqlite.sha256"]
 
@@ -153,3 +155,35 @@ def test_held_signals_leaves_handlers_alone_off_the_main_thread():
     thread.join()
     assert observed == [signal.getsignal(signal.SIGINT)]
 
+
+def test_an_ingest_stopped_after_its_writes_is_finished_by_the_next_one(tmp_path, monkeypatch):
+    """Batches are committed as they go; a stop before the index is redone must not leave the
+    index and fingerprints stale for good, even though the next run finds no file changed."""
+    docs = fixture_corpus(tmp_path / "docs")
+    store = tmp_path / "out" / "store.sqlite"
+    quiet_build(docs, tmp_path / "out")  # a built artifact: it carries the build-only meta keys
+    (docs / "added.md").write_text("# Added later\n\nA page the index must come to list.\n")
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ingest_mod, "index_meta", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        ingest_mod.ingest(docs, store, Settings())
+    monkeypatch.undo()
+
+    def meta():
+        with sqlite3.connect(f"file:{store}?mode=ro", uri=True) as conn:
+            return dict(conn.execute("SELECT key, value FROM meta")), conn.execute(
+                "SELECT path, sha256 FROM documents").fetchall()
+
+    stale, documents = meta()
+    assert "added.md" in dict(documents) and "Added later" not in stale["index_text"]
+    report = ingest_mod.ingest(docs, store, Settings())
+    assert report.changed == 0 and report.wrote
+    fresh, documents = meta()
+    assert "Added later" in fresh["index_text"]
+    assert fresh["corpus_fingerprint"] == corpus_fingerprint(documents)
+    assert "content_fingerprint" not in fresh  # no longer the artifact that was built
+    again = ingest_mod.ingest(docs, store, Settings())
+    assert not again.wrote  # and from then on, nothing to do

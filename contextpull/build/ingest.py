@@ -33,6 +33,7 @@ from ..schema import SCHEMA_VERSION
 from . import trigram
 from .blocks import ParseError
 from .discover import SUPPORTED_EXTENSIONS, Candidate, discover
+from .fingerprint import corpus_fingerprint
 from .ingest_report import IngestReport, strict_failure
 from .ingest_target import StoreTarget
 from .parse import kind_for, parse_file
@@ -257,6 +258,13 @@ def _update(
         for doc_id, path, sha in conn.execute("SELECT doc_id, path, sha256 FROM documents")
     }
     reparse_all = _settings_changed(meta, settings)
+    # An earlier ingest stopped after committing some batches (Ctrl-C, a kill, a full disk) left
+    # documents the index and its fingerprint do not describe: this run re-indexes whatever it
+    # finds, so the store cannot stay stale once its files stop changing.
+    left_unfinished = meta.get("corpus_fingerprint") not in (
+        None,
+        corpus_fingerprint((path, sha) for path, (_, sha) in existing.items()),
+    )
     present: set[str] = set()
     ingested_at = _now()
 
@@ -321,7 +329,7 @@ def _update(
         report.deleted += 1
     conn.commit()
 
-    if _index_is_current(meta, settings, report):
+    if not left_unfinished and _index_is_current(meta, settings, report):
         # system-design section 3: a no-change re-ingest performs only discover and hash.
         new_meta = meta
     else:
@@ -333,12 +341,12 @@ def _update(
         write_meta(conn, new_meta)
         conn.commit()
         report.wrote = True
-    if report.changed or report.deleted:
+    if report.changed or report.deleted or left_unfinished:
         # A build artifact updated in place no longer is that artifact: drop the keys only
         # `contextpull build` maintains, so a server never advertises a stale content fingerprint.
         conn.execute(f"DELETE FROM meta WHERE key IN ({', '.join('?' * len(BUILD_ONLY_META))})", BUILD_ONLY_META)
         conn.commit()
-    report.wrote = report.wrote or bool(report.changed or report.deleted)
+    report.wrote = report.wrote or bool(report.changed or report.deleted or left_unfinished)
     report.index_mode = new_meta["index_mode"]
     report.index_tokens = int(new_meta["index_tokens"])
     report.corpus_fingerprint = new_meta["corpus_fingerprint"]
