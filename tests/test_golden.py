@@ -137,3 +137,24 @@ def test_update_golden_rewrites_after_drift(tmp_path):
     assert quiet_build(docs, tmp_path / "out", golden=golden)[0].exit_code == 1
     assert quiet_build(docs, tmp_path / "out", golden=golden, update_golden=True)[0].golden.status == "updated"
     assert quiet_build(docs, tmp_path / "out", golden=golden)[0].golden.status == "match"
+
+
+def test_a_failed_update_keeps_both_old_files_and_leaves_no_temporary_file(tmp_path, monkeypatch):
+    docs = fixture_corpus(tmp_path / "docs")
+    golden = tmp_path / "golden"
+    quiet_build(docs, tmp_path / "out", golden=golden, update_golden=True)
+    before = {p.name: p.read_bytes() for p in golden.iterdir()}
+    (docs / "errors.md").write_text("# Error codes\n\nAll of them retired.\n")
+    real_open = open
+
+    def full_disk(file, *args, **kwargs):
+        if str(file).endswith("ids.txt.tmp"):
+            raise OSError(28, "No space left on device")
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", full_disk)
+    result = _build(docs, tmp_path / "out", golden, "--update-golden")
+    monkeypatch.undo()
+    assert result.exit_code == 3
+    assert "cannot write golden files" in result.stderr and "No space left" in result.stderr
+    assert {p.name: p.read_bytes() for p in golden.iterdir()} == before

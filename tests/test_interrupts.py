@@ -8,6 +8,7 @@ import os
 import signal
 import sqlite3
 import threading
+from pathlib import Path
 
 import pytest
 from artifact_helpers import assert_verified, clean_env, fixture_corpus, quiet_build
@@ -187,3 +188,27 @@ def test_an_ingest_stopped_after_its_writes_is_finished_by_the_next_one(tmp_path
     assert "content_fingerprint" not in fresh  # no longer the artifact that was built
     again = ingest_mod.ingest(docs, store, Settings())
     assert not again.wrote  # and from then on, nothing to do
+
+
+def test_a_signal_while_golden_files_are_renamed_lands_after_both(tmp_path, monkeypatch):
+    docs = fixture_corpus(tmp_path / "docs")
+    golden = tmp_path / "golden"
+    quiet_build(docs, tmp_path / "out", golden=golden, update_golden=True)
+    (docs / "errors.md").write_text("# Error codes\n\nAll of them retired.\n")
+    real_replace = Path.replace
+    renamed = []
+
+    def replace(self, target):
+        result = real_replace(self, target)
+        renamed.append(Path(target).name)
+        if len(renamed) == 1:
+            signal.raise_signal(signal.SIGINT)
+        return result
+
+    monkeypatch.setattr(Path, "replace", replace)
+    with pytest.raises(KeyboardInterrupt):
+        quiet_build(docs, tmp_path / "out", golden=golden, update_golden=True)
+    monkeypatch.undo()
+    assert renamed == ["index.txt", "ids.txt"]
+    assert sorted(p.name for p in golden.iterdir()) == ["ids.txt", "index.txt"]
+    assert quiet_build(docs, tmp_path / "fresh", golden=golden)[0].golden.status == "match"

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
+from .held_signals import held_signals
 
 INDEX_FILE = "index.txt"
 IDS_FILE = "ids.txt"
@@ -94,11 +95,21 @@ def unified(old: str, new: str, old_name: str, new_name: str) -> str:
     )
 
 
-def _write(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8", newline="\n") as handle:
-        handle.write(text)
-    tmp.replace(path)
+def _write_together(files: dict[Path, str]) -> None:
+    """Both golden files or neither: each is written beside its place first, and the renames run
+    with interrupts held (``held_signals``), so a stopped update leaves no stray ``.tmp`` behind
+    and never one new file beside an old one."""
+    tmps = {path: path.with_name(path.name + ".tmp") for path in files}
+    try:
+        for path, text in files.items():
+            with open(tmps[path], "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(text)
+        with held_signals():
+            for path, tmp in tmps.items():
+                tmp.replace(path)
+    finally:
+        for tmp in tmps.values():
+            tmp.unlink(missing_ok=True)
 
 
 def check_golden(conn: sqlite3.Connection, gdir: Path, *, update: bool = False) -> GoldenResult:
@@ -113,8 +124,7 @@ def check_golden(conn: sqlite3.Connection, gdir: Path, *, update: bool = False) 
     if update:
         try:
             gdir.mkdir(parents=True, exist_ok=True)
-            _write(gdir / INDEX_FILE, new_index)
-            _write(gdir / IDS_FILE, new_ids)
+            _write_together({gdir / INDEX_FILE: new_index, gdir / IDS_FILE: new_ids})
         except OSError as exc:
             raise InputError(f"cannot write golden files in {gdir}: {exc.strerror or exc}") from None
         return GoldenResult("updated", str(gdir))
