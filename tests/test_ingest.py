@@ -12,6 +12,7 @@ import pytest
 from ingest_helpers import CACHE_DOC, db, fts_ids, run, section_text
 
 import contextpull.build.ingest as ingest_mod
+import contextpull.build.writer as writer_mod
 from contextpull.build.records import Skipped
 from contextpull.cli import cli
 from contextpull.errors import CheckFailed, InputError, StoreError
@@ -332,7 +333,7 @@ def test_a_store_that_cannot_be_written_is_one_clear_error(make_corpus, tmp_path
         raise sqlite3.OperationalError("attempt to write a readonly database")
 
     # raised on the writer thread, reported by the ingest
-    monkeypatch.setattr(ingest_mod.DocumentBatch, "write", failing_insert)
+    monkeypatch.setattr(writer_mod.DocumentBatch, "write", failing_insert)
     with pytest.raises(StoreError) as info:
         run(corpus, store)
     assert "cannot write store" in info.value.message and "readonly" in info.value.message

@@ -162,7 +162,7 @@ def test_incremental_rounds_match_a_fresh_ingest(rounds):
 
 def test_no_change_run_only_discovers_and_hashes(make_corpus, tmp_path, monkeypatch):
     """system-design section 3: the index is not even recomputed when nothing changed."""
-    import contextpull.build.ingest as ingest_mod
+    import contextpull.build.ingest_update as ingest_update
 
     corpus = make_corpus({"a.md": CACHE_DOC})
     store = tmp_path / "s.sqlite"
@@ -171,7 +171,7 @@ def test_no_change_run_only_discovers_and_hashes(make_corpus, tmp_path, monkeypa
     def forbidden(*args, **kwargs):
         raise AssertionError("index recomputed on a no-change run")
 
-    monkeypatch.setattr(ingest_mod, "index_meta", forbidden)
+    monkeypatch.setattr(ingest_update, "index_meta", forbidden)
     report = run(corpus, store)
     assert (report.changed, report.wrote) == (0, False)
     assert report.index_mode == "flat" and report.index_tokens > 0

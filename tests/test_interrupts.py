@@ -15,6 +15,7 @@ from artifact_helpers import assert_verified, clean_env, fixture_corpus, quiet_b
 from click.testing import CliRunner
 
 import contextpull.build.ingest as ingest_mod
+import contextpull.build.ingest_update as ingest_update
 from contextpull.build import build_job
 from contextpull.build import writer as writer_mod
 from contextpull.build.fingerprint import corpus_fingerprint, file_sha256
@@ -168,7 +169,7 @@ def test_an_ingest_stopped_after_its_writes_is_finished_by_the_next_one(tmp_path
     def stopped(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(ingest_mod, "index_meta", stopped)
+    monkeypatch.setattr(ingest_update, "index_meta", stopped)
     with pytest.raises(KeyboardInterrupt):
         ingest_mod.ingest(docs, store, Settings())
     monkeypatch.undo()

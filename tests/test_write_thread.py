@@ -10,7 +10,7 @@ import threading
 import pytest
 from ingest_helpers import db, run
 
-import contextpull.build.ingest as ingest_mod
+import contextpull.build.ingest_update as ingest_update
 import contextpull.build.writer as writer_mod
 from contextpull.build.write_thread import WriteThread
 
@@ -96,11 +96,11 @@ def test_small_batches_and_statements_write_the_same_rows_as_one_batch(make_corp
     files = {f"d{n:02d}.md": f"# Doc {n}\n\n## One\n\nText {n} one.\n\n## Two\n\nText {n} two.\n" for n in range(12)}
     corpus = make_corpus(files)
     run(corpus, tmp_path / "one.sqlite")
-    monkeypatch.setattr(ingest_mod, "COMMIT_EVERY_SECTIONS", 5)
+    monkeypatch.setattr(ingest_update, "COMMIT_EVERY_SECTIONS", 5)
     monkeypatch.setattr(writer_mod, "ROWS_PER_STATEMENT", 2)
     commits = []
-    real = ingest_mod._write_batch
-    monkeypatch.setattr(ingest_mod, "_write_batch", lambda conn, batch, drop: (commits.append(len(batch.documents)), real(conn, batch, drop)))
+    real = ingest_update.write_batch
+    monkeypatch.setattr(ingest_update, "write_batch", lambda conn, batch, drop, mark: (commits.append(len(batch.documents)), real(conn, batch, drop, mark)))
     run(corpus, tmp_path / "many.sqlite")
     assert len(commits) > 3 and sum(commits) == 12
     assert _rows(tmp_path / "one.sqlite") == _rows(tmp_path / "many.sqlite")

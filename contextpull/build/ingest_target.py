@@ -15,7 +15,9 @@ from .writer import connect, create_store
 
 
 def open_store_for_ingest(store: Path) -> sqlite3.Connection:
-    """Open an existing store for an in-place update, in WAL mode (system-design §1, §9)."""
+    """Open an existing store for an in-place update (system-design §1, §9). Nothing is written
+    yet: a run that changes nothing must leave the file's bytes as they were (a built artifact's
+    checksum included), so the switch to WAL waits for the first write (``StoreTarget``)."""
     try:
         conn = connect(store)
         row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
@@ -31,10 +33,21 @@ def open_store_for_ingest(store: Path) -> sqlite3.Connection:
             f"{store} has schema version {row[0]}; this contextpull writes {SUPPORTED_MAJOR}.x",
             "ingest into a new store file",
         )
-    if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-        conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = NORMAL")
     return conn
+
+
+def _check_writable(store: Path) -> None:
+    """Before SQLite touches a store it cannot write: it would leave ``-wal`` and ``-shm`` files
+    with the store's read-only mode, which keep failing the next run after the mode is fixed."""
+    folder = store.parent
+    if not os.access(store, os.W_OK):
+        raise StoreError(f"store {store} is read-only", "make it writable, or ingest into a new store file")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise StoreError(
+            f"the folder of store {store} is not writable (SQLite keeps its write-ahead log beside the store)",
+            "make the folder writable, or ingest into a new store file",
+        )
 
 
 # The scratch file's pages are written out every so often while the ingest goes on, so the
@@ -56,20 +69,43 @@ class StoreTarget:
 
     def __init__(self, store: Path):
         self.store = store
-        self.fresh = not store.exists() or (store.is_file() and store.stat().st_size == 0)
-        if self.fresh:
-            self.path = store.with_name(f"{store.name}.tmp-{os.getpid()}")
-            try:
-                store.parent.mkdir(parents=True, exist_ok=True)
-                if self.path.exists():
-                    self.path.unlink()
-                self.conn = create_store(self.path)
-                self._flusher = Flusher(self.path, every=_FLUSH_EVERY)
-            except OSError as exc:
-                raise InputError(f"cannot create store {store}: {exc.strerror or exc}") from None
-        else:
+        self.writing = False
+        try:
+            self.fresh = not store.exists() or (store.is_file() and store.stat().st_size == 0)
+        except OSError as exc:  # a folder on the way that cannot be entered
+            raise InputError(f"cannot open store {store}: {exc.strerror or exc}") from None
+        if not self.fresh:
             self.path = store
             self.conn = open_store_for_ingest(store)
+            return
+        self.path = store.with_name(f"{store.name}.tmp-{os.getpid()}")
+        self.conn = None
+        try:
+            store.parent.mkdir(parents=True, exist_ok=True)
+            self.path.unlink(missing_ok=True)
+            self.conn = create_store(self.path)
+            self._flusher = Flusher(self.path, every=_FLUSH_EVERY)
+        except BaseException as exc:
+            # A failed start (a full disk, Ctrl-C while the schema is written) leaves nothing.
+            if self.conn is not None:
+                self.conn.close()
+            self._remove_scratch()
+            if isinstance(exc, OSError):
+                raise InputError(f"cannot create store {store}: {exc.strerror or exc}") from None
+            if isinstance(exc, sqlite3.Error):
+                raise StoreError(f"cannot create store {store}: {exc}") from None
+            raise
+
+    def before_write(self) -> None:
+        """Called before each write; the first one puts an existing store into WAL mode, so
+        readers keep reading while it changes (system-design §9). A new store's scratch file
+        is nobody's yet and is switched at the end (``commit_and_close``)."""
+        if self.writing or self.fresh:
+            return
+        _check_writable(self.store)
+        if self.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            self.conn.execute("PRAGMA journal_mode = WAL")
+        self.writing = True
 
     def commit_and_close(self) -> None:
         if self.fresh:
@@ -90,5 +126,8 @@ class StoreTarget:
             self.conn.close()
         if self.fresh:
             self._flusher.stop()
-            for suffix in ("", "-journal", "-wal", "-shm"):
-                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+            self._remove_scratch()
+
+    def _remove_scratch(self) -> None:
+        for suffix in ("", "-journal", "-wal", "-shm"):
+            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
