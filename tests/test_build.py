@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from artifact_helpers import assert_verified, clean_env, fixture_corpus, quiet_build, write_files
 from contextpull.build import artifact as artifact_mod
+from contextpull.build import build_file
 from contextpull.build import cache as cache_mod
 from contextpull.build import cache_copy
 from contextpull.build import chunks as chunks_mod
@@ -19,6 +20,7 @@ from contextpull.build import outdir as outdir_mod
 from contextpull.build import writer as writer_mod
 from contextpull.build.fingerprint import file_sha256
 from contextpull.cli import cli
+from contextpull.errors import BuildError
 
 
 def _sha(out):
@@ -176,14 +178,32 @@ def test_a_cache_reused_whole_is_copied_and_checked_when_it_cannot_be_patched(tm
     assert _artifact_bytes(tmp_path / "newer") == before
 
 
-def test_cache_without_sidecars_is_verified_then_used(tmp_path):
+def test_cache_without_sidecars_is_verified_then_its_documents_used(tmp_path):
     docs = fixture_corpus(tmp_path / "docs")
     quiet_build(docs, tmp_path / "out")
     bare = tmp_path / "bare.sqlite"
     shutil.copy(tmp_path / "out" / "store.sqlite", bare)
     report, warnings = quiet_build(docs, tmp_path / "out2", cache=bare)
-    assert warnings == [] and report.reuse == "whole"
+    assert warnings == [] and report.reuse == "documents" and report.parsed_documents == 0
     assert _sha(tmp_path / "out2") == _sha(tmp_path / "out")
+
+
+@pytest.mark.parametrize("edit", [
+    "UPDATE sections_fts_content SET c2 = 'tampered text' WHERE rowid = (SELECT min(rowid) FROM sections_fts_content)",
+    "DELETE FROM meta WHERE key = 'content_fingerprint'",
+])
+def test_a_cache_without_a_checksum_is_never_published_as_it_is(tmp_path, edit):
+    """Its rows are checked, not its FTS text or every meta key: the file is written anew."""
+    docs = fixture_corpus(tmp_path / "docs")
+    quiet_build(docs, tmp_path / "out")
+    bare = tmp_path / "bare.sqlite"
+    shutil.copy(tmp_path / "out" / "store.sqlite", bare)
+    with sqlite3.connect(bare) as conn:
+        conn.execute(edit)
+    report, _ = quiet_build(docs, tmp_path / "out2", cache=bare)
+    assert report.reuse != "whole"
+    assert _sha(tmp_path / "out2") == _sha(tmp_path / "out")
+    assert_verified(tmp_path / "out2" / "store.sqlite")
 
 
 def test_cache_built_with_other_settings_is_not_reused_and_bytes_match_fresh(tmp_path):
@@ -414,3 +434,22 @@ def test_cache_built_at_another_source_date_epoch_is_not_reused_whole(tmp_path):
     fresh, _ = quiet_build(docs, tmp_path / "fresh", environ=later)
     assert cached.reuse == "documents"
     assert _sha(tmp_path / "out") == _sha(tmp_path / "fresh")
+
+
+def test_a_cache_reused_whole_that_is_not_shaped_as_built_is_dropped_not_fatal(tmp_path, monkeypatch):
+    docs = fixture_corpus(tmp_path / "docs")
+    quiet_build(docs, tmp_path / "out")
+    real_check = build_file.check_shape
+    calls = []
+
+    def misshapen_first(path):
+        calls.append(path)
+        if len(calls) == 1:
+            raise BuildError("the built store is not in rollback-journal mode (header 0202)")
+        return real_check(path)
+
+    monkeypatch.setattr(build_file, "check_shape", misshapen_first)
+    report, warnings = quiet_build(docs, tmp_path / "out2", cache=tmp_path / "out" / "store.sqlite")
+    assert report.reuse == "none" and len(calls) == 2
+    assert warnings == [f"ignoring cache {tmp_path / 'out' / 'store.sqlite'}: the built store is not in rollback-journal mode (header 0202)"]
+    assert _sha(tmp_path / "out2") == _sha(tmp_path / "out")

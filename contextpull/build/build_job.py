@@ -236,7 +236,10 @@ class BuildJob:
             raise BuildError(f"cannot copy the cache {cache.path}: {exc}") from None
         self.store_sha256 = self.cache_copy.digest
         self.cache_copy = None
-        build_file.check_shape(self.tmp_store)
+        try:
+            build_file.check_shape(self.tmp_store)
+        except BuildError as exc:  # not a file this builder wrote as it is: build without it
+            raise CacheRejected(exc.message) from None
 
     def _check_copy(self) -> None:
         """The copied bytes are the ones the cache's checksum vouches for, if it has one

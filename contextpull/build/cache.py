@@ -220,7 +220,12 @@ class BuildCache:
     def whole_match(
         self, settings: Settings, corpus_fp: str, paths: list[tuple[str, str]], ingested_at: str
     ) -> bool:
-        """Would a fresh build write exactly this file?"""
+        """Would a fresh build write exactly this file? Only a cache whose bytes its checksum
+        vouches for is published as it is: without one, ``open_cache`` checked its rows but not
+        its FTS text, and its meta could have been edited, so its documents are reused instead
+        and the file is written anew."""
+        if self.sha256 is None:
+            return False
         if any(self.meta.get(k) != v for k, v in builder_meta(settings).items()):
             return False
         if self.meta.get("ingested_at") != ingested_at or self.meta.get("corpus_root") != ".":
