@@ -76,12 +76,18 @@ def read_pyproject(corpus_root: Path) -> tuple[dict[str, Any], str]:
     try:
         import tomllib  # type: ignore[import-not-found]
     except ModuleNotFoundError:  # Python 3.10
-        return _read_pyproject_fallback(path), label
+        try:
+            return _read_pyproject_fallback(path), label
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"cannot read {path}: {exc}") from None
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"cannot read {path}: {exc}") from None
-    table = data.get("tool", {}).get("contextpull", {})
+    tool = data.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(f"[tool] in {path} must be a table, not {type(tool).__name__}")
+    table = tool.get("contextpull", {})
     if not isinstance(table, dict):
         raise ConfigError(f"{label} must be a table")
     return table, label

@@ -453,3 +453,17 @@ def test_a_cache_reused_whole_that_is_not_shaped_as_built_is_dropped_not_fatal(t
     assert report.reuse == "none" and len(calls) == 2
     assert warnings == [f"ignoring cache {tmp_path / 'out' / 'store.sqlite'}: the built store is not in rollback-journal mode (header 0202)"]
     assert _sha(tmp_path / "out2") == _sha(tmp_path / "out")
+
+
+def test_a_manifest_of_the_wrong_shape_beside_a_cache_is_a_warning(tmp_path):
+    docs = fixture_corpus(tmp_path / "docs")
+    quiet_build(docs, tmp_path / "out")
+    (tmp_path / "out" / "store.sqlite.sha256").unlink()
+    manifest = tmp_path / "out" / "manifest.json"
+    manifest.write_text(json.dumps({**json.loads(manifest.read_text()), "store": "store.sqlite"}))
+    report, warnings = quiet_build(docs, tmp_path / "out2", cache=tmp_path / "out" / "store.sqlite")
+    assert report.reuse == "none"
+    assert warnings == [f"ignoring cache {tmp_path / 'out' / 'store.sqlite'}: manifest {manifest}: store is not a JSON object"]
+    result = CliRunner().invoke(cli, ["verify", str(tmp_path / "out" / "store.sqlite")])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == f"Error: manifest {manifest}: store is not a JSON object"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from contextpull.config import Settings, resolve_settings
@@ -90,3 +92,16 @@ def test_cli_flag_and_env_reach_the_ingest_command(make_corpus, runner, tmp_path
     assert meta["section_max_chars"] == "300"
     bad = runner.invoke(cli, ["ingest", str(corpus), "--store", str(store), "--section-max-chars", "x"])
     assert bad.exit_code == 2
+
+
+@pytest.mark.parametrize("body, message", [
+    ('tool = "x"\n', "[tool] in {path} must be a table, not str"),
+    ("[tool]\ncontextpull = 3\n", "[tool.contextpull] in {path} must be a table"),
+])
+def test_a_pyproject_of_the_wrong_shape_is_a_config_error(tmp_path, body, message):
+    if sys.version_info < (3, 11):
+        pytest.skip("Python 3.10 has no tomllib: only the flat lines of [tool.contextpull] are read")
+    root = pyproject(tmp_path / "docs", body)
+    with pytest.raises(ConfigError) as info:
+        resolve_settings(root, {}, {})
+    assert info.value.message == message.format(path=root / "pyproject.toml")

@@ -158,3 +158,16 @@ def test_a_failed_update_keeps_both_old_files_and_leaves_no_temporary_file(tmp_p
     assert result.exit_code == 3
     assert "cannot write golden files" in result.stderr and "No space left" in result.stderr
     assert {p.name: p.read_bytes() for p in golden.iterdir()} == before
+
+
+def test_a_golden_file_that_is_not_utf8_is_bad_input_not_drift(tmp_path):
+    docs = fixture_corpus(tmp_path / "docs")
+    golden = tmp_path / "golden"
+    quiet_build(docs, tmp_path / "out", golden=golden, update_golden=True)
+    with open(golden / "index.txt", "ab") as handle:
+        handle.write(b"caf\xe9\n")
+    result = _build(docs, tmp_path / "out2", golden)
+    assert result.exit_code == 3
+    line = result.stderr.strip().splitlines()[-1]
+    assert line.startswith(f"Error: cannot read golden file {golden / 'index.txt'}: 'utf-8' codec can't decode byte 0xe9")
+    assert line.endswith("(golden files are UTF-8 text; rewrite them with --update-golden)")

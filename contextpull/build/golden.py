@@ -112,6 +112,16 @@ def _write_together(files: dict[Path, str]) -> None:
             tmp.unlink(missing_ok=True)
 
 
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(
+            f"cannot read golden file {path}: {exc}",
+            "golden files are UTF-8 text; rewrite them with --update-golden",
+        ) from None
+
+
 def check_golden(conn: sqlite3.Connection, gdir: Path, *, update: bool = False) -> GoldenResult:
     """Compare the store behind ``conn`` with ``gdir`` (or rewrite ``gdir`` when ``update``).
 
@@ -140,8 +150,7 @@ def check_golden(conn: sqlite3.Connection, gdir: Path, *, update: bool = False) 
             f"golden file(s) missing in {gdir}: {', '.join(missing)}",
             f"write them with: contextpull build ... --golden {gdir} --update-golden",
         )
-    old_index = (gdir / INDEX_FILE).read_text(encoding="utf-8")
-    old_ids_text = (gdir / IDS_FILE).read_text(encoding="utf-8")
+    old_index, old_ids_text = (_read(gdir / name) for name in (INDEX_FILE, IDS_FILE))
     added, removed, changed = compare(parse_ids(old_ids_text), parse_ids(new_ids))
     diff = unified(old_index, new_index, f"{gdir}/{INDEX_FILE} (golden)", f"{INDEX_FILE} (built)")
     if not (added or removed or changed or diff) and old_ids_text == new_ids:

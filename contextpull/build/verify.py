@@ -82,7 +82,14 @@ def load_manifest(path: Path) -> dict:
         raise CheckFailed(f"cannot read manifest {path}: {exc}") from None
     if not isinstance(data, dict):
         raise CheckFailed(f"manifest {path} is not a JSON object")
+    for key in _MANIFEST_OBJECTS:
+        if key in data and not isinstance(data[key], dict):
+            raise CheckFailed(f"manifest {path}: {key} is not a JSON object")
     return data
+
+
+# The manifest's members that are objects (manifest.schema.json); the checks read into them.
+_MANIFEST_OBJECTS = ("builder", "store", "fingerprints", "counts", "index", "settings", "source")
 
 
 def _is_hex(text: str, length: int) -> bool:
