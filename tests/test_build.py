@@ -174,7 +174,10 @@ def test_a_cache_reused_whole_is_copied_and_checked_when_it_cannot_be_patched(tm
     # A copy whose bytes are not the ones vouched for is never published: built without the cache.
     monkeypatch.setattr(cache_copy.CacheCopy, "digest", property(lambda self: "0" * 64))
     rebuilt, warnings = quiet_build(docs, tmp_path / "newer", cache=tmp_path / "out" / "store.sqlite")
-    assert rebuilt.reuse == "none" and any("does not match its checksum" in w for w in warnings)
+    assert rebuilt.reuse == "none" and warnings == [
+        f"ignoring cache {tmp_path / 'out' / 'store.sqlite'}: the sha256 of its copy 000000000000... does not match"
+        " the checksum beside it (damaged, or changed while it was copied)"
+    ]
     assert _artifact_bytes(tmp_path / "newer") == before
 
 
@@ -467,3 +470,25 @@ def test_a_manifest_of_the_wrong_shape_beside_a_cache_is_a_warning(tmp_path):
     result = CliRunner().invoke(cli, ["verify", str(tmp_path / "out" / "store.sqlite")])
     assert result.exit_code == 1
     assert result.stderr.strip() == f"Error: manifest {manifest}: store is not a JSON object"
+
+
+def test_a_failed_first_build_leaves_no_empty_out_folder(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "picture.png").write_bytes(b"\x89PNG")
+    (docs / "empty.md").write_text("")
+    result = CliRunner().invoke(cli, ["build", str(docs), "--out", str(tmp_path / "out")], env=clean_env())
+    assert result.exit_code == 3 and "no usable documents" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_cache_whose_checksum_is_wrong_is_said_so(tmp_path):
+    docs = fixture_corpus(tmp_path / "docs")
+    quiet_build(docs, tmp_path / "out")
+    (tmp_path / "out" / "store.sqlite.sha256").write_text("0" * 64 + "  store.sqlite\n")
+    (docs / "notes.txt").write_text("Changed notes\n\nNew text.\n")
+    report, warnings = quiet_build(docs, tmp_path / "out2", cache=tmp_path / "out" / "store.sqlite")
+    assert report.reuse == "none" and len(warnings) == 1
+    # said by whichever check ends first: the hash of the cache or the hash of its copy
+    assert warnings[0].startswith(f"ignoring cache {tmp_path / 'out' / 'store.sqlite'}: ")
+    assert "does not match the checksum beside it" in warnings[0]

@@ -86,6 +86,7 @@ def build(
     if settings is None:
         settings = resolve_settings(docs, flags or {}, environ)
     epoch = source_date_epoch(environ)
+    out_is_new = not out.exists()
     prepare_out(out)
 
     build_cache = open_cache(Path(cache), settings, _warn, defer_digest=True) if cache is not None else None
@@ -123,6 +124,8 @@ def build(
         report = job.publish(golden_result, environ)
     except BaseException:
         job.cleanup()
+        if out_is_new:
+            _remove_if_empty(out)  # a failed first build leaves no empty OUT behind
         raise
     finally:
         if build_cache is not None:
@@ -130,3 +133,10 @@ def build(
     report.warnings = warnings
     report.timings = {"total_s": round(time.perf_counter() - started, 3), **job.timings}
     return report
+
+
+def _remove_if_empty(folder: Path) -> None:
+    try:
+        folder.rmdir()
+    except OSError:  # not empty (a file someone put there meanwhile), or already gone
+        pass

@@ -250,7 +250,10 @@ class BuildJob:
             raise CacheRejected(f"copying it failed: {exc}") from None
         expected = self.cache.sha256  # type: ignore[union-attr]
         if expected is not None and self.cache_copy.digest != expected:  # type: ignore[union-attr]
-            raise CacheRejected("it changed while it was copied: the copy does not match its checksum")
+            raise CacheRejected(
+                f"the sha256 of its copy {self.cache_copy.digest[:12]}... does not match the checksum"  # type: ignore[union-attr]
+                " beside it (damaged, or changed while it was copied)"
+            )
 
     def _cache_in_place(self) -> bool:
         """Whether the cache is this build's own OUT/store.sqlite, vouched for by its checksum."""

@@ -279,8 +279,8 @@ class _CopyDigest:
     def result(self) -> str:
         try:
             self.copy.wait()
-        except OSError as exc:
-            raise CacheRejected(f"cannot read it: {exc}") from None
+        except OSError as exc:  # reading it or writing the copy (a full disk)
+            raise CacheRejected(f"cannot copy it: {exc}") from None
         return self.copy.digest
 
 
