@@ -82,7 +82,9 @@ def normalize_sha256(value: str, source: str) -> str:
 
 def cached_path(url: str, sha256: str, cache: Path | None = None) -> Path:
     """Where ``serve URL`` keeps a store: one folder per checksum, the asset's own file name."""
-    name = Path(urllib.parse.urlsplit(url).path).name or "store.sqlite"
+    name = Path(urllib.parse.urlsplit(url).path).name
+    if name in ("", ".", ".."):  # a URL ending in a folder: the default name, never a path step
+        name = "store.sqlite"
     return (cache or cache_dir()) / sha256[:16] / name
 
 
@@ -176,7 +178,7 @@ def _download_verified(url: str, expected: str, target: Path, timeout: float) ->
                 "the asset and its .sha256 do not belong together, or the download was altered",
             )
         verify_store_file(tmp, url)
-        os.replace(tmp, target)
+        _place(tmp, target)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
@@ -189,10 +191,17 @@ def _copy_into_place(source: Path, target: Path) -> None:
     try:
         with handle, open(source, "rb") as src:
             shutil.copyfileobj(src, handle, _CHUNK * 16)
-        os.replace(tmp, target)
+        _place(tmp, target)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def _place(tmp: Path, target: Path) -> None:
+    try:
+        os.replace(tmp, target)
+    except OSError as exc:  # the target is a folder, or cannot be replaced
+        raise FetchError(f"cannot place the store at {target}: {exc.strerror or exc}") from None
 
 
 def _remove_sidecars(tmp: Path) -> None:

@@ -58,6 +58,11 @@ def _check_int(name: str, value, bounds: tuple[int, int]) -> int:
 def _check_str(name: str, value) -> str:
     if not isinstance(value, str):
         raise ToolError(f"{name} must be a string, got {value!r}")
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: JSON "\ud800", or argv bytes that are not UTF-8
+            raise ToolError(f"{name} must be valid Unicode text (it holds a lone surrogate)") from None
     return value
 
 
@@ -99,6 +104,8 @@ class Ops:
             raise ToolError(f"in must be a list of path globs, got {in_!r}")
         if not in_:
             return "", []
+        for entry in in_:
+            _check_str("in", entry)
         clauses, params = [], []
         for entry in in_:
             if not _glob_ok(entry):

@@ -18,7 +18,8 @@ from click.testing import CliRunner
 
 from contextpull.cli import cli
 from contextpull.errors import ContextPullError
-from contextpull.fetch import cache_dir, cached_path, check_url, fetch_store
+import contextpull.fetch as fetch_mod
+from contextpull.fetch import FetchError, cache_dir, cached_path, check_url, fetch_store
 
 try:
     from mcp_fixtures import corpus_store
@@ -266,3 +267,25 @@ def test_redirect_within_the_rules_is_followed(host, store_bytes, tmp_path):
     fetched = fetch_store(f"{host}/moved.sqlite", out=out, sha256=hashlib.sha256(store_bytes).hexdigest())
     assert fetched.path.read_bytes() == store_bytes
     assert _Routes.hits == ["/moved.sqlite", "/real.sqlite"]
+
+
+@pytest.mark.parametrize("url", ["https://example.org/releases/..", "https://example.org"])
+def test_a_url_with_no_file_name_is_cached_under_the_default_name(url, cache):
+    digest = "ab" * 32
+    assert cached_path(url, digest, cache) == cache / digest[:16] / "store.sqlite"
+
+
+def test_a_destination_that_cannot_be_replaced_is_one_error_and_leaves_nothing(host, store_bytes, tmp_path, cache, monkeypatch):
+    publish("store.sqlite", store_bytes)
+    out = tmp_path / "dl" / "store.sqlite"
+
+    def busy(src, dst):
+        raise OSError(16, "Device or resource busy")
+
+    monkeypatch.setattr(fetch_mod.os, "replace", busy)
+    with pytest.raises(FetchError) as info:
+        fetch_store(f"{host}/store.sqlite", out=out)
+    # the first placing that fails says so: in the cache, or at OUT
+    assert info.value.message.startswith("cannot place the store at ")
+    assert info.value.message.endswith(": Device or resource busy")
+    assert leftovers(out.parent) == [] and not any(p.suffix == ".part" for p in cache.rglob("*"))

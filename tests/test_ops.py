@@ -509,3 +509,18 @@ def test_grep_wildcard_and_case_characters_are_literal(tmp_path):
         # SQLite's lower() folds ASCII only: 'éclair' does not find 'Éclair'.
         assert [m.line for m in ops.grep("éclair").matches] == ["éclair"]
         assert [m.line for m in ops.grep("%").matches] == ["100% sure"]
+
+
+@pytest.mark.parametrize("call", [
+    lambda ops: ops.search("caf\udce9"),
+    lambda ops: ops.search("cache", in_=["guide\udcff"]),
+    lambda ops: ops.grep("\udcffab"),
+    lambda ops: ops.read("\udcff"),
+    lambda ops: ops.neighbours("x\ud800"),
+    lambda ops: ops.index("\udcff/"),
+])
+def test_text_with_a_lone_surrogate_is_a_tool_error(ops, call):
+    """argv bytes that are not UTF-8 arrive as lone surrogates, and JSON can spell one."""
+    with pytest.raises(ToolError) as info:
+        call(ops)
+    assert "must be valid Unicode text (it holds a lone surrogate)" in info.value.message
