@@ -17,7 +17,8 @@ from gha import append_summary, write_outputs
 def summary_line(name: str, url: str) -> str:
     if not url:
         return ""
-    return f"Artifact: [{name or 'store'}]({url})\n"
+    text = "".join("\\" + c if c in "\\[]" else c for c in (name or "store"))  # link text as given
+    return f"Artifact: [{text}]({url})\n"
 
 
 def main(environ: Mapping[str, str] = os.environ) -> int:

@@ -48,7 +48,8 @@ def docs_hash(docs: Path) -> str:
         path = docs / rel
         if not path.is_file():  # a dangling link
             continue
-        digest.update(rel.encode("utf-8") + b"\0")
+        # surrogateescape: a file name that is not UTF-8 hashes as its bytes (the build skips it)
+        digest.update(rel.encode("utf-8", "surrogateescape") + b"\0")
         digest.update(hashlib.sha256(path.read_bytes()).hexdigest().encode("ascii") + b"\0")
     return digest.hexdigest()[:20]
 

@@ -28,6 +28,21 @@ def _capped(kind: str, items: list[str], overflow: dict[str, int]) -> list[str]:
     return items[:MAX_PER_KIND]
 
 
+def skipped_annotations(skipped: list, docs: str, *, level: str, overflow: dict[str, int] | None = None) -> list[str]:
+    """One annotation on each skipped file, capped; without ``overflow`` the cap is said here."""
+    own = overflow is None
+    overflow = {} if own else overflow
+    lines = []
+    for item in _capped("skipped files", skipped, overflow):
+        path = str(item.get("path", ""))
+        lines.append(annotation(level, f"not in the store: {item.get('reason', 'skipped')}",
+                                file=join_docs(docs, path), title="ContextPull skipped a file"))
+    if own and overflow:
+        lines.append(annotation("notice", f"{overflow['skipped files']} more skipped files not annotated here;"
+                                " the job summary lists them all"))
+    return lines
+
+
 def build_annotations(report: Mapping[str, object], docs: str, *, strict: bool) -> list[str]:
     """Every annotation line for one build report, in a stable order."""
     manifest = report.get("manifest") or {}
@@ -60,12 +75,8 @@ def build_annotations(report: Mapping[str, object], docs: str, *, strict: bool) 
         lines.append(annotation("notice", f"golden files in {golden.get('dir') or 'golden'} were rewritten; commit them",
                                 title="ContextPull golden updated"))
 
-    level = "error" if strict else "warning"
-    skipped = list(manifest.get("skipped") or [])
-    for item in _capped("skipped files", skipped, overflow):
-        path = str(item.get("path", ""))
-        lines.append(annotation(level, f"not in the store: {item.get('reason', 'skipped')}",
-                                file=join_docs(docs, path), title="ContextPull skipped a file"))
+    lines += skipped_annotations(list(manifest.get("skipped") or []), docs, level="error" if strict else "warning",
+                                 overflow=overflow)
 
     for message in _capped("build warnings", [str(w) for w in report.get("warnings") or []], overflow):
         lines.append(annotation("warning", message, title="ContextPull build"))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -25,7 +26,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import step_summary
-from file_annotations import build_annotations
+from file_annotations import build_annotations, skipped_annotations
 from gha import annotation, append_summary, emit, parse_bool, write_outputs
 
 # Outputs of this step; action.yml maps all but the internal ones to the action's outputs.
@@ -157,27 +158,39 @@ def main(environ: Mapping[str, str] = os.environ, run: Runner = _run) -> int:
     docs = annotation_root(environ.get("CONTEXTPULL_ACTION_DOCS", ""), environ.get("GITHUB_WORKSPACE", ""))
     strict = _flag(environ, "strict")
     argv = build_command(sys.executable, environ)
-    print("Running: contextpull " + " ".join(argv[3:]), flush=True)
+    # Quoted, and control characters spelled out: an input can never start a line of its own
+    # here, where the runner would read it as a workflow command.
+    shown = " ".join(shlex.quote(arg) for arg in argv[3:]).replace("\r", "\\r").replace("\n", "\\n")
+    print("Running: contextpull " + shown, flush=True)
     proc = run(argv)
+    returncode = exit_status(proc.returncode)
     if proc.stderr:
         sys.stderr.write(proc.stderr)
         sys.stderr.flush()
     report = parse_report(proc.stdout)
     if report is None or "manifest" not in report:
-        message = failure_message(proc.returncode, proc.stderr, report)
-        emit([annotation("error", message, title="ContextPull build failed")])
-        append_summary(step_summary.failure(message), environ)
-        return proc.returncode or 3
+        message = failure_message(returncode, proc.stderr, report)
+        skipped = (report or {}).get("skipped") or []  # --strict: every skipped file, though nothing was published
+        lines = [annotation("error", message, title="ContextPull build failed")]
+        emit(lines + skipped_annotations(skipped, docs, level="error"))
+        append_summary(step_summary.failure(message) + "\n".join(step_summary.skipped_section(skipped, docs)), environ)
+        return returncode or 3
     write_outputs(outputs_from_report(report), environ)
     append_summary(step_summary.render(report, docs), environ)
     lines = build_annotations(report, docs, strict=strict)
-    if proc.returncode != 0 and not any(line.startswith("::error") for line in lines):
-        lines.insert(0, annotation("error", failure_message(proc.returncode, proc.stderr, None)))
+    if returncode != 0 and not any(line.startswith("::error") for line in lines):
+        lines.insert(0, annotation("error", failure_message(returncode, proc.stderr, None)))
     emit(lines)
-    if proc.returncode == 0:
+    if returncode == 0:
         paths = report.get("paths") or {}
         save_cache_copy(str(paths.get("store", "")), str(paths.get("sha256", "")), environ.get("CONTEXTPULL_ACTION_CACHE_FILE", ""))
-    return proc.returncode
+    return returncode
+
+
+def exit_status(returncode: int) -> int:
+    """The step's exit status for the build's: a build killed by signal N (a negative code from
+    ``subprocess``) exits 128 + N, as a shell reports it, not 256 - N."""
+    return 128 - returncode if returncode < 0 else returncode
 
 
 if __name__ == "__main__":

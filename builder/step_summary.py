@@ -22,8 +22,10 @@ def cell(value: object) -> str:
 
 
 def code(value: object) -> str:
-    text = cell(value)
-    return f"`{text}`" if "`" not in text else f"``{text}``"
+    """A code span in a table cell: a backslash shows as it is there, so only pipes and newlines
+    are escaped (a table's pipe must be, even inside a code span)."""
+    text = str(value).replace("|", "\\|").replace("\r", " ").replace("\n", " ")
+    return f"`{text}`" if "`" not in text else f"`` {text} ``"
 
 
 def _listing(title: str, ids: Sequence[str]) -> list[str]:

@@ -63,19 +63,25 @@ def known_extras(action_path: Path) -> List[str]:
         text = (action_path / "pyproject.toml").read_text(encoding="utf-8")
     except OSError:
         return []
-    names, inside = [], False
+    names, inside, depth = [], False, 0
     for raw in text.splitlines():
         line = raw.strip()
-        if line.startswith("["):
+        if depth == 0 and line.startswith("["):
             inside = line == "[project.optional-dependencies]"
-        elif inside and "=" in line:
+        elif inside and depth == 0 and "=" in line:
             names.append(line.split("=", 1)[0].strip().strip("'\""))
+        # inside a multi-line list the lines are its items, not names (quotes hold no brackets here)
+        depth += line.count("[") - line.count("]") if inside or depth else 0
     return names
 
 
 def _check_path_word(name: str, value: str) -> None:
     if not value.strip():
         raise InputProblem(f"input '{name}' must not be empty")
+    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+        # A newline would start a line of its own in the log (a forged ::error:: command) and
+        # split the upload step's list of paths.
+        raise InputProblem(f"input '{name}' must not contain control characters such as a newline, got {value!r}")
     if value.startswith("-"):
         raise InputProblem(f"input '{name}' must be a path, not something that looks like a flag: '{value}'")
 
@@ -92,10 +98,12 @@ def check_docs(value: str, root: Path) -> None:
         raise InputProblem(f"input 'docs' must be a folder, but '{value}' is a file")
 
 
-def check_out(value: str, root: Path) -> None:
+def check_out(value: str, root: Path, docs: str) -> None:
     _check_path_word("out", value)
     if (root / value).is_file():
         raise InputProblem(f"input 'out' must be a folder for the store, but '{value}' is a file")
+    if docs.strip() and (root / value).resolve() == (root / docs).resolve():
+        raise InputProblem(f"input 'out' is the docs folder itself ('{value}'); write the store to another folder, e.g. out: out")
 
 
 def check_golden(value: str, update: bool, root: Path) -> None:
@@ -133,7 +141,10 @@ def check_python_version(value: str) -> None:
     if not match:
         raise InputProblem(f"input 'python-version' must be a Python version from {wanted} such as 3.12, got '{value}'")
     minor = match.group(1)
-    if minor is not None and minor != "x" and not lo <= (3, int(minor)) <= hi:
+    if minor is None or minor == "x":
+        # setup-python takes these as the newest 3.x, which may be newer than requires-python
+        raise InputProblem(f"input 'python-version' must name a minor version from {wanted} such as 3.12, got '{value}'")
+    if not lo <= (3, int(minor)) <= hi:
         raise InputProblem(f"input 'python-version' must be {wanted}, got '{value}'")
 
 
@@ -183,7 +194,7 @@ def validate(inputs: Mapping[str, str], root: Path, action_path: Path) -> Tuple[
 
     flags = {name: attempt(name, lambda n=name: parse_bool(n, inputs[n])) for name in BOOLEAN_INPUTS}
     attempt("docs", lambda: check_docs(inputs["docs"], root))
-    attempt("out", lambda: check_out(inputs["out"], root))
+    attempt("out", lambda: check_out(inputs["out"], root, inputs["docs"]))
     # Whether golden files must already exist depends on update-golden: one error is enough.
     if flags["update-golden"] is not None:
         attempt("golden", lambda: check_golden(inputs["golden"], bool(flags["update-golden"]), root))
@@ -210,7 +221,7 @@ def main(environ: Mapping[str, str] = os.environ) -> int:
     problems, decided = validate(inputs, root, action_path)
     if problems:
         emit(annotation("error", message) for message in problems)
-        return 1
+        return 3  # bad input, as contextpull build says it (1 would read as a failed check)
     if inputs["release-tag"] and decided["use-cache"] == "false" and inputs["cache"].strip().lower() == "true":
         emit([annotation("notice", "release builds start from scratch: input 'cache' is ignored")])
     write_outputs(decided, environ)

@@ -295,7 +295,7 @@ def test_release_sends_exactly_the_three_files_from_a_fresh_build(golden_run, wo
 )
 def test_bad_input_ends_the_action_with_one_error_line(workspace, tmp_path, inputs, expected):
     run = run_action(workspace, tmp_path, dict(inputs))
-    assert run.code == 1
+    assert run.code == 3  # bad input, as the build says it (1 is a failed check)
     errors = run.lines("::error")
     assert len(errors) == 1 and errors[0].startswith(expected), run.stdout
     assert run.steps["inputs"].outcome == "failure"

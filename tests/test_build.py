@@ -492,3 +492,15 @@ def test_a_cache_whose_checksum_is_wrong_is_said_so(tmp_path):
     # said by whichever check ends first: the hash of the cache or the hash of its copy
     assert warnings[0].startswith(f"ignoring cache {tmp_path / 'out' / 'store.sqlite'}: ")
     assert "does not match the checksum beside it" in warnings[0]
+
+
+def test_strict_failure_in_json_lists_every_skipped_file(tmp_path):
+    docs = fixture_corpus(tmp_path / "docs")
+    for n in range(7):
+        (docs / f"broken{n}.md").write_bytes(b"\x00\x01binary\x00")
+    result = CliRunner().invoke(cli, ["build", str(docs), "--out", str(tmp_path / "out"), "--strict", "--json"], env=clean_env())
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    assert report["published"] is False and report["exit_code"] == 1
+    assert [item["path"] for item in report["skipped"]] == [f"broken{n}.md" for n in range(7)]
+    assert report["error"].startswith("--strict: 7 file(s) skipped: broken0.md (")

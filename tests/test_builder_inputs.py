@@ -81,6 +81,13 @@ def test_action_defaults_are_the_ones_tested_here():
         ({"summarizer": "$(rm -rf /)"}, "input 'summarizer' must be a summarizer name"),
         ({"artifact_name": "a/b"}, "input 'artifact-name' must not contain '/'"),
         ({"release_tag": "v1 beta"}, "input 'release-tag' must be a tag name"),
+        ({"out": "store\n::error::forged"}, "input 'out' must not contain control characters such as a newline"),
+        ({"docs": "docs\r"}, "input 'docs' must not contain control characters"),
+        ({"golden": "golden\t"}, "input 'golden' must not contain control characters"),
+        ({"out": "docs"}, "input 'out' is the docs folder itself ('docs')"),
+        ({"out": "./docs/"}, "input 'out' is the docs folder itself"),
+        ({"python_version": "3"}, "input 'python-version' must name a minor version from 3.10 to 3.13 such as 3.12, got '3'"),
+        ({"python_version": "3.x"}, "input 'python-version' must name a minor version from 3.10 to 3.13"),
     ],
 )
 def test_each_bad_input_is_one_problem_naming_the_fix(workspace, changes, expected):
@@ -112,12 +119,20 @@ def test_known_extras_come_from_pyproject():
     assert {"mcp", "pdf", "dev"} <= set(vi.known_extras(ROOT))
 
 
+def test_known_extras_are_names_not_the_items_of_a_multi_line_list(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(
+        '[project.optional-dependencies]\npdf = ["pypdf>=4"]\ndev = [\n  "pytest>=8",\n  "hypothesis>=6",\n]\n'
+        'mcp = ["mcp>=1.2"]\n\n[tool.other]\nx = 1\n'
+    )
+    assert vi.known_extras(tmp_path) == ["pdf", "dev", "mcp"]
+
+
 def test_several_bad_inputs_give_one_line_each(workspace, monkeypatch, capsys, tmp_path):
     env = {vi.env_name(k): v for k, v in DEFAULTS.items()}
     env.update({vi.env_name("strict"): "maybe", vi.env_name("docs"): "missing",
                 "GITHUB_OUTPUT": str(tmp_path / "out.txt")})
     monkeypatch.chdir(workspace)
-    assert vi.main(env) == 1
+    assert vi.main(env) == 3  # bad input, as the build says it
     lines = capsys.readouterr().out.splitlines()
     # In the order the inputs are declared.
     assert lines[0].startswith("::error::input 'docs' points at 'missing'")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import os
 import sys
 from pathlib import Path
 
@@ -106,6 +107,16 @@ def test_cache_key_follows_documents_and_settings(tmp_path):
     _, prefix3 = cache_key.cache_key("1.0", {"section_max_chars": 3000}, "docs", docs)
     _, prefix4 = cache_key.cache_key("1.1", settings, "docs", docs)
     assert len({prefix1, prefix3, prefix4}) == 3
+
+
+def test_a_file_name_that_is_not_utf8_is_hashed_not_fatal(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# A\n")
+    key1, _ = cache_key.cache_key("1.0", {}, "docs", docs)
+    (docs / os.fsdecode(b"caf\xe9.md")).write_text("# Cafe\n")
+    key2, _ = cache_key.cache_key("1.0", {}, "docs", docs)
+    assert key2 != key1
 
 
 def test_cache_key_step_resolves_settings_like_the_build(tmp_path, monkeypatch):

@@ -219,6 +219,48 @@ def test_summary_cells_cannot_break_the_table():
     assert step_summary.cell("a|b\nc") == "a\\|b c"
 
 
+def test_a_code_span_shows_a_backslash_as_it_is():
+    assert step_summary.code("docs/back\\slash|x.docx") == "`docs/back\\slash\\|x.docx`"
+
+
+def test_the_artifact_link_text_cannot_close_the_link_early():
+    import artifact_link
+
+    line = artifact_link.summary_line("docs] see [evil", "https://example.org/a/1")
+    assert line == "Artifact: [docs\\] see \\[evil](https://example.org/a/1)\n"
+
+
+@pytest.mark.parametrize("returncode, status", [(-15, 143), (-9, 137), (-2, 130), (0, 0), (3, 3)])
+def test_a_build_killed_by_a_signal_exits_as_a_shell_reports_it(returncode, status):
+    assert run_build.exit_status(returncode) == status
+
+
+def test_strict_skips_are_annotated_on_their_files_though_nothing_was_published(tmp_path, capsys):
+    import json
+
+    skipped = [{"path": f"guide/broken{n}.docx", "reason": "not a zip file"} for n in range(12)]
+    error = {"exit_code": 1, "published": False, "error": "--strict: 12 file(s) skipped: ...",
+             "suggestion": "fix or remove them", "skipped": skipped}
+    env = {"GITHUB_OUTPUT": str(tmp_path / "o"), "GITHUB_STEP_SUMMARY": str(tmp_path / "s"),
+           "CONTEXTPULL_ACTION_DOCS": "docs", "CONTEXTPULL_ACTION_OUT": "out", "CONTEXTPULL_ACTION_STRICT": "true"}
+    assert run_build.main(env, run=_fake_run(json.dumps(error), 1)) == 1
+    out = capsys.readouterr().out.splitlines()
+    on_files = [line for line in out if line.startswith("::error file=docs/guide/broken")]
+    assert len(on_files) == 10 and on_files[0].startswith("::error file=docs/guide/broken0.docx,")
+    assert any(line.startswith("::notice::2 more skipped files") for line in out)
+    summary = (tmp_path / "s").read_text()
+    assert "### Skipped files (12)" in summary and "`docs/guide/broken11.docx`" in summary
+
+
+def test_the_running_line_never_lets_an_input_start_a_line(tmp_path, capsys):
+    env = {"GITHUB_OUTPUT": str(tmp_path / "o"), "GITHUB_STEP_SUMMARY": str(tmp_path / "s"),
+           "CONTEXTPULL_ACTION_DOCS": "docs", "CONTEXTPULL_ACTION_OUT": "out\n::error::forged"}
+    run_build.main(env, run=_fake_run("", 3, "Error: x\n"))
+    out = capsys.readouterr().out.splitlines()
+    assert not any(line.startswith("::error::forged") for line in out)
+    assert out[0] == "Running: contextpull build --json --out 'out\\n::error::forged' -- docs"
+
+
 # --- the step as a whole, with the build replaced ---------------------------------------------------
 
 def _fake_run(report_text: str, returncode: int, stderr: str = ""):

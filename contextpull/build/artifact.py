@@ -115,11 +115,7 @@ def build(
             detail = f" ({len(job.skipped)} file(s) skipped)" if job.skipped else ""
             raise InputError(f"no usable documents in {docs}{detail}", "DOCS must hold " + ", ".join(SUPPORTED_EXTENSIONS) + " files")
         if strict and job.skipped:
-            names = ", ".join(f"{s.path} ({s.reason})" for s in job.skipped[:5])
-            raise CheckFailed(
-                f"--strict: {len(job.skipped)} file(s) skipped: {names}",
-                "fix or remove them, or build without --strict; the previous artifact is untouched",
-            )
+            raise StrictSkips(job.skipped)
         golden_result = job.check_golden(golden_dir, update_golden)
         report = job.publish(golden_result, environ)
     except BaseException:
@@ -140,3 +136,19 @@ def _remove_if_empty(folder: Path) -> None:
         folder.rmdir()
     except OSError:  # not empty (a file someone put there meanwhile), or already gone
         pass
+
+
+class StrictSkips(CheckFailed):
+    """``--strict`` with skipped files. ``--json`` reports every one of them (``to_dict``), so the
+    Action can put each on its file though nothing was published; the message names five."""
+
+    def __init__(self, skipped):
+        names = ", ".join(f"{s.path} ({s.reason})" for s in skipped[:5])
+        super().__init__(
+            f"--strict: {len(skipped)} file(s) skipped: {names}",
+            "fix or remove them, or build without --strict; the previous artifact is untouched",
+        )
+        self.skipped = [{"path": s.path, "reason": s.reason} for s in skipped]
+
+    def to_dict(self) -> dict:
+        return {**super().to_dict(), "skipped": self.skipped}
