@@ -20,7 +20,6 @@ pass of the harness's two-common-word and 3-word queries on both tables (``bm25`
 
 from __future__ import annotations
 
-import argparse
 import re
 import shutil
 import sqlite3
@@ -30,7 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from compare import DEFAULT_CPBENCH, load_cpbench
+from search_probe import store_and_queries
 
 WORD = re.compile(r"[\w.\-]+")  # normalised FTS text: edge runs of ._- are already gone
 TOP = 10 + 256  # the reader's first ranking query for limit 10 (contextpull/ranking.py)
@@ -98,20 +97,10 @@ def _compare(conn, label: str, queries: list[list[str]]) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("store")
-    parser.add_argument("--corpus", default="/tmp/cpbench/corpora/synthetic-5000")
-    parser.add_argument("--calls", type=int, default=30)
-    parser.add_argument("--cpbench", default=str(DEFAULT_CPBENCH))
-    args = parser.parse_args()
-
-    cpbench = load_cpbench(Path(args.cpbench))
-    root = Path(args.corpus)
-    files = sorted(str(p.relative_to(root)) for p in root.rglob("*.md"))
-    queries = cpbench.derive_queries(root, files, args.calls, 1)["queries"]
+    store, queries = store_and_queries(__doc__.splitlines()[0])
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / "store.sqlite"
-        shutil.copyfile(args.store, copy)
+        shutil.copyfile(store, copy)
         before = copy.stat().st_size
         for step, seconds in _build(copy).items():
             print(f"build: {step:20s} {seconds:6.2f} s")

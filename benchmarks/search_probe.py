@@ -66,22 +66,27 @@ def _bench(name: str, fn, queries) -> None:
     print(f"{name:34s} p50 {statistics.median(times):7.1f} ms   p95 {p95:7.1f} ms")
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def store_and_queries(description: str) -> tuple[str, dict]:
+    """STORE and the harness's queries for --corpus, from the command line (shared with
+    ``pair_index_probe.py``)."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("store")
     parser.add_argument("--corpus", default="/tmp/cpbench/corpora/synthetic-5000")
     parser.add_argument("--calls", type=int, default=30)
     parser.add_argument("--cpbench", default=str(DEFAULT_CPBENCH))
     args = parser.parse_args()
-
     cpbench = load_cpbench(Path(args.cpbench))
     root = Path(args.corpus)
     files = sorted(str(p.relative_to(root)) for p in root.rglob("*.md"))
-    queries = cpbench.derive_queries(root, files, args.calls, 1)["queries"]
+    return args.store, cpbench.derive_queries(root, files, args.calls, 1)["queries"]
+
+
+def main() -> int:
+    store, queries = store_and_queries(__doc__.splitlines()[0])
     common, nl3 = queries["search_common2"], queries["search_nl3"]
     bm25 = "bm25(sections_fts, 0.0, 2.0, 1.0)"
-    with Store.open(args.store) as store:
-        ops, conn = Ops(store), store.conn
+    with Store.open(store) as opened:
+        ops, conn = Ops(opened), opened.conn
         _bench("ops.search, two common words", ops.search, common)
         _bench("ops.search, 3-word query", ops.search, nl3)
         for label, build in (("phrase", _phrase), ("AND", _and)):

@@ -88,6 +88,16 @@ def relationships(pkg: SafeZip, part: str) -> dict[str, str]:
     return out
 
 
+def open_package(data: bytes, default_part: str) -> tuple[SafeZip, str, dict[str, str]]:
+    """The package, its main part and that part's relationships. A zip with neither the
+    format's usual main part nor a package relationships file is not a document of it."""
+    pkg = SafeZip(data)
+    if not pkg.has(default_part) and not pkg.has("_rels/.rels"):
+        raise ParseError(f"missing {default_part}")
+    part = main_part(pkg, default_part)
+    return pkg, part, relationships(pkg, part)
+
+
 def main_part(pkg: SafeZip, default: str) -> str:
     """The package's main part: the officeDocument relationship of ``_rels/.rels``, else the default."""
     if pkg.has("_rels/.rels"):

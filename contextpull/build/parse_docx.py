@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from xml.etree.ElementTree import Element
 
-from .blocks import MAX_HEADING_LEVEL, Block, Heading, ListBlock, Paragraph, ParsedDocument, ParseError, Table
-from .ooxml import attr, child, children, find, local, main_part, pipe_table, refuse_deep_nesting, relationships
+from .blocks import MAX_HEADING_LEVEL, Block, Heading, ListBlock, Paragraph, ParsedDocument, Table
+from .ooxml import attr, child, children, find, local, open_package, pipe_table, refuse_deep_nesting
 from .safezip import SafeZip
 
 _ORDERED_NOT = {"bullet", "none", ""}
@@ -134,11 +134,7 @@ def _docx_table(tbl: Element) -> Table | None:
 
 @refuse_deep_nesting
 def parse_docx(data: bytes, stem: str) -> ParsedDocument:
-    pkg = SafeZip(data)
-    if not pkg.has("word/document.xml") and not pkg.has("_rels/.rels"):
-        raise ParseError("missing word/document.xml")
-    part = main_part(pkg, "word/document.xml")
-    rels = relationships(pkg, part)
+    pkg, part, rels = open_package(data, "word/document.xml")
     styles = _DocxStyles(pkg, rels)
     body = child(pkg.xml(part), "body")
     blocks: list[Block] = []

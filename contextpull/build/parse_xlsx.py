@@ -12,9 +12,8 @@ from __future__ import annotations
 import re
 from xml.etree.ElementTree import Element
 
-from .blocks import Block, Heading, ParsedDocument, ParseError
-from .ooxml import attr, child, children, local, main_part, pipe_table, refuse_deep_nesting, relationships, rid
-from .safezip import SafeZip
+from .blocks import Block, Heading, ParsedDocument
+from .ooxml import attr, child, children, local, open_package, pipe_table, refuse_deep_nesting, rid
 
 _CELL_REF = re.compile(r"^([A-Za-z]{1,3})(\d*)$")
 
@@ -84,11 +83,7 @@ def _sheet_rows(root: Element, shared: list[str]) -> list[list[str]]:
 
 @refuse_deep_nesting
 def parse_xlsx(data: bytes, stem: str) -> ParsedDocument:
-    pkg = SafeZip(data)
-    if not pkg.has("xl/workbook.xml") and not pkg.has("_rels/.rels"):
-        raise ParseError("missing xl/workbook.xml")
-    part = main_part(pkg, "xl/workbook.xml")
-    rels = relationships(pkg, part)
+    pkg, part, rels = open_package(data, "xl/workbook.xml")
     shared_part = next((p for p in rels.values() if p.endswith("sharedStrings.xml")), "xl/sharedStrings.xml")
     shared = [_string_item(si) for si in pkg.xml(shared_part)] if pkg.has(shared_part) else []
     blocks: list[Block] = [Heading(1, stem)]
