@@ -23,11 +23,13 @@ import json
 import os
 import sqlite3
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import anyio
 import mcp_types as types
 from mcp.server import Server, ServerRequestContext
 from mcp.shared.exceptions import MCPError
@@ -68,6 +70,8 @@ class LiveStore:
 
     def __init__(self, path: Path):
         self.path = Path(path)
+        # One connection, used by one call at a time, on a worker thread (``off_loop``).
+        self.lock = threading.Lock()
         self._store = None
         self._ops = None
         self._signature: tuple | None = None
@@ -202,6 +206,18 @@ def _error_result(exc: ContextPullError) -> types.CallToolResult:
     )
 
 
+async def off_loop(live: LiveStore, fn: Callable, *args):
+    """``fn(*args)`` on a worker thread, holding the store's lock. A long search or grep must not
+    stop the event loop: over HTTP every other client's requests (a tools/list, a cancellation)
+    would wait behind it. The calls still take turns on the one connection."""
+
+    def locked():
+        with live.lock:
+            return fn(*args)
+
+    return await anyio.to_thread.run_sync(locked)
+
+
 def build_server(live: LiveStore, *, log: Callable[[str], None] | None = None) -> Server:
     """A low-level SDK ``Server`` over ``live``; the caller owns ``live`` and closes it."""
     from .tools import TOOLS, call
@@ -226,7 +242,7 @@ def build_server(live: LiveStore, *, log: Callable[[str], None] | None = None) -
                 raise ToolError(
                     f"unknown tool {name!r}", "the tools are " + ", ".join(sorted(schemas))
                 )
-            result = call(live.current(), name, arguments)
+            result = await off_loop(live, lambda: call(live.current(), name, arguments))
             count = _result_count(result)
             return _tool_result(result)
         except ContextPullError as exc:
@@ -258,13 +274,13 @@ def build_server(live: LiveStore, *, log: Callable[[str], None] | None = None) -
         )
 
     async def list_resources(ctx: ServerRequestContext, params) -> types.ListResourcesResult:
-        return types.ListResourcesResult(resources=[_store_or_error(index_resource)])
+        return types.ListResourcesResult(resources=[await off_loop(live, _store_or_error, index_resource)])
 
     async def read_resource(ctx: ServerRequestContext, params: types.ReadResourceRequestParams):
         uri = str(params.uri)
         if uri.split("?", 1)[0] != INDEX_URI:
             raise MCPError(code=types.INVALID_PARAMS, message=f"no resource {uri!r}; the one resource is {INDEX_URI}")
-        _store_or_error(live.current)
+        await off_loop(live, _store_or_error, live.current)
         return types.ReadResourceResult(
             contents=[
                 types.TextResourceContents(
@@ -312,7 +328,7 @@ class _FreshInstructions:
     async def __call__(self, ctx: ServerRequestContext, call_next):
         if ctx.method not in ("initialize", "server/discover"):
             return await call_next(ctx)
-        _store_or_error(self.live.current)
+        await off_loop(self.live, _store_or_error, self.live.current)
         result = await call_next(ctx)
         if isinstance(result, dict):
             result["instructions"] = self.live.instructions

@@ -27,7 +27,9 @@ _HOW_TO_BUILD = "build one with `contextpull build DOCS --out DIR` or `contextpu
 
 
 def _uri(path: Path, *extra: str) -> str:
-    quoted = urllib.parse.quote(path.resolve().as_posix(), safe="/")
+    # Quoted as the file system's bytes: a name that is not UTF-8 (surrogate-escaped in Python)
+    # still opens.
+    quoted = urllib.parse.quote(os.fsencode(path.resolve().as_posix()), safe="/")
     return "file:" + quoted + "?" + "&".join(("mode=ro",) + extra)
 
 
@@ -146,10 +148,20 @@ def _read_meta(conn: sqlite3.Connection, path: Path) -> dict[str, str]:
         rows = conn.execute("SELECT key, value FROM meta").fetchall()
     except sqlite3.DatabaseError:
         raise not_store from None
+    for key, value in rows:
+        if key in _READ_KEYS and isinstance(value, bytes):
+            raise StoreError(
+                f"{path} is damaged: meta.{key} is stored as bytes, not text",
+                "`contextpull verify` names every problem; rebuild the store",
+            )
     meta = {str(k): str(v) for k, v in rows}
     if not meta.get("schema_version"):
         raise not_store
     return meta
+
+
+# The meta keys a reader reads (store-format "Opening"): as text, or the store is damaged.
+_READ_KEYS = ("schema_version", "index_text", "index_mode", "index_tokens", "corpus_fingerprint")
 
 
 def _check_version(meta: dict[str, str], path: Path) -> None:

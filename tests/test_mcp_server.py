@@ -322,3 +322,35 @@ def test_log_line_per_call_without_bodies(serve):
     assert "tool=read" in lines[1] and "results=1" in lines[1]
     assert lines[2].endswith(" error")
     assert not any("not writable" in line or "permissions" in line for line in lines)
+
+
+def test_a_slow_tool_call_does_not_hold_up_other_requests(serve, monkeypatch):
+    """Tool calls run off the event loop: over HTTP, other clients' requests keep being answered."""
+    import threading
+
+    import contextpull.tools as tools_mod
+
+    release = threading.Event()
+    real_call = tools_mod.call
+
+    def slow_call(ops, name, arguments):
+        release.wait(timeout=10)  # a long search, until the other request has been answered
+        return real_call(ops, name, arguments)
+
+    monkeypatch.setattr(tools_mod, "call", slow_call)
+    finished = []
+
+    async def body(client):
+        async def slow():
+            await client.call_tool("search", {"query": "cache"})
+            finished.append("search")
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(slow)
+            await anyio.sleep(0.05)
+            await client.list_tools()
+            finished.append("tools/list")
+            release.set()
+
+    serve(body)
+    assert finished == ["tools/list", "search"]

@@ -524,3 +524,12 @@ def test_text_with_a_lone_surrogate_is_a_tool_error(ops, call):
     with pytest.raises(ToolError) as info:
         call(ops)
     assert "must be valid Unicode text (it holds a lone surrogate)" in info.value.message
+
+
+def test_a_query_of_too_many_words_is_a_tool_error(ops):
+    from contextpull.ops import QUERY_MAX_WORDS
+
+    assert ops.search(" ".join(["cache"] * QUERY_MAX_WORDS)).hits  # at the limit: searched
+    with pytest.raises(ToolError) as info:
+        ops.search(" ".join(["cache"] * (QUERY_MAX_WORDS + 1)))
+    assert info.value.message == f"query has {QUERY_MAX_WORDS + 1} words; at most {QUERY_MAX_WORDS} are searched"

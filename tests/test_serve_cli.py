@@ -145,3 +145,34 @@ def test_sha256_with_a_folder_is_a_usage_error(tmp_path):
     result = CliRunner().invoke(cli, ["serve", str(tmp_path), "--sha256", "0" * 64])
     assert result.exit_code == 2
     assert "--sha256 applies to a URL" in result.stderr
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_stopping_the_server_with_a_signal_is_a_normal_end(tmp_path, sig):
+    """Ctrl-C or a service manager's SIGTERM is how a server stops: exit 0 for both."""
+    import json
+    import signal
+    import subprocess
+
+    pytest.importorskip("mcp")
+    store = corpus_store(tmp_path)
+    proc = subprocess.Popen([sys.executable, "-m", "contextpull", "serve", str(store)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # Serving once it answers: an initialize request, one JSON-RPC line each way.
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+    proc.stdin.write((json.dumps(hello) + "\n").encode())
+    proc.stdin.flush()
+    assert json.loads(proc.stdout.readline())["id"] == 1
+    proc.send_signal(getattr(signal, sig))
+    _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0, err.decode()
+
+
+def test_a_folder_with_no_documents_leaves_nothing_behind(tmp_path):
+    empty = tmp_path / "docs"
+    empty.mkdir()
+    (empty / "picture.png").write_bytes(b"\x89PNG")
+    result = CliRunner().invoke(cli, ["serve", str(empty)])
+    assert result.exit_code == 3 and "no documents found" in result.stderr
+    assert sorted(p.name for p in empty.iterdir()) == ["picture.png"]

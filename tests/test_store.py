@@ -166,3 +166,19 @@ def test_sqlite_without_fts5_names_the_binding(tmp_path):
     message = err.value.message
     assert "FTS5" in message and "sqlite3 module" in message and sqlite3.sqlite_version in message
     assert "\n" not in message
+
+
+def test_meta_a_reader_reads_stored_as_bytes_is_a_damaged_store(tmp_path):
+    from click.testing import CliRunner
+
+    from contextpull.cli import cli
+
+    store = make_store(tmp_path / "s.sqlite")
+    with sqlite3.connect(store) as conn:
+        conn.execute("UPDATE meta SET value = CAST(value AS BLOB) WHERE key = 'index_text'")
+    with pytest.raises(StoreError) as info:
+        Store.open(store)
+    assert info.value.message == f"{store} is damaged: meta.index_text is stored as bytes, not text"
+    for argv in (["index", "--store", str(store)], ["diff", str(store), str(store)]):
+        result = CliRunner().invoke(cli, argv)
+        assert result.exit_code == 3 and "meta.index_text is stored as" in result.stderr and "Traceback" not in result.output

@@ -13,7 +13,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import InputError
+from ..errors import InputError, StoreError
 from .held_signals import held_signals
 
 INDEX_FILE = "index.txt"
@@ -66,6 +66,11 @@ def ids_text(conn: sqlite3.Connection) -> str:
 def index_text(conn: sqlite3.Connection) -> str:
     row = conn.execute("SELECT value FROM meta WHERE key = 'index_text'").fetchone()
     text = row[0] if row else ""
+    if not isinstance(text, str):
+        raise StoreError(
+            f"meta.index_text is stored as {type(text).__name__}, not text: the store is damaged",
+            "`contextpull verify` names every problem; rebuild the store",
+        )
     return text if text.endswith("\n") else text + "\n"
 
 

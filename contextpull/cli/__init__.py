@@ -111,6 +111,17 @@ class _Group(click.Group):
             # stays quiet too.
             _silence_stdout()
             ctx.exit(0)
+        except OSError as exc:
+            # What no layer below turned into one of ours: output to a full disk, say.
+            where = f" ({exc.filename})" if exc.filename else ""
+            click.echo(one_line(f"Error: {exc.strerror or exc}{where}"), err=True)
+            _silence_stdout()
+            ctx.exit(3)
+        except UnicodeEncodeError as exc:
+            # A path or argument whose bytes are not UTF-8 reached a layer that needs text.
+            shown = repr(exc.object[max(0, exc.start - 40):exc.end + 40])
+            click.echo(one_line(f"Error: {shown} is not valid UTF-8 text (rename the path or pass UTF-8)"), err=True)
+            ctx.exit(3)
 
 
 def one_line(text: str, limit: int = 500) -> str:

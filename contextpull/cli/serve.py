@@ -18,7 +18,7 @@ from pathlib import Path
 import click
 
 from ..errors import ContextPullError, InputError
-from . import cli
+from . import cli, terminate_as_interrupt
 
 STORE_IN_CORPUS = Path(".contextpull") / "store.sqlite"
 MIN_MCP = "2.3"
@@ -78,7 +78,6 @@ def refresh_corpus_store(corpus: Path, summarizer: str | None) -> Path:
 
     store = corpus / STORE_IN_CORPUS
     settings = resolve_settings(corpus, {"summarizer": summarizer})
-    store.parent.mkdir(parents=True, exist_ok=True)
     with contextlib.redirect_stdout(sys.stderr):  # stdout is the protocol channel in stdio mode
         report = ingest(corpus, store, settings, progress=_stderr_progress())
     summary = _report_line(report)
@@ -187,21 +186,27 @@ def serve(path, no_ingest, summarizer, log, transport, host, port, allow_origins
     live = mcp_server.LiveStore(store_path)
     live.current()  # fail now, with one line, if the file is not a store
     server = mcp_server.build_server(live, log=mcp_server.stderr_logger if log else None)
+    # Ctrl-C or SIGTERM (a service manager) is how a server is meant to stop: exit 0 either way.
     try:
-        if transport == "stdio":
-            import anyio
-
-            anyio.run(mcp_server.serve_stdio, server)
-        else:
-            _echo_err(
-                f"contextpull: serving {store_path} at http://{_display(host)}:{port}/mcp"
-                f" (MCP {', '.join(mcp_server.SUPPORTED_PROTOCOL_VERSIONS)}; stateless)"
-            )
-            mcp_server.serve_http(server, host, port, tuple(allow_origins))
+        with terminate_as_interrupt():
+            _run(mcp_server, server, transport, store_path, host, port, allow_origins)
     except KeyboardInterrupt:
         pass
     finally:
         live.close()
+
+
+def _run(mcp_server, server, transport, store_path, host, port, allow_origins) -> None:
+    if transport == "stdio":
+        import anyio
+
+        anyio.run(mcp_server.serve_stdio, server)
+        return
+    _echo_err(
+        f"contextpull: serving {store_path} at http://{_display(host)}:{port}/mcp"
+        f" (MCP {', '.join(mcp_server.SUPPORTED_PROTOCOL_VERSIONS)}; stateless)"
+    )
+    mcp_server.serve_http(server, host, port, tuple(allow_origins))
 
 
 def _display(host: str) -> str:
@@ -233,4 +238,4 @@ def fetch(url, out, sha256):
 @cli.command(name="claude-md")
 def claude_md():
     """Print a CLAUDE.md snippet telling the model how to use the contextpull server."""
-    sys.stdout.write(CLAUDE_MD)
+    click.echo(CLAUDE_MD, nl=False)  # flushed here, so a full disk is this command's error
