@@ -11,6 +11,7 @@ and the other commands work unchanged.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import sys
 from pathlib import Path
@@ -190,7 +191,7 @@ def serve(path, no_ingest, summarizer, log, transport, host, port, allow_origins
     try:
         with terminate_as_interrupt():
             _run(mcp_server, server, transport, store_path, host, port, allow_origins)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):  # Python 3.10's event loop ends Ctrl-C so
         pass
     finally:
         live.close()
