@@ -133,3 +133,21 @@ def test_a_folder_that_cannot_be_listed_is_reported(make_corpus, monkeypatch):
     monkeypatch.setattr(discover_mod.os, "scandir", scandir)
     assert paths(root) == ["a.md"]
     assert skipped(root) == {"locked/": "folder cannot be read (Permission denied)"}
+
+
+@pytest.mark.parametrize("rules, expected", [
+    # a leading slash anchors a folder rule too: sub/docs/ stays
+    ("/docs/\n", ["keep.md", "notes/a.md", "notes/keep.md", "sub/docs/b.md", "y.md"]),
+    # the last matching rule wins: ! includes again
+    ("*.md\n!keep.md\n", ["keep.md", "notes/keep.md"]),
+    ("notes/*\n!notes/keep.md\n", ["docs/a.md", "keep.md", "notes/keep.md", "sub/docs/b.md", "y.md"]),
+    # **/ matches at the root too, and a/**/b with no folder between
+    ("**/y.md\nnotes/**/a.md\n", ["docs/a.md", "keep.md", "notes/keep.md", "sub/docs/b.md"]),
+    # an editor's byte order mark does not swallow the first rule
+    ("\ufeffy.md\n", ["docs/a.md", "keep.md", "notes/a.md", "notes/keep.md", "sub/docs/b.md"]),
+])
+def test_contextpullignore_follows_gitignore(make_corpus, rules, expected):
+    """Each case was checked against `git check-ignore` with the same rules."""
+    files = {name: "x" for name in ("docs/a.md", "sub/docs/b.md", "keep.md", "notes/a.md", "notes/keep.md", "y.md")}
+    root = make_corpus({".contextpullignore": rules, **files})
+    assert paths(root) == expected

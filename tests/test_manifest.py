@@ -97,3 +97,16 @@ def test_source_commit_from_git(tmp_path):
     report, _ = quiet_build(docs, tmp_path / "out")
     assert report.manifest["source"]["commit"] == head
     manifest_mod.validate(report.manifest)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git not installed")
+def test_source_commit_is_the_docs_repository_whatever_git_dir_says(tmp_path, monkeypatch):
+    other = tmp_path / "other"
+    other.mkdir()
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@e", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@e"}
+    subprocess.run(["git", "-C", str(other), "init", "-q"], check=True, capture_output=True)
+    subprocess.run(["git", "-C", str(other), "commit", "-q", "--allow-empty", "-m", "x"], check=True,
+                   capture_output=True, env={**clean_env(), **env})
+    monkeypatch.setenv("GIT_DIR", str(other / ".git"))
+    docs = fixture_corpus(tmp_path / "docs")  # in no repository
+    assert manifest_mod.source_commit(docs, {}) is None

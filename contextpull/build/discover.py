@@ -6,8 +6,9 @@ The walk is deterministic and safe to point at any folder:
   plain string order of the relative POSIX paths (``a-b.md`` before ``a/b.md``), which is the
   order the store and the index use;
 - hidden files and directories (a name starting with ``.``) are skipped, and so is anything
-  matching ``.contextpullignore`` at the corpus root (a gitignore subset: comments, literal
-  paths, ``*``/``?`` globs, a leading ``/`` to anchor, a trailing ``/`` for directories only);
+  matching ``.contextpullignore`` at the corpus root (gitignore's rules for one file at the root:
+  comments, literal paths, ``*``/``?``/``**`` globs, a leading or inner ``/`` to anchor, a
+  trailing ``/`` for directories only, ``!`` to include again, the last matching rule winning);
 - symbolic links to directories are never followed (that is what makes loops impossible), and a
   link to a file is used only when its target lies inside the corpus root;
 - paths given in ``exclude`` (an output folder inside the docs, say) are left out.
@@ -44,17 +45,21 @@ class _Rule:
     regex: re.Pattern[str]
     anchored: bool  # match against the whole relative path, else against the name
     dir_only: bool
+    negated: bool = False  # "!pattern": matched paths are included again
 
 
 def _compile_rule(line: str) -> _Rule | None:
-    line = line.rstrip("\n").rstrip()
+    line = line.rstrip("\n").rstrip(" ")
     if not line or line.startswith("#"):
         return None
-    if line.startswith("\\"):  # gitignore escape for a leading # or !
+    negated = line.startswith("!")
+    if negated:
+        line = line[1:]
+    elif line.startswith("\\"):  # gitignore escape for a leading # or !
         line = line[1:]
     dir_only = line.endswith("/")
-    line = line.strip("/") if dir_only else line
-    anchored = "/" in line
+    line = line.rstrip("/")
+    anchored = "/" in line  # a slash at the start or in the middle anchors; one at the end does not
     line = line.lstrip("/")
     if line.startswith("./"):
         line = line[2:]
@@ -64,7 +69,10 @@ def _compile_rule(line: str) -> _Rule | None:
     parts = []
     i = 0
     while i < len(line):
-        if line.startswith("**", i):
+        if line.startswith("**/", i):  # any number of folders, none included
+            parts.append("(?:.*/)?")
+            i += 3
+        elif line.startswith("**", i):
             parts.append(".*")
             i += 2
         elif line[i] == "*":
@@ -76,34 +84,31 @@ def _compile_rule(line: str) -> _Rule | None:
         else:
             parts.append(re.escape(line[i]))
             i += 1
-    return _Rule(re.compile("".join(parts) + r"\Z"), anchored, dir_only)
+    return _Rule(re.compile("".join(parts) + r"\Z"), anchored, dir_only, negated)
 
 
 def load_ignore_rules(root: Path) -> list[_Rule]:
     """The rules of ``root/.contextpullignore``; none when the file is absent or unreadable."""
     try:
-        text = (root / IGNORE_FILE).read_text(encoding="utf-8", errors="replace")
+        # utf-8-sig: an editor's byte order mark must not swallow the first rule
+        text = (root / IGNORE_FILE).read_text(encoding="utf-8-sig", errors="replace")
     except OSError:
         return []
-    rules = []
-    for raw in text.splitlines():
-        if raw.lstrip().startswith("!"):
-            continue  # negation is outside the supported subset; ignoring it errs on inclusion
-        rule = _compile_rule(raw)
-        if rule is not None:
-            rules.append(rule)
-    return rules
+    return [rule for rule in map(_compile_rule, text.splitlines()) if rule is not None]
 
 
 def is_ignored(rules: list[_Rule], rel: str, is_dir: bool) -> bool:
+    """As git decides it: the last rule that matches wins, so ``!keep.md`` after ``*.md`` keeps
+    it. A folder that is ignored is not entered, so nothing under it can be included again."""
     name = rel.rsplit("/", 1)[-1]
+    ignored = False
     for rule in rules:
         if rule.dir_only and not is_dir:
             continue
         target = rel if rule.anchored else name
         if rule.regex.match(target):
-            return True
-    return False
+            ignored = not rule.negated
+    return ignored
 
 
 def _inside(path: str, root: str) -> bool:

@@ -47,6 +47,8 @@ def source_commit(docs: Path, environ: dict[str, str] | None = None) -> str | No
         return sha
     # Anything else (unset, or not a commit id) would make the manifest fail its own schema:
     # ask git instead.
+    # The repository that holds DOCS, not one that GIT_DIR or GIT_WORK_TREE point at elsewhere.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     try:
         result = subprocess.run(
             ["git", "-C", str(docs), "rev-parse", "HEAD"],
@@ -54,6 +56,7 @@ def source_commit(docs: Path, environ: dict[str, str] | None = None) -> str | No
             text=True,
             timeout=10,
             check=False,
+            env=env,
         )
     except (OSError, subprocess.SubprocessError):
         return None
