@@ -32,6 +32,10 @@ def test_not_atx_headings(line):
 def test_atx_closing_hashes_and_spaces_are_dropped():
     assert blocks("##   Spaced   out   ##  \n") == [Heading(2, "Spaced   out")]
     assert blocks("## C# and F#x\n") == [Heading(2, "C# and F#x")]
+    # a closing run counts only after whitespace: these are names, not closing runs
+    assert blocks("# C#\n") == [Heading(1, "C#")]
+    assert blocks("## Learning F# ##\n") == [Heading(2, "Learning F#")]
+    assert blocks("### ###\n") == [Heading(3, "")]
 
 
 def test_setext_headings():

@@ -416,3 +416,10 @@ def test_xml_nested_deeper_than_the_stack_is_a_skip_reason():
     inner = "<w:hyperlink>" * depth + "<w:r><w:t>x</w:t></w:r>" + "</w:hyperlink>" * depth
     with pytest.raises(ParseError, match="XML nested too deeply"):
         parse_docx(docx(w_p(inner=inner)), "deep")
+
+
+def test_xlsx_a_negative_shared_string_index_is_an_empty_cell_not_the_last_string():
+    shared = ["<si><t>Header</t></si>", "<si><t>Secret last string</t></si>"]
+    rows = '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>-1</v></c></row>'
+    table = parse_xlsx(xlsx([("Data", "worksheets/sheet1.xml", worksheet(rows))], shared), "book").blocks[2]
+    assert table.header_row == "| Header |" and "Secret" not in table.raw

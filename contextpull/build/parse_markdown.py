@@ -12,8 +12,8 @@ Rules, in the order they are tried at the start of a block:
 * fenced code: three or more backticks or tildes, any indentation, any info string
   (```` ```toml title="x" ````); closed by a line of the same character at least as long; an
   unclosed fence runs to the end of the file.
-* ATX heading: one to six ``#`` at the start of the line, then whitespace; a closing run of ``#`` is
-  dropped.
+* ATX heading: one to six ``#`` at the start of the line, then whitespace; a closing run of ``#``
+  after whitespace is dropped (``## C# ##`` is "C#").
 * setext heading: a line followed by ``===`` (level 1) or ``---`` (level 2), three or more.
 * pipe table: a line with ``|`` followed by an alignment row (``|:--|--:|``, every cell at least
   two dashes, as the published parser has it); body rows are the following lines that contain
@@ -56,7 +56,10 @@ def _atx(line: str) -> Heading | None:
         return None
     rest = line[m.end(1) :].strip()
     if rest.endswith("#"):
-        rest = rest.rstrip("#").rstrip()
+        # A closing run counts only after whitespace (or as the whole text): "C#" is a name.
+        bare = rest.rstrip("#")
+        if not bare or bare[-1] in " \t":
+            rest = bare.rstrip()
     return Heading(len(m.group(1)), rest)
 
 

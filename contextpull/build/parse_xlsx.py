@@ -49,7 +49,8 @@ def _cell_value(c: Element, shared: list[str]) -> str:
     raw = (v.text or "") if v is not None else ""
     if kind == "s":
         try:
-            return shared[int(raw)]
+            index = int(raw)
+            return shared[index] if index >= 0 else ""  # -1 is damage, not "the last string"
         except (ValueError, IndexError):
             return ""
     if kind == "b":
