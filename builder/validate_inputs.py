@@ -70,8 +70,9 @@ def known_extras(action_path: Path) -> List[str]:
             inside = line == "[project.optional-dependencies]"
         elif inside and depth == 0 and "=" in line:
             names.append(line.split("=", 1)[0].strip().strip("'\""))
-        # inside a multi-line list the lines are its items, not names (quotes hold no brackets here)
-        depth += line.count("[") - line.count("]") if inside or depth else 0
+        if inside or depth:
+            # inside a multi-line list the lines are its items, not names (no quoted brackets here)
+            depth += line.count("[") - line.count("]")
     return names
 
 

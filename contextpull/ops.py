@@ -108,10 +108,9 @@ class Ops:
             raise ToolError(f"in must be a list of path globs, got {in_!r}")
         if not in_:
             return "", []
-        for entry in in_:
-            _check_str("in", entry)
         clauses, params = [], []
         for entry in in_:
+            _check_str("in", entry)
             if not _glob_ok(entry):
                 raise ToolError(f"invalid path filter '{entry}'", "valid top-level paths: " + self._top_level())
             clauses.append("path GLOB ?")

@@ -97,12 +97,22 @@ def apply_corpus(
     # above all stored ones.
     next_doc_id = max((doc_id for doc_id, _ in existing.values()), default=0) + 1
     next_rowid = next_section_rowid(conn)
-    drop_trigram = trigram.any_present(conn)  # with the first change: it would go stale (trigram.py)
-    mark: str | None = "reparse" if reparse_all else "update"  # written with the first batch
+    had_trigram = trigram.any_present(conn)  # dropped with the first change: it would go stale (trigram.py)
+    batches = 0
     batch = DocumentBatch()
     # Documents are parsed here and written on the writer thread, in batches, in order: SQLite's
     # work (FTS5 tokenising most of it) runs without the GIL, beside the parsing.
     writer = WriteThread()
+
+    def submit(batch: DocumentBatch) -> None:
+        nonlocal batches
+        first = batches == 0
+        if first:
+            before_write()
+        mark = ("reparse" if reparse_all else "update") if first else None
+        writer.submit(write_batch, conn, batch, had_trigram and first, mark)
+        batches += 1
+
     try:
         for record in ordered_map(parse, jobs()):
             report.seen += 1
@@ -122,19 +132,14 @@ def apply_corpus(
             batch.add(record, doc_id=doc_id, base=next_rowid, ingested_at=ingested_at, replaces=old is not None)
             next_rowid += len(record.sections)
             if len(batch.sections) + len(batch.documents) >= COMMIT_EVERY_SECTIONS:
-                if mark is not None:
-                    before_write()
-                writer.submit(write_batch, conn, batch, drop_trigram, mark)
-                batch, drop_trigram, mark = DocumentBatch(), False, None
+                submit(batch)
+                batch = DocumentBatch()
             report.changed += 1
             report.sections_written += len(record.sections)
             if record.summary_src == "offline":
                 report.summaries_offline += 1
         if batch.documents:
-            if mark is not None:
-                before_write()
-            writer.submit(write_batch, conn, batch, drop_trigram, mark)
-            drop_trigram, mark = False, None
+            submit(batch)
         writer.close()
     except BaseException:
         writer.abort()  # nothing writes to the connection after this; the caller closes it
@@ -146,17 +151,18 @@ def apply_corpus(
             f"no usable documents in {corpus_label} ({len(report.skipped)} file(s) skipped: {names})",
             "the store is left as it was; fix the files or point at the right folder",
         )
-    _finish(conn, meta, existing, present, settings, report, ingested_at, left_unfinished, drop_trigram, before_write)
-
-
-def _finish(conn, meta, existing, present, settings, report, ingested_at, left_unfinished, drop_trigram, before_write) -> None:
-    """Deletions, the index and the meta, in one transaction (or none, when nothing changed)."""
     vanished = sorted(set(existing) - present)
+    _finish(conn, meta, vanished, settings, report, ingested_at, left_unfinished,
+            had_trigram and not batches, before_write)
+
+
+def _finish(conn, meta, vanished, settings, report, ingested_at, left_unfinished, drop_trigram, before_write) -> None:
+    """Deletions, the index and the meta, in one transaction (or none, when nothing changed)."""
     if vanished:
         before_write()
-    for path in vanished:
         if drop_trigram:
-            drop_trigram = not trigram.drop_if_present(conn)
+            trigram.drop_if_present(conn)
+    for path in vanished:
         delete_document(conn, path)
         report.deleted += 1
     changed = bool(report.changed or report.deleted or left_unfinished)

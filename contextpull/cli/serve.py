@@ -191,7 +191,7 @@ def serve(path, no_ingest, summarizer, log, transport, host, port, allow_origins
     try:
         with terminate_as_interrupt():
             _run(mcp_server, server, transport, store_path, host, port, allow_origins)
-    except (KeyboardInterrupt, asyncio.CancelledError):  # Python 3.10's event loop ends Ctrl-C so
+    except (KeyboardInterrupt, asyncio.CancelledError):  # under 3.10 a Ctrl-C'd loop raises the latter
         pass
     finally:
         live.close()
