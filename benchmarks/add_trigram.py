@@ -14,7 +14,7 @@ import sqlite3
 import sys
 import time
 
-from contextpull.build import trigram
+from contextpull.writing import trigram
 
 
 def main() -> int:

@@ -25,11 +25,11 @@ def ours(corpus: Path, settings: Settings) -> dict[str, list[tuple[str, str, str
     """path -> [(id, heading_path, kind, text)] from our pipeline."""
     result: dict[str, list[tuple[str, str, str, str]]] = {}
     try:
-        from contextpull.build.ingest import collect
+        from contextpull.ingest.engine import collect
     except ImportError:
         collect = None
     if collect is not None:
-        from contextpull.build.records import DocumentRecord
+        from contextpull.writing.records import DocumentRecord
 
         for item in collect(corpus, settings):
             if isinstance(item, DocumentRecord):
@@ -38,9 +38,9 @@ def ours(corpus: Path, settings: Settings) -> dict[str, list[tuple[str, str, str
                     for i, s in enumerate(item.sections)
                 ]
         return result
-    from contextpull.build.parse_markdown import parse_markdown
-    from contextpull.build.parse_text import parse_text
-    from contextpull.build.section import section_document
+    from contextpull.parsing.parse_markdown import parse_markdown
+    from contextpull.parsing.parse_text import parse_text
+    from contextpull.writing.section import section_document
 
     for file in sorted(corpus.rglob("*")):
         rel = file.relative_to(corpus).as_posix()

@@ -31,7 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from contextpull.build.fingerprint import file_sha256 as sha256
+from contextpull.writing.fingerprint import file_sha256 as sha256
 from precompile import compile_package
 
 HERE = Path(__file__).resolve().parent
@@ -87,7 +87,7 @@ def _chunk_share(store: Path, path: str) -> float:
     """The share of the corpus's bytes in the chunk that holds ``path`` (what an edit re-indexes)."""
     import sqlite3
 
-    from contextpull.build import chunks
+    from contextpull.artifact import chunks
 
     conn = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
     docs = conn.execute("SELECT path, bytes FROM documents ORDER BY path").fetchall()

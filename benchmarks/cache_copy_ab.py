@@ -2,7 +2,7 @@
 
     python benchmarks/cache_copy_ab.py OUT/store.sqlite [--runs 7]
 
-Both are ``contextpull.build.cache_copy.CacheCopy``; the buffered run has the kernel copy
+Both are ``contextpull.artifact.cache_copy.CacheCopy``; the buffered run has the kernel copy
 refused, as on a file system that does not support it. Each run copies the store to a new file
 beside it, checks the copy's digest against the store's ``.sha256`` (or its own hash), and the
 two take turns, so a machine that slows down mid-run costs both alike. Prints each time, the
@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from contextpull.build import cache_copy  # noqa: E402
-from contextpull.build.fingerprint import file_sha256  # noqa: E402
+from contextpull.artifact import cache_copy  # noqa: E402
+from contextpull.writing.fingerprint import file_sha256  # noqa: E402
 
 
 def main() -> None:

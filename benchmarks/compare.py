@@ -34,7 +34,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from contextpull.build.fingerprint import file_sha256 as sha256_file
+from contextpull.writing.fingerprint import file_sha256 as sha256_file
 from precompile import compile_package
 
 HERE = Path(__file__).resolve().parent

@@ -32,8 +32,8 @@ CORPUS = Path("/tmp/peer-sdist/contextpull-0.2.1/conformance/scenarios/corpus")
 CHILD = r"""
 import json, resource, sys, time, tracemalloc
 from pathlib import Path
-from contextpull.build.blocks import ParseError
-from contextpull.build.parse_docx import parse_docx
+from contextpull.parsing.blocks import ParseError
+from contextpull.parsing.parse_docx import parse_docx
 data = Path(sys.argv[1]).read_bytes()
 tracemalloc.start()
 t0 = time.perf_counter()
@@ -118,7 +118,7 @@ def text_pdf(pages: int) -> bytes:
 
 
 def pdf_figures(tmp: Path, pages: int) -> None:
-    from contextpull.build.parse_pdf import parse_pdf
+    from contextpull.parsing.parse_pdf import parse_pdf
 
     print(f"## {pages}-page text PDF")
     data = text_pdf(pages)

@@ -1,8 +1,9 @@
 """ContextPull: a token-budgeted index and five pull tools over one SQLite store.
 
 The names exported here are the read side (ADR 001, ADR 009): importing ``contextpull`` loads the
-standard library only. The write side lives in ``contextpull.build``; the surfaces in
-``contextpull.cli`` and ``contextpull.mcp_server``. ``Store`` and ``Ops`` load on first use
+standard library only. The write side lives in ``contextpull.parsing``, ``.writing``,
+``.ingest``, ``.artifact`` and ``.checks``; the surfaces in ``contextpull.cli`` and
+``contextpull.mcp_server``. ``Store`` and ``Ops`` load on first use
 (PEP 562), so the write side, which imports this package for its version, does not pay for the
 read side at start-up.
 """

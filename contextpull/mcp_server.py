@@ -153,7 +153,7 @@ class LiveStore:
 
 
 def _content_fingerprint(conn: sqlite3.Connection) -> str:
-    from .build.fingerprint import content_fingerprint
+    from .writing.fingerprint import content_fingerprint
 
     return content_fingerprint(conn)
 

@@ -137,7 +137,7 @@ def scan_in_child(store_path: str, pattern: str, in_: list[str] | None, limit: i
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))}
     try:
         proc = subprocess.run(
-            [sys.executable, "-m", "contextpull.regex_grep"],
+            [sys.executable, "-m", "contextpull.regex_child"],
             input=request,
             capture_output=True,
             text=True,
@@ -153,21 +153,3 @@ def scan_in_child(store_path: str, pattern: str, in_: list[str] | None, limit: i
     if "error" in reply:
         raise ToolError(reply["error"], reply.get("suggestion"))
     return reply["matches"], reply["truncated"]
-
-
-def _child() -> None:
-    from .ops import Ops
-    from .store import Store
-
-    request = json.loads(sys.stdin.read())
-    try:
-        with Store.open(request["store"]) as store:
-            result = Ops(store).grep(request["pattern"], request["in"], True, request["limit"])
-        reply = result.to_dict()
-    except ToolError as exc:
-        reply = exc.to_dict()
-    sys.stdout.write(json.dumps(reply))
-
-
-if __name__ == "__main__":
-    _child()

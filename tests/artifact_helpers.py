@@ -11,8 +11,8 @@ from pathlib import Path
 
 from corpus_files import write_corpus
 
-from contextpull.build.artifact import build
-from contextpull.build.verify import VerifyReport, verify_store
+from contextpull.artifact.run import build
+from contextpull.checks.verify import VerifyReport, verify_store
 
 FIXTURE = {
     "guide/install.md": (

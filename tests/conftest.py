@@ -37,7 +37,7 @@ def verify_built_store():
     """``verify_built_store(path)`` runs the full ``contextpull verify`` checks on a store file
     (checksum and manifest too when they sit beside it) and returns the report; any failure
     raises ``CheckFailed`` / ``StoreError`` naming it. Issue 4 asks every built store be verified."""
-    from contextpull.build.verify import verify_store
+    from contextpull.checks.verify import verify_store
 
     return verify_store
 
@@ -49,7 +49,7 @@ def cache_mode(request, monkeypatch):
     when the cache's chunks keep their positions) or copies its unchanged chunks into an empty
     build file (``assemble.py``, used otherwise); tests taking this fixture run both."""
     if request.param == "copy":
-        from contextpull.build import cache
+        from contextpull.artifact import cache
 
         monkeypatch.setattr(cache.BuildCache, "patchable", lambda self: False)
     return request.param

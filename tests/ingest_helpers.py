@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import sqlite3
 
-from contextpull.build.ingest import ingest
+from contextpull.ingest.engine import ingest
 from contextpull.config import Settings
 from contextpull.text import query_tokens
 

@@ -38,7 +38,7 @@ def write_corpus(root: Path, docs: dict[str, str] | None = None) -> Path:
 
 def build_store(corpus: Path, store: Path) -> Path:
     """Ingest ``corpus`` into ``store`` with our own pipeline, the way ``serve DIR`` does."""
-    from contextpull.build.ingest import ingest
+    from contextpull.ingest.engine import ingest
     from contextpull.config import Settings
 
     store.parent.mkdir(parents=True, exist_ok=True)

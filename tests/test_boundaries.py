@@ -6,7 +6,8 @@ import json
 import subprocess
 import sys
 
-FORBIDDEN = ("click", "mcp", "pypdf", "jsonschema", "contextpull.build", "contextpull.cli")
+WRITE_SIDE = ("contextpull.parsing", "contextpull.writing", "contextpull.ingest", "contextpull.artifact", "contextpull.checks")
+FORBIDDEN = ("click", "mcp", "pypdf", "jsonschema", "contextpull.cli", *WRITE_SIDE)
 
 
 def test_reader_core_loads_no_optional_dependency():

@@ -11,14 +11,14 @@ import pytest
 from click.testing import CliRunner
 
 from artifact_helpers import assert_verified, clean_env, fixture_corpus, quiet_build, write_files
-from contextpull.build import artifact as artifact_mod
-from contextpull.build import build_file
-from contextpull.build import cache as cache_mod
-from contextpull.build import cache_copy
-from contextpull.build import chunks as chunks_mod
-from contextpull.build import outdir as outdir_mod
-from contextpull.build import writer as writer_mod
-from contextpull.build.fingerprint import file_sha256
+from contextpull.artifact import run as artifact_mod
+from contextpull.artifact import build_file
+from contextpull.artifact import cache as cache_mod
+from contextpull.artifact import cache_copy
+from contextpull.artifact import chunks as chunks_mod
+from contextpull.artifact import outdir as outdir_mod
+from contextpull.writing import writer as writer_mod
+from contextpull.writing.fingerprint import file_sha256
 from contextpull.cli import cli
 from contextpull.errors import BuildError
 

@@ -1,4 +1,4 @@
-"""The cache's byte copy (contextpull/build/cache_copy.py): the same bytes and the same digest
+"""The cache's byte copy (contextpull/artifact/cache_copy.py): the same bytes and the same digest
 whichever way the copy is made, a copy that ends where its source ends, and every failure handed
 to the build rather than a copy that is silently short."""
 
@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from contextpull.build import cache_copy
+from contextpull.artifact import cache_copy
 
 
 def _source(tmp_path, size: int = 300_001):

@@ -1,4 +1,4 @@
-"""The chunked layout of a built store (contextpull/build/chunks.py, assemble.py): readers answer
+"""The chunked layout of a built store (contextpull/artifact/chunks.py, assemble.py): readers answer
 exactly as on a store written by ``ingest``, and a cache is never trusted past what it proves."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import pytest
 
 from artifact_helpers import assert_verified, fixture_corpus, quiet_build, write_files
 from contextpull import Ops, Store
-from contextpull.build import chunks as chunks_mod
-from contextpull.build import segments
-from contextpull.build.fingerprint import file_sha256
+from contextpull.artifact import chunks as chunks_mod
+from contextpull.writing import segments
+from contextpull.writing.fingerprint import file_sha256
 
 EXTRA = {
     f"area{i % 3}/part{i:02d}.md": (
@@ -44,7 +44,7 @@ def corpus(tmp_path):
 
 
 def test_a_store_of_many_chunks_answers_exactly_like_one_from_ingest(corpus, tmp_path, monkeypatch):
-    from contextpull.build.ingest import ingest
+    from contextpull.ingest.engine import ingest
     from contextpull.config import resolve_settings
 
     monkeypatch.setattr(chunks_mod, "CHUNK_BYTES", 600)  # a few documents per chunk
@@ -101,7 +101,8 @@ def test_one_edit_reindexes_only_its_chunk_and_adding_a_document_stays_exact(cor
 
 
 def test_a_cache_whose_chunks_do_not_hold_what_its_documents_say_is_dropped(corpus, tmp_path, monkeypatch, cache_mode):
-    from contextpull.build import assemble, patch
+    from contextpull.artifact import assemble
+    from contextpull.artifact import patch
 
     monkeypatch.setattr(chunks_mod, "CHUNK_BYTES", 600)
     quiet_build(corpus, tmp_path / "out")

@@ -74,7 +74,7 @@ def test_min_above_max_names_where_each_value_came_from(tmp_path):
 
 
 def test_cli_flag_and_env_reach_the_ingest_command(make_corpus, runner, tmp_path, monkeypatch):
-    pytest.importorskip("contextpull.build.section")
+    pytest.importorskip("contextpull.writing.section")
     corpus = make_corpus({"a.md": "# A\n\n" + "Some words here. " * 40 + "\n"})
     store = tmp_path / "s.sqlite"
     from contextpull.cli import cli

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from artifact_helpers import assert_verified, clean_env, fixture_corpus, quiet_build
-from contextpull.build.diff import diff_stores
+from contextpull.checks.diff import diff_stores
 from contextpull.cli import cli
 from contextpull.errors import StoreError
 

@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from contextpull.build.discover import Candidate, discover
-from contextpull.build.records import Skipped
+from contextpull.writing.discover import Candidate, discover
+from contextpull.writing.records import Skipped
 
 symlinks = pytest.mark.skipif(not hasattr(os, "symlink") or os.name == "nt", reason="POSIX symlinks")
 
@@ -120,7 +120,7 @@ def test_corpus_root_given_through_a_symlink(make_corpus, tmp_path):
 
 
 def test_a_folder_that_cannot_be_listed_is_reported(make_corpus, monkeypatch):
-    import contextpull.build.discover as discover_mod
+    import contextpull.writing.discover as discover_mod
 
     root = make_corpus({"a.md": "x", "locked/b.md": "x"})
     real_scandir = os.scandir

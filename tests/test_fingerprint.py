@@ -1,4 +1,4 @@
-"""The content fingerprint (contextpull/build/fingerprint.py): the batched framing hashes exactly
+"""The content fingerprint (contextpull/writing/fingerprint.py): the batched framing hashes exactly
 the bytes of the plain one, whatever the values."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 
 from artifact_helpers import assert_verified, fixture_corpus, quiet_build
-from contextpull.build.fingerprint import content_fingerprint, reference_fingerprint
+from contextpull.writing.fingerprint import content_fingerprint, reference_fingerprint
 from contextpull.schema import DDL
 
 

@@ -8,7 +8,7 @@ import sqlite3
 from click.testing import CliRunner
 
 from artifact_helpers import assert_verified, clean_env, fixture_corpus, quiet_build
-from contextpull.build.golden import parse_ids
+from contextpull.checks.golden import parse_ids
 from contextpull.cli import cli
 
 

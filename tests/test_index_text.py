@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from contextpull.build.index_text import (
+from contextpull.writing.index_text import (
     build_index,
     directory_groups,
     document_line,

@@ -1,4 +1,4 @@
-"""The index workers (contextpull/build/index_thread.py, index_process.py): both FTS5 tables of a
+"""The index workers (contextpull/writing/index_thread.py, index_process.py): both FTS5 tables of a
 build, one segment per chunk, the same rows from a thread, a child process and the in-thread
 fallback, whichever way the work went."""
 
@@ -6,8 +6,14 @@ from __future__ import annotations
 
 import sqlite3
 
-from contextpull.build import index_process, index_thread, segments, trigram
-from contextpull.build.writer import fts_normalize
+from contextpull.writing import index_process
+
+from contextpull.writing import index_thread
+
+from contextpull.writing import segments
+
+from contextpull.writing import trigram
+from contextpull.writing.writer import fts_normalize
 from contextpull.literal_grep import trigram_query
 from contextpull.schema import FTS_TOKENIZE
 
@@ -146,7 +152,7 @@ def test_a_build_whose_index_process_cannot_start_says_so_and_writes_the_same_by
     import sys
 
     from artifact_helpers import fixture_corpus, quiet_build
-    from contextpull.build.fingerprint import file_sha256
+    from contextpull.writing.fingerprint import file_sha256
 
     docs = fixture_corpus(tmp_path / "docs")
     report, warnings = quiet_build(docs, tmp_path / "normal")

@@ -11,9 +11,9 @@ import sqlite3
 import pytest
 from ingest_helpers import CACHE_DOC, db, fts_ids, run, section_text
 
-import contextpull.build.ingest as ingest_mod
-import contextpull.build.writer as writer_mod
-from contextpull.build.records import Skipped
+import contextpull.ingest.engine as ingest_mod
+import contextpull.writing.writer as writer_mod
+from contextpull.writing.records import Skipped
 from contextpull.cli import cli
 from contextpull.errors import CheckFailed, InputError, StoreError
 from contextpull.text import normalize_for_fts
@@ -376,7 +376,7 @@ def test_ingest_into_a_built_artifact_drops_the_build_only_meta(tmp_path):
 def test_a_first_ingest_is_flushed_to_disk_before_it_is_renamed_into_place(make_corpus, tmp_path, monkeypatch):
     import errno
 
-    import contextpull.build.ingest_target as target_mod
+    import contextpull.ingest.target as target_mod
 
     corpus = make_corpus({"a.md": "# A\n\nA document to keep.\n"})
     store = tmp_path / "s.sqlite"

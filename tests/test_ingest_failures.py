@@ -12,10 +12,10 @@ import pytest
 from artifact_helpers import assert_verified, fixture_corpus, quiet_build
 from ingest_helpers import SETTINGS, run
 
-import contextpull.build.ingest as ingest_mod
-import contextpull.build.ingest_target as target_mod
-import contextpull.build.ingest_update as ingest_update
-from contextpull.build.fingerprint import file_sha256
+import contextpull.ingest.engine as ingest_mod
+import contextpull.ingest.target as target_mod
+import contextpull.ingest.update as ingest_update
+from contextpull.writing.fingerprint import file_sha256
 from contextpull.errors import InputError, StoreError
 
 DOCS = {f"d{n:02d}.md": f"# Doc {n}\n\n" + "".join(f"## Part {p}\n\n{'Words of text. ' * 30}\n\n" for p in range(4)) for n in range(12)}

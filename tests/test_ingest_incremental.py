@@ -13,7 +13,7 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 from ingest_helpers import CACHE_DOC, db, dump, fts_ids, run
 
-from contextpull.build.fingerprint import content_fingerprint
+from contextpull.writing.fingerprint import content_fingerprint
 from contextpull.config import Settings
 
 
@@ -162,7 +162,7 @@ def test_incremental_rounds_match_a_fresh_ingest(rounds):
 
 def test_no_change_run_only_discovers_and_hashes(make_corpus, tmp_path, monkeypatch):
     """system-design section 3: the index is not even recomputed when nothing changed."""
-    import contextpull.build.ingest_update as ingest_update
+    import contextpull.ingest.update as ingest_update
 
     corpus = make_corpus({"a.md": CACHE_DOC})
     store = tmp_path / "s.sqlite"

@@ -1,4 +1,4 @@
-"""Decoding and dispatch (contextpull/build/parse.py)."""
+"""Decoding and dispatch (contextpull/parsing/parse.py)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import codecs
 
 import pytest
 
-from contextpull.build import parse
-from contextpull.build.blocks import ParseError
-from contextpull.build.parse import decode_text, kind_for, parse_file
+from contextpull.parsing import parse
+from contextpull.parsing.blocks import ParseError
+from contextpull.parsing.parse import decode_text, kind_for, parse_file
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from contextpull.build.progress import Progress
+from contextpull.ingest.progress import Progress
 
 
 class FakeTTY(io.StringIO):
@@ -50,7 +50,7 @@ def test_terminal_gets_a_bar_that_is_cleared_at_the_end():
 
 
 def test_ingest_reports_progress_per_file(make_corpus, tmp_path):
-    from contextpull.build.ingest import ingest
+    from contextpull.ingest.engine import ingest
     from contextpull.config import Settings
 
     corpus = make_corpus({"a.md": "# A\n\nFirst document body.\n", "b.md": "# B\n\nSecond body.\n"})

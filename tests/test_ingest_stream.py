@@ -9,10 +9,10 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 from ingest_helpers import SETTINGS, dump, run
 
-import contextpull.build.ingest as ingest_mod
-from contextpull.build.ingest import collect
-from contextpull.build.records import DocumentRecord, Skipped
-from contextpull.build.writer import fts_normalize
+import contextpull.ingest.engine as ingest_mod
+from contextpull.ingest.engine import collect
+from contextpull.writing.records import DocumentRecord, Skipped
+from contextpull.writing.writer import fts_normalize
 from contextpull.text import normalize_for_fts
 
 
@@ -68,7 +68,7 @@ def test_writer_normalisation_examples(raw, indexed):
 
 
 def test_parallel_parsing_writes_the_same_store(make_corpus, tmp_path, monkeypatch):
-    import contextpull.build.workers as workers
+    import contextpull.ingest.workers as workers
 
     files = {f"d{i:02d}/doc{i}.md": f"# Doc {i}\n\n" + f"Body text number {i}. " * (i + 3) for i in range(12)}
     files["empty.md"] = ""
@@ -85,7 +85,7 @@ def test_parallel_parsing_writes_the_same_store(make_corpus, tmp_path, monkeypat
 
 
 def test_ordered_map_keeps_order_and_passes_values_through():
-    from contextpull.build.workers import ordered_map
+    from contextpull.ingest.workers import ordered_map
 
     jobs = [(i % 3 != 0, (i,) if i % 3 else f"v{i}") for i in range(40)]
     out = list(ordered_map(abs, jobs, workers=2, min_jobs=1))
@@ -93,7 +93,7 @@ def test_ordered_map_keeps_order_and_passes_values_through():
 
 
 def test_worker_count_defaults_to_serial_and_follows_the_variable():
-    from contextpull.build import workers
+    from contextpull.ingest import workers
 
     assert workers.worker_count({}) == 1
     assert workers.worker_count({"CONTEXTPULL_JOBS": "3"}) == 3

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from contextpull.build.blocks import Code, Heading, ListBlock, Paragraph, ParsedDocument, Table
-from contextpull.build.summary import clip, first_sentence, offline_summary
+from contextpull.parsing.blocks import Code, Heading, ListBlock, Paragraph, ParsedDocument, Table
+from contextpull.writing.summary import clip, first_sentence, offline_summary
 
 
 def doc(title, *blocks):

@@ -14,12 +14,12 @@ import pytest
 from artifact_helpers import assert_verified, clean_env, fixture_corpus, quiet_build
 from click.testing import CliRunner
 
-import contextpull.build.ingest as ingest_mod
-import contextpull.build.ingest_update as ingest_update
-from contextpull.build import build_job
-from contextpull.build import writer as writer_mod
-from contextpull.build.fingerprint import corpus_fingerprint, file_sha256
-from contextpull.build.held_signals import held_signals
+import contextpull.ingest.engine as ingest_mod
+import contextpull.ingest.update as ingest_update
+from contextpull.artifact import build_job
+from contextpull.writing import writer as writer_mod
+from contextpull.writing.fingerprint import corpus_fingerprint, file_sha256
+from contextpull.writing.held_signals import held_signals
 from contextpull.cli import cli
 from contextpull.config import Settings
 

@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 
 from artifact_helpers import assert_verified, clean_env, fixture_corpus, quiet_build
-from contextpull.build import manifest as manifest_mod
+from contextpull.artifact import manifest as manifest_mod
 
 EXPECTED_KEYS = {
     "format_version", "builder", "schema_version", "store", "fingerprints", "counts",

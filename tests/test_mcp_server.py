@@ -19,7 +19,7 @@ pytest.importorskip("mcp")
 from mcp import Client  # noqa: E402
 from mcp_types.version import LATEST_MODERN_VERSION  # noqa: E402
 
-from contextpull.build.fingerprint import content_fingerprint  # noqa: E402
+from contextpull.writing.fingerprint import content_fingerprint  # noqa: E402
 from contextpull.mcp_server import INDEX_URI, PULL_DISCIPLINE, LiveStore, build_server  # noqa: E402
 from contextpull.ops import Ops  # noqa: E402
 from contextpull.store import Store  # noqa: E402
@@ -250,8 +250,8 @@ def test_in_place_write_is_seen_on_the_next_index_call(tmp_path):
     """An incremental ingest writes into the file the server has open (WAL); no new inode."""
     import hashlib
 
-    from contextpull.build.records import DocumentRecord, SectionRecord
-    from contextpull.build.writer import DocumentBatch, connect, finalize_index, next_section_rowid
+    from contextpull.writing.records import DocumentRecord, SectionRecord
+    from contextpull.writing.writer import DocumentBatch, connect, finalize_index, next_section_rowid
     from contextpull.config import Settings
 
     store = corpus_store(tmp_path)

@@ -320,7 +320,7 @@ def trigram_ops(request, tmp_path_factory):
     earlier builds (rows of sections' text)."""
     import sqlite3
 
-    from contextpull.build import trigram
+    from contextpull.writing import trigram
 
     path = make_store(tmp_path_factory.mktemp("tri") / "store.sqlite")
     conn = sqlite3.connect(path)

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextpull.build.blocks import Code, Heading, ListBlock, Paragraph, Table
-from contextpull.build.parse_markdown import parse_markdown
+from contextpull.parsing.blocks import Code, Heading, ListBlock, Paragraph, Table
+from contextpull.parsing.parse_markdown import parse_markdown
 
 
 def blocks(text: str):

@@ -12,11 +12,11 @@ import zipfile
 
 import pytest
 
-from contextpull.build.blocks import Heading, ListBlock, Paragraph, ParseError, Table
-from contextpull.build.parse_docx import parse_docx
-from contextpull.build.parse_pptx import parse_pptx
-from contextpull.build.parse_xlsx import parse_xlsx
-from contextpull.build.safezip import SafeZip, parse_xml
+from contextpull.parsing.blocks import Heading, ListBlock, Paragraph, ParseError, Table
+from contextpull.parsing.parse_docx import parse_docx
+from contextpull.parsing.parse_pptx import parse_pptx
+from contextpull.parsing.parse_xlsx import parse_xlsx
+from contextpull.parsing.safezip import SafeZip, parse_xml
 
 W_NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
 S_NS = (

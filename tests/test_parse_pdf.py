@@ -11,9 +11,9 @@ import sys
 
 import pytest
 
-from contextpull.build import parse_pdf as pdf_module
-from contextpull.build.blocks import Heading, Paragraph, ParseError
-from contextpull.build.parse_pdf import INSTALL_HINT, parse_pdf, pdf_available
+from contextpull.parsing import parse_pdf as pdf_module
+from contextpull.parsing.blocks import Heading, Paragraph, ParseError
+from contextpull.parsing.parse_pdf import INSTALL_HINT, parse_pdf, pdf_available
 from pdf_files import make_pdf
 
 pypdf = pytest.importorskip("pypdf")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from contextpull.build.blocks import Heading, Paragraph
-from contextpull.build.parse_text import is_heading_line, parse_text
-from contextpull.build.section import section_document
+from contextpull.parsing.blocks import Heading, Paragraph
+from contextpull.parsing.parse_text import is_heading_line, parse_text
+from contextpull.writing.section import section_document
 from contextpull.config import Settings
 
 

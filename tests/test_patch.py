@@ -1,4 +1,4 @@
-"""Cache-assisted builds that patch a copy of the cache (contextpull/build/patch.py): whatever the
+"""Cache-assisted builds that patch a copy of the cache (contextpull/artifact/patch.py): whatever the
 edit, the artifact is byte-identical to a fresh build, and only what changed is written again."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import sqlite3
 import pytest
 
 from artifact_helpers import assert_verified, quiet_build, write_files
-from contextpull.build import cache_copy
-from contextpull.build import chunks as chunks_mod
-from contextpull.build import segments
-from contextpull.build.fingerprint import file_sha256
+from contextpull.artifact import cache_copy
+from contextpull.artifact import chunks as chunks_mod
+from contextpull.writing import segments
+from contextpull.writing.fingerprint import file_sha256
 
 
 def _doc(i: int, sections: int, tag: str = "") -> str:
@@ -112,7 +112,7 @@ def test_a_chunk_that_moved_is_copied_instead_of_patched(tmp_path, small_chunks)
 
 
 def test_changed_documents_wait_in_memory_while_the_cache_is_copied(tmp_path, monkeypatch):
-    from contextpull.build import build_job
+    from contextpull.artifact import build_job
 
     files, docs, out, _ = _built(tmp_path)
     for i, path in enumerate(sorted(files)[::3]):  # eight changed documents, spread out
@@ -161,7 +161,7 @@ def test_a_copy_that_does_not_match_the_checksum_is_not_used(tmp_path, monkeypat
 
 
 def test_the_checksum_comes_from_the_copy_or_from_the_file_when_the_copy_was_cut_short(tmp_path):
-    from contextpull.build.cache import CacheRejected, open_cache
+    from contextpull.artifact.cache import CacheRejected, open_cache
     from contextpull.config import resolve_settings
 
     files, docs, out, _ = _built(tmp_path)

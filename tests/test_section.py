@@ -9,9 +9,9 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from contextpull.build.blocks import Code, Heading, ParsedDocument, Table
-from contextpull.build.parse_markdown import parse_markdown
-from contextpull.build.section import SectionDraft, section_document
+from contextpull.parsing.blocks import Code, Heading, ParsedDocument, Table
+from contextpull.parsing.parse_markdown import parse_markdown
+from contextpull.writing.section import SectionDraft, section_document
 from contextpull.config import Settings
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from artifact_helpers import assert_verified, fixture_corpus, quiet_build, write_files
 from contextpull import Ops, Store
-from contextpull.build import trigram
+from contextpull.writing import trigram
 from contextpull.literal_grep import trigram_query, trigram_table
 
 EXTRA = {
@@ -44,7 +44,8 @@ def _matches(store_path, pattern):
 @pytest.fixture
 def small_runs(monkeypatch):
     """Several runs in this small corpus; the table filled in this process, where the patch holds."""
-    from contextpull.build import index_process, index_thread
+    from contextpull.writing import index_process
+    from contextpull.writing import index_thread
 
     monkeypatch.setattr(trigram, "RUN_CHARS", 400)
     monkeypatch.setattr(index_process, "IndexProcess", index_thread.IndexThread)
@@ -147,7 +148,7 @@ def test_grep_matches_are_identical_with_and_without_the_table(tmp_path, small_r
 
 
 def test_ingest_into_a_built_store_drops_the_table_and_stays_exact(tmp_path):
-    from contextpull.build.ingest import ingest
+    from contextpull.ingest.engine import ingest
     from contextpull.config import resolve_settings
 
     docs, built = _built(tmp_path)
@@ -166,7 +167,7 @@ def test_ingest_into_a_built_store_drops_the_table_and_stays_exact(tmp_path):
 
 
 def test_a_fresh_ingest_store_has_no_table(tmp_path):
-    from contextpull.build.ingest import ingest
+    from contextpull.ingest.engine import ingest
     from contextpull.config import resolve_settings
 
     docs = fixture_corpus(tmp_path / "docs")

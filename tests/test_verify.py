@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from artifact_helpers import assert_verified, clean_env, fixture_corpus, quiet_build
-from contextpull.build.fingerprint import file_sha256
-from contextpull.build.verify import verify_store
+from contextpull.writing.fingerprint import file_sha256
+from contextpull.checks.verify import verify_store
 from contextpull.cli import cli
 from contextpull.errors import CheckFailed, StoreError
 
@@ -189,7 +189,7 @@ def test_verify_is_importable_without_click():
 
     code = (
         "import sys; sys.modules['click'] = None\n"
-        "import contextpull.build.verify as v; print(v.verify_store.__name__)"
+        "import contextpull.checks.verify as v; print(v.verify_store.__name__)"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr

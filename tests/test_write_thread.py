@@ -10,9 +10,9 @@ import threading
 import pytest
 from ingest_helpers import db, run
 
-import contextpull.build.ingest_update as ingest_update
-import contextpull.build.writer as writer_mod
-from contextpull.build.write_thread import WriteThread
+import contextpull.ingest.update as ingest_update
+import contextpull.writing.writer as writer_mod
+from contextpull.ingest.write_thread import WriteThread
 
 
 def test_jobs_run_in_the_order_submitted_on_another_thread():

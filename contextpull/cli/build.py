@@ -1,4 +1,4 @@
-"""Artifact commands: build, diff, verify (issue 4). Thin over ``contextpull.build``.
+"""Artifact commands: build, diff, verify (issue 4). Thin over ``contextpull.artifact`` and ``contextpull.checks``.
 
 Exit codes: 0 ok; 1 a check failed (golden drift, ``--strict`` skips, verify); 2 usage or a bad
 setting; 3 bad input or an unusable store; 130 / 143 interrupted by SIGINT / SIGTERM (the group's
@@ -72,8 +72,8 @@ def build_cmd(docs, out, golden, update_golden, cache, strict, as_json, **kwargs
     Example:
       contextpull build docs --out out --golden golden --cache out/store.sqlite
     """
-    from ..build.artifact import build
-    from ..build.progress import Progress
+    from ..artifact.run import build
+    from ..ingest.progress import Progress
 
     flags = settings_flags(kwargs)
     progress = Progress("build", enabled=not as_json)
@@ -110,7 +110,7 @@ def diff_cmd(old, new, fmt):
     Ids whose text changed are listed on their own: citations of them now
     point at different text. Exit 0 whether or not they differ.
     """
-    from ..build.diff import diff_stores, render
+    from ..checks.diff import diff_stores, render
 
     click.echo(render(diff_stores(old, new), fmt), nl=False)
 
@@ -125,7 +125,7 @@ def verify_cmd(store, manifest, sha256, as_json):
 
     Exits 1 naming the first failure, 3 when the file is not a usable store.
     """
-    from ..build.verify import verify_store
+    from ..checks.verify import verify_store
 
     try:
         report = verify_store(store, manifest=manifest, sha256=sha256)

@@ -47,9 +47,9 @@ def ingest_command(
     'pdf' extra).
     """
     # Imported here so the read commands do not pay for loading the write side.
-    from ..build.ingest import ingest as run_ingest
-    from ..build.ingest import strict_failure
-    from ..build.progress import Progress
+    from ..ingest.engine import ingest as run_ingest
+    from ..ingest.engine import strict_failure
+    from ..ingest.progress import Progress
 
     root = corpus if corpus.is_dir() else None
     settings = resolve_settings(root, settings_flags(kwargs))

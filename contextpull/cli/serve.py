@@ -74,7 +74,7 @@ def _mcp_version() -> str:
 
 def refresh_corpus_store(corpus: Path, summarizer: str | None) -> Path:
     """Incremental ingest of ``corpus`` into its own store; progress to stderr only."""
-    from ..build.ingest import ingest
+    from ..ingest.engine import ingest
     from ..config import resolve_settings
 
     store = corpus / STORE_IN_CORPUS
@@ -88,7 +88,7 @@ def refresh_corpus_store(corpus: Path, summarizer: str | None) -> Path:
 
 
 def _stderr_progress():
-    from ..build.progress import Progress
+    from ..ingest.progress import Progress
 
     return Progress("ingest", stream=sys.stderr)
 

@@ -28,9 +28,13 @@ from __future__ import annotations
 
 import sqlite3
 
-from . import chunks, segments, trigram
+from . import chunks
+
+from ..writing import segments
+
+from ..writing import trigram
 from .cache import CachedRecord, CacheRejected
-from .records import DocumentRecord
+from ..writing.records import DocumentRecord
 
 WORD_TABLE = "sections_fts"
 _CACHE = "cache"
@@ -158,7 +162,7 @@ class Assembler:
 
     def _document_rows(self, records, first_doc_id: int) -> int:
         """The ``documents`` rows of a chunk taken from the cache; returns its section count."""
-        from .writer import insert_document_row
+        from ..writing.writer import insert_document_row
 
         self.doc_id += len(records)
         total = 0
@@ -178,7 +182,7 @@ class Assembler:
             self._write(record)
 
     def _write(self, record: DocumentRecord) -> None:
-        from .writer import insert_document_row, section_rows
+        from ..writing.writer import insert_document_row, section_rows
 
         conn, chunk, patch = self.conn, self._open, self.patch
         if patch is not None and isinstance(record, CachedRecord):
@@ -209,7 +213,7 @@ class Assembler:
 
     def _keep_document(self, record: CachedRecord) -> None:
         """An unchanged document whose rows in the copied cache already sit at its rowids."""
-        from .writer import insert_document_row
+        from ..writing.writer import insert_document_row
 
         chunk, n_sections = self._open, self.cache.section_count(record.path)
         self.patch.note_document(self.conn, self.doc_id + 1, record.cache_doc_id)
@@ -222,7 +226,7 @@ class Assembler:
     def _move_document(self, record: CachedRecord) -> None:
         """An unchanged document whose sections take other rowids now: its rows are copied from
         the cache with SQL, shifted (``patch.py``); nothing passes through Python."""
-        from .writer import insert_document_row
+        from ..writing.writer import insert_document_row
 
         conn, chunk, n_sections = self.conn, self._open, self.cache.section_count(record.path)
         self.patch.note_document(conn, self.doc_id + 1, record.cache_doc_id)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
-from .golden import GoldenResult
+from ..checks.golden import GoldenResult
 from .outdir import MANIFEST_FILE, SHA_FILE, STORE_FILE
 
 

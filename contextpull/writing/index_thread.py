@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..schema import FTS_TOKENIZE
-from . import segments, trigram
+from . import segments
+from . import trigram
 
 _SOURCE = "build"
 
@@ -283,43 +284,3 @@ class IndexThread:
             self._join()
         for suffix in ("", "-journal", "-wal", "-shm"):
             Path(f"{self.scratch}{suffix}").unlink(missing_ok=True)
-
-
-class Indexers:
-    """One worker per index, driven as one: a thread for the word index, which FTS5 fills with
-    the GIL released, and a process for the trigram table, whose rows are Python work
-    (``index_process.py``)."""
-
-    def __init__(self, scratch: Path, source: Path, trigram_worker: type[IndexThread] | None = None):
-        if trigram_worker is None:
-            from .index_process import IndexProcess
-
-            trigram_worker = IndexProcess
-        self.threads = [
-            IndexThread(Path(f"{scratch}.0"), source, (WORDS,)),
-            trigram_worker(Path(f"{scratch}.1"), source, (TRIGRAMS,)),
-        ]
-
-    @property
-    def failures(self) -> list[str]:
-        """What failed and was redone here: the build's rows are the same, but the user is told."""
-        return [thread.failure for thread in self.threads if thread.failure]
-
-    @property
-    def waited(self) -> float:
-        return sum(thread.waited for thread in self.threads)
-
-    def part(self, position: int, first: int, last: int) -> None:
-        for thread in self.threads:
-            thread.part(position, first, last)
-
-    def end(self, position: int) -> None:
-        for thread in self.threads:
-            thread.end(position)
-
-    def finish_into(self, conn: sqlite3.Connection, copied: Mapping[str, segments.Totals]) -> str:
-        return "+".join(thread.finish_into(conn, copied) for thread in self.threads)
-
-    def discard(self) -> None:
-        for thread in self.threads:
-            thread.discard()

@@ -28,7 +28,11 @@ from __future__ import annotations
 
 import sqlite3
 
-from . import chunks, segments, trigram
+from . import chunks
+
+from ..writing import segments
+
+from ..writing import trigram
 
 WORD_TABLE = "sections_fts"
 INDEXES = (WORD_TABLE, trigram.TABLE)

@@ -29,9 +29,10 @@ from pathlib import Path
 from .. import __version__
 from ..config import Settings
 from ..errors import ContextPullError
-from . import chunks, trigram
-from .records import DocumentRecord, PreparedRecord, SectionRecord
-from .verify import load_manifest, open_readonly, read_sha256_file, verify_store
+from . import chunks
+from ..writing import trigram
+from ..writing.records import DocumentRecord, PreparedRecord, SectionRecord
+from ..checks.verify import load_manifest, open_readonly, read_sha256_file, verify_store
 
 # meta keys the build adds beside the spec's META_KEYS; readers ignore them.
 BUILDER_KEY = "builder"
@@ -255,7 +256,7 @@ class _DigestJob:
             self._thread.start()
 
     def _run(self, path: Path) -> None:
-        from .fingerprint import file_sha256
+        from ..writing.fingerprint import file_sha256
 
         try:
             self._value = file_sha256(path)
@@ -305,7 +306,7 @@ def open_cache(path: Path, settings: Settings, warn, *, defer_digest: bool = Fal
     caller must call ``confirm()`` before publishing anything that came from the cache, and
     rebuild without it on ``CacheRejected``.
     """
-    from .fingerprint import file_sha256
+    from ..writing.fingerprint import file_sha256
 
     path = Path(path)
     if not path.exists():

@@ -37,7 +37,7 @@ from ..errors import CheckFailed, ConfigError, InputError
 from . import build_file
 from .build_job import BuildJob
 from .cache import CacheRejected, open_cache
-from .discover import SUPPORTED_EXTENSIONS
+from ..writing.discover import SUPPORTED_EXTENSIONS
 from .outdir import check_inputs, prepare_out
 from .patch import PatchAborted
 from .report import BuildReport, source_date_epoch

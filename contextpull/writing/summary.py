@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from .blocks import Code, Heading, ListBlock, Paragraph, ParsedDocument, Table
+from ..parsing.blocks import Code, Heading, ListBlock, Paragraph, ParsedDocument, Table
 
 SUMMARY_MAX = 160
 SEPARATOR = " · "

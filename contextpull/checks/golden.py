@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError, StoreError
-from .held_signals import held_signals
+from ..writing.held_signals import held_signals
 
 INDEX_FILE = "index.txt"
 IDS_FILE = "ids.txt"

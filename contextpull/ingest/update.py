@@ -26,13 +26,13 @@ from datetime import datetime, timezone
 from ..config import Settings
 from ..errors import InputError
 from ..schema import SCHEMA_VERSION
-from . import trigram
-from .fingerprint import corpus_fingerprint
-from .ingest_report import IngestReport
-from .records import Skipped
+from ..writing import trigram
+from ..writing.fingerprint import corpus_fingerprint
+from .report import IngestReport
+from ..writing.records import Skipped
 from .workers import ordered_map
 from .write_thread import WriteThread
-from .writer import SECTION_SETTINGS_KEYS, DocumentBatch, delete_document, index_meta, next_section_rowid, write_meta
+from ..writing.writer import SECTION_SETTINGS_KEYS, DocumentBatch, delete_document, index_meta, next_section_rowid, write_meta
 
 # Whole documents are written in batches of about this many rows: every document is replaced
 # atomically (its delete and insert share a transaction), and a batch is long SQLite work for

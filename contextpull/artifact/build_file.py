@@ -25,12 +25,12 @@ import threading
 from pathlib import Path
 
 from ..errors import BuildError
-from . import trigram
+from ..writing import trigram
 from .cache_copy import CacheCopy
-from .fingerprint import file_sha256
-from .flush import Flusher, flush
+from ..writing.fingerprint import file_sha256
+from ..writing.flush import Flusher, flush
 from .outdir import remove_files
-from .writer import PAGE_SIZE as WRITER_PAGE_SIZE
+from ..writing.writer import PAGE_SIZE as WRITER_PAGE_SIZE
 
 # The writer's page size (16 KiB: faster inserts, smaller file), kept by VACUUM INTO without a
 # conversion; fixed per builder version, so it is part of what makes the bytes reproducible.
@@ -39,7 +39,7 @@ PAGE_SIZE = WRITER_PAGE_SIZE
 
 def create(path: Path) -> sqlite3.Connection:
     """A new, empty build file with the store's schema and the trigram table."""
-    from .writer import create_store
+    from ..writing.writer import create_store
 
     conn = create_store(path)
     conn.execute(trigram.DDL)
@@ -50,7 +50,7 @@ def create(path: Path) -> sqlite3.Connection:
 def copy_of(cache: Path, path: Path, started: CacheCopy | None = None) -> sqlite3.Connection:
     """The build file as a byte copy of ``cache`` (the kernel copies it), to be patched;
     ``started`` is that copy begun earlier."""
-    from .writer import connect
+    from ..writing.writer import connect
 
     if started is not None:
         started.wait()
@@ -158,7 +158,7 @@ class Background:
         self._thread.start()
 
     def _run(self, func, path: Path) -> None:
-        from .verify import open_readonly
+        from ..checks.verify import open_readonly
 
         try:
             conn = open_readonly(path)

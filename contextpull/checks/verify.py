@@ -24,7 +24,7 @@ from pathlib import Path
 from ..errors import CheckFailed, StoreError
 from ..schema import INDEX_MODES, SCHEMA_VERSION, SUPPORTED_MAJOR
 from ..text import normalize_for_fts
-from .fingerprint import content_fingerprint, file_sha256
+from ..writing.fingerprint import content_fingerprint, file_sha256
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 REQUIRED_TABLES = ("meta", "documents", "sections", "sections_fts")
@@ -349,7 +349,7 @@ def _tokens(text: str) -> list[str]:
 
 
 def _check_corpus_fingerprint(conn: sqlite3.Connection, meta: dict[str, str]) -> None:
-    from .fingerprint import corpus_fingerprint
+    from ..writing.fingerprint import corpus_fingerprint
 
     expected = corpus_fingerprint(conn.execute("SELECT path, sha256 FROM documents"))
     if meta["corpus_fingerprint"] != expected:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import InputError
-from .discover import SUPPORTED_EXTENSIONS
+from ..writing.discover import SUPPORTED_EXTENSIONS
 
 STORE_FILE = "store.sqlite"
 SHA_FILE = STORE_FILE + ".sha256"

@@ -19,15 +19,15 @@ from . import build_file
 from . import manifest as manifest_mod
 from .cache import CONTENT_FP_KEY, BuildCache, CachedRecord, CacheRejected, builder_meta
 from .cache_copy import CacheCopy
-from .fingerprint import content_fingerprint, corpus_fingerprint
-from .golden import GoldenResult, check_golden
-from .held_signals import held_signals
+from ..writing.fingerprint import content_fingerprint, corpus_fingerprint
+from ..checks.golden import GoldenResult, check_golden
+from ..writing.held_signals import held_signals
 from .outdir import MANIFEST_FILE, SHA_FILE, STORE_FILE, TMP_PREFIX
 from .outdir import remove_files as _remove
 from .patch import Patch
-from .records import DocumentRecord, Skipped
+from ..writing.records import DocumentRecord, Skipped
 from .report import BuildReport, iso_time
-from .writer import first_meta
+from ..writing.writer import first_meta
 
 # Used for ingested_at when SOURCE_DATE_EPOCH is not set: 1980-01-01, the earliest time a zip
 # entry can hold, the same choice reproducible-build tools make for the same reason.
@@ -60,13 +60,13 @@ class BuildJob:
         self.timings: dict[str, float] = {}
         self.tmp_index = out / f"{tag}.index.tmp"
         self.assembler = None
-        self.indexer = None  # index_thread.Indexers: both FTS5 tables, beside the writer
+        self.indexer = None  # indexers.Indexers: both FTS5 tables, beside the writer
         self.index_failures: list[str] = []  # workers that failed and were redone (same rows)
         self.cache_copy: CacheCopy | None = None  # the build file, begun as the cache's copy
 
     # -- collecting and writing ---------------------------------------------------------------
     def _records(self) -> Iterable[DocumentRecord | Skipped]:
-        from .ingest import collect
+        from ..ingest.engine import collect
 
         reuse = self.cache.reuse if self.cache is not None and self.cache.compatible(self.settings) else None
         if self.progress is not None:
@@ -138,7 +138,7 @@ class BuildJob:
 
     def _open_build_file(self) -> sqlite3.Connection:
         from .assemble import Assembler
-        from .index_thread import Indexers
+        from ..writing.indexers import Indexers
 
         patch = None
         if self._may_patch():
@@ -175,7 +175,7 @@ class BuildJob:
         Python. Writing a 64-character value over a 64-character placeholder rewrites one cell
         in place, so the file stays compact and its bytes stay a function of the content.
         """
-        from .writer import finalize_index, write_meta
+        from ..writing.writer import finalize_index, write_meta
 
         if self.cache is not None:
             self.reuse = "documents" if self.reused else "none"
@@ -265,7 +265,7 @@ class BuildJob:
     def check_golden(self, gdir: Path | None, update: bool) -> GoldenResult:
         if gdir is None:
             return GoldenResult("none")
-        from .verify import open_readonly
+        from ..checks.verify import open_readonly
 
         conn = open_readonly(self.store_path)
         try:
@@ -321,7 +321,7 @@ class BuildJob:
         )
 
     def _section_count(self) -> int:
-        from .verify import open_readonly
+        from ..checks.verify import open_readonly
 
         conn = open_readonly(self.store_path)
         try:

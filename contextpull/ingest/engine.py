@@ -28,17 +28,17 @@ from pathlib import Path
 
 from ..config import Settings
 from ..errors import InputError, StoreError
-from .blocks import ParseError
-from .discover import SUPPORTED_EXTENSIONS, Candidate, discover
-from .ingest_report import IngestReport, strict_failure
-from .ingest_target import StoreTarget
-from .ingest_update import apply_corpus
-from .parse import kind_for, parse_file
-from .records import DocumentRecord, PreparedRecord, Skipped
-from .section import section_document
-from .summary import offline_summary
+from ..parsing.blocks import ParseError
+from ..writing.discover import SUPPORTED_EXTENSIONS, Candidate, discover
+from .report import IngestReport, strict_failure
+from .target import StoreTarget
+from .update import apply_corpus
+from ..parsing.parse import kind_for, parse_file
+from ..writing.records import DocumentRecord, PreparedRecord, Skipped
+from ..writing.section import section_document
+from ..writing.summary import offline_summary
 from .workers import ordered_map
-from .writer import display_root, fts_normalize
+from ..writing.writer import display_root, fts_normalize
 
 Reuse = Callable[[str, str], "DocumentRecord | None"]
 

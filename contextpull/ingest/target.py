@@ -10,8 +10,8 @@ from pathlib import Path
 
 from ..errors import InputError, StoreError
 from ..schema import SUPPORTED_MAJOR
-from .flush import Flusher, flush
-from .writer import connect, create_store
+from ..writing.flush import Flusher, flush
+from ..writing.writer import connect, create_store
 
 
 def open_store_for_ingest(store: Path) -> sqlite3.Connection:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 from ..errors import CheckFailed
-from .records import Skipped
+from ..writing.records import Skipped
 
 
 @dataclass

@@ -23,7 +23,7 @@ KINDS = {
     ".pdf": "pdf",
 }
 
-# kind -> (module under contextpull.build, function)
+# kind -> (module in this package, function)
 _PARSERS = {
     "markdown": ("parse_markdown", "parse_markdown"),
     "text": ("parse_text", "parse_text"),

@@ -1,0 +1,138 @@
+"""The package's import graph has no cycles, lazy imports included (issue 21).
+
+A cycle, even one hidden in a function body, means two modules cannot be understood or moved
+apart; the reader core has to read like the spec, one module a section. Imports under
+``if TYPE_CHECKING:`` are annotations only and do not count.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import contextpull
+
+PACKAGE_DIR = Path(contextpull.__file__).resolve().parent
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE_DIR.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for p in sorted(PACKAGE_DIR.rglob("*.py"))}
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imports(name: str, path: Path, known: set[str]) -> set[str]:
+    is_package = path.name == "__init__.py"
+    package = name if is_package else name.rpartition(".")[0]
+    found: set[str] = set()
+
+    def resolve(base: str, names: list[str]) -> None:
+        targets = [f"{base}.{n}" for n in names if f"{base}.{n}" in known]
+        if targets:
+            found.update(targets)
+        elif base in known:
+            found.add(base)
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _is_type_checking(child):
+                for other in child.orelse:
+                    visit(other)
+                continue
+            if isinstance(child, ast.Import):
+                for alias in child.names:
+                    if alias.name in known:
+                        found.add(alias.name)
+            elif isinstance(child, ast.ImportFrom):
+                if child.level:
+                    base_parts = package.split(".")
+                    base_parts = base_parts[: len(base_parts) - (child.level - 1)]
+                    base = ".".join(base_parts + ([child.module] if child.module else []))
+                else:
+                    base = child.module or ""
+                resolve(base, [a.name for a in child.names])
+            visit(child)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")))
+    found.discard(name)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    modules = _modules()
+    known = set(modules)
+    return {name: _imports(name, path, known) for name, path in modules.items()}
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One cycle as a list of modules (first repeated at the end), or None."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def walk(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state:
+                cycle = walk(nxt)
+                if cycle:
+                    return cycle
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            cycle = walk(node)
+            if cycle:
+                return cycle
+    return None
+
+
+def test_the_package_has_no_import_cycle():
+    assert find_cycle(import_graph()) is None
+
+
+def test_the_graph_sees_lazy_imports_and_the_finder_reports_a_cycle():
+    graph = import_graph()
+    # a function-body import is an edge: build_job loads the index workers only when it builds
+    assert "contextpull.writing.indexers" in graph["contextpull.artifact.build_job"]
+    assert "contextpull.ops" in graph["contextpull.regex_child"]
+    graph["contextpull.regex_grep"] = graph["contextpull.regex_grep"] | {"contextpull.ops"}
+    assert find_cycle(graph) == ["contextpull.ops", "contextpull.regex_grep", "contextpull.ops"]
+
+
+LAYERS = {  # each write-side room and the rooms it must not import
+    "contextpull.parsing": ("contextpull.writing", "contextpull.ingest", "contextpull.artifact", "contextpull.checks"),
+    "contextpull.writing": ("contextpull.ingest", "contextpull.artifact", "contextpull.checks"),
+    "contextpull.checks": ("contextpull.ingest", "contextpull.artifact"),
+    "contextpull.ingest": ("contextpull.artifact", "contextpull.checks"),
+}
+
+
+def test_the_write_side_rooms_do_not_reach_up():
+    """Parsing knows nothing of stores, writing nothing of runs; the checks load no build."""
+    graph = import_graph()
+    wrong = sorted(
+        f"{module} -> {target}"
+        for module, targets in graph.items()
+        for room, above in LAYERS.items()
+        if module.startswith(room + ".")
+        for target in targets
+        if target.startswith(above)
+    )
+    assert wrong == []
