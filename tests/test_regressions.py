@@ -1,0 +1,91 @@
+"""Expected outputs as pytest-regressions fixtures (issue 21).
+
+What users see and check in is pinned here, byte for byte: the golden index text and section id
+list of the test corpora, ``tools.json``, the MCP instructions a host receives, and the drift
+report a pull request shows. A change to any of them fails here with a diff; when the change is
+intended, ``pytest tests/test_regressions.py --force-regen`` rewrites the fixture and the commit
+shows the new text for review. The fixtures live in ``tests/test_regressions/``.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from artifact_helpers import clean_env, fixture_corpus, quiet_build
+from contextpull.checks import golden
+from contextpull.cli import cli
+from contextpull.mcp_instructions import build_instructions
+from contextpull.tools import TOOLS
+
+ROOT = Path(__file__).resolve().parent.parent
+UV_DOCS = ROOT.parent / "shared" / "corpora" / "uv-docs"
+
+CORPORA = {
+    "conformance": ROOT / "conformance" / "corpus",
+    "uv_docs": UV_DOCS,
+}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """Each corpus built once for the module: name -> store path."""
+    stores = {}
+    for name, corpus in CORPORA.items():
+        if corpus.is_dir():
+            out = tmp_path_factory.mktemp(name)
+            quiet_build(corpus, out)
+            stores[name] = out / "store.sqlite"
+    return stores
+
+
+def _store(built, name) -> Path:
+    if name not in built:
+        pytest.skip(f"{CORPORA[name]} is not here (it is beside the repository in CI)")
+    return built[name]
+
+
+@pytest.mark.parametrize("name", sorted(CORPORA))
+def test_index_text(built, name, file_regression):
+    with sqlite3.connect(_store(built, name)) as conn:
+        file_regression.check(golden.index_text(conn), basename=f"index_{name}", extension=".txt")
+
+
+@pytest.mark.parametrize("name", sorted(CORPORA))
+def test_section_ids(built, name, file_regression):
+    with sqlite3.connect(_store(built, name)) as conn:
+        file_regression.check(golden.ids_text(conn), basename=f"ids_{name}", extension=".txt")
+
+
+def test_mcp_instructions(built, file_regression):
+    with sqlite3.connect(_store(built, "conformance")) as conn:
+        meta = dict(conn.execute("SELECT key, value FROM meta"))
+        file_regression.check(build_instructions(conn, meta) + "\n", extension=".txt")
+
+
+def test_tools_json(file_regression):
+    """The checked-in tools.json is TOOLS rendered, and both are pinned here."""
+    rendered = json.dumps(TOOLS, indent=2, ensure_ascii=False) + "\n"
+    assert json.loads((ROOT / "tools.json").read_text(encoding="utf-8")) == json.loads(rendered)
+    file_regression.check(rendered, extension=".json")
+
+
+def test_drift_report_markdown(tmp_path, file_regression):
+    docs = fixture_corpus(tmp_path / "docs")
+    quiet_build(docs, tmp_path / "old")
+    (docs / "notes.txt").unlink()
+    (docs / "added.md").write_text("# Added page\n\nNew material about retries and back-off.\n")
+    text = (docs / "errors.md").read_text()
+    (docs / "errors.md").write_text(text.replace("insufficient funds", "not enough funds"))
+    quiet_build(docs, tmp_path / "new")
+    result = CliRunner().invoke(
+        cli,
+        ["diff", str(tmp_path / "old" / "store.sqlite"), str(tmp_path / "new" / "store.sqlite"), "--format", "markdown"],
+        env=clean_env(),
+    )
+    assert result.exit_code == 0, result.output
+    file_regression.check(result.stdout.replace(str(tmp_path), "<tmp>"), extension=".md")
