@@ -65,6 +65,19 @@ def quiet_build(docs: Path, out: Path, **kwargs):
     return report, warnings
 
 
+def drifted_pair(root: Path) -> tuple[Path, Path]:
+    """Two builds of the fixture corpus, the second with one document removed, one added and one
+    edited: the stores a drift report compares."""
+    docs = fixture_corpus(root / "docs")
+    quiet_build(docs, root / "old")
+    (docs / "notes.txt").unlink()
+    (docs / "added.md").write_text("# Added page\n\nNew material about retries and back-off.\n")
+    text = (docs / "errors.md").read_text()
+    (docs / "errors.md").write_text(text.replace("insufficient funds", "not enough funds"))
+    quiet_build(docs, root / "new")
+    return root / "old" / "store.sqlite", root / "new" / "store.sqlite"
+
+
 def assert_verified(store: Path, **kwargs) -> VerifyReport:
     """Full verify (sidecars included) of a store a test built; fails the test on any problem."""
     return verify_store(store, **kwargs)

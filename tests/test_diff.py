@@ -7,7 +7,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from artifact_helpers import assert_verified, clean_env, fixture_corpus, quiet_build
+from artifact_helpers import assert_verified, clean_env, drifted_pair
 from contextpull.checks.diff import diff_stores
 from contextpull.cli import cli
 from contextpull.errors import StoreError
@@ -15,16 +15,10 @@ from contextpull.errors import StoreError
 
 @pytest.fixture
 def two_stores(tmp_path):
-    docs = fixture_corpus(tmp_path / "docs")
-    quiet_build(docs, tmp_path / "old")
-    (docs / "notes.txt").unlink()
-    (docs / "added.md").write_text("# Added page\n\nNew material about retries and back-off.\n")
-    text = (docs / "errors.md").read_text()
-    (docs / "errors.md").write_text(text.replace("insufficient funds", "not enough funds"))
-    quiet_build(docs, tmp_path / "new")
-    for name in ("old", "new"):
-        assert_verified(tmp_path / name / "store.sqlite")
-    return tmp_path / "old" / "store.sqlite", tmp_path / "new" / "store.sqlite"
+    old, new = drifted_pair(tmp_path)
+    for store in (old, new):
+        assert_verified(store)
+    return old, new
 
 
 def test_diff_lists_documents_and_ids(two_stores):

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from artifact_helpers import clean_env, fixture_corpus, quiet_build
+from artifact_helpers import clean_env, drifted_pair, quiet_build
 from contextpull.checks import golden
 from contextpull.cli import cli
 from contextpull.mcp_instructions import build_instructions
@@ -75,17 +75,7 @@ def test_tools_json(file_regression):
 
 
 def test_drift_report_markdown(tmp_path, file_regression):
-    docs = fixture_corpus(tmp_path / "docs")
-    quiet_build(docs, tmp_path / "old")
-    (docs / "notes.txt").unlink()
-    (docs / "added.md").write_text("# Added page\n\nNew material about retries and back-off.\n")
-    text = (docs / "errors.md").read_text()
-    (docs / "errors.md").write_text(text.replace("insufficient funds", "not enough funds"))
-    quiet_build(docs, tmp_path / "new")
-    result = CliRunner().invoke(
-        cli,
-        ["diff", str(tmp_path / "old" / "store.sqlite"), str(tmp_path / "new" / "store.sqlite"), "--format", "markdown"],
-        env=clean_env(),
-    )
+    old, new = drifted_pair(tmp_path)
+    result = CliRunner().invoke(cli, ["diff", str(old), str(new), "--format", "markdown"], env=clean_env())
     assert result.exit_code == 0, result.output
     file_regression.check(result.stdout.replace(str(tmp_path), "<tmp>"), extension=".md")
