@@ -7,6 +7,7 @@ scratch folder holding ``docs/``, as the page says.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
@@ -33,7 +34,7 @@ def test_every_example_runs(tmp_path, monkeypatch, capsys):
     pytest.importorskip("mcp")
     shutil.copytree(ROOT / "conformance" / "corpus", tmp_path / "docs")
     monkeypatch.chdir(tmp_path)
-    for name in [k for k in __import__("os").environ if k.startswith("CONTEXTPULL_")]:
+    for name in [k for k in os.environ if k.startswith("CONTEXTPULL_")]:
         monkeypatch.delenv(name)
     namespace: dict = {"__name__": "library_docs"}
     blocks = _blocks()
@@ -45,5 +46,6 @@ def test_every_example_runs(tmp_path, monkeypatch, capsys):
             raise AssertionError(f"docs/library.md example {number} failed: {exc!r}\n{block}") from exc
     out = capsys.readouterr().out
     assert "ingest() got an unknown keyword 'section_max_char'" in out
-    assert "errors.md" in out or "payment-errors.md" in out
+    assert "no section 'nope.md#9' / search for it first" in out
+    assert '"id": "guides/advanced/retries.md#0"' in out  # the grep over MCP, and main()'s --json
     assert (tmp_path / "out" / "store.sqlite").is_file() and (tmp_path / "golden" / "ids.txt").is_file()
