@@ -2,8 +2,8 @@
 
 The names exported here are the read side (ADR 001, ADR 009): importing ``contextpull`` loads the
 standard library only. The write side lives in ``contextpull.parsing``, ``.writing``,
-``.ingest``, ``.artifact`` and ``.checks``; the surfaces in ``contextpull.cli`` and
-``contextpull.mcp_server``. ``Store`` and ``Ops`` load on first use
+``.ingest``, ``.artifact`` and ``.checks`` (their library entry points are in docs/library.md);
+the surfaces in ``contextpull.cli`` and ``contextpull.server``. ``Store`` and ``Ops`` load on first use
 (PEP 562), so the write side, which imports this package for its version, does not pay for the
 read side at start-up.
 """
@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING
 
 __version__ = "0.4.0"
 
-from .errors import ContextPullError, StoreError, ToolError  # noqa: E402
+from .errors import ContextPullError, OpsError, StoreError, ToolError  # noqa: E402
 
 if TYPE_CHECKING:  # pragma: no cover
     from .ops import Ops
     from .store import Store
 
-__all__ = ["ContextPullError", "Ops", "Store", "StoreError", "ToolError", "__version__"]
+__all__ = ["ContextPullError", "Ops", "OpsError", "Store", "StoreError", "ToolError", "__version__"]
 
 
 def __getattr__(name: str):

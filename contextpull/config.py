@@ -108,12 +108,61 @@ def _read_pyproject_fallback(path: Path) -> dict[str, Any]:
     return table
 
 
+# The library's keyword names from 0.2.1 (docs/library.md), accepted beside ours.
+PUBLISHED_KEYWORDS = {
+    "max_chars": "section_max_chars",
+    "min_chars": "section_min_chars",
+    "heading_depth": "section_heading_depth",
+    "summarizer_name": "summarizer",
+}
+# 0.2.1 keywords for what this release does not write; each is refused with the reason.
+_NOT_WRITTEN = {
+    "embed_model": "embeddings are not written by this release; hybrid search runs lexical",
+    "embed_fn": "embeddings are not written by this release; hybrid search runs lexical",
+}
+
+
+def keyword_settings(call: str, keywords: Mapping[str, Any]) -> dict[str, Any]:
+    """The settings keywords of a library call (``ingest``, ``build``), by their ``Settings`` names.
+
+    Each setting takes its name (``section_max_chars``) or its 0.2.1 name (``max_chars``), not
+    both; ``None`` means "not given". Anything else is one ``ConfigError`` naming the keyword and
+    listing the valid ones, because a misspelt setting silently left at its default changes a
+    store without saying so.
+    """
+    known = [f.name for f in fields(Settings)]
+    out: dict[str, Any] = {}
+    for key, value in keywords.items():
+        if key in _NOT_WRITTEN:
+            raise ConfigError(f"{call}() keyword {key!r}: {_NOT_WRITTEN[key]}", "leave it out")
+        name = PUBLISHED_KEYWORDS.get(key, key)
+        if name not in known:
+            raise ConfigError(
+                f"{call}() got an unknown keyword {key!r}",
+                "settings are " + ", ".join(known) + " (0.2.1 names: " + ", ".join(PUBLISHED_KEYWORDS) + ")",
+            )
+        if name in out:
+            raise ConfigError(f"{call}() got {name!r} twice (as {name} and as its 0.2.1 name)")
+        out[name] = value
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def _given_label(name: str, given_as: str) -> str:
+    return "--" + name.replace("_", "-") if given_as == "flag" else f"keyword argument {name}"
+
+
 def resolve_settings(
     corpus_root: Path | None,
     flags: Mapping[str, Any] | None = None,
     environ: Mapping[str, str] | None = None,
+    *,
+    given_as: str = "flag",
 ) -> Settings:
-    """Merge the four sources in precedence order; ``None`` in ``flags`` means "not given"."""
+    """Merge the four sources in precedence order; ``None`` in ``flags`` means "not given".
+
+    ``given_as`` names the first source in messages: ``"flag"`` (``--section-max-chars``) for
+    the CLI, ``"keyword"`` (``keyword argument section_max_chars``) for the library.
+    """
     flags = flags or {}
     environ = os.environ if environ is None else environ
     table, table_label = read_pyproject(corpus_root) if corpus_root is not None else ({}, "")
@@ -126,7 +175,7 @@ def resolve_settings(
         name = f.name
         env_name = ENV_PREFIX + name.upper()
         if flags.get(name) is not None:
-            sources[name] = "--" + name.replace("_", "-")
+            sources[name] = _given_label(name, given_as)
             values[name] = _coerce(name, flags[name], sources[name])
         elif environ.get(env_name, "") != "":
             sources[name] = f"environment variable {env_name}"

@@ -35,9 +35,17 @@ class StoreError(ContextPullError):
 
 
 class ToolError(ContextPullError):
-    """A tool call that cannot be answered as asked (store-format.txt; supplement "Errors")."""
+    """A tool call that cannot be answered as asked (store-format.txt; supplement "Errors").
+
+    Also exported as ``OpsError`` (``contextpull.ops.OpsError``), the name the 0.2.1 library
+    documented: one class under two names, so ``except OpsError`` and ``except ToolError`` catch
+    the same errors (docs/library.md).
+    """
 
     exit_code = 4
+
+
+OpsError = ToolError
 
 
 class ConfigError(ContextPullError):

@@ -16,10 +16,10 @@ from dataclasses import replace
 from typing import Sequence
 
 from . import literal_grep, ranking, regex_grep
-from .errors import ToolError
+from .errors import OpsError, ToolError  # noqa: F401 - OpsError: the tool error's library name
 from .results import GrepResult, Hit, Match, NeighboursResult, ReadResult, SearchResult, Section
 from .store import Store
-from .text import query_tokens
+from .text import normalize_for_fts, query_tokens  # noqa: F401 - normalize_for_fts: public here too
 
 SEARCH_LIMIT = (1, 50)
 # Words of a query. The OR pass ranks every section holding any of them, at a cost that grows
@@ -42,6 +42,18 @@ _TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
 
 _DOCS_WHERE = "SELECT doc_id FROM documents WHERE "
 _SECTION_COLUMNS = "s.id, s.doc_id, s.heading_path, s.kind, s.text, s.prev_id, s.next_id, s.ordinal"
+
+
+def tokenize(text: str) -> list[str]:
+    """The words of ``text`` as search sees them (store-format.txt, "Tokenisation").
+
+    Lower-cased, normalised like the FTS columns (``normalize_for_fts``), split on the rule
+    ``[^\\W_][\\w.\\-]*`` with ``._-`` stripped from both ends, in order, duplicates kept: so
+    ``TX-4419``, ``3.12`` and ``GATEWAY_TIMEOUT_MS`` stay whole and ``--no-cache`` is ``no-cache``.
+    Public so that an embedding client (a custom ranking, an embedding function) splits text
+    exactly as the store's FTS index does.
+    """
+    return query_tokens(text)
 
 
 def _fts_string(token: str) -> str:

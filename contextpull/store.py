@@ -40,8 +40,10 @@ def _binding() -> str:
 class Store:
     """A read-only connection to one store file plus its meta table.
 
-    Use ``Store.open(path)`` as a context manager; ``.conn`` is the sqlite3 connection and
-    ``.meta`` a dict of every meta key.
+    Use ``Store.open(path)`` as a context manager; ``.conn`` is the sqlite3 connection, ``.meta``
+    a dict of every meta key and ``meta_get(key)`` one of them. A reader never writes
+    (store-format.txt, "Opening", step 1): stores are written by ``contextpull.ingest.ingest`` and
+    ``contextpull.artifact.build`` (docs/library.md).
     """
 
     def __init__(self, path: Path, conn: sqlite3.Connection, meta: dict[str, str]):
@@ -51,7 +53,21 @@ class Store:
 
     # -- opening -------------------------------------------------------------------------------
     @classmethod
-    def open(cls, path: str | os.PathLike) -> "Store":
+    def open(cls, path: str | os.PathLike, readonly: bool = True) -> "Store":
+        """Open ``path`` for reading, or raise ``StoreError`` with one line saying why not.
+
+        ``readonly`` exists for code written against 0.2.1, where ``readonly=False`` opened a
+        writable connection. Here it must stay ``True``: ``readonly=False`` raises ``StoreError``
+        naming the write-side entry points, before the file is touched, because a write through
+        a reader's connection would bypass the fingerprints, the index text and the FTS rules
+        that make a store a store.
+        """
+        if readonly is not True:
+            raise StoreError(
+                f"Store.open({str(path)!r}, readonly={readonly!r}): a ContextPull reader never writes",
+                "write stores with contextpull.ingest.ingest(corpus, store) or"
+                " contextpull.artifact.build(docs, out); see docs/library.md",
+            )
         path = Path(path)
         if not path.exists():
             raise StoreError(f"no store at {path}", _HOW_TO_BUILD)
@@ -77,6 +93,13 @@ class Store:
         self.close()
 
     # -- meta accessors (store-format "Opening", step 4) ----------------------------------------
+    def meta_get(self, key: str) -> str | None:
+        """The meta value under ``key`` as text, or ``None`` when the store has no such key.
+
+        Read from the copy taken at open: meta is immutable for the life of the file.
+        """
+        return self.meta.get(key)
+
     @property
     def schema_version(self) -> str:
         return self.meta["schema_version"]

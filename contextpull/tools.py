@@ -124,8 +124,14 @@ def openai_tools() -> list[dict]:
     ]
 
 
+class UnknownTool(ToolError, KeyError):
+    """A tool name not in ``TOOLS``: a ``ToolError`` like every other refusal, and a ``KeyError``
+    because the name is missing from the dispatch table, which is what 0.2.1's ``call`` raised
+    (docs/library.md), so ``except KeyError`` around ``call`` keeps working."""
+
+
 def _unknown(name) -> ToolError:
-    return ToolError(f"unknown tool {name!r}", "tools are: " + ", ".join(_BY_NAME))
+    return UnknownTool(f"unknown tool {name!r}", "tools are: " + ", ".join(_BY_NAME))
 
 
 def validate(name: str, arguments) -> dict:

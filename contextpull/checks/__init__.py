@@ -5,6 +5,48 @@ manifest; ``golden`` compares the index text and section id list with checked-in
 rewrites both, or neither); ``diff`` reports what changed between two stores. They read stores
 with plain ``sqlite3`` and never write one.
 
-Exports: ``verify.verify_store``, ``golden.check_golden``, ``diff.diff_stores`` and
-``diff.render``.
+Library entry points (docs/library.md), loaded on first use (PEP 562) so that importing one
+submodule does not load the others: ``verify_store(path)`` returns a ``VerifyReport`` or raises
+``CheckFailed``; ``check_golden(store, golden_dir, update=False)`` returns a ``GoldenResult``;
+``diff_stores(old, new)`` returns a ``StoreDiff``, and ``render_diff(diff, "text"|"markdown"|"json")``
+prints it as ``contextpull diff`` does.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .diff import StoreDiff, diff_stores
+    from .diff import render as render_diff
+    from .golden import GoldenResult, check_golden
+    from .verify import VerifyReport, verify_store
+
+__all__ = [
+    "GoldenResult",
+    "StoreDiff",
+    "VerifyReport",
+    "check_golden",
+    "diff_stores",
+    "render_diff",
+    "verify_store",
+]
+
+_EXPORTS = {
+    "verify_store": ("verify", "verify_store"),
+    "VerifyReport": ("verify", "VerifyReport"),
+    "check_golden": ("golden", "check_golden"),
+    "GoldenResult": ("golden", "GoldenResult"),
+    "diff_stores": ("diff", "diff_stores"),
+    "StoreDiff": ("diff", "StoreDiff"),
+    "render_diff": ("diff", "render"),
+}
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        import importlib
+
+        module, attr = _EXPORTS[name]
+        return getattr(importlib.import_module(f"{__name__}.{module}"), attr)
+    raise AttributeError(f"module 'contextpull.checks' has no attribute {name!r}")

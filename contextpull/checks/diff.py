@@ -14,8 +14,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .golden import compare, index_text, unified
-from .verify import check_file_header, open_readonly
+from .golden import compare, index_text, open_store, unified
 
 MAX_MARKDOWN_IDS = 50
 
@@ -58,21 +57,9 @@ def _ids(conn: sqlite3.Connection) -> dict[str, str]:
     return dict(conn.execute("SELECT id, hash FROM sections"))
 
 
-def _open(path: Path) -> sqlite3.Connection:
-    from ..errors import StoreError
-
-    check_file_header(path)
-    try:
-        conn = open_readonly(path)
-        conn.execute("SELECT 1 FROM documents, sections, meta LIMIT 1").fetchall()
-    except sqlite3.DatabaseError as exc:
-        raise StoreError(f"{path} is not a ContextPull store: {exc}") from None
-    return conn
-
-
 def diff_stores(old: Path | str, new: Path | str) -> StoreDiff:
     old, new = Path(old), Path(new)
-    a, b = _open(old), _open(new)
+    a, b = open_store(old), open_store(new)
     try:
         result = StoreDiff(str(old), str(new))
         docs_a, docs_b = _documents(a), _documents(b)

@@ -9,6 +9,7 @@ carrying a unified diff of the index text and the ids added, removed and changed
 from __future__ import annotations
 
 import difflib
+import os
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -127,12 +128,35 @@ def _read(path: Path) -> str:
         ) from None
 
 
-def check_golden(conn: sqlite3.Connection, gdir: Path, *, update: bool = False) -> GoldenResult:
-    """Compare the store behind ``conn`` with ``gdir`` (or rewrite ``gdir`` when ``update``).
+def open_store(path: Path) -> sqlite3.Connection:
+    """A read-only connection to a file that has a store's tables, or ``StoreError``."""
+    from .verify import check_file_header, open_readonly
+
+    check_file_header(path)
+    try:
+        conn = open_readonly(path)
+        conn.execute("SELECT 1 FROM documents, sections, meta LIMIT 1").fetchall()
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"{path} is not a ContextPull store: {exc}") from None
+    return conn
+
+
+def check_golden(
+    store: sqlite3.Connection | str | os.PathLike, gdir: str | os.PathLike, *, update: bool = False
+) -> GoldenResult:
+    """Compare the store ``store`` (a path, or an open connection) with ``gdir``, or rewrite
+    ``gdir`` when ``update``.
 
     Returns a result whose status is ``match``, ``drift`` or ``updated``; the caller decides the
     exit code, because the build still publishes its artifact and report on drift.
     """
+    if not isinstance(store, sqlite3.Connection):
+        conn = open_store(Path(store))
+        try:
+            return check_golden(conn, gdir, update=update)
+        finally:
+            conn.close()
+    conn = store
     gdir = Path(gdir)
     new_index = index_text(conn)
     new_ids = ids_text(conn)

@@ -132,7 +132,7 @@ def one_line(text: str, limit: int = 500) -> str:
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="contextpull")
+@click.version_option(__version__, prog_name="contextpull", message="%(prog)s %(version)s")
 def cli() -> None:
     """Build ContextPull stores from docs folders and pull from them.
 
@@ -143,13 +143,27 @@ def cli() -> None:
     """
 
 
-def main() -> None:
-    """Console entry point: quiet on a closed pipe (``contextpull index | head``)."""
+def main(argv: list[str] | None = None) -> int:
+    """Run one command and return its exit code; quiet on a closed pipe (``contextpull index | head``).
+
+    The console script exits with the returned code; a program embedding the CLI calls
+    ``main(["search", "TX-4419", "--json"])`` and gets the code instead of a ``SystemExit``
+    (docs/library.md). ``argv`` defaults to ``sys.argv[1:]``.
+    """
     try:
-        cli(prog_name="contextpull")
+        cli.main(args=argv, prog_name="contextpull")
+    except SystemExit as exc:
+        code = exc.code
+        if code is None:
+            return 0
+        if isinstance(code, int):
+            return code
+        print(code, file=sys.stderr)  # sys.exit("message"): the message, then status 1
+        return 1
     except BrokenPipeError:  # raised outside a command (e.g. while printing --help)
         _silence_stdout()
-        sys.exit(0)
+        return 0
+    return 0
 
 
 def _silence_stdout() -> None:

@@ -1,12 +1,15 @@
 """The in-place, incremental ingest (system-design.txt section 3; ADR 004).
 
-``ingest(corpus, store, settings)`` brings a store up to date with a folder: unchanged documents
-are kept, changed ones rewritten, vanished ones deleted, all in batches written beside the
-parsing (``write_thread``, ``workers``), with the store in place or a scratch file that is
-flushed and renamed (``target``). ``report`` is what a run says; ``progress`` draws it.
+``contextpull.ingest.ingest(corpus, store, **settings)`` is the library entry (``api``,
+docs/library.md): it brings a store up to date with a folder: unchanged documents are kept,
+changed ones rewritten, vanished ones deleted, all in batches written beside the parsing
+(``write_thread``, ``workers``), with the store in place or a scratch file that is flushed and
+renamed (``target``). ``engine`` holds the pipeline, ``report`` is what a run says, ``progress``
+draws it.
 
-``ingest`` is resolved on first use, so importing a submodule (``progress`` for the CLI) does
-not load the parsers.
+``ingest`` and ``IngestReport`` are resolved on first use (PEP 562), so ``import
+contextpull.ingest`` or a submodule (``progress`` for the CLI) does not load the parsers, and
+``from contextpull.ingest import ingest`` loads them only when the function runs.
 """
 
 from __future__ import annotations
@@ -14,14 +17,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .engine import ingest
+    from .api import ingest
+    from .report import IngestReport
 
-__all__ = ["ingest"]
+__all__ = ["IngestReport", "ingest"]
 
 
 def __getattr__(name: str):
     if name == "ingest":
-        from .engine import ingest
+        from .api import ingest
 
         return ingest
+    if name == "IngestReport":
+        from .report import IngestReport
+
+        return IngestReport
     raise AttributeError(f"module 'contextpull.ingest' has no attribute {name!r}")

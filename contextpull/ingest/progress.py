@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from typing import TextIO
+
+from ..errors import ConfigError
 
 
 class Progress:
@@ -74,3 +77,31 @@ class Progress:
             self.stream.write("\r\x1b[K")
             self.stream.flush()
             self._drawn = False
+
+
+class CallbackProgress:
+    """A library caller's ``progress(path)`` function in the shape ingest and build drive."""
+
+    def __init__(self, callback: Callable[[str], object]):
+        self.callback = callback
+
+    def start(self, total: int | None = None) -> None:
+        pass
+
+    def advance(self, path: str = "") -> None:
+        self.callback(path)
+
+    def finish(self) -> None:
+        pass
+
+
+def as_progress(progress) -> object | None:
+    """``None``, a ``Progress``-like object (``start``/``advance``/``finish``), or a function
+    called with each file's corpus-relative path as it is read (docs/library.md)."""
+    if progress is None or hasattr(progress, "advance"):
+        return progress
+    if callable(progress):
+        return CallbackProgress(progress)
+    raise ConfigError(
+        f"progress must be a function of one path or a Progress, got {type(progress).__name__}"
+    )

@@ -1,0 +1,56 @@
+"""``contextpull.ingest.ingest``: the library entry of the in-place ingest (docs/library.md).
+
+Settings are keyword arguments with the CLI's names and precedence: a keyword stands where a flag
+would, then ``CONTEXTPULL_*`` variables, then ``[tool.contextpull]`` in the corpus's
+``pyproject.toml``, then defaults (system-design.txt section 8), so ``ingest("docs", store)`` and
+``contextpull ingest docs --store store`` write the same store. The engine is imported when the
+function runs, so ``from contextpull.ingest import ingest`` stays cheap.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..config import keyword_settings, resolve_settings
+from .progress import as_progress
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .report import IngestReport
+
+
+def ingest(
+    corpus: str | os.PathLike,
+    store: str | os.PathLike,
+    *,
+    strict: bool = False,
+    progress: Any = None,
+    exclude: Iterable[str | os.PathLike] = (),
+    **settings: Any,
+) -> "IngestReport":
+    """Bring the store file ``store`` up to date with the folder ``corpus``; return the report.
+
+    Unchanged documents are kept, changed ones rewritten, vanished ones deleted; a run that
+    changes nothing writes nothing (system-design.txt section 3). ``settings`` are
+    ``section_max_chars``, ``section_min_chars``, ``section_heading_depth``,
+    ``index_budget_tokens`` and ``summarizer`` (or their 0.2.1 names ``max_chars``,
+    ``min_chars``, ``heading_depth``, ``summarizer_name``); any other keyword is a
+    ``ConfigError``. ``progress`` is a function called with each file's path as it is read.
+    ``strict`` raises ``CheckFailed`` after writing when a file was skipped. Bad input raises
+    ``InputError``, an unwritable store ``StoreError``.
+    """
+    from .engine import ingest as run_ingest
+
+    corpus = Path(corpus)
+    flags = keyword_settings("ingest", settings)
+    resolved = resolve_settings(corpus if corpus.is_dir() else None, flags, given_as="keyword")
+    return run_ingest(
+        corpus,
+        Path(store),
+        resolved,
+        strict=strict,
+        progress=as_progress(progress),
+        exclude=[Path(p) for p in exclude],
+    )
