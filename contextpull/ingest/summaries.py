@@ -80,7 +80,13 @@ class SummaryStage:
 
     # -- the stream ---------------------------------------------------------------------------
     def apply(self, records: Iterable[Any]) -> Iterator[Any]:
-        """``records`` with model summaries, in the same order (see the module docstring)."""
+        """``records`` with model summaries, in the same order (see the module docstring).
+
+        The counts are this pass's: a build that starts again (without its cache's layout, or
+        without the cache) runs a second pass, whose documents summarised by the first count as
+        generated, not cached, and cost no second request."""
+        self.generated = self.cached = self.offline = 0
+        self.failed = []
 
         def mine(record: Any) -> bool:
             return isinstance(record, PreparedRecord) and record.summary_src != "llm"
@@ -95,7 +101,10 @@ class SummaryStage:
                 yield record
                 continue
             if outcome is None:
-                self.cached += 1
+                if record.sha256 in self._generated:
+                    self.generated += 1
+                else:
+                    self.cached += 1
                 yield replace(record, summary=self._known(record.sha256), summary_src="llm")
             elif outcome.summary is None:
                 self.offline += 1
