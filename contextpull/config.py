@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -21,16 +21,19 @@ ENV_PREFIX = "CONTEXTPULL_"
 
 @dataclass(frozen=True)
 class Settings:
-    """The knobs that change what a build writes; all of them are recorded in the manifest."""
+    """The knobs of a build. Those that change what a build writes are recorded in the manifest
+    and the store (``to_dict``); those that only change how it runs (``summary_concurrency``)
+    are not, so a build that does not use them keeps its bytes."""
 
     section_max_chars: int = 2000
     section_min_chars: int = 40
     section_heading_depth: int = 4
     index_budget_tokens: int = 3000
-    summarizer: str = "offline"
+    summarizer: str = "offline"  # or provider:model (issue 17; contextpull.models.summarize)
+    summary_concurrency: int = field(default=8, metadata={"recorded": False})
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.metadata.get("recorded", True)}
 
 
 # name -> (minimum, maximum) for the integer settings; the summarizer is checked on its own.
@@ -39,7 +42,9 @@ _INT_RANGES = {
     "section_min_chars": (0, 100_000),
     "section_heading_depth": (1, 6),
     "index_budget_tokens": (50, 10_000_000),
+    "summary_concurrency": (1, 64),
 }
+SUMMARIZER_PROVIDERS = ("openai", "anthropic")
 
 
 def _coerce(name: str, value: Any, source: str) -> Any:
@@ -58,12 +63,15 @@ def _coerce(name: str, value: Any, source: str) -> Any:
         return number
     if name == "summarizer":
         text = str(value).strip()
-        if text != "offline":
-            raise ConfigError(
-                f"summarizer {text!r} is not available in this build (from {source})",
-                "use summarizer = 'offline'; model summaries are not implemented yet",
-            )
-        return text
+        if text == "offline":
+            return text
+        # provider:model; the provider is checked here, the key when a run starts (models/spec.py).
+        from .models.spec import parse
+
+        try:
+            return parse(text, setting="summarizer", providers=SUMMARIZER_PROVIDERS).text
+        except ConfigError as exc:
+            raise type(exc)(f"{exc.message} (from {source})", exc.suggestion) from None
     raise ConfigError(f"unknown setting {name!r} (from {source})")
 
 

@@ -6,8 +6,9 @@ conformance runner all render errors through ``to_dict()``, so a tool error look
 wherever it surfaces (supplement.md, "Errors").
 
 Exit codes (documented in README.md):
-  0 success, 1 a check failed (golden drift, verify, --strict), 2 usage error (click's own),
-  3 bad input or an unusable store, 4 a tool error (unknown id, bad pattern, ...).
+  0 success, 1 a check failed (golden drift, verify, --strict), 2 usage error (click's own) or a
+  bad setting, 3 bad input, an unusable store or a model setting this machine cannot use (an
+  unknown provider, a missing key), 4 a tool error (unknown id, bad pattern, ...).
 """
 
 from __future__ import annotations
@@ -52,6 +53,14 @@ class ConfigError(ContextPullError):
     """A setting with a bad value; the message names the setting and where it came from."""
 
     exit_code = 2
+
+
+class ModelSettingError(ConfigError):
+    """A model setting (``summarizer``, ``embed_model``) this environment cannot serve: an unknown
+    provider or a key variable that is not set. Exit 3 like other unusable input, not 2: the
+    setting is well formed, what is missing lies outside the command line (issue 17)."""
+
+    exit_code = 3
 
 
 class InputError(ContextPullError):

@@ -45,7 +45,8 @@ def test_empty_env_value_counts_as_unset(tmp_path):
         ({"section_max_chars": "lots"}, {}, "", ("section_max_chars", "--section-max-chars")),
         ({}, {"CONTEXTPULL_INDEX_BUDGET_TOKENS": "-5"}, "", ("index_budget_tokens", "CONTEXTPULL_INDEX_BUDGET_TOKENS")),
         ({}, {}, "section_heading_depth = 9\n", ("section_heading_depth", "pyproject.toml")),
-        ({}, {}, "summarizer = 'anthropic:claude'\n", ("summarizer", "pyproject.toml")),
+        ({}, {}, "summarizer = 'gpt'\n", ("summarizer", "pyproject.toml")),
+        ({}, {"CONTEXTPULL_SUMMARY_CONCURRENCY": "0"}, "", ("summary_concurrency", "CONTEXTPULL_SUMMARY_CONCURRENCY")),
         ({}, {}, "no_such_setting = 1\n", ("no_such_setting", "pyproject.toml")),
     ],
 )

@@ -121,6 +121,8 @@ LAYERS = {  # each write-side room and the rooms it must not import
     "contextpull.writing": ("contextpull.ingest", "contextpull.artifact", "contextpull.checks"),
     "contextpull.checks": ("contextpull.ingest", "contextpull.artifact"),
     "contextpull.ingest": ("contextpull.artifact", "contextpull.checks"),
+    # The model room knows no store and no record: the write side calls it through ingest/summaries.py.
+    "contextpull.models": ("contextpull.parsing", "contextpull.writing", "contextpull.ingest", "contextpull.artifact", "contextpull.checks"),
 }
 
 

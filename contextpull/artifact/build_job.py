@@ -37,7 +37,7 @@ DEFAULT_EPOCH = 315532800
 class BuildJob:
     """One attempt's state, so its steps read as a list."""
 
-    def __init__(self, docs, out, settings, epoch, exclude, build_cache: BuildCache | None, progress, patch_ok=True):
+    def __init__(self, docs, out, settings, epoch, exclude, build_cache: BuildCache | None, progress, patch_ok=True, summaries=None):
         self.docs, self.out, self.settings, self.epoch = docs, out, settings, epoch
         self.patch_ok = patch_ok  # may start from a copy of the cache (patch.py)
         self.exclude, self.cache, self.progress = exclude, build_cache, progress
@@ -63,6 +63,7 @@ class BuildJob:
         self.indexer = None  # indexers.Indexers: both FTS5 tables, beside the writer
         self.index_failures: list[str] = []  # workers that failed and were redone (same rows)
         self.cache_copy: CacheCopy | None = None  # the build file, begun as the cache's copy
+        self.summaries = summaries  # ingest.summaries.SummaryStage with a model summarizer, else None
 
     # -- collecting and writing ---------------------------------------------------------------
     def _records(self) -> Iterable[DocumentRecord | Skipped]:
@@ -71,7 +72,8 @@ class BuildJob:
         reuse = self.cache.reuse if self.cache is not None and self.cache.compatible(self.settings) else None
         if self.progress is not None:
             self.progress.start()
-        return collect(self.docs, self.settings, exclude=self.exclude, reuse=reuse, progress=self.progress)
+        records = collect(self.docs, self.settings, exclude=self.exclude, reuse=reuse, progress=self.progress)
+        return records if self.summaries is None else self.summaries.apply(records)
 
     def run(self) -> None:
         self._conn: sqlite3.Connection | None = None
@@ -175,7 +177,7 @@ class BuildJob:
         Python. Writing a 64-character value over a 64-character placeholder rewrites one cell
         in place, so the file stays compact and its bytes stay a function of the content.
         """
-        from ..writing.writer import finalize_index, write_meta
+        from ..writing.writer import finalize_index, write_meta, write_summary_cache
 
         if self.cache is not None:
             self.reuse = "documents" if self.reused else "none"
@@ -189,6 +191,9 @@ class BuildJob:
 
         try:
             self.assembler.finish()
+            if self.summaries is not None:
+                # The cache's summaries and this build's, so the next build --cache asks for none of them.
+                write_summary_cache(conn, self.summaries.cache_rows())
             self.index = finalize_index(conn, self.settings, ingested_at=self.ingested_at, corpus_root=".")
             write_meta(conn, {**builder_meta(self.settings), CONTENT_FP_KEY: "0" * 64})
             conn.commit()

@@ -78,6 +78,9 @@ class BuildCache:
         self.meta = meta
         self.sha256 = digest  # known when verified through its sidecar (or pending, see confirm)
         self._pending = pending
+        # With a model summarizer, a document whose summary is the offline one (its request
+        # failed) is parsed again rather than reused, so this build makes its request.
+        self.retry_offline_summaries = False
         # Only bytes vouched for by their checksum are trusted for the FTS text (see ``insert``).
         self.trust_fts = digest is not None
         self._chunks: dict[int, tuple[int, list[tuple[str, str]], int]] | None = None
@@ -138,6 +141,8 @@ class BuildCache:
         row = self.documents.get(path)
         if row is None or row[5] != sha256:
             return None
+        if self.retry_offline_summaries and row[4] != "llm":
+            return None
         doc_id, path, title, summary, summary_src, digest, size, kind, _ = row
         return CachedRecord(path, title, summary, summary_src, digest, size, kind, (), cache_doc_id=doc_id)
 
@@ -164,6 +169,13 @@ class BuildCache:
             record.path, record.title, record.summary, record.summary_src,
             record.sha256, record.bytes, record.kind, sections, fts=fts,
         )
+
+    def summary_rows(self) -> list[tuple[str, str, str]]:
+        """Its ``summary_cache`` rows (sha256, model, summary), which a model build carries."""
+        try:
+            return self.conn.execute("SELECT sha256, model, summary FROM summary_cache ORDER BY sha256").fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise CacheRejected(f"reading it failed: {exc}") from None
 
     def section_count(self, path: str) -> int:
         """Sections of a document in the cache."""
@@ -344,4 +356,5 @@ def open_cache(path: Path, settings: Settings, warn, *, defer_digest: bool = Fal
             )
         cache.close()
         return None
+    cache.retry_offline_summaries = settings.summarizer != "offline"
     return cache

@@ -40,7 +40,10 @@ INDEXES = (WORD_TABLE, trigram.TABLE)
 # the index threads for every indexed chunk.
 _ROW_TABLES = (("sections", "rowid"), (f"{WORD_TABLE}_content", "id"))
 # Tables a build never writes: a copy must hold none of their rows, as a fresh build would not.
-_EMPTY_TABLES = ("embeddings", "summary_cache")
+_EMPTY_TABLES = ("embeddings",)
+# Tables a build writes whole at its end (``build_job``: summary_cache, carried from the cache by
+# a build with a model summarizer): a copy starts with them empty.
+_REWRITTEN_TABLES = ("summary_cache",)
 
 
 class PatchAborted(Exception):
@@ -84,6 +87,8 @@ class Patch:
         conn.execute("PRAGMA foreign_keys = OFF")
         conn.execute("DELETE FROM meta")
         conn.execute("DELETE FROM documents")
+        for table in _REWRITTEN_TABLES:
+            conn.execute(f"DELETE FROM {table}")
         first_meta(conn)
         conn.commit()
 

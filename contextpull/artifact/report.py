@@ -35,6 +35,7 @@ class BuildReport:
     patched: bool = False  # the build file started as a copy of the cache (patch.py)
     kept_documents: int = 0  # unchanged documents of indexed chunks whose rows stayed in that copy
     warnings: list[str] = field(default_factory=list)
+    summaries: dict[str, Any] | None = None  # a model summarizer's counts (ingest.summaries), else None
     timings: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -53,6 +54,7 @@ class BuildReport:
                       "copied_chunks": self.copied_chunks, "indexed_chunks": self.indexed_chunks,
                       "patched": self.patched, "kept_documents": self.kept_documents},
             "warnings": list(self.warnings),
+            **({"summaries": self.summaries} if self.summaries is not None else {}),
             "timings": dict(self.timings),
         }
 

@@ -41,6 +41,7 @@ from ..writing.discover import SUPPORTED_EXTENSIONS
 from .outdir import check_inputs, prepare_out
 from .patch import PatchAborted
 from .report import BuildReport, source_date_epoch
+from ..ingest.summaries import SummaryStage, wants_model
 
 PAGE_SIZE = build_file.PAGE_SIZE
 
@@ -86,19 +87,23 @@ def build(
     if settings is None:
         settings = resolve_settings(docs, flags or {}, environ)
     epoch = source_date_epoch(environ)
+    # A model summarizer with an unknown provider or no key fails here, before OUT is touched.
+    summaries = SummaryStage(settings, environ=environ) if wants_model(settings) else None
     out_is_new = not out.exists()
     prepare_out(out)
 
     build_cache = open_cache(Path(cache), settings, _warn, defer_digest=True) if cache is not None else None
-    job = BuildJob(docs, out, settings, epoch, exclude, build_cache, progress)
+    job = BuildJob(docs, out, settings, epoch, exclude, build_cache, progress, summaries=summaries)
     try:
         try:
+            if summaries is not None and build_cache is not None:
+                summaries.remember(build_cache.summary_rows())
             try:
                 job.run()
             except PatchAborted:
                 # The cache's chunks do not lie where this build's go: copy them chunk by chunk.
                 job.cleanup()
-                job = BuildJob(docs, out, settings, epoch, exclude, build_cache, progress, patch_ok=False)
+                job = BuildJob(docs, out, settings, epoch, exclude, build_cache, progress, patch_ok=False, summaries=summaries)
                 job.run()
         except CacheRejected as exc:
             # The cache's checksum (computed while the build ran) or a read from it failed:
@@ -107,7 +112,9 @@ def build(
             _warn(f"ignoring cache {cache}: {exc}")
             build_cache.close()  # type: ignore[union-attr]
             build_cache = None
-            job = BuildJob(docs, out, settings, epoch, exclude, None, progress)
+            if summaries is not None:
+                summaries.forget_stored()
+            job = BuildJob(docs, out, settings, epoch, exclude, None, progress, summaries=summaries)
             job.run()
         for message in job.index_failures:
             _warn(message)
@@ -116,6 +123,8 @@ def build(
             raise InputError(f"no usable documents in {docs}{detail}", "DOCS must hold " + ", ".join(SUPPORTED_EXTENSIONS) + " files")
         if strict and job.skipped:
             raise StrictSkips(job.skipped)
+        if strict and summaries is not None and summaries.failed:
+            raise StrictSummaries(summaries.failed)
         golden_result = job.check_golden(golden_dir, update_golden)
         report = job.publish(golden_result, environ)
     except BaseException:
@@ -127,6 +136,8 @@ def build(
         if build_cache is not None:
             build_cache.close()
     report.warnings = warnings
+    if summaries is not None:
+        report.summaries = summaries.to_dict()
     report.timings = {"total_s": round(time.perf_counter() - started, 3), **job.timings}
     return report
 
@@ -152,3 +163,19 @@ class StrictSkips(CheckFailed):
 
     def to_dict(self) -> dict:
         return {**super().to_dict(), "skipped": self.skipped}
+
+
+class StrictSummaries(CheckFailed):
+    """``--strict`` with documents whose model summary failed: nothing is published, as with
+    skipped files; ``--json`` lists each with its reason."""
+
+    def __init__(self, failed):
+        names = ", ".join(f"{s.path} ({s.reason})" for s in failed[:5])
+        super().__init__(
+            f"--strict: {len(failed)} document(s) kept the offline summary: {names}",
+            "run again to retry them, or build without --strict; the previous artifact is untouched",
+        )
+        self.failed = [{"path": s.path, "reason": s.reason} for s in failed]
+
+    def to_dict(self) -> dict:
+        return {**super().to_dict(), "summary_failures": self.failed}

@@ -43,6 +43,12 @@ def _summary(report) -> str:
         lines.append(f"  cache: reused {what}, parsed {report.parsed_documents}{chunks}")
     for item in m["skipped"]:
         lines.append(f"  skipped {item['path']}: {item['reason']}")
+    if report.summaries is not None:
+        from ..ingest.summaries import summary_line
+
+        lines.append(f"  {summary_line(report.summaries)}")
+        for item in report.summaries["failed"]:
+            lines.append(f"  offline summary for {item['path']}: {item['reason']}")
     g = report.golden
     if g.status == "drift":
         if g.index_diff:

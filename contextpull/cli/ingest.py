@@ -48,7 +48,7 @@ def ingest_command(
     """
     # Imported here so the read commands do not pay for loading the write side.
     from ..ingest.engine import ingest as run_ingest
-    from ..ingest.engine import strict_failure
+    from ..ingest.engine import strict_failure, strict_problems
     from ..ingest.progress import Progress
 
     root = corpus if corpus.is_dir() else None
@@ -64,12 +64,14 @@ def ingest_command(
         raise
     for skipped in report.skipped:
         click.echo(f"skipped {skipped.path}: {skipped.reason}", err=True)
+    for failed in report.summary_failures():
+        click.echo(f"offline summary for {failed['path']}: {failed['reason']}", err=True)
     if as_json:
         click.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
     else:
         for line in report.summary_lines():
             click.echo(line)
-    if strict and report.skipped:
+    if strict and strict_problems(report):
         raise strict_failure(report)
 
 

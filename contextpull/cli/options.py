@@ -28,7 +28,8 @@ def settings_options(func):
             ("--section-min-chars", int, "Merge fragments shorter than this."),
             ("--section-heading-depth", int, "Start sections at headings up to this level."),
             ("--index-budget-tokens", int, "Token budget of the index text."),
-            ("--summarizer", str, "Document summaries: 'offline'."),
+            ("--summarizer", str, "Document summaries: 'offline', 'openai:<model>' (OPENAI_API_KEY, OPENAI_BASE_URL) or 'anthropic:<model>' (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL)."),
+            ("--summary-concurrency", int, "Summary requests in flight at once (default 8)."),
         ]
     ):
         func = click.option(name, type=kind, default=None, help=text)(func)
@@ -43,5 +44,6 @@ def settings_flags(kwargs: dict) -> dict:
         "section_heading_depth",
         "index_budget_tokens",
         "summarizer",
+        "summary_concurrency",
     )
     return {name: kwargs.pop(name, None) for name in names}

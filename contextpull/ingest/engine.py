@@ -22,7 +22,7 @@ import hashlib
 import itertools
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,7 +30,8 @@ from ..config import Settings
 from ..errors import InputError, StoreError
 from ..parsing.blocks import ParseError
 from ..writing.discover import SUPPORTED_EXTENSIONS, Candidate, discover
-from .report import IngestReport, strict_failure
+from .report import IngestReport, strict_failure, strict_problems
+from .summaries import SummaryStage, wants_model
 from .target import StoreTarget
 from .update import apply_corpus
 from ..parsing.parse import kind_for, parse_file
@@ -170,13 +171,17 @@ def ingest(
     strict: bool = False,
     progress=None,
     exclude: Iterable[Path] = (),
+    environ: Mapping[str, str] | None = None,
 ) -> IngestReport:
     """Bring ``store`` up to date with ``corpus``; see the module docstring for the rules.
 
-    With ``strict``, any skipped file raises ``CheckFailed`` after the store is written.
+    With ``strict``, any skipped file, or any document whose model summary failed, raises
+    ``CheckFailed`` after the store is written. A model summarizer whose provider is unknown or
+    whose key is not set in ``environ`` fails here, before anything is read or written.
     """
     started = time.perf_counter()
     corpus, store = Path(corpus), Path(store)
+    summaries = SummaryStage(settings, environ=environ) if wants_model(settings) else None
     check_corpus(corpus)
     if progress is not None:
         progress.start()
@@ -196,6 +201,7 @@ def ingest(
         apply_corpus(
             target.conn, itertools.chain([first], scan), settings, report,
             parse=build_record, before_write=target.before_write, corpus_label=str(corpus),
+            summaries=summaries,
         )
         target.commit_and_close()
     except sqlite3.Error as exc:
@@ -210,8 +216,10 @@ def ingest(
     finally:
         if progress is not None:
             progress.finish()
+    if summaries is not None:
+        report.summaries = summaries.to_dict()
     report.elapsed_s = round(time.perf_counter() - started, 3)
-    if strict and report.skipped:
+    if strict and strict_problems(report):
         raise strict_failure(report)
     return report
 
@@ -229,4 +237,5 @@ __all__ = [
     "default_store",
     "ingest",
     "strict_failure",
+    "strict_problems",
 ]

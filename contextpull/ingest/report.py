@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, field
 
 from ..errors import CheckFailed
 from ..writing.records import Skipped
+from .summaries import summary_line
 
 
 @dataclass
@@ -22,7 +23,8 @@ class IngestReport:
     skipped: list[Skipped] = field(default_factory=list)
     sections_written: int = 0
     summaries_offline: int = 0
-    summaries_llm: int = 0
+    summaries_llm: int = 0  # written with a model summary, generated or from summary_cache
+    summaries: dict | None = None  # the model's counts (summaries.SummaryStage.to_dict), if one ran
     documents: int = 0
     sections: int = 0
     index_mode: str = ""
@@ -35,14 +37,25 @@ class IngestReport:
     def to_dict(self) -> dict:
         data = asdict(self)
         data["skipped"] = [{"path": s.path, "reason": s.reason} for s in self.skipped]
+        if self.summaries is None:
+            data.pop("summaries")  # an offline run reports what it always did
         return data
 
+    def summary_failures(self) -> list[dict]:
+        return list(self.summaries["failed"]) if self.summaries else []
+
     def summary_lines(self) -> list[str]:
+        if self.summaries is None:
+            summaries = (
+                f"{self.sections_written} sections written; summaries: 0 generated,"
+                f" 0 cached, {self.summaries_offline} offline; 0 tokens spent"
+            )
+        else:
+            summaries = f"{self.sections_written} sections written; {summary_line(self.summaries)}"
         lines = [
             f"{self.seen} documents seen: {self.changed} changed, {self.unchanged} unchanged,"
             f" {self.deleted} deleted, {len(self.skipped)} skipped",
-            f"{self.sections_written} sections written; summaries: {self.summaries_llm} generated,"
-            f" 0 cached, {self.summaries_offline} offline; 0 tokens spent",
+            summaries,
             f"index {self.index_mode}, {self.index_tokens} of {self.index_budget_tokens} tokens;"
             f" {self.documents} documents, {self.sections} sections in {self.store};"
             f" corpus {self.corpus_fingerprint}",
@@ -52,11 +65,23 @@ class IngestReport:
         return lines
 
 
+def strict_problems(report: IngestReport) -> bool:
+    """What ``--strict`` fails on: a skipped file, or a document left with its offline summary
+    because its model request failed."""
+    return bool(report.skipped or report.summary_failures())
+
+
 def strict_failure(report: IngestReport) -> CheckFailed:
     count = len(report.skipped)
-    error = CheckFailed(
-        f"{count} file{'s' if count != 1 else ''} skipped and --strict is set",
-        "fix or .contextpullignore the files listed above",
-    )
+    failed = len(report.summary_failures())
+    if count:
+        message = f"{count} file{'s' if count != 1 else ''} skipped and --strict is set"
+        if failed:
+            message += f"; {failed} summar{'y' if failed == 1 else 'ies'} fell back to offline"
+        hint = "fix or .contextpullignore the files listed above"
+    else:
+        message = f"{failed} summar{'y' if failed == 1 else 'ies'} fell back to offline and --strict is set"
+        hint = "the documents listed above kept their offline summaries; run again to retry them"
+    error = CheckFailed(message, hint)
     error.report = report  # type: ignore[attr-defined]
     return error

@@ -29,6 +29,7 @@ from ..schema import SCHEMA_VERSION
 from ..writing import trigram
 from ..writing.fingerprint import corpus_fingerprint
 from .report import IngestReport
+from .summaries import SummaryStage
 from ..writing.records import Skipped
 from .workers import ordered_map
 from .write_thread import WriteThread
@@ -61,21 +62,26 @@ def apply_corpus(
     parse: Callable,
     before_write: Callable[[], None],
     corpus_label: str,
+    summaries: SummaryStage | None = None,
 ) -> None:
     """Bring the store behind ``conn`` up to date with ``items`` (file reads or skips, in path
     order). ``parse`` turns a file's bytes into a record or a skip; ``before_write`` is called
     before each first write of a transaction and must be idempotent (the target switches an
-    existing store to WAL there, once)."""
+    existing store to WAL there, once). ``summaries`` gives changed documents model summaries
+    (``summaries.py``); with it, an unchanged document whose summary is still the offline one
+    (its request failed last time) is parsed again, so it gets its request now."""
     meta = dict(conn.execute("SELECT key, value FROM meta"))
     existing = {
-        path: (doc_id, sha)
-        for doc_id, path, sha in conn.execute("SELECT doc_id, path, sha256 FROM documents")
+        path: (doc_id, sha, src)
+        for doc_id, path, sha, src in conn.execute("SELECT doc_id, path, sha256, summary_src FROM documents")
     }
+    if summaries is not None:
+        summaries.remember(conn.execute("SELECT sha256, model, summary FROM summary_cache"))
     pending = meta.get(PENDING_KEY)
     reparse_all = pending == "reparse" or _settings_changed(meta, settings)
     left_unfinished = pending is not None or meta.get("corpus_fingerprint") not in (
         None,
-        corpus_fingerprint((path, sha) for path, (_, sha) in existing.items()),
+        corpus_fingerprint((path, sha) for path, (_, sha, _) in existing.items()),
     )
     present: set[str] = set()
     ingested_at = _now()
@@ -87,7 +93,9 @@ def apply_corpus(
                 continue
             path = item.candidate.path
             old = existing.get(path)
-            if old is not None and old[1] == item.sha256 and not reparse_all:
+            if old is not None and old[1] == item.sha256 and not reparse_all and (
+                summaries is None or old[2] == "llm"
+            ):
                 yield False, Unchanged(path)
             else:
                 yield True, (path, item.data, item.sha256, settings)
@@ -95,7 +103,7 @@ def apply_corpus(
     # A new document takes the doc_id SQLite would give it (one above the largest, as vanished
     # documents are only deleted at the end); every written document's sections take rowids
     # above all stored ones.
-    next_doc_id = max((doc_id for doc_id, _ in existing.values()), default=0) + 1
+    next_doc_id = max((old[0] for old in existing.values()), default=0) + 1
     next_rowid = next_section_rowid(conn)
     had_trigram = trigram.any_present(conn)  # dropped with the first change: it would go stale (trigram.py)
     batches = 0
@@ -110,11 +118,16 @@ def apply_corpus(
         if first:
             before_write()
         mark = ("reparse" if reparse_all else "update") if first else None
+        if summaries is not None:
+            batch.summaries += summaries.take_new_rows()
         writer.submit(write_batch, conn, batch, had_trigram and first, mark)
         batches += 1
 
+    records = ordered_map(parse, jobs())
+    if summaries is not None:
+        records = summaries.apply(records)
     try:
-        for record in ordered_map(parse, jobs()):
+        for record in records:
             report.seen += 1
             if isinstance(record, Unchanged):
                 present.add(record.path)
@@ -138,6 +151,8 @@ def apply_corpus(
             report.sections_written += len(record.sections)
             if record.summary_src == "offline":
                 report.summaries_offline += 1
+            else:
+                report.summaries_llm += 1
         if batch.documents:
             submit(batch)
         writer.close()
@@ -206,11 +221,11 @@ def _now() -> str:
 
 
 def _settings_changed(meta: dict[str, str], settings: Settings) -> bool:
-    """Whether stored sections were cut with other settings. A store from a writer that does not
-    record a setting was cut with its default."""
+    """Whether stored sections were cut, or summaries made, with other settings. A store from a
+    writer that does not record a setting was written with its default."""
     if not meta:
         return False
-    keys = ("section_max_chars", *SECTION_SETTINGS_KEYS)
+    keys = ("section_max_chars", "summarizer", *SECTION_SETTINGS_KEYS)
     return any(meta.get(key, str(getattr(_DEFAULTS, key))) != str(getattr(settings, key)) for key in keys)
 
 

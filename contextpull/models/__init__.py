@@ -9,6 +9,9 @@ model (``summarizer = "openai:<model>"``, ``embed_model = "local:<name>"``; supp
   work starts.
 - ``http``: one JSON-over-HTTP client for every hosted provider: timeouts, bounded retries with
   backoff that honour ``Retry-After``, counters for the report, and errors that never carry a key.
+- ``summarize``: one-line document summaries from ``openai:`` or ``anthropic:`` models, the
+  answer cleaned to one line, requests on a bounded thread pool; the write side reaches it only
+  through ``contextpull/ingest/summaries.py``.
 
 Nothing in the reader core imports this package at module level; a reader that needs a query
 embedding loads it on first use and falls back to lexical search when it cannot.

@@ -5,8 +5,9 @@ A setting names a provider and a model (``openai:text-embedding-3-small``,
 from the environment under the vendors' own names (``OPENAI_BASE_URL``/``OPENAI_API_KEY``,
 ``ANTHROPIC_BASE_URL``/``ANTHROPIC_API_KEY``), the names the published implementation and the
 vendors' SDKs use, so a CI secret set for either works here. ``endpoint`` is called before any
-work starts: a missing key or an unknown provider is one ``ConfigError`` (exit 2 at the CLI)
-naming the variable or the setting, never a failure half way through a build.
+work starts: a missing key or an unknown provider is one ``ModelSettingError`` (exit 3 at the
+CLI) naming the variable or the setting, never a failure half way through a build; a value that
+is not ``provider:model`` at all is a ``ConfigError`` (exit 2), like any malformed setting.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..errors import ConfigError
+from ..errors import ConfigError, ModelSettingError
 
 HOSTED = {
     # provider -> (base URL variable, default base URL, key variable)
@@ -59,7 +60,7 @@ def parse(text: str, *, setting: str, providers: tuple[str, ...]) -> ModelSpec:
             "for example " + " or ".join(f"{p}:<model>" for p in providers),
         )
     if provider not in providers:
-        raise ConfigError(
+        raise ModelSettingError(
             f"{setting}: unknown provider {provider!r} in {text!r}",
             "use " + " or ".join(f"{p}:<model>" for p in providers),
         )
@@ -67,14 +68,14 @@ def parse(text: str, *, setting: str, providers: tuple[str, ...]) -> ModelSpec:
 
 
 def endpoint(spec: ModelSpec, *, setting: str, environ: Mapping[str, str] | None = None) -> Endpoint:
-    """The base URL and key of a hosted provider, or a ``ConfigError`` naming the variable."""
+    """The base URL and key of a hosted provider, or a ``ModelSettingError`` naming the variable."""
     environ = os.environ if environ is None else environ
     if spec.provider not in HOSTED:
-        raise ConfigError(f"{setting}: provider {spec.provider!r} is not a hosted API")
+        raise ModelSettingError(f"{setting}: provider {spec.provider!r} is not a hosted API")
     url_var, default_url, key_var = HOSTED[spec.provider]
     key = environ.get(key_var, "").strip()
     if not key:
-        raise ConfigError(
+        raise ModelSettingError(
             f"{setting} {spec.text!r} needs the environment variable {key_var}, which is not set",
             f"set {key_var}, or leave {setting} unset for the offline default",
         )

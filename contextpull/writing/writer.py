@@ -223,6 +223,7 @@ class DocumentBatch:
         self.documents: list[tuple] = []
         self.sections: list[tuple] = []
         self.fts: list[tuple] = []
+        self.summaries: list[tuple[str, str, str]] = []  # summary_cache rows (model summaries)
 
     def add(self, doc: DocumentRecord, *, doc_id: int, base: int, ingested_at: str, replaces: bool) -> None:
         if replaces:
@@ -238,6 +239,14 @@ class DocumentBatch:
         insert_rows(conn, _INSERT_DOCUMENTS, self.documents)
         insert_rows(conn, _INSERT_SECTIONS, self.sections)
         insert_rows(conn, _INSERT_FTS, self.fts)
+        write_summary_cache(conn, self.summaries)
+
+
+def write_summary_cache(conn: sqlite3.Connection, rows: Sequence[tuple[str, str, str]]) -> None:
+    """``summary_cache`` rows (sha256, model, summary), in the order given. The table is keyed by
+    the document's sha256 and outlives the document, so re-adding it costs no request
+    (system-design.txt section 1); a summary by another model for the same bytes is replaced."""
+    conn.executemany("INSERT OR REPLACE INTO summary_cache (sha256, model, summary) VALUES (?, ?, ?)", rows)
 
 
 def delete_document(conn: sqlite3.Connection, path: str) -> None:

@@ -1,0 +1,115 @@
+"""Model summaries in ``contextpull build`` and at the CLI edge (issue 17): ``--cache`` carries
+``summary_cache``, ``--strict`` fails on a fallback, a bad setting is exit 3 in one line, and the
+key appears in no output and no file."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from contextpull.cli import cli
+from contextpull.models import summarize
+from contextpull.models.http import Retry
+from artifact_helpers import clean_env
+from loopback_api import LoopbackAPI, Reply
+from summary_helpers import DOCS, SENTINEL, env_for, model, title_of, write_corpus
+
+
+@pytest.fixture(autouse=True)
+def fast_requests(monkeypatch):
+    monkeypatch.setattr(summarize, "RETRY", Retry(attempts=2, base=0.01, cap=0.05))
+    monkeypatch.setattr(summarize, "TIMEOUT", 0.5)
+
+
+def invoke(args, env):
+    return CliRunner().invoke(cli, args, env={**clean_env(SOURCE_DATE_EPOCH="0"), **env}, catch_exceptions=False)
+
+
+def build(docs, out, env, *extra):
+    result = invoke(["build", str(docs), "--out", str(out), "--json", "--summarizer", "openai:gpt-test", *extra], env)
+    return result, json.loads(result.stdout)
+
+
+def cache_rows(store: Path):
+    with sqlite3.connect(store) as conn:
+        return conn.execute("SELECT sha256, model, summary FROM summary_cache ORDER BY sha256").fetchall()
+
+
+def test_build_cache_carries_summaries_so_one_change_is_one_request(tmp_path, data_regression):
+    docs = write_corpus(tmp_path / "docs")
+    with LoopbackAPI(model()) as api:
+        first, report = build(docs, tmp_path / "out1", env_for(api))
+        assert first.exit_code == 0 and report["summaries"]["requests"] == 3
+        assert len(cache_rows(tmp_path / "out1" / "store.sqlite")) == 3
+        assert report["manifest"]["settings"]["summarizer"] == "openai:gpt-test"
+        (docs / "tools.md").write_text(DOCS["tools.md"] + "\nList them with uv tool list.\n", encoding="utf-8")
+        second, report = build(docs, tmp_path / "out2", env_for(api), "--cache", str(tmp_path / "out1" / "store.sqlite"))
+        assert [title_of(r) for r in api.requests[3:]] == ["Tools"]
+        # Carried: the cache's three rows (the old tools.md's among them) and the new one.
+        assert len(cache_rows(tmp_path / "out2" / "store.sqlite")) == 4
+        third, again = build(docs, tmp_path / "out3", env_for(api), "--cache", str(tmp_path / "out2" / "store.sqlite"))
+        assert len(api.requests) == 4 and again["summaries"]["requests"] == 0
+    data_regression.check({"after_one_change": report["summaries"], "unchanged": again["summaries"]})
+    assert "summaries (openai:gpt-test): 0 generated, 0 cached, 0 offline; 0 requests" in invoke(
+        ["build", str(docs), "--out", str(tmp_path / "out4"), "--summarizer", "openai:gpt-test",
+         "--cache", str(tmp_path / "out3" / "store.sqlite")], env_for(api),
+    ).stdout
+
+
+def test_build_strict_fails_on_a_fallback_and_publishes_nothing(tmp_path):
+    docs = write_corpus(tmp_path / "docs")
+    failing = lambda r: Reply(502, {}) if title_of(r) == "Caching" else model()(r)  # noqa: E731
+    with LoopbackAPI(failing) as api:
+        result, report = build(docs, tmp_path / "out", env_for(api), "--strict")
+        assert result.exit_code == 1 and not (tmp_path / "out" / "store.sqlite").exists()
+        assert report["summary_failures"][0]["path"] == "cache.md" and "HTTP 502" in report["summary_failures"][0]["reason"]
+        loose, report = build(docs, tmp_path / "out", env_for(api))
+    assert loose.exit_code == 0 and report["summaries"]["offline"] == 1
+    assert [item["path"] for item in report["summaries"]["failed"]] == ["cache.md"]
+
+
+@pytest.mark.parametrize(
+    ("summarizer", "env", "named"),
+    [
+        ("openai:gpt-test", {}, "OPENAI_API_KEY"),
+        ("anthropic:claude-test", {"OPENAI_API_KEY": SENTINEL}, "ANTHROPIC_API_KEY"),
+        ("mistral:small", {}, "unknown provider 'mistral'"),
+    ],
+)
+@pytest.mark.parametrize("command", ["ingest", "build"])
+def test_a_model_setting_that_cannot_be_used_is_exit_3_in_one_line(tmp_path, command, summarizer, env, named):
+    docs = write_corpus(tmp_path / "docs")
+    target = ["--store", str(tmp_path / "s.sqlite")] if command == "ingest" else ["--out", str(tmp_path / "out")]
+    result = invoke([command, str(docs), *target, "--summarizer", summarizer], env)
+    assert result.exit_code == 3
+    assert named in result.stderr and len(result.stderr.strip().splitlines()) <= 2  # the error, its hint
+    assert not (tmp_path / "s.sqlite").exists() and not (tmp_path / "out").exists()
+    assert SENTINEL not in result.stderr + result.stdout
+
+
+def test_the_key_is_in_no_output_and_no_file(tmp_path):
+    docs = write_corpus(tmp_path / "docs")
+    # The provider echoes the key back in an error for one document: the reason must not carry it.
+    leaky = lambda r: Reply(400, {"error": f"bad request for key {SENTINEL}"}) if title_of(r) == "Tools" else model()(r)  # noqa: E731
+    outputs = []
+    with LoopbackAPI(leaky) as api:
+        env = env_for(api, CONTEXTPULL_SUMMARY_CONCURRENCY="2")
+        for args in (
+            ["ingest", str(docs), "--store", str(tmp_path / "s.sqlite"), "--summarizer", "openai:gpt-test"],
+            ["ingest", str(docs), "--store", str(tmp_path / "s.sqlite"), "--summarizer", "openai:gpt-test", "--json"],
+            ["build", str(docs), "--out", str(tmp_path / "out"), "--summarizer", "openai:gpt-test", "--json"],
+            ["build", str(docs), "--out", str(tmp_path / "out"), "--summarizer", "openai:gpt-test"],
+        ):
+            result = invoke(args, env)
+            assert result.exit_code == 0, result.stderr
+            outputs += [result.stdout, result.stderr]
+    assert any("Tools" in line or "tools.md" in line for line in outputs)  # the fallback was reported
+    assert all(SENTINEL not in text for text in outputs)
+    files = [p for p in tmp_path.rglob("*") if p.is_file() and "docs" not in p.parts]
+    assert {p.name for p in files} >= {"s.sqlite", "store.sqlite", "manifest.json", "store.sqlite.sha256"}
+    for path in files:
+        assert SENTINEL.encode() not in path.read_bytes(), path
