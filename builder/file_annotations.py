@@ -5,21 +5,61 @@ or changed section id gets an error on the document it belonged to, every added 
 GitHub shows only a handful of annotations per step and reviewers read the first few, so each kind
 is capped at ``MAX_PER_KIND``; one notice says how many were left out, and the job summary lists
 them all. Section ids are ``path#ordinal`` with a corpus-relative path (store-format.txt), so the
-file of an id is the docs folder joined with the part before the last ``#``.
+file of an id is the docs folder joined with the part before the last ``#``; ids are listed in
+natural order (``#2`` before ``#10``). The store keeps no line numbers, so ``section_lines``
+finds each section's heading in its file, for a ``line=`` that puts the annotation on the
+heading in a pull request's diff (line 1 of the file when the heading is not found).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import sqlite3
+from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 from gha import annotation
-from step_summary import join_docs
+from step_summary import join_docs, natural
 
 MAX_PER_KIND = 10
 
 
 def id_path(section_id: str) -> str:
     return section_id.rsplit("#", 1)[0] if "#" in section_id else section_id
+
+
+def heading_line(path: Path, heading: str) -> int:
+    """1-based line of the Markdown heading ``heading`` in ``path``; 1 when not found, 0 when the
+    file cannot be read (it was removed)."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return 0
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if stripped.startswith("#") and stripped.lstrip("#").strip().rstrip("#").strip() == heading:
+            return number
+    return 1
+
+
+def section_lines(store: str, ids: Iterable[str], docs_dir: Path) -> dict[str, int]:
+    """``id -> line`` for the ids of ``store``; an id not in the store (a removed one) gets line 1
+    of its file when the file is still there."""
+    ids = list(dict.fromkeys(ids))
+    found: dict[str, int] = {}
+    headings: dict[str, str] = {}
+    if ids and store and Path(store).is_file():
+        try:
+            with sqlite3.connect(f"file:{Path(store).resolve()}?mode=ro", uri=True) as db:
+                marks = ",".join("?" * len(ids))
+                for sid, heading in db.execute(f"SELECT id, heading_path FROM sections WHERE id IN ({marks})", ids):
+                    headings[sid] = str(heading).split(" > ")[-1].strip()
+        except sqlite3.Error:
+            headings = {}
+    for sid in ids:
+        line = heading_line(docs_dir / id_path(sid), headings.get(sid, "\0"))
+        if line:
+            found[sid] = line
+    return found
 
 
 def _capped(kind: str, items: list[str], overflow: dict[str, int]) -> list[str]:
@@ -43,8 +83,16 @@ def skipped_annotations(skipped: list, docs: str, *, level: str, overflow: dict[
     return lines
 
 
-def build_annotations(report: Mapping[str, object], docs: str, *, strict: bool) -> list[str]:
-    """Every annotation line for one build report, in a stable order."""
+def drift_ids(report: Mapping[str, object]) -> list[str]:
+    golden = report.get("golden") or {}
+    return [str(i) for key in ("ids_removed", "ids_changed", "ids_added") for i in golden.get(key) or []]
+
+
+def build_annotations(report: Mapping[str, object], docs: str, *, strict: bool,
+                      lines_of: Mapping[str, int] | None = None) -> list[str]:
+    """Every annotation line for one build report, in a stable order; ``lines_of`` gives the
+    ``line=`` of each drifted id (``section_lines``)."""
+    at = lines_of or {}
     manifest = report.get("manifest") or {}
     golden = report.get("golden") or {}
     overflow: dict[str, int] = {}
@@ -52,9 +100,9 @@ def build_annotations(report: Mapping[str, object], docs: str, *, strict: bool) 
 
     status = golden.get("status")
     if status == "drift":
-        added = list(golden.get("ids_added") or [])
-        removed = list(golden.get("ids_removed") or [])
-        changed = list(golden.get("ids_changed") or [])
+        added = natural(golden.get("ids_added") or [])
+        removed = natural(golden.get("ids_removed") or [])
+        changed = natural(golden.get("ids_changed") or [])
         lines.append(annotation(
             "error",
             f"golden drift against {golden.get('dir') or 'golden'}: {len(added)} section ids added, "
@@ -64,13 +112,13 @@ def build_annotations(report: Mapping[str, object], docs: str, *, strict: bool) 
         ))
         for sid in _capped("removed ids", removed, overflow):
             lines.append(annotation("error", f"section {sid} no longer exists: citations of it now point at nothing",
-                                    file=join_docs(docs, id_path(sid)), title="Section id removed"))
+                                    file=join_docs(docs, id_path(sid)), line=at.get(sid), title="Section id removed"))
         for sid in _capped("changed ids", changed, overflow):
             lines.append(annotation("error", f"the text of section {sid} changed: citations of it now point at other text",
-                                    file=join_docs(docs, id_path(sid)), title="Section text changed"))
+                                    file=join_docs(docs, id_path(sid)), line=at.get(sid), title="Section text changed"))
         for sid in _capped("added ids", added, overflow):
             lines.append(annotation("warning", f"new section {sid}",
-                                    file=join_docs(docs, id_path(sid)), title="Section id added"))
+                                    file=join_docs(docs, id_path(sid)), line=at.get(sid), title="Section id added"))
     elif status == "updated":
         lines.append(annotation("notice", f"golden files in {golden.get('dir') or 'golden'} were rewritten; commit them",
                                 title="ContextPull golden updated"))

@@ -35,14 +35,17 @@ def escape_property(text: str) -> str:
 
 
 def annotation(
-    level: str, message: str, *, file: Optional[str] = None, title: Optional[str] = None
+    level: str, message: str, *, file: Optional[str] = None, title: Optional[str] = None,
+    line: Optional[int] = None,
 ) -> str:
-    """One workflow-command line: ``::error file=docs/a.md,title=T::message``."""
+    """One workflow-command line: ``::error file=docs/a.md,line=3,title=T::message``."""
     if level not in ("error", "warning", "notice"):
         raise ValueError(f"unknown annotation level {level!r}")
     props = []
     if file:
         props.append("file=" + escape_property(file))
+    if file and line:
+        props.append(f"line={int(line)}")
     if title:
         props.append("title=" + escape_property(title))
     head = f"::{level}"

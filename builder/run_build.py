@@ -12,6 +12,13 @@ checksum beside it the next build trusts the store's index pages and copies unch
 (docs/artifacts.md, "Incremental builds"); without it, it would verify the whole store first and
 re-index everything. Inputs arrive as ``CONTEXTPULL_ACTION_*``
 environment variables; settings such as ``CONTEXTPULL_SUMMARIZER`` pass through to the build.
+
+A failed golden check still leaves a whole artifact (docs/artifacts.md), and a reviewer needs
+it and the drift report to see what moved (issue 20, item 3). So when the build wrote its
+artifact, this step succeeds and says the build's exit code in the ``exit-code`` output; the
+uploads run, and the action's last step fails with that code. The build's messages speak the
+command line (``--strict``, ``pip install 'contextpull[pdf]'``); ``action_words`` says them in
+the inputs the user wrote.
 """
 
 from __future__ import annotations
@@ -25,8 +32,9 @@ import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+import drift_report
 import step_summary
-from file_annotations import build_annotations, skipped_annotations
+from file_annotations import build_annotations, drift_ids, section_lines, skipped_annotations
 from gha import annotation, append_summary, emit, parse_bool, write_outputs
 
 # Outputs of this step; action.yml maps all but the internal ones to the action's outputs.
@@ -42,6 +50,46 @@ OUTPUT_NAMES = (
     "golden",
 )
 INTERNAL_OUTPUTS = ("sha256-path", "skipped")
+# The build's own words for what an Action user sets as inputs, longest first.
+ACTION_WORDS = (
+    ("install the pdf extra: pip install 'contextpull[pdf]'", "set the input extras: pdf"),
+    ("pip install 'contextpull[pdf]'", "extras: pdf"),
+    ("build without --strict", "set strict: false"),
+    ("contextpull build ... --golden {golden} --update-golden", "update-golden: true"),
+    ("--update-golden needs --golden GDIR", "update-golden: true needs the input golden"),
+    ("--update-golden", "update-golden: true"),
+    ("--strict", "strict: true"),
+    ("--golden", "the input golden"),
+    ("--out", "the input out"),
+    ("--cache", "the restored cache"),
+    ("DOCS", "the docs folder"),
+)
+
+
+def action_words(message: str, golden: str = "") -> str:
+    """A build message with its command-line words replaced by the Action's inputs."""
+    for cli, words in ACTION_WORDS:
+        message = message.replace(cli.replace("{golden}", golden or "GDIR"), words)
+    return message
+
+
+def reword(report: dict | None, golden: str) -> None:
+    """Say the report's skip reasons and warnings in the Action's words (for display only)."""
+    if not report:
+        return
+    for item in list((report.get("manifest") or {}).get("skipped") or []) + list(report.get("skipped") or []):
+        if isinstance(item, dict) and "reason" in item:
+            item["reason"] = action_words(str(item["reason"]), golden)
+    if isinstance(report.get("warnings"), list):
+        report["warnings"] = [action_words(str(w), golden) for w in report["warnings"]]
+
+
+def installed_packages() -> list[tuple[str, str]]:
+    """(name, version) of every distribution in this (the action's) environment, sorted."""
+    from importlib.metadata import distributions
+
+    found = {(d.metadata["Name"] or "?").lower(): d.version for d in distributions() if d.metadata["Name"]}
+    return sorted(found.items())
 
 
 def _flag(environ: Mapping[str, str], name: str) -> bool:
@@ -157,6 +205,9 @@ def annotation_root(docs: str, workspace: str) -> str:
 def main(environ: Mapping[str, str] = os.environ, run: Runner = _run) -> int:
     docs = annotation_root(environ.get("CONTEXTPULL_ACTION_DOCS", ""), environ.get("GITHUB_WORKSPACE", ""))
     strict = _flag(environ, "strict")
+    golden_dir = environ.get("CONTEXTPULL_ACTION_GOLDEN", "")
+    update = _flag(environ, "update-golden")
+    before = drift_report.snapshot(golden_dir) if update and golden_dir else {}
     argv = build_command(sys.executable, environ)
     # Quoted, and control characters spelled out: an input can never start a line of its own
     # here, where the runner would read it as a workflow command.
@@ -168,23 +219,42 @@ def main(environ: Mapping[str, str] = os.environ, run: Runner = _run) -> int:
         sys.stderr.write(proc.stderr)
         sys.stderr.flush()
     report = parse_report(proc.stdout)
+    reword(report, golden_dir)
     if report is None or "manifest" not in report:
-        message = failure_message(returncode, proc.stderr, report)
+        message = action_words(failure_message(returncode, proc.stderr, report), golden_dir)
         skipped = (report or {}).get("skipped") or []  # --strict: every skipped file, though nothing was published
         lines = [annotation("error", message, title="ContextPull build failed")]
         emit(lines + skipped_annotations(skipped, docs, level="error"))
         append_summary(step_summary.failure(message) + "\n".join(step_summary.skipped_section(skipped, docs)), environ)
         return returncode or 3
-    write_outputs(outputs_from_report(report), environ)
-    append_summary(step_summary.render(report, docs), environ)
-    lines = build_annotations(report, docs, strict=strict)
+    outputs = outputs_from_report(report)
+    paths = report.get("paths") or {}
+    store = str(paths.get("store", ""))
+    out = str(Path(store).parent) if store else environ.get("CONTEXTPULL_ACTION_OUT", "")
+    golden = report.get("golden") or {}
+    outputs["drift-report"] = drift_report.write_report(out, drift_report.golden_markdown(golden))
+    outputs["golden-patch"] = ""
+    summary = step_summary.render(report, docs, installed_packages())
+    if golden.get("status") == "updated" and golden_dir:
+        patch = drift_report.golden_patch(golden_dir, before)
+        patch_path = Path(out) / drift_report.PATCH_NAME
+        patch_path.write_text(patch, encoding="utf-8")
+        outputs["golden-patch"] = str(patch_path)
+        summary += drift_report.patch_summary(patch, golden_dir)
+    # The artifact is whole (drift leaves it written): uploads run, the last step fails.
+    deferred = returncode != 0 and bool(store) and Path(store).is_file()
+    outputs["exit-code"] = str(returncode)
+    write_outputs(outputs, environ)
+    append_summary(summary, environ)
+    ids = drift_ids(report)
+    lines_of = section_lines(store, ids, Path(environ.get("CONTEXTPULL_ACTION_DOCS", "") or ".")) if ids else {}
+    lines = build_annotations(report, docs, strict=strict, lines_of=lines_of)
     if returncode != 0 and not any(line.startswith("::error") for line in lines):
-        lines.insert(0, annotation("error", failure_message(returncode, proc.stderr, None)))
+        lines.insert(0, annotation("error", action_words(failure_message(returncode, proc.stderr, None), golden_dir)))
     emit(lines)
     if returncode == 0:
-        paths = report.get("paths") or {}
-        save_cache_copy(str(paths.get("store", "")), str(paths.get("sha256", "")), environ.get("CONTEXTPULL_ACTION_CACHE_FILE", ""))
-    return returncode
+        save_cache_copy(store, str(paths.get("sha256", "")), environ.get("CONTEXTPULL_ACTION_CACHE_FILE", ""))
+    return 0 if deferred else returncode
 
 
 def exit_status(returncode: int) -> int:

@@ -28,9 +28,30 @@ def code(value: object) -> str:
     return f"`{text}`" if "`" not in text else f"`` {text} ``"
 
 
+def id_key(section_id: str) -> tuple[str, int, str]:
+    """Sort key for ``path#ordinal`` ids in natural order: ``#2`` before ``#10``."""
+    path, _, ordinal = section_id.rpartition("#")
+    return (path, int(ordinal), "") if ordinal.isdigit() else (section_id, -1, section_id)
+
+
+def natural(ids: Sequence[str]) -> list[str]:
+    return sorted(ids, key=id_key)
+
+
+def installed_section(packages: Sequence[tuple[str, str]]) -> list[str]:
+    """What the action installed from its lock (name, version), so a run records its tools."""
+    if not packages:
+        return []
+    lines = [f"<details><summary>Installed packages ({len(packages)})</summary>", "",
+             "| Package | Version |", "| --- | --- |"]
+    lines += [f"| {cell(name)} | {cell(version)} |" for name, version in packages]
+    return lines + ["", "</details>", ""]
+
+
 def _listing(title: str, ids: Sequence[str]) -> list[str]:
     if not ids:
         return []
+    ids = natural(ids)
     lines = [f"<details><summary>{title} ({len(ids)})</summary>", ""]
     lines += [f"- {code(i)}" for i in ids[:MAX_LISTED]]
     if len(ids) > MAX_LISTED:
@@ -108,7 +129,7 @@ def cache_text(cache: object) -> str:
     return text
 
 
-def render(report: Mapping[str, object], docs: str) -> str:
+def render(report: Mapping[str, object], docs: str, installed: Sequence[tuple[str, str]] = ()) -> str:
     """The whole summary for one build report."""
     manifest = report.get("manifest") or {}
     counts = manifest.get("counts") or {}
@@ -149,6 +170,7 @@ def render(report: Mapping[str, object], docs: str) -> str:
     lines.append("")
     lines += golden_section(golden)
     lines += skipped_section(skipped, docs)
+    lines += installed_section(installed)
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

@@ -4,7 +4,9 @@ GitHub does not enforce ``required`` or any type on a composite action's inputs:
 arrives as a string, ``strict: maybe`` included. So the action checks them all itself, before it
 spends a minute installing anything, and prints one ``::error::`` line per bad input (issue 5,
 "What it must show"). It then hands the later steps a few decided values (``use-cache``,
-``upload``, ``release``, the pip extras) so their ``if:`` conditions stay trivial.
+``upload``, ``release``, ``attest``, the artifact names, the pip extras) so their ``if:``
+conditions stay trivial. Whatever can be known before the build is checked here, so a bad
+``release-tag`` or a ``golden`` folder that is the docs folder fails in seconds, not after it.
 
 Inputs reach this script through ``CONTEXTPULL_ACTION_<INPUT>`` environment variables set in
 ``action.yml`` (never through ``${{ }}`` inside ``run:``). It runs with the runner's ``python3``,
@@ -17,7 +19,7 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Callable, Dict, List, Mapping, Tuple
+from typing import Callable, Dict, List, Mapping, Optional, Tuple
 
 from gha import InputProblem, annotation, emit, parse_bool, write_outputs
 
@@ -33,8 +35,17 @@ INPUTS = (
     "cache",
     "artifact-name",
     "release-tag",
+    "overwrite",
+    "attest",
+    "base-store",
 )
-BOOLEAN_INPUTS = ("update-golden", "strict", "cache")
+BOOLEAN_INPUTS = ("update-golden", "strict", "cache", "overwrite")
+# The extras the Action installs: builder/requirements.lock holds their dependencies and no
+# others (it builds; serving, the mcp extra, is for readers).
+ACTION_EXTRAS = ("pdf",)
+ATTEST_WORDS = ("auto", "true", "false")
+BASE_RELEASE_PREFIX = "release:"
+AUTO_ARTIFACT_NAME = "auto"
 GOLDEN_FILES = ("index.txt", "ids.txt")
 # requires-python in pyproject.toml: >=3.10,<3.14.
 SUPPORTED_PYTHON = ((3, 10), (3, 13))
@@ -43,6 +54,9 @@ ARTIFACT_NAME_FORBIDDEN = set('":<>|*?\\/\r\n')
 _PYTHON_VERSION = re.compile(r"^3(?:\.(\d+|x))?(?:\.\d+)?$")
 _SUMMARIZER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/-]*$")
 _EXTRA = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+# git check-ref-format, for one tag name: no control characters, space, ~ ^ : ? * [ \ or "@{",
+# no "..", no component starting with "." or ending with ".lock", no trailing "/" or ".".
+_TAG_FORBIDDEN = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|//|(^|/)\.|\.lock(/|$)|[/.]$|^/|^-|^@$")
 
 
 def env_name(name: str) -> str:
@@ -107,13 +121,16 @@ def check_out(value: str, root: Path, docs: str) -> None:
         raise InputProblem(f"input 'out' is the docs folder itself ('{value}'); write the store to another folder, e.g. out: out")
 
 
-def check_golden(value: str, update: bool, root: Path) -> None:
+def check_golden(value: str, update: bool, root: Path, docs: str = "") -> None:
     if not value:
         if update:
             raise InputProblem("input 'update-golden' is true but 'golden' is empty; set golden: to the golden folder")
         return
     _check_path_word("golden", value)
     path = root / value
+    if docs.strip() and path.resolve() == (root / docs).resolve():
+        # The build leaves the golden folder out of the corpus, so nothing would be left to build.
+        raise InputProblem(f"input 'golden' is the docs folder itself ('{value}'); keep the golden files in their own folder, e.g. golden: docs-golden")
     if update:
         if path.exists() and not path.is_dir():
             raise InputProblem(f"input 'golden' must be a folder, but '{value}' is a file")
@@ -155,10 +172,12 @@ def extras_spec(value: str, action_path: Path) -> str:
     if not names:
         return ""
     known = known_extras(action_path)
+    choices = ", ".join(ACTION_EXTRAS)
     for name in names:
         if not _EXTRA.match(name) or (known and name not in known):
-            choices = ", ".join(known) if known else "see pyproject.toml"
             raise InputProblem(f"input 'extras' names an unknown extra '{name}'; choose from: {choices}")
+        if name not in ACTION_EXTRAS:
+            raise InputProblem(f"input 'extras' names '{name}', which the Action does not install (it only builds); choose from: {choices}")
     return "[" + ",".join(names) + "]"
 
 
@@ -174,14 +193,75 @@ def check_artifact_name(value: str) -> None:
         raise InputProblem(f"input 'artifact-name' must not contain {shown}, got '{value}'")
 
 
-def check_release_tag(value: str) -> None:
+def check_release_tag(value: str, name: str = "release-tag") -> None:
     if not value:
         return
-    if value.startswith("-") or any(c.isspace() for c in value) or ".." in value:
-        raise InputProblem(f"input 'release-tag' must be a tag name such as v1.2.0, got '{value}'")
+    if value.startswith("refs/"):
+        short = value.split("/", 2)[-1] if value.startswith("refs/tags/") else "v1.2.0"
+        raise InputProblem(f"input '{name}' must be the tag name, not the ref '{value}'; use {short} "
+                           "(github.event.release.tag_name or github.ref_name give it)")
+    if _TAG_FORBIDDEN.search(value):
+        raise InputProblem(f"input '{name}' must be a tag name such as v1.2.0, got '{value}'")
 
 
-def validate(inputs: Mapping[str, str], root: Path, action_path: Path) -> Tuple[List[str], Dict[str, str]]:
+def check_attest(value: str) -> str:
+    word = value.strip().lower()
+    if word not in ATTEST_WORDS:
+        raise InputProblem(f"input 'attest' must be auto, true or false, got '{value}'")
+    return word
+
+
+def decide_attest(word: str, release: bool, environ: Mapping[str, str]) -> Tuple[bool, str]:
+    """Whether to attest, and a notice when ``auto`` decided not to on a release.
+
+    ``auto`` attests a release when the job can get an OIDC token: GitHub sets
+    ``ACTIONS_ID_TOKEN_REQUEST_URL`` only for jobs with ``id-token: write``. A private repository
+    is left out, as GitHub records attestations for those only on some plans.
+    """
+    if word == "true":
+        return True, ""
+    if word == "false" or not release:
+        return False, ""
+    if environ.get("CONTEXTPULL_ACTION_REPOSITORY_PRIVATE", "").lower() == "true":
+        return False, "input 'attest' is auto and the repository is private: no attestation (set attest: true to force it)"
+    if not environ.get("ACTIONS_ID_TOKEN_REQUEST_URL"):
+        return False, ("input 'attest' is auto and the job has no id-token: write permission: no attestation "
+                       "(grant id-token: write and attestations: write to attest the store)")
+    return True, ""
+
+
+def check_base_store(value: str, root: Path) -> None:
+    """``release:TAG`` (store.sqlite of this repository's release TAG) or a store file."""
+    if not value:
+        return
+    if value.startswith(BASE_RELEASE_PREFIX):
+        tag = value[len(BASE_RELEASE_PREFIX):]
+        if not tag:
+            raise InputProblem("input 'base-store' names no tag after 'release:'; e.g. base-store: release:docs-latest")
+        check_release_tag(tag, "base-store")
+        return
+    _check_path_word("base-store", value)
+    if not (root / value).is_file():
+        raise InputProblem(f"input 'base-store' points at '{value}', which is not a file; give a store.sqlite path "
+                           "or release:TAG for a release's store")
+
+
+def artifact_names(value: str, environ: Mapping[str, str]) -> Tuple[str, str]:
+    """The store artifact's name and the golden files' one.
+
+    ``auto`` becomes ``contextpull-store-<job>-<matrix index>``: artifacts are immutable since
+    upload-artifact v4, and a fixed name would make the second job of a matrix fail.
+    """
+    name = value
+    if value == AUTO_ARTIFACT_NAME:
+        job = re.sub(r"[^A-Za-z0-9._-]+", "-", environ.get("CONTEXTPULL_ACTION_JOB", "") or "job")
+        index = environ.get("CONTEXTPULL_ACTION_JOB_INDEX", "") or "0"
+        name = f"contextpull-store-{job}-{index}"
+    return name, (f"{name}-golden" if name else "")
+
+
+def validate(inputs: Mapping[str, str], root: Path, action_path: Path,
+             environ: Optional[Mapping[str, str]] = None) -> Tuple[List[str], Dict[str, str]]:
     """Every problem as a message (at most one per input, in the order of ``INPUTS``), and the
     decided values for the later steps."""
     found: Dict[str, str] = {}
@@ -198,18 +278,27 @@ def validate(inputs: Mapping[str, str], root: Path, action_path: Path) -> Tuple[
     attempt("out", lambda: check_out(inputs["out"], root, inputs["docs"]))
     # Whether golden files must already exist depends on update-golden: one error is enough.
     if flags["update-golden"] is not None:
-        attempt("golden", lambda: check_golden(inputs["golden"], bool(flags["update-golden"]), root))
+        attempt("golden", lambda: check_golden(inputs["golden"], bool(flags["update-golden"]), root, inputs["docs"]))
     attempt("python-version", lambda: check_python_version(inputs["python-version"]))
     extras = attempt("extras", lambda: extras_spec(inputs["extras"], action_path))
     attempt("summarizer", lambda: check_summarizer(inputs["summarizer"]))
     attempt("artifact-name", lambda: check_artifact_name(inputs["artifact-name"]))
     attempt("release-tag", lambda: check_release_tag(inputs["release-tag"]))
+    attest_word = attempt("attest", lambda: check_attest(inputs["attest"]))
+    attempt("base-store", lambda: check_base_store(inputs["base-store"], root))
     release = bool(inputs["release-tag"])
+    attest, notice = decide_attest(str(attest_word or "false"), release, environ or {})
+    store_name, golden_name = artifact_names(inputs["artifact-name"], environ or {})
     decided = {
         # A release is built from scratch: a restored cache is never an input to a published store.
         "use-cache": str(bool(flags["cache"]) and not release).lower(),
-        "upload": str(bool(inputs["artifact-name"])).lower(),
+        "upload": str(bool(store_name)).lower(),
+        "upload-golden": str(bool(store_name) and bool(flags["update-golden"])).lower(),
+        "artifact-name": store_name,
+        "golden-artifact-name": golden_name,
         "release": str(release).lower(),
+        "attest": str(attest).lower(),
+        "attest-notice": notice,
         "extras-spec": str(extras or ""),
     }
     return [found[name] for name in INPUTS if name in found], decided
@@ -219,12 +308,15 @@ def main(environ: Mapping[str, str] = os.environ) -> int:
     inputs = read_inputs(environ)
     root = Path.cwd()
     action_path = Path(environ.get("GITHUB_ACTION_PATH") or Path(__file__).resolve().parent.parent)
-    problems, decided = validate(inputs, root, action_path)
+    problems, decided = validate(inputs, root, action_path, environ)
     if problems:
         emit(annotation("error", message) for message in problems)
         return 3  # bad input, as contextpull build says it (1 would read as a failed check)
-    if inputs["release-tag"] and decided["use-cache"] == "false" and inputs["cache"].strip().lower() == "true":
-        emit([annotation("notice", "release builds start from scratch: input 'cache' is ignored")])
+    # No notice that 'cache' is ignored on a release: with the default inputs it would be said
+    # on every release; the input's description says it.
+    notice = decided.pop("attest-notice")
+    if notice:
+        emit([annotation("notice", notice)])
     write_outputs(decided, environ)
     return 0
 

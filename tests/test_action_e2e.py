@@ -1,179 +1,23 @@
-"""The action end to end, without GitHub (issue 5, item 7).
+"""The action end to end, without GitHub (issue 5, item 7; issue 20).
 
-A small runner reads ``action.yml`` and does what GitHub's runner does with a composite action:
-evaluates each step's ``if:`` and ``env:`` expressions, runs each ``run:`` script with
-``bash --noprofile --norc -eo pipefail``, gives it fresh ``GITHUB_OUTPUT`` files and a shared
-``GITHUB_STEP_SUMMARY``, stops at the first failing step, and resolves the action's outputs from
-the steps'. ``uses:`` steps are not run; the runner records the ``with:`` they would have received
-and, for ``actions/upload-artifact``, answers with an ``artifact-url`` as the real one does, so the
-wiring of that output is tested too. The install step reuses this interpreter's environment
-(``CONTEXTPULL_ACTION_REUSE_VENV``) instead of creating one, to stay fast and offline. For the
-release step only, ``gh`` on ``PATH`` is a recorder.
-
-The expression language understood is deliberately small (context lookups, ``==``/``!=`` against
-a string, ``&&``); an expression outside it fails the test, which keeps ``action.yml`` simple.
+``tests/action_runner.py`` runs ``action.yml`` step by step as GitHub's runner would; this file
+covers the build, golden check, cache and inputs. Releases, attestation, drift reports and the
+golden upload are in ``test_action_publish_e2e.py``.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import subprocess
-import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 from ruamel.yaml import YAML
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "builder"))
-
-from gha import parse_output_file  # noqa: E402
-
-VENV = Path(sys.prefix)
-EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
-COMPARISON = re.compile(r"^(.+?)\s*(==|!=)\s*'([^']*)'$")
-FAKE_ARTIFACT_URL = "https://example.invalid/artifacts/42"
-
-
-# --- the runner ------------------------------------------------------------------------------------
-
-@dataclass
-class StepResult:
-    id: str
-    outcome: str  # success | failure | skipped | not-run (a uses: step)
-    outputs: dict = field(default_factory=dict)
-    stdout: str = ""
-    stderr: str = ""
-    code: int = 0
-    with_: dict = field(default_factory=dict)
-
-
-@dataclass
-class ActionRun:
-    code: int
-    outputs: dict
-    steps: dict
-    summary: str
-
-    @property
-    def stdout(self) -> str:
-        return "".join(s.stdout for s in self.steps.values())
-
-    def lines(self, prefix: str) -> list[str]:
-        return [line for line in self.stdout.splitlines() if line.startswith(prefix)]
-
-
-class Context:
-    def __init__(self, inputs: dict, temp: Path):
-        self.inputs = inputs
-        self.temp = temp
-        self.steps: dict[str, StepResult] = {}
-
-    def lookup(self, dotted: str) -> str:
-        parts = dotted.split(".")
-        if parts[0] == "inputs" and len(parts) == 2:
-            return self.inputs[parts[1]]
-        if dotted == "github.action_path":
-            return str(ROOT)
-        if dotted == "github.token":
-            return "fake-token"
-        if dotted == "github.repository":
-            return "example/docs"
-        if dotted == "runner.temp":
-            return str(self.temp)
-        if parts[0] == "steps" and len(parts) == 4 and parts[2] == "outputs":
-            step = self.steps.get(parts[1])
-            return step.outputs.get(parts[3], "") if step else ""
-        raise AssertionError(f"expression outside the runner's subset: {dotted}")
-
-    def evaluate(self, expr: str) -> str | bool:
-        expr = expr.strip()
-        if "&&" in expr:
-            return all(self.evaluate(part) is True for part in expr.split("&&"))
-        match = COMPARISON.match(expr)
-        if match:
-            left, op, right = match.groups()
-            # GitHub compares strings case-insensitively.
-            equal = str(self.evaluate(left)).lower() == right.lower()
-            return equal if op == "==" else not equal
-        if not re.fullmatch(r"[\w.-]+", expr):
-            raise AssertionError(f"expression outside the runner's subset: {expr}")
-        return self.lookup(expr)
-
-    def substitute(self, text: str) -> str:
-        return EXPRESSION.sub(lambda m: str(self.evaluate(m.group(1))), str(text))
-
-
-def run_action(workspace: Path, temp: Path, inputs: dict, *, gh_dir: Path | None = None) -> ActionRun:
-    action = YAML(typ="safe").load((ROOT / "action.yml").read_text(encoding="utf-8"))
-    given = {name: spec["default"] for name, spec in action["inputs"].items()}
-    unknown = set(inputs) - set(given)
-    assert not unknown, f"not inputs of the action: {unknown}"
-    given.update(inputs)
-    ctx = Context(given, temp)
-    summary = temp / "step-summary.md"
-    summary.write_text("")
-    base_env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "CONTEXTPULL_", "RUNNER_"))}
-    base_env.update({
-        "GITHUB_WORKSPACE": str(workspace),
-        "GITHUB_ACTION_PATH": str(ROOT),
-        "GITHUB_STEP_SUMMARY": str(summary),
-        "RUNNER_TEMP": str(temp),
-        "CONTEXTPULL_ACTION_REUSE_VENV": str(VENV),
-        "PYTHONDONTWRITEBYTECODE": "1",
-    })
-    failed = False
-    for index, step in enumerate(action["runs"]["steps"]):
-        sid = step.get("id", f"step{index}")
-        condition = step.get("if", "success()")
-        if failed or (condition != "success()" and ctx.evaluate(EXPRESSION.sub(r"\1", condition)) is not True):
-            ctx.steps[sid] = StepResult(sid, "skipped")
-            continue
-        if "uses" in step:
-            with_ = {k: ctx.substitute(v) for k, v in (step.get("with") or {}).items()}
-            outputs = {"artifact-url": FAKE_ARTIFACT_URL} if step["uses"].startswith("actions/upload-artifact@") else {}
-            ctx.steps[sid] = StepResult(sid, "not-run", outputs, with_=with_)
-            continue
-        assert step.get("shell") == "bash"
-        env = dict(base_env)
-        env.update({k: ctx.substitute(v) for k, v in (step.get("env") or {}).items()})
-        output_file = temp / f"output-{index}"
-        output_file.write_text("")
-        env["GITHUB_OUTPUT"] = str(output_file)
-        if sid == "release" and gh_dir is not None:
-            env["PATH"] = f"{gh_dir}{os.pathsep}{env['PATH']}"
-        script = temp / f"step-{index}.sh"
-        script.write_text(step["run"])
-        proc = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)], cwd=workspace,
-                              env=env, capture_output=True, text=True, timeout=120, check=False)
-        result = StepResult(sid, "success" if proc.returncode == 0 else "failure",
-                            parse_output_file(output_file.read_text()), proc.stdout, proc.stderr, proc.returncode)
-        ctx.steps[sid] = result
-        if proc.returncode != 0:
-            failed = True
-            code = proc.returncode
-    outputs = {name: ctx.substitute(spec["value"]) for name, spec in action["outputs"].items()}
-    return ActionRun(code if failed else 0, outputs, ctx.steps, summary.read_text())
-
-
-def write_gh_recorder(folder: Path, log: Path, view: dict) -> Path:
-    folder.mkdir()
-    gh = folder / "gh"
-    gh.write_text(
-        f"#!{sys.executable}\n"
-        "import hashlib, json, os, sys\n"
-        "args = sys.argv[1:]\n"
-        "files = {a: hashlib.sha256(open(a, 'rb').read()).hexdigest() for a in args if os.path.isfile(a)}\n"
-        f"record = {{'args': args, 'files': files, 'token': os.environ.get('GH_TOKEN'), 'repo': os.environ.get('GH_REPO')}}\n"
-        f"open({str(log)!r}, 'a').write(json.dumps(record) + '\\n')\n"
-        f"if args[:2] == ['release', 'view']: print({json.dumps(json.dumps(view))})\n"
-    )
-    gh.chmod(0o755)
-    return folder
+from action_runner import FAKE_ARTIFACT_URL, ROOT, Context, StepResult, run_action, write_gh
+from gha import parse_output_file
 
 
 # --- fixtures --------------------------------------------------------------------------------------
@@ -211,7 +55,9 @@ def test_update_golden_writes_the_golden_files(golden_run, workspace):
 def test_clean_run_writes_every_output_and_renders_the_summary(golden_run, workspace, temp):
     run = run_action(workspace, temp, {"golden": "golden"})
     assert run.code == 0, run.stdout + run.steps["build"].stderr
-    assert all(run.outputs.values()), run.outputs
+    # golden-patch and attestation-url are for update-golden and attest only.
+    assert all(v for k, v in run.outputs.items() if k not in ("golden-patch", "attestation-url")), run.outputs
+    assert run.outputs["golden-patch"] == run.outputs["attestation-url"] == ""
     assert run.outputs["golden"] == "match"
     assert run.outputs["artifact-url"] == FAKE_ARTIFACT_URL
     store = workspace / run.outputs["store-path"]
@@ -226,12 +72,15 @@ def test_clean_run_writes_every_output_and_renders_the_summary(golden_run, works
     assert "## ContextPull store: golden match" in run.summary
     assert f"| Documents | {run.outputs['documents']} |" in run.summary
     assert run.outputs["content-fingerprint"] in run.summary
-    assert f"Artifact: [contextpull-store]({FAKE_ARTIFACT_URL})" in run.summary
+    # auto: unique per job and matrix index; after a blank line, so it never joins the table.
+    assert f"\n\nArtifact: [contextpull-store-docs-0]({FAKE_ARTIFACT_URL})" in run.summary
+    assert run.steps["upload"].with_["name"] == "contextpull-store-docs-0"
+    assert "<summary>Installed packages" in run.summary and "| click |" in run.summary
     # The upload would get exactly the three files and fail if any were missing.
     upload = next(s for s in run.steps.values() if "if-no-files-found" in s.with_)
     assert upload.with_["if-no-files-found"] == "error"
     assert sorted(Path(p).name for p in upload.with_["path"].split()) == sorted(
-        ["store.sqlite", "store.sqlite.sha256", "manifest.json"])
+        ["store.sqlite", "store.sqlite.sha256", "manifest.json", "drift-report.md"])
     # The cache path was saved by the first run and given to this build as --cache.
     assert run.steps["cache-key"].outputs["key"].startswith(run.steps["cache-key"].outputs["restore-prefix"])
     assert "--cache" in run.steps["build"].stdout
@@ -261,23 +110,26 @@ def test_drift_exits_one_with_annotations_on_the_file(golden_run, workspace, tem
     assert any(line.startswith(f"::error file={rel},") or line.startswith(f"::warning file={rel},")
                for line in run.stdout.splitlines()), run.stdout
     assert "### Golden drift" in run.summary
-    # Later steps do not run after a failed build.
-    assert run.steps["finish"].outcome == "skipped"
+    # The store and the drift report are still uploaded for inspection; the last step fails.
+    assert run.steps["build"].outcome == "success" and run.steps["build"].outputs["exit-code"] == "1"
+    assert run.steps["upload"].outcome == "not-run"
+    uploaded = run.steps["upload"].with_["path"].split()
+    assert run.outputs["drift-report"] in uploaded
+    assert run.steps["result"].outcome == "failure"
 
 
 def test_release_sends_exactly_the_three_files_from_a_fresh_build(golden_run, workspace, tmp_path):
-    log = tmp_path / "gh.log"
-    gh_dir = write_gh_recorder(tmp_path / "bin", log, {"assets": [], "isDraft": False})
+    gh = write_gh(tmp_path / "gh")
+    folder = gh.release("v1.0.0")
     run = run_action(workspace, tmp_path, {"release-tag": "v1.0.0", "out": "release-out",
-                                           "artifact-name": ""}, gh_dir=gh_dir)
+                                           "artifact-name": "", "attest": "false"}, gh_dir=gh.bin, env=gh.env())
     assert run.code == 0, run.stdout + run.steps["release"].stderr
-    calls = [json.loads(line) for line in log.read_text().splitlines()]
+    calls = gh.calls()
     assert [c["args"][:2] for c in calls] == [["release", "view"], ["release", "upload"]]
     upload = calls[1]
     assert upload["args"][2] == "v1.0.0"
-    assert sorted(Path(p).name for p in upload["files"]) == ["manifest.json", "store.sqlite", "store.sqlite.sha256"]
-    assert len(upload["args"]) == 3 + 3
-    assert upload["files"][run.outputs["store-path"]] == run.outputs["sha256"]
+    assert sorted(Path(p).name for p in upload["args"][3:]) == ["manifest.json", "store.sqlite", "store.sqlite.sha256"]
+    assert (folder / "store.sqlite").read_bytes() == (workspace / run.outputs["store-path"]).read_bytes()
     assert upload["token"] == "fake-token" and upload["repo"] == "example/docs"
     # From scratch: no cache key, no --cache.
     assert run.steps["cache-key"].outcome == "skipped"
@@ -331,6 +183,10 @@ def test_install_step_makes_a_private_venv_from_the_action_checkout(tmp_path):
     venv_python = temp / "contextpull-venv" / "bin" / "python"
     calls = log.read_text().splitlines()
     assert calls[0] == f"{fake} -m venv {temp / 'contextpull-venv'}"
-    assert calls[1].startswith(f"{venv_python} -m pip install ") and calls[1].endswith(f" {ROOT}[pdf]")
-    assert calls[2] == f"{venv_python} -m contextpull --version"
+    # Every dependency from the locks, hash-checked; then the checkout alone, offline.
+    assert calls[1] == (f"{venv_python} -m pip install --quiet --disable-pip-version-check --require-hashes "
+                        f"-r {ROOT}/builder/requirements.lock -r {ROOT}/builder/requirements-pdf.lock")
+    assert calls[2] == (f"{venv_python} -m pip install --quiet --disable-pip-version-check "
+                        f"--no-deps --no-build-isolation --no-index {ROOT}")
+    assert calls[3] == f"{venv_python} -m contextpull --version"
     assert parse_output_file((tmp_path / "out").read_text()) == {"python": str(venv_python)}

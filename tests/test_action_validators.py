@@ -21,9 +21,9 @@ from ruamel.yaml import YAML
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
 INPUTS = ["docs", "out", "golden", "update-golden", "strict", "python-version", "extras", "summarizer",
-          "cache", "artifact-name", "release-tag"]
+          "cache", "artifact-name", "release-tag", "overwrite", "attest", "base-store"]
 OUTPUTS = ["store-path", "manifest-path", "sha256", "corpus-fingerprint", "content-fingerprint", "documents",
-           "sections", "index-mode", "golden", "artifact-url"]
+           "sections", "index-mode", "golden", "artifact-url", "drift-report", "golden-patch", "attestation-url"]
 PINNED = re.compile(r"^[\w.-]+/[\w./-]+@[0-9a-f]{40}$")
 
 
@@ -69,6 +69,12 @@ def test_workflows_match_githubs_schema():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_every_job_has_a_timeout():
+    result = run([tool("check-jsonschema"), "--builtin-schema", "custom.github-workflows-require-timeout",
+                  *[str(p) for p in WORKFLOWS]])
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 def test_actionlint_is_clean():
     # actionlint also reads ./action.yml for the `uses: ./` steps and checks their inputs.
     result = run([tool("actionlint"), "-no-color", *[str(p.relative_to(ROOT)) for p in WORKFLOWS]])
@@ -76,7 +82,7 @@ def test_actionlint_is_clean():
 
 
 def test_zizmor_is_clean():
-    result = run([tool("zizmor"), "--offline", "--no-progress", "."])
+    result = run([tool("zizmor"), "--offline", "--no-progress", "--persona=pedantic", "."])
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -105,9 +111,19 @@ def test_actionlint_rejects_an_unknown_action_input(tmp_path):
     assert "goldne" in result.stdout
 
 
+def test_the_timeout_schema_rejects_a_job_without_one(tmp_path):
+    text = (ROOT / ".github" / "workflows" / "release.yml").read_text(encoding="utf-8")
+    broken = text.replace("    timeout-minutes: 20\n", "", 1)
+    assert broken != text
+    (tmp_path / "release.yml").write_text(broken, encoding="utf-8")
+    result = run([tool("check-jsonschema"), "--builtin-schema", "custom.github-workflows-require-timeout",
+                  "release.yml"], cwd=tmp_path)
+    assert result.returncode != 0
+
+
 def test_zizmor_flags_an_unpinned_action_and_an_expression_in_run(tmp_path):
     text = (ROOT / "action.yml").read_text(encoding="utf-8")
-    broken = re.sub(r"actions/cache@[0-9a-f]{40}", "actions/cache@v4", text)
+    broken = re.sub(r"actions/cache@[0-9a-f]{40}", "actions/cache@v6", text)
     broken = broken.replace('run: python3 "$GITHUB_ACTION_PATH/builder/validate_inputs.py"',
                             'run: echo "${{ inputs.docs }}"')
     (tmp_path / "action.yml").write_text(broken, encoding="utf-8")
@@ -164,11 +180,38 @@ def test_workflow_permissions_are_empty_by_default_and_set_per_job():
                 assert job["permissions"] == {"contents": "read"}, f"{path.name}: {name}"
 
 
-def test_release_builds_from_scratch_and_attests():
+def test_release_builds_from_scratch_and_attests_through_the_action():
     workflow = load(ROOT / ".github" / "workflows" / "release.yml")
-    steps = workflow["jobs"]["store"]["steps"]
-    action_step = next(s for s in steps if s.get("uses") == "./")
+    job = workflow["jobs"]["store"]
+    action_step = next(s for s in job["steps"] if s.get("uses") == "./")
     assert action_step["with"]["cache"] == "false"
     assert action_step["with"]["release-tag"]
-    assert any(str(s.get("uses", "")).startswith("actions/attest-build-provenance@") for s in steps)
-    assert not any(str(s.get("uses", "")).startswith("actions/cache@") for s in steps)
+    assert action_step["with"]["attest"] == "true"
+    assert job["permissions"] == {"contents": "write", "id-token": "write", "attestations": "write"}
+    assert not any(str(s.get("uses", "")).startswith("actions/cache@") for s in job["steps"])
+
+
+# The current majors (node24), by the commit of their release tag; see the pins' comments.
+CURRENT_MAJORS = {"actions/checkout": "v7", "actions/setup-python": "v7", "actions/cache": "v6",
+                  "actions/upload-artifact": "v7", "actions/attest-build-provenance": "v4"}
+
+
+def test_inner_actions_are_on_their_current_majors():
+    seen = set()
+    for path in [ROOT / "action.yml", *WORKFLOWS]:
+        for match in re.finditer(r"uses:\s*([\w-]+/[\w-]+)@[0-9a-f]{40} # (v\d+)", path.read_text(encoding="utf-8")):
+            name, version = match.groups()
+            assert CURRENT_MAJORS.get(name) == version, f"{path.name}: {name} {version}"
+            seen.add(name)
+    assert seen == set(CURRENT_MAJORS)
+
+
+def test_attestation_runs_inside_the_action_on_store_and_manifest():
+    steps = {s.get("id"): s for s in load(ROOT / "action.yml")["runs"]["steps"]}
+    attest = steps["attest"]
+    assert attest["uses"].startswith("actions/attest-build-provenance@")
+    assert attest["with"]["subject-path"].split() == ["${{", "steps.build.outputs.store-path", "}}",
+                                                      "${{", "steps.build.outputs.manifest-path", "}}"]
+    # Before the release step, so a release never holds a store that was to be attested and was not.
+    order = list(steps)
+    assert order.index("attest") < order.index("release")

@@ -227,7 +227,8 @@ def test_the_artifact_link_text_cannot_close_the_link_early():
     import artifact_link
 
     line = artifact_link.summary_line("docs] see [evil", "https://example.org/a/1")
-    assert line == "Artifact: [docs\\] see \\[evil](https://example.org/a/1)\n"
+    # After a blank line: right after the build's table it would render as one more row.
+    assert line == "\nArtifact: [docs\\] see \\[evil](https://example.org/a/1)\n"
 
 
 @pytest.mark.parametrize("returncode, status", [(-15, 143), (-9, 137), (-2, 130), (0, 0), (3, 3)])
@@ -269,9 +270,10 @@ def _fake_run(report_text: str, returncode: int, stderr: str = ""):
     return run
 
 
-def test_main_writes_outputs_summary_and_propagates_drift(tmp_path, capsys):
+def test_main_writes_outputs_summary_and_propagates_drift(tmp_path, capsys, monkeypatch):
     import json
 
+    monkeypatch.chdir(tmp_path)
     env = {"GITHUB_OUTPUT": str(tmp_path / "o"), "GITHUB_STEP_SUMMARY": str(tmp_path / "s"),
            "CONTEXTPULL_ACTION_DOCS": "docs", "CONTEXTPULL_ACTION_OUT": "out"}
     code = run_build.main(env, run=_fake_run(json.dumps(drift_report(changed=1)), 1))
@@ -288,7 +290,8 @@ def test_main_turns_a_failed_build_into_one_error_line(tmp_path, capsys):
     code = run_build.main(env, run=_fake_run("", 3, "Error: DOCS is empty (add documents)\n"))
     assert code == 3
     errors = [line for line in capsys.readouterr().out.splitlines() if line.startswith("::error")]
-    assert errors == ["::error title=ContextPull build failed::DOCS is empty (add documents)"]
+    # In the Action's words: the user set the input docs, not the argument DOCS.
+    assert errors == ["::error title=ContextPull build failed::the docs folder is empty (add documents)"]
     assert "build failed" in (tmp_path / "s").read_text()
 
 
