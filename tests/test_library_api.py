@@ -186,7 +186,7 @@ def test_ingest_takes_settings_as_keywords(make_corpus, tmp_path, monkeypatch):
         ({"max_chars": 300, "section_max_chars": 300}, "ingest() got 'section_max_chars' twice"),
         ({"section_max_chars": 5}, "section_max_chars must be between 100 and 1000000, got 5 (from keyword argument section_max_chars)"),
         ({"embed_model": "x"}, "ingest() keyword 'embed_model': embeddings are not written"),
-        ({"summarizer": "openai:gpt"}, "summarizer 'openai:gpt' is not available"),
+        ({"summarizer": "mistral:x"}, "summarizer: unknown provider 'mistral' in 'mistral:x' (from keyword argument summarizer)"),
     ],
 )
 def test_ingest_refuses_a_bad_keyword_before_writing(make_corpus, tmp_path, keywords, message):
