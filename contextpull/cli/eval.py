@@ -10,6 +10,7 @@ time per question, and tokens, tool calls and requests per question for the agen
 from __future__ import annotations
 
 import json
+import sys
 import time
 
 import click
@@ -39,7 +40,7 @@ def eval_cmd(questions, store, retriever_name, max_turns, cache_path, no_cache, 
                                       cache_path=None if no_cache else cache_path)
     try:
         started = time.perf_counter()
-        with click.progressbar(length=len(asked), label=f"eval {retriever_name}", file=click.get_text_stream("stderr")) as bar:
+        with click.progressbar(length=len(asked), label=f"eval {retriever_name}", file=sys.stderr) as bar:
             answered = runner.run(asked, retriever, workers=workers, on_done=lambda _a: bar.update(1))
         wall = time.perf_counter() - started
         stats = retriever.stats() if hasattr(retriever, "stats") else None
