@@ -38,6 +38,7 @@ COMMAND_MODULES = {
     "serve": "serve",
     "fetch": "serve",
     "claude-md": "serve",
+    "eval": "eval",
 }
 
 
