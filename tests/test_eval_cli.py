@@ -128,7 +128,7 @@ def test_eval_errors_are_one_line(runner, store, questions, tmp_path, monkeypatc
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     cases = [
         (["--retriever", "bm25"], 2, "--retriever: unknown retriever 'bm25'"),
-        (["--retriever", "api-loop:openai:m"], 2, "needs the environment variable OPENAI_API_KEY"),
+        (["--retriever", "api-loop:openai:m"], 3, "needs the environment variable OPENAI_API_KEY, which is not set (set OPENAI_API_KEY)"),
         (["--store", str(tmp_path / "none.sqlite")], 3, "no store at"),
     ]
     for extra, code, message in cases:

@@ -67,8 +67,14 @@ def parse(text: str, *, setting: str, providers: tuple[str, ...]) -> ModelSpec:
     return ModelSpec(provider, model)
 
 
-def endpoint(spec: ModelSpec, *, setting: str, environ: Mapping[str, str] | None = None) -> Endpoint:
-    """The base URL and key of a hosted provider, or a ``ModelSettingError`` naming the variable."""
+def endpoint(
+    spec: ModelSpec, *, setting: str, environ: Mapping[str, str] | None = None, offline: bool = True
+) -> Endpoint:
+    """The base URL and key of a hosted provider, or a ``ModelSettingError`` naming the variable.
+
+    ``offline`` says whether the setting has an offline default to fall back on (summaries do;
+    an evaluation loop does not), so the suggestion never points at something that is not there.
+    """
     environ = os.environ if environ is None else environ
     if spec.provider not in HOSTED:
         raise ModelSettingError(f"{setting}: provider {spec.provider!r} is not a hosted API")
@@ -77,7 +83,7 @@ def endpoint(spec: ModelSpec, *, setting: str, environ: Mapping[str, str] | None
     if not key:
         raise ModelSettingError(
             f"{setting} {spec.text!r} needs the environment variable {key_var}, which is not set",
-            f"set {key_var}, or leave {setting} unset for the offline default",
+            f"set {key_var}" + (f", or leave {setting} unset for the offline default" if offline else ""),
         )
     base = (environ.get(url_var, "").strip() or default_url).rstrip("/")
     if not base.startswith(("http://", "https://")):
