@@ -69,8 +69,6 @@ class BuildJob:
         from ..ingest.engine import collect
 
         reuse = self.cache.reuse if self.cache is not None and self.cache.compatible(self.settings) else None
-        if self.progress is not None:
-            self.progress.start()
         return collect(self.docs, self.settings, exclude=self.exclude, reuse=reuse, progress=self.progress)
 
     def run(self) -> None:
