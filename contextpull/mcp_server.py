@@ -352,13 +352,21 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
 def security_settings(host: str, port: int, extra_origins: tuple[str, ...] = ()):
-    """DNS-rebinding protection: only loopback (and the bound host) may be named in Host/Origin."""
+    """DNS-rebinding protection: only loopback and the bound address's names may be in Host/Origin.
+
+    Bound to one address, that address; bound to all (``0.0.0.0``, ``::``), this machine's host
+    name and addresses. Any other name is refused unless ``--allow-origin`` adds it.
+    """
     from mcp.server.transport_security import TransportSecuritySettings
+
+    from .listen import WILDCARD_HOSTS, display, machine_names
 
     hosts = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
     origins = ["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"]
-    if host not in LOOPBACK_HOSTS and host not in ("0.0.0.0", "::", ""):
-        bracketed = f"[{host}]" if ":" in host else host
+    # A wildcard bind is reached by the machine's own names and addresses (listen.machine_names).
+    names = machine_names(host) if host in WILDCARD_HOSTS else [] if host in LOOPBACK_HOSTS else [host]
+    for name in names:
+        bracketed = display(name)
         hosts.append(f"{bracketed}:*")
         origins += [f"http://{bracketed}:*", f"https://{bracketed}:*"]
     for origin in extra_origins:
@@ -384,9 +392,11 @@ def http_app(server: Server, host: str, port: int, extra_origins: tuple[str, ...
     )
 
 
-def serve_http(server: Server, host: str, port: int, extra_origins: tuple[str, ...] = ()) -> None:
+def serve_http(server: Server, sock, host: str, port: int, extra_origins: tuple[str, ...] = ()) -> None:
+    """Serve on ``sock``, already bound and listening (``listen.listen``): a port that cannot be
+    had was reported before anything said "serving"."""
     import uvicorn
 
     app = http_app(server, host, port, extra_origins)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, lifespan="on")
-    uvicorn.Server(config).run()
+    uvicorn.Server(config).run(sockets=[sock])
