@@ -52,6 +52,12 @@ __all__ = [
 ]
 
 INDEX_URI = "contextpull://index"
+# All five tools only read one local file (section 11): nothing changes, the same call gives the
+# same answer, and nothing outside the store is reached. Hosts may use these hints to run them
+# without a permission prompt. They belong to the MCP listing; tools.json stays the input schemas.
+TOOL_ANNOTATIONS = types.ToolAnnotations(
+    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
 # The SDK negotiates the revision per connection: the initialize handshake up to 2025-11-25, and
 # the stateless per-request envelope of 2026-07-28 (``server/discover``) on stdio and HTTP alike.
 SUPPORTED_PROTOCOL_VERSIONS = KNOWN_PROTOCOL_VERSIONS
@@ -223,7 +229,9 @@ def build_server(live: LiveStore, *, log: Callable[[str], None] | None = None) -
     from .tools import TOOLS, call
 
     tool_list = [
-        types.Tool(name=t["name"], description=t["description"], input_schema=t["input_schema"])
+        types.Tool(
+            name=t["name"], description=t["description"], input_schema=t["input_schema"], annotations=TOOL_ANNOTATIONS
+        )
         for t in TOOLS
     ]
     schemas = {t["name"]: t["input_schema"] for t in TOOLS}

@@ -92,6 +92,19 @@ def test_tools_listed_verbatim_from_TOOLS(serve, mode):
 
 
 @pytest.mark.parametrize("mode", MODES)
+def test_every_tool_is_announced_read_only_idempotent_and_closed_world(serve, mode):
+    async def body(client):
+        return (await client.list_tools()).tools
+
+    for tool in serve(body, mode):
+        hints = tool.annotations.model_dump(by_alias=True, exclude_none=True)
+        assert hints == {
+            "readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False
+        }, tool.name
+    assert not any("annotations" in t or "readOnlyHint" in json.dumps(t) for t in TOOLS)
+
+
+@pytest.mark.parametrize("mode", MODES)
 def test_all_five_tools_round_trip(serve, store, mode):
     async def body(client):
         out = {}
