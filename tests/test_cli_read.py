@@ -125,6 +125,39 @@ def test_tool_errors_are_one_line_exit_4(store, args, code, message):
         assert result.output == message
 
 
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["grep", "(", "--regex"], "(drop --regex for a literal match)"),
+        (["search", "x", "--limit", "0"], "Error: search: --limit is invalid:"),
+        (["search", "x", "--limit", "0"], "(see contextpull search --help)"),
+        (["read", "a.md#0", "--context", "9"], "Error: read: --context is invalid:"),
+        (["grep", ""], "Error: grep: PATTERN is invalid: shorter than 1 character(s)"),
+    ],
+)
+def test_cli_errors_speak_of_options_never_of_tool_arguments(store, args, expected):
+    result = CliRunner().invoke(cli, [*args, "--store", store])
+    assert result.exit_code == 4 and expected in result.output
+    assert "regex=" not in result.output and "argument '" not in result.output
+
+
+@pytest.mark.parametrize(
+    "name, arguments, expected",
+    [
+        ("grep", {"pattern": "(", "regex": True}, "set regex=false for a literal match"),
+        ("search", {"query": "x", "limit": 0}, "the search tool's input schema gives each argument's type and limits"),
+    ],
+)
+def test_tool_errors_speak_of_arguments_never_of_cli_commands(store, name, arguments, expected):
+    from contextpull.errors import ToolError
+
+    with Store.open(store) as opened, pytest.raises(ToolError) as err:
+        call(Ops(opened), name, arguments)
+    told = json.dumps(err.value.to_dict())  # what a model receives
+    assert expected in told
+    assert "contextpull " not in told and "--" not in told
+
+
 def test_missing_store_names_it_and_how_to_build(tmp_path):
     missing = tmp_path / "nope.sqlite"
     result = run("search", "x", "--store", str(missing))
