@@ -196,9 +196,18 @@ def stderr_logger(line: str) -> None:
 # --------------------------------------------------------------------------- the server
 
 
-def _tool_result(result: Any) -> types.CallToolResult:
+def _call_with_hint(live: LiveStore, call: Callable, name: str, arguments: dict) -> tuple[Any, str | None]:
+    """The tool's result and, for an index prefix that lists nothing, what to try instead."""
+    ops = live.current()
+    result = call(ops, name, arguments)
+    return result, ops.index_hint(arguments.get("prefix")) if name == "index" else None
+
+
+def _tool_result(result: Any, hint: str | None = None) -> types.CallToolResult:
     if isinstance(result, str):
-        return types.CallToolResult(content=[types.TextContent(text=result)])
+        # The listing is the contract's text; a hint is a block of its own beside it.
+        blocks = [types.TextContent(text=result)] + ([types.TextContent(text=f"hint: {hint}")] if hint else [])
+        return types.CallToolResult(content=blocks)
     text = json.dumps(result, ensure_ascii=False)  # compact: every byte is a token in the host
     return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=result)
 
@@ -250,9 +259,9 @@ def build_server(live: LiveStore, *, log: Callable[[str], None] | None = None) -
                 raise ToolError(
                     f"unknown tool {name!r}", "the tools are " + ", ".join(sorted(schemas))
                 )
-            result = await off_loop(live, lambda: call(live.current(), name, arguments))
+            result, hint = await off_loop(live, _call_with_hint, live, call, name, arguments)
             count = _result_count(result)
-            return _tool_result(result)
+            return _tool_result(result, hint)
         except ContextPullError as exc:
             # StoreError included: a store that vanished is reported, the server keeps serving.
             status = "error"

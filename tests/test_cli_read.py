@@ -31,6 +31,18 @@ def test_index(store):
     assert result.output.splitlines()[0] == "ContextPull index · guides/ · 2 documents · 4 sections"
 
 
+def test_index_prefix_with_no_documents_says_which_paths_exist(store):
+    result = run("index", "--prefix", "nope/", "--store", store)
+    assert result.exit_code == 0
+    assert result.output.splitlines() == [
+        "ContextPull index · nope/ · 0 documents · 0 sections",
+        "hint: no document path starts with 'nope/'; top-level paths: errors.md, guides/, guidesextra.md, policies/",
+    ]
+    result = run("index", "--prefix", "nope/", "--store", store, "--json")
+    assert json.loads(result.output)["hint"].startswith("no document path starts with 'nope/'")
+    assert "hint" not in json.loads(run("index", "--prefix", "guides/", "--store", store, "--json").output)
+
+
 def test_store_from_environment(store):
     result = run("index", env={"CONTEXTPULL_STORE": store})
     assert (result.exit_code, result.output) == (0, "ContextPull index · test\n")
