@@ -19,11 +19,15 @@ from pathlib import Path
 import click
 
 from ..errors import ContextPullError, InputError
+from ..install import requirement
 from . import cli, terminate_as_interrupt
 
 STORE_IN_CORPUS = Path(".contextpull") / "store.sqlite"
 MIN_MCP = "2.3"
-MCP_HINT = "install the extra: pip install 'contextpull[mcp]' (or uvx --from 'contextpull[mcp]' contextpull serve ...)"
+MCP_HINT = (
+    f"install the extra: pip install \"{requirement('mcp')}\""
+    f" (or run uvx --from \"{requirement('mcp')}\" contextpull serve ...)"
+)
 
 CLAUDE_MD = """\
 ## Documentation via ContextPull
