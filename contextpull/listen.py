@@ -23,6 +23,7 @@ import sys
 from .errors import InputError
 
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 SIOCGIFADDR = 0x8915  # Linux: an interface's IPv4 address
 
 
@@ -59,6 +60,28 @@ def _bind_hint(code: int | None) -> str:
     if code == errno.EADDRNOTAVAIL:
         return "that address is not one of this machine's: pass --host 127.0.0.1, 0.0.0.0 or one of its addresses"
     return "pass another --host or --port"
+
+
+def allowed_names(host: str, extra_origins: tuple[str, ...] = ()) -> tuple[list[str], list[str]]:
+    """The ``Host`` and ``Origin`` patterns a server bound to ``host`` accepts (section 11).
+
+    Loopback always; bound to one address, that address; bound to all, ``machine_names``; and
+    whatever ``--allow-origin`` adds (a name without a port matches it on any port).
+    """
+    hosts = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
+    origins = ["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"]
+    names = machine_names(host) if host in WILDCARD_HOSTS else [] if host in LOOPBACK_HOSTS else [host]
+    for name in names:
+        hosts.append(f"{display(name)}:*")
+        origins += [f"http://{display(name)}:*", f"https://{display(name)}:*"]
+    for origin in extra_origins:
+        origin = origin.rstrip("/")
+        netloc = origin.split("://", 1)[-1]
+        origins.append(origin)
+        hosts.append(netloc)
+        if not netloc.rsplit("]", 1)[-1].count(":"):  # no explicit port: any port on that name
+            hosts.append(f"{netloc}:*")
+    return hosts, origins
 
 
 def machine_names(host: str) -> list[str]:

@@ -365,34 +365,13 @@ async def serve_stdio(server: Server) -> None:
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
-
-
 def security_settings(host: str, port: int, extra_origins: tuple[str, ...] = ()):
-    """DNS-rebinding protection: only loopback and the bound address's names may be in Host/Origin.
-
-    Bound to one address, that address; bound to all (``0.0.0.0``, ``::``), this machine's host
-    name and addresses. Any other name is refused unless ``--allow-origin`` adds it.
-    """
+    """DNS-rebinding protection over the names ``listen.allowed_names`` accepts for this bind."""
     from mcp.server.transport_security import TransportSecuritySettings
 
-    from .listen import WILDCARD_HOSTS, display, machine_names
+    from .listen import allowed_names
 
-    hosts = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
-    origins = ["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"]
-    # A wildcard bind is reached by the machine's own names and addresses (listen.machine_names).
-    names = machine_names(host) if host in WILDCARD_HOSTS else [] if host in LOOPBACK_HOSTS else [host]
-    for name in names:
-        bracketed = display(name)
-        hosts.append(f"{bracketed}:*")
-        origins += [f"http://{bracketed}:*", f"https://{bracketed}:*"]
-    for origin in extra_origins:
-        origin = origin.rstrip("/")
-        netloc = origin.split("://", 1)[-1]
-        origins.append(origin)
-        hosts.append(netloc)
-        if not netloc.rsplit("]", 1)[-1].count(":"):  # no explicit port: any port on that name
-            hosts.append(f"{netloc}:*")
+    hosts, origins = allowed_names(host, extra_origins)
     return TransportSecuritySettings(
         enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
     )
