@@ -15,14 +15,29 @@ from __future__ import annotations
 
 
 class ContextPullError(Exception):
-    """Base class: a failure we can explain in one line."""
+    """Base class: a failure we can explain in one line.
+
+    ``message`` and ``suggestion`` speak the library's and the tools' vocabulary (tool arguments:
+    ``regex=false``, ``in``), which is what a model receives; a model cannot run CLI commands.
+    ``cli_message`` and ``cli_suggestion`` say the same in the CLI's vocabulary (``--regex``,
+    ``--in``) where the two differ; the CLI edge prints those, and nothing else does.
+    """
 
     exit_code = 3
 
-    def __init__(self, message: str, suggestion: str | None = None):
+    def __init__(
+        self,
+        message: str,
+        suggestion: str | None = None,
+        *,
+        cli_message: str | None = None,
+        cli_suggestion: str | None = None,
+    ):
         super().__init__(message)
         self.message = message
         self.suggestion = suggestion
+        self.cli_message = cli_message if cli_message is not None else message
+        self.cli_suggestion = cli_suggestion if cli_suggestion is not None else suggestion
 
     def to_dict(self) -> dict:
         return {"error": self.message, "suggestion": self.suggestion}

@@ -52,6 +52,12 @@ __all__ = [
 ]
 
 INDEX_URI = "contextpull://index"
+# All five tools only read one local file (section 11): nothing changes, the same call gives the
+# same answer, and nothing outside the store is reached. Hosts may use these hints to run them
+# without a permission prompt. They belong to the MCP listing; tools.json stays the input schemas.
+TOOL_ANNOTATIONS = types.ToolAnnotations(
+    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
 # The SDK negotiates the revision per connection: the initialize handshake up to 2025-11-25, and
 # the stateless per-request envelope of 2026-07-28 (``server/discover``) on stdio and HTTP alike.
 SUPPORTED_PROTOCOL_VERSIONS = KNOWN_PROTOCOL_VERSIONS
@@ -190,9 +196,18 @@ def stderr_logger(line: str) -> None:
 # --------------------------------------------------------------------------- the server
 
 
-def _tool_result(result: Any) -> types.CallToolResult:
+def _call_with_hint(live: LiveStore, call: Callable, name: str, arguments: dict) -> tuple[Any, str | None]:
+    """The tool's result and, for an index prefix that lists nothing, what to try instead."""
+    ops = live.current()
+    result = call(ops, name, arguments)
+    return result, ops.index_hint(arguments.get("prefix")) if name == "index" else None
+
+
+def _tool_result(result: Any, hint: str | None = None) -> types.CallToolResult:
     if isinstance(result, str):
-        return types.CallToolResult(content=[types.TextContent(text=result)])
+        # The listing is the contract's text; a hint is a block of its own beside it.
+        blocks = [types.TextContent(text=result)] + ([types.TextContent(text=f"hint: {hint}")] if hint else [])
+        return types.CallToolResult(content=blocks)
     text = json.dumps(result, ensure_ascii=False)  # compact: every byte is a token in the host
     return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=result)
 
@@ -223,7 +238,9 @@ def build_server(live: LiveStore, *, log: Callable[[str], None] | None = None) -
     from .tools import TOOLS, call
 
     tool_list = [
-        types.Tool(name=t["name"], description=t["description"], input_schema=t["input_schema"])
+        types.Tool(
+            name=t["name"], description=t["description"], input_schema=t["input_schema"], annotations=TOOL_ANNOTATIONS
+        )
         for t in TOOLS
     ]
     schemas = {t["name"]: t["input_schema"] for t in TOOLS}
@@ -242,9 +259,9 @@ def build_server(live: LiveStore, *, log: Callable[[str], None] | None = None) -
                 raise ToolError(
                     f"unknown tool {name!r}", "the tools are " + ", ".join(sorted(schemas))
                 )
-            result = await off_loop(live, lambda: call(live.current(), name, arguments))
+            result, hint = await off_loop(live, _call_with_hint, live, call, name, arguments)
             count = _result_count(result)
-            return _tool_result(result)
+            return _tool_result(result, hint)
         except ContextPullError as exc:
             # StoreError included: a store that vanished is reported, the server keeps serving.
             status = "error"
@@ -348,26 +365,13 @@ async def serve_stdio(server: Server) -> None:
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
-
-
 def security_settings(host: str, port: int, extra_origins: tuple[str, ...] = ()):
-    """DNS-rebinding protection: only loopback (and the bound host) may be named in Host/Origin."""
+    """DNS-rebinding protection over the names ``listen.allowed_names`` accepts for this bind."""
     from mcp.server.transport_security import TransportSecuritySettings
 
-    hosts = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
-    origins = ["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"]
-    if host not in LOOPBACK_HOSTS and host not in ("0.0.0.0", "::", ""):
-        bracketed = f"[{host}]" if ":" in host else host
-        hosts.append(f"{bracketed}:*")
-        origins += [f"http://{bracketed}:*", f"https://{bracketed}:*"]
-    for origin in extra_origins:
-        origin = origin.rstrip("/")
-        netloc = origin.split("://", 1)[-1]
-        origins.append(origin)
-        hosts.append(netloc)
-        if not netloc.rsplit("]", 1)[-1].count(":"):  # no explicit port: any port on that name
-            hosts.append(f"{netloc}:*")
+    from .listen import allowed_names
+
+    hosts, origins = allowed_names(host, extra_origins)
     return TransportSecuritySettings(
         enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
     )
@@ -384,9 +388,11 @@ def http_app(server: Server, host: str, port: int, extra_origins: tuple[str, ...
     )
 
 
-def serve_http(server: Server, host: str, port: int, extra_origins: tuple[str, ...] = ()) -> None:
+def serve_http(server: Server, sock, host: str, port: int, extra_origins: tuple[str, ...] = ()) -> None:
+    """Serve on ``sock``, already bound and listening (``listen.listen``): a port that cannot be
+    had was reported before anything said "serving"."""
     import uvicorn
 
     app = http_app(server, host, port, extra_origins)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, lifespan="on")
-    uvicorn.Server(config).run()
+    uvicorn.Server(config).run(sockets=[sock])

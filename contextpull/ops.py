@@ -200,6 +200,28 @@ class Ops:
             lines.append(f"{path:<30}  {label}  ({n_sections})")
         return "\n".join(lines)
 
+    def index_hint(self, prefix: str | None) -> str | None:
+        """What to try when ``index(prefix)`` lists no document, else None.
+
+        The listing itself is the contract (store-format "Index"; the conformance suite pins its
+        text even when empty), so the hint travels beside it: the paths one level under the
+        longest folder of ``prefix`` that exists, or the top-level paths.
+        """
+        if prefix is None:
+            return None
+        _check_str("prefix", prefix)
+        paths = self.doc_paths.values()
+        if any(p.startswith(prefix) for p in paths):
+            return None
+        parent = prefix[: prefix.rfind("/") + 1]
+        while parent and not any(p.startswith(parent) for p in paths):
+            parent = parent[: parent[:-1].rfind("/") + 1]
+        children = sorted({parent + rest.split("/", 1)[0] + ("/" if "/" in rest else "")
+                           for rest in (p[len(parent):] for p in paths if p.startswith(parent))})
+        shown = ", ".join(children[:20]) + (f", … ({len(children) - 20} more)" if len(children) > 20 else "")
+        where = f"paths under {parent}" if parent else "top-level paths"
+        return f"no document path starts with '{prefix}'; {where}: {shown or '(none: the store is empty)'}"
+
     # -- search -----------------------------------------------------------------------------------
     def search(self, query: str, in_: Sequence[str] | None = None, limit: int = 10, mode: str = "lexical") -> SearchResult:
         """store-format "Search": phrase, AND, then OR passes, each by bm25 then id."""

@@ -22,7 +22,7 @@ def main() -> None:
             result = Ops(store).grep(request["pattern"], request["in"], True, request["limit"])
         reply = result.to_dict()
     except ToolError as exc:
-        reply = exc.to_dict()
+        reply = {**exc.to_dict(), "cli": {"cli_message": exc.cli_message, "cli_suggestion": exc.cli_suggestion}}
     sys.stdout.write(json.dumps(reply))
 
 

@@ -29,7 +29,11 @@ SECTION_BUDGET_S = 0.25  # evaluation budget per section
 TOTAL_BUDGET_S = 30.0  # and for the whole call, whatever the number of sections
 _TICK_S = 0.02
 
-TOO_EXPENSIVE = ToolError("pattern too expensive", "narrow with in= or use a literal match, regex=false")
+TOO_EXPENSIVE = ToolError(
+    "pattern too expensive",
+    "narrow with in= or use a literal match, regex=false",
+    cli_suggestion="narrow with --in, or drop --regex for a literal match",
+)
 
 
 class _Overrun(Exception):
@@ -55,7 +59,11 @@ class LinePattern:
             whole = not any(token in pattern for token in _LINE_ONLY)
             self.text = re.compile(pattern, re.IGNORECASE | re.MULTILINE) if whole else None
         except (re.error, OverflowError, RecursionError) as exc:
-            raise ToolError(f"pattern does not compile: {exc}", "set regex=false for a literal match") from None
+            raise ToolError(
+                f"pattern does not compile: {exc}",
+                "set regex=false for a literal match",
+                cli_suggestion="drop --regex for a literal match",
+            ) from None
 
     def first_line(self, text: str) -> str | None:
         """The first line of ``text`` the pattern matches, or None."""
@@ -151,5 +159,5 @@ def scan_in_child(store_path: str, pattern: str, in_: list[str] | None, limit: i
     except ValueError:
         raise ToolError("regex grep failed: " + (proc.stderr.strip().splitlines() or ["no output"])[-1]) from None
     if "error" in reply:
-        raise ToolError(reply["error"], reply.get("suggestion"))
+        raise ToolError(reply["error"], reply.get("suggestion"), **reply.get("cli", {}))
     return reply["matches"], reply["truncated"]

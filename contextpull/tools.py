@@ -143,27 +143,42 @@ def validate(name: str, arguments) -> dict:
         arguments = {}
     found = sorted(problems(tool["input_schema"], arguments), key=lambda p: ([str(x) for x in p.path], p.keyword))
     if found:
-        raise ToolError(_describe(name, found[0]), "the limits are in the tool's input schema: contextpull tools-json")
+        message, cli_message = _describe(name, found[0])
+        raise ToolError(
+            message,
+            f"the {name} tool's input schema gives each argument's type and limits",
+            cli_message=cli_message,
+            cli_suggestion=f"see contextpull {name} --help",
+        )
     return arguments
 
 
-def _describe(name: str, problem: Problem) -> str:
+# How the read commands spell each argument (contextpull/cli/read.py): positional arguments in
+# capitals, every other one as the option of the same name. Used for CLI wording only.
+_CLI_POSITIONAL = {"query": "QUERY", "pattern": "PATTERN", "id": "ID"}
+
+
+def _describe(name: str, problem: Problem) -> tuple[str, str]:
+    """The problem in the tools' words (argument 'limit') and in the CLI's (--limit)."""
     path = list(problem.path)
     if problem.keyword == "required":
-        return f"{name}: missing required argument '{problem.value}'"
+        text = f"{name}: missing required argument '{problem.value}'"
+        return text, text
     if problem.keyword == "additionalProperties":
-        return f"{name}: unknown argument {', '.join(repr(e) for e in problem.value)}"
+        text = f"{name}: unknown argument {', '.join(repr(e) for e in problem.value)}"
+        return text, text
     if problem.keyword == "type" and not path:
-        return f"{name}: arguments must be an object"
+        return f"{name}: arguments must be an object", f"{name}: arguments must be an object"
     argument = str(path[0]) if path else "arguments"
     where = "".join(f"[{p}]" for p in path[1:])
+    option = _CLI_POSITIONAL.get(argument, f"--{argument}")
     if problem.keyword == "maxLength":
         reason = f"longer than {problem.value} characters"
     elif problem.keyword == "minLength":
         reason = f"shorter than {problem.value} character(s)"
     else:
         reason = problem.message if len(problem.message) <= 120 else problem.message[:117] + "..."
-    return f"{name}: argument '{argument}'{where} is invalid: {reason}"
+    return f"{name}: argument '{argument}'{where} is invalid: {reason}", f"{name}: {option} is invalid: {reason}"
 
 
 def call(ops, name: str, arguments: dict | None = None):

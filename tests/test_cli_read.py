@@ -31,6 +31,18 @@ def test_index(store):
     assert result.output.splitlines()[0] == "ContextPull index · guides/ · 2 documents · 4 sections"
 
 
+def test_index_prefix_with_no_documents_says_which_paths_exist(store):
+    result = run("index", "--prefix", "nope/", "--store", store)
+    assert result.exit_code == 0
+    assert result.output.splitlines() == [
+        "ContextPull index · nope/ · 0 documents · 0 sections",
+        "hint: no document path starts with 'nope/'; top-level paths: errors.md, guides/, guidesextra.md, policies/",
+    ]
+    result = run("index", "--prefix", "nope/", "--store", store, "--json")
+    assert json.loads(result.output)["hint"].startswith("no document path starts with 'nope/'")
+    assert "hint" not in json.loads(run("index", "--prefix", "guides/", "--store", store, "--json").output)
+
+
 def test_store_from_environment(store):
     result = run("index", env={"CONTEXTPULL_STORE": store})
     assert (result.exit_code, result.output) == (0, "ContextPull index · test\n")
@@ -123,6 +135,39 @@ def test_tool_errors_are_one_line_exit_4(store, args, code, message):
     assert result.output.count("\n") == 1 and result.output.startswith("Error: ")
     if message:
         assert result.output == message
+
+
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["grep", "(", "--regex"], "(drop --regex for a literal match)"),
+        (["search", "x", "--limit", "0"], "Error: search: --limit is invalid:"),
+        (["search", "x", "--limit", "0"], "(see contextpull search --help)"),
+        (["read", "a.md#0", "--context", "9"], "Error: read: --context is invalid:"),
+        (["grep", ""], "Error: grep: PATTERN is invalid: shorter than 1 character(s)"),
+    ],
+)
+def test_cli_errors_speak_of_options_never_of_tool_arguments(store, args, expected):
+    result = CliRunner().invoke(cli, [*args, "--store", store])
+    assert result.exit_code == 4 and expected in result.output
+    assert "regex=" not in result.output and "argument '" not in result.output
+
+
+@pytest.mark.parametrize(
+    "name, arguments, expected",
+    [
+        ("grep", {"pattern": "(", "regex": True}, "set regex=false for a literal match"),
+        ("search", {"query": "x", "limit": 0}, "the search tool's input schema gives each argument's type and limits"),
+    ],
+)
+def test_tool_errors_speak_of_arguments_never_of_cli_commands(store, name, arguments, expected):
+    from contextpull.errors import ToolError
+
+    with Store.open(store) as opened, pytest.raises(ToolError) as err:
+        call(Ops(opened), name, arguments)
+    told = json.dumps(err.value.to_dict())  # what a model receives
+    assert expected in told
+    assert "contextpull " not in told and "--" not in told
 
 
 def test_missing_store_names_it_and_how_to_build(tmp_path):

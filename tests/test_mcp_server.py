@@ -92,6 +92,32 @@ def test_tools_listed_verbatim_from_TOOLS(serve, mode):
 
 
 @pytest.mark.parametrize("mode", MODES)
+def test_an_index_prefix_that_lists_nothing_carries_a_hint_block(serve, store, mode):
+    async def body(client):
+        return await client.call_tool("index", {"prefix": "nope/"}), await client.call_tool("index", {"prefix": "guides/"})
+
+    empty, full = serve(body, mode)
+    with Store.open(store) as opened:
+        ops = Ops(opened)
+        assert [b.text for b in empty.content] == [ops.index("nope/"), "hint: " + ops.index_hint("nope/")]
+        assert [b.text for b in full.content] == [ops.index("guides/")]
+    assert not empty.is_error
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_every_tool_is_announced_read_only_idempotent_and_closed_world(serve, mode):
+    async def body(client):
+        return (await client.list_tools()).tools
+
+    for tool in serve(body, mode):
+        hints = tool.annotations.model_dump(by_alias=True, exclude_none=True)
+        assert hints == {
+            "readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False
+        }, tool.name
+    assert not any("annotations" in t or "readOnlyHint" in json.dumps(t) for t in TOOLS)
+
+
+@pytest.mark.parametrize("mode", MODES)
 def test_all_five_tools_round_trip(serve, store, mode):
     async def body(client):
         out = {}

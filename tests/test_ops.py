@@ -288,6 +288,21 @@ def test_index_prefix_listing(ops):
     assert ops.index("nothing/") == "ContextPull index · nothing/ · 0 documents · 0 sections"
 
 
+@pytest.mark.parametrize(
+    "prefix, hint",
+    [
+        ("guides/", None),
+        ("guid", None),
+        (None, None),
+        ("nope/", "no document path starts with 'nope/'; top-level paths: errors.md, guides/, guidesextra.md, policies/"),
+        ("guides/nope/", "no document path starts with 'guides/nope/'; paths under guides/: guides/deep/, guides/setup.md"),
+        ("guides/deep/x", "no document path starts with 'guides/deep/x'; paths under guides/deep/: guides/deep/more.md"),
+    ],
+)
+def test_an_index_prefix_that_lists_nothing_gets_a_hint_naming_what_exists(ops, prefix, hint):
+    assert ops.index_hint(prefix) == hint
+
+
 def test_library_api_as_the_readme_shows(ops):
     hits = ops.search("refund window", in_=["policies/a.md", "policies/b.md"]).hits
     assert [h.doc for h in hits] == ["policies/a.md", "policies/b.md"]

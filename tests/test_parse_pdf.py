@@ -145,7 +145,9 @@ def test_without_the_extra_the_skip_reason_is_the_install_hint(monkeypatch):
     assert not pdf_available()
     with pytest.raises(ParseError) as info:
         parse_pdf(make_pdf([page((11, BODY))]), "s")
-    assert str(info.value) == INSTALL_HINT == "install the pdf extra: pip install 'contextpull[pdf]'"
+    assert str(info.value) == INSTALL_HINT == (
+        'install the pdf extra: pip install "contextpull[pdf] @ git+https://github.com/OWNER/contextpull@v0.4.0"'
+    )
 
 
 def test_nul_characters_in_the_text_are_dropped():

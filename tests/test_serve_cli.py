@@ -59,7 +59,7 @@ def test_missing_mcp_extra_gives_install_hint(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "mcp", None)
     result = CliRunner().invoke(cli, ["serve", str(store)])
     assert result.exit_code != 0
-    assert "contextpull[mcp]" in result.stderr
+    assert 'pip install "contextpull[mcp] @ git+https://github.com/OWNER/contextpull@v' in result.stderr
     assert "Traceback" not in result.stderr
 
 

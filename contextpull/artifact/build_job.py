@@ -70,8 +70,6 @@ class BuildJob:
         from ..ingest.engine import collect
 
         reuse = self.cache.reuse if self.cache is not None and self.cache.compatible(self.settings) else None
-        if self.progress is not None:
-            self.progress.start()
         records = collect(self.docs, self.settings, exclude=self.exclude, reuse=reuse, progress=self.progress)
         return records if self.summaries is None else self.summaries.apply(records)
 

@@ -82,9 +82,9 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except ContextPullError as exc:
-            line = f"Error: {exc.message}"
-            if exc.suggestion:
-                line += f" ({exc.suggestion})"
+            line = f"Error: {exc.cli_message}"  # the CLI's words: options, not tool arguments
+            if exc.cli_suggestion:
+                line += f" ({exc.cli_suggestion})"
             click.echo(one_line(line), err=True)
             ctx.exit(exc.exit_code)
         except sqlite3.DatabaseError as exc:

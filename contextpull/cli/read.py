@@ -60,10 +60,13 @@ def index_cmd(prefix, store, as_json):
     """Print the index text (or the listing under --prefix)."""
     with _ops(store) as ops:
         text = call(ops, "index", _args(prefix=prefix))
+        hint = ops.index_hint(prefix)  # a prefix that lists nothing: say which paths exist
     if as_json:
-        _echo_json({"text": text})
+        _echo_json({"text": text, **({"hint": hint} if hint else {})})
     else:
         click.echo(text)
+        if hint:
+            click.echo(f"hint: {hint}")
 
 
 @cli.command("search")

@@ -19,11 +19,15 @@ from pathlib import Path
 import click
 
 from ..errors import ContextPullError, InputError
+from ..install import requirement
 from . import cli, terminate_as_interrupt
 
 STORE_IN_CORPUS = Path(".contextpull") / "store.sqlite"
 MIN_MCP = "2.3"
-MCP_HINT = "install the extra: pip install 'contextpull[mcp]' (or uvx --from 'contextpull[mcp]' contextpull serve ...)"
+MCP_HINT = (
+    f"install the extra: pip install \"{requirement('mcp')}\""
+    f" (or run uvx --from \"{requirement('mcp')}\" contextpull serve ...)"
+)
 
 CLAUDE_MD = """\
 ## Documentation via ContextPull
@@ -142,12 +146,12 @@ def resolve_store(path: str, *, ingest: bool, summarizer: str | None, sha256: st
 @click.option("--host", default="127.0.0.1", show_default=True, help="HTTP bind address.")
 @click.option(
     "--port",
-    type=click.IntRange(1, 65535),
+    type=click.IntRange(0, 65535),
     default=8765,
     envvar="CONTEXTPULL_PORT",
     show_default=True,
     show_envvar=True,
-    help="HTTP port.",
+    help="HTTP port (0: any free port, shown at start).",
 )
 @click.option(
     "--sha256",
@@ -203,15 +207,22 @@ def _run(mcp_server, server, transport, store_path, host, port, allow_origins) -
 
         anyio.run(mcp_server.serve_stdio, server)
         return
+    from ..listen import display, listen, machine_names
+
+    sock = listen(host, port)  # bind first: nothing says "serving" until the port is ours
+    port = sock.getsockname()[1]  # --port 0 asks the system for a free one
     _echo_err(
-        f"contextpull: serving {store_path} at http://{_display(host)}:{port}/mcp"
+        f"contextpull: serving {store_path} at http://{display(host)}:{port}/mcp"
         f" (MCP {', '.join(mcp_server.SUPPORTED_PROTOCOL_VERSIONS)}; stateless)"
     )
-    mcp_server.serve_http(server, host, port, tuple(allow_origins))
-
-
-def _display(host: str) -> str:
-    return f"[{host}]" if ":" in host else host
+    names = machine_names(host)
+    if names:
+        _echo_err(
+            f"contextpull: listening on every interface; requests may name this machine as "
+            f"{', '.join(f'{display(n)}:{port}' for n in names)} or loopback; for any other name "
+            f"(a DNS alias, a proxy) pass --allow-origin http://NAME:{port}"
+        )
+    mcp_server.serve_http(server, sock, host, port, tuple(allow_origins))
 
 
 @cli.command()

@@ -92,7 +92,12 @@ def _read(candidate: Candidate) -> _Read | Skipped:
 
 
 def _scan(corpus: Path, exclude: Iterable[Path], progress) -> Iterator[_Read | Skipped]:
-    for item in discover(corpus, exclude=exclude):
+    # Discovery is listed in full first (paths only, cheap beside reading the files): the total
+    # is what lets progress say how far a run is, and how long it has left.
+    found = list(discover(corpus, exclude=exclude))
+    if progress is not None:
+        progress.start(len(found))
+    for item in found:
         if progress is not None:
             progress.advance(item.path)
         yield item if isinstance(item, Skipped) else _read(item)
@@ -183,8 +188,6 @@ def ingest(
     corpus, store = Path(corpus), Path(store)
     summaries = SummaryStage(settings, environ=environ) if wants_model(settings) else None
     check_corpus(corpus)
-    if progress is not None:
-        progress.start()
     scan = _scan(corpus, [*exclude, store], progress)
     first = next(scan, None)
     if first is None:

@@ -31,9 +31,10 @@ import warnings
 from collections import Counter
 from collections.abc import Iterator
 
+from ..install import requirement
 from .blocks import MAX_HEADING_LEVEL, Block, Heading, Paragraph, ParsedDocument, ParseError
 
-INSTALL_HINT = "install the pdf extra: pip install 'contextpull[pdf]'"
+INSTALL_HINT = f"install the pdf extra: pip install \"{requirement('pdf')}\""
 HEADING_RATIO = 1.2
 MAX_HEADING_CHARS = 120
 MAX_PAGES = 3000
