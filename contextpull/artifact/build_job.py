@@ -37,8 +37,11 @@ DEFAULT_EPOCH = 315532800
 class BuildJob:
     """One attempt's state, so its steps read as a list."""
 
-    def __init__(self, docs, out, settings, epoch, exclude, build_cache: BuildCache | None, progress, patch_ok=True):
+    def __init__(self, docs, out, settings, epoch, exclude, build_cache: BuildCache | None, progress, patch_ok=True,
+                 embedder=None):
         self.docs, self.out, self.settings, self.epoch = docs, out, settings, epoch
+        self.embedder = embedder  # models.embed.Embedder when embed_model is set
+        self.vectors: dict | None = None  # writing.vectors.VectorCounts.to_dict() of this build
         self.patch_ok = patch_ok  # may start from a copy of the cache (patch.py)
         self.exclude, self.cache, self.progress = exclude, build_cache, progress
         self.ingested_at = iso_time(DEFAULT_EPOCH if epoch is None else epoch)
@@ -189,6 +192,8 @@ class BuildJob:
 
         try:
             self.assembler.finish()
+            self._embed(conn)
+            _lap("embed_s")
             self.index = finalize_index(conn, self.settings, ingested_at=self.ingested_at, corpus_root=".")
             write_meta(conn, {**builder_meta(self.settings), CONTENT_FP_KEY: "0" * 64})
             conn.commit()
@@ -213,6 +218,19 @@ class BuildJob:
         build_file.check_shape(self.tmp_store)
         self.store_sha256 = build_file.hash_and_flush(self.tmp_store)
         _lap("sha256_s")
+
+    def _embed(self, conn: sqlite3.Connection) -> None:
+        """Every section's vector, taken from the cache where its heading path and text are the
+        same (``writing.vectors``), computed otherwise. The build file's ``embeddings`` is empty
+        here (a fresh file, or a cache's copy that ``patch`` emptied), so rows go in in section
+        id order either way and the bytes do not depend on where a vector came from."""
+        if self.embedder is None:
+            return
+        from ..writing.vectors import known_vectors, write_vectors
+
+        known = known_vectors(self.cache.conn, self.embedder.setting) if self.cache is not None else {}
+        self.vectors = write_vectors(conn, self.embedder, known).to_dict()
+        conn.commit()
 
     def _reuse_whole(self) -> None:
         cache = self.cache
@@ -318,6 +336,7 @@ class BuildJob:
             indexed_chunks=self.assembler.indexed_chunks if self.assembler is not None else 0,
             patched=self.assembler is not None and self.assembler.patch is not None,
             kept_documents=self.assembler.kept_documents if self.assembler is not None else 0,
+            embeddings=self.vectors,
         )
 
     def _section_count(self) -> int:

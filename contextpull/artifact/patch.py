@@ -40,7 +40,8 @@ INDEXES = (WORD_TABLE, trigram.TABLE)
 # the index threads for every indexed chunk.
 _ROW_TABLES = (("sections", "rowid"), (f"{WORD_TABLE}_content", "id"))
 # Tables a build never writes: a copy must hold none of their rows, as a fresh build would not.
-_EMPTY_TABLES = ("embeddings", "summary_cache")
+_EMPTY_TABLES = ("summary_cache",)
+_VECTORS = "embeddings"  # emptied in the copy, then written whole by the build (vectors.py)
 
 
 class PatchAborted(Exception):
@@ -71,6 +72,10 @@ class Patch:
 
     def begin(self, conn: sqlite3.Connection, first_meta) -> None:
         """Empty what every build writes whole; ``first_meta(conn)`` writes a new store's meta."""
+        # A cache built with embed_model holds vectors: the build writes them all again, in
+        # section id order (taking the cache's where the content is the same), into an empty
+        # table, whose rowids then start at 1 as in a fresh file.
+        conn.execute(f"DELETE FROM {_VECTORS}")
         for table in _EMPTY_TABLES:
             if conn.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone():
                 raise PatchAborted(f"the cache has rows in {table}")

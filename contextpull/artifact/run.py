@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ..config import Settings, resolve_settings
+from ..ingest.engine import load_embedder
 from ..errors import CheckFailed, ConfigError, InputError
 from . import build_file
 from .build_job import BuildJob
@@ -89,8 +90,9 @@ def build(
     out_is_new = not out.exists()
     prepare_out(out)
 
+    embedder = load_embedder(settings.embed_model)  # a missing extra or key fails before any work
     build_cache = open_cache(Path(cache), settings, _warn, defer_digest=True) if cache is not None else None
-    job = BuildJob(docs, out, settings, epoch, exclude, build_cache, progress)
+    job = BuildJob(docs, out, settings, epoch, exclude, build_cache, progress, embedder=embedder)
     try:
         try:
             try:
@@ -98,7 +100,7 @@ def build(
             except PatchAborted:
                 # The cache's chunks do not lie where this build's go: copy them chunk by chunk.
                 job.cleanup()
-                job = BuildJob(docs, out, settings, epoch, exclude, build_cache, progress, patch_ok=False)
+                job = BuildJob(docs, out, settings, epoch, exclude, build_cache, progress, patch_ok=False, embedder=embedder)
                 job.run()
         except CacheRejected as exc:
             # The cache's checksum (computed while the build ran) or a read from it failed:
@@ -107,7 +109,7 @@ def build(
             _warn(f"ignoring cache {cache}: {exc}")
             build_cache.close()  # type: ignore[union-attr]
             build_cache = None
-            job = BuildJob(docs, out, settings, epoch, exclude, None, progress)
+            job = BuildJob(docs, out, settings, epoch, exclude, None, progress, embedder=embedder)
             job.run()
         for message in job.index_failures:
             _warn(message)
