@@ -198,6 +198,12 @@ def test_the_artifact_build_carries_vectors_from_the_cache(tmp_path, fake, monke
     # and the bytes are a fresh build's
     fresh, _ = quiet_build(docs, tmp_path / "out3", settings=Settings(embed_model=SETTING))
     assert second.manifest["store"]["sha256"] == fresh.manifest["store"]["sha256"]
+    # nothing changed: the cache is the artifact, and no section is embedded
+    fake.calls.clear()
+    again, _ = quiet_build(docs, tmp_path / "out5", cache=tmp_path / "out3" / "store.sqlite",
+                           settings=Settings(embed_model=SETTING))
+    assert again.reuse == "whole" and again.embeddings == {"model": SETTING, "embedded": 0, "kept": n_sections}
+    assert fake.calls == []
     # the default build records no embedding setting and writes no vectors
     plain, _ = quiet_build(docs, tmp_path / "out4")
     assert "embed_model" not in plain.manifest["settings"] and "embeddings" not in plain.to_dict()

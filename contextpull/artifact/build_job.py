@@ -239,6 +239,9 @@ class BuildJob:
         self.reused = len(self.documents)
         self.index = (cache.meta["index_text"], cache.meta["index_mode"], int(cache.meta["index_tokens"]))
         self.content_fp = cache.meta.get(CONTENT_FP_KEY, "") or content_fingerprint(cache.conn)
+        if self.embedder is not None:  # the same embed_model (whole_match), so all vectors kept
+            kept = cache.conn.execute("SELECT count(*) FROM embeddings").fetchone()[0]
+            self.vectors = {"model": self.embedder.setting, "embedded": 0, "kept": kept}
         if self._cache_in_place():
             self.in_place = True
             self.store_path = self.out / STORE_FILE
