@@ -31,9 +31,17 @@ class Settings:
     index_budget_tokens: int = 3000
     summarizer: str = "offline"  # or provider:model (issue 17; contextpull.models.summarize)
     summary_concurrency: int = field(default=8, metadata={"recorded": False})
+    # ``provider:model`` for section embeddings (supplement "Configuration"); None: no vectors.
+    embed_model: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.metadata.get("recorded", True)}
+        """The settings a build records; ``embed_model`` only when set, so a build without
+        embeddings records (and its cache key and manifest read) exactly what they did before the
+        setting existed. ``summary_concurrency`` changes no byte and is never recorded."""
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.metadata.get("recorded", True)}
+        if out["embed_model"] is None:
+            del out["embed_model"]
+        return out
 
 
 # name -> (minimum, maximum) for the integer settings; the summarizer is checked on its own.
@@ -70,6 +78,16 @@ def _coerce(name: str, value: Any, source: str) -> Any:
 
         try:
             return parse(text, setting="summarizer", providers=SUMMARIZER_PROVIDERS).text
+        except ConfigError as exc:
+            raise type(exc)(f"{exc.message} (from {source})", exc.suggestion) from None
+    if name == "embed_model":
+        from .models import spec  # standard library only, like this module
+
+        text = str(value).strip()
+        if text.lower() in ("", "none"):
+            return None
+        try:
+            return spec.parse(text, setting="embed_model", providers=("openai", "local")).text
         except ConfigError as exc:
             raise type(exc)(f"{exc.message} (from {source})", exc.suggestion) from None
     raise ConfigError(f"unknown setting {name!r} (from {source})")
@@ -175,7 +193,7 @@ def resolve_settings(
     environ = os.environ if environ is None else environ
     table, table_label = read_pyproject(corpus_root) if corpus_root is not None else ({}, "")
     for key in table:
-        if key not in _INT_RANGES and key not in ("summarizer", "store"):
+        if key not in _INT_RANGES and key not in ("summarizer", "store", "embed_model"):
             raise ConfigError(f"unknown setting {key!r} in {table_label}")
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}

@@ -15,8 +15,8 @@ import re
 from dataclasses import replace
 from typing import Sequence
 
-from . import literal_grep, ranking, regex_grep
-from .errors import OpsError, ToolError  # noqa: F401 - OpsError: the tool error's library name
+from . import dense, literal_grep, ranking, regex_grep
+from .errors import ContextPullError, OpsError, ToolError  # noqa: F401 - OpsError: the tool error's library name
 from .results import GrepResult, Hit, Match, NeighboursResult, ReadResult, SearchResult, Section
 from .store import Store
 from .text import normalize_for_fts, query_tokens  # noqa: F401 - normalize_for_fts: public here too
@@ -35,7 +35,7 @@ SNIPPET = "snippet(sections_fts, 2, '**', '**', '…', 20)"
 HINT_NO_WORDS = "no searchable words in the query; use grep for punctuation or symbols"
 HINT_NO_HITS = "no hits; try grep for exact codes, drop the in filter, or use fewer words"
 HINT_NO_EMBEDDINGS = "no embeddings in store"
-HINT_NO_HYBRID = "hybrid search is not available in this reader; ran lexical"
+SNIPPET_CHARS = 160  # a dense-only hit's snippet: the start of its text
 
 _WS = re.compile(r"\s+")
 _TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
@@ -97,11 +97,16 @@ def _glob_ok(entry: str) -> bool:
 class Ops:
     """The operations of one open store; results are the dataclasses of ``contextpull.results``."""
 
-    def __init__(self, store: Store):
+    def __init__(self, store: Store, embed_fn=None):
+        """``embed_fn(model, texts) -> vectors`` embeds queries for hybrid search (the published
+        reader's signature); by default the store's model is loaded from
+        ``contextpull.models.embed`` on the first hybrid search."""
         self.store = store
         self.conn = store.conn
+        self.embed_fn = embed_fn
         self._doc_paths: dict[int, str] | None = None
         self._trigram: str | bool | None = None  # the store's usable trigram table, False if none
+        self._vectors: dense.Vectors | None = None
 
     # -- shared helpers -------------------------------------------------------------------------
     @property
@@ -230,10 +235,7 @@ class Ops:
         if mode not in ("lexical", "hybrid"):
             raise ToolError(f"mode must be 'lexical' or 'hybrid', got {mode!r}")
         where, params = self._path_filter(in_)
-        hints = []
-        if mode == "hybrid":
-            has_vectors = self.conn.execute("SELECT 1 FROM embeddings LIMIT 1").fetchone()
-            hints.append(HINT_NO_HYBRID if has_vectors else HINT_NO_EMBEDDINGS)
+        hints: list[str] = []
         tokens = query_tokens(query)
         if len(tokens) > QUERY_MAX_WORDS:
             raise ToolError(
@@ -241,7 +243,8 @@ class Ops:
                 "keep the words that distinguish what you look for, or grep for an exact phrase",
             )
         if not tokens:
-            return SearchResult((), "lexical", "; ".join(hints + [HINT_NO_WORDS]))
+            return SearchResult((), "lexical", HINT_NO_WORDS)
+        query_vector = self._query_vector(query, hints) if mode == "hybrid" else None
 
         passes = []
         if len(tokens) >= 2:
@@ -262,17 +265,56 @@ class Ops:
             if len(found) >= limit:
                 break
         ids = list(found)[:limit]
+        scores = {sid: round(-found[sid][1], 2) + 0.0 for sid in ids}  # + 0.0 turns -0.0 into 0.0
+        result_mode = "lexical"
+        if query_vector is not None:
+            allowed = set(scope.allowed.values()) if scope is not None else None
+            nearest = self._vectors.nearest(query_vector, dense.depth(limit))  # type: ignore[union-attr]
+            fused = dense.fuse(ids, nearest, allowed, limit)
+            ids = [sid for sid, _ in fused]
+            scores = {sid: round(score * 100, 2) for sid, score in fused}
+            result_mode = "hybrid"
         if not ids:
-            return SearchResult((), "lexical", "; ".join(hints + [self._no_hits_hint(where, params)]))
+            return SearchResult((), result_mode, "; ".join(hints + [self._no_hits_hint(where, params)]))
 
-        snippets = self._snippets({sid: found[sid] for sid in ids})
+        snippets = self._snippets({sid: found[sid] for sid in ids if sid in found})
         details = self._details(ids)
         hits = []
         for sid in ids:
-            doc_id, heading, kind = details[sid]
-            score = round(-found[sid][1], 2) + 0.0  # + 0.0 turns -0.0 into 0.0
-            hits.append(Hit(sid, self.doc_paths[doc_id], heading, snippets.get(sid, ""), score, kind))
-        return SearchResult(tuple(hits), "lexical", "; ".join(hints) or None)
+            doc_id, heading, kind, text = details[sid]
+            snippet = snippets.get(sid, "") if sid in found else _WS.sub(" ", text).strip()[:SNIPPET_CHARS] + "…"
+            hits.append(Hit(sid, self.doc_paths[doc_id], heading, snippet, scores[sid], kind))
+        return SearchResult(tuple(hits), result_mode, "; ".join(hints) or None)
+
+    def _query_vector(self, query: str, hints: list[str]):
+        """store-format "Search" step 8: the query embedded with the store's model, or None with
+        a hint saying why the search runs lexical (no vectors; a model this process cannot run)."""
+        if self._vectors is None:
+            self._vectors = dense.Vectors(self.conn)
+        if not self._vectors:
+            hints.append(HINT_NO_EMBEDDINGS)
+            return None
+        model = self._vectors.model
+        try:
+            if self.embed_fn is not None:
+                vector = list(self.embed_fn(model, [query])[0])
+            else:
+                from .models.embedders import query_vectors
+
+                vector = query_vectors(model, [query])[0]
+        except ContextPullError as exc:
+            hint = f"hybrid search needs the store's embedding model {model}: {exc.message}"
+            if exc.suggestion:
+                hint += f" ({exc.suggestion})"
+            hints.append(hint + "; ran lexical")
+            return None
+        if len(vector) != self._vectors.dim:
+            hints.append(
+                f"the query vector of {model} has {len(vector)} components, the stored ones"
+                f" {self._vectors.dim}; ran lexical"
+            )
+            return None
+        return vector
 
     def _snippets(self, found: dict[str, tuple[int, float, str]]) -> dict[str, str]:
         by_query: dict[str, list[int]] = {}
@@ -291,8 +333,8 @@ class Ops:
 
     def _details(self, ids: list[str]) -> dict[str, tuple[int, str, str]]:
         marks = ",".join("?" * len(ids))
-        rows = self.conn.execute(f"SELECT id, doc_id, heading_path, kind FROM sections WHERE id IN ({marks})", ids)
-        return {sid: (doc_id, heading, kind) for sid, doc_id, heading, kind in rows}
+        rows = self.conn.execute(f"SELECT id, doc_id, heading_path, kind, text FROM sections WHERE id IN ({marks})", ids)
+        return {sid: (doc_id, heading, kind, text) for sid, doc_id, heading, kind, text in rows}
 
     # -- read -------------------------------------------------------------------------------------
     def read(self, id: str, context: int = 0) -> ReadResult:

@@ -37,8 +37,13 @@ DEFAULT_EPOCH = 315532800
 class BuildJob:
     """One attempt's state, so its steps read as a list."""
 
-    def __init__(self, docs, out, settings, epoch, exclude, build_cache: BuildCache | None, progress, patch_ok=True, summaries=None):
+    def __init__(
+        self, docs, out, settings, epoch, exclude, build_cache: BuildCache | None, progress, patch_ok=True,
+        summaries=None, embedder=None,
+    ):
         self.docs, self.out, self.settings, self.epoch = docs, out, settings, epoch
+        self.embedder = embedder  # models.embed.Embedder when embed_model is set
+        self.vectors: dict | None = None  # writing.vectors.VectorCounts.to_dict() of this build
         self.patch_ok = patch_ok  # may start from a copy of the cache (patch.py)
         self.exclude, self.cache, self.progress = exclude, build_cache, progress
         self.ingested_at = iso_time(DEFAULT_EPOCH if epoch is None else epoch)
@@ -192,6 +197,8 @@ class BuildJob:
             if self.summaries is not None:
                 # The cache's summaries and this build's, so the next build --cache asks for none of them.
                 write_summary_cache(conn, self.summaries.cache_rows())
+            self._embed(conn)
+            _lap("embed_s")
             self.index = finalize_index(conn, self.settings, ingested_at=self.ingested_at, corpus_root=".")
             write_meta(conn, {**builder_meta(self.settings), CONTENT_FP_KEY: "0" * 64})
             conn.commit()
@@ -217,6 +224,19 @@ class BuildJob:
         self.store_sha256 = build_file.hash_and_flush(self.tmp_store)
         _lap("sha256_s")
 
+    def _embed(self, conn: sqlite3.Connection) -> None:
+        """Every section's vector, taken from the cache where its heading path and text are the
+        same (``writing.vectors``), computed otherwise. The build file's ``embeddings`` is empty
+        here (a fresh file, or a cache's copy that ``patch`` emptied), so rows go in in section
+        id order either way and the bytes do not depend on where a vector came from."""
+        if self.embedder is None:
+            return
+        from ..writing.vectors import known_vectors, write_vectors
+
+        known = known_vectors(self.cache.conn, self.embedder.setting) if self.cache is not None else {}
+        self.vectors = write_vectors(conn, self.embedder, known).to_dict()
+        conn.commit()
+
     def _reuse_whole(self) -> None:
         cache = self.cache
         assert cache is not None
@@ -224,6 +244,9 @@ class BuildJob:
         self.reused = len(self.documents)
         self.index = (cache.meta["index_text"], cache.meta["index_mode"], int(cache.meta["index_tokens"]))
         self.content_fp = cache.meta.get(CONTENT_FP_KEY, "") or content_fingerprint(cache.conn)
+        if self.embedder is not None:  # the same embed_model (whole_match), so all vectors kept
+            kept = cache.conn.execute("SELECT count(*) FROM embeddings").fetchone()[0]
+            self.vectors = {"model": self.embedder.setting, "embedded": 0, "kept": kept}
         if self._cache_in_place():
             self.in_place = True
             self.store_path = self.out / STORE_FILE
@@ -321,6 +344,7 @@ class BuildJob:
             indexed_chunks=self.assembler.indexed_chunks if self.assembler is not None else 0,
             patched=self.assembler is not None and self.assembler.patch is not None,
             kept_documents=self.assembler.kept_documents if self.assembler is not None else 0,
+            embeddings=self.vectors,
         )
 
     def _section_count(self) -> int:

@@ -122,8 +122,9 @@ class BuildCache:
     def compatible(self, settings: Settings) -> bool:
         """Same builder and parse settings: its parsed documents are what we would parse.
 
-        The index budget and the SQLite version change the index and the bytes, not the
-        sections or summaries, so they matter only for whole reuse.
+        The index budget, the embedding model and the SQLite version change the index, the
+        vectors and the bytes, not the sections or summaries, so they matter only for whole
+        reuse (vectors are taken from a cache by content, ``writing.vectors``).
         """
         if self.meta.get(BUILDER_KEY) != f"contextpull {__version__}":
             return False
@@ -133,7 +134,7 @@ class BuildCache:
             return False
         current = settings.to_dict()
         return isinstance(cached, dict) and all(
-            cached.get(k) == v for k, v in current.items() if k != "index_budget_tokens"
+            cached.get(k) == v for k, v in current.items() if k not in ("index_budget_tokens", "embed_model")
         )
 
     def reuse(self, path: str, sha256: str) -> DocumentRecord | None:

@@ -39,11 +39,11 @@ INDEXES = (WORD_TABLE, trigram.TABLE)
 # Rows keyed by section rowid that an unchanged document keeps; %_docsize rows are rewritten by
 # the index threads for every indexed chunk.
 _ROW_TABLES = (("sections", "rowid"), (f"{WORD_TABLE}_content", "id"))
-# Tables a build never writes: a copy must hold none of their rows, as a fresh build would not.
-_EMPTY_TABLES = ("embeddings",)
-# Tables a build writes whole at its end (``build_job``: summary_cache, carried from the cache by
-# a build with a model summarizer): a copy starts with them empty.
-_REWRITTEN_TABLES = ("summary_cache",)
+# Tables a build writes whole at its end (``build_job``): the vectors, in section id order, taking
+# the cache's where the content is the same, and summary_cache, carried from the cache by a build
+# with a model summarizer. A copy starts with them empty, so their rowids start at 1 as in a
+# fresh file.
+_REWRITTEN_TABLES = ("embeddings", "summary_cache")
 
 
 class PatchAborted(Exception):
@@ -74,9 +74,6 @@ class Patch:
 
     def begin(self, conn: sqlite3.Connection, first_meta) -> None:
         """Empty what every build writes whole; ``first_meta(conn)`` writes a new store's meta."""
-        for table in _EMPTY_TABLES:
-            if conn.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone():
-                raise PatchAborted(f"the cache has rows in {table}")
         for table in INDEXES:
             self.totals[table].add(*segments.averages(conn, f"main.{table}"))
         conn.commit()

@@ -34,6 +34,7 @@ class BuildReport:
     indexed_chunks: int = 0
     patched: bool = False  # the build file started as a copy of the cache (patch.py)
     kept_documents: int = 0  # unchanged documents of indexed chunks whose rows stayed in that copy
+    embeddings: dict | None = None  # writing.vectors.VectorCounts when embed_model is set
     warnings: list[str] = field(default_factory=list)
     summaries: dict[str, Any] | None = None  # a model summarizer's counts (ingest.summaries), else None
     timings: dict[str, float] = field(default_factory=dict)
@@ -53,6 +54,7 @@ class BuildReport:
                       "parsed_documents": self.parsed_documents,
                       "copied_chunks": self.copied_chunks, "indexed_chunks": self.indexed_chunks,
                       "patched": self.patched, "kept_documents": self.kept_documents},
+            **({"embeddings": self.embeddings} if self.embeddings is not None else {}),
             "warnings": list(self.warnings),
             **({"summaries": self.summaries} if self.summaries is not None else {}),
             "timings": dict(self.timings),

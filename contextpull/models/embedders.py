@@ -1,0 +1,62 @@
+"""Which embedder a setting names: ``openai:<model>`` or ``local:<name>`` (supplement.md
+``embed_model``), checked before a build starts and loaded once a process for queries.
+
+Standard library only at import; a local model imports its extra when it is loaded.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+from ..errors import ConfigError
+from . import embed_local
+from . import spec as spec_mod
+from .embed import EmbedUnavailable, Embedder
+
+SETTING = "embed_model"
+PROVIDERS = ("openai", "local")
+
+
+def parse(text: str) -> spec_mod.ModelSpec:
+    return spec_mod.parse(text, setting=SETTING, providers=PROVIDERS)
+
+
+def check(text: str, environ=None) -> spec_mod.ModelSpec:
+    """Validate a setting before a build starts: provider, known local name, the key."""
+    spec = parse(text)
+    if spec.provider == "openai":
+        spec_mod.endpoint(spec, setting=SETTING, environ=environ)
+    elif spec.model not in embed_local.MODELS:
+        raise ConfigError(
+            f"{SETTING}: unknown local model {spec.model!r}",
+            "use one of " + ", ".join(f"local:{name}" for name in sorted(embed_local.MODELS)),
+        )
+    return spec
+
+
+def load(text: str, environ=None) -> Embedder:
+    """The embedder for a setting; ``EmbedUnavailable`` names what this process lacks."""
+    try:
+        spec = check(text, environ)
+    except ConfigError as exc:
+        raise EmbedUnavailable(exc.message, exc.suggestion) from None
+    if spec.provider == "openai":
+        from .embed_openai import OpenAIEmbedder
+
+        return OpenAIEmbedder(spec, spec_mod.endpoint(spec, setting=SETTING, environ=environ))
+    return embed_local.load(spec.model)
+
+
+_loaded: dict[str, Embedder] = {}
+_lock = threading.Lock()
+
+
+def query_vectors(setting: str, texts: Sequence[str]) -> list[list[float]]:
+    """``embed_fn`` for readers: query vectors with the store's model, the model loaded once a
+    process (a local model takes about a second to load)."""
+    with _lock:
+        embedder = _loaded.get(setting)
+        if embedder is None:
+            embedder = _loaded[setting] = load(setting)
+    return embedder.embed_queries(texts)
