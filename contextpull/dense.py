@@ -21,15 +21,38 @@ from __future__ import annotations
 
 import math
 import sqlite3
+import struct
+import sys
+from array import array
 from collections.abc import Sequence
 
-from .models.embed import from_blob
+from .errors import StoreError
 
 RRF_K = 60
 MIN_DEPTH = 20
 # A float32 dot product of unit vectors of a few thousand components is within about 1e-4 of
 # the exact one; candidates within this of the cut are all scored exactly.
 _MARGIN = 1e-3
+
+
+def section_text(heading_path: str, text: str) -> str:
+    """What a section's vector is computed from (the published writer's input)."""
+    return f"{heading_path}\n{text}"
+
+
+def to_blob(vector: Sequence[float]) -> bytes:
+    """A vector as the store holds it: float32 little-endian, whatever the machine's byte order."""
+    return struct.pack(f"<{len(vector)}f", *vector)
+
+
+def from_blob(blob: bytes) -> array:
+    if len(blob) % 4:
+        raise StoreError(f"a stored vector of {len(blob)} bytes is not float32: the store is damaged")
+    values = array("f")
+    values.frombytes(blob)
+    if sys.byteorder == "big":
+        values.byteswap()
+    return values
 
 
 def depth(limit: int) -> int:

@@ -17,11 +17,9 @@ Standard library only.
 from __future__ import annotations
 
 import math
-import struct
-import sys
-from array import array
 from collections.abc import Sequence
 
+from ..dense import from_blob, section_text, to_blob  # noqa: F401 - the store's encoding, the reader's to own
 from ..errors import ContextPullError
 
 # The 0.2.1 writer sends 100 texts a request; local models run best in small batches (a batch
@@ -68,11 +66,6 @@ class Embedder:
         return out
 
 
-def section_text(heading_path: str, text: str) -> str:
-    """What a section's vector is computed from (the published writer's input)."""
-    return f"{heading_path}\n{text}"
-
-
 def normalize(vector: Vector, setting: str = "") -> list[float]:
     """L2-normalised floats; an empty, zero or non-finite vector is an ``EmbedError``."""
     values = [float(x) for x in vector]
@@ -84,16 +77,3 @@ def normalize(vector: Vector, setting: str = "") -> list[float]:
     return [x / norm for x in values]
 
 
-def to_blob(vector: Vector) -> bytes:
-    """float32 little-endian, whatever the machine's byte order."""
-    return struct.pack(f"<{len(vector)}f", *vector)
-
-
-def from_blob(blob: bytes) -> array:
-    if len(blob) % 4:
-        raise EmbedError(f"a stored vector of {len(blob)} bytes is not float32")
-    values = array("f")
-    values.frombytes(blob)
-    if sys.byteorder == "big":
-        values.byteswap()
-    return values

@@ -18,8 +18,12 @@ import hashlib
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..models.embed import Embedder, section_text, to_blob
+from ..dense import section_text, to_blob
+
+if TYPE_CHECKING:  # pragma: no cover - the model room loads only when a build embeds
+    from ..models.embed import Embedder
 
 BATCH = 32  # sections looked up, embedded and inserted at a time
 META_KEY = "embed_model"  # the published writer's meta key
