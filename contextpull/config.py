@@ -10,13 +10,18 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from .bounded_read import read_regular_text
 from .errors import ConfigError
 
 ENV_PREFIX = "CONTEXTPULL_"
+# A small file the build reads for itself (pyproject.toml, .contextpullignore, golden files, a
+# manifest): far above any real one, small enough that a wrong file cannot exhaust memory.
+CONFIG_FILE_LIMIT = 16 * 1024 * 1024
+DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -28,9 +33,13 @@ class Settings:
     section_heading_depth: int = 4
     index_budget_tokens: int = 3000
     summarizer: str = "offline"
+    # Documents larger than this are skipped unread (issue 22). Not recorded: it decides which
+    # files are read, not what a read file becomes, and the manifest lists every skip.
+    max_file_bytes: int = field(default=DEFAULT_MAX_FILE_BYTES, metadata={"recorded": False})
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        """The recorded settings (manifest, cache compatibility)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.metadata.get("recorded", True)}
 
 
 # name -> (minimum, maximum) for the integer settings; the summarizer is checked on its own.
@@ -39,6 +48,7 @@ _INT_RANGES = {
     "section_min_chars": (0, 100_000),
     "section_heading_depth": (1, 6),
     "index_budget_tokens": (50, 10_000_000),
+    "max_file_bytes": (1024, 1 << 40),
 }
 
 
@@ -71,18 +81,19 @@ def read_pyproject(corpus_root: Path) -> tuple[dict[str, Any], str]:
     """The ``[tool.contextpull]`` table of ``corpus_root/pyproject.toml``, and its label."""
     path = corpus_root / "pyproject.toml"
     label = f"[tool.contextpull] in {path}"
-    if not path.is_file():
+    if not os.path.lexists(path):
         return {}, label
+    try:
+        text = read_regular_text(path, CONFIG_FILE_LIMIT)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read {path}: {_why(exc)}") from None
     try:
         import tomllib  # type: ignore[import-not-found]
     except ModuleNotFoundError:  # Python 3.10
-        try:
-            return _read_pyproject_fallback(path), label
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"cannot read {path}: {exc}") from None
+        return _read_pyproject_fallback(text), label
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"cannot read {path}: {exc}") from None
     tool = data.get("tool", {})
     if not isinstance(tool, dict):
@@ -93,11 +104,18 @@ def read_pyproject(corpus_root: Path) -> tuple[dict[str, Any], str]:
     return table, label
 
 
-def _read_pyproject_fallback(path: Path) -> dict[str, Any]:
+def _why(exc: Exception) -> str:
+    """An ``OSError``'s reason without the path its message repeats."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc)
+
+
+def _read_pyproject_fallback(text: str) -> dict[str, Any]:
     """Python 3.10 has no tomllib: read the flat ``key = value`` lines of our table only."""
     table: dict[str, Any] = {}
     inside = False
-    for raw in path.read_text(encoding="utf-8").splitlines():
+    for raw in text.splitlines():
         line = raw.split("#", 1)[0].strip()
         if line.startswith("["):
             inside = line == "[tool.contextpull]"

@@ -29,6 +29,7 @@ def settings_options(func):
             ("--section-heading-depth", int, "Start sections at headings up to this level."),
             ("--index-budget-tokens", int, "Token budget of the index text."),
             ("--summarizer", str, "Document summaries: 'offline'."),
+            ("--max-file-bytes", int, "Skip documents larger than this, unread [default: 256 MiB]."),
         ]
     ):
         func = click.option(name, type=kind, default=None, help=text)(func)
@@ -43,5 +44,6 @@ def settings_flags(kwargs: dict) -> dict:
         "section_heading_depth",
         "index_budget_tokens",
         "summarizer",
+        "max_file_bytes",
     )
     return {name: kwargs.pop(name, None) for name in names}
