@@ -52,7 +52,7 @@ def not_regular_reason(mode: int) -> str:
 
 
 def too_large_reason(size: int, limit: int) -> str:
-    return f"file is larger than the limit ({size} bytes, limit {limit} bytes)"
+    return f"file is {size} bytes, over the limit of {limit}"
 
 
 def read_regular(path: str | os.PathLike, limit: int) -> bytes:

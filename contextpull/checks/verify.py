@@ -145,11 +145,11 @@ def verify_store(
         manifest_data = manifest
     elif manifest is not None:
         manifest_data = load_manifest(Path(manifest))
-    elif sidecars and (path.parent / "manifest.json").is_file():
+    elif sidecars and os.path.lexists(path.parent / "manifest.json"):  # a pipe is refused, not passed over
         candidate = load_manifest(path.parent / "manifest.json")
         if candidate.get("store", {}).get("file") == path.name:
             manifest_data = candidate
-    if sha256 is None and sidecars and Path(str(path) + ".sha256").is_file():
+    if sha256 is None and sidecars and os.path.lexists(str(path) + ".sha256"):
         sha256 = read_sha256_file(Path(str(path) + ".sha256"))
 
     need_digest = sha256 is not None or manifest_data is not None

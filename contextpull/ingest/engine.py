@@ -88,7 +88,9 @@ def _read(candidate: Candidate, max_bytes: int) -> _Read | Skipped:
     except IsADirectoryError:
         return Skipped(candidate.path, "not a regular file (a folder)")
     except FileTooLarge as exc:
-        return Skipped(candidate.path, f"{exc} (max_file_bytes)")
+        return Skipped(
+            candidate.path, f"file is {exc.size} bytes, over max_file_bytes ({exc.limit}); not read"
+        )
     except NotRegularFile as exc:
         return Skipped(candidate.path, str(exc))
     except OSError as exc:
