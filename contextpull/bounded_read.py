@@ -30,6 +30,10 @@ _KINDS = (
 class NotRegularFile(OSError):
     """The path is a pipe, device, socket or folder (after following links)."""
 
+    def __init__(self, mode: int):
+        super().__init__(not_regular_reason(mode))
+        self.kind = kind_of(mode)  # "a named pipe", ...
+
 
 class FileTooLarge(OSError):
     """The file is larger than the bound the caller gave."""
@@ -67,7 +71,7 @@ def read_regular(path: str | os.PathLike, limit: int) -> bytes:
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise NotRegularFile(not_regular_reason(info.st_mode))
+            raise NotRegularFile(info.st_mode)
         if info.st_size > limit:
             raise FileTooLarge(too_large_reason(info.st_size, limit), info.st_size, limit)
         chunks: list[bytes] = []
@@ -95,7 +99,7 @@ def require_regular(path: str | os.PathLike) -> None:
     a pipe cannot block. For files handed to SQLite, which would open them itself."""
     mode = os.stat(path).st_mode
     if not stat.S_ISREG(mode):
-        raise NotRegularFile(not_regular_reason(mode))
+        raise NotRegularFile(mode)
 
 
 def open_regular(path: str | os.PathLike):
@@ -107,7 +111,7 @@ def open_regular(path: str | os.PathLike):
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            raise NotRegularFile(not_regular_reason(mode))
+            raise NotRegularFile(mode)
     except BaseException:
         os.close(fd)
         raise

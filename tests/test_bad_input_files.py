@@ -185,3 +185,14 @@ def test_read_regular_refuses_what_is_not_a_bounded_regular_file(tmp_path):
         read_regular(tmp_path, 100)
     with pytest.raises(FileNotFoundError):
         read_regular(tmp_path / "absent", 100)
+
+
+@posix_only
+@pytest.mark.parametrize("command", [["index"], ["ingest", "DOCS"]], ids=["read", "ingest"])
+def test_a_store_path_that_is_a_pipe_is_refused_not_waited_on(docs, tmp_path, command):
+    store = tmp_path / "s.sqlite"
+    os.mkfifo(store)
+    args = [str(docs) if a == "DOCS" else a for a in command]
+    result = cli(*args, "--store", str(store))
+    assert result.returncode == 3
+    assert result.stderr.strip() == f"Error: {store} is a named pipe, not a store file (pass the store.sqlite file)"
