@@ -43,6 +43,13 @@ class FileTooLarge(OSError):
         self.size, self.limit = size, limit
 
 
+def why(exc: BaseException) -> str:
+    """The reason in an error, without the path an ``OSError``'s message repeats."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc)
+
+
 def kind_of(mode: int) -> str:
     """What a non-regular file is, in words: "a named pipe", "a character device", ..."""
     for test, name in _KINDS:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from .bounded_read import read_regular_text
+from .bounded_read import read_regular_text, why
 from .errors import ConfigError
 
 ENV_PREFIX = "CONTEXTPULL_"
@@ -86,7 +86,7 @@ def read_pyproject(corpus_root: Path) -> tuple[dict[str, Any], str]:
     try:
         text = read_regular_text(path, CONFIG_FILE_LIMIT)
     except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read {path}: {_why(exc)}") from None
+        raise ConfigError(f"cannot read {path}: {why(exc)}") from None
     try:
         import tomllib  # type: ignore[import-not-found]
     except ModuleNotFoundError:  # Python 3.10
@@ -102,13 +102,6 @@ def read_pyproject(corpus_root: Path) -> tuple[dict[str, Any], str]:
     if not isinstance(table, dict):
         raise ConfigError(f"{label} must be a table")
     return table, label
-
-
-def _why(exc: Exception) -> str:
-    """An ``OSError``'s reason without the path its message repeats."""
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror
-    return str(exc)
 
 
 def _read_pyproject_fallback(text: str) -> dict[str, Any]:

@@ -14,7 +14,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..bounded_read import read_regular_text
+from ..bounded_read import read_regular_text, why
 from ..config import CONFIG_FILE_LIMIT
 from ..errors import InputError, StoreError
 from ..writing.held_signals import held_signals
@@ -124,9 +124,8 @@ def _read(path: Path) -> str:
     try:
         return read_regular_text(path, CONFIG_FILE_LIMIT)
     except (OSError, UnicodeDecodeError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise InputError(
-            f"cannot read golden file {path}: {why}",
+            f"cannot read golden file {path}: {why(exc)}",
             "golden files are UTF-8 text; rewrite them with --update-golden",
         ) from None
 

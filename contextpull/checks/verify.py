@@ -21,7 +21,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..bounded_read import open_regular, read_regular_text
+from ..bounded_read import open_regular, read_regular_text, why
 from ..config import CONFIG_FILE_LIMIT
 from ..errors import CheckFailed, StoreError
 from ..schema import INDEX_MODES, SCHEMA_VERSION, SUPPORTED_MAJOR
@@ -71,7 +71,7 @@ def read_sha256_file(path: Path) -> str:
     try:
         first = read_regular_text(path, CONFIG_FILE_LIMIT).split()
     except (OSError, UnicodeDecodeError) as exc:
-        raise CheckFailed(f"cannot read checksum file {path}: {_why(exc)}") from None
+        raise CheckFailed(f"cannot read checksum file {path}: {why(exc)}") from None
     if not first or not _is_hex(first[0], 64):
         raise CheckFailed(f"checksum file {path} does not start with a sha256 hex digest")
     return first[0].lower()
@@ -81,7 +81,7 @@ def load_manifest(path: Path) -> dict:
     try:
         data = json.loads(read_regular_text(path, CONFIG_FILE_LIMIT))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise CheckFailed(f"cannot read manifest {path}: {_why(exc)}") from None
+        raise CheckFailed(f"cannot read manifest {path}: {why(exc)}") from None
     if not isinstance(data, dict):
         raise CheckFailed(f"manifest {path} is not a JSON object")
     for key in _MANIFEST_OBJECTS:
@@ -92,11 +92,6 @@ def load_manifest(path: Path) -> dict:
 
 # The manifest's members that are objects (manifest.schema.json); the checks read into them.
 _MANIFEST_OBJECTS = ("builder", "store", "fingerprints", "counts", "index", "settings", "source")
-
-
-def _why(exc: Exception) -> str:
-    """An error's reason without the path an ``OSError`` repeats."""
-    return (exc.strerror if isinstance(exc, OSError) and exc.strerror else None) or str(exc)
 
 
 def _is_hex(text: str, length: int) -> bool:
@@ -112,7 +107,7 @@ def check_file_header(path: Path) -> None:
         with open_regular(path) as handle:  # a pipe is refused, not waited on
             head = handle.read(100)
     except OSError as exc:
-        raise StoreError(f"cannot read {path}: {_why(exc)}") from None
+        raise StoreError(f"cannot read {path}: {why(exc)}") from None
     if not head.startswith(SQLITE_HEADER):
         raise StoreError(f"{path} is not a SQLite file", "point at a store.sqlite built by contextpull")
 

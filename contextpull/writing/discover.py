@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..bounded_read import kind_of, not_regular_reason, read_regular_text
+from ..bounded_read import kind_of, not_regular_reason, read_regular_text, why
 from ..config import CONFIG_FILE_LIMIT
 from ..errors import InputError
 from .records import Skipped
@@ -108,7 +108,7 @@ def load_ignore_rules(root: Path) -> list[_Rule]:
         return []
     except OSError as exc:
         raise InputError(
-            f"cannot read {path}: {exc.strerror or exc}",
+            f"cannot read {path}: {why(exc)}",
             f"make {IGNORE_FILE} a regular text file or remove it",
         ) from None
     return [rule for rule in map(_compile_rule, text.splitlines()) if rule is not None]
