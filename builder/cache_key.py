@@ -50,8 +50,17 @@ def docs_hash(docs: Path) -> str:
             continue
         # surrogateescape: a file name that is not UTF-8 hashes as its bytes (the build skips it)
         digest.update(rel.encode("utf-8", "surrogateescape") + b"\0")
-        digest.update(hashlib.sha256(path.read_bytes()).hexdigest().encode("ascii") + b"\0")
+        digest.update(_file_digest(path).encode("ascii") + b"\0")
     return digest.hexdigest()[:20]
+
+
+def _file_digest(path: Path) -> str:
+    """Streamed: a large (or sparse) file in the docs must not be held in memory whole."""
+    file_digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            file_digest.update(chunk)
+    return file_digest.hexdigest()
 
 
 def settings_hash(settings: Mapping[str, object], docs_label: str) -> str:

@@ -14,9 +14,14 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from .bounded_read import read_regular_text, why
 from .errors import ConfigError
 
 ENV_PREFIX = "CONTEXTPULL_"
+# A small file the build reads for itself (pyproject.toml, .contextpullignore, golden files, a
+# manifest): far above any real one, small enough that a wrong file cannot exhaust memory.
+CONFIG_FILE_LIMIT = 16 * 1024 * 1024
+DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -31,13 +36,17 @@ class Settings:
     index_budget_tokens: int = 3000
     summarizer: str = "offline"  # or provider:model (issue 17; contextpull.models.summarize)
     summary_concurrency: int = field(default=8, metadata={"recorded": False})
+    # Documents larger than this are skipped unread (issue 22). Not recorded: it decides which
+    # files are read, not what a read file becomes, and the manifest lists every skip.
+    max_file_bytes: int = field(default=DEFAULT_MAX_FILE_BYTES, metadata={"recorded": False})
     # ``provider:model`` for section embeddings (supplement "Configuration"); None: no vectors.
     embed_model: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The settings a build records; ``embed_model`` only when set, so a build without
         embeddings records (and its cache key and manifest read) exactly what they did before the
-        setting existed. ``summary_concurrency`` changes no byte and is never recorded."""
+        setting existed. ``summary_concurrency`` and ``max_file_bytes`` change no byte of a read file and are
+        never recorded."""
         out = {f.name: getattr(self, f.name) for f in fields(self) if f.metadata.get("recorded", True)}
         if out["embed_model"] is None:
             del out["embed_model"]
@@ -51,6 +60,7 @@ _INT_RANGES = {
     "section_heading_depth": (1, 6),
     "index_budget_tokens": (50, 10_000_000),
     "summary_concurrency": (1, 64),
+    "max_file_bytes": (1024, 1 << 40),
 }
 SUMMARIZER_PROVIDERS = ("openai", "anthropic")
 
@@ -97,18 +107,19 @@ def read_pyproject(corpus_root: Path) -> tuple[dict[str, Any], str]:
     """The ``[tool.contextpull]`` table of ``corpus_root/pyproject.toml``, and its label."""
     path = corpus_root / "pyproject.toml"
     label = f"[tool.contextpull] in {path}"
-    if not path.is_file():
+    if not os.path.lexists(path):
         return {}, label
+    try:
+        text = read_regular_text(path, CONFIG_FILE_LIMIT)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read {path}: {why(exc)}") from None
     try:
         import tomllib  # type: ignore[import-not-found]
     except ModuleNotFoundError:  # Python 3.10
-        try:
-            return _read_pyproject_fallback(path), label
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"cannot read {path}: {exc}") from None
+        return _read_pyproject_fallback(text), label
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"cannot read {path}: {exc}") from None
     tool = data.get("tool", {})
     if not isinstance(tool, dict):
@@ -119,11 +130,11 @@ def read_pyproject(corpus_root: Path) -> tuple[dict[str, Any], str]:
     return table, label
 
 
-def _read_pyproject_fallback(path: Path) -> dict[str, Any]:
+def _read_pyproject_fallback(text: str) -> dict[str, Any]:
     """Python 3.10 has no tomllib: read the flat ``key = value`` lines of our table only."""
     table: dict[str, Any] = {}
     inside = False
-    for raw in path.read_text(encoding="utf-8").splitlines():
+    for raw in text.splitlines():
         line = raw.split("#", 1)[0].strip()
         if line.startswith("["):
             inside = line == "[tool.contextpull]"

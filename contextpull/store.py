@@ -20,6 +20,7 @@ import sqlite3
 import urllib.parse
 from pathlib import Path
 
+from .bounded_read import NotRegularFile, require_regular
 from .errors import StoreError
 from .schema import SCHEMA_VERSION, SUPPORTED_MAJOR
 
@@ -73,6 +74,10 @@ class Store:
             raise StoreError(f"no store at {path}", _HOW_TO_BUILD)
         if path.is_dir():
             raise StoreError(f"{path} is a directory, not a store file", "pass the store.sqlite file")
+        try:
+            require_regular(path)  # SQLite would open a named pipe and wait on it for ever
+        except NotRegularFile as exc:
+            raise StoreError(f"{path} is {exc.kind}, not a store file", "pass the store.sqlite file") from None
         conn = _connect(path)
         try:
             meta = _read_meta(conn, path)

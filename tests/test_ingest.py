@@ -182,15 +182,15 @@ def test_a_file_that_vanishes_or_becomes_unreadable_during_the_run(make_corpus, 
                 (corpus / "gone.md").unlink()
             yield item
 
-    real_open = open
+    real_read = ingest_mod.read_regular
 
-    def guarded_open(path, *args, **kwargs):
+    def guarded_read(path, limit):
         if str(path).endswith("locked.md"):
             raise PermissionError(13, "Permission denied", str(path))
-        return real_open(path, *args, **kwargs)
+        return real_read(path, limit)
 
     monkeypatch.setattr(ingest_mod, "discover", discover_then_delete)
-    monkeypatch.setattr(ingest_mod, "open", guarded_open, raising=False)
+    monkeypatch.setattr(ingest_mod, "read_regular", guarded_read)
     report = run(corpus, tmp_path / "s.sqlite")
     assert report.documents == 1
     assert {s.path: s.reason for s in report.skipped} == {

@@ -40,9 +40,9 @@ def test_collect_reads_one_file_at_a_time(make_corpus, monkeypatch):
     reads = []
     real_read = ingest_mod._read
 
-    def counting_read(candidate):
+    def counting_read(candidate, *args):
         reads.append(candidate.path)
-        return real_read(candidate)
+        return real_read(candidate, *args)
 
     monkeypatch.setattr(ingest_mod, "_read", counting_read)
     stream = collect(corpus, SETTINGS)

@@ -26,6 +26,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..bounded_read import require_regular
 from .. import __version__
 from ..config import Settings
 from ..errors import ContextPullError
@@ -327,6 +328,7 @@ def open_cache(path: Path, settings: Settings, warn, *, defer_digest: bool = Fal
         return None
     pending = None
     try:
+        require_regular(path)  # SQLite would open a pipe and wait on it
         expected = _sidecar_digest(path)
         digest = None
         if expected is not None and defer_digest:

@@ -14,6 +14,8 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..bounded_read import read_regular_text, why
+from ..config import CONFIG_FILE_LIMIT
 from ..errors import InputError, StoreError
 from ..writing.held_signals import held_signals
 
@@ -120,10 +122,10 @@ def _write_together(files: dict[Path, str]) -> None:
 
 def _read(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
+        return read_regular_text(path, CONFIG_FILE_LIMIT)
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(
-            f"cannot read golden file {path}: {exc}",
+            f"cannot read golden file {path}: {why(exc)}",
             "golden files are UTF-8 text; rewrite them with --update-golden",
         ) from None
 
@@ -173,7 +175,7 @@ def check_golden(
             f"golden folder {gdir} {what}",
             f"create it with: contextpull build ... --golden {gdir} --update-golden",
         )
-    missing = [name for name in (INDEX_FILE, IDS_FILE) if not (gdir / name).is_file()]
+    missing = [name for name in (INDEX_FILE, IDS_FILE) if not os.path.lexists(gdir / name)]
     if missing:
         raise InputError(
             f"golden file(s) missing in {gdir}: {', '.join(missing)}",

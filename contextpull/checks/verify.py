@@ -21,6 +21,8 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..bounded_read import open_regular, read_regular_text, why
+from ..config import CONFIG_FILE_LIMIT
 from ..errors import CheckFailed, StoreError
 from ..schema import INDEX_MODES, SCHEMA_VERSION, SUPPORTED_MAJOR
 from ..text import normalize_for_fts
@@ -67,9 +69,9 @@ def open_readonly(path: Path) -> sqlite3.Connection:
 def read_sha256_file(path: Path) -> str:
     """The hex digest from a ``sha256sum``-format file (``<hex>  <name>``)."""
     try:
-        first = Path(path).read_text(encoding="utf-8").split()
+        first = read_regular_text(path, CONFIG_FILE_LIMIT).split()
     except (OSError, UnicodeDecodeError) as exc:
-        raise CheckFailed(f"cannot read checksum file {path}: {exc}") from None
+        raise CheckFailed(f"cannot read checksum file {path}: {why(exc)}") from None
     if not first or not _is_hex(first[0], 64):
         raise CheckFailed(f"checksum file {path} does not start with a sha256 hex digest")
     return first[0].lower()
@@ -77,9 +79,9 @@ def read_sha256_file(path: Path) -> str:
 
 def load_manifest(path: Path) -> dict:
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = json.loads(read_regular_text(path, CONFIG_FILE_LIMIT))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise CheckFailed(f"cannot read manifest {path}: {exc}") from None
+        raise CheckFailed(f"cannot read manifest {path}: {why(exc)}") from None
     if not isinstance(data, dict):
         raise CheckFailed(f"manifest {path} is not a JSON object")
     for key in _MANIFEST_OBJECTS:
@@ -101,13 +103,11 @@ def check_file_header(path: Path) -> None:
     path = Path(path)
     if not path.exists():
         raise StoreError(f"{path} does not exist")
-    if not path.is_file():
-        raise StoreError(f"{path} is not a file")
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:  # a pipe is refused, not waited on
             head = handle.read(100)
     except OSError as exc:
-        raise StoreError(f"cannot read {path}: {exc.strerror}") from None
+        raise StoreError(f"cannot read {path}: {why(exc)}") from None
     if not head.startswith(SQLITE_HEADER):
         raise StoreError(f"{path} is not a SQLite file", "point at a store.sqlite built by contextpull")
 
@@ -140,11 +140,11 @@ def verify_store(
         manifest_data = manifest
     elif manifest is not None:
         manifest_data = load_manifest(Path(manifest))
-    elif sidecars and (path.parent / "manifest.json").is_file():
+    elif sidecars and os.path.lexists(path.parent / "manifest.json"):  # a pipe is refused, not passed over
         candidate = load_manifest(path.parent / "manifest.json")
         if candidate.get("store", {}).get("file") == path.name:
             manifest_data = candidate
-    if sha256 is None and sidecars and Path(str(path) + ".sha256").is_file():
+    if sha256 is None and sidecars and os.path.lexists(str(path) + ".sha256"):
         sha256 = read_sha256_file(Path(str(path) + ".sha256"))
 
     need_digest = sha256 is not None or manifest_data is not None

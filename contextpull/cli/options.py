@@ -36,6 +36,7 @@ def settings_options(func):
                 "Section embeddings for search --mode hybrid: openai:<model> or local:minilm "
                 "(local:e5-small); needs the embed-local extra for local models. Default: none.",
             ),
+            ("--max-file-bytes", int, "Skip documents larger than this, unread [default: 256 MiB]."),
         ]
     ):
         func = click.option(name, type=kind, default=None, help=text)(func)
@@ -52,5 +53,6 @@ def settings_flags(kwargs: dict) -> dict:
         "summarizer",
         "summary_concurrency",
         "embed_model",
+        "max_file_bytes",
     )
     return {name: kwargs.pop(name, None) for name in names}

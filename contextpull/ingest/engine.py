@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..bounded_read import FileTooLarge, NotRegularFile, read_regular
 from ..config import Settings
 from ..errors import ConfigError, InputError, StoreError
 from ..parsing.blocks import ParseError
@@ -77,22 +78,31 @@ class _Read:
     sha256: str
 
 
-def _read(candidate: Candidate) -> _Read | Skipped:
+def _read(candidate: Candidate, max_bytes: int) -> _Read | Skipped:
+    """The file's bytes, or why not. The size limit is checked on the open file before a byte is
+    read, so a sparse 8 GiB file costs nothing; a pipe swapped in after discovery is refused."""
     try:
-        with open(candidate.abspath, "rb") as handle:
-            data = handle.read()
+        data = read_regular(candidate.abspath, max_bytes)
     except FileNotFoundError:
         return Skipped(candidate.path, "file vanished during the run")
     except PermissionError:
         return Skipped(candidate.path, "file cannot be read (permission denied)")
     except IsADirectoryError:
-        return Skipped(candidate.path, "not a regular file")
+        return Skipped(candidate.path, "not a regular file (a folder)")
+    except FileTooLarge as exc:
+        return Skipped(
+            candidate.path, f"file is {exc.size} bytes, over max_file_bytes ({exc.limit}); not read"
+        )
+    except NotRegularFile as exc:
+        return Skipped(candidate.path, str(exc))
     except OSError as exc:
         return Skipped(candidate.path, f"file cannot be read ({exc.strerror or exc})")
     return _Read(candidate, data, hashlib.sha256(data).hexdigest())
 
 
-def _scan(corpus: Path, exclude: Iterable[Path], progress) -> Iterator[_Read | Skipped]:
+def _scan(
+    corpus: Path, exclude: Iterable[Path], progress, max_bytes: int
+) -> Iterator[_Read | Skipped]:
     # Discovery is listed in full first (paths only, cheap beside reading the files): the total
     # is what lets progress say how far a run is, and how long it has left.
     found = list(discover(corpus, exclude=exclude))
@@ -101,7 +111,7 @@ def _scan(corpus: Path, exclude: Iterable[Path], progress) -> Iterator[_Read | S
     for item in found:
         if progress is not None:
             progress.advance(item.path)
-        yield item if isinstance(item, Skipped) else _read(item)
+        yield item if isinstance(item, Skipped) else _read(item, max_bytes)
 
 
 def _stem(path: str) -> str:
@@ -155,7 +165,7 @@ def collect(
     """
 
     def jobs() -> Iterator[tuple[bool, object]]:
-        for item in _scan(Path(corpus), exclude, progress):
+        for item in _scan(Path(corpus), exclude, progress, settings.max_file_bytes):
             if isinstance(item, Skipped):
                 yield False, item
                 continue
@@ -189,7 +199,7 @@ def ingest(
     corpus, store = Path(corpus), Path(store)
     summaries = SummaryStage(settings, environ=environ) if wants_model(settings) else None
     check_corpus(corpus)
-    scan = _scan(corpus, [*exclude, store], progress)
+    scan = _scan(corpus, [*exclude, store], progress, settings.max_file_bytes)
     first = next(scan, None)
     if first is None:
         raise empty_corpus_error(corpus)

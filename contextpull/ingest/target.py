@@ -8,6 +8,7 @@ import os
 import sqlite3
 from pathlib import Path
 
+from ..bounded_read import NotRegularFile, require_regular
 from ..errors import InputError, StoreError
 from ..schema import SUPPORTED_MAJOR
 from ..writing.flush import Flusher, flush
@@ -18,6 +19,10 @@ def open_store_for_ingest(store: Path) -> sqlite3.Connection:
     """Open an existing store for an in-place update (system-design §1, §9). Nothing is written
     yet: a run that changes nothing must leave the file's bytes as they were (a built artifact's
     checksum included), so the switch to WAL waits for the first write (``StoreTarget``)."""
+    try:
+        require_regular(store)  # a named pipe would block SQLite's first read
+    except NotRegularFile as exc:
+        raise StoreError(f"{store} is {exc.kind}, not a store file", "pass the store.sqlite file") from None
     try:
         conn = connect(store)
         row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()

@@ -5,6 +5,12 @@ A level-1 heading with the file stem, then per sheet in workbook order a level-2
 sheet name and one pipe table, first row as header, cached values only (a workbook's formulas are
 not evaluated). Package navigation is in ``ooxml``; every byte is read through ``safezip``.
 Anything unusable raises ``ParseError`` with the reason the user will see.
+
+The table's size follows the cells that hold a value, not their coordinates (issue 22): a column
+empty in every row is dropped, so one cell in column XFD no longer pads every row with 16,000
+empty cells (a 24 KB file used to become 491 million characters). What is left is bounded by
+``MAX_TABLE_CELLS``: a grid of rows times used columns over it (values scattered on a diagonal)
+is a skip with the sheet's name, not a table hundreds of megabytes long.
 """
 
 from __future__ import annotations
@@ -12,10 +18,11 @@ from __future__ import annotations
 import re
 from xml.etree.ElementTree import Element
 
-from .blocks import Block, Heading, ParsedDocument
+from .blocks import Block, Heading, ParsedDocument, ParseError
 from .ooxml import attr, child, children, local, open_package, pipe_table, refuse_deep_nesting, rid
 
 _CELL_REF = re.compile(r"^([A-Za-z]{1,3})(\d*)$")
+MAX_TABLE_CELLS = 5_000_000  # rows x used columns of one sheet; 200 MB of cells at most
 
 
 def _column_index(ref: str | None) -> int | None:
@@ -58,9 +65,11 @@ def _cell_value(c: Element, shared: list[str]) -> str:
     return raw  # numbers exactly as cached (48.00 stays 48.00), errors, str and dates too
 
 
-def _sheet_rows(root: Element, shared: list[str]) -> list[list[str]]:
+def _sheet_rows(root: Element, shared: list[str], sheet: str) -> list[list[str]]:
+    """Rows in row order, each cell under its column; columns that are empty in every row are
+    dropped, and the grid left is refused past ``MAX_TABLE_CELLS``."""
     data = child(root, "sheetData")
-    rows: list[tuple[int, list[str]]] = []
+    rows: list[tuple[int, dict[int, str]]] = []
     row_no = 0
     for row in children(data, "row") if data is not None else []:
         r = attr(row, "r")
@@ -74,12 +83,22 @@ def _sheet_rows(root: Element, shared: list[str]) -> list[list[str]]:
             if value.strip() and col < 16384:
                 cells[col] = value
         if cells:
-            line = [""] * (max(cells) + 1)
-            for index, value in cells.items():
-                line[index] = value
-            rows.append((row_no, line))
+            rows.append((row_no, cells))
+    used = sorted({col for _, cells in rows for col in cells})
+    if len(rows) * len(used) > MAX_TABLE_CELLS:
+        raise ParseError(
+            f"sheet {sheet!r} is too sparse to tabulate: {len(rows)} rows x {len(used)} columns"
+            f" is over {MAX_TABLE_CELLS} cells"
+        )
+    position = {col: i for i, col in enumerate(used)}
     rows.sort(key=lambda item: item[0])
-    return [line for _, line in rows]
+    lines = []
+    for _, cells in rows:
+        line = [""] * (position[max(cells)] + 1)
+        for col, value in cells.items():
+            line[position[col]] = value
+        lines.append(line)
+    return lines
 
 
 @refuse_deep_nesting
@@ -93,8 +112,9 @@ def parse_xlsx(data: bytes, stem: str) -> ParsedDocument:
         target = rels.get(rid(sheet), f"xl/worksheets/sheet{position}.xml")
         if not pkg.has(target):
             continue  # declared but absent: nothing to show under its name
-        blocks.append(Heading(2, attr(sheet, "name") or f"Sheet{position}"))
-        rows = _sheet_rows(pkg.xml(target), shared)
+        name = attr(sheet, "name") or f"Sheet{position}"
+        blocks.append(Heading(2, name))
+        rows = _sheet_rows(pkg.xml(target), shared, name)
         if rows:
             blocks.append(pipe_table(rows))
     return ParsedDocument(title=stem, blocks=blocks)

@@ -14,7 +14,8 @@ The walk is deterministic and safe to point at any folder:
 - paths given in ``exclude`` (an output folder inside the docs, say) are left out.
 
 Files with an unsupported extension are ignored silently. Supported files that cannot be used
-come out as ``Skipped(path, reason)`` so the user sees why.
+(a named pipe, socket or device with a document's name included, issue 22) come out as
+``Skipped(path, reason)`` so the user sees why; discovery never opens them.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..bounded_read import kind_of, not_regular_reason, read_regular_text, why
+from ..config import CONFIG_FILE_LIMIT
+from ..errors import InputError
 from .records import Skipped
 
 SUPPORTED_EXTENSIONS = (".md", ".markdown", ".txt", ".docx", ".xlsx", ".pptx", ".pdf")
@@ -88,12 +92,25 @@ def _compile_rule(line: str) -> _Rule | None:
 
 
 def load_ignore_rules(root: Path) -> list[_Rule]:
-    """The rules of ``root/.contextpullignore``; none when the file is absent or unreadable."""
+    """The rules of ``root/.contextpullignore``; none when there is no such file.
+
+    One that exists but cannot be read (a named pipe, a link to a device, a file over
+    ``CONFIG_FILE_LIMIT``, no permission) is an ``InputError``: building without the rules would
+    publish exactly the files the user asked to keep out.
+    """
+    path = root / IGNORE_FILE
     try:
         # utf-8-sig: an editor's byte order mark must not swallow the first rule
-        text = (root / IGNORE_FILE).read_text(encoding="utf-8-sig", errors="replace")
-    except OSError:
+        text = read_regular_text(path, CONFIG_FILE_LIMIT, "utf-8-sig", "replace")
+    except FileNotFoundError:
+        if os.path.islink(path):
+            raise InputError(f"cannot read {path}: broken symbolic link") from None
         return []
+    except OSError as exc:
+        raise InputError(
+            f"cannot read {path}: {why(exc)}",
+            f"make {IGNORE_FILE} a regular text file or remove it",
+        ) from None
     return [rule for rule in map(_compile_rule, text.splitlines()) if rule is not None]
 
 
@@ -177,16 +194,24 @@ def _walk(
             if reason is not None:
                 yield Skipped(rel, reason)
                 continue
-        elif not _is_regular(entry):
-            continue  # sockets, fifos, devices: not documents
+        else:
+            reason = _special_file(entry)
+            if reason is not None:  # a pipe named like a document: say so, never open it
+                yield Skipped(rel, reason)
+                continue
         yield Candidate(rel, entry.path)
 
 
-def _is_regular(entry: os.DirEntry[str]) -> bool:
+def _special_file(entry: os.DirEntry[str]) -> str | None:
+    """Why an entry that is not a link cannot be a document (pipe, socket, device), else None."""
     try:
-        return entry.is_file(follow_symlinks=False)
-    except OSError:
-        return False
+        if entry.is_file(follow_symlinks=False):
+            return None
+        return not_regular_reason(entry.stat(follow_symlinks=False).st_mode)
+    except FileNotFoundError:
+        return None  # vanished: reading it will say so
+    except OSError as exc:
+        return f"file cannot be read ({exc.strerror or exc})"
 
 
 def _link_problem(path: str, real_root: str, excluded: list[str], rules: list[_Rule]) -> str | None:
@@ -202,7 +227,11 @@ def _link_problem(path: str, real_root: str, excluded: list[str], rules: list[_R
     if any(_inside(target, ex) for ex in excluded):
         return "symbolic link points into an excluded folder"
     if not os.path.isfile(target):
-        return "symbolic link does not point to a regular file"
+        try:
+            kind = kind_of(os.stat(target).st_mode)
+        except OSError:
+            return "symbolic link does not point to a regular file"
+        return f"symbolic link does not point to a regular file ({kind})"
     rel = Path(os.path.relpath(target, real_root)).as_posix()
     if any(part.startswith(".") for part in rel.split("/")) or _ignored_path(rules, rel):
         return "symbolic link points to a hidden or ignored file"

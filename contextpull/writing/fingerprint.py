@@ -13,6 +13,8 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
+from ..bounded_read import open_regular
+
 CONTENT_FINGERPRINT_VERSION = "cp-content-1"
 
 
@@ -98,7 +100,7 @@ def _head(conn: sqlite3.Connection):
 
 def file_sha256(path: Path) -> str:
     digest = hashlib.sha256()
-    with open(path, "rb") as handle:
+    with open_regular(path) as handle:  # a pipe named like a store would block forever
         for chunk in iter(lambda: handle.read(1 << 20), b""):
             digest.update(chunk)
     return digest.hexdigest()

@@ -67,7 +67,7 @@ def section_document(doc: ParsedDocument, settings: Settings) -> list[SectionDra
     """Sections of ``doc`` in ordinal order (the list index is the ordinal)."""
     limit = settings.section_max_chars
     parts: list[_Part] = []
-    for path, level, units in _raw_sections(doc, settings.section_heading_depth):
+    for path, level, units in _raw_sections(doc, settings.section_heading_depth, limit):
         parts.extend(_Part(path, level, chunk) for chunk in _pack(units, limit))
     parts = _merge_fragments(parts, settings.section_min_chars, limit)
     return [
@@ -79,9 +79,14 @@ def section_document(doc: ParsedDocument, settings: Settings) -> list[SectionDra
 # -- rule 1 and 5: where sections start, and their heading paths --------------------------------
 
 
-def _raw_sections(doc: ParsedDocument, depth: int):
+def _raw_sections(doc: ParsedDocument, depth: int, limit: int):
     """Yield (heading_path, level, units): the preamble (level 0, path = title), then one per
-    heading of level <= depth. Deeper headings stay inside the section as units."""
+    heading of level <= depth. Deeper headings stay inside the section as units.
+
+    An empty heading still starts a section but adds nothing to the path ("A > " names nothing);
+    a heading longer than ``limit`` enters the path cut to ``limit`` characters, since every
+    section under it repeats the path (issue 22).
+    """
     stack: list[tuple[int, str]] = []
     path, level = doc.title, 0
     units: list[_Unit] = []
@@ -91,21 +96,28 @@ def _raw_sections(doc: ParsedDocument, depth: int):
                 yield path, level, units
             while stack and stack[-1][0] >= block.level:
                 stack.pop()
-            stack.append((block.level, block.text))
-            path = " > ".join(text for _, text in stack) or doc.title
+            stack.append((block.level, _path_text(block.text, limit)))
+            path = " > ".join(text for _, text in stack if text) or doc.title
             level = block.level
-            units = [_unit(block)]
+            units = [_unit(block, limit)]
         else:
-            unit = _unit(block)
+            unit = _unit(block, limit)
             if unit.text:
                 units.append(unit)
     if units:
         yield path, level, units
 
 
-def _unit(block) -> _Unit:
+def _path_text(text: str, limit: int) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def _unit(block, limit: int) -> _Unit:
     if isinstance(block, Heading):
-        return _Unit(_HEADING, "#" * block.level + " " + block.text)
+        line = "#" * block.level + " " + block.text
+        # A heading line longer than a section is cut like prose (never lost, never oversized).
+        return _Unit(_PROSE if len(line) + 2 > limit else _HEADING, line)
     if isinstance(block, Paragraph):
         return _Unit(_PROSE, block.text.strip())
     if isinstance(block, ListBlock):
@@ -170,8 +182,20 @@ def _pack(units: list[_Unit], limit: int) -> list[list[_Unit]]:
         elif unit.kind == _HEADING:
             flush()
             cur, size = [unit], need
-        elif unit.kind == _TABLE and len(unit.text) > limit - 1:
-            for chunk in _table_parts(unit.table, limit):  # each part at most limit - 1
+        elif unit.kind == _TABLE and (len(unit.text) > limit - 1 or heading_only):
+            # After a heading, the first rows fill the room the heading leaves (issue 22: heading
+            # plus table was one oversized section); with no room even for one row, the heading
+            # stands alone.
+            chunks = _table_parts(unit.table, limit, limit - size - 2 if heading_only else None)
+            if chunks is None:
+                flush()
+                heading_only = False
+                if len(unit.text) <= limit - 1:
+                    cur.append(unit)
+                    size += need
+                    continue
+                chunks = _table_parts(unit.table, limit)
+            for chunk in chunks:  # each part at most limit - 1
                 need = len(chunk) + 2
                 if size + need > limit and not heading_only:
                     flush()
@@ -179,7 +203,7 @@ def _pack(units: list[_Unit], limit: int) -> list[list[_Unit]]:
                 cur.append(_Unit(_TABLE_PART, chunk))
                 size += need
         else:  # code, a table that fits an empty part, a table part: never split
-            if cur and not heading_only:
+            if cur and (not heading_only or unit.kind == _TABLE_PART):
                 flush()
             cur.append(unit)
             size += need
@@ -242,18 +266,28 @@ def _break_at(text: str, start: int, i: int) -> tuple[int, int] | None:
     return piece_end, nxt
 
 
-def _table_parts(table: Table, limit: int) -> list[str]:
-    """Split a table by rows; every part begins with the header row and the separator."""
+def _table_parts(table: Table, limit: int, first_max: int | None = None) -> list[str] | None:
+    """Split a table by rows; every part begins with the header row and the separator.
+
+    Parts are at most ``limit - 1`` characters, the first at most ``first_max`` when given (the
+    room after a heading); None when not even the header and one row fit that room.
+    """
     head = table.header_row + "\n" + table.separator
+    if first_max is not None:
+        smallest = table.raw if not table.rows else head + "\n" + table.rows[0]
+        if len(smallest) > first_max:
+            return None
     if not table.rows:
         return [table.raw]
     parts: list[str] = []
     lines: list[str] = []
     size = len(head)
+    cap = limit - 1 if first_max is None else first_max
     for row in table.rows:
-        if lines and size + 1 + len(row) > limit - 1:
+        if lines and size + 1 + len(row) > cap:
             parts.append(head + "\n" + "\n".join(lines))
             lines, size = [], len(head)
+            cap = limit - 1
         lines.append(row)
         size += 1 + len(row)
     parts.append(head + "\n" + "\n".join(lines))
@@ -269,40 +303,70 @@ def _merge_fragments(parts: list[_Part], min_chars: int, limit: int) -> list[_Pa
     A heading-only fragment merges forward into the next part. Any other fragment merges backward,
     or forward when it is first or the previous part cannot absorb it. A merge re-packs the two
     parts' units under the receiving part's heading path; when the re-pack gives back the same two
-    parts nothing could absorb the fragment, and it stays a small section of its own.
+    parts nothing could absorb the fragment, and it stays a small section of its own. After a
+    merge the walk steps back one part, since the part before may now be absorbable.
+
+    The walk is a cursor over the part list, held as two stacks so that every step is constant
+    work besides the re-pack: ``done`` is the list before the cursor, ``todo`` the rest reversed
+    (``todo[-1]`` is the part at the cursor). Replacing two parts in one list was a copy of the
+    list's tail per merge, quadratic on a file of bare headings (issue 22: 4 MB took 20 s).
     """
-    i = 0
+    done: list[_Part] = []
+    todo = parts[::-1]
     budget = 4 * len(parts) + 16  # a guard only: every accepted merge moves text towards the front
-    while i < len(parts) and budget > 0:
-        part = parts[i]
+    while todo and budget > 0:
+        part = todo[-1]
         if part.text_len() >= min_chars:
-            i += 1
+            done.append(todo.pop())
             continue
         budget -= 1
-        has_next = i + 1 < len(parts)
         if all(u.kind == _HEADING for u in part.units):
-            merged = has_next and _absorb(parts, i, limit, into_second=True)
+            merged = len(todo) > 1 and _absorb_next(todo, limit)
+        elif done and _absorb_previous(done, todo, limit):
+            continue  # the cursor is on the merged part, one step back already
         else:
-            merged = (i > 0 and _absorb(parts, i - 1, limit, into_second=False)) or (
-                has_next and _absorb(parts, i, limit, into_second=True)
-            )
-        i = max(i - 1, 0) if merged else i + 1
-    return parts
+            merged = len(todo) > 1 and _absorb_next(todo, limit)
+        if not merged:
+            done.append(todo.pop())
+        elif done:
+            todo.append(done.pop())  # one step back
+    done.extend(reversed(todo))
+    return done
 
 
-def _absorb(parts: list[_Part], a: int, limit: int, *, into_second: bool) -> bool:
-    """Re-pack parts a and a + 1 together under the heading path of the receiving one."""
-    first, second = parts[a].units, parts[a + 1].units
-    host = parts[a + 1] if into_second else parts[a]
-    size = parts[a].size + parts[a + 1].size
+def _absorb_next(todo: list[_Part], limit: int) -> bool:
+    """The part at the cursor and the next one re-packed under the next one's heading path."""
+    packed = _absorb(todo[-1], todo[-2], todo[-2], limit)
+    if packed is None:
+        return False
+    del todo[-2:]
+    todo.extend(reversed(packed))
+    return True
+
+
+def _absorb_previous(done: list[_Part], todo: list[_Part], limit: int) -> bool:
+    """The part before the cursor and the one at it re-packed under the first one's heading
+    path; the cursor then stands on the first part of the result."""
+    packed = _absorb(done[-1], todo[-1], done[-1], limit)
+    if packed is None:
+        return False
+    done.pop()
+    todo.pop()
+    todo.extend(reversed(packed))
+    return True
+
+
+def _absorb(a: _Part, b: _Part, host: _Part, limit: int) -> list[_Part] | None:
+    """Parts ``a`` and ``b`` re-packed together under ``host``'s heading path, or None when the
+    re-pack gives back the same two parts (nothing could be absorbed)."""
+    first, second = a.units, b.units
+    size = a.size + b.size
     if size <= limit:  # everything fits one part: what _pack would say, without the work
-        parts[a : a + 2] = [_Part(host.heading_path, host.level, first + second, size)]
-        return True
+        return [_Part(host.heading_path, host.level, first + second, size)]
     packed = _pack(first + second, limit)
     if len(packed) == 2 and packed[0] == first and packed[1] == second:
-        return False
-    parts[a : a + 2] = [_Part(host.heading_path, host.level, units) for units in packed]
-    return True
+        return None
+    return [_Part(host.heading_path, host.level, units) for units in packed]
 
 
 # -- classify -------------------------------------------------------------------------------------
