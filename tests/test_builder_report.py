@@ -231,7 +231,7 @@ def test_the_running_line_never_lets_an_input_start_a_line(tmp_path, capsys):
 # --- the step as a whole, with the build replaced ---------------------------------------------------
 
 def _fake_run(report_text: str, returncode: int, stderr: str = ""):
-    def run(argv):
+    def run(argv, env=None):
         return subprocess.CompletedProcess(argv, returncode, report_text, stderr)
     return run
 
