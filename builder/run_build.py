@@ -56,6 +56,10 @@ INTERNAL_OUTPUTS = ("sha256-path", "skipped")
 ACTION_WORDS = (
     ("install the pdf extra: pip install 'contextpull[pdf]'", "set the input extras: pdf"),
     ("pip install 'contextpull[pdf]'", "extras: pdf"),
+    # A summarizer from the docs' pyproject.toml without its key (the input and the job's
+    # variable are checked in the first step; settings_env.missing_key).
+    ("set OPENAI_API_KEY,", "add OPENAI_API_KEY to the step's env: from a secret,"),
+    ("set ANTHROPIC_API_KEY,", "add ANTHROPIC_API_KEY to the step's env: from a secret,"),
     ("build without --strict", "set strict: false"),
     ("contextpull build ... --golden {golden} --update-golden", "update-golden: true"),
     ("--update-golden needs --golden GDIR", "update-golden: true needs the input golden"),

@@ -162,3 +162,17 @@ def test_build_variables_leave_out_the_known_and_the_actions_own():
     environ = {"CONTEXTPULL_EMBED_MODEL": "local:minilm", "CONTEXTPULL_SECTION_MAX_CHARS": "500",
                "CONTEXTPULL_ACTION_DOCS": "docs", "CONTEXTPULL_JOBS": "4", "CONTEXTPULL_NEW": "", "HOME": "/root"}
     assert settings_env.build_variables(environ, ("section_max_chars",)) == {"CONTEXTPULL_EMBED_MODEL": "local:minilm"}
+
+
+def test_a_missing_key_from_pyproject_is_said_in_the_actions_words(tmp_path):
+    """The first step sees only the input and the job's variable; a summarizer in the docs'
+    pyproject.toml meets its missing key in the build, whose hint is reworded."""
+    from contextpull.errors import ModelSettingError
+    from contextpull.models.spec import endpoint, parse
+
+    spec = parse("openai:gpt-test", setting="summarizer", providers=("openai", "anthropic"))
+    with pytest.raises(ModelSettingError) as info:
+        endpoint(spec, setting="summarizer", environ={})
+    message = run_build.action_words(f"{info.value.message} ({info.value.suggestion})")
+    assert message.endswith("(add OPENAI_API_KEY to the step's env: from a secret, "
+                            "or leave summarizer unset for the offline default)")
