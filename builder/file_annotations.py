@@ -1,6 +1,8 @@
 """Annotations that put a build's problems on the files concerned (issue 5, item 3).
 
-A skipped file gets a warning on itself (an error under ``strict``); on golden drift every removed
+A skipped file gets a warning on itself (an error under ``strict``), and so does a document whose
+model summary failed and fell back to the offline one (issue 17: the report's ``summaries.failed``,
+or ``summary_failures`` when ``--strict`` refused to publish); on golden drift every removed
 or changed section id gets an error on the document it belonged to, every added id a warning.
 GitHub shows only a handful of annotations per step and reviewers read the first few, so each kind
 is capped at ``MAX_PER_KIND``; one notice says how many were left out, and the job summary lists
@@ -68,19 +70,31 @@ def _capped(kind: str, items: list[str], overflow: dict[str, int]) -> list[str]:
     return items[:MAX_PER_KIND]
 
 
-def skipped_annotations(skipped: list, docs: str, *, level: str, overflow: dict[str, int] | None = None) -> list[str]:
-    """One annotation on each skipped file, capped; without ``overflow`` the cap is said here."""
+def _on_files(kind: str, items: list, docs: str, *, level: str, say: str, title: str,
+              overflow: dict[str, int] | None) -> list[str]:
+    """One annotation on the file of each report item (``path``, ``reason``), capped; without
+    ``overflow`` the cap is said here, in a notice of its own."""
     own = overflow is None
     overflow = {} if own else overflow
-    lines = []
-    for item in _capped("skipped files", skipped, overflow):
-        path = str(item.get("path", ""))
-        lines.append(annotation(level, f"not in the store: {item.get('reason', 'skipped')}",
-                                file=join_docs(docs, path), title="ContextPull skipped a file"))
+    lines = [annotation(level, f"{say}: {item.get('reason', '')}", file=join_docs(docs, str(item.get("path", ""))),
+                        title=title)
+             for item in _capped(kind, items, overflow)]
     if own and overflow:
-        lines.append(annotation("notice", f"{overflow['skipped files']} more skipped files not annotated here;"
-                                " the job summary lists them all"))
+        lines.append(annotation("notice", f"{overflow[kind]} more {kind} not annotated here; the job summary lists them all"))
     return lines
+
+
+def skipped_annotations(skipped: list, docs: str, *, level: str, overflow: dict[str, int] | None = None) -> list[str]:
+    """One annotation on each skipped file."""
+    return _on_files("skipped files", skipped, docs, level=level, say="not in the store",
+                     title="ContextPull skipped a file", overflow=overflow)
+
+
+def summary_annotations(failed: list, docs: str, *, level: str, overflow: dict[str, int] | None = None) -> list[str]:
+    """One annotation on each document that kept its offline summary. The reason is the
+    build's, which never carries the key (contextpull/models/summarize.py)."""
+    return _on_files("summary fallbacks", failed, docs, level=level, say="kept the offline summary",
+                     title="ContextPull model summary failed", overflow=overflow)
 
 
 def drift_ids(report: Mapping[str, object]) -> list[str]:
@@ -124,6 +138,10 @@ def build_annotations(report: Mapping[str, object], docs: str, *, strict: bool,
                                 title="ContextPull golden updated"))
 
     lines += skipped_annotations(list(manifest.get("skipped") or []), docs, level="error" if strict else "warning",
+                                 overflow=overflow)
+
+    summaries = report.get("summaries") or {}
+    lines += summary_annotations(list(summaries.get("failed") or []), docs, level="error" if strict else "warning",
                                  overflow=overflow)
 
     for message in _capped("build warnings", [str(w) for w in report.get("warnings") or []], overflow):

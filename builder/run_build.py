@@ -11,7 +11,8 @@ where ``actions/cache`` saves them at the end of the job for the next incrementa
 checksum beside it the next build trusts the store's index pages and copies unchanged chunks
 (docs/artifacts.md, "Incremental builds"); without it, it would verify the whole store first and
 re-index everything. Inputs arrive as ``CONTEXTPULL_ACTION_*``
-environment variables; settings such as ``CONTEXTPULL_SUMMARIZER`` pass through to the build.
+environment variables; settings such as ``CONTEXTPULL_SUMMARIZER`` pass through to the build,
+the ``summarizer`` input over the job's variable (``settings_env.build_environ``).
 
 A failed golden check still leaves a whole artifact (docs/artifacts.md), and a reviewer needs
 it and the drift report to see what moved (issue 20, item 3). So when the build wrote its
@@ -34,8 +35,9 @@ from pathlib import Path
 
 import drift_report
 import step_summary
-from file_annotations import build_annotations, drift_ids, section_lines, skipped_annotations
+from file_annotations import build_annotations, drift_ids, section_lines, skipped_annotations, summary_annotations
 from gha import annotation, append_summary, emit, parse_bool, write_outputs
+from settings_env import build_environ
 
 # Outputs of this step; action.yml maps all but the internal ones to the action's outputs.
 OUTPUT_NAMES = (
@@ -54,6 +56,10 @@ INTERNAL_OUTPUTS = ("sha256-path", "skipped")
 ACTION_WORDS = (
     ("install the pdf extra: pip install 'contextpull[pdf]'", "set the input extras: pdf"),
     ("pip install 'contextpull[pdf]'", "extras: pdf"),
+    # A summarizer from the docs' pyproject.toml without its key (the input and the job's
+    # variable are checked in the first step; settings_env.missing_key).
+    ("set OPENAI_API_KEY,", "add OPENAI_API_KEY to the step's env: from a secret,"),
+    ("set ANTHROPIC_API_KEY,", "add ANTHROPIC_API_KEY to the step's env: from a secret,"),
     ("build without --strict", "set strict: false"),
     ("contextpull build ... --golden {golden} --update-golden", "update-golden: true"),
     ("--update-golden needs --golden GDIR", "update-golden: true needs the input golden"),
@@ -184,11 +190,11 @@ def save_cache_copy(store: str, checksum: str, cache_file: str) -> None:
         shutil.copyfile(checksum, sidecar)
 
 
-Runner = Callable[[list[str]], "subprocess.CompletedProcess[str]"]
+Runner = Callable[..., "subprocess.CompletedProcess[str]"]
 
 
-def _run(argv: list[str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(argv, capture_output=True, text=True, check=False)
+def _run(argv: list[str], env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(argv, capture_output=True, text=True, check=False, env=env)
 
 
 def annotation_root(docs: str, workspace: str) -> str:
@@ -213,7 +219,7 @@ def main(environ: Mapping[str, str] = os.environ, run: Runner = _run) -> int:
     # here, where the runner would read it as a workflow command.
     shown = " ".join(shlex.quote(arg) for arg in argv[3:]).replace("\r", "\\r").replace("\n", "\\n")
     print("Running: contextpull " + shown, flush=True)
-    proc = run(argv)
+    proc = run(argv, env=build_environ(environ))
     returncode = exit_status(proc.returncode)
     if proc.stderr:
         sys.stderr.write(proc.stderr)
@@ -222,10 +228,13 @@ def main(environ: Mapping[str, str] = os.environ, run: Runner = _run) -> int:
     reword(report, golden_dir)
     if report is None or "manifest" not in report:
         message = action_words(failure_message(returncode, proc.stderr, report), golden_dir)
-        skipped = (report or {}).get("skipped") or []  # --strict: every skipped file, though nothing was published
+        # --strict: every skipped file and every offline summary fallback, though nothing was published
+        skipped = (report or {}).get("skipped") or []
+        fallbacks = (report or {}).get("summary_failures") or []
         lines = [annotation("error", message, title="ContextPull build failed")]
-        emit(lines + skipped_annotations(skipped, docs, level="error"))
-        append_summary(step_summary.failure(message) + "\n".join(step_summary.skipped_section(skipped, docs)), environ)
+        emit(lines + skipped_annotations(skipped, docs, level="error") + summary_annotations(fallbacks, docs, level="error"))
+        listed = step_summary.skipped_section(skipped, docs) + step_summary.summary_failures_section(fallbacks, docs)
+        append_summary(step_summary.failure(message) + "\n".join(listed), environ)
         return returncode or 3
     outputs = outputs_from_report(report)
     paths = report.get("paths") or {}

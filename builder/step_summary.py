@@ -2,7 +2,10 @@
 
 Rendered from the ``contextpull build --json`` report (the shape in notes/common.md, produced by
 ``contextpull/cli/build.py``): counts, index mode and size, fingerprints, skipped files, and on
-golden drift the section ids added, removed and changed plus the index text diff. Annotations are
+golden drift the section ids added, removed and changed plus the index text diff; with a model
+summarizer, what the model did and cost and which documents kept their offline summary (the
+report's ``summaries`` object; an offline build has none, and its summary is unchanged). The key
+never reaches the report, so it cannot reach this page. Annotations are
 capped at ten of a kind (``file_annotations.py``); this page lists everything, so nothing is lost.
 Pure functions of the report: the tests render it without a runner.
 """
@@ -94,15 +97,20 @@ def golden_section(golden: Mapping[str, object]) -> list[str]:
     return lines
 
 
+def file_table(items: Sequence[Mapping[str, str]], docs: str) -> list[str]:
+    """``| File | Reason |`` rows for report items with a corpus-relative ``path``, capped."""
+    lines = ["| File | Reason |", "| --- | --- |"]
+    for item in items[:MAX_LISTED]:
+        lines.append(f"| {code(join_docs(docs, item.get('path', '?')))} | {cell(item.get('reason', ''))} |")
+    if len(items) > MAX_LISTED:
+        lines.append(f"| ... | and {len(items) - MAX_LISTED} more |")
+    return lines + [""]
+
+
 def skipped_section(skipped: Sequence[Mapping[str, str]], docs: str) -> list[str]:
     if not skipped:
         return []
-    lines = [f"### Skipped files ({len(skipped)})", "", "| File | Reason |", "| --- | --- |"]
-    for item in skipped[:MAX_LISTED]:
-        lines.append(f"| {code(join_docs(docs, item.get('path', '?')))} | {cell(item.get('reason', ''))} |")
-    if len(skipped) > MAX_LISTED:
-        lines.append(f"| ... | and {len(skipped) - MAX_LISTED} more |")
-    return lines + [""]
+    return [f"### Skipped files ({len(skipped)})", ""] + file_table(skipped, docs)
 
 
 def join_docs(docs: str, path: str) -> str:
@@ -111,6 +119,26 @@ def join_docs(docs: str, path: str) -> str:
     if docs in ("", "."):
         return path
     return f"{docs}/{path}"
+
+
+def summaries_text(summaries: Mapping[str, object]) -> str:
+    """One table cell: the model, its documents by outcome, and what it cost."""
+    retries = summaries.get("retries", 0)
+    requests = summaries.get("requests", 0)
+    return (f"{summaries.get('summarizer', '?')}: {summaries.get('generated', 0)} generated, "
+            f"{summaries.get('cached', 0)} cached, {summaries.get('offline', 0)} offline; "
+            f"{requests} request{'' if requests == 1 else 's'}, {retries} retr{'y' if retries == 1 else 'ies'}, "
+            f"tokens {summaries.get('tokens_in', 0)} in, {summaries.get('tokens_out', 0)} out")
+
+
+def summary_failures_section(failed: Sequence[Mapping[str, str]], docs: str) -> list[str]:
+    """The documents whose model summary failed: they kept the offline one (a fallback, not a
+    skip: they are in the store)."""
+    if not failed:
+        return []
+    return [f"### Offline summary fallbacks ({len(failed)})", "",
+            "These documents are in the store with their offline summary: the model's answer failed.",
+            ""] + file_table(failed, docs)
 
 
 def cache_text(cache: object) -> str:
@@ -162,6 +190,9 @@ def render(report: Mapping[str, object], docs: str, installed: Sequence[tuple[st
     reuse = cache_text(report.get("cache"))
     if reuse:
         rows.append(("Cache", cell(reuse)))
+    summaries = report.get("summaries")
+    if isinstance(summaries, Mapping):
+        rows.append(("Summaries", cell(summaries_text(summaries))))
     total = (report.get("timings") or {}).get("total_s")
     if total is not None:
         rows.append(("Build time", cell(f"{total} s")))
@@ -170,6 +201,8 @@ def render(report: Mapping[str, object], docs: str, installed: Sequence[tuple[st
     lines.append("")
     lines += golden_section(golden)
     lines += skipped_section(skipped, docs)
+    if isinstance(summaries, Mapping):
+        lines += summary_failures_section(list(summaries.get("failed") or []), docs)
     lines += installed_section(installed)
     return "\n".join(lines).rstrip("\n") + "\n"
 

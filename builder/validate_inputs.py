@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Callable, Dict, List, Mapping, Optional, Tuple
 
 from gha import InputProblem, annotation, emit, parse_bool, write_outputs
+from settings_env import SUMMARIZER_INPUT, missing_key
 
 INPUTS = (
     "docs",
@@ -181,9 +182,14 @@ def extras_spec(value: str, action_path: Path) -> str:
     return "[" + ",".join(names) + "]"
 
 
-def check_summarizer(value: str) -> None:
+def check_summarizer(value: str, environ: Mapping[str, str]) -> None:
+    """A summarizer name, and for a hosted model its key in the step's environment: without it
+    the build would stop with exit 3 after the install, so the Action says it here, in seconds."""
     if value and not _SUMMARIZER.match(value):
         raise InputProblem(f"input 'summarizer' must be a summarizer name such as offline, got '{value}'")
+    problem = missing_key({**environ, SUMMARIZER_INPUT: value})
+    if problem:
+        raise InputProblem(problem)
 
 
 def check_artifact_name(value: str) -> None:
@@ -281,7 +287,7 @@ def validate(inputs: Mapping[str, str], root: Path, action_path: Path,
         attempt("golden", lambda: check_golden(inputs["golden"], bool(flags["update-golden"]), root, inputs["docs"]))
     attempt("python-version", lambda: check_python_version(inputs["python-version"]))
     extras = attempt("extras", lambda: extras_spec(inputs["extras"], action_path))
-    attempt("summarizer", lambda: check_summarizer(inputs["summarizer"]))
+    attempt("summarizer", lambda: check_summarizer(inputs["summarizer"], environ or {}))
     attempt("artifact-name", lambda: check_artifact_name(inputs["artifact-name"]))
     attempt("release-tag", lambda: check_release_tag(inputs["release-tag"]))
     attest_word = attempt("attest", lambda: check_attest(inputs["attest"]))

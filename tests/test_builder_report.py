@@ -1,7 +1,7 @@
 """builder/ turns a build report into outputs, a job summary and file annotations (issue 5, item 3).
 
-The report here is written by the test in the shape notes/common.md agrees with the build command;
-the end-to-end test (test_action_e2e.py) feeds the real one.
+The reports here (tests/builder_reports.py) are in the shape notes/common.md agrees with the build
+command; the end-to-end test (test_action_e2e.py) feeds the real one.
 """
 
 from __future__ import annotations
@@ -20,41 +20,7 @@ import file_annotations  # noqa: E402
 import gha  # noqa: E402
 import run_build  # noqa: E402
 import step_summary  # noqa: E402
-
-REPORT = {
-    "exit_code": 0,
-    "paths": {"store": "out/store.sqlite", "manifest": "out/manifest.json", "sha256": "out/store.sqlite.sha256"},
-    "manifest": {
-        "format_version": 1,
-        "builder": {"name": "contextpull", "version": "9.9.9", "python": "3.11.7", "sqlite": "3.40.1"},
-        "schema_version": "1.0",
-        "store": {"file": "store.sqlite", "bytes": 4096, "sha256": "ab" * 32},
-        "fingerprints": {"corpus": "c0" * 8, "content": "cd" * 32, "file": "ab" * 32},
-        "counts": {"documents": 3, "sections": 11, "skipped": 1},
-        "index": {"mode": "flat", "tokens": 321, "budget": 3000},
-        "settings": {"section_max_chars": 2000},
-        "skipped": [{"path": "sub/bad,name.md", "reason": "not valid text:\nbinary"}],
-        "source": {"commit": None},
-        "build_time": None,
-    },
-    "golden": {"status": "match", "dir": "golden", "ids_added": [], "ids_removed": [], "ids_changed": [],
-               "index_diff": ""},
-    "timings": {"total_s": 0.1},
-}
-
-
-def drift_report(added=0, removed=0, changed=0) -> dict:
-    report = copy.deepcopy(REPORT)
-    report["exit_code"] = 1
-    report["golden"] = {
-        "status": "drift",
-        "dir": "golden",
-        "ids_added": [f"new/doc{i}.md#0" for i in range(added)],
-        "ids_removed": [f"guide.md#{i}" for i in range(removed)],
-        "ids_changed": [f"ref/api.md#{i}" for i in range(changed)],
-        "index_diff": "--- golden/index.txt\n+++ built\n-old line\n+new line\n",
-    }
-    return report
+from builder_reports import REPORT, drift_report  # noqa: E402
 
 
 # --- gha: workflow commands -------------------------------------------------------------------
@@ -265,7 +231,7 @@ def test_the_running_line_never_lets_an_input_start_a_line(tmp_path, capsys):
 # --- the step as a whole, with the build replaced ---------------------------------------------------
 
 def _fake_run(report_text: str, returncode: int, stderr: str = ""):
-    def run(argv):
+    def run(argv, env=None):
         return subprocess.CompletedProcess(argv, returncode, report_text, stderr)
     return run
 

@@ -22,7 +22,7 @@ import file_annotations  # noqa: E402
 import gh_cli  # noqa: E402
 import run_build  # noqa: E402
 import step_summary  # noqa: E402
-from test_builder_report import REPORT  # noqa: E402
+from builder_reports import REPORT  # noqa: E402
 
 IDS = ["guide.md#10", "guide.md#2", "guide.md#1", "a.md#0", "guide.md#0"]
 

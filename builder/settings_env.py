@@ -1,0 +1,72 @@
+"""The build's settings as the Action hands them over: its inputs over the job's ``CONTEXTPULL_*``.
+
+Settings follow the spec's order (system-design.txt section 8; ``contextpull/config.py``):
+flag, ``CONTEXTPULL_*`` variable, ``[tool.contextpull]``, default. The Action's ``summarizer``
+input stands where a flag would: given, it is ``CONTEXTPULL_SUMMARIZER`` for the cache key and
+the build; empty, the job's own ``CONTEXTPULL_SUMMARIZER`` (or the docs' pyproject.toml) decides.
+``action.yml`` passes the input as ``CONTEXTPULL_ACTION_SUMMARIZER`` rather than setting
+``CONTEXTPULL_SUMMARIZER`` itself, because a step's ``env:`` set to an empty input would hide the
+job's variable.
+
+A model summarizer reads its key from the vendor's variable (``contextpull/models/spec.py``,
+``HOSTED``); ``missing_key`` says before anything is installed or built that the step has none,
+in the words of a workflow file. ``build_variables`` is what the cache key hashes besides the
+resolved settings: every ``CONTEXTPULL_*`` variable the build may read, so a setting added to the
+build later (``CONTEXTPULL_EMBED_MODEL``) changes the key before this Action knows its name.
+
+Standard library only, Python 3.8 syntax: ``validate_inputs.py`` runs on the runner's python3.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Mapping, Optional, Tuple
+
+PREFIX = "CONTEXTPULL_"
+SUMMARIZER_INPUT = "CONTEXTPULL_ACTION_SUMMARIZER"
+SUMMARIZER_VARIABLE = "CONTEXTPULL_SUMMARIZER"
+# provider -> the variable its key is read from; contextpull.models.spec.HOSTED is the source
+# (tests/test_builder_summaries.py checks they agree).
+KEY_VARIABLES = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
+# CONTEXTPULL_* variables that are not build settings: the Action's own inputs, and the other
+# commands' (serve, fetch, eval) or the worker count, which changes no byte of a build.
+NOT_BUILD_SETTINGS = ("CONTEXTPULL_ACTION_", "CONTEXTPULL_JOBS", "CONTEXTPULL_STORE", "CONTEXTPULL_CACHE",
+                      "CONTEXTPULL_PORT", "CONTEXTPULL_TRANSPORT", "CONTEXTPULL_SERVER_PYTHON")
+
+
+def build_environ(environ: Mapping[str, str]) -> Dict[str, str]:
+    """``environ`` with the ``summarizer`` input, when given, as ``CONTEXTPULL_SUMMARIZER``."""
+    env = dict(environ)
+    value = environ.get(SUMMARIZER_INPUT, "").strip()
+    if value:
+        env[SUMMARIZER_VARIABLE] = value
+    return env
+
+
+def summarizer_setting(environ: Mapping[str, str]) -> Tuple[str, str]:
+    """The summarizer the build step gets from the Action, and where it was said; ``("", "")``
+    when neither says one (the docs' pyproject.toml or the offline default decides)."""
+    value = environ.get(SUMMARIZER_INPUT, "").strip()
+    if value:
+        return value, "input 'summarizer'"
+    value = environ.get(SUMMARIZER_VARIABLE, "").strip()
+    return (value, f"the job's {SUMMARIZER_VARIABLE}") if value else ("", "")
+
+
+def missing_key(environ: Mapping[str, str]) -> Optional[str]:
+    """One message when the summarizer names a hosted model and its key variable is empty."""
+    value, where = summarizer_setting(environ)
+    variable = KEY_VARIABLES.get(value.partition(":")[0].strip())
+    if not variable or environ.get(variable, "").strip():
+        return None
+    return (f"{where} is '{value}', which reads its key from {variable}, and this step has none; "
+            f"add {variable} to the step's env: from a secret "
+            f"({variable}: ${{{{ secrets.{variable} }}}}), or leave summarizer empty for offline summaries")
+
+
+def build_variables(environ: Mapping[str, str], known: Tuple[str, ...] = ()) -> Dict[str, str]:
+    """Every non-empty ``CONTEXTPULL_*`` build setting in ``environ`` whose name is not in
+    ``known`` (settings the caller resolved already, such as ``section_max_chars``)."""
+    skip = {PREFIX + name.upper() for name in known}
+    return {name: value for name, value in sorted(environ.items())
+            if name.startswith(PREFIX) and value != "" and name not in skip
+            and not name.startswith(NOT_BUILD_SETTINGS)}
