@@ -154,3 +154,12 @@ def test_every_section_says_whether_it_is_context(ops):
     read = call(ops, "read", {"id": "errors.md#1", "context": 1})
     assert read["context"] and all(c["context"] is True for c in read["context"])
     assert list(read)[-1] == "context"
+
+
+def test_grep_lines_are_trimmed_as_published():
+    from contextpull import literal_grep, regex_grep
+
+    text = "intro\n    --publish \\\n\tend"
+    assert literal_grep.first_line(text, "--PUBLISH") == "--publish \\"
+    assert regex_grep.compile_pattern(r"pub\w+").first_line(text) == "--publish \\"
+    assert regex_grep.compile_pattern(r"^\s+--pub").first_line(text) == "--publish \\"
