@@ -1,127 +1,150 @@
-"""Section-for-section agreement with the published implementation (issue 2, "What it must show").
+"""Row-for-row agreement of our stores with the published implementation's (issues 2 and 19).
 
-Usage: python benchmarks/agreement.py CORPUS PEER_STORE [--max-chars N --min-chars N --depth N]
+  python benchmarks/agreement.py CORPUS [--peer-store S] [--our-store S] [--work DIR]
+                                 [--peer /tmp/peer/bin/contextpull] [--via build|ingest]
+                                 [--examples N] [-q]
 
-CORPUS is a folder of documents, PEER_STORE a store that the published contextpull built from it
-(``contextpull ingest CORPUS --store PEER_STORE``). For every document this runs our pipeline
-(``collect()``: discover, parse, section; it falls back to our parsers directly when the pipeline
-module is missing) and compares the list of (id, heading_path, kind, text) with the peer's
-``sections`` table. Prints one line per document and a total; exits 1 when any document differs.
+Builds CORPUS with both implementations, unless a store is given for either side: the published
+one with ``PEER ingest CORPUS --store FILE``, ours with ``contextpull build CORPUS --out DIR``
+(default) or ``contextpull ingest CORPUS --store FILE`` (``--via ingest``). CORPUS is copied to a
+scratch folder first, so neither writer can leave anything in it. Then counts differing rows
+per table, on what a reader sees:
+
+- ``documents``: path -> (title, summary, kind, n_sections)
+- ``sections``: id -> (ordinal, heading_path, level, kind, text, char_len, hash, prev_id, next_id)
+- ``sections_fts``: id -> (heading_path, text) as indexed (the normalised columns)
+- ``meta``: ``index_text``, ``index_mode``, ``index_tokens`` (these embed the corpus fingerprint)
+
+and prints up to ``--examples`` differing rows per table, showing the first differing field and,
+for text, where it first differs. Exits 1 when any row differs, 0 when every table agrees.
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import sqlite3
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
 
-from contextpull.config import Settings  # noqa: E402
-
-
-def ours(corpus: Path, settings: Settings) -> dict[str, list[tuple[str, str, str, str]]]:
-    """path -> [(id, heading_path, kind, text)] from our pipeline."""
-    result: dict[str, list[tuple[str, str, str, str]]] = {}
-    try:
-        from contextpull.ingest.engine import collect
-    except ImportError:
-        collect = None
-    if collect is not None:
-        from contextpull.writing.records import DocumentRecord
-
-        for item in collect(corpus, settings):
-            if isinstance(item, DocumentRecord):
-                result[item.path] = [
-                    (f"{item.path}#{i}", s.heading_path, s.kind, s.text)
-                    for i, s in enumerate(item.sections)
-                ]
-        return result
-    from contextpull.parsing.parse_markdown import parse_markdown
-    from contextpull.parsing.parse_text import parse_text
-    from contextpull.writing.section import section_document
-
-    for file in sorted(corpus.rglob("*")):
-        rel = file.relative_to(corpus).as_posix()
-        if not file.is_file() or any(p.startswith(".") for p in rel.split("/")):
-            continue
-        parser = {".md": parse_markdown, ".markdown": parse_markdown, ".txt": parse_text}.get(
-            file.suffix.lower()
-        )
-        if parser is None:
-            continue
-        doc = parser(file.read_bytes().decode("utf-8", "replace"), file.stem)
-        result[rel] = [
-            (f"{rel}#{i}", s.heading_path, s.kind, s.text)
-            for i, s in enumerate(section_document(doc, settings))
-        ]
-    return result
+QUERIES = {
+    "documents": (
+        ("title", "summary", "kind", "n_sections"),
+        "SELECT path, title, summary, kind, n_sections FROM documents",
+    ),
+    "sections": (
+        ("ordinal", "heading_path", "level", "kind", "text", "char_len", "hash", "prev_id", "next_id"),
+        "SELECT id, ordinal, heading_path, level, kind, text, char_len, hash, prev_id, next_id "
+        "FROM sections",
+    ),
+    "sections_fts": (("heading_path", "text"), "SELECT id, heading_path, text FROM sections_fts"),
+    "meta": (
+        ("value",),
+        "SELECT key, value FROM meta WHERE key IN ('index_text', 'index_mode', 'index_tokens')",
+    ),
+}
 
 
-def peers(store: Path) -> dict[str, list[tuple[str, str, str, str]]]:
+def rows(store: Path, table: str) -> dict[str, tuple]:
+    """key -> the compared fields of one table."""
     conn = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
-    result: dict[str, list[tuple[str, str, str, str]]] = {}
-    rows = conn.execute(
-        "SELECT d.path, s.id, s.heading_path, s.kind, s.text FROM sections s "
-        "JOIN documents d ON d.doc_id = s.doc_id ORDER BY d.path, s.ordinal"
-    )
-    for path, *row in rows:
-        result.setdefault(path, []).append(tuple(row))
-    for (path,) in conn.execute("SELECT path FROM documents WHERE n_sections = 0"):
-        result.setdefault(path, [])
-    conn.close()
-    return result
+    try:
+        return {key: tuple(rest) for key, *rest in conn.execute(QUERIES[table][1])}
+    finally:
+        conn.close()
 
 
-def first_difference(a: list[tuple], b: list[tuple]) -> str:
-    for i, (x, y) in enumerate(zip(a, b)):
-        if x != y:
-            for name, u, v in zip(("id", "heading_path", "kind", "text"), x, y):
-                if u != v:
-                    if name == "text":
-                        at = next(
-                            (k for k, (c, d) in enumerate(zip(u, v)) if c != d), min(len(u), len(v))
-                        )
-                        lo, hi = max(0, at - 20), at + 30
-                        return (
-                            f"section {i} text differs at char {at}: "
-                            f"ours {u[lo:hi]!r} vs peer {v[lo:hi]!r} (lengths {len(u)} / {len(v)})"
-                        )
-                    return f"section {i} {name}: ours {u!r} vs peer {v!r}"
-    return f"section count: ours {len(a)} vs peer {len(b)}"
+def where_text_differs(u: str, v: str) -> str:
+    at = next((k for k, (c, d) in enumerate(zip(u, v)) if c != d), min(len(u), len(v)))
+    lo, hi = max(0, at - 25), at + 35
+    return f"at char {at}: ours {u[lo:hi]!r} vs peer {v[lo:hi]!r} (lengths {len(u)} / {len(v)})"
+
+
+def describe(fields: tuple[str, ...], mine: tuple | None, theirs: tuple | None) -> str:
+    if mine is None:
+        return "missing from ours"
+    if theirs is None:
+        return "missing from the peer store"
+    for name, u, v in zip(fields, mine, theirs):
+        if u != v:
+            if isinstance(u, str) and isinstance(v, str) and (len(u) > 60 or len(v) > 60):
+                return f"{name} {where_text_differs(u, v)}"
+            return f"{name}: ours {u!r} vs peer {v!r}"
+    return "identical"
+
+
+def compare(ours: Path, peer: Path, examples: int, quiet: bool = False) -> int:
+    """Prints per-table counts and examples; returns the number of differing rows."""
+    total = 0
+    for table, (fields, _) in QUERIES.items():
+        mine, theirs = rows(ours, table), rows(peer, table)
+        keys = sorted(set(mine) | set(theirs))
+        differing = [k for k in keys if mine.get(k) != theirs.get(k)]
+        total += len(differing)
+        print(f"{table:<13} {len(differing):>6} of {len(keys)} rows differ")
+        if not quiet:
+            for key in differing[:examples]:
+                print(f"    {key}: {describe(fields, mine.get(key), theirs.get(key))}")
+    return total
+
+
+def run(cmd: list[str]) -> None:
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr.strip()[-500:]}")
+
+
+def build_peer(peer: str, corpus: Path, store: Path) -> Path:
+    run([peer, "ingest", str(corpus), "--store", str(store)])
+    return store
+
+
+def build_ours(via: str, corpus: Path, work: Path) -> Path:
+    exe = str(Path(sys.executable).parent / "contextpull")
+    if via == "ingest":
+        store = work / "ours.sqlite"
+        run([exe, "ingest", str(corpus), "--store", str(store), "--quiet"])
+        return store
+    run([exe, "build", str(corpus), "--out", str(work / "ours-out")])
+    return work / "ours-out" / "store.sqlite"
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("corpus", type=Path)
-    ap.add_argument("peer_store", type=Path)
-    ap.add_argument("--max-chars", type=int, default=2000)
-    ap.add_argument("--min-chars", type=int, default=40)
-    ap.add_argument("--depth", type=int, default=4)
-    ap.add_argument("-q", "--quiet", action="store_true", help="print only differing documents")
+    ap.add_argument("--peer-store", type=Path, help="a store the published writer built from CORPUS")
+    ap.add_argument("--our-store", type=Path, help="a store our writer built from CORPUS")
+    ap.add_argument("--peer", default="/tmp/peer/bin/contextpull", help="the published CLI")
+    ap.add_argument("--via", choices=("build", "ingest"), default="build")
+    ap.add_argument("--work", type=Path, help="keep the built stores in this folder")
+    ap.add_argument("--examples", type=int, default=5)
+    ap.add_argument("-q", "--quiet", action="store_true", help="counts only")
     args = ap.parse_args(argv)
-    settings = Settings(
-        section_max_chars=args.max_chars,
-        section_min_chars=args.min_chars,
-        section_heading_depth=args.depth,
-    )
-    mine, theirs = ours(args.corpus, settings), peers(args.peer_store)
-    same = 0
-    for path in sorted(set(mine) | set(theirs)):
-        if path not in mine:
-            print(f"different  {path}: missing from ours")
-        elif path not in theirs:
-            print(f"different  {path}: missing from the peer store")
-        elif mine[path] == theirs[path]:
-            same += 1
-            if not args.quiet:
-                print(f"identical  {path} ({len(mine[path])} sections)")
-        else:
-            print(f"different  {path}: {first_difference(mine[path], theirs[path])}")
-    total = len(set(mine) | set(theirs))
-    print(f"total: {same} of {total} documents identical")
-    return 0 if same == total else 1
+    if not args.corpus.is_dir():
+        raise SystemExit(f"{args.corpus}: not a folder")
+    with tempfile.TemporaryDirectory(prefix="agreement-") as tmp:
+        work = args.work or Path(tmp)
+        work.mkdir(parents=True, exist_ok=True)
+        corpus = work / "corpus"
+        if not (args.peer_store and args.our_store):
+            shutil.rmtree(corpus, ignore_errors=True)
+            shutil.copytree(args.corpus, corpus)
+        peer = args.peer_store
+        if peer is None:
+            (work / "peer.sqlite").unlink(missing_ok=True)
+            peer = build_peer(args.peer, corpus, work / "peer.sqlite")
+        ours = args.our_store
+        if ours is None:
+            shutil.rmtree(work / "ours-out", ignore_errors=True)
+            (work / "ours.sqlite").unlink(missing_ok=True)
+            ours = build_ours(args.via, corpus, work)
+        differing = compare(ours, peer, args.examples, args.quiet)
+    print(f"total: {differing} differing rows")
+    return 0 if differing == 0 else 1
 
 
 if __name__ == "__main__":

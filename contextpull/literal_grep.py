@@ -70,7 +70,9 @@ def line_at(text: str, pos: int) -> str:
 
 
 def first_line(text: str, pattern: str) -> str:
-    return line_at(text, ascii_lower(text).find(ascii_lower(pattern)))
+    """The first line holding ``pattern``, without its indentation and trailing blanks: a grep
+    result's ``line`` is trimmed, as in the published 0.2.1 results (docs/agreement.md)."""
+    return line_at(text, ascii_lower(text).find(ascii_lower(pattern))).strip()
 
 
 def trigram_table(conn: sqlite3.Connection) -> str | None:

@@ -66,7 +66,7 @@ class LinePattern:
             ) from None
 
     def first_line(self, text: str) -> str | None:
-        """The first line of ``text`` the pattern matches, or None."""
+        """The first line of ``text`` the pattern matches, trimmed as literal_grep.first_line, or None."""
         if self.text is not None:
             found = self.text.search(text)
             if found is None:
@@ -74,10 +74,10 @@ class LinePattern:
             if "\n" not in found.group(0):
                 start = text.rfind("\n", 0, found.start()) + 1
                 end = text.find("\n", found.start())
-                return text[start:] if end < 0 else text[start:end]
+                return (text[start:] if end < 0 else text[start:end]).strip()
         for line in text.split("\n"):
             if self.line.search(line):
-                return line
+                return line.strip()
         return None
 
 

@@ -42,7 +42,9 @@ class Section:
     context: bool = False  # True for sections returned as read(context=n) neighbours
 
     def to_dict(self) -> dict:
-        out = {
+        # "context" is always present, false outside read's context list (neighbours, header),
+        # as in the published 0.2.1 results; read replaces it with the list of context sections.
+        return {
             "id": self.id,
             "doc": self.doc,
             "heading_path": self.heading_path,
@@ -50,10 +52,8 @@ class Section:
             "text": self.text,
             "prev_id": self.prev_id,
             "next_id": self.next_id,
+            "context": self.context,
         }
-        if self.context:
-            out["context"] = True
-        return out
 
 
 @dataclass(frozen=True)

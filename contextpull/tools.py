@@ -1,9 +1,13 @@
 """The tool set (store-format "Things readers must not do": the tool set is tools.json) and its dispatch.
 
-``TOOLS`` holds the five tools in Anthropic form (name, description, draft 2020-12 ``input_schema``
+``TOOLS`` holds the five tools in Anthropic form (name, description, JSON Schema ``input_schema``
 with the limits of supplement.md); ``openai_tools()`` rewraps them for OpenAI-style APIs;
-``tools.json`` at the repository root is the same list for other languages (a test keeps them
-equal). ``call(ops, name, arguments)`` is the one dispatch table the CLI ``--json``, the MCP server
+``tools.json`` at the repository root is ``tools_json()``, the same list for other languages in
+the published file's shape, ``{"version": "1.0", "tools": [...]}``, which the TypeScript and Go
+servers load (a test keeps it equal). Names, parameters, types, bounds, defaults and required
+lists are those of the published 0.2.1 tools, so a host or a golden file made against either
+sees the same schemas; only the descriptions are ours. Empty strings (a ``pattern`` or an ``in``
+entry) are refused by the operations, as in 0.2.1, not by a ``minLength``. ``call(ops, name, arguments)`` is the one dispatch table the CLI ``--json``, the MCP server
 and the conformance runner share: it validates the arguments against the schema first, so a
 missing or mistyped argument is a ``ToolError`` naming the argument.
 
@@ -13,20 +17,22 @@ schemas use in the standard library, so the reader core needs no third-party pac
 
 from __future__ import annotations
 
+import json
+
 from .errors import ToolError
 from .tool_schema import Problem, problems
 
+TOOLS_VERSION = "1.0"
 _DISCIPLINE = "Search for pointers, read for text, cite ids like [path.md#3]."
-_SCHEMA = "https://json-schema.org/draft/2020-12/schema"
 _IN = {
     "type": "array",
-    "items": {"type": "string", "minLength": 1},
+    "items": {"type": "string"},
     "description": "Document paths, directory prefixes or globs to restrict to, e.g. ['policy-2024.md', 'guides']",
 }
 
 
 def _schema(properties: dict, required: list[str]) -> dict:
-    schema = {"$schema": _SCHEMA, "type": "object", "properties": properties}
+    schema = {"type": "object", "properties": properties}
     if required:
         schema["required"] = required
     schema["additionalProperties"] = False
@@ -85,7 +91,7 @@ TOOLS: list[dict] = [
         ),
         "input_schema": _schema(
             {
-                "pattern": {"type": "string", "minLength": 1, "maxLength": 200},
+                "pattern": {"type": "string", "maxLength": 200},
                 "in": _IN,
                 "regex": {"type": "boolean", "default": False},
                 "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
@@ -111,6 +117,16 @@ TOOLS: list[dict] = [
 ]
 
 _BY_NAME = {tool["name"]: tool for tool in TOOLS}
+
+
+def tools_document() -> dict:
+    """What tools.json holds: the tool list under a format version."""
+    return {"version": TOOLS_VERSION, "tools": TOOLS}
+
+
+def tools_json() -> str:
+    """The text of tools.json, as ``contextpull tools-json`` prints it."""
+    return json.dumps(tools_document(), indent=2, ensure_ascii=False) + "\n"
 
 
 def openai_tools() -> list[dict]:
@@ -174,8 +190,6 @@ def _describe(name: str, problem: Problem) -> tuple[str, str]:
     option = _CLI_POSITIONAL.get(argument, f"--{argument}")
     if problem.keyword == "maxLength":
         reason = f"longer than {problem.value} characters"
-    elif problem.keyword == "minLength":
-        reason = f"shorter than {problem.value} character(s)"
     else:
         reason = problem.message if len(problem.message) <= 120 else problem.message[:117] + "..."
     return f"{name}: argument '{argument}'{where} is invalid: {reason}", f"{name}: {option} is invalid: {reason}"

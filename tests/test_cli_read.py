@@ -117,7 +117,7 @@ def test_export_chunks(store):
 
 def test_tools_json():
     result = run("tools-json")
-    assert result.exit_code == 0 and json.loads(result.output) == TOOLS
+    assert result.exit_code == 0 and json.loads(result.output) == {"version": "1.0", "tools": TOOLS}
 
 
 @pytest.mark.parametrize(

@@ -61,7 +61,9 @@ def test_writer_normalisation_equals_normalize_for_fts(text):
 @pytest.mark.parametrize(
     ("raw", "indexed"),
     [("--no-cache", "no-cache"), ("cache.", "cache"), ("tx-4419", "tx-4419"), ("3.12", "3.12"),
-     ("tool.uv.sources", "tool.uv.sources"), ("_private_", "private"), ("- item", " item"), ("../a", "/a")],
+     ("tool.uv.sources", "tool.uv.sources"), ("_private_", "private"), ("- item", "- item"), ("../a", "../a"), ("|---|", "|---|"),
+     ("use `-` here", "use `-` here"), ("end .", "end ."), ("x -- y", "x -- y"), ("__ x", "_ x"),
+     ("-_- x", "_ x"), ("a_-", "a"), ("._b", "b")],
 )
 def test_writer_normalisation_examples(raw, indexed):
     assert fts_normalize(raw) == indexed

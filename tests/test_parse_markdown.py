@@ -147,15 +147,21 @@ def test_front_matter_title_used_and_rest_dropped():
     assert doc.blocks == [Paragraph("Body text.")]
 
 
-def test_first_h1_wins_over_front_matter_title_then_stem():
-    assert parse_markdown("---\ntitle: Front\n---\n# Heading One\n", "s").title == "Heading One"
+def test_front_matter_title_wins_over_first_h1_then_stem():
+    assert parse_markdown("---\ntitle: Front\n---\n# Heading One\n", "s").title == "Front"
+    assert parse_markdown("---\nfoo: 1\n---\n# Heading One\n", "s").title == "Heading One"
+    assert parse_markdown("---\ntitle:\n---\n# Heading One\n", "s").title == "Heading One"
+    # the published reading: any key case, indented keys count, quotes trimmed, the last wins
+    fm = "---\nTitle: 'First'\nnested:\n  title: \"Last\"\n---\n# H\n"
+    assert parse_markdown(fm, "s").title == "Last"
+    assert parse_markdown("# \n\n# Second\n", "s").title == "s"  # an empty first H1: the stem
     assert parse_markdown("## Only h2\n\ntext", "the-stem").title == "the-stem"
     assert parse_markdown("Setext\n===\n", "s").title == "Setext"
 
 
-def test_unclosed_front_matter_is_text():
+def test_unclosed_front_matter_is_text_but_still_titles():
     doc = parse_markdown("---\ntitle: X\nno close\n", "stem")
-    assert doc.title == "stem"
+    assert doc.title == "X"
     assert "title: X" in "".join(getattr(b, "text", "") for b in doc.blocks)
 
 

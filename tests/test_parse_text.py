@@ -16,7 +16,7 @@ def test_paragraphs_split_on_blank_lines_and_title_lines_become_level_two_headin
         "Getting Started with Python\n\nbody here\n"
     )
     doc = parse_text(text, "notes")
-    assert doc.title == "notes"
+    assert doc.title == "Introduction"  # the first heading, as the published parser titles it
     assert doc.blocks == [
         Heading(2, "Introduction"),
         Paragraph("This is text.\nMore text."),
@@ -34,6 +34,10 @@ def test_title_line_at_end_of_file_counts():
     assert parse_text("body text.\n\nThe End", "s").blocks[-1] == Heading(2, "The End")
 
 
+def test_without_a_heading_the_title_is_the_stem():
+    assert parse_text("just some prose here.\n\nand more of it.", "notes").title == "notes"
+
+
 @pytest.mark.parametrize(
     "line",
     [
@@ -41,8 +45,10 @@ def test_title_line_at_end_of_file_counts():
         "API Reference",
         "Chapter 1",
         "Q&A Session",
-        "Über Alles",
         "The End of It All",
+        "Getting started with python",  # capitalised is enough
+        "2024",
+        "Welcome to the field team",
     ],
 )
 def test_heading_lines(line):
@@ -53,15 +59,15 @@ def test_heading_lines(line):
     "line",
     [
         "just lower case",
-        "Getting started with python",  # sentence case, not title case
+        "Über Alles",  # the first character must be an ASCII capital or digit
+        "Version 2.1 adds",  # no full stop anywhere
         "A Sentence That Ends.",
         "Where Are We?",
         "Example:",
         "Done. Next Thing",
         "x" + " Word" * 20,
-        " ".join(["Word"] * 16),  # longer than 60 characters
+        "A" * 60,  # longer than 59 characters
         "- Bullet Title",
-        "2024",
     ],
 )
 def test_not_heading_lines(line):

@@ -10,7 +10,7 @@ from jsonschema import Draft202012Validator
 
 from contextpull import Ops, Store, ToolError
 from contextpull.tool_schema import problems, unsupported
-from contextpull.tools import TOOLS, call, openai_tools, validate
+from contextpull.tools import TOOLS, call, openai_tools, tools_json, validate
 from read_store import make_store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,7 +23,8 @@ def ops(tmp_path_factory):
 
 
 def test_tools_json_equals_tools():
-    assert json.loads((ROOT / "tools.json").read_text(encoding="utf-8")) == TOOLS
+    assert (ROOT / "tools.json").read_text(encoding="utf-8") == tools_json()
+    assert json.loads(tools_json()) == {"version": "1.0", "tools": TOOLS}
 
 
 def test_five_tools_with_valid_closed_schemas():
@@ -129,3 +130,36 @@ def test_integral_floats_are_integers(ops):
     with pytest.raises(ToolError) as err:
         call(ops, "search", {"query": "refund", "limit": 2.5})
     assert "'limit'" in err.value.message
+
+
+def _without_descriptions(value):
+    if isinstance(value, dict):
+        return {k: _without_descriptions(v) for k, v in value.items() if k != "description"}
+    if isinstance(value, list):
+        return [_without_descriptions(v) for v in value]
+    return value
+
+
+def test_schemas_are_the_published_ones_but_for_descriptions(data_regression):
+    """Names, parameters, types, bounds, defaults and required lists as in the published 0.2.1
+    tools.json (benchmarks/mcp_agreement.py compares with it directly); descriptions are ours."""
+    data_regression.check({t["name"]: _without_descriptions(t["input_schema"]) for t in TOOLS})
+
+
+def test_every_section_says_whether_it_is_context(ops):
+    """As the published results: false in neighbours (and its header), true in read's context."""
+    got = call(ops, "neighbours", {"id": "errors.md#1"})
+    assert [s["context"] for s in got["sections"]] == [False] * len(got["sections"])
+    assert list(got["sections"][0]) == ["id", "doc", "heading_path", "kind", "text", "prev_id", "next_id", "context"]
+    read = call(ops, "read", {"id": "errors.md#1", "context": 1})
+    assert read["context"] and all(c["context"] is True for c in read["context"])
+    assert list(read)[-1] == "context"
+
+
+def test_grep_lines_are_trimmed_as_published():
+    from contextpull import literal_grep, regex_grep
+
+    text = "intro\n    --publish \\\n\tend"
+    assert literal_grep.first_line(text, "--PUBLISH") == "--publish \\"
+    assert regex_grep.compile_pattern(r"pub\w+").first_line(text) == "--publish \\"
+    assert regex_grep.compile_pattern(r"^\s+--pub").first_line(text) == "--publish \\"

@@ -25,7 +25,7 @@ from ..bounded_read import open_regular, read_regular_text, why
 from ..config import CONFIG_FILE_LIMIT
 from ..errors import CheckFailed, StoreError
 from ..schema import INDEX_MODES, SCHEMA_VERSION, SUPPORTED_MAJOR
-from ..text import normalize_for_fts
+from ..text import QUERY_TOKEN, normalize_for_fts
 from ..writing.fingerprint import content_fingerprint, file_sha256
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -337,15 +337,15 @@ def _check_section_text(conn: sqlite3.Connection, *, fts_text: bool = True) -> N
             raise CheckFailed(f"section {sid}: hash does not match sha256 of its text")
         if len(text) != char_len:
             raise CheckFailed(f"section {sid}: char_len is {char_len} but the text has {len(text)} characters")
-        # Compare the token streams after normalising both sides: the rule is idempotent, so
-        # our own rows pass as written, and a writer that kept punctuation-only tokens (the
-        # published 0.2.1 keeps `--` list markers) still passes; no query can match those.
+        # Compare the word tokens after normalising both sides: the rule is idempotent, so our
+        # own rows pass as written, and so do stores from writers (earlier releases of this one)
+        # that dropped punctuation-only tokens such as `--`, which no query can match.
         if _tokens(fts_body) != _tokens(text) or _tokens(fts_heading) != _tokens(heading):
             raise CheckFailed(f"section {sid}: sections_fts does not hold its normalised text")
 
 
 def _tokens(text: str) -> list[str]:
-    return normalize_for_fts(text).split()
+    return QUERY_TOKEN.findall(normalize_for_fts(text))
 
 
 def _check_corpus_fingerprint(conn: sqlite3.Connection, meta: dict[str, str]) -> None:

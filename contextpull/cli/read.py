@@ -17,7 +17,7 @@ from ..errors import StoreError, ToolError
 from ..ops import Ops
 from ..store import Store
 from ..text import query_tokens
-from ..tools import TOOLS, call
+from ..tools import call, tools_json
 from . import cli
 from .options import json_option, store_option
 
@@ -187,5 +187,5 @@ def export_chunks_cmd(store):
 
 @cli.command("tools-json")
 def tools_json_cmd():
-    """Print the tool definitions (the same list as tools.json)."""
-    _echo_json(TOOLS)
+    """Print the tool definitions: contextpull tools-json > tools.json"""
+    click.echo(tools_json(), nl=False)

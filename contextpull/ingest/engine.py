@@ -128,7 +128,7 @@ def build_record(path: str, data: bytes, sha256: str, settings: Settings) -> Doc
     try:
         parsed = parse_file(data, kind, _stem(path))
         drafts = section_document(parsed, settings)
-        summary = offline_summary(parsed)
+        summary = offline_summary(parsed.title, drafts)
     except ParseError as exc:
         return Skipped(path, str(exc) or "could not be parsed")
     except RecursionError:

@@ -8,7 +8,8 @@ inline markup. One pass over the lines, each line looked at a bounded number of 
 Rules, in the order they are tried at the start of a block:
 
 * front matter: a ``---`` line as the very first line, closed by the next ``---`` line; its
-  ``title:`` is kept for the title, everything else is dropped. Without a closing line it is text.
+  ``title:`` is kept for the title, everything else is dropped. Without a closing line it is text
+  (its ``title:`` still counts, as in the published parser).
 * fenced code: three or more backticks or tildes, any indentation, any info string
   (```` ```toml title="x" ````); closed by a line of the same character at least as long; an
   unclosed fence runs to the end of the file.
@@ -21,9 +22,11 @@ Rules, in the order they are tried at the start of a block:
 * otherwise a paragraph, or a list when its first line starts with a list marker: the following
   non-blank lines up to a blank line, a fence, an ATX heading or a table.
 
-The title is the first H1 (when its text is empty, the next fallback), else the front-matter
-title, else the file stem: the data model in section 1 names the H1 first, and front matter is
-"parsed for title". Paragraph and list text is stripped of outer whitespace, never reflowed.
+The title is the front-matter title, else the first H1 (when its text is empty, the stem), else
+the file stem. The data model in section 1 says "first H1, else file stem" and front matter is
+"parsed for title"; the published 0.2.1 gives front matter precedence, and existing stores and
+golden files embody that, so we do too (docs/agreement.md). Paragraph and list text is stripped
+of outer whitespace, never reflowed.
 """
 
 from __future__ import annotations
@@ -37,7 +40,6 @@ _ATX = re.compile(r"(#{1,6})\s")
 _SETEXT = re.compile(r"(={3,}|-{3,})\s*$")
 _SEP_CELL = re.compile(r":?-{2,}:?")
 _LIST_MARKER = re.compile(r"\s*(?:[-*+]|\d{1,9}[.)])(?:\s|$)")
-_FRONT_TITLE = re.compile(r"title\s*:(.*)", re.IGNORECASE)
 
 
 def normalize_newlines(text: str) -> str:
@@ -77,23 +79,26 @@ def _is_table_start(lines: list[str], i: int) -> bool:
     return all(_SEP_CELL.fullmatch(cell.strip()) for cell in sep.split("|"))
 
 
-def _front_matter(lines: list[str]) -> tuple[str | None, int]:
-    """(title or None, index of the first line after the front matter)."""
-    if not lines or lines[0].rstrip() != "---":
-        return None, 0
-    title = None
+def _front_matter(lines: list[str]) -> tuple[str, int]:
+    """(front-matter title or "", index of the first line after the front matter).
+
+    "Parsed for title" (system-design.txt section 3) as the published 0.2.1 parser reads it, so
+    titles agree with its stores: every line with a colon is a ``key: value`` pair, the key
+    trimmed and lower-cased (an indented ``title:`` counts), the value trimmed of whitespace and
+    then of quote characters at both ends; the last ``title`` wins. An unclosed block still
+    gives its title, but then every line is document text.
+    """
+    if not lines or lines[0].strip() != "---":
+        return "", 0
+    title = ""
     for j in range(1, len(lines)):
         line = lines[j]
         if line.strip() == "---":
             return title, j + 1
-        if title is None:
-            m = _FRONT_TITLE.match(line)
-            if m:
-                value = m.group(1).strip()
-                if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-                    value = value[1:-1].strip()
-                title = value or None
-    return None, 0  # never closed: not front matter
+        key, colon, value = line.partition(":")
+        if colon and key.strip().lower() == "title":
+            title = value.strip().strip("'\"")
+    return title, 0
 
 
 def _fence(lines: list[str], i: int, marker: str, info: str) -> tuple[Code, int]:
@@ -163,7 +168,7 @@ def parse_markdown(text: str, stem: str) -> ParsedDocument:
         if heading is not None:
             blocks.append(heading)
             if heading.level == 1 and h1_title is None:
-                h1_title = heading.text  # the first H1, even when empty (then the next fallback)
+                h1_title = heading.text  # the first H1, even when empty (then the stem)
             i += 1
             continue
         if _is_table_start(lines, i):
@@ -183,4 +188,4 @@ def parse_markdown(text: str, stem: str) -> ParsedDocument:
         body = "\n".join(lines[i:j]).strip()
         blocks.append(ListBlock(body) if _LIST_MARKER.match(line) else Paragraph(body))
         i = j
-    return ParsedDocument(h1_title or fm_title or stem, blocks)
+    return ParsedDocument(fm_title or h1_title or stem, blocks)

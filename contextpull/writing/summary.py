@@ -2,28 +2,30 @@
 "Fingerprints and summaries").
 
 The summary is the document title, then `` · `` and the first sentence of the opening prose when
-that differs from the title, at most 160 characters (cut to 157 plus an ellipsis). It is what the
-index shows for a document, so it must be deterministic and cheap.
+that differs from the title (ignoring case), at most 160 characters (cut to 157 plus an
+ellipsis). It is what the index shows for a document, so it must be deterministic and cheap.
 
-Details the spec leaves open, settled to agree with the published implementation on the uv docs:
-the opening prose is the document's non-heading blocks with whitespace collapsed; when it starts
-with a code block or a table, or is shorter than 20 characters, there is no sentence worth
-showing and the title stands alone; a sentence ends at ``.``, ``!`` or ``?`` followed by
-whitespace.
+"The opening prose" is read section by section, as the published 0.2.1 writer reads it, so the
+index lines agree with its stores (docs/agreement.md): a section's text without its lines that
+start with ``#`` (headings) or are blank, whitespace collapsed. The first section whose text so
+read is at least 20 characters long and does not start with a table (``|``) or a backtick fence
+gives the sentence; a document that opens with a table takes its first prose section's sentence,
+and the sentence never runs past its section (a slide, a sheet). A sentence ends at ``.``, ``!``
+or ``?`` followed by whitespace.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
-from ..parsing.blocks import Code, Heading, ListBlock, Paragraph, ParsedDocument, Table
+from .records import SectionRecord
 
 SUMMARY_MAX = 160
 SEPARATOR = " · "
 MIN_PROSE = 20
 _SENTENCE_END = re.compile(r"[.!?](?=\s)")
-# Enough of the opening prose for any sentence that can still fit in a summary.
-_PROSE_BUDGET = 4 * SUMMARY_MAX
+_NOT_PROSE = ("|", "```")
 
 
 def clip(text: str, limit: int = SUMMARY_MAX) -> str:
@@ -31,32 +33,19 @@ def clip(text: str, limit: int = SUMMARY_MAX) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "…"
 
 
-def _block_text(block) -> str:
-    if isinstance(block, Paragraph):
-        return block.text
-    if isinstance(block, (ListBlock, Table, Code)):
-        return block.raw
+def section_prose(text: str) -> str:
+    """A section's text without heading and blank lines, whitespace collapsed."""
+    lines = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    return " ".join(" ".join(lines).split())
+
+
+def opening_prose(sections: Iterable[SectionRecord]) -> str:
+    """The prose of the first section that has some; empty when none has."""
+    for section in sections:
+        prose = section_prose(section.text)
+        if len(prose) >= MIN_PROSE and not prose.startswith(_NOT_PROSE):
+            return prose
     return ""
-
-
-def opening_prose(doc: ParsedDocument) -> str:
-    """The first non-heading text, whitespace collapsed; empty when it starts with code or a table."""
-    pieces: list[str] = []
-    size = 0
-    for block in doc.blocks:
-        if isinstance(block, Heading):
-            continue
-        if not pieces and isinstance(block, (Code, Table)):
-            return ""
-        words = _block_text(block).split()
-        if not words:
-            continue
-        piece = " ".join(words)
-        pieces.append(piece)
-        size += len(piece) + 1
-        if size > _PROSE_BUDGET:
-            break
-    return " ".join(pieces)
 
 
 def first_sentence(prose: str) -> str:
@@ -64,12 +53,8 @@ def first_sentence(prose: str) -> str:
     return prose[: match.end()] if match else prose
 
 
-def offline_summary(doc: ParsedDocument) -> str:
-    title = doc.title
-    prose = opening_prose(doc)
-    if len(prose) < MIN_PROSE:
-        return clip(title)
-    sentence = first_sentence(prose)
-    if sentence == title:
+def offline_summary(title: str, sections: Iterable[SectionRecord]) -> str:
+    sentence = first_sentence(opening_prose(sections))
+    if not sentence or sentence.lower() == title.lower():
         return clip(title)
     return clip(title + SEPARATOR + sentence)

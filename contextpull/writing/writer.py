@@ -44,30 +44,39 @@ SECTION_SETTINGS_KEYS = ("section_min_chars", "section_heading_depth")
 PAGE_SIZE = 16384
 
 
-# normalize_for_fts (contextpull/text.py) with the edge rule written as lookarounds, so the
-# substitution runs in the regex engine instead of a Python callback per token; tests check it
-# against normalize_for_fts. A run of edge characters is dropped when the character before it or
-# the one after it is not a token character. One pattern per edge character, each starting with
-# that literal character: the regex engine finds a literal with a fast search, where a pattern
-# starting with a character class tests every position (about 2x faster on prose and tables).
-# Each pattern matches only runs whose first character is its own; a run is removed whole or
-# not at all, and removing one never changes the characters around another (runs are separated
-# by at least one character that is not an edge character), so the three passes equal one.
-def _edge_run(char: str) -> re.Pattern[str]:
+# normalize_for_fts (contextpull/text.py) with its run rule written as lookarounds, so the
+# substitutions run in the regex engine instead of a Python callback per run; tests check it
+# against normalize_for_fts. Every pattern starts with its literal edge character: the regex
+# engine finds a literal with a fast search, where a pattern starting with a character class or
+# a lookbehind tests every position (about 10x slower on prose and tables). Each pattern matches
+# only maximal runs whose first character is its own (the two-character lookbehinds look at the
+# character before the run), and a substitution never changes the neighbours of another run
+# (those are letters, digits or other non-edge characters), so the passes equal one.
+def _edge_patterns(char: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     c = re.escape(char)
-    return re.compile(
-        c + r"(?:(?<![\w.\-]" + c + r")[._\-]*|(?<![._\-]" + c + r")[._\-]*(?![\w.\-]))"
+    # A word on exactly one side: letter or digit after and no token character before, or the
+    # other way round. Runs are maximal because the lookarounds at both ends exclude . - _.
+    removed = re.compile(
+        c + r"(?:(?<![\w.\-]" + c + r")[._\-]*(?=[^\W_])|(?<=[^\W_]" + c + r")[._\-]*(?![\w.\-]))"
     )
+    # A run with no word on either side that holds an underscore: it becomes "_".
+    middle = r"[._\-]*" if char == "_" else r"[.\-]*_[._\-]*"
+    lone = re.compile(c + r"(?<![\w.\-]" + c + r")" + middle + r"(?![\w.\-])")
+    return removed, lone
 
 
-_EDGE_RUNS = tuple((char, _edge_run(char)) for char in "._-")
+_EDGE_PATTERNS = tuple((char, *_edge_patterns(char)) for char in "._-")
 
 
 def fts_normalize(text: str) -> str:
     """Exactly ``normalize_for_fts(text)``, faster."""
-    for char, pattern in _EDGE_RUNS:
+    for char, removed, _ in _EDGE_PATTERNS:
         if char in text:
-            text = pattern.sub("", text)
+            text = removed.sub("", text)
+    if "_" in text:
+        for char, _, lone in _EDGE_PATTERNS:
+            if char in text:
+                text = lone.sub("_", text)
     return text
 
 
