@@ -144,7 +144,7 @@ def test_tool_errors_are_one_line_exit_4(store, args, code, message):
         (["search", "x", "--limit", "0"], "Error: search: --limit is invalid:"),
         (["search", "x", "--limit", "0"], "(see contextpull search --help)"),
         (["read", "a.md#0", "--context", "9"], "Error: read: --context is invalid:"),
-        (["grep", ""], "Error: grep: PATTERN is invalid: shorter than 1 character(s)"),
+        (["grep", ""], "Error: pattern is empty (give at least one character)"),
     ],
 )
 def test_cli_errors_speak_of_options_never_of_tool_arguments(store, args, expected):

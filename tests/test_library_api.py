@@ -111,18 +111,37 @@ def test_tokenize_follows_the_spec_rule(text):
     assert tokenize(text) == _spec_tokens(text)
 
 
-@pytest.mark.parametrize("text", [s for s in SAMPLES if s.isascii()])
-def test_tokenize_gives_the_terms_fts5_indexes(text):
-    """On ASCII text the query rule and the FTS5 tokenizer over the normalised column agree."""
-    from contextpull.ops import normalize_for_fts, tokenize
+def _indexed_terms(text: str) -> list[str]:
+    from contextpull.ops import normalize_for_fts
     from contextpull.schema import FTS_TOKENIZE
 
     conn = sqlite3.connect(":memory:")
     conn.execute(f'CREATE VIRTUAL TABLE t USING fts5(x, tokenize = "{FTS_TOKENIZE}")')
     conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, instance)")
     conn.execute("INSERT INTO t VALUES (?)", (normalize_for_fts(text),))
-    indexed = [row[0] for row in conn.execute("SELECT term FROM v ORDER BY offset")]
-    assert tokenize(text) == indexed
+    return [row[0] for row in conn.execute("SELECT term FROM v ORDER BY offset")]
+
+
+def _is_word(term: str) -> bool:
+    return term[:1].isalnum()
+
+
+@pytest.mark.parametrize("text", [s for s in SAMPLES if s.isascii()])
+def test_tokenize_gives_the_word_terms_fts5_indexes(text):
+    """On ASCII text the query rule and the FTS5 tokenizer over the normalised column agree on
+    every word; runs made only of ``-``, ``_`` and ``.`` are indexed as the published writer
+    indexes them, and no query token can match them (docs/agreement.md)."""
+    from contextpull.ops import tokenize
+
+    indexed = _indexed_terms(text)
+    assert tokenize(text) == [term for term in indexed if _is_word(term)]
+
+
+def test_punctuation_only_runs_are_indexed_but_never_queried():
+    from contextpull.ops import tokenize
+
+    assert _indexed_terms("--- ... ___") == ["---", "...", "_"]
+    assert tokenize("--- ... ___") == []
 
 
 def test_tokenize_keeps_identifiers():

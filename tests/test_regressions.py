@@ -20,7 +20,7 @@ from artifact_helpers import clean_env, drifted_pair, quiet_build
 from contextpull.checks import golden
 from contextpull.cli import cli
 from contextpull.mcp_instructions import build_instructions
-from contextpull.tools import TOOLS
+from contextpull.tools import TOOLS, tools_json
 
 ROOT = Path(__file__).resolve().parent.parent
 UV_DOCS = ROOT.parent / "shared" / "corpora" / "uv-docs"
@@ -68,9 +68,10 @@ def test_mcp_instructions(built, file_regression):
 
 
 def test_tools_json(file_regression):
-    """The checked-in tools.json is TOOLS rendered, and both are pinned here."""
-    rendered = json.dumps(TOOLS, indent=2, ensure_ascii=False) + "\n"
-    assert json.loads((ROOT / "tools.json").read_text(encoding="utf-8")) == json.loads(rendered)
+    """The checked-in tools.json is the one definition rendered, and both are pinned here."""
+    rendered = tools_json()
+    assert (ROOT / "tools.json").read_text(encoding="utf-8") == rendered
+    assert json.loads(rendered)["tools"] == TOOLS
     file_regression.check(rendered, extension=".json")
 
 

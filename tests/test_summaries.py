@@ -11,11 +11,9 @@ import pytest
 
 from contextpull.config import Settings
 from contextpull.errors import CheckFailed, ModelSettingError
-from contextpull.ingest.engine import ingest
+from contextpull.ingest.engine import build_record, ingest
 from contextpull.models import summarize
 from contextpull.models.http import Retry
-from contextpull.parsing.parse import parse_file
-from contextpull.writing.summary import offline_summary
 from loopback_api import LoopbackAPI, Reply
 from summary_helpers import (
     DOCS, SENTINEL, Concurrency, anthropic_answer, env_for, model, openai_answer, title_of, write_corpus,
@@ -42,7 +40,8 @@ def meta(store, key):
 
 
 def offline(rel):
-    return offline_summary(parse_file(DOCS[rel].encode(), "markdown", rel.rsplit("/", 1)[-1][:-3]))
+    """The summary an offline build writes for ``rel``: what a failed request falls back to."""
+    return build_record(rel, DOCS[rel].encode(), "0" * 64, Settings()).summary
 
 
 def test_openai_summaries_are_written_counted_and_marked_llm(tmp_path, data_regression):
