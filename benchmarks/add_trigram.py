@@ -2,7 +2,7 @@
 
   python benchmarks/add_trigram.py STORE COPY
 
-The table follows the contract in ``contextpull/literal_grep.py``; readers that do not know it ignore
+The table follows the contract in ``contextpull/grep/literal.py``; readers that do not know it ignore
 it. ``contextpull build`` writes it one segment per chunk; this script adds it to any store (one
 from ``ingest``, or the published implementation's) to measure what it gives there.
 """

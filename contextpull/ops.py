@@ -15,7 +15,9 @@ import re
 from dataclasses import replace
 from typing import Sequence
 
-from . import dense, literal_grep, ranking, regex_grep
+from . import dense, ranking
+from .grep import literal as literal_grep
+from .grep import regex as regex_grep
 from .errors import ContextPullError, OpsError, ToolError  # noqa: F401 - OpsError: the tool error's library name
 from .results import GrepResult, Hit, Match, NeighboursResult, ReadResult, SearchResult, Section
 from .store import Store

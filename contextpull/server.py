@@ -2,7 +2,7 @@
 
 For a client that runs the server inside its own process or transport, as the 0.2.1 library
 documented: ``server, init = build_server(store)`` then ``await server.run(read, write, init)``.
-Everything that serves lives in ``contextpull.mcp_server``; this module is the stable name over
+Everything that serves lives in ``contextpull.serving.mcp_server``; this module is the stable name over
 it, so the delivery code can move without breaking embedding code.
 
 Importing this module loads the ``mcp`` extra; the reader core (``contextpull``, ``.store``,
@@ -16,8 +16,8 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from .mcp_server import INDEX_URI, LiveStore, serve_http, serve_stdio, stderr_logger
-from .mcp_server import build_server as _build_live_server
+from .serving.mcp_server import INDEX_URI, LiveStore, serve_http, serve_stdio, stderr_logger
+from .serving.mcp_server import build_server as _build_live_server
 from .store import Store
 
 __all__ = ["INDEX_URI", "LiveStore", "build_server", "serve_http", "serve_stdio"]

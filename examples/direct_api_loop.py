@@ -21,7 +21,7 @@ import sys
 import urllib.request
 
 from contextpull import ContextPullError, Ops, Store
-from contextpull.mcp_instructions import build_instructions
+from contextpull.serving.mcp_instructions import build_instructions
 from contextpull.tools import call, openai_tools
 
 

@@ -34,7 +34,7 @@ def test_an_unknown_command_is_a_usage_error():
 def test_ingest_does_not_load_the_read_side_or_the_server():
     code = (
         "import sys; from contextpull.cli import cli; cli.get_command(None, 'ingest');"
-        "print(' '.join(m for m in ('contextpull.ops', 'contextpull.mcp_server', 'contextpull.artifact.run')"
+        "print(' '.join(m for m in ('contextpull.ops', 'contextpull.serving.mcp_server', 'contextpull.artifact.run')"
         " if m in sys.modules))"
     )
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

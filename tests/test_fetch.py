@@ -18,8 +18,8 @@ from click.testing import CliRunner
 
 from contextpull.cli import cli
 from contextpull.errors import ContextPullError
-import contextpull.fetch as fetch_mod
-from contextpull.fetch import FetchError, cache_dir, cached_path, check_url, fetch_store
+import contextpull.serving.fetch as fetch_mod
+from contextpull.serving.fetch import FetchError, cache_dir, cached_path, check_url, fetch_store
 
 try:
     from mcp_fixtures import corpus_store

@@ -14,7 +14,7 @@ from contextpull.writing import segments
 
 from contextpull.writing import trigram
 from contextpull.writing.writer import fts_normalize
-from contextpull.literal_grep import trigram_query
+from contextpull.grep.literal import trigram_query
 from contextpull.schema import FTS_TOKENIZE
 
 CHUNKS = [  # (rowid, doc_id, id, heading_path, text)

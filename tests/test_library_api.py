@@ -174,7 +174,7 @@ def test_importing_the_entry_points_loads_no_pipeline():
 
 def test_the_reader_core_does_not_load_the_server():
     loaded = _loaded("import contextpull, contextpull.store, contextpull.ops, contextpull.tools")
-    assert _under(loaded, "contextpull.server", "contextpull.mcp_server", "mcp") == []
+    assert _under(loaded, "contextpull.server", "contextpull.serving.mcp_server", "mcp") == []
 
 
 # -- write side -------------------------------------------------------------------------------

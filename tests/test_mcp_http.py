@@ -175,7 +175,7 @@ def test_server_binds_loopback_only(server):
 
 
 def test_binding_elsewhere_allows_that_host_and_named_origins_only():
-    from contextpull.mcp_server import security_settings
+    from contextpull.serving.mcp_server import security_settings
 
     lan = security_settings("10.0.0.5", 8765)
     assert "10.0.0.5:*" in lan.allowed_hosts and "http://10.0.0.5:*" in lan.allowed_origins

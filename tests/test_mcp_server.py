@@ -20,7 +20,7 @@ from mcp import Client  # noqa: E402
 from mcp_types.version import LATEST_MODERN_VERSION  # noqa: E402
 
 from contextpull.writing.fingerprint import content_fingerprint  # noqa: E402
-from contextpull.mcp_server import INDEX_URI, PULL_DISCIPLINE, LiveStore, build_server  # noqa: E402
+from contextpull.serving.mcp_server import INDEX_URI, PULL_DISCIPLINE, LiveStore, build_server  # noqa: E402
 from contextpull.ops import Ops  # noqa: E402
 from contextpull.store import Store  # noqa: E402
 from contextpull.tools import TOOLS  # noqa: E402
@@ -229,7 +229,7 @@ def test_over_budget_index_gives_directory_listing_with_expand_hint(serve, tmp_p
 
 
 def test_directory_listing_honours_a_tiny_budget(tmp_path):
-    from contextpull.mcp_server import directory_listing, estimate_tokens
+    from contextpull.serving.mcp_server import directory_listing, estimate_tokens
 
     small = corpus_store(tmp_path)
     with Store.open(small) as opened:

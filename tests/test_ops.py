@@ -367,7 +367,7 @@ def trigram_ops(request, tmp_path_factory):
     ],
 )
 def test_trigram_table_gives_identical_matches(ops, trigram_ops, monkeypatch, pattern, in_, limit):
-    from contextpull import literal_grep
+    from contextpull.grep import literal as literal_grep
 
     assert literal_grep.trigram_table(trigram_ops.conn) is not None
     assert literal_grep.trigram_table(ops.conn) is None
@@ -390,7 +390,7 @@ def test_trigram_table_gives_identical_matches(ops, trigram_ops, monkeypatch, pa
     ],
 )
 def test_regex_is_evaluated_line_by_line(pattern, text, line):
-    from contextpull.regex_grep import LinePattern
+    from contextpull.grep.regex import LinePattern
 
     assert LinePattern(pattern).first_line(text) == line
 

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from artifact_helpers import clean_env, drifted_pair, quiet_build
 from contextpull.checks import golden
 from contextpull.cli import cli
-from contextpull.mcp_instructions import build_instructions
+from contextpull.serving.mcp_instructions import build_instructions
 from contextpull.tools import TOOLS, tools_json
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -116,10 +116,10 @@ def test_claude_md_snippet():
 
 def test_an_sdk_without_the_2x_api_is_named(tmp_path, monkeypatch):
     store = corpus_store(tmp_path)
-    import contextpull
+    import contextpull.serving
 
-    monkeypatch.setitem(sys.modules, "contextpull.mcp_server", None)  # import fails like mcp 1.x would
-    monkeypatch.delattr(contextpull, "mcp_server", raising=False)
+    monkeypatch.setitem(sys.modules, "contextpull.serving.mcp_server", None)  # import fails like mcp 1.x would
+    monkeypatch.delattr(contextpull.serving, "mcp_server", raising=False)
     result = CliRunner().invoke(cli, ["serve", str(store)])
     assert result.exit_code != 0
     assert "MCP SDK 2.3 or newer" in result.stderr

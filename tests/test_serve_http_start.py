@@ -26,7 +26,7 @@ except ImportError:  # tests/ imported as a package
     from tests.mcp_fixtures import corpus_store
 
 from contextpull.errors import InputError
-from contextpull.listen import listen, machine_names
+from contextpull.serving.listen import listen, machine_names
 
 INIT = {
     "jsonrpc": "2.0",

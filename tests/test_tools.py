@@ -157,7 +157,8 @@ def test_every_section_says_whether_it_is_context(ops):
 
 
 def test_grep_lines_are_trimmed_as_published():
-    from contextpull import literal_grep, regex_grep
+    from contextpull.grep import literal as literal_grep
+    from contextpull.grep import regex as regex_grep
 
     text = "intro\n    --publish \\\n\tend"
     assert literal_grep.first_line(text, "--PUBLISH") == "--publish \\"

@@ -12,7 +12,7 @@ import pytest
 from artifact_helpers import assert_verified, fixture_corpus, quiet_build, write_files
 from contextpull import Ops, Store
 from contextpull.writing import trigram
-from contextpull.literal_grep import trigram_query, trigram_table
+from contextpull.grep.literal import trigram_query, trigram_table
 
 EXTRA = {
     f"ref/part{i}.md": (
@@ -102,7 +102,7 @@ def test_trigram_query_takes_the_whitespace_free_pieces_of_three_characters_or_m
 
 
 def test_grep_matches_are_identical_with_and_without_the_table(tmp_path, small_runs, monkeypatch):
-    from contextpull import literal_grep
+    from contextpull.grep import literal as literal_grep
 
     _, store = _built(tmp_path)
     bare = tmp_path / "bare.sqlite"

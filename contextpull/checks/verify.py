@@ -9,7 +9,7 @@ Two kinds of failure: the file is not a usable store at all (not SQLite, no meta
 no FTS5) raises ``StoreError`` (exit 3); a store that opens but does not hold together (checksum,
 integrity, ordinals, links, hashes, fingerprints, manifest) raises ``CheckFailed`` (exit 1).
 
-Standard library only: ``contextpull.fetch`` imports this without click.
+Standard library only: ``contextpull.serving.fetch`` imports this without click.
 """
 
 from __future__ import annotations

@@ -58,7 +58,7 @@ def _require_mcp():
     except ModuleNotFoundError as exc:
         raise ContextPullError(f"`contextpull serve` needs the MCP SDK ({exc.name} is not installed)", MCP_HINT) from None
     try:
-        from .. import mcp_server
+        from ..serving import mcp_server
     except ImportError as exc:  # an SDK older than the 2.x API this server is written against
         raise ContextPullError(
             f"`contextpull serve` needs MCP SDK {MIN_MCP} or newer (found mcp {_mcp_version()}: {exc})",
@@ -104,7 +104,7 @@ def _report_line(report) -> str:
 
 def resolve_store(path: str, *, ingest: bool, summarizer: str | None, sha256: str | None = None) -> Path:
     """Turn ``serve``'s PATH argument into a store file to open."""
-    from ..fetch import fetch_store, is_url
+    from ..serving.fetch import fetch_store, is_url
 
     if is_url(path):
         # With the checksum given, a cached copy is served without asking the network at all.
@@ -183,7 +183,7 @@ def serve(path, no_ingest, summarizer, log, transport, host, port, allow_origins
       contextpull serve https://github.com/o/r/releases/download/docs/store.sqlite
     """
     mcp_server = _require_mcp()
-    from ..fetch import is_url
+    from ..serving.fetch import is_url
 
     if sha256 and not is_url(path):
         raise click.UsageError("--sha256 applies to a URL, not a folder or a file", ctx=click.get_current_context())
@@ -207,7 +207,7 @@ def _run(mcp_server, server, transport, store_path, host, port, allow_origins) -
 
         anyio.run(mcp_server.serve_stdio, server)
         return
-    from ..listen import display, listen, machine_names
+    from ..serving.listen import display, listen, machine_names
 
     sock = listen(host, port)  # bind first: nothing says "serving" until the port is ours
     port = sock.getsockname()[1]  # --port 0 asks the system for a free one
@@ -238,7 +238,7 @@ def fetch(url, out, sha256):
     On any failure (HTTP error, truncated body, checksum mismatch, not a valid store) nothing
     is left behind and the exit code is non-zero.
     """
-    from ..fetch import fetch_store, is_url
+    from ..serving.fetch import fetch_store, is_url
 
     if not is_url(url):
         raise InputError(f"{url!r} is not a URL", "pass the https:// address of a published store.sqlite")

@@ -29,7 +29,7 @@ import time
 from collections.abc import Mapping
 
 from ..errors import ContextPullError
-from ..mcp_instructions import build_instructions
+from ..serving.mcp_instructions import build_instructions
 from ..models import spec as model_spec
 from ..models.http import Counters, ProviderError, Retry
 from ..tools import TOOLS, call

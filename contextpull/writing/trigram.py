@@ -1,7 +1,7 @@
 """The optional ``documents_trigram`` table of a built store (issue 8; store-format.txt "Grep").
 
 store-format.txt allows a trigram index for literal grep when results stay identical. The reader
-side of the contract is ``contextpull/literal_grep.py``: a contentless FTS5 table with the
+side of the contract is ``contextpull/grep/literal.py``: a contentless FTS5 table with the
 trigram tokenizer and ``detail='none'`` whose rows split the sections, taken in rowid order, into
 runs of consecutive sections. A row's rowid is the rowid of its run's first section, and its
 text holds every word of the run's sections: a word is a run of bytes other than ASCII

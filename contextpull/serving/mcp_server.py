@@ -35,8 +35,8 @@ from mcp.server import Server, ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 
-from . import __version__
-from .errors import ContextPullError, StoreError, ToolError
+from .. import __version__
+from ..errors import ContextPullError, StoreError, ToolError
 from .mcp_instructions import PULL_DISCIPLINE, build_instructions, directory_listing, estimate_tokens
 
 __all__ = [
@@ -124,8 +124,8 @@ class LiveStore:
         return self._ops
 
     def _reopen(self) -> None:
-        from .ops import Ops
-        from .store import Store
+        from ..ops import Ops
+        from ..store import Store
 
         signature = self._stat_signature()
         store = Store.open(self.path)
@@ -159,7 +159,7 @@ class LiveStore:
 
 
 def _content_fingerprint(conn: sqlite3.Connection) -> str:
-    from .writing.fingerprint import content_fingerprint
+    from ..writing.fingerprint import content_fingerprint
 
     return content_fingerprint(conn)
 
@@ -235,7 +235,7 @@ async def off_loop(live: LiveStore, fn: Callable, *args):
 
 def build_server(live: LiveStore, *, log: Callable[[str], None] | None = None) -> Server:
     """A low-level SDK ``Server`` over ``live``; the caller owns ``live`` and closes it."""
-    from .tools import TOOLS, call
+    from ..tools import TOOLS, call
 
     tool_list = [
         types.Tool(

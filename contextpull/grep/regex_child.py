@@ -1,8 +1,8 @@
-"""The child process of a regex grep off the main thread (``regex_grep.scan_in_child``).
+"""The child process of a regex grep off the main thread (``grep.regex.scan_in_child``).
 
 It runs the same ``Ops.grep`` on the main thread of a fresh interpreter, where the signal timer
 can stop a pathological pattern, and answers in JSON on stdout. It lives apart from
-``regex_grep`` so that module never imports ``ops``, which imports it.
+``grep.regex`` so that module never imports ``ops``, which imports it.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 import sys
 
-from .errors import ToolError
-from .ops import Ops
-from .store import Store
+from ..errors import ToolError
+from ..ops import Ops
+from ..store import Store
 
 
 def main() -> None:

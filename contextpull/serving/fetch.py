@@ -28,7 +28,7 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import ContextPullError, InputError, StoreError
+from ..errors import ContextPullError, InputError, StoreError
 
 CACHE_ENV = "CONTEXTPULL_CACHE"
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -274,7 +274,7 @@ def _download(url: str, sink, timeout: float) -> tuple[int, str]:
 
 
 def _file_sha256(path: Path) -> str:
-    from .writing.fingerprint import file_sha256
+    from ..writing.fingerprint import file_sha256
 
     return file_sha256(path)
 
@@ -284,7 +284,7 @@ def verify_store_file(path: Path, url: str | None = None) -> None:
 
     The message names ``url`` rather than the temporary file, which is gone by the time it is read.
     """
-    from .checks.verify import verify_store
+    from ..checks.verify import verify_store
 
     try:
         verify_store(path, sidecars=False)

@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Iterable
 
-from .errors import ToolError
+from ..errors import ToolError
 
 SECTION_BUDGET_S = 0.25  # evaluation budget per section
 TOTAL_BUDGET_S = 30.0  # and for the whole call, whatever the number of sections
@@ -145,7 +145,7 @@ def scan_in_child(store_path: str, pattern: str, in_: list[str] | None, limit: i
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))}
     try:
         proc = subprocess.run(
-            [sys.executable, "-m", "contextpull.regex_child"],
+            [sys.executable, "-m", "contextpull.grep.regex_child"],
             input=request,
             capture_output=True,
             text=True,

@@ -20,7 +20,7 @@ import ipaddress
 import socket
 import sys
 
-from .errors import InputError
+from ..errors import InputError
 
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")

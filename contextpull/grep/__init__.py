@@ -1,0 +1,8 @@
+"""The two scans behind the ``grep`` operation (store-format.txt "Grep").
+
+``literal`` finds a substring case-insensitively in id order, through the optional
+``sections_trigram`` table when the store has one; ``regex`` evaluates a pattern line by line
+under a per-section budget that really stops pathological patterns, in a child process
+(``regex_child``) when it cannot use a signal timer. ``contextpull.ops`` drives both.
+Standard library only.
+"""
