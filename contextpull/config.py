@@ -152,11 +152,6 @@ PUBLISHED_KEYWORDS = {
     "heading_depth": "section_heading_depth",
     "summarizer_name": "summarizer",
 }
-# 0.2.1 keywords for what this release does not write; each is refused with the reason.
-_NOT_WRITTEN = {
-    "embed_model": "embeddings are not written by this release; hybrid search runs lexical",
-    "embed_fn": "embeddings are not written by this release; hybrid search runs lexical",
-}
 
 
 def keyword_settings(call: str, keywords: Mapping[str, Any]) -> dict[str, Any]:
@@ -170,8 +165,6 @@ def keyword_settings(call: str, keywords: Mapping[str, Any]) -> dict[str, Any]:
     known = [f.name for f in fields(Settings)]
     out: dict[str, Any] = {}
     for key, value in keywords.items():
-        if key in _NOT_WRITTEN:
-            raise ConfigError(f"{call}() keyword {key!r}: {_NOT_WRITTEN[key]}", "leave it out")
         name = PUBLISHED_KEYWORDS.get(key, key)
         if name not in known:
             raise ConfigError(

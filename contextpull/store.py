@@ -105,6 +105,12 @@ class Store:
         """
         return self.meta.get(key)
 
+    def counts(self) -> tuple[int, int]:
+        """(documents, sections) in the store."""
+        documents = self.conn.execute("SELECT count(*) FROM documents").fetchone()[0]
+        sections = self.conn.execute("SELECT count(*) FROM sections").fetchone()[0]
+        return documents, sections
+
     @property
     def schema_version(self) -> str:
         return self.meta["schema_version"]

@@ -204,7 +204,9 @@ def test_ingest_takes_settings_as_keywords(make_corpus, tmp_path, monkeypatch):
         ({"section_max_char": 300}, "ingest() got an unknown keyword 'section_max_char'"),
         ({"max_chars": 300, "section_max_chars": 300}, "ingest() got 'section_max_chars' twice"),
         ({"section_max_chars": 5}, "section_max_chars must be between 100 and 1000000, got 5 (from keyword argument section_max_chars)"),
-        ({"embed_model": "x"}, "ingest() keyword 'embed_model': embeddings are not written"),
+        ({"embed_model": "x"}, "embed_model must be provider:model, got 'x' (from keyword argument embed_model)"),
+        ({"embed_fn": lambda model, texts: []}, "ingest() keyword 'embed_fn' needs embed_model"),
+        ({"embed_fn": "fn", "embed_model": "fake:m"}, "ingest() keyword 'embed_fn' must be a function, got str"),
         ({"summarizer": "mistral:x"}, "summarizer: unknown provider 'mistral' in 'mistral:x' (from keyword argument summarizer)"),
     ],
 )
@@ -216,6 +218,35 @@ def test_ingest_refuses_a_bad_keyword_before_writing(make_corpus, tmp_path, keyw
         ingest(docs, tmp_path / "s.sqlite", **keywords)
     assert err.value.message.startswith(message)
     assert not (tmp_path / "s.sqlite").exists()
+
+
+def _bag_of_words(model, texts):
+    """A deterministic stand-in model: one component per word hash, as a caller might bring."""
+    import hashlib
+
+    out = []
+    for text in texts:
+        vector = [0.0] * 16
+        for word in text.lower().split():
+            vector[hashlib.sha256(word.encode()).digest()[0] % 16] += 1.0
+        out.append(vector if any(vector) else [1.0] + [0.0] * 15)
+    return out
+
+
+def test_ingest_embeds_with_the_callers_function_and_hybrid_reads_it(make_corpus, tmp_path):
+    from contextpull import Ops, Store
+    from contextpull.ingest import ingest
+
+    docs = make_corpus(DOCS)
+    report = ingest(docs, tmp_path / "s.sqlite", embed_model="bag:16", embed_fn=_bag_of_words)
+    with Store.open(tmp_path / "s.sqlite") as store:
+        documents, sections = store.counts()
+        assert (documents, report.embedded) == (len(DOCS), sections)
+        assert store.conn.execute("SELECT DISTINCT model, dim FROM embeddings").fetchall() == [("bag:16", 16)]
+        result = Ops(store, embed_fn=_bag_of_words).search("declined card", mode="hybrid")
+        assert result.mode == "hybrid" and result.hint is None and result.hits
+    again = ingest(docs, tmp_path / "s.sqlite", embed_model="bag:16", embed_fn=_bag_of_words)
+    assert again.embedded == 0  # nothing changed: every vector kept
 
 
 def test_build_and_checks_entry_points(make_corpus, tmp_path):

@@ -92,14 +92,16 @@ def test_tools_listed_verbatim_from_TOOLS(serve, mode):
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_an_index_prefix_that_lists_nothing_carries_a_hint_block(serve, store, mode):
+def test_an_index_prefix_that_lists_nothing_is_the_listing_alone(serve, store, mode):
+    """The published server's result, text for text (docs/agreement.md); the CLI gives the hint."""
     async def body(client):
         return await client.call_tool("index", {"prefix": "nope/"}), await client.call_tool("index", {"prefix": "guides/"})
 
     empty, full = serve(body, mode)
     with Store.open(store) as opened:
         ops = Ops(opened)
-        assert [b.text for b in empty.content] == [ops.index("nope/"), "hint: " + ops.index_hint("nope/")]
+        assert [b.text for b in empty.content] == [ops.index("nope/")]
+        assert ops.index_hint("nope/")  # what the CLI prints beside it
         assert [b.text for b in full.content] == [ops.index("guides/")]
     assert not empty.is_error
 
@@ -168,8 +170,8 @@ def test_errors_are_tool_errors_and_the_server_keeps_serving(serve, mode, name, 
     bad, good = serve(body, mode)
     assert bad.is_error
     text = _text(bad)
-    assert text.startswith("Error: ")
-    assert phrase in text
+    assert json.loads(text) == bad.structured_content  # the published server's error text: its JSON
+    assert phrase in bad.structured_content["error"] + " " + (bad.structured_content["suggestion"] or "")
     assert bad.structured_content["error"]
     assert not good.is_error
     assert good.structured_content["hits"]
@@ -186,7 +188,7 @@ def test_unknown_id_error_suggests_search(serve):
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_index_resource_is_the_instructions_versioned_by_content_fingerprint(serve, store, mode):
+def test_index_resource_is_the_index_part_of_the_instructions_versioned_by_content_fingerprint(serve, store, mode):
     async def body(client):
         listed = (await client.list_resources()).resources
         read = await client.read_resource(INDEX_URI)
@@ -198,7 +200,8 @@ def test_index_resource_is_the_instructions_versioned_by_content_fingerprint(ser
     assert [str(r.uri) for r in listed] == [INDEX_URI]
     assert listed[0].meta["contentFingerprint"] == fingerprint
     assert fingerprint[:16] in listed[0].description
-    assert read.contents[0].text == instructions
+    assert read.contents[0].text == instructions.split("\n\n", 1)[1]  # as the published server serves it
+    assert read.contents[0].text.startswith("ContextPull index")
     assert read.contents[0].meta["contentFingerprint"] == fingerprint
 
 

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..config import keyword_settings, resolve_settings
+from ..errors import ConfigError
 from .progress import as_progress
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -35,17 +37,24 @@ def ingest(
     Unchanged documents are kept, changed ones rewritten, vanished ones deleted; a run that
     changes nothing writes nothing (system-design.txt section 3). ``settings`` are
     ``section_max_chars``, ``section_min_chars``, ``section_heading_depth``,
-    ``index_budget_tokens`` and ``summarizer`` (or their 0.2.1 names ``max_chars``,
-    ``min_chars``, ``heading_depth``, ``summarizer_name``); any other keyword is a
-    ``ConfigError``. ``progress`` is a function called with each file's path as it is read.
+    ``index_budget_tokens``, ``summarizer`` and ``embed_model`` (or their 0.2.1 names
+    ``max_chars``, ``min_chars``, ``heading_depth``, ``summarizer_name``); any other keyword is
+    a ``ConfigError``. ``embed_fn(model, texts) -> vectors`` embeds with the caller's own model,
+    stored under the name ``embed_model`` gives it. ``progress`` is a function called with each file's path as it is read.
     ``strict`` raises ``CheckFailed`` after writing when a file was skipped. Bad input raises
     ``InputError``, an unwritable store ``StoreError``.
     """
     from .engine import ingest as run_ingest
 
     corpus = Path(corpus)
+    embed_fn = settings.pop("embed_fn", None)
     flags = keyword_settings("ingest", settings)
+    embedder = None
+    if embed_fn is not None:
+        embedder = _function_embedder(flags.pop("embed_model", None), embed_fn)
     resolved = resolve_settings(corpus if corpus.is_dir() else None, flags, given_as="keyword")
+    if embedder is not None:
+        resolved = replace(resolved, embed_model=embedder.setting)
     return run_ingest(
         corpus,
         Path(store),
@@ -53,4 +62,17 @@ def ingest(
         strict=strict,
         progress=as_progress(progress),
         exclude=[Path(p) for p in exclude],
+        embedder=embedder,
     )
+
+
+def _function_embedder(model: Any, embed_fn: Any):
+    """``embed_fn(model, texts) -> vectors`` names its own model, so ``embed_model`` is any
+    non-empty name here, not only the providers this release ships."""
+    if not callable(embed_fn):
+        raise ConfigError(f"ingest() keyword 'embed_fn' must be a function, got {type(embed_fn).__name__}")
+    if not isinstance(model, str) or not model.strip():
+        raise ConfigError("ingest() keyword 'embed_fn' needs embed_model, the name its vectors are stored under")
+    from ..models.embed import FunctionEmbedder
+
+    return FunctionEmbedder(model.strip(), embed_fn)

@@ -188,6 +188,7 @@ def ingest(
     progress=None,
     exclude: Iterable[Path] = (),
     environ: Mapping[str, str] | None = None,
+    embedder=None,
 ) -> IngestReport:
     """Bring ``store`` up to date with ``corpus``; see the module docstring for the rules.
 
@@ -209,7 +210,8 @@ def ingest(
         store=str(store),
         index_budget_tokens=settings.index_budget_tokens,
     )
-    embedder = load_embedder(settings.embed_model)
+    if embedder is None:  # a library caller may bring its own (ingest.api, embed_fn)
+        embedder = load_embedder(settings.embed_model)
     target = StoreTarget(store)
     try:
         known = known_vectors(target.conn, embedder.setting) if embedder is not None else {}

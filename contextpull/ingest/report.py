@@ -44,6 +44,11 @@ class IngestReport:
             data.pop("summaries")  # an offline run reports what it always did
         return data
 
+    @property
+    def embedded(self) -> int:
+        """Sections embedded by this run (0 without ``embed_model``); the published report's name."""
+        return int(self.embeddings["embedded"]) if self.embeddings else 0
+
     def summary_failures(self) -> list[dict]:
         return list(self.summaries["failed"]) if self.summaries else []
 

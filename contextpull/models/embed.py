@@ -77,3 +77,14 @@ def normalize(vector: Vector, setting: str = "") -> list[float]:
     return [x / norm for x in values]
 
 
+class FunctionEmbedder(Embedder):
+    """A caller's ``embed_fn(model, texts) -> vectors`` (the published library's signature) as an
+    embedder: the library's way to bring a model this release does not ship. ``model`` is
+    whatever the caller names it; it is stored in ``embeddings.model`` as given."""
+
+    def __init__(self, model: str, embed_fn):
+        self.setting = model
+        self.embed_fn = embed_fn
+
+    def _documents(self, texts: list[str]) -> list[Vector]:
+        return list(self.embed_fn(self.setting, texts))

@@ -8,8 +8,10 @@ dispatch the CLI and the conformance runner use. What lives here is delivery:
 - the instructions (pull discipline plus the whole index when ``index_tokens`` fits the budget,
   otherwise a directory listing and how to expand it), returned on ``initialize`` and on the
   2026-07-28 ``server/discover``;
-- the same text as resource ``contextpull://index``, versioned by the store's content fingerprint;
-- tool errors as ``isError`` results carrying message and suggestion, never a dead server;
+- the instructions after the discipline paragraph (the index, or the listing) as resource
+  ``contextpull://index``, versioned by the store's content fingerprint;
+- tool results and errors as the published server sends them (compact JSON; an error is the
+  JSON of its message and suggestion, with ``isError``), never a dead server;
 - a read-only store that is reopened when a rebuild replaced or changed it, so the next
   ``initialize`` or ``index`` call sees the new build;
 - an optional ``--log`` line per tool call on stderr (never bodies: stdout is the protocol).
@@ -84,6 +86,7 @@ class LiveStore:
         self._data_version: int | None = None
         self._refused: tuple | None = None
         self.instructions = ""
+        self.index_text = ""
         self.fingerprint = ""
         self.meta: dict[str, str] = {}
 
@@ -148,6 +151,9 @@ class LiveStore:
         self.meta = meta
         self.fingerprint = fingerprint
         self.instructions = instructions
+        # The resource is the instructions after the discipline paragraph: the index, or the
+        # directory listing when the index is over budget, as the published server serves it.
+        self.index_text = instructions.split("\n\n", 1)[-1]
         if old is not None:
             old.close()
 
@@ -196,28 +202,22 @@ def stderr_logger(line: str) -> None:
 # --------------------------------------------------------------------------- the server
 
 
-def _call_with_hint(live: LiveStore, call: Callable, name: str, arguments: dict) -> tuple[Any, str | None]:
-    """The tool's result and, for an index prefix that lists nothing, what to try instead."""
-    ops = live.current()
-    result = call(ops, name, arguments)
-    return result, ops.index_hint(arguments.get("prefix")) if name == "index" else None
-
-
-def _tool_result(result: Any, hint: str | None = None) -> types.CallToolResult:
+def _tool_result(result: Any) -> types.CallToolResult:
+    # The published server's results, byte for byte, so hosts and evaluations built on either
+    # read the same thing (docs/agreement.md): the index listing as text, every other result as
+    # compact JSON (every byte is a token in the host), errors as the JSON of their dict.
     if isinstance(result, str):
-        # The listing is the contract's text; a hint is a block of its own beside it.
-        blocks = [types.TextContent(text=result)] + ([types.TextContent(text=f"hint: {hint}")] if hint else [])
-        return types.CallToolResult(content=blocks)
-    text = json.dumps(result, ensure_ascii=False)  # compact: every byte is a token in the host
+        return types.CallToolResult(content=[types.TextContent(text=result)])
+    text = json.dumps(result, ensure_ascii=False)
     return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=result)
 
 
 def _error_result(exc: ContextPullError) -> types.CallToolResult:
-    text = f"Error: {exc.message}"
-    if exc.suggestion:
-        text += f"\nSuggestion: {exc.suggestion}"
+    payload = exc.to_dict()
     return types.CallToolResult(
-        content=[types.TextContent(text=text)], structured_content=exc.to_dict(), is_error=True
+        content=[types.TextContent(text=json.dumps(payload, ensure_ascii=False))],
+        structured_content=payload,
+        is_error=True,
     )
 
 
@@ -259,9 +259,9 @@ def build_server(live: LiveStore, *, log: Callable[[str], None] | None = None) -
                 raise ToolError(
                     f"unknown tool {name!r}", "the tools are " + ", ".join(sorted(schemas))
                 )
-            result, hint = await off_loop(live, _call_with_hint, live, call, name, arguments)
+            result = await off_loop(live, lambda: call(live.current(), name, arguments))
             count = _result_count(result)
-            return _tool_result(result, hint)
+            return _tool_result(result)
         except ContextPullError as exc:
             # StoreError included: a store that vanished is reported, the server keeps serving.
             status = "error"
@@ -279,7 +279,7 @@ def build_server(live: LiveStore, *, log: Callable[[str], None] | None = None) -
 
     def index_resource() -> types.Resource:
         live.current()
-        text = live.instructions
+        text = live.index_text
         return types.Resource(
             uri=INDEX_URI,
             name="index",
@@ -303,7 +303,7 @@ def build_server(live: LiveStore, *, log: Callable[[str], None] | None = None) -
                 types.TextResourceContents(
                     uri=INDEX_URI,
                     mime_type="text/plain",
-                    text=live.instructions,
+                    text=live.index_text,
                     meta={"contentFingerprint": live.fingerprint},
                 )
             ]
