@@ -26,9 +26,10 @@ import sys
 from array import array
 from collections.abc import Sequence
 
-from .errors import StoreError
+from .errors import ContextPullError, StoreError
 
 RRF_K = 60
+HINT_NO_EMBEDDINGS = "no embeddings in store"  # the contract's words (store-format "Search" step 8)
 MIN_DEPTH = 20
 # A float32 dot product of unit vectors of a few thousand components is within about 1e-4 of
 # the exact one; candidates within this of the cut are all scored exactly.
@@ -107,3 +108,25 @@ def fuse(lexical: Sequence[str], dense: Sequence[str], allowed, limit: int) -> l
         if allowed is None or sid in allowed:
             scores[sid] = scores.get(sid, 0.0) + 1.0 / (RRF_K + rank)
     return sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
+
+
+def query_vector(vectors: "Vectors", query: str, embed, hints: list[str]):
+    """store-format "Search" step 8: the query embedded with the store's model by
+    ``embed(model, texts)``, or None with a hint saying why the search runs lexical (no vectors;
+    a model this process cannot run; a vector of the wrong length)."""
+    if not vectors:
+        hints.append(HINT_NO_EMBEDDINGS)
+        return None
+    model = vectors.model
+    try:
+        vector = list(embed(model, [query])[0])
+    except ContextPullError as exc:
+        hint = f"hybrid search needs the store's embedding model {model}: {exc.message}"
+        if exc.suggestion:
+            hint += f" ({exc.suggestion})"
+        hints.append(hint + "; ran lexical")
+        return None
+    if len(vector) != vectors.dim:
+        hints.append(f"the query vector of {model} has {len(vector)} components, the stored ones {vectors.dim}; ran lexical")
+        return None
+    return vector

@@ -36,7 +36,7 @@ SNIPPET = "snippet(sections_fts, 2, '**', '**', '…', 20)"
 
 HINT_NO_WORDS = "no searchable words in the query; use grep for punctuation or symbols"
 HINT_NO_HITS = "no hits; try grep for exact codes, drop the in filter, or use fewer words"
-HINT_NO_EMBEDDINGS = "no embeddings in store"
+HINT_NO_EMBEDDINGS = dense.HINT_NO_EMBEDDINGS  # store-format "Search" step 8
 SNIPPET_CHARS = 160  # a dense-only hit's snippet: the start of its text
 
 _WS = re.compile(r"\s+")
@@ -289,34 +289,9 @@ class Ops:
         return SearchResult(tuple(hits), result_mode, "; ".join(hints) or None)
 
     def _query_vector(self, query: str, hints: list[str]):
-        """store-format "Search" step 8: the query embedded with the store's model, or None with
-        a hint saying why the search runs lexical (no vectors; a model this process cannot run)."""
         if self._vectors is None:
             self._vectors = dense.Vectors(self.conn)
-        if not self._vectors:
-            hints.append(HINT_NO_EMBEDDINGS)
-            return None
-        model = self._vectors.model
-        try:
-            if self.embed_fn is not None:
-                vector = list(self.embed_fn(model, [query])[0])
-            else:
-                from .models.embedders import query_vectors
-
-                vector = query_vectors(model, [query])[0]
-        except ContextPullError as exc:
-            hint = f"hybrid search needs the store's embedding model {model}: {exc.message}"
-            if exc.suggestion:
-                hint += f" ({exc.suggestion})"
-            hints.append(hint + "; ran lexical")
-            return None
-        if len(vector) != self._vectors.dim:
-            hints.append(
-                f"the query vector of {model} has {len(vector)} components, the stored ones"
-                f" {self._vectors.dim}; ran lexical"
-            )
-            return None
-        return vector
+        return dense.query_vector(self._vectors, query, self.embed_fn or _store_model, hints)
 
     def _snippets(self, found: dict[str, tuple[int, float, str]]) -> dict[str, str]:
         by_query: dict[str, list[int]] = {}
@@ -413,6 +388,14 @@ class Ops:
         )
         found, truncated = regex_grep.scan_in_process(rx, cursor, limit)
         return GrepResult(tuple(Match(sid, self.doc_paths[d], h, line) for sid, d, h, line in found), truncated)
+
+
+def _store_model(model: str, texts: list[str]) -> list:
+    """The store's own model, loaded from the models room on the first hybrid search, so a
+    lexical reader never imports it."""
+    from .models.embedders import query_vectors
+
+    return query_vectors(model, texts)
 
 
 def _with_header(section: Section, first_text: str) -> Section:
