@@ -116,25 +116,37 @@ def test_the_graph_sees_lazy_imports_and_the_finder_reports_a_cycle():
     assert find_cycle(graph) == ["contextpull.ops", "contextpull.grep.regex", "contextpull.ops"]
 
 
-LAYERS = {  # each write-side room and the rooms it must not import
-    "contextpull.parsing": ("contextpull.writing", "contextpull.ingest", "contextpull.artifact", "contextpull.checks"),
-    "contextpull.writing": ("contextpull.ingest", "contextpull.artifact", "contextpull.checks"),
-    "contextpull.checks": ("contextpull.ingest", "contextpull.artifact"),
-    "contextpull.ingest": ("contextpull.artifact", "contextpull.checks"),
-    # The model room knows no store and no record: the write side calls it through ingest/summaries.py.
-    "contextpull.models": ("contextpull.parsing", "contextpull.writing", "contextpull.ingest", "contextpull.artifact", "contextpull.checks"),
+# docs/architecture.md, "Rooms": each room and the rooms it may import (the reader core always).
+ROOMS = {
+    "grep": set(),
+    "parsing": set(),
+    "writing": {"parsing"},
+    "ingest": {"writing", "parsing", "models"},
+    "checks": {"writing"},
+    "artifact": {"writing", "ingest", "checks"},
+    "models": set(),
+    "serving": {"writing", "checks"},
+    "eval": {"models", "serving"},
+    "cli": {"ingest", "artifact", "checks", "serving", "eval"},
 }
 
 
-def test_the_write_side_rooms_do_not_reach_up():
-    """Parsing knows nothing of stores, writing nothing of runs; the checks load no build."""
-    graph = import_graph()
+def _room(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in ROOMS else None
+
+
+def test_rooms_import_only_what_the_architecture_table_says():
     wrong = sorted(
         f"{module} -> {target}"
-        for module, targets in graph.items()
-        for room, above in LAYERS.items()
-        if module.startswith(room + ".")
+        for module, targets in import_graph().items()
+        if _room(module)
         for target in targets
-        if target.startswith(above)
+        if _room(target) not in (None, _room(module)) and _room(target) not in ROOMS[_room(module)]
     )
     assert wrong == []
+
+
+def test_every_room_is_in_the_table():
+    rooms = {p.name for p in PACKAGE_DIR.iterdir() if (p / "__init__.py").is_file()}
+    assert rooms == set(ROOMS)
