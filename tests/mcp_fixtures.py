@@ -14,6 +14,28 @@ try:
 except ImportError:  # tests/ imported as a package
     from tests.corpus_files import write_corpus as _write
 
+# A raw JSON-RPC initialize, for tests that speak HTTP without the SDK client.
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+}
+
+
+def stop_server(proc) -> None:
+    """Ctrl-C a server process, as a person would, and kill it if it does not stop in 10 s."""
+    import signal
+    import subprocess
+
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 CORPUS = {
     "README.md": "# Widget docs\n\nWidgets are configured in widget.toml and run by the widget daemon.\n",
     "guides/install.md": (

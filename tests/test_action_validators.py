@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from ruamel.yaml import YAML
+from validators import run, tool
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
@@ -27,17 +26,6 @@ OUTPUTS = ["store-path", "manifest-path", "sha256", "corpus-fingerprint", "conte
 PINNED = re.compile(r"^[\w.-]+/[\w./-]+@[0-9a-f]{40}$")
 
 
-def tool(name: str) -> str:
-    """A validator from the dev extra: beside this interpreter, else on PATH."""
-    here = Path(sys.executable).parent / name
-    found = str(here) if here.exists() else shutil.which(name)
-    if not found:
-        pytest.fail(f"{name} is not installed: pip install -e '.[dev]'")
-    return found
-
-
-def run(argv: list[str], cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=120, check=False)
 
 
 def load(path: Path):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -26,16 +25,9 @@ pytest.importorskip("mcp")
 from mcp import Client  # noqa: E402
 
 try:
-    from mcp_fixtures import corpus_store
+    from mcp_fixtures import INIT, corpus_store, stop_server
 except ImportError:  # tests/ imported as a package
-    from tests.mcp_fixtures import corpus_store
-
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
-}
+    from tests.mcp_fixtures import INIT, corpus_store, stop_server
 
 
 def _free_port() -> int:
@@ -68,15 +60,6 @@ def _start(store) -> tuple[str, subprocess.Popen]:
     return f"http://127.0.0.1:{port}/mcp", proc
 
 
-def _stop(proc: subprocess.Popen) -> None:
-    proc.send_signal(signal.SIGINT)
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-
-
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
     return corpus_store(tmp_path_factory.mktemp("http"))
@@ -88,7 +71,7 @@ def server(store):
     try:
         yield url, proc
     finally:
-        _stop(proc)
+        stop_server(proc)
 
 
 def _post(url: str, body: dict, **headers: str) -> tuple[int, dict, bytes]:
@@ -154,7 +137,7 @@ def test_two_replicas_of_one_artifact_are_interchangeable(server, store):
         call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "grep", "arguments": {"pattern": "TX-4419"}}}
         answers = [_post(url, call, **{"MCP-Protocol-Version": "2025-11-25"}) for url in (first_url, second_url)]
     finally:
-        _stop(second)
+        stop_server(second)
     results = [json.loads(body)["result"] for status, _, body in answers if status == 200]
     assert len(results) == 2
     assert results[0] == results[1]

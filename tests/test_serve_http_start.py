@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import selectors
-import signal
 import socket
 import subprocess
 import sys
@@ -21,19 +20,12 @@ import pytest
 pytest.importorskip("mcp")
 
 try:
-    from mcp_fixtures import corpus_store
+    from mcp_fixtures import INIT, corpus_store, stop_server
 except ImportError:  # tests/ imported as a package
-    from tests.mcp_fixtures import corpus_store
+    from tests.mcp_fixtures import INIT, corpus_store, stop_server
 
 from contextpull.errors import InputError
 from contextpull.serving.listen import listen, machine_names
-
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
-}
 
 
 @pytest.fixture(scope="module")
@@ -78,15 +70,6 @@ def _post(url: str, host: str) -> int:
         return exc.code
 
 
-def _stop(proc: subprocess.Popen) -> None:
-    proc.send_signal(signal.SIGINT)
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-
-
 def test_a_busy_port_fails_with_one_line_and_never_says_serving(store):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -122,7 +105,7 @@ def test_the_announced_port_is_already_listening(store):
         # no wait, no retry: the line comes after the bind, so the port answers at once
         assert _post(f"http://127.0.0.1:{port}/mcp", f"127.0.0.1:{port}") == 200
     finally:
-        _stop(proc)
+        stop_server(proc)
 
 
 def test_a_wildcard_bind_answers_this_machines_names_and_says_so(store):
@@ -138,7 +121,7 @@ def test_a_wildcard_bind_answers_this_machines_names_and_says_so(store):
             assert _post(url, f"{name}:{port}") == 200, name
         assert _post(url, f"evil.example:{port}") == 421
     finally:
-        _stop(proc)
+        stop_server(proc)
 
 
 def test_a_wildcard_bind_takes_extra_names_from_allow_origin(store):
@@ -148,4 +131,4 @@ def test_a_wildcard_bind_takes_extra_names_from_allow_origin(store):
         port = int(lines[-2].split("http://0.0.0.0:", 1)[1].split("/", 1)[0])
         assert _post(f"http://127.0.0.1:{port}/mcp", f"docs.internal:{port}") == 200
     finally:
-        _stop(proc)
+        stop_server(proc)

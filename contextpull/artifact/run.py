@@ -151,33 +151,39 @@ def _remove_if_empty(folder: Path) -> None:
         pass
 
 
-class StrictSkips(CheckFailed):
-    """``--strict`` with skipped files. ``--json`` reports every one of them (``to_dict``), so the
-    Action can put each on its file though nothing was published; the message names five."""
+class _Strict(CheckFailed):
+    """``--strict`` refused to publish: nothing is, and ``--json`` lists every file with its
+    reason under ``key`` (``to_dict``), so the Action can put each on its file; the message
+    names five."""
+
+    key = ""
+
+    def __init__(self, items, what: str, suggestion: str):
+        names = ", ".join(f"{s.path} ({s.reason})" for s in items[:5])
+        super().__init__(f"--strict: {len(items)} {what}: {names}", suggestion)
+        self.items = [{"path": s.path, "reason": s.reason} for s in items]
+
+    def to_dict(self) -> dict:
+        return {**super().to_dict(), self.key: self.items}
+
+
+class StrictSkips(_Strict):
+    """``--strict`` with skipped files."""
+
+    key = "skipped"
 
     def __init__(self, skipped):
-        names = ", ".join(f"{s.path} ({s.reason})" for s in skipped[:5])
-        super().__init__(
-            f"--strict: {len(skipped)} file(s) skipped: {names}",
-            "fix or remove them, or build without --strict; the previous artifact is untouched",
-        )
-        self.skipped = [{"path": s.path, "reason": s.reason} for s in skipped]
-
-    def to_dict(self) -> dict:
-        return {**super().to_dict(), "skipped": self.skipped}
+        super().__init__(skipped, "file(s) skipped",
+                         "fix or remove them, or build without --strict; the previous artifact is untouched")
+        self.skipped = self.items
 
 
-class StrictSummaries(CheckFailed):
-    """``--strict`` with documents whose model summary failed: nothing is published, as with
-    skipped files; ``--json`` lists each with its reason."""
+class StrictSummaries(_Strict):
+    """``--strict`` with documents whose model summary failed."""
+
+    key = "summary_failures"
 
     def __init__(self, failed):
-        names = ", ".join(f"{s.path} ({s.reason})" for s in failed[:5])
-        super().__init__(
-            f"--strict: {len(failed)} document(s) kept the offline summary: {names}",
-            "run again to retry them, or build without --strict; the previous artifact is untouched",
-        )
-        self.failed = [{"path": s.path, "reason": s.reason} for s in failed]
-
-    def to_dict(self) -> dict:
-        return {**super().to_dict(), "summary_failures": self.failed}
+        super().__init__(failed, "document(s) kept the offline summary",
+                         "run again to retry them, or build without --strict; the previous artifact is untouched")
+        self.failed = self.items

@@ -35,7 +35,7 @@ from ..models.http import Counters, ProviderError, Retry
 from ..tools import TOOLS, call
 from .cache import RunCache, cache_key
 from .chat import CONVERSATIONS, ToolAnswer, ToolCall
-from .record import LoopRecord, summarize
+from .record import LoopRecord, RecordedRuns, summarize
 from .stores import ThreadStores
 
 RECORD_VERSION = 1  # bump when LoopRecord or what the loop counts changes
@@ -49,7 +49,7 @@ ASK_STRICT = (
 )
 
 
-class ApiLoopRetriever:
+class ApiLoopRetriever(RecordedRuns):
     concurrency = 4
 
     def __init__(
@@ -99,33 +99,10 @@ class ApiLoopRetriever:
         return {**summarize(records), "model": self.spec.text, "strict": self.strict,
                 "count_surfaced": self.count_surfaced}
 
-    def record(self, query: str) -> LoopRecord:
-        """The run for ``query``: remembered, cached, or run now."""
-        with self._lock:
-            if query in self.records:
-                return self.records[query]
-        key = self._key(query)
-        cached = self.cache.get(key) if self.cache else None
-        if cached is not None:
-            rec = LoopRecord.from_dict(cached)
-        else:
-            rec = self._run(query)
-            if self.cache and rec.error is None:
-                self.cache.put(key, rec.to_dict())
-        with self._lock:
-            self.records[query] = rec
-        return rec
-
     def close(self) -> None:
         self.stores.close()
         if self.cache:
             self.cache.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
 
     # -- the loop ------------------------------------------------------------------------------
     def _ask(self) -> str:

@@ -26,7 +26,7 @@ from pathlib import Path
 from ..errors import ConfigError
 from .cache import RunCache, cache_key
 from .claude_trace import parse_trace
-from .record import LoopRecord, summarize
+from .record import LoopRecord, RecordedRuns, summarize
 from .stores import store_path as resolve_store
 
 RECORD_VERSION = 1
@@ -35,7 +35,7 @@ ASK = " Answer from the documents: use the contextpull tools, read the sections 
 SERVER_CHECK_SECONDS = 60.0
 
 
-class ClaudeCodeRetriever:
+class ClaudeCodeRetriever(RecordedRuns):
     concurrency = 2
 
     def __init__(
@@ -83,21 +83,8 @@ class ClaudeCodeRetriever:
             records = list(self.records.values())
         return {**summarize(records), "model": self.model or "claude-code-default"}
 
-    def record(self, query: str) -> LoopRecord:
-        with self._lock:
-            if query in self.records:
-                return self.records[query]
-        key = cache_key("claude-code", RECORD_VERSION, self.model, self.max_turns, ASK, self.fingerprint, query)
-        cached = self.cache.get(key) if self.cache else None
-        if cached is not None:
-            rec = LoopRecord.from_dict(cached)
-        else:
-            rec = self._run(query)
-            if self.cache and rec.error is None:
-                self.cache.put(key, rec.to_dict())
-        with self._lock:
-            self.records[query] = rec
-        return rec
+    def _key(self, query: str) -> str:
+        return cache_key("claude-code", RECORD_VERSION, self.model, self.max_turns, ASK, self.fingerprint, query)
 
     def command(self, query: str) -> list[str]:
         cmd = [
@@ -113,12 +100,6 @@ class ClaudeCodeRetriever:
         shutil.rmtree(self._dir, ignore_errors=True)
         if self.cache:
             self.cache.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
 
     def _run(self, query: str) -> LoopRecord:
         started = time.perf_counter()

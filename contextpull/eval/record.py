@@ -89,3 +89,32 @@ def summarize(records: Iterable[LoopRecord]) -> dict:
         "cached": sum(1 for r in records if r.cached),
         "usd": round(sum(r.usd for r in records), 6),
     }
+
+
+class RecordedRuns:
+    """What both loop retrievers do with a question: the run already made in this process, else
+    the cached one, else a new run, cached only when it did not fail (a failed run is never
+    served again as an answer). Subclasses set ``_lock``, ``records`` and ``cache`` and define
+    ``_key(query)``, ``_run(query)`` and ``close()``; ``with`` closes them."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def record(self, query: str) -> LoopRecord:
+        with self._lock:
+            if query in self.records:
+                return self.records[query]
+        key = self._key(query)
+        cached = self.cache.get(key) if self.cache else None
+        if cached is not None:
+            rec = LoopRecord.from_dict(cached)
+        else:
+            rec = self._run(query)
+            if self.cache and rec.error is None:
+                self.cache.put(key, rec.to_dict())
+        with self._lock:
+            self.records[query] = rec
+        return rec
