@@ -99,6 +99,17 @@ def test_settings_name_what_is_missing():
     assert "embed_model" not in resolve_settings(None, {}, {}).to_dict()
 
 
+def test_bare_local_is_the_default_local_model():
+    default = f"local:{embed_local.DEFAULT}"
+    assert embedders.parse(" local ").text == default
+    assert embedders.check("local").text == default
+    assert resolve_settings(None, {"embed_model": "local"}, {}).embed_model == default
+    assert resolve_settings(None, {}, {"CONTEXTPULL_EMBED_MODEL": "local"}).to_dict()["embed_model"] == default
+    assert embedders.expand("localhost:x") == "localhost:x"
+    with pytest.raises(ConfigError, match="embed_model must be provider:model"):
+        embedders.parse("locale")
+
+
 @pytest.mark.parametrize("missing", ["onnxruntime", "onnx"])
 def test_a_missing_extra_is_named(monkeypatch, missing):
     import importlib
