@@ -61,7 +61,8 @@ _lock = threading.Lock()
 
 def query_vectors(setting: str, texts: Sequence[str]) -> list[list[float]]:
     """``embed_fn`` for readers: query vectors with the store's model, the model loaded once a
-    process (a local model takes about a second to load)."""
+    process (a local model takes about a second to load; MiniLM about 3 s more on its first
+    query, to quantize itself)."""
     with _lock:
         embedder = _loaded.get(setting)
         if embedder is None:

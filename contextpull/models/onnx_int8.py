@@ -6,8 +6,9 @@ it loads the file, so every product ran in fp32 (about 60 ms a 170-token section
 three times the cost of a model that computes in int8). ``int8_model`` folds the weights the same
 way, then quantizes each ``MatMul`` weight per output channel (``DynamicQuantizeMatMul``:
 activations are quantized per call from their own range, so a vector depends on its one text
-only when each text runs alone, which ``embed_local`` does). Vectors stay within 0.99 cosine
-of the fp32 ones on the uv docs; the figures are in ``benchmarks/embed_bench.py``'s notes.
+only when each text runs alone, which ``embed_local`` does). On the uv docs this halves the
+cost (31 against 62 ms a section on one core), the vectors keep a cosine of 0.993 on average
+(0.987 at least) with the fp32 ones, and hybrid recall@5 was 0.941 against fp32's 0.937.
 
 ``reduce_range`` keeps weights to 7 bits so CPUs without VNNI (whose u8 x s8 products go
 through saturating 16-bit sums) compute the same integers as those with it.
