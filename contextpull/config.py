@@ -91,13 +91,13 @@ def _coerce(name: str, value: Any, source: str) -> Any:
         except ConfigError as exc:
             raise type(exc)(f"{exc.message} (from {source})", exc.suggestion) from None
     if name == "embed_model":
-        from .models import spec  # standard library only, like this module
+        from .models import embedders  # standard library only at import, like this module
 
         text = str(value).strip()
         if text.lower() in ("", "none"):
             return None
         try:
-            return spec.parse(text, setting="embed_model", providers=("openai", "local")).text
+            return embedders.parse(text).text  # a bare "local" is the default local model
         except ConfigError as exc:
             raise type(exc)(f"{exc.message} (from {source})", exc.suggestion) from None
     raise ConfigError(f"unknown setting {name!r} (from {source})")

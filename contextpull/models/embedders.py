@@ -1,5 +1,7 @@
 """Which embedder a setting names: ``openai:<model>`` or ``local:<name>`` (supplement.md
-``embed_model``), checked before a build starts and loaded once a process for queries.
+``embed_model``), checked before a build starts and loaded once a process for queries. A bare
+``local`` is the default local model (``embed_local.DEFAULT``); stores and manifests record the
+setting it expands to, so they always name the model that made their vectors.
 
 Standard library only at import; a local model imports its extra when it is loaded.
 """
@@ -18,8 +20,13 @@ SETTING = "embed_model"
 PROVIDERS = ("openai", "local")
 
 
+def expand(text: str) -> str:
+    """``local`` -> ``local:<default model>``; any other text unchanged."""
+    return f"local:{embed_local.DEFAULT}" if str(text).strip() == "local" else text
+
+
 def parse(text: str) -> spec_mod.ModelSpec:
-    return spec_mod.parse(text, setting=SETTING, providers=PROVIDERS)
+    return spec_mod.parse(expand(text), setting=SETTING, providers=PROVIDERS)
 
 
 def check(text: str, environ=None) -> spec_mod.ModelSpec:
@@ -54,7 +61,8 @@ _lock = threading.Lock()
 
 def query_vectors(setting: str, texts: Sequence[str]) -> list[list[float]]:
     """``embed_fn`` for readers: query vectors with the store's model, the model loaded once a
-    process (a local model takes about a second to load)."""
+    process (a local model takes about a second to load; MiniLM about 3 s more on its first
+    query, to quantize itself)."""
     with _lock:
         embedder = _loaded.get(setting)
         if embedder is None:

@@ -1,6 +1,6 @@
 """Section vectors into ``embeddings``, cached by section content (store-format "Search" step 8).
 
-Why a content cache: embedding costs far more than the rest of a build (about 19 ms a section
+Why a content cache: embedding costs far more than the rest of a build (31-40 ms a section
 with the local MiniLM), and a document edit rewrites all of its sections. A vector is a function
 of its model and of ``heading_path + "\\n" + text`` only, so ``known_vectors`` reads what a store
 already holds (the store in place before an ingest, or a build's ``--cache``) keyed by the sha256
