@@ -12,6 +12,7 @@ tool call without a name) is a ``ProviderError``: an infrastructure failure, not
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
 from ..models.http import Counters, ProviderError, Retry, post_json
@@ -45,7 +46,7 @@ class ToolAnswer:
     is_error: bool
 
 
-class Conversation:
+class Conversation(ABC):
     """Base: the endpoint, the model and how to post; subclasses know the message shapes."""
 
     def __init__(self, endpoint: Endpoint, model: str, system: str, question: str, *,
@@ -59,8 +60,17 @@ class Conversation:
         self.messages: list[dict] = []
         self.start(question)
 
-    def start(self, question: str) -> None:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def start(self, question: str) -> None:
+        """The first messages: the question as the API's user turn."""
+
+    @abstractmethod
+    def send(self) -> Turn:
+        """Post the conversation so far; the model's turn (tool calls, or the answer)."""
+
+    @abstractmethod
+    def answer(self, results: list[ToolAnswer]) -> None:
+        """Append the tool results in the API's message shape."""
 
     def _post(self, path: str, body: dict, headers: dict[str, str]) -> dict:
         return post_json(

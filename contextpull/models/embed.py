@@ -17,6 +17,7 @@ Standard library only.
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
 from ..dense import from_blob, section_text, to_blob  # noqa: F401 - the store's encoding, the reader's to own
@@ -37,7 +38,7 @@ class EmbedError(ContextPullError):
     """A model answered with something that is not a usable vector."""
 
 
-class Embedder:
+class Embedder(ABC):
     """One model. Subclasses implement ``_documents`` and may override ``_queries``."""
 
     #: the setting as stored in ``embeddings.model`` and the manifest
@@ -50,8 +51,9 @@ class Embedder:
     def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
         return self._checked(texts, self._queries(list(texts)))
 
+    @abstractmethod
     def _documents(self, texts: list[str]) -> list[Vector]:
-        raise NotImplementedError
+        """The model's raw vectors for ``texts``, in order."""
 
     def _queries(self, texts: list[str]) -> list[Vector]:
         return self._documents(texts)
