@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 __version__ = "0.4.0"
 
 from .errors import ContextPullError, OpsError, StoreError, ToolError  # noqa: E402
+from .lazy import exports  # noqa: E402
 
 if TYPE_CHECKING:  # pragma: no cover
     from .ops import Ops
@@ -23,13 +24,4 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["ContextPullError", "Ops", "OpsError", "Store", "StoreError", "ToolError", "__version__"]
 
 
-def __getattr__(name: str):
-    if name == "Ops":
-        from .ops import Ops
-
-        return Ops
-    if name == "Store":
-        from .store import Store
-
-        return Store
-    raise AttributeError(f"module 'contextpull' has no attribute {name!r}")
+__getattr__ = exports(__name__, {"Ops": ("ops", "Ops"), "Store": ("store", "Store")})

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..lazy import exports
+
 if TYPE_CHECKING:  # pragma: no cover
     from .api import build
     from .report import BuildReport
@@ -22,13 +24,4 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["BuildReport", "build"]
 
 
-def __getattr__(name: str):
-    if name == "build":
-        from .api import build
-
-        return build
-    if name == "BuildReport":
-        from .report import BuildReport
-
-        return BuildReport
-    raise AttributeError(f"module 'contextpull.artifact' has no attribute {name!r}")
+__getattr__ = exports(__name__, {"build": ("api", "build"), "BuildReport": ("report", "BuildReport")})

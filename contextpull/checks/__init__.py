@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..lazy import exports
+
 if TYPE_CHECKING:  # pragma: no cover
     from .diff import StoreDiff, diff_stores
     from .diff import render as render_diff
@@ -43,10 +45,4 @@ _EXPORTS = {
 }
 
 
-def __getattr__(name: str):
-    if name in _EXPORTS:
-        import importlib
-
-        module, attr = _EXPORTS[name]
-        return getattr(importlib.import_module(f"{__name__}.{module}"), attr)
-    raise AttributeError(f"module 'contextpull.checks' has no attribute {name!r}")
+__getattr__ = exports(__name__, _EXPORTS)

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..lazy import exports
+
 if TYPE_CHECKING:  # pragma: no cover
     from .api import ingest
     from .report import IngestReport
@@ -23,13 +25,4 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["IngestReport", "ingest"]
 
 
-def __getattr__(name: str):
-    if name == "ingest":
-        from .api import ingest
-
-        return ingest
-    if name == "IngestReport":
-        from .report import IngestReport
-
-        return IngestReport
-    raise AttributeError(f"module 'contextpull.ingest' has no attribute {name!r}")
+__getattr__ = exports(__name__, {"ingest": ("api", "ingest"), "IngestReport": ("report", "IngestReport")})
