@@ -34,6 +34,7 @@ from . import chunks
 from ..writing import trigram
 from ..writing.records import DocumentRecord, PreparedRecord, SectionRecord
 from ..checks.verify import load_manifest, open_readonly, read_sha256_file, verify_store
+from ..ingest.summaries import wants_model
 
 # meta keys the build adds beside the spec's META_KEYS; readers ignore them.
 BUILDER_KEY = "builder"
@@ -359,5 +360,5 @@ def open_cache(path: Path, settings: Settings, warn, *, defer_digest: bool = Fal
             )
         cache.close()
         return None
-    cache.retry_offline_summaries = settings.summarizer != "offline"
+    cache.retry_offline_summaries = wants_model(settings)
     return cache

@@ -66,7 +66,7 @@ class LinePattern:
             ) from None
 
     def first_line(self, text: str) -> str | None:
-        """The first line of ``text`` the pattern matches, trimmed as literal_grep.first_line, or None."""
+        """The first line of ``text`` the pattern matches, trimmed as grep.literal.first_line, or None."""
         if self.text is not None:
             found = self.text.search(text)
             if found is None:

@@ -30,9 +30,10 @@ from pathlib import Path
 from ..bounded_read import kind_of, not_regular_reason, read_regular_text, why
 from ..config import CONFIG_FILE_LIMIT
 from ..errors import InputError
+from ..parsing.parse import KINDS
 from .records import Skipped
 
-SUPPORTED_EXTENSIONS = (".md", ".markdown", ".txt", ".docx", ".xlsx", ".pptx", ".pdf")
+SUPPORTED_EXTENSIONS = tuple(KINDS)  # one list of formats: the parsers'
 IGNORE_FILE = ".contextpullignore"
 
 
