@@ -99,6 +99,21 @@ def test_settings_name_what_is_missing():
     assert "embed_model" not in resolve_settings(None, {}, {}).to_dict()
 
 
+def test_a_missing_key_for_embed_model_is_exit_3_and_points_at_lexical_search(tmp_path, monkeypatch):
+    from contextpull.config import Settings
+    from contextpull.errors import ModelSettingError
+    from contextpull.ingest.engine import ingest
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("# A\n\nText.\n", encoding="utf-8")
+    with pytest.raises(ModelSettingError) as info:
+        ingest(tmp_path / "docs", tmp_path / "s.sqlite", Settings(embed_model="openai:text-embedding-3-small"))
+    assert info.value.exit_code == 3 and "OPENAI_API_KEY" in info.value.message
+    assert info.value.suggestion == "set OPENAI_API_KEY, or leave embed_model unset for lexical search only"
+    assert not (tmp_path / "s.sqlite").exists()  # before any work
+
+
 def test_bare_local_is_the_default_local_model():
     default = f"local:{embed_local.DEFAULT}"
     assert embedders.parse(" local ").text == default
