@@ -222,7 +222,7 @@ def ingest(
             summaries=summaries,
         )
         if embedder is not None:
-            report.embeddings = _vectors(target, embedder, known, progress)
+            report.embeddings = _vectors(target, embedder, known)
         target.commit_and_close()
     except sqlite3.Error as exc:
         target.abandon()
@@ -260,7 +260,7 @@ def load_embedder(setting: str | None):
         raise ModelSettingError(exc.message, exc.suggestion) from None
 
 
-def _vectors(target: StoreTarget, embedder, known: dict, progress) -> dict:
+def _vectors(target: StoreTarget, embedder, known: dict) -> dict:
     """Vectors for the sections this run wrote (``writing.vectors``); the first write of a run
     that changed no document puts the store into WAL mode, as a document write would."""
     missing = target.conn.execute(

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -61,7 +60,6 @@ def write_vectors(
     conn: sqlite3.Connection,
     embedder: Embedder,
     known: dict[bytes, bytes] | None = None,
-    progress: Callable[[int, int], None] | None = None,
 ) -> VectorCounts:
     """Give every section a vector of ``embedder``'s model; vectors of another model go."""
     model = embedder.setting
@@ -90,8 +88,6 @@ def write_vectors(
             "INSERT INTO embeddings (section_id, model, dim, vec) VALUES (?, ?, ?, ?)",
             [(sid, model, len(cache[key]) // 4, cache[key]) for key, (sid, _, _) in zip(keys, rows)],
         )
-        if progress is not None:
-            progress(min(start + step, len(missing)), len(missing))
     counts.kept = conn.execute("SELECT count(*) FROM embeddings").fetchone()[0] - counts.embedded
     conn.execute(
         "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
