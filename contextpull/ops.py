@@ -308,7 +308,7 @@ class Ops:
                 out[sid] = _WS.sub(" ", snippet or "").strip()
         return out
 
-    def _details(self, ids: list[str]) -> dict[str, tuple[int, str, str]]:
+    def _details(self, ids: list[str]) -> dict[str, tuple[int, str, str, str]]:
         marks = ",".join("?" * len(ids))
         rows = self.conn.execute(f"SELECT id, doc_id, heading_path, kind, text FROM sections WHERE id IN ({marks})", ids)
         return {sid: (doc_id, heading, kind, text) for sid, doc_id, heading, kind, text in rows}
