@@ -264,9 +264,7 @@ def _vectors(target: StoreTarget, embedder, known: dict) -> dict:
     """Vectors for the sections this run wrote (``writing.vectors``); the first write of a run
     that changed no document puts the store into WAL mode, as a document write would."""
     missing = target.conn.execute(
-        "SELECT 1 FROM sections s LEFT JOIN embeddings e ON e.section_id = s.id"
-        " WHERE e.section_id IS NULL OR e.model != ? LIMIT 1",
-        (embedder.setting,),
+        "SELECT 1 FROM sections s LEFT JOIN embeddings e ON e.section_id = s.id WHERE e.section_id IS NULL LIMIT 1"
     ).fetchone()
     stale = target.conn.execute(
         "SELECT 1 FROM embeddings WHERE model != ? LIMIT 1", (embedder.setting,)

@@ -65,7 +65,6 @@ def write_vectors(
     model = embedder.setting
     counts = VectorCounts(model)
     conn.execute("DELETE FROM embeddings WHERE model != ?", (model,))
-    counts.kept = conn.execute("SELECT count(*) FROM embeddings").fetchone()[0]
     missing = conn.execute(
         "SELECT s.id, s.heading_path, s.text FROM sections s"
         " LEFT JOIN embeddings e ON e.section_id = s.id WHERE e.section_id IS NULL ORDER BY s.id"
