@@ -25,6 +25,7 @@ import os
 import sys
 
 from contextpull import Ops, Store, ToolError
+from contextpull.ops import unknown_section
 from contextpull.tools import call, validate
 
 ACL = {
@@ -46,7 +47,7 @@ class ScopedTools:
 
     def _visible(self, section_id: str) -> None:
         if not self.permitted(section_id.rsplit("#", 1)[0]):
-            raise ToolError(f"no section {section_id!r}", "search for the section first")  # as if absent
+            raise unknown_section(section_id)  # the very error of an absent id
 
     def _scope(self, requested: list[str] | None) -> list[str]:
         """The model's ``in`` narrowed to the user's paths; the user's paths when it gave none."""

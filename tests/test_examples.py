@@ -83,6 +83,11 @@ def test_embed_with_acl_limits_every_tool_to_the_users_paths(store):
             bob.call("neighbours", {"id": "errors.md#0"})
         with pytest.raises(ToolError, match="missing required argument 'id'"):
             bob.call("read", {})
+        with pytest.raises(ToolError) as hidden:  # exists, but not for bob
+            bob.call("read", {"id": "policies/a.md#0"})
+        with pytest.raises(ToolError) as absent:  # does not exist at all
+            Ops(opened).read("policies/a.md#7")
+        assert hidden.value.to_dict() == {k: v.replace("#7", "#0") for k, v in absent.value.to_dict().items()}
         everyone = ScopedTools(Ops(opened), [""])
         assert everyone.call("search", {"query": "refund"})["hits"]
 
