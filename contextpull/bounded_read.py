@@ -72,28 +72,21 @@ def read_regular(path: str | os.PathLike, limit: int) -> bytes:
     ``FileNotFoundError`` and the other ``OSError`` of ``open`` pass through unchanged;
     ``NotRegularFile`` and ``FileTooLarge`` say why a file that exists was not read.
     """
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-    flags |= getattr(os, "O_BINARY", 0)
-    fd = os.open(path, flags)
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise NotRegularFile(info.st_mode)
-        if info.st_size > limit:
-            raise FileTooLarge(too_large_reason(info.st_size, limit), info.st_size, limit)
+    with open_regular(path) as file:
+        size = os.fstat(file.fileno()).st_size
+        if size > limit:
+            raise FileTooLarge(too_large_reason(size, limit), size, limit)
         chunks: list[bytes] = []
         got = 0
-        while got <= limit:
-            chunk = os.read(fd, min(1 << 20, limit + 1 - got))
+        while got <= limit:  # in chunks: a read of ``limit + 1`` would allocate that much at once
+            chunk = file.read(min(1 << 20, limit + 1 - got))
             if not chunk:
                 break
             chunks.append(chunk)
             got += len(chunk)
-        if got > limit:  # grew after fstat
-            raise FileTooLarge(too_large_reason(got, limit), got, limit)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
+    if got > limit:  # grew after fstat
+        raise FileTooLarge(too_large_reason(got, limit), got, limit)
+    return b"".join(chunks)
 
 
 def read_regular_text(path: str | os.PathLike, limit: int, encoding: str = "utf-8", errors: str = "strict") -> str:

@@ -62,7 +62,6 @@ _INT_RANGES = {
     "summary_concurrency": (1, 64),
     "max_file_bytes": (1024, 1 << 40),
 }
-SUMMARIZER_PROVIDERS = ("openai", "anthropic")
 
 
 def _coerce(name: str, value: Any, source: str) -> Any:
@@ -85,9 +84,10 @@ def _coerce(name: str, value: Any, source: str) -> Any:
             return text
         # provider:model; the provider is checked here, the key when a run starts (models/spec.py).
         from .models.spec import parse
+        from .models.summarize import PROVIDERS  # standard library only at import, like this module
 
         try:
-            return parse(text, setting="summarizer", providers=SUMMARIZER_PROVIDERS).text
+            return parse(text, setting="summarizer", providers=PROVIDERS).text
         except ConfigError as exc:
             raise type(exc)(f"{exc.message} (from {source})", exc.suggestion) from None
     if name == "embed_model":

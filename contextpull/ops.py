@@ -84,6 +84,12 @@ def _check_str(name: str, value) -> str:
     return value
 
 
+def unknown_section(sid: str) -> ToolError:
+    """The error for an id the store does not hold; a host that hides sections raises this one
+    too, so a hidden section cannot be told from an absent one (examples/embed_with_acl.py)."""
+    return ToolError(f"no section '{sid}'", "search for it first; ids look like path.md#3")
+
+
 def _glob_ok(entry: str) -> bool:
     if not entry or entry.startswith("/") or "\\" in entry:
         return False
@@ -168,7 +174,7 @@ class Ops:
         _check_str("id", sid)
         row = self._row(sid)
         if row is None:
-            raise ToolError(f"no section '{sid}'", "search for it first; ids look like path.md#3")
+            raise unknown_section(sid)
         return row
 
     def _row_at(self, doc_id: int, ordinal: int):
@@ -308,7 +314,7 @@ class Ops:
                 out[sid] = _WS.sub(" ", snippet or "").strip()
         return out
 
-    def _details(self, ids: list[str]) -> dict[str, tuple[int, str, str]]:
+    def _details(self, ids: list[str]) -> dict[str, tuple[int, str, str, str]]:
         marks = ",".join("?" * len(ids))
         rows = self.conn.execute(f"SELECT id, doc_id, heading_path, kind, text FROM sections WHERE id IN ({marks})", ids)
         return {sid: (doc_id, heading, kind, text) for sid, doc_id, heading, kind, text in rows}

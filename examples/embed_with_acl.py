@@ -10,7 +10,7 @@ user may see, and ``ScopedTools`` puts that rule in front of every tool call a m
 - ``read`` and ``neighbours`` of a section the user may not see fail exactly like an unknown id,
   and the sections they return are filtered, so a model cannot learn what it may not see;
 - ``index`` (and the index in the system prompt, ``scoped.instructions()``) lists the user's
-  documents only.
+  documents only, and counts only them.
 
 Hand ``scoped.call`` to your model loop where ``contextpull.tools.call`` was (see
 ``direct_api_loop.py``). Permissions here are path prefixes per user; in a product they come from
@@ -22,10 +22,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 
 from contextpull import Ops, Store, ToolError
+from contextpull.ops import unknown_section
 from contextpull.tools import call, validate
+
+# "12 documents · 40 sections" in a header, "3 documents, 9 sections" on a folder line
+_COUNTS = re.compile(r"\d[\d,]* documents(,| ·) \d[\d,]* sections")
 
 ACL = {
     "alice": ["policies/", "guides/"],
@@ -46,7 +51,7 @@ class ScopedTools:
 
     def _visible(self, section_id: str) -> None:
         if not self.permitted(section_id.rsplit("#", 1)[0]):
-            raise ToolError(f"no section {section_id!r}", "search for the section first")  # as if absent
+            raise unknown_section(section_id)  # the very error of an absent id
 
     def _scope(self, requested: list[str] | None) -> list[str]:
         """The model's ``in`` narrowed to the user's paths; the user's paths when it gave none."""
@@ -77,20 +82,27 @@ class ScopedTools:
             if result["header"] and not self.permitted(result["header"]["doc"]):
                 result["header"] = None
             return result
-        return self._index(call(self.ops, name, args))
+        return self._index(call(self.ops, name, args), args.get("prefix") or "")
 
     def instructions(self) -> str:
         return self._index(self.ops.index())
 
-    def _index(self, text: str) -> str:
-        paths = set(self.ops.doc_paths.values())
+    def _index(self, text: str, prefix: str = "") -> str:
+        """The index without the documents the user may not see; the header's counts (and a
+        folder line's) are recounted from the user's documents, so they do not tell how much
+        is hidden."""
+        sizes = dict(self.ops.store.conn.execute("SELECT path, n_sections FROM documents"))
         kept = []
-        for line in text.splitlines():
+        for number, line in enumerate(text.splitlines()):
             first = line.split(" ", 1)[0]
-            if first in paths and not self.permitted(first):
+            if first in sizes and not self.permitted(first):
                 continue
-            if first.endswith("/") and not any(self.permitted(p) for p in paths if p.startswith(first)):
+            if first.endswith("/") and not any(self.permitted(p) for p in sizes if p.startswith(first)):
                 continue
+            if number == 0 or first.endswith("/"):
+                under = prefix if number == 0 else first
+                mine = [n for p, n in sizes.items() if p.startswith(under) and self.permitted(p)]
+                line = _COUNTS.sub(lambda m: f"{len(mine):,} documents{m[1]} {sum(mine):,} sections", line, count=1)
             kept.append(line)
         return "\n".join(kept)
 

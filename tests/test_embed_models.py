@@ -85,6 +85,31 @@ def test_openai_http_errors_are_retried_then_named_without_the_key():
     assert "401" in info.value.message and KEY not in info.value.message
 
 
+def test_a_writer_sends_a_hosted_model_its_whole_batch_per_request():
+    import sqlite3
+
+    from contextpull.schema import DDL
+    from contextpull.writing.vectors import write_vectors
+
+    conn = sqlite3.connect(":memory:")
+    conn.executescript(DDL)
+    conn.execute("INSERT INTO documents VALUES (1, 'a.md', 'A', NULL, NULL, '0', 1, 'markdown', 150, 'now')")
+    conn.executemany(
+        "INSERT INTO sections VALUES (?, 1, ?, '', 1, 'prose', ?, 1, '0', NULL, NULL)",
+        [(f"a.md#{i}", i, f"text {i}") for i in range(150)],
+    )
+    sizes = []
+
+    def handler(request):
+        sizes.append(len(request.body["input"]))
+        return Reply(200, answer([[1.0, float(i)] for i in range(len(request.body["input"]))]))
+
+    with LoopbackAPI(handler) as api:
+        spec = ModelSpec("openai", "text-embedding-3-small")
+        counts = write_vectors(conn, OpenAIEmbedder(spec, Endpoint("openai", api.url, KEY)))
+    assert sizes == [100, 50] and counts.embedded == 150
+
+
 def test_settings_name_what_is_missing():
     with pytest.raises(EmbedUnavailable, match="OPENAI_API_KEY"):
         embedders.load("openai:text-embedding-3-small", environ={})
@@ -97,6 +122,21 @@ def test_settings_name_what_is_missing():
     with pytest.raises(ConfigError, match=r"embed_model: unknown provider 'hf' in 'hf:x' \(from --embed-model\)"):
         resolve_settings(None, {"embed_model": "hf:x"}, {})
     assert "embed_model" not in resolve_settings(None, {}, {}).to_dict()
+
+
+def test_a_missing_key_for_embed_model_is_exit_3_and_points_at_lexical_search(tmp_path, monkeypatch):
+    from contextpull.config import Settings
+    from contextpull.errors import ModelSettingError
+    from contextpull.ingest.engine import ingest
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("# A\n\nText.\n", encoding="utf-8")
+    with pytest.raises(ModelSettingError) as info:
+        ingest(tmp_path / "docs", tmp_path / "s.sqlite", Settings(embed_model="openai:text-embedding-3-small"))
+    assert info.value.exit_code == 3 and "OPENAI_API_KEY" in info.value.message
+    assert info.value.suggestion == "set OPENAI_API_KEY, or leave embed_model unset for lexical search only"
+    assert not (tmp_path / "s.sqlite").exists()  # before any work
 
 
 def test_bare_local_is_the_default_local_model():

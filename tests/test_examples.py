@@ -83,8 +83,35 @@ def test_embed_with_acl_limits_every_tool_to_the_users_paths(store):
             bob.call("neighbours", {"id": "errors.md#0"})
         with pytest.raises(ToolError, match="missing required argument 'id'"):
             bob.call("read", {})
+        with pytest.raises(ToolError) as hidden:  # exists, but not for bob
+            bob.call("read", {"id": "policies/a.md#0"})
+        with pytest.raises(ToolError) as absent:  # does not exist at all
+            Ops(opened).read("policies/a.md#7")
+        assert hidden.value.to_dict() == {k: v.replace("#7", "#0") for k, v in absent.value.to_dict().items()}
         everyone = ScopedTools(Ops(opened), [""])
         assert everyone.call("search", {"query": "refund"})["hits"]
+
+
+def test_embed_with_acl_counts_only_the_users_documents_in_the_index(tmp_path):
+    header = "ContextPull index · 6 documents · 16 sections · corpus 01234567 · summaries: offline"
+    store = make_store(tmp_path / "s.sqlite", meta={"index_text": "\n".join([
+        header, "", "guides/   2 documents, 4 sections · More, Setup", "policies/   2 documents, 8 sections · A, B",
+        "guidesextra.md   (1)"])})
+    sys.path.insert(0, str(EXAMPLES))
+    try:
+        from embed_with_acl import ScopedTools
+    finally:
+        sys.path.remove(str(EXAMPLES))
+    from contextpull import Ops, Store
+
+    with Store.open(store) as opened:
+        bob = ScopedTools(Ops(opened), ["guides/", "guidesextra.md"])
+        assert bob.instructions().splitlines() == [
+            header.replace("6 documents · 16 sections", "3 documents · 5 sections"), "",
+            "guides/   2 documents, 4 sections · More, Setup", "guidesextra.md   (1)"]
+        assert bob.call("index", {"prefix": "guides"}).splitlines()[0] == "ContextPull index · guides · 3 documents · 5 sections"
+        narrow = ScopedTools(Ops(opened), ["guides/setup.md"])
+        assert narrow.call("index", {}).splitlines()[2].startswith("guides/   1 documents, 3 sections")
 
 
 def _load(name: str):

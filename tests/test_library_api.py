@@ -249,6 +249,31 @@ def test_ingest_embeds_with_the_callers_function_and_hybrid_reads_it(make_corpus
     assert again.embedded == 0  # nothing changed: every vector kept
 
 
+def test_build_embeds_with_the_callers_function_and_a_cached_rebuild_embeds_nothing(make_corpus, tmp_path):
+    from contextpull import Store
+    from contextpull.artifact import build
+
+    docs = make_corpus(DOCS)
+    calls = []
+
+    def embed_fn(model, texts):
+        calls.append(len(texts))
+        return _bag_of_words(model, texts)
+
+    first = build(docs, tmp_path / "out1", embed_model="bag:16", embed_fn=embed_fn, warn=lambda line: None)
+    with Store.open(tmp_path / "out1" / "store.sqlite") as store:
+        sections = store.counts()[1]
+        assert store.conn.execute("SELECT DISTINCT model, dim FROM embeddings").fetchall() == [("bag:16", 16)]
+    assert first.embeddings["embedded"] == sections == sum(calls)
+    assert first.manifest["settings"]["embed_model"] == "bag:16"
+    calls.clear()
+    again = build(docs, tmp_path / "out2", cache=tmp_path / "out1" / "store.sqlite", embed_model="bag:16",
+                  embed_fn=embed_fn, warn=lambda line: None)
+    assert again.embeddings == {"model": "bag:16", "embedded": 0, "kept": sections} and calls == []
+    with pytest.raises(ConfigError, match=r"^build\(\) keyword 'embed_fn' needs embed_model"):
+        build(docs, tmp_path / "out3", embed_fn=embed_fn)
+
+
 def test_build_and_checks_entry_points(make_corpus, tmp_path):
     from contextpull.artifact import BuildReport, build
     from contextpull.checks import GoldenResult, check_golden, diff_stores, verify_store

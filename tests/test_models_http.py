@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import socket
+import threading
+
 import pytest
 
 from contextpull.errors import ConfigError
@@ -74,6 +77,45 @@ def test_malformed_json_is_one_line():
     with LoopbackAPI([Reply(200, [1, 2])]) as api:
         with pytest.raises(ProviderError, match="not an object"):
             call(api)
+
+
+class RawAPI:
+    """A loopback socket that answers every connection with fixed bytes, however malformed."""
+
+    def __init__(self, answer: bytes):
+        self.answer, self.connections = answer, 0
+        self._sock = socket.create_server(("127.0.0.1", 0))
+        self.url = "http://127.0.0.1:%d" % self._sock.getsockname()[1]
+
+    def __enter__(self) -> "RawAPI":
+        threading.Thread(target=self._serve, daemon=True).start()
+        return self
+
+    def _serve(self):
+        while True:
+            try:
+                conn, _ = self._sock.accept()
+            except OSError:  # closed by __exit__
+                return
+            with conn:
+                self.connections += 1
+                conn.recv(65536)
+                conn.sendall(self.answer)
+
+    def __exit__(self, *exc):
+        self._sock.close()
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [b"garbage\r\n\r\n", b"HTTP/1.1 200 OK\r\nContent-Length: 40\r\n\r\n{\"ok\": 1}"],
+    ids=["bad-status-line", "short-body"],
+)
+def test_a_garbled_or_cut_off_answer_is_retried_then_a_provider_error(answer):
+    with RawAPI(answer) as api:
+        with pytest.raises(ProviderError) as info:
+            call(api)
+    assert "after 3 attempts" in info.value.message and api.connections == 3
 
 
 def test_settings_parse_and_name_the_missing_variable():

@@ -123,6 +123,22 @@ def test_strict_fails_on_a_fallback_after_writing_and_the_next_run_retries(tmp_p
     assert [r[2] for r in rows(store)] == ["llm"] * 3 and report.summaries["generated"] == 1
 
 
+def test_a_retry_that_fails_again_writes_nothing(tmp_path):
+    corpus = write_corpus(tmp_path / "docs", {"tools.md": DOCS["tools.md"]})
+    store = tmp_path / "s.sqlite"
+    empty = lambda request: Reply(200, openai_answer(""))  # noqa: E731
+    with LoopbackAPI(empty) as api:
+        ingest(corpus, store, OPENAI, environ=env_for(api))
+        first = store.read_bytes()
+        for _ in range(2):
+            again = ingest(corpus, store, OPENAI, environ=env_for(api))
+            assert store.read_bytes() == first
+            assert (again.changed, again.unchanged, again.wrote) == (0, 1, False)
+            assert again.summaries["offline"] == 1  # the request was still made, and reported
+        assert len(api.requests) == 3
+    assert rows(store) == [("tools.md", offline("tools.md"), "offline")]
+
+
 def test_unchanged_documents_cost_nothing_and_a_re_added_one_neither(tmp_path):
     corpus = write_corpus(tmp_path / "docs")
     store = tmp_path / "s.sqlite"

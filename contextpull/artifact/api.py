@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..config import keyword_settings, resolve_settings
+from ..ingest.api import function_embedder
 from ..ingest.progress import as_progress
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -37,14 +39,19 @@ def build(
     not an exception: the artifact is still published and ``report.exit_code`` is 1, with the
     details in ``report.golden``. ``cache`` is a previous artifact's store to reuse; ``strict``
     raises ``CheckFailed`` (nothing published) when a file was skipped; ``warn`` receives each
-    warning line (default: stderr). Settings keywords as for ``contextpull.ingest.ingest``.
+    warning line (default: stderr). Settings keywords as for ``contextpull.ingest.ingest``,
+    ``embed_fn`` included.
     Errors: ``InputError``, ``ConfigError``, ``BuildError``; the previous artifact stays as it was.
     """
     from .run import build as run_build
 
     docs = Path(docs)
+    embed_fn = settings.pop("embed_fn", None)
     flags = keyword_settings("build", settings)
+    embedder = function_embedder("build", flags, embed_fn)
     resolved = resolve_settings(docs if docs.is_dir() else None, flags, given_as="keyword")
+    if embedder is not None:
+        resolved = replace(resolved, embed_model=embedder.setting)
     return run_build(
         docs,
         Path(out),
@@ -55,4 +62,5 @@ def build(
         strict=strict,
         progress=as_progress(progress),
         warn=warn,
+        embedder=embedder,
     )

@@ -66,8 +66,10 @@ def build(
     progress=None,
     environ: Mapping[str, str] | None = None,
     warn: Callable[[str], None] | None = None,
+    embedder=None,
 ) -> BuildReport:
-    """Build DOCS into OUT; return the report (exit_code 1 on golden drift).
+    """Build DOCS into OUT; return the report (exit_code 1 on golden drift). ``embedder`` is a
+    library caller's own (``embed_fn``), named by ``settings.embed_model``; else that setting's.
 
     Raises ``CheckFailed`` when ``strict`` and a file was skipped (nothing is published), and
     ``InputError``/``BuildError``/``ConfigError`` for everything that stops a build.
@@ -93,7 +95,8 @@ def build(
     out_is_new = not out.exists()
     prepare_out(out)
 
-    embedder = load_embedder(settings.embed_model)  # a missing extra or key fails before any work
+    if embedder is None:  # a missing extra or key fails here, before any work
+        embedder = load_embedder(settings.embed_model)
     build_cache = open_cache(Path(cache), settings, _warn, defer_digest=True) if cache is not None else None
     job = BuildJob(docs, out, settings, epoch, exclude, build_cache, progress, summaries=summaries, embedder=embedder)
     try:

@@ -69,7 +69,7 @@ class ApiLoopRetriever(RecordedRuns):
         if not isinstance(max_turns, int) or max_turns < 1:
             raise ContextPullError(f"max_turns must be a positive integer, got {max_turns!r}")
         self.spec = model_spec.parse(model, setting=SETTING, providers=tuple(CONVERSATIONS))
-        self.endpoint = model_spec.endpoint(self.spec, setting=SETTING, environ=environ, offline=False)
+        self.endpoint = model_spec.endpoint(self.spec, setting=SETTING, environ=environ, unset=None)
         self.stores = ThreadStores(store_path)
         first = self.stores.first
         self.system = build_instructions(first.conn, first.meta)

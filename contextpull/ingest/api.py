@@ -49,9 +49,7 @@ def ingest(
     corpus = Path(corpus)
     embed_fn = settings.pop("embed_fn", None)
     flags = keyword_settings("ingest", settings)
-    embedder = None
-    if embed_fn is not None:
-        embedder = _function_embedder(flags.pop("embed_model", None), embed_fn)
+    embedder = function_embedder("ingest", flags, embed_fn)
     resolved = resolve_settings(corpus if corpus.is_dir() else None, flags, given_as="keyword")
     if embedder is not None:
         resolved = replace(resolved, embed_model=embedder.setting)
@@ -66,13 +64,18 @@ def ingest(
     )
 
 
-def _function_embedder(model: Any, embed_fn: Any):
-    """``embed_fn(model, texts) -> vectors`` names its own model, so ``embed_model`` is any
-    non-empty name here, not only the providers this release ships."""
+def function_embedder(caller: str, flags: dict[str, Any], embed_fn: Any):
+    """The embedder of a library call's ``embed_fn`` keyword, or None without one; it takes
+    ``embed_model`` out of ``flags``. ``embed_fn(model, texts) -> vectors`` names its own model,
+    so ``embed_model`` is any non-empty name here, not only the providers this release ships.
+    ``ingest`` and ``artifact.build`` share it, so both accept and refuse the same keywords."""
+    if embed_fn is None:
+        return None
+    model = flags.pop("embed_model", None)
     if not callable(embed_fn):
-        raise ConfigError(f"ingest() keyword 'embed_fn' must be a function, got {type(embed_fn).__name__}")
+        raise ConfigError(f"{caller}() keyword 'embed_fn' must be a function, got {type(embed_fn).__name__}")
     if not isinstance(model, str) or not model.strip():
-        raise ConfigError("ingest() keyword 'embed_fn' needs embed_model, the name its vectors are stored under")
+        raise ConfigError(f"{caller}() keyword 'embed_fn' needs embed_model, the name its vectors are stored under")
     from ..models.embed import FunctionEmbedder
 
     return FunctionEmbedder(model.strip(), embed_fn)

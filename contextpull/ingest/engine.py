@@ -28,7 +28,7 @@ from pathlib import Path
 
 from ..bounded_read import FileTooLarge, NotRegularFile, read_regular
 from ..config import Settings
-from ..errors import ConfigError, InputError, StoreError
+from ..errors import InputError, ModelSettingError, StoreError
 from ..parsing.blocks import ParseError
 from ..writing.discover import SUPPORTED_EXTENSIONS, Candidate, discover
 from .report import IngestReport, strict_failure, strict_problems
@@ -222,7 +222,7 @@ def ingest(
             summaries=summaries,
         )
         if embedder is not None:
-            report.embeddings = _vectors(target, embedder, known, progress)
+            report.embeddings = _vectors(target, embedder, known)
         target.commit_and_close()
     except sqlite3.Error as exc:
         target.abandon()
@@ -247,7 +247,8 @@ def ingest(
 def load_embedder(setting: str | None):
     """The embedder of ``embed_model``, loaded before any work starts, or None when unset. A
     build asked for vectors that cannot compute them fails here, in one line naming what is
-    missing (the extra, the key), rather than after the documents were written."""
+    missing (the extra, the key), rather than after the documents were written. Exit 3, as for
+    a summarizer: the setting is well formed, what is missing lies outside the command line."""
     if setting is None:
         return None
     from ..models.embed import EmbedUnavailable
@@ -256,16 +257,14 @@ def load_embedder(setting: str | None):
     try:
         return load(setting)
     except EmbedUnavailable as exc:
-        raise ConfigError(exc.message, exc.suggestion) from None
+        raise ModelSettingError(exc.message, exc.suggestion) from None
 
 
-def _vectors(target: StoreTarget, embedder, known: dict, progress) -> dict:
+def _vectors(target: StoreTarget, embedder, known: dict) -> dict:
     """Vectors for the sections this run wrote (``writing.vectors``); the first write of a run
     that changed no document puts the store into WAL mode, as a document write would."""
     missing = target.conn.execute(
-        "SELECT 1 FROM sections s LEFT JOIN embeddings e ON e.section_id = s.id"
-        " WHERE e.section_id IS NULL OR e.model != ? LIMIT 1",
-        (embedder.setting,),
+        "SELECT 1 FROM sections s LEFT JOIN embeddings e ON e.section_id = s.id WHERE e.section_id IS NULL LIMIT 1"
     ).fetchone()
     stale = target.conn.execute(
         "SELECT 1 FROM embeddings WHERE model != ? LIMIT 1", (embedder.setting,)

@@ -21,16 +21,14 @@ from typing import Any
 from ..config import Settings
 from ..writing.records import DocumentRecord, PreparedRecord, Skipped
 
-HEAD_CHARS = 1500  # the spec's "first 1,500 characters"
-
-
 def wants_model(settings: Settings) -> bool:
     return settings.summarizer != "offline"
 
 
 def document_input(record: DocumentRecord):
-    """What the model sees: the title, the distinct heading paths in order, the opening text."""
-    from ..models.summarize import Document
+    """What the model sees: the title, the distinct heading paths in order, the opening text
+    (sections up to the prompt's length; ``models.summarize.prompt`` cuts it exactly)."""
+    from ..models.summarize import HEAD_CHARS, Document
 
     headings = tuple(dict.fromkeys(s.heading_path for s in record.sections if s.heading_path))
     parts: list[str] = []
@@ -40,7 +38,7 @@ def document_input(record: DocumentRecord):
             break
         parts.append(section.text)
         size += len(section.text) + 2
-    return Document(record.title, headings, "\n\n".join(parts)[:HEAD_CHARS])
+    return Document(record.title, headings, "\n\n".join(parts))
 
 
 class SummaryStage:

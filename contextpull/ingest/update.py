@@ -84,6 +84,10 @@ def apply_corpus(
         corpus_fingerprint((path, sha) for path, (_, sha, _) in existing.items()),
     )
     present: set[str] = set()
+    # Unchanged documents parsed again only so their failed summary request is retried: if it
+    # fails again the record is what the store holds, and writing it would break "a run that
+    # changes nothing writes nothing".
+    retrying: set[str] = set()
     ingested_at = _now()
 
     def jobs() -> Iterator[tuple[bool, object]]:
@@ -93,12 +97,12 @@ def apply_corpus(
                 continue
             path = item.candidate.path
             old = existing.get(path)
-            if old is not None and old[1] == item.sha256 and not reparse_all and (
-                summaries is None or old[2] == "llm"
-            ):
-                yield False, Unchanged(path)
-            else:
-                yield True, (path, item.data, item.sha256, settings)
+            if old is not None and old[1] == item.sha256 and not reparse_all:
+                if summaries is None or old[2] == "llm":
+                    yield False, Unchanged(path)
+                    continue
+                retrying.add(path)
+            yield True, (path, item.data, item.sha256, settings)
 
     # A new document takes the doc_id SQLite would give it (one above the largest, as vanished
     # documents are only deleted at the end); every written document's sections take rowids
@@ -129,6 +133,8 @@ def apply_corpus(
     try:
         for record in records:
             report.seen += 1
+            if not isinstance(record, (Unchanged, Skipped)) and record.path in retrying and record.summary_src != "llm":
+                record = Unchanged(record.path)  # the retry failed again: keep the stored copy
             if isinstance(record, Unchanged):
                 present.add(record.path)
                 report.unchanged += 1

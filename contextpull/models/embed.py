@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from ..dense import from_blob, section_text, to_blob  # noqa: F401 - the store's encoding, the reader's to own
 from ..errors import ContextPullError
 
-# The 0.2.1 writer sends 100 texts a request; local models run best in small batches (a batch
-# of 256 took 10 GB with fastembed).
+# Texts a request to an OpenAI-compatible /embeddings endpoint carries: fewer requests against
+# a rate limit, and an answer still small enough to retry whole.
 OPENAI_BATCH = 100
 
 Vector = Sequence[float]
@@ -43,6 +43,10 @@ class Embedder(ABC):
 
     #: the setting as stored in ``embeddings.model`` and the manifest
     setting: str = ""
+    #: texts a writer hands ``embed_documents`` at once: one request's worth for a hosted model
+    #: (``OPENAI_BATCH``); a local model runs each text alone, so this only bounds the rows a
+    #: writer holds between lookups and inserts
+    batch: int = 32
 
     def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
         """Unit vectors for the texts, in order; checked for count and length."""

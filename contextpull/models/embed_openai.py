@@ -2,8 +2,8 @@
 
 Covers the hosted API and any local server that speaks it (``OPENAI_BASE_URL``). Requests go
 through ``http.post_json`` (timeouts, bounded retries honouring ``Retry-After``, key-free
-errors); each answer is checked: one vector per input, ordered by ``index``, all of one length
-and numeric, or an ``EmbedError`` naming the model and what was wrong.
+errors); each answer is checked: one vector per input, ordered by ``index``, numeric, or an
+``EmbedError`` naming the model and what was wrong (``Embedder._checked`` adds one length).
 """
 
 from __future__ import annotations
@@ -64,7 +64,4 @@ class OpenAIEmbedder(Embedder):
             ):
                 raise EmbedError(f"{where} answered an embedding that is not a list of numbers")
             vectors.append(vector)
-        dims = {len(v) for v in vectors}
-        if len(dims) > 1:
-            raise EmbedError(f"{where} answered vectors of different lengths {sorted(dims)}")
-        return vectors
+        return vectors  # counts, lengths and norms: Embedder._checked

@@ -17,6 +17,7 @@ from . import spec as spec_mod
 from .embed import EmbedUnavailable, Embedder
 
 SETTING = "embed_model"
+UNSET = "lexical search only"  # what a store without vectors still offers
 PROVIDERS = ("openai", "local")
 
 
@@ -33,7 +34,7 @@ def check(text: str, environ=None) -> spec_mod.ModelSpec:
     """Validate a setting before a build starts: provider, known local name, the key."""
     spec = parse(text)
     if spec.provider == "openai":
-        spec_mod.endpoint(spec, setting=SETTING, environ=environ)
+        spec_mod.endpoint(spec, setting=SETTING, environ=environ, unset=UNSET)
     elif spec.model not in embed_local.MODELS:
         raise ConfigError(
             f"{SETTING}: unknown local model {spec.model!r}",
@@ -51,7 +52,7 @@ def load(text: str, environ=None) -> Embedder:
     if spec.provider == "openai":
         from .embed_openai import OpenAIEmbedder
 
-        return OpenAIEmbedder(spec, spec_mod.endpoint(spec, setting=SETTING, environ=environ))
+        return OpenAIEmbedder(spec, spec_mod.endpoint(spec, setting=SETTING, environ=environ, unset=UNSET))
     return embed_local.load(spec.model)
 
 

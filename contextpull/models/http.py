@@ -6,7 +6,7 @@ returns a page that is not JSON; a build must ride out the first two within a bo
 one line what went wrong with the rest. So:
 
 - every request has a timeout;
-- 429, 5xx, timeouts and connection errors are retried with exponential backoff and jitter-free
+- 429, 5xx, timeouts, connection errors and garbled or truncated answers are retried with exponential backoff and jitter-free
   waits (builds are reproducible, and so is their retry schedule), honouring ``Retry-After``
   (seconds) up to a cap, at most ``Retry.attempts`` times;
 - any other status, or a body that is not a JSON object, is a ``ProviderError`` at once;
@@ -18,8 +18,8 @@ one line what went wrong with the rest. So:
 
 from __future__ import annotations
 
+import http.client
 import json
-import socket
 import threading
 import time
 import urllib.error
@@ -135,7 +135,9 @@ def post_json(
             if not last.retryable:
                 raise last from None
             continue
-        except (urllib.error.URLError, socket.timeout, TimeoutError, ConnectionError, OSError) as exc:
+        except (http.client.HTTPException, OSError) as exc:
+            # OSError covers URLError, timeouts and dropped connections; HTTPException is a
+            # garbled status line or a body cut short, as transient as a dropped connection.
             reason = getattr(exc, "reason", exc)
             last = ProviderError(scrub(f"{url}: {reason or type(exc).__name__}", secrets)[:300], retryable=True)
             continue

@@ -68,12 +68,17 @@ def parse(text: str, *, setting: str, providers: tuple[str, ...]) -> ModelSpec:
 
 
 def endpoint(
-    spec: ModelSpec, *, setting: str, environ: Mapping[str, str] | None = None, offline: bool = True
+    spec: ModelSpec,
+    *,
+    setting: str,
+    environ: Mapping[str, str] | None = None,
+    unset: str | None = "the offline default",
 ) -> Endpoint:
     """The base URL and key of a hosted provider, or a ``ModelSettingError`` naming the variable.
 
-    ``offline`` says whether the setting has an offline default to fall back on (summaries do;
-    an evaluation loop does not), so the suggestion never points at something that is not there.
+    ``unset`` says what leaving the setting unset gives (summaries: the offline default; vectors:
+    lexical search only; an evaluation loop: nothing, ``None``), so the suggestion never points
+    at something that is not there.
     """
     environ = os.environ if environ is None else environ
     if spec.provider not in HOSTED:
@@ -83,7 +88,7 @@ def endpoint(
     if not key:
         raise ModelSettingError(
             f"{setting} {spec.text!r} needs the environment variable {key_var}, which is not set",
-            f"set {key_var}" + (f", or leave {setting} unset for the offline default" if offline else ""),
+            f"set {key_var}" + (f", or leave {setting} unset for {unset}" if unset else ""),
         )
     base = (environ.get(url_var, "").strip() or default_url).rstrip("/")
     if not base.startswith(("http://", "https://")):

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -25,7 +24,6 @@ from ..dense import section_text, to_blob
 if TYPE_CHECKING:  # pragma: no cover - the model room loads only when a build embeds
     from ..models.embed import Embedder
 
-BATCH = 32  # sections looked up, embedded and inserted at a time
 META_KEY = "embed_model"  # the published writer's meta key
 
 
@@ -62,20 +60,19 @@ def write_vectors(
     conn: sqlite3.Connection,
     embedder: Embedder,
     known: dict[bytes, bytes] | None = None,
-    progress: Callable[[int, int], None] | None = None,
 ) -> VectorCounts:
     """Give every section a vector of ``embedder``'s model; vectors of another model go."""
     model = embedder.setting
     counts = VectorCounts(model)
     conn.execute("DELETE FROM embeddings WHERE model != ?", (model,))
-    counts.kept = conn.execute("SELECT count(*) FROM embeddings").fetchone()[0]
     missing = conn.execute(
         "SELECT s.id, s.heading_path, s.text FROM sections s"
         " LEFT JOIN embeddings e ON e.section_id = s.id WHERE e.section_id IS NULL ORDER BY s.id"
     ).fetchall()
     cache = dict(known or {})
-    for start in range(0, len(missing), BATCH):
-        rows = missing[start:start + BATCH]
+    step = max(1, embedder.batch)  # a hosted model's whole request, not a fixed 32 (Embedder.batch)
+    for start in range(0, len(missing), step):
+        rows = missing[start:start + step]
         keys = [content_key(heading, text) for _, heading, text in rows]
         new: dict[bytes, str] = {}
         for key, (_, heading, text) in zip(keys, rows):
@@ -90,8 +87,6 @@ def write_vectors(
             "INSERT INTO embeddings (section_id, model, dim, vec) VALUES (?, ?, ?, ?)",
             [(sid, model, len(cache[key]) // 4, cache[key]) for key, (sid, _, _) in zip(keys, rows)],
         )
-        if progress is not None:
-            progress(min(start + BATCH, len(missing)), len(missing))
     counts.kept = conn.execute("SELECT count(*) FROM embeddings").fetchone()[0] - counts.embedded
     conn.execute(
         "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
