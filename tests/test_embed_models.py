@@ -192,3 +192,20 @@ def test_local_models_rank_the_related_text_first(name):
     assert scores[2] < scores[0]
     again = model.embed_documents(["Caching\nuv keeps a global cache of downloaded wheels and built distributions."])
     assert _cosine(again[0], docs[1]) == pytest.approx(1.0, abs=1e-6)
+
+
+def test_a_build_whose_embed_model_cannot_load_leaves_no_out_folder(tmp_path, monkeypatch):
+    """Like a summarizer without its key: the build stops before OUT is made (exit 3)."""
+    from click.testing import CliRunner
+
+    from contextpull.cli import cli
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("# A\n\nText.\n", encoding="utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        cli, ["build", str(tmp_path / "docs"), "--out", str(out), "--embed-model", "openai:text-embedding-3-small"]
+    )
+    assert result.exit_code == 3 and "OPENAI_API_KEY" in result.stderr
+    assert not out.exists()

@@ -90,13 +90,13 @@ def build(
     if settings is None:
         settings = resolve_settings(docs, flags or {}, environ)
     epoch = source_date_epoch(environ)
-    # A model summarizer with an unknown provider or no key fails here, before OUT is touched.
+    # A model summarizer or embedder with an unknown provider, no key or a missing extra fails
+    # here, before OUT is touched.
     summaries = SummaryStage(settings, environ=environ) if wants_model(settings) else None
+    if embedder is None:
+        embedder = load_embedder(settings.embed_model)
     out_is_new = not out.exists()
     prepare_out(out)
-
-    if embedder is None:  # a missing extra or key fails here, before any work
-        embedder = load_embedder(settings.embed_model)
     build_cache = open_cache(Path(cache), settings, _warn, defer_digest=True) if cache is not None else None
     job = BuildJob(docs, out, settings, epoch, exclude, build_cache, progress, summaries=summaries, embedder=embedder)
     try:
@@ -178,7 +178,6 @@ class StrictSkips(_Strict):
     def __init__(self, skipped):
         super().__init__(skipped, "file(s) skipped",
                          "fix or remove them, or build without --strict; the previous artifact is untouched")
-        self.skipped = self.items
 
 
 class StrictSummaries(_Strict):
@@ -189,4 +188,3 @@ class StrictSummaries(_Strict):
     def __init__(self, failed):
         super().__init__(failed, "document(s) kept the offline summary",
                          "run again to retry them, or build without --strict; the previous artifact is untouched")
-        self.failed = self.items
