@@ -122,6 +122,22 @@ def test_eval_api_loop_reports_tokens_tool_calls_and_requests(runner, store, que
     assert report["errors"] == 0 and report["cached"] == 0 and report["stats"]["requests"] == 12
     assert report["recall@1"] == 0.25  # q1's gold is the one section read
     assert again["cached"] == 4 and again["stats"]["requests"] == 0 and len(api.requests) == 12
+    # per question is what an answer takes, cached or not; the stats count the requests made now
+    assert again["per_question"]["requests"] == 3 and again["per_question"]["by_tool"] == {"read": 1, "search": 1}
+
+
+def test_run_answers_in_question_order_with_and_without_workers(store, questions):
+    from contextpull.eval import runner
+
+    asked = load_questions(questions)
+    with LexicalRetriever(str(store)) as lexical:
+        runs = {}
+        for workers in (1, 3):
+            done = []
+            answered = runner.run(asked, lexical, workers=workers, on_done=lambda a: done.append(a.question.id))
+            assert [a.question.id for a in answered] == done == [q.id for q in asked]
+            runs[workers] = [(a.ids, a.scores) for a in answered]
+    assert runs[1] == runs[3]
 
 
 def test_eval_errors_are_one_line(runner, store, questions, tmp_path, monkeypatch):
