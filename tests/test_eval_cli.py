@@ -87,6 +87,24 @@ def test_one_shot_retrievers_open_a_store_per_thread(store):
     assert results[0] == results[4] and all(results)
 
 
+def test_hybrid_hints_are_counted_exactly_across_threads(store):
+    """Every question on a store without embeddings gets the hint, however many workers ask."""
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    class SlowHints(dict):  # widens the window between reading a count and writing it back
+        def get(self, key, default=None):
+            value = super().get(key, default)
+            time.sleep(0.002)
+            return value
+
+    with HybridRetriever(str(store)) as hybrid:
+        hybrid.hints = SlowHints()
+        with ThreadPoolExecutor(4) as pool:
+            list(pool.map(lambda q: hybrid.retrieve(q, 3), ["refund", "cache", "gateway", "fees"] * 10))
+        assert hybrid.stats()["hints"] == {"no embeddings in store": 40}
+
+
 def test_eval_json_has_the_named_keys_overall_and_per_shape(runner, store, questions, data_regression):
     result = runner.invoke(cli, ["eval", str(questions), "--store", str(store), "--json"])
     assert result.exit_code == 0, result.output
