@@ -29,10 +29,13 @@ class ContextPullHybrid(HybridRetriever):
 
 
 class ApiLoop(ApiLoopRetriever):
-    """The five tools in a model loop; the ids the model read. Needs the provider's key."""
+    """The five tools in a model loop; the ids the model read. Needs the provider's key.
 
-    def __init__(self) -> None:
-        super().__init__(model=os.environ.get("CONTEXTPULL_LOOP_MODEL", "openai:gpt-5.4-mini"))
+    ragbisect builds it with no arguments; the keywords are for variants that change one setting
+    and keep the model from ``CONTEXTPULL_LOOP_MODEL`` (``ragbisect_agentic.py``)."""
+
+    def __init__(self, **settings) -> None:
+        super().__init__(model=os.environ.get("CONTEXTPULL_LOOP_MODEL", "openai:gpt-5.4-mini"), **settings)
 
 
 class ClaudeCode(ClaudeCodeRetriever):

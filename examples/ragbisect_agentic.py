@@ -12,23 +12,16 @@ the ids it only saw in search and grep results after those it read. Model from
 
 from __future__ import annotations
 
-import os
-
-from contextpull.eval import ApiLoopRetriever
 from ragbisect_adapter import ApiLoop, ClaudeCode
 
 __all__ = ["ApiLoop", "ApiLoopStrict", "ApiLoopSurfaced", "ClaudeCode"]
 
 
-def _model() -> str:
-    return os.environ.get("CONTEXTPULL_LOOP_MODEL", "openai:gpt-5.4-mini")
-
-
-class ApiLoopStrict(ApiLoopRetriever):
+class ApiLoopStrict(ApiLoop):
     def __init__(self) -> None:
-        super().__init__(model=_model(), strict=True)
+        super().__init__(strict=True)
 
 
-class ApiLoopSurfaced(ApiLoopRetriever):
+class ApiLoopSurfaced(ApiLoop):
     def __init__(self) -> None:
-        super().__init__(model=_model(), count_surfaced=True)
+        super().__init__(count_surfaced=True)

@@ -87,6 +87,24 @@ def test_one_shot_retrievers_open_a_store_per_thread(store):
     assert results[0] == results[4] and all(results)
 
 
+def test_hybrid_hints_are_counted_exactly_across_threads(store):
+    """Every question on a store without embeddings gets the hint, however many workers ask."""
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    class SlowHints(dict):  # widens the window between reading a count and writing it back
+        def get(self, key, default=None):
+            value = super().get(key, default)
+            time.sleep(0.002)
+            return value
+
+    with HybridRetriever(str(store)) as hybrid:
+        hybrid.hints = SlowHints()
+        with ThreadPoolExecutor(4) as pool:
+            list(pool.map(lambda q: hybrid.retrieve(q, 3), ["refund", "cache", "gateway", "fees"] * 10))
+        assert hybrid.stats()["hints"] == {"no embeddings in store": 40}
+
+
 def test_eval_json_has_the_named_keys_overall_and_per_shape(runner, store, questions, data_regression):
     result = runner.invoke(cli, ["eval", str(questions), "--store", str(store), "--json"])
     assert result.exit_code == 0, result.output
@@ -122,6 +140,22 @@ def test_eval_api_loop_reports_tokens_tool_calls_and_requests(runner, store, que
     assert report["errors"] == 0 and report["cached"] == 0 and report["stats"]["requests"] == 12
     assert report["recall@1"] == 0.25  # q1's gold is the one section read
     assert again["cached"] == 4 and again["stats"]["requests"] == 0 and len(api.requests) == 12
+    # per question is what an answer takes, cached or not; the stats count the requests made now
+    assert again["per_question"]["requests"] == 3 and again["per_question"]["by_tool"] == {"read": 1, "search": 1}
+
+
+def test_run_answers_in_question_order_with_and_without_workers(store, questions):
+    from contextpull.eval import runner
+
+    asked = load_questions(questions)
+    with LexicalRetriever(str(store)) as lexical:
+        runs = {}
+        for workers in (1, 3):
+            done = []
+            answered = runner.run(asked, lexical, workers=workers, on_done=lambda a: done.append(a.question.id))
+            assert [a.question.id for a in answered] == done == [q.id for q in asked]
+            runs[workers] = [(a.ids, a.scores) for a in answered]
+    assert runs[1] == runs[3]
 
 
 def test_eval_errors_are_one_line(runner, store, questions, tmp_path, monkeypatch):

@@ -140,4 +140,7 @@ def test_ragbisect_adapters_build_with_no_arguments_and_retrieve_section_ids(sto
         with agentic.ApiLoopSurfaced() as loop:
             assert loop.retrieve("gateway timeout", 5) == ["errors.md#2"]
             assert loop.stats()["tokens_in"] > 0
+            assert loop.stats()["model"] == "openai:scripted" and loop.count_surfaced and not loop.strict
+        with agentic.ApiLoopStrict() as strict:
+            assert strict.stats()["model"] == "openai:scripted" and strict.strict and not strict.count_surfaced
     assert (tmp_path / ".contextpull-eval" / "cache.sqlite").exists()

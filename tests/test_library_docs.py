@@ -49,3 +49,21 @@ def test_every_example_runs(tmp_path, monkeypatch, capsys):
     assert "no section 'nope.md#9' / search for it first" in out
     assert '"id": "guides/advanced/retries.md#0"' in out  # the grep over MCP, and main()'s --json
     assert (tmp_path / "out" / "store.sqlite").is_file() and (tmp_path / "golden" / "ids.txt").is_file()
+
+
+def test_transport_signatures_match_the_page():
+    """The transports have no runnable example (they serve until stopped), so the page's
+    signatures are checked against the functions themselves."""
+    pytest.importorskip("mcp")
+    import inspect
+
+    from contextpull.server import serve_http, serve_stdio
+
+    text = " ".join(PAGE.read_text(encoding="utf-8").split())
+    for function in (serve_http, serve_stdio):
+        params = []
+        for p in inspect.signature(function).parameters.values():
+            params.append(p.name if p.default is inspect.Parameter.empty else f"{p.name}={p.default!r}")
+        assert f"`{function.__name__}({', '.join(params)})`" in text
+    assert inspect.iscoroutinefunction(serve_stdio) and "`serve_stdio(server)` is a coroutine" in text
+    assert "contextpull.serving.listen.listen(host, port)" in text

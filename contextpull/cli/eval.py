@@ -16,6 +16,7 @@ import time
 import click
 
 from ..eval import runner
+from ..eval.cache import DEFAULT_CACHE
 from ..eval.questions import load_questions
 from . import cli
 from .options import store_option
@@ -28,7 +29,7 @@ from .options import store_option
               help="lexical, hybrid, api-loop:<provider:model> (e.g. api-loop:openai:gpt-5.4-mini) or claude-code[:<model>].")
 @click.option("--max-turns", type=click.IntRange(1, 100), default=None,
               help="Agent loops: requests per question before giving up (default 8 for api-loop, 12 for claude-code).")
-@click.option("--cache", "cache_path", default=".contextpull-eval/cache.sqlite", show_default=True,
+@click.option("--cache", "cache_path", default=DEFAULT_CACHE, show_default=True,
               type=click.Path(dir_okay=False), help="Agent loops: finished runs are kept here and not paid for twice.")
 @click.option("--no-cache", is_flag=True, help="Agent loops: run every question again, keep nothing.")
 @click.option("--workers", type=click.IntRange(1, 32), default=1, show_default=True, help="Questions asked at once.")

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sqlite3
 import threading
 import time
@@ -33,13 +32,12 @@ from ..serving.mcp_instructions import build_instructions
 from ..models import spec as model_spec
 from ..models.http import Counters, ProviderError, Retry
 from ..tools import TOOLS, call
-from .cache import RunCache, cache_key
+from .cache import DEFAULT_CACHE, RunCache, cache_key
 from .chat import CONVERSATIONS, ToolAnswer, ToolCall
 from .record import LoopRecord, RecordedRuns, summarize
 from .stores import ThreadStores
 
 RECORD_VERSION = 1  # bump when LoopRecord or what the loop counts changes
-DEFAULT_CACHE = ".contextpull-eval/cache.sqlite"
 SETTING = "api-loop model"
 
 ASK = "\n\nFind the answer in the documents with the tools, read the sections you rely on, and cite their ids like [path.md#3]."

@@ -18,6 +18,10 @@ from pathlib import Path
 
 from ..errors import InputError
 
+# Where ``contextpull eval`` and both loop retrievers keep finished runs unless told otherwise:
+# one default, so a library run and a command-line run of the same questions share their answers.
+DEFAULT_CACHE = ".contextpull-eval/cache.sqlite"
+
 
 def cache_key(*parts: object) -> str:
     """A stable digest of ``parts`` (JSON with sorted keys)."""

@@ -103,8 +103,8 @@ class OpenAIConversation(Conversation):
         if not isinstance(message, dict):
             raise self._malformed("has no message")
         usage = reply.get("usage") if isinstance(reply.get("usage"), dict) else {}
-        turn = Turn(str(message.get("content") or ""), tokens_in=_int(usage.get("prompt_tokens")),
-                    tokens_out=_int(usage.get("completion_tokens")))
+        turn = Turn(str(message.get("content") or ""), tokens_in=as_count(usage.get("prompt_tokens")),
+                    tokens_out=as_count(usage.get("completion_tokens")))
         for raw in message.get("tool_calls") or []:
             function = raw.get("function") if isinstance(raw, dict) else None
             if not isinstance(function, dict) or not function.get("name") or not raw.get("id"):
@@ -133,9 +133,8 @@ class AnthropicConversation(Conversation):
         if not isinstance(content, list):
             raise self._malformed("has no content")
         usage = reply.get("usage") if isinstance(reply.get("usage"), dict) else {}
-        tokens_in = sum(_int(usage.get(k)) for k in ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"))
         text = "".join(str(b.get("text") or "") for b in content if isinstance(b, dict) and b.get("type") == "text")
-        turn = Turn(text, tokens_in=tokens_in, tokens_out=_int(usage.get("output_tokens")))
+        turn = Turn(text, tokens_in=anthropic_tokens_in(usage), tokens_out=as_count(usage.get("output_tokens")))
         for block in content:
             if not isinstance(block, dict) or block.get("type") != "tool_use":
                 continue
@@ -174,5 +173,13 @@ def _decode_call(call_id: str, name: str, arguments) -> ToolCall:
     return ToolCall(call_id, name, decoded)
 
 
-def _int(value) -> int:
+def as_count(value) -> int:
+    """A count a provider reports (tokens, turns), or 0: a missing or malformed field costs a
+    figure, never the run."""
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def anthropic_tokens_in(usage: dict) -> int:
+    """Anthropic splits the prompt into uncached, cache-read and cache-written tokens; all three
+    were sent, so all count (the Messages API here and ``claude -p``'s result event alike)."""
+    return sum(as_count(usage.get(k)) for k in ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"))

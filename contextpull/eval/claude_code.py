@@ -24,13 +24,12 @@ import time
 from pathlib import Path
 
 from ..errors import ConfigError
-from .cache import RunCache, cache_key
+from .cache import DEFAULT_CACHE, RunCache, cache_key
 from .claude_trace import parse_trace
 from .record import LoopRecord, RecordedRuns, summarize
 from .stores import store_path as resolve_store
 
 RECORD_VERSION = 1
-DEFAULT_CACHE = ".contextpull-eval/cache.sqlite"
 ASK = " Answer from the documents: use the contextpull tools, read the sections you rely on and cite their ids like [path.md#3]."
 SERVER_CHECK_SECONDS = 60.0
 

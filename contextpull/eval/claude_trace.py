@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 
+from .chat import anthropic_tokens_in, as_count
 from .record import LoopRecord
 
 PREFIX = "mcp__contextpull__"
@@ -72,15 +73,11 @@ def _result_json(content) -> object:
 
 def _take_result(rec: LoopRecord, event: dict) -> None:
     rec.answer = str(event.get("result") or "")
-    rec.turns = _int(event.get("num_turns"))
+    rec.turns = as_count(event.get("num_turns"))
     cost = event.get("total_cost_usd")
     rec.usd = float(cost) if isinstance(cost, (int, float)) and not isinstance(cost, bool) else 0.0
     usage = event.get("usage") if isinstance(event.get("usage"), dict) else {}
-    rec.tokens_in = sum(_int(usage.get(k)) for k in ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"))
-    rec.tokens_out = _int(usage.get("output_tokens"))
+    rec.tokens_in = anthropic_tokens_in(usage)
+    rec.tokens_out = as_count(usage.get("output_tokens"))
     if event.get("is_error") or event.get("subtype", "success") != "success":
         rec.error = f"claude ended with {event.get('subtype') or 'an error'}: {rec.answer[:200]}".strip()
-
-
-def _int(value) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0

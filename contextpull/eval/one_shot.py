@@ -10,6 +10,7 @@ at most 50 hits (supplement.md, argument limits); a larger ``k`` is answered wit
 from __future__ import annotations
 
 import os
+import threading
 
 from ..ops import SEARCH_LIMIT
 from .stores import ThreadStores
@@ -24,16 +25,19 @@ class LexicalRetriever:
     def __init__(self, store_path: str | os.PathLike | None = None):
         self.stores = ThreadStores(store_path)
         self.hints: dict[str, int] = {}  # search hints seen, e.g. "no embeddings in store"
+        self._hints_lock = threading.Lock()  # --workers asks from several threads at once
 
     def retrieve(self, query: str, k: int) -> list[str]:
         limit = max(SEARCH_LIMIT[0], min(int(k), SEARCH_LIMIT[1]))
         result = self.stores.ops().search(query, limit=limit, mode=self.mode)
         if result.hint:
-            self.hints[result.hint] = self.hints.get(result.hint, 0) + 1
+            with self._hints_lock:  # a read and a write: unguarded, two threads lose a count
+                self.hints[result.hint] = self.hints.get(result.hint, 0) + 1
         return [hit.id for hit in result.hits][:k]
 
     def stats(self) -> dict:
-        return {"mode": self.mode, "hints": dict(self.hints)}
+        with self._hints_lock:
+            return {"mode": self.mode, "hints": dict(self.hints)}
 
     def close(self) -> None:
         self.stores.close()

@@ -12,12 +12,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 from ..errors import ConfigError
 from . import metrics
 from .questions import Question
-from .record import LoopRecord
+from .record import LoopRecord, summarize
 
 RETRIEVERS = "lexical, hybrid, api-loop:<provider:model> or claude-code[:<model>]"
 
@@ -60,21 +61,14 @@ def run(questions: Sequence[Question], retriever, *, workers: int = 1,
         record = retriever.record(question.q) if hasattr(retriever, "record") else None
         return Answered(question, ids, metrics.score(question, ids), ms, record)
 
-    if workers <= 1:
-        out = []
-        for question in questions:
-            out.append(ask(question))
+    out = []
+    with ThreadPoolExecutor(max_workers=workers) if workers > 1 else nullcontext() as pool:
+        # pool.map yields in question order as each finishes; the builtin map asks one at a time
+        for answered in (pool.map if pool else map)(ask, questions):
+            out.append(answered)
             if on_done:
-                on_done(out[-1])
-        return out
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(ask, q) for q in questions]
-        out = []
-        for future in futures:
-            out.append(future.result())
-            if on_done:
-                on_done(out[-1])
-        return out
+                on_done(answered)
+    return out
 
 
 def report(questions: Sequence[Question], answered: Sequence[Answered], *, retriever_name: str,
@@ -94,23 +88,22 @@ def report(questions: Sequence[Question], answered: Sequence[Answered], *, retri
     }
     records = [a.record for a in answered if a.record is not None]
     if records:
-        n = len(records)
-        by_tool: dict[str, int] = {}
-        for rec in records:
-            for tool, count in rec.tool_calls.items():
-                by_tool[tool] = by_tool.get(tool, 0) + count
+        totals = summarize(records)
+        n = totals["queries"]
         out["per_question"] = {
-            "tokens_in": _r(sum(r.tokens_in for r in records) / n, 1),
-            "tokens_out": _r(sum(r.tokens_out for r in records) / n, 1),
-            "tool_calls": _r(sum(by_tool.values()) / n, 2),
-            "by_tool": {t: _r(c / n, 2) for t, c in sorted(by_tool.items())},
-            "turns": _r(sum(r.turns for r in records) / n, 2),
+            "tokens_in": _r(totals["tokens_in"] / n, 1),
+            "tokens_out": _r(totals["tokens_out"] / n, 1),
+            "tool_calls": _r(totals["tool_calls"] / n, 2),
+            "by_tool": {t: _r(c / n, 2) for t, c in totals["by_tool"].items()},
+            "turns": _r(totals["turns"] / n, 2),
+            # What answering a question takes, cached runs included, like the tokens above; the
+            # totals' "requests" (the stats) are only the requests this run made.
             "requests": _r(sum(r.requests for r in records) / n, 2),
             "run_ms": _r(sum(r.ms for r in records) / n, 1),
-            "usd": _r(sum(r.usd for r in records) / n, 6),
+            "usd": _r(totals["usd"] / n, 6),
         }
-        out["cached"] = sum(1 for r in records if r.cached)  # answered from the run cache: no requests now
-        out["errors"] = sum(1 for r in records if r.error)
+        out["cached"] = totals["cached"]  # answered from the run cache: no requests now
+        out["errors"] = totals["errors"]
         out["error_examples"] = sorted({r.error for r in records if r.error})[:3]
     if stats is not None:
         out["stats"] = stats
