@@ -116,6 +116,27 @@ def test_annotations_point_at_the_heading_line(tmp_path):
     assert annotated[1].startswith("::error file=docs/guide.md,line=5,title=Section text changed::")
 
 
+def test_each_file_is_read_once_and_only_the_annotated_ids_get_a_line(tmp_path, monkeypatch):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "guide.md").write_text("".join(f"## Part {n}\n\ntext\n\n" for n in range(40)))
+    store = tmp_path / "store.sqlite"
+    with sqlite3.connect(store) as db:
+        db.execute("CREATE TABLE sections (id TEXT PRIMARY KEY, heading_path TEXT)")
+        db.executemany("INSERT INTO sections VALUES (?, ?)", [(f"guide.md#{n}", f"Part {n}") for n in range(40)])
+    reads = []
+    real = Path.read_text
+    monkeypatch.setattr(Path, "read_text", lambda self, *a, **k: reads.append(self.name) or real(self, *a, **k))
+    lines = file_annotations.section_lines(str(store), [f"guide.md#{n}" for n in range(40)], docs)
+    assert reads == ["guide.md"]
+    assert lines["guide.md#0"] == 1 and lines["guide.md#39"] == 1 + 39 * 4
+    # Past the cap, per kind, an id is not annotated, so it needs no line.
+    many = [f"guide.md#{n}" for n in range(30000)]
+    report = drift(ids_removed=list(reversed(many)), ids_changed=["a.md#1"], ids_added=many[:3])
+    cap = file_annotations.MAX_PER_KIND
+    assert file_annotations.drift_ids(report) == step_summary.natural(many)[:cap] + ["a.md#1"] + many[:3]
+
+
 def test_a_base_store_whose_checksum_does_not_match_is_refused(tmp_path):
     def gh(argv):
         folder = Path(argv[argv.index("--dir") + 1])
