@@ -28,6 +28,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from contextpull.writing.fingerprint import file_sha256
 from gha import annotation, emit, write_outputs
 from settings_env import build_environ
 
@@ -56,17 +57,8 @@ def docs_hash(docs: Path) -> str:
             continue
         # surrogateescape: a file name that is not UTF-8 hashes as its bytes (the build skips it)
         digest.update(rel.encode("utf-8", "surrogateescape") + b"\0")
-        digest.update(_file_digest(path).encode("ascii") + b"\0")
+        digest.update(file_sha256(path).encode("ascii") + b"\0")
     return digest.hexdigest()[:20]
-
-
-def _file_digest(path: Path) -> str:
-    """Streamed: a large (or sparse) file in the docs must not be held in memory whole."""
-    file_digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            file_digest.update(chunk)
-    return file_digest.hexdigest()
 
 
 def settings_hash(settings: Mapping[str, object], docs_label: str) -> str:

@@ -24,7 +24,8 @@ import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from gh_cli import GhProblem, Runner, _run, download, require_gh, sha256_file
+from contextpull.writing.fingerprint import file_sha256
+from gh_cli import GhProblem, Runner, _run, download, require_gh
 from gha import annotation, append_summary, emit, write_outputs
 from step_summary import MAX_DIFF_CHARS, code, golden_section
 
@@ -116,7 +117,7 @@ def fetch_base(value: str, folder: Path, run: Runner = _run,
         raise GhProblem(f"release {tag} has no store.sqlite for input 'base-store'")
     if sidecar.is_file():
         expected = (sidecar.read_text(encoding="utf-8").split() or [""])[0]
-        if expected != sha256_file(store):
+        if expected != file_sha256(store):
             raise GhProblem(f"store.sqlite of release {tag} does not match its store.sqlite.sha256; input 'base-store' not used")
     return store
 
