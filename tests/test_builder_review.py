@@ -89,6 +89,11 @@ def test_messages_speak_the_actions_inputs():
     assert words("create it with: contextpull build ... --golden gold --update-golden", "gold") == (
         "create it with: update-golden: true")
     assert "--" not in words("--out out is the DOCS folder itself")
+    # A word inside a path is the user's path, not the command line's.
+    assert words("DOCS folder MYDOCS/x does not exist") == "the docs folder folder MYDOCS/x does not exist"
+    assert words("--golden-dir/a.txt is not a golden file; see --golden") == (
+        "--golden-dir/a.txt is not a golden file; see the input golden")
+    assert words("cannot write docs/--out/x or DOCS/--cache") == "cannot write docs/--out/x or DOCS/--cache"
 
 
 def test_skip_reasons_are_reworded_for_the_summary_and_annotations():
