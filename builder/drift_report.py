@@ -127,18 +127,17 @@ def main(environ: Mapping[str, str] = os.environ, run: Runner = _run,
     """The ``base-diff`` step: ``contextpull diff`` against ``base-store`` into the drift report.
 
     A base that cannot be had (no such release yet, say on the first pull request) is a warning,
-    not a failure: the report then stays the golden one.
+    not a failure: the report then stays the golden one, with no output from this step, since
+    ``action.yml`` falls back to the build step's ``drift-report`` when this step sets none.
     """
     value = environ.get("CONTEXTPULL_ACTION_BASE_STORE", "")
     store = environ.get("CONTEXTPULL_ACTION_STORE_PATH", "")
-    fallback = environ.get("CONTEXTPULL_ACTION_GOLDEN_REPORT", "")
     temp = Path(environ.get("RUNNER_TEMP") or ".") / "contextpull-base"
     try:
         base = fetch_base(value, temp, run, which)
     except GhProblem as exc:
         emit([annotation("warning", f"{exc}; the drift report compares with the golden files only",
                          title="ContextPull base store")])
-        write_outputs({"drift-report": fallback}, environ)
         return 0
     proc = run([sys.executable, "-m", "contextpull", "diff", str(base), store, "--format", "markdown"])
     if proc.returncode != 0:

@@ -142,6 +142,19 @@ def test_each_file_is_read_once_and_only_the_annotated_ids_get_a_line(tmp_path, 
     assert file_annotations.drift_ids(report) == step_summary.natural(many)[:cap] + ["a.md#1"] + many[:3]
 
 
+def test_a_base_store_that_cannot_be_had_leaves_the_output_to_the_build_step(tmp_path, capsys):
+    """action.yml takes the build step's drift-report when this step sets none; writing the
+    golden report's path back would only repeat it."""
+    output = tmp_path / "output"
+    output.write_text("")
+    environ = {"CONTEXTPULL_ACTION_BASE_STORE": "release:v1", "CONTEXTPULL_ACTION_STORE_PATH": "out/store.sqlite",
+               "CONTEXTPULL_ACTION_GOLDEN_REPORT": "out/drift-report.md", "GITHUB_OUTPUT": str(output),
+               "RUNNER_TEMP": str(tmp_path)}
+    assert drift_report.main(environ, which=lambda name: None) == 0
+    assert output.read_text() == ""
+    assert capsys.readouterr().out.startswith("::warning title=ContextPull base store::the GitHub CLI (gh) is not on PATH")
+
+
 def test_a_base_store_whose_checksum_does_not_match_is_refused(tmp_path):
     def gh(argv):
         folder = Path(argv[argv.index("--dir") + 1])
