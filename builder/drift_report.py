@@ -126,8 +126,9 @@ def main(environ: Mapping[str, str] = os.environ, run: Runner = _run,
          which: Callable[[str], object] = shutil.which) -> int:
     """The ``base-diff`` step: ``contextpull diff`` against ``base-store`` into the drift report.
 
-    A base that cannot be had (no such release yet, say on the first pull request) is a warning,
-    not a failure: the report then stays the golden one, with no output from this step, since
+    A base that cannot be had (no such release yet, say on the first pull request) or that
+    ``contextpull diff`` refuses (a store of an older major version) is a warning, not a failure
+    that would skip the upload and the release: the report then stays the golden one, with no output from this step, since
     ``action.yml`` falls back to the build step's ``drift-report`` when this step sets none.
     """
     value = environ.get("CONTEXTPULL_ACTION_BASE_STORE", "")
@@ -140,11 +141,12 @@ def main(environ: Mapping[str, str] = os.environ, run: Runner = _run,
                          title="ContextPull base store")])
         return 0
     proc = run([sys.executable, "-m", "contextpull", "diff", str(base), store, "--format", "markdown"])
-    if proc.returncode != 0:
+    if proc.returncode != 0:  # a store this version refuses (an older major version, say)
         message = (proc.stderr or proc.stdout).strip().splitlines()
-        emit([annotation("error", f"input 'base-store' {value}: contextpull diff failed: "
-                                  f"{message[-1] if message else proc.returncode}", title="ContextPull base store")])
-        return 3
+        emit([annotation("warning", f"input 'base-store' {value}: contextpull diff failed: "
+                                    f"{message[-1] if message else proc.returncode}; the drift report compares "
+                                    "with the golden files only", title="ContextPull base store")])
+        return 0
     # The diff names the stores by path; the downloaded one's is a temporary folder: say the input.
     body = proc.stdout.strip().replace(str(base), value)
     markdown = f"{MARKER}\n_Compared with the base store {code(value)}._\n\n{body}\n"

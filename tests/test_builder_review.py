@@ -155,6 +155,22 @@ def test_a_base_store_that_cannot_be_had_leaves_the_output_to_the_build_step(tmp
     assert capsys.readouterr().out.startswith("::warning title=ContextPull base store::the GitHub CLI (gh) is not on PATH")
 
 
+def test_a_base_store_the_diff_refuses_is_a_warning_and_the_golden_report_stays(tmp_path, capsys):
+    output = tmp_path / "output"
+    output.write_text("")
+    environ = {"CONTEXTPULL_ACTION_BASE_STORE": "old/store.sqlite", "CONTEXTPULL_ACTION_STORE_PATH": "out/store.sqlite",
+               "GITHUB_OUTPUT": str(output), "RUNNER_TEMP": str(tmp_path)}
+
+    def run(argv):
+        return subprocess.CompletedProcess(argv, 3, "", "error: old/store.sqlite is a version 1 store\n")
+
+    assert drift_report.main(environ, run) == 0
+    assert output.read_text() == ""
+    assert capsys.readouterr().out.startswith(
+        "::warning title=ContextPull base store::input 'base-store' old/store.sqlite: contextpull diff failed: "
+        "error: old/store.sqlite is a version 1 store; the drift report compares with the golden files only")
+
+
 def test_a_base_store_whose_checksum_does_not_match_is_refused(tmp_path):
     def gh(argv):
         folder = Path(argv[argv.index("--dir") + 1])
