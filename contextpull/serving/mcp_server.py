@@ -39,7 +39,7 @@ from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 
 from .. import __version__
 from ..errors import ContextPullError, StoreError, ToolError
-from .mcp_instructions import PULL_DISCIPLINE, build_instructions, directory_listing, estimate_tokens
+from .mcp_instructions import PULL_DISCIPLINE, directory_listing, estimate_tokens, index_body, with_discipline
 
 __all__ = [
     "INDEX_URI",
@@ -135,7 +135,7 @@ class LiveStore:
         try:
             meta = dict(store.meta)
             fingerprint = meta.get("content_fingerprint") or _content_fingerprint(store.conn)
-            instructions = build_instructions(store.conn, meta)
+            index_text = index_body(store.conn, meta)  # the resource; the instructions add the discipline
             data_version = store.conn.execute("PRAGMA data_version").fetchone()[0]
         except sqlite3.Error as exc:
             store.close()
@@ -150,10 +150,8 @@ class LiveStore:
         self._data_version = data_version
         self.meta = meta
         self.fingerprint = fingerprint
-        self.instructions = instructions
-        # The resource is the instructions after the discipline paragraph: the index, or the
-        # directory listing when the index is over budget, as the published server serves it.
-        self.index_text = instructions.split("\n\n", 1)[-1]
+        self.instructions = with_discipline(index_text)
+        self.index_text = index_text
         if old is not None:
             old.close()
 
