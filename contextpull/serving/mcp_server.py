@@ -363,34 +363,35 @@ async def serve_stdio(server: Server) -> None:
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-def security_settings(host: str, port: int, extra_origins: tuple[str, ...] = ()):
+def security_settings(host: str, port: int, extra_origins: tuple[str, ...] = (), names: list[str] | None = None):
     """DNS-rebinding protection over the names ``listen.allowed_names`` accepts for this bind."""
     from mcp.server.transport_security import TransportSecuritySettings
 
     from .listen import allowed_names
 
-    hosts, origins = allowed_names(host, extra_origins)
+    hosts, origins = allowed_names(host, extra_origins, names)
     return TransportSecuritySettings(
         enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
     )
 
 
-def http_app(server: Server, host: str, port: int, extra_origins: tuple[str, ...] = ()):
+def http_app(server: Server, host: str, port: int, extra_origins: tuple[str, ...] = (), names: list[str] | None = None):
     """Streamable HTTP at ``/mcp``, stateless: no per-client state, so replicas can share a file."""
     return server.streamable_http_app(
         streamable_http_path="/mcp",
         stateless_http=True,
         json_response=True,
         host=host,
-        transport_security=security_settings(host, port, extra_origins),
+        transport_security=security_settings(host, port, extra_origins, names),
     )
 
 
-def serve_http(server: Server, sock, host: str, port: int, extra_origins: tuple[str, ...] = ()) -> None:
+def serve_http(server: Server, sock, host: str, port: int, extra_origins: tuple[str, ...] = (),
+               names: list[str] | None = None) -> None:
     """Serve on ``sock``, already bound and listening (``listen.listen``): a port that cannot be
-    had was reported before anything said "serving"."""
+    had was reported before anything said "serving". ``names``: ``listen.allowed_names``'s."""
     import uvicorn
 
-    app = http_app(server, host, port, extra_origins)
+    app = http_app(server, host, port, extra_origins, names)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, lifespan="on")
     uvicorn.Server(config).run(sockets=[sock])
