@@ -22,7 +22,8 @@ WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
 INPUTS = ["docs", "out", "golden", "update-golden", "strict", "python-version", "extras", "summarizer",
           "cache", "artifact-name", "release-tag", "overwrite", "attest", "base-store"]
 OUTPUTS = ["store-path", "manifest-path", "sha256", "corpus-fingerprint", "content-fingerprint", "documents",
-           "sections", "index-mode", "golden", "artifact-url", "drift-report", "golden-patch", "attestation-url"]
+           "sections", "index-mode", "golden", "artifact-url", "drift-report", "golden-patch", "attestation-url",
+           "release"]
 PINNED = re.compile(r"^[\w.-]+/[\w./-]+@[0-9a-f]{40}$")
 
 
