@@ -56,7 +56,7 @@ def test_clean_run_writes_every_output_and_renders_the_summary(golden_run, works
     run = run_action(workspace, temp, {"golden": "golden"})
     assert run.code == 0, run.stdout + run.steps["build"].stderr
     # golden-patch and attestation-url are for update-golden and attest only.
-    assert all(v for k, v in run.outputs.items() if k not in ("golden-patch", "attestation-url")), run.outputs
+    assert all(v for k, v in run.outputs.items() if k not in ("golden-patch", "attestation-url", "release")), run.outputs
     assert run.outputs["golden-patch"] == run.outputs["attestation-url"] == ""
     assert run.outputs["golden"] == "match"
     assert run.outputs["artifact-url"] == FAKE_ARTIFACT_URL
