@@ -26,14 +26,12 @@ from pathlib import Path
 
 from contextpull.writing.fingerprint import file_sha256
 from gh_cli import GhProblem, Runner, _run, download, require_gh
-from gha import annotation, append_summary, emit, write_outputs
+from gha import BASE_RELEASE_PREFIX, GOLDEN_FILES, annotation, append_summary, emit, write_outputs
 from step_summary import MAX_DIFF_CHARS, code, golden_section
 
 MARKER = "<!-- contextpull-drift-report -->"
 REPORT_NAME = "drift-report.md"
 PATCH_NAME = "golden.patch"
-GOLDEN_FILES = ("index.txt", "ids.txt")
-BASE_RELEASE_PREFIX = "release:"
 
 
 def golden_markdown(golden: Mapping[str, object]) -> str:

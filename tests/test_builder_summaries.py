@@ -122,7 +122,7 @@ def test_a_missing_key_is_one_problem_in_the_actions_words(tmp_path, given, env,
     (tmp_path / "docs").mkdir()
     inputs = {**{name: "" for name in validate_inputs.INPUTS}, "docs": "docs", "out": "out", "summarizer": given,
               "update-golden": "false", "strict": "false", "cache": "true", "overwrite": "false", "attest": "auto"}
-    problems, _ = validate_inputs.validate(inputs, tmp_path, BUILDER.parent, env)
+    problems, _ = validate_inputs.validate(inputs, tmp_path, env)
     if expected is None:
         assert problems == []
     else:
