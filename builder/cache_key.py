@@ -8,10 +8,11 @@ reparses only changed documents. The key has three parts:
 - a hash of the *resolved* settings and of the docs folder's name, because a store built with
   other section sizes cannot donate its sections (the restore prefix stops here, so any earlier
   store with the same settings is a usable, partial cache). Every setting that changes the
-  store's bytes is in it: the summarizer (a store with model summaries is never restored for an
-  offline build, nor the other way round), and any other ``CONTEXTPULL_*`` variable the build
-  may read (``settings_env.build_variables``), so a setting this version does not know yet, such
-  as ``CONTEXTPULL_EMBED_MODEL``, changes the key too;
+  store's bytes is a ``Settings`` field that ``resolve_settings`` reads from the same
+  ``CONTEXTPULL_*`` variables as the build, so it is in the key: the summarizer (a store with
+  model summaries is never restored for an offline build, nor the other way round) and the
+  embedding model alike. The worker count and the Action's own inputs are not settings and
+  change no byte, so they stay out;
 - a hash of the docs files (path and content), so an unchanged tree hits exactly and saves nothing.
 
 Run with the action's virtual environment, where ``contextpull`` is importable: the settings are
@@ -27,8 +28,9 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from contextpull.writing.fingerprint import file_sha256
 from gha import annotation, emit, write_outputs
-from settings_env import build_environ, build_variables
+from settings_env import build_environ
 
 CACHE_DIR_NAME = "contextpull-cache"
 CACHE_FILE_NAME = f"{CACHE_DIR_NAME}/store.sqlite"
@@ -55,17 +57,8 @@ def docs_hash(docs: Path) -> str:
             continue
         # surrogateescape: a file name that is not UTF-8 hashes as its bytes (the build skips it)
         digest.update(rel.encode("utf-8", "surrogateescape") + b"\0")
-        digest.update(_file_digest(path).encode("ascii") + b"\0")
+        digest.update(file_sha256(path).encode("ascii") + b"\0")
     return digest.hexdigest()[:20]
-
-
-def _file_digest(path: Path) -> str:
-    """Streamed: a large (or sparse) file in the docs must not be held in memory whole."""
-    file_digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            file_digest.update(chunk)
-    return file_digest.hexdigest()
 
 
 def settings_hash(settings: Mapping[str, object], docs_label: str) -> str:
@@ -81,9 +74,7 @@ def cache_key(version: str, settings: Mapping[str, object], docs_label: str, doc
 
 def main(environ: Mapping[str, str] = os.environ) -> int:
     from contextpull import __version__
-    from dataclasses import fields
-
-    from contextpull.config import Settings, resolve_settings
+    from contextpull.config import resolve_settings
     from contextpull.errors import ContextPullError
 
     docs_label = environ.get("CONTEXTPULL_ACTION_DOCS", "docs")
@@ -91,9 +82,6 @@ def main(environ: Mapping[str, str] = os.environ) -> int:
     env = build_environ(environ)
     try:
         settings = resolve_settings(docs, {}, env).to_dict()
-        # Variables the resolved settings do not cover (a newer build's); the known ones are in
-        # ``settings`` already, as the build resolves them, or change no byte.
-        settings["environment"] = build_variables(env, tuple(f.name for f in fields(Settings)))
     except ContextPullError as exc:
         emit([annotation("error", exc.message + (f" ({exc.suggestion})" if exc.suggestion else ""))])
         return exc.exit_code

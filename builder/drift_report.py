@@ -24,15 +24,14 @@ import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from gh_cli import GhProblem, Runner, _run, download, require_gh, sha256_file
-from gha import annotation, append_summary, emit, write_outputs
+from contextpull.writing.fingerprint import file_sha256
+from gh_cli import GhProblem, Runner, _run, download, require_gh
+from gha import BASE_RELEASE_PREFIX, GOLDEN_FILES, annotation, append_summary, emit, write_outputs
 from step_summary import MAX_DIFF_CHARS, code, golden_section
 
 MARKER = "<!-- contextpull-drift-report -->"
 REPORT_NAME = "drift-report.md"
 PATCH_NAME = "golden.patch"
-GOLDEN_FILES = ("index.txt", "ids.txt")
-BASE_RELEASE_PREFIX = "release:"
 
 
 def golden_markdown(golden: Mapping[str, object]) -> str:
@@ -116,7 +115,7 @@ def fetch_base(value: str, folder: Path, run: Runner = _run,
         raise GhProblem(f"release {tag} has no store.sqlite for input 'base-store'")
     if sidecar.is_file():
         expected = (sidecar.read_text(encoding="utf-8").split() or [""])[0]
-        if expected != sha256_file(store):
+        if expected != file_sha256(store):
             raise GhProblem(f"store.sqlite of release {tag} does not match its store.sqlite.sha256; input 'base-store' not used")
     return store
 
@@ -125,26 +124,27 @@ def main(environ: Mapping[str, str] = os.environ, run: Runner = _run,
          which: Callable[[str], object] = shutil.which) -> int:
     """The ``base-diff`` step: ``contextpull diff`` against ``base-store`` into the drift report.
 
-    A base that cannot be had (no such release yet, say on the first pull request) is a warning,
-    not a failure: the report then stays the golden one.
+    A base that cannot be had (no such release yet, say on the first pull request) or that
+    ``contextpull diff`` refuses (a store of an older major version) is a warning, not a failure
+    that would skip the upload and the release: the report then stays the golden one, with no output from this step, since
+    ``action.yml`` falls back to the build step's ``drift-report`` when this step sets none.
     """
     value = environ.get("CONTEXTPULL_ACTION_BASE_STORE", "")
     store = environ.get("CONTEXTPULL_ACTION_STORE_PATH", "")
-    fallback = environ.get("CONTEXTPULL_ACTION_GOLDEN_REPORT", "")
     temp = Path(environ.get("RUNNER_TEMP") or ".") / "contextpull-base"
     try:
         base = fetch_base(value, temp, run, which)
     except GhProblem as exc:
         emit([annotation("warning", f"{exc}; the drift report compares with the golden files only",
                          title="ContextPull base store")])
-        write_outputs({"drift-report": fallback}, environ)
         return 0
     proc = run([sys.executable, "-m", "contextpull", "diff", str(base), store, "--format", "markdown"])
-    if proc.returncode != 0:
+    if proc.returncode != 0:  # a store this version refuses (an older major version, say)
         message = (proc.stderr or proc.stdout).strip().splitlines()
-        emit([annotation("error", f"input 'base-store' {value}: contextpull diff failed: "
-                                  f"{message[-1] if message else proc.returncode}", title="ContextPull base store")])
-        return 3
+        emit([annotation("warning", f"input 'base-store' {value}: contextpull diff failed: "
+                                    f"{message[-1] if message else proc.returncode}; the drift report compares "
+                                    "with the golden files only", title="ContextPull base store")])
+        return 0
     # The diff names the stores by path; the downloaded one's is a temporary folder: say the input.
     body = proc.stdout.strip().replace(str(base), value)
     markdown = f"{MARKER}\n_Compared with the base store {code(value)}._\n\n{body}\n"

@@ -29,23 +29,26 @@ def id_path(section_id: str) -> str:
     return section_id.rsplit("#", 1)[0] if "#" in section_id else section_id
 
 
-def heading_line(path: Path, heading: str) -> int:
-    """1-based line of the Markdown heading ``heading`` in ``path``; 1 when not found, 0 when the
-    file cannot be read (it was removed)."""
+def heading_lines(path: Path) -> dict[str, int] | None:
+    """``heading -> 1-based line`` of every Markdown heading in ``path`` (the first of equal
+    headings), read in one pass; ``None`` when the file cannot be read (it was removed)."""
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
-        return 0
+        return None
+    found: dict[str, int] = {}
     for number, line in enumerate(text.splitlines(), 1):
         stripped = line.strip()
-        if stripped.startswith("#") and stripped.lstrip("#").strip().rstrip("#").strip() == heading:
-            return number
-    return 1
+        if stripped.startswith("#"):
+            found.setdefault(stripped.lstrip("#").strip().rstrip("#").strip(), number)
+    return found
 
 
 def section_lines(store: str, ids: Iterable[str], docs_dir: Path) -> dict[str, int]:
-    """``id -> line`` for the ids of ``store``; an id not in the store (a removed one) gets line 1
-    of its file when the file is still there."""
+    """``id -> line`` for the ids of ``store``; an id not in the store (a removed one), or whose
+    heading is not found, gets line 1 of its file when the file is still there. Each file is read
+    once however many of its ids drifted; callers pass only the ids they annotate
+    (``drift_ids``), which also keeps the query far below SQLite's limit on bound variables."""
     ids = list(dict.fromkeys(ids))
     found: dict[str, int] = {}
     headings: dict[str, str] = {}
@@ -57,10 +60,14 @@ def section_lines(store: str, ids: Iterable[str], docs_dir: Path) -> dict[str, i
                     headings[sid] = str(heading).split(" > ")[-1].strip()
         except sqlite3.Error:
             headings = {}
+    files: dict[str, dict[str, int] | None] = {}
     for sid in ids:
-        line = heading_line(docs_dir / id_path(sid), headings.get(sid, "\0"))
-        if line:
-            found[sid] = line
+        rel = id_path(sid)
+        if rel not in files:
+            files[rel] = heading_lines(docs_dir / rel)
+        lines = files[rel]
+        if lines is not None:
+            found[sid] = lines.get(headings.get(sid, "\0"), 1)
     return found
 
 
@@ -98,8 +105,12 @@ def summary_annotations(failed: list, docs: str, *, level: str, overflow: dict[s
 
 
 def drift_ids(report: Mapping[str, object]) -> list[str]:
+    """The drifted ids ``build_annotations`` puts on files: the first ``MAX_PER_KIND`` of the
+    removed, changed and added, in natural order, as it caps them. Only these need a line, and a
+    drift of tens of thousands of ids would otherwise read files and bind variables for nothing."""
     golden = report.get("golden") or {}
-    return [str(i) for key in ("ids_removed", "ids_changed", "ids_added") for i in golden.get(key) or []]
+    return [str(i) for key in ("ids_removed", "ids_changed", "ids_added")
+            for i in natural([str(i) for i in golden.get(key) or []])[:MAX_PER_KIND]]
 
 
 def build_annotations(report: Mapping[str, object], docs: str, *, strict: bool,

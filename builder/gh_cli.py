@@ -9,7 +9,6 @@ from the step's environment (``action.yml`` sets them from ``github.token`` and
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 import subprocess
 from collections.abc import Callable, Sequence
@@ -56,10 +55,3 @@ def download(tag: str, names: Sequence[str], folder: Path, run: Runner = _run) -
     if proc.returncode != 0:
         raise GhProblem(f"cannot download {', '.join(names)} from release {tag}: {last_line(proc)}")
 
-
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()

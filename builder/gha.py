@@ -16,6 +16,10 @@ import os
 import uuid
 from typing import Iterable, Mapping, Optional
 
+# Shared by validate_inputs (the runner's python3) and drift_report (the venv's): the golden
+# files a build writes and checks, and the base-store prefix that names a release's store.
+GOLDEN_FILES = ("index.txt", "ids.txt")
+BASE_RELEASE_PREFIX = "release:"
 TRUE_WORDS = ("true",)
 FALSE_WORDS = ("false",)
 

@@ -28,7 +28,8 @@ import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from gh_cli import GhProblem, Runner, _run, call, download, last_line, require_gh, sha256_file
+from contextpull.writing.fingerprint import file_sha256
+from gh_cli import GhProblem, Runner, _run, call, download, last_line, require_gh
 from gha import InputProblem, annotation, append_summary, emit, parse_bool, write_outputs
 
 ASSET_NAMES = ("store.sqlite", "store.sqlite.sha256", "manifest.json")
@@ -86,7 +87,7 @@ def existing_digests(tag: str, view: Mapping[str, object], run: Runner) -> dict[
                 path = Path(folder) / name
                 if not path.is_file():
                     raise ReleaseProblem(f"gh release download {tag} gave no {name}")
-                digests[name] = sha256_file(path)
+                digests[name] = file_sha256(path)
     return digests
 
 
@@ -94,7 +95,7 @@ def publish(tag: str, files: list[Path], overwrite: bool, run: Runner = _run) ->
     """Compare and upload; returns (what happened, the upload argv or [] when none was needed)."""
     view = view_release(tag, run)
     remote = existing_digests(tag, view, run)
-    local = {f.name: sha256_file(f) for f in files}
+    local = {f.name: file_sha256(f) for f in files}
     differ = [name for name in ASSET_NAMES if name in remote and remote[name] != local[name]]
     missing = [f for f in files if f.name not in remote]
     if differ and not (overwrite or view.get("isDraft")):

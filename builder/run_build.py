@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -52,7 +53,7 @@ OUTPUT_NAMES = (
     "golden",
 )
 INTERNAL_OUTPUTS = ("sha256-path", "skipped")
-# The build's own words for what an Action user sets as inputs, longest first.
+# The build's own words for what an Action user sets as inputs (action_words tries the longest first).
 ACTION_WORDS = (
     ("install the pdf extra: pip install 'contextpull[pdf]'", "set the input extras: pdf"),
     ("pip install 'contextpull[pdf]'", "extras: pdf"),
@@ -73,10 +74,12 @@ ACTION_WORDS = (
 
 
 def action_words(message: str, golden: str = "") -> str:
-    """A build message with its command-line words replaced by the Action's inputs."""
-    for cli, words in ACTION_WORDS:
-        message = message.replace(cli.replace("{golden}", golden or "GDIR"), words)
-    return message
+    """A build message with its command-line words replaced by the Action's inputs, in one pass,
+    longest first. Only whole words: a path that contains one (``MYDOCS/x``, ``--golden-dir``,
+    ``docs/--out``) is the user's and stays as written."""
+    table = {cli.replace("{golden}", golden or "GDIR"): words for cli, words in ACTION_WORDS}
+    alternatives = "|".join(re.escape(cli) for cli in sorted(table, key=len, reverse=True))
+    return re.sub(rf"(?<![\w/.-])(?:{alternatives})(?![\w/-])", lambda m: table[m.group(0)], message)
 
 
 def reword(report: dict | None, golden: str) -> None:

@@ -10,9 +10,9 @@ job's variable.
 
 A model summarizer reads its key from the vendor's variable (``contextpull/models/spec.py``,
 ``HOSTED``); ``missing_key`` says before anything is installed or built that the step has none,
-in the words of a workflow file. ``build_variables`` is what the cache key hashes besides the
-resolved settings: every ``CONTEXTPULL_*`` variable the build may read, so a setting added to the
-build later (``CONTEXTPULL_EMBED_MODEL``) changes the key before this Action knows its name.
+in the words of a workflow file. The cache key needs nothing more from here: it hashes the
+settings ``resolve_settings`` makes of ``build_environ``, which hold every ``CONTEXTPULL_*``
+variable that changes a store's bytes.
 
 Standard library only, Python 3.8 syntax: ``validate_inputs.py`` runs on the runner's python3.
 """
@@ -21,16 +21,11 @@ from __future__ import annotations
 
 from typing import Dict, Mapping, Optional, Tuple
 
-PREFIX = "CONTEXTPULL_"
 SUMMARIZER_INPUT = "CONTEXTPULL_ACTION_SUMMARIZER"
 SUMMARIZER_VARIABLE = "CONTEXTPULL_SUMMARIZER"
 # provider -> the variable its key is read from; contextpull.models.spec.HOSTED is the source
 # (tests/test_builder_summaries.py checks they agree).
 KEY_VARIABLES = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
-# CONTEXTPULL_* variables that are not build settings: the Action's own inputs, and the other
-# commands' (serve, fetch, eval) or the worker count, which changes no byte of a build.
-NOT_BUILD_SETTINGS = ("CONTEXTPULL_ACTION_", "CONTEXTPULL_JOBS", "CONTEXTPULL_STORE", "CONTEXTPULL_CACHE",
-                      "CONTEXTPULL_PORT", "CONTEXTPULL_TRANSPORT", "CONTEXTPULL_SERVER_PYTHON")
 
 
 def build_environ(environ: Mapping[str, str]) -> Dict[str, str]:
@@ -62,11 +57,3 @@ def missing_key(environ: Mapping[str, str]) -> Optional[str]:
             f"add {variable} to the step's env: from a secret "
             f"({variable}: ${{{{ secrets.{variable} }}}}), or leave summarizer empty for offline summaries")
 
-
-def build_variables(environ: Mapping[str, str], known: Tuple[str, ...] = ()) -> Dict[str, str]:
-    """Every non-empty ``CONTEXTPULL_*`` build setting in ``environ`` whose name is not in
-    ``known`` (settings the caller resolved already, such as ``section_max_chars``)."""
-    skip = {PREFIX + name.upper() for name in known}
-    return {name: value for name, value in sorted(environ.items())
-            if name.startswith(PREFIX) and value != "" and name not in skip
-            and not name.startswith(NOT_BUILD_SETTINGS)}

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Callable, Dict, List, Mapping, Optional, Tuple
 
-from gha import InputProblem, annotation, emit, parse_bool, write_outputs
+from gha import BASE_RELEASE_PREFIX, GOLDEN_FILES, InputProblem, annotation, emit, parse_bool, write_outputs
 from settings_env import SUMMARIZER_INPUT, missing_key
 
 INPUTS = (
@@ -45,16 +45,13 @@ BOOLEAN_INPUTS = ("update-golden", "strict", "cache", "overwrite")
 # others (it builds; serving, the mcp extra, is for readers).
 ACTION_EXTRAS = ("pdf",)
 ATTEST_WORDS = ("auto", "true", "false")
-BASE_RELEASE_PREFIX = "release:"
 AUTO_ARTIFACT_NAME = "auto"
-GOLDEN_FILES = ("index.txt", "ids.txt")
 # requires-python in pyproject.toml: >=3.10,<3.14.
 SUPPORTED_PYTHON = ((3, 10), (3, 13))
 # Characters actions/upload-artifact refuses in an artifact name.
 ARTIFACT_NAME_FORBIDDEN = set('":<>|*?\\/\r\n')
 _PYTHON_VERSION = re.compile(r"^3(?:\.(\d+|x))?(?:\.\d+)?$")
 _SUMMARIZER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/-]*$")
-_EXTRA = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 # git check-ref-format, for one tag name: no control characters, space, ~ ^ : ? * [ \ or "@{",
 # no "..", no component starting with "." or ending with ".lock", no trailing "/" or ".".
 _TAG_FORBIDDEN = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|//|(^|/)\.|\.lock(/|$)|[/.]$|^/|^-|^@$")
@@ -67,28 +64,6 @@ def env_name(name: str) -> str:
 
 def read_inputs(environ: Mapping[str, str]) -> Dict[str, str]:
     return {name: environ.get(env_name(name), "") for name in INPUTS}
-
-
-def known_extras(action_path: Path) -> List[str]:
-    """The optional-dependency names in the action's own ``pyproject.toml``.
-
-    Read with a line scan rather than ``tomllib``: the runner's ``python3`` may predate 3.11.
-    """
-    try:
-        text = (action_path / "pyproject.toml").read_text(encoding="utf-8")
-    except OSError:
-        return []
-    names, inside, depth = [], False, 0
-    for raw in text.splitlines():
-        line = raw.strip()
-        if depth == 0 and line.startswith("["):
-            inside = line == "[project.optional-dependencies]"
-        elif inside and depth == 0 and "=" in line:
-            names.append(line.split("=", 1)[0].strip().strip("'\""))
-        if inside or depth:
-            # inside a multi-line list the lines are its items, not names (no quoted brackets here)
-            depth += line.count("[") - line.count("]")
-    return names
 
 
 def _check_path_word(name: str, value: str) -> None:
@@ -167,18 +142,16 @@ def check_python_version(value: str) -> None:
         raise InputProblem(f"input 'python-version' must be {wanted}, got '{value}'")
 
 
-def extras_spec(value: str, action_path: Path) -> str:
-    """``"pdf, mcp"`` -> ``"[mcp,pdf]"`` for pip; empty stays empty."""
+def extras_spec(value: str) -> str:
+    """``"pdf, "`` -> ``"[pdf]"`` for pip; empty stays empty. Any name but the Action's own is
+    refused the same way, a typo or a real extra it does not install (mcp is for readers)."""
     names = sorted({part.strip() for part in value.split(",") if part.strip()})
     if not names:
         return ""
-    known = known_extras(action_path)
-    choices = ", ".join(ACTION_EXTRAS)
     for name in names:
-        if not _EXTRA.match(name) or (known and name not in known):
-            raise InputProblem(f"input 'extras' names an unknown extra '{name}'; choose from: {choices}")
         if name not in ACTION_EXTRAS:
-            raise InputProblem(f"input 'extras' names '{name}', which the Action does not install (it only builds); choose from: {choices}")
+            raise InputProblem(f"input 'extras' names '{name}', which the Action does not install (it only builds); "
+                               f"choose from: {', '.join(ACTION_EXTRAS)}")
     return "[" + ",".join(names) + "]"
 
 
@@ -266,7 +239,7 @@ def artifact_names(value: str, environ: Mapping[str, str]) -> Tuple[str, str]:
     return name, (f"{name}-golden" if name else "")
 
 
-def validate(inputs: Mapping[str, str], root: Path, action_path: Path,
+def validate(inputs: Mapping[str, str], root: Path,
              environ: Optional[Mapping[str, str]] = None) -> Tuple[List[str], Dict[str, str]]:
     """Every problem as a message (at most one per input, in the order of ``INPUTS``), and the
     decided values for the later steps."""
@@ -286,7 +259,7 @@ def validate(inputs: Mapping[str, str], root: Path, action_path: Path,
     if flags["update-golden"] is not None:
         attempt("golden", lambda: check_golden(inputs["golden"], bool(flags["update-golden"]), root, inputs["docs"]))
     attempt("python-version", lambda: check_python_version(inputs["python-version"]))
-    extras = attempt("extras", lambda: extras_spec(inputs["extras"], action_path))
+    extras = attempt("extras", lambda: extras_spec(inputs["extras"]))
     attempt("summarizer", lambda: check_summarizer(inputs["summarizer"], environ or {}))
     attempt("artifact-name", lambda: check_artifact_name(inputs["artifact-name"]))
     attempt("release-tag", lambda: check_release_tag(inputs["release-tag"]))
@@ -313,8 +286,7 @@ def validate(inputs: Mapping[str, str], root: Path, action_path: Path,
 def main(environ: Mapping[str, str] = os.environ) -> int:
     inputs = read_inputs(environ)
     root = Path.cwd()
-    action_path = Path(environ.get("GITHUB_ACTION_PATH") or Path(__file__).resolve().parent.parent)
-    problems, decided = validate(inputs, root, action_path, environ)
+    problems, decided = validate(inputs, root, environ)
     if problems:
         emit(annotation("error", message) for message in problems)
         return 3  # bad input, as contextpull build says it (1 would read as a failed check)

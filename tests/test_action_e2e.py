@@ -55,8 +55,8 @@ def test_update_golden_writes_the_golden_files(golden_run, workspace):
 def test_clean_run_writes_every_output_and_renders_the_summary(golden_run, workspace, temp):
     run = run_action(workspace, temp, {"golden": "golden"})
     assert run.code == 0, run.stdout + run.steps["build"].stderr
-    # golden-patch and attestation-url are for update-golden and attest only.
-    assert all(v for k, v in run.outputs.items() if k not in ("golden-patch", "attestation-url")), run.outputs
+    # golden-patch, attestation-url and release are for update-golden, attest and release-tag only.
+    assert all(v for k, v in run.outputs.items() if k not in ("golden-patch", "attestation-url", "release")), run.outputs
     assert run.outputs["golden-patch"] == run.outputs["attestation-url"] == ""
     assert run.outputs["golden"] == "match"
     assert run.outputs["artifact-url"] == FAKE_ARTIFACT_URL

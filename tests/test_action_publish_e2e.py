@@ -46,6 +46,7 @@ def test_first_run_then_identical_rerun_succeeds_without_uploading(workspace, tm
     # First run: view, upload. Re-run: view, download the three to compare, and no upload.
     assert verbs == ["view", "upload", "view", "download"]
     assert rerun.steps["release"].outputs["release"] == "identical"
+    assert (first.outputs["release"], rerun.outputs["release"]) == ("attached", "identical")  # the Action's output
     file_regression.check("\n".join(release_lines(first) + release_lines(rerun)) + "\n", extension=".md")
 
 

@@ -22,7 +22,8 @@ WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
 INPUTS = ["docs", "out", "golden", "update-golden", "strict", "python-version", "extras", "summarizer",
           "cache", "artifact-name", "release-tag", "overwrite", "attest", "base-store"]
 OUTPUTS = ["store-path", "manifest-path", "sha256", "corpus-fingerprint", "content-fingerprint", "documents",
-           "sections", "index-mode", "golden", "artifact-url", "drift-report", "golden-patch", "attestation-url"]
+           "sections", "index-mode", "golden", "artifact-url", "drift-report", "golden-patch", "attestation-url",
+           "release"]
 PINNED = re.compile(r"^[\w.-]+/[\w./-]+@[0-9a-f]{40}$")
 
 
@@ -172,11 +173,15 @@ def test_release_builds_from_scratch_and_attests_through_the_action():
     workflow = load(ROOT / ".github" / "workflows" / "release.yml")
     job = workflow["jobs"]["store"]
     action_step = next(s for s in job["steps"] if s.get("uses") == "./")
-    assert action_step["with"]["cache"] == "false"
+    # No cache input: a release-tag never restores one (validate_inputs, use-cache), so saying
+    # cache: "false" here as well only repeated it.
+    assert "cache" not in action_step["with"]
     assert action_step["with"]["release-tag"]
     assert action_step["with"]["attest"] == "true"
     assert job["permissions"] == {"contents": "write", "id-token": "write", "attestations": "write"}
     assert not any(str(s.get("uses", "")).startswith("actions/cache@") for s in job["steps"])
+    steps = [s.get("name", "") for s in workflow["jobs"]["package"]["steps"]]
+    assert steps.index("Attest build provenance") < next(i for i, n in enumerate(steps) if n.startswith("Attach them"))
 
 
 # The current majors (node24), by the commit of their release tag; see the pins' comments.

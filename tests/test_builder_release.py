@@ -217,3 +217,12 @@ def test_cache_key_ignores_hidden_files_but_not_the_ignore_file(tmp_path):
     (docs / ".contextpullignore").write_text("sub/\n")
     assert cache_key.docs_hash(docs) != before
     assert cache_key.docs_files(docs) == [".contextpullignore", "sub/b.md"]
+
+
+def test_the_steps_hash_files_with_the_stores_own_function():
+    """One streamed sha256 for the cache key, the release and the base store: the one that
+    writes ``store.sqlite.sha256``, which also refuses a named pipe instead of blocking on it."""
+    import drift_report
+    from contextpull.writing.fingerprint import file_sha256
+
+    assert cache_key.file_sha256 is release.file_sha256 is drift_report.file_sha256 is file_sha256

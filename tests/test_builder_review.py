@@ -89,6 +89,11 @@ def test_messages_speak_the_actions_inputs():
     assert words("create it with: contextpull build ... --golden gold --update-golden", "gold") == (
         "create it with: update-golden: true")
     assert "--" not in words("--out out is the DOCS folder itself")
+    # A word inside a path is the user's path, not the command line's.
+    assert words("DOCS folder MYDOCS/x does not exist") == "the docs folder folder MYDOCS/x does not exist"
+    assert words("--golden-dir/a.txt is not a golden file; see --golden") == (
+        "--golden-dir/a.txt is not a golden file; see the input golden")
+    assert words("cannot write docs/--out/x or DOCS/--cache") == "cannot write docs/--out/x or DOCS/--cache"
 
 
 def test_skip_reasons_are_reworded_for_the_summary_and_annotations():
@@ -114,6 +119,56 @@ def test_annotations_point_at_the_heading_line(tmp_path):
     annotated = file_annotations.build_annotations(drift(ids_changed=["guide.md#1"]), "docs", strict=False,
                                                    lines_of=lines)
     assert annotated[1].startswith("::error file=docs/guide.md,line=5,title=Section text changed::")
+
+
+def test_each_file_is_read_once_and_only_the_annotated_ids_get_a_line(tmp_path, monkeypatch):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "guide.md").write_text("".join(f"## Part {n}\n\ntext\n\n" for n in range(40)))
+    store = tmp_path / "store.sqlite"
+    with sqlite3.connect(store) as db:
+        db.execute("CREATE TABLE sections (id TEXT PRIMARY KEY, heading_path TEXT)")
+        db.executemany("INSERT INTO sections VALUES (?, ?)", [(f"guide.md#{n}", f"Part {n}") for n in range(40)])
+    reads = []
+    real = Path.read_text
+    monkeypatch.setattr(Path, "read_text", lambda self, *a, **k: reads.append(self.name) or real(self, *a, **k))
+    lines = file_annotations.section_lines(str(store), [f"guide.md#{n}" for n in range(40)], docs)
+    assert reads == ["guide.md"]
+    assert lines["guide.md#0"] == 1 and lines["guide.md#39"] == 1 + 39 * 4
+    # Past the cap, per kind, an id is not annotated, so it needs no line.
+    many = [f"guide.md#{n}" for n in range(30000)]
+    report = drift(ids_removed=list(reversed(many)), ids_changed=["a.md#1"], ids_added=many[:3])
+    cap = file_annotations.MAX_PER_KIND
+    assert file_annotations.drift_ids(report) == step_summary.natural(many)[:cap] + ["a.md#1"] + many[:3]
+
+
+def test_a_base_store_that_cannot_be_had_leaves_the_output_to_the_build_step(tmp_path, capsys):
+    """action.yml takes the build step's drift-report when this step sets none; writing the
+    golden report's path back would only repeat it."""
+    output = tmp_path / "output"
+    output.write_text("")
+    environ = {"CONTEXTPULL_ACTION_BASE_STORE": "release:v1", "CONTEXTPULL_ACTION_STORE_PATH": "out/store.sqlite",
+               "CONTEXTPULL_ACTION_GOLDEN_REPORT": "out/drift-report.md", "GITHUB_OUTPUT": str(output),
+               "RUNNER_TEMP": str(tmp_path)}
+    assert drift_report.main(environ, which=lambda name: None) == 0
+    assert output.read_text() == ""
+    assert capsys.readouterr().out.startswith("::warning title=ContextPull base store::the GitHub CLI (gh) is not on PATH")
+
+
+def test_a_base_store_the_diff_refuses_is_a_warning_and_the_golden_report_stays(tmp_path, capsys):
+    output = tmp_path / "output"
+    output.write_text("")
+    environ = {"CONTEXTPULL_ACTION_BASE_STORE": "old/store.sqlite", "CONTEXTPULL_ACTION_STORE_PATH": "out/store.sqlite",
+               "GITHUB_OUTPUT": str(output), "RUNNER_TEMP": str(tmp_path)}
+
+    def run(argv):
+        return subprocess.CompletedProcess(argv, 3, "", "error: old/store.sqlite is a version 1 store\n")
+
+    assert drift_report.main(environ, run) == 0
+    assert output.read_text() == ""
+    assert capsys.readouterr().out.startswith(
+        "::warning title=ContextPull base store::input 'base-store' old/store.sqlite: contextpull diff failed: "
+        "error: old/store.sqlite is a version 1 store; the drift report compares with the golden files only")
 
 
 def test_a_base_store_whose_checksum_does_not_match_is_refused(tmp_path):

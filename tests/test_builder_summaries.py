@@ -122,7 +122,7 @@ def test_a_missing_key_is_one_problem_in_the_actions_words(tmp_path, given, env,
     (tmp_path / "docs").mkdir()
     inputs = {**{name: "" for name in validate_inputs.INPUTS}, "docs": "docs", "out": "out", "summarizer": given,
               "update-golden": "false", "strict": "false", "cache": "true", "overwrite": "false", "attest": "auto"}
-    problems, _ = validate_inputs.validate(inputs, tmp_path, BUILDER.parent, env)
+    problems, _ = validate_inputs.validate(inputs, tmp_path, env)
     if expected is None:
         assert problems == []
     else:
@@ -152,16 +152,19 @@ def test_the_cache_key_follows_every_setting_that_changes_the_bytes(tmp_path, mo
     assert summarized != offline
     assert _prefix(tmp_path, monkeypatch, CONTEXTPULL_SUMMARIZER="openai:gpt-test") == summarized
     assert _prefix(tmp_path, monkeypatch, CONTEXTPULL_SUMMARIZER="openai:gpt-other") not in (offline, summarized)
-    # A setting this version does not know yet, and never the worker count or the Action's inputs.
+    # The embedding model is a resolved setting too; never the worker count or the Action's inputs.
     assert _prefix(tmp_path, monkeypatch, CONTEXTPULL_EMBED_MODEL="local:minilm") != offline
     assert _prefix(tmp_path, monkeypatch, CONTEXTPULL_JOBS="2", CONTEXTPULL_SUMMARY_CONCURRENCY="3",
                    CONTEXTPULL_ACTION_STRICT="true") == offline
 
 
-def test_build_variables_leave_out_the_known_and_the_actions_own():
-    environ = {"CONTEXTPULL_EMBED_MODEL": "local:minilm", "CONTEXTPULL_SECTION_MAX_CHARS": "500",
-               "CONTEXTPULL_ACTION_DOCS": "docs", "CONTEXTPULL_JOBS": "4", "CONTEXTPULL_NEW": "", "HOME": "/root"}
-    assert settings_env.build_variables(environ, ("section_max_chars",)) == {"CONTEXTPULL_EMBED_MODEL": "local:minilm"}
+def test_the_cache_key_hashes_the_resolved_settings_and_nothing_else(tmp_path, monkeypatch):
+    """A variable no setting reads changes no byte, so it must not split the cache; the
+    embedding model, from the environment or from pyproject.toml, does."""
+    offline = _prefix(tmp_path, monkeypatch)
+    assert _prefix(tmp_path, monkeypatch, CONTEXTPULL_NOT_A_SETTING="x", CONTEXTPULL_PORT="9000") == offline
+    (tmp_path / "docs" / "pyproject.toml").write_text('[tool.contextpull]\nembed_model = "local:minilm"\n')
+    assert _prefix(tmp_path, monkeypatch) != offline
 
 
 def test_a_missing_key_from_pyproject_is_said_in_the_actions_words(tmp_path):

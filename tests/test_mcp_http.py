@@ -168,3 +168,30 @@ def test_binding_elsewhere_allows_that_host_and_named_origins_only():
     assert "https://docs.example.com" in team.allowed_origins
     assert {"docs.example.com", "docs.example.com:*"} <= set(team.allowed_hosts)
     assert not any(entry.startswith("0.0.0.0") for entry in team.allowed_hosts)
+
+
+def test_a_wildcard_start_looks_up_the_machines_names_once(monkeypatch, capsys):
+    """``contextpull serve`` prints the names and hands the same list to the guard: one
+    getaddrinfo and interface scan per start, not one for the message and one for the guard."""
+    from contextpull.cli import serve as serve_cli
+    from contextpull.serving import listen, mcp_server
+
+    looked_up = []
+    monkeypatch.setattr(listen, "machine_names", lambda host: looked_up.append(host) or ["box.lan"])
+    handed = {}
+
+    class Served:
+        SUPPORTED_PROTOCOL_VERSIONS = mcp_server.SUPPORTED_PROTOCOL_VERSIONS
+
+        @staticmethod
+        def serve_http(server, sock, host, port, extra_origins=(), names=None):
+            sock.close()
+            handed["settings"] = mcp_server.security_settings(host, port, extra_origins, names)
+
+    serve_cli._run(Served, None, "http", "store.sqlite", "0.0.0.0", 0, ())
+    assert looked_up == ["0.0.0.0"]
+    assert "box.lan:*" in handed["settings"].allowed_hosts
+    assert "may name this machine as box.lan:" in capsys.readouterr().err
+    # A library caller that passes no names still gets them looked up.
+    assert "box.lan:*" in mcp_server.security_settings("0.0.0.0", 8765).allowed_hosts
+    assert looked_up == ["0.0.0.0", "0.0.0.0"]

@@ -231,6 +231,27 @@ def test_over_budget_index_gives_directory_listing_with_expand_hint(serve, tmp_p
     assert "reference/errors.md" in _text(expanded)
 
 
+@pytest.mark.parametrize("index_tokens", ["10", "5000"])
+def test_the_index_resource_does_not_depend_on_the_discipline_paragraph(tmp_path, monkeypatch, index_tokens):
+    """The resource is the index (or the listing) itself, not whatever follows the first blank
+    line of the instructions, so a discipline paragraph with a blank line cannot cut it."""
+    from contextpull.serving import mcp_instructions
+
+    small = corpus_store(tmp_path)
+    set_meta(small, index_tokens=index_tokens)
+    monkeypatch.setattr(mcp_instructions, "PULL_DISCIPLINE", "Pull.\n\nDo not guess.")
+    live = LiveStore(small)
+    try:
+        live.current()
+        with Store.open(small) as opened:
+            body = mcp_instructions.index_body(opened.conn, dict(opened.meta))
+            assert mcp_instructions.build_instructions(opened.conn, dict(opened.meta)) == f"Pull.\n\nDo not guess.\n\n{body}"
+        assert live.index_text == body and live.instructions == f"Pull.\n\nDo not guess.\n\n{body}"
+        assert ("hierarchical; call index(prefix)" in body) == (index_tokens == "5000")
+    finally:
+        live.close()
+
+
 def test_directory_listing_honours_a_tiny_budget(tmp_path):
     from contextpull.serving.mcp_server import directory_listing, estimate_tokens
 

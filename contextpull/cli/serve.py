@@ -222,7 +222,7 @@ def _run(mcp_server, server, transport, store_path, host, port, allow_origins) -
             f"{', '.join(f'{display(n)}:{port}' for n in names)} or loopback; for any other name "
             f"(a DNS alias, a proxy) pass --allow-origin http://NAME:{port}"
         )
-    mcp_server.serve_http(server, sock, host, port, tuple(allow_origins))
+    mcp_server.serve_http(server, sock, host, port, tuple(allow_origins), names=names)  # resolved once
 
 
 @cli.command()

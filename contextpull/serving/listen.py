@@ -62,15 +62,21 @@ def _bind_hint(code: int | None) -> str:
     return "pass another --host or --port"
 
 
-def allowed_names(host: str, extra_origins: tuple[str, ...] = ()) -> tuple[list[str], list[str]]:
+def allowed_names(host: str, extra_origins: tuple[str, ...] = (),
+                  names: list[str] | None = None) -> tuple[list[str], list[str]]:
     """The ``Host`` and ``Origin`` patterns a server bound to ``host`` accepts (section 11).
 
     Loopback always; bound to one address, that address; bound to all, ``machine_names``; and
-    whatever ``--allow-origin`` adds (a name without a port matches it on any port).
+    whatever ``--allow-origin`` adds (a name without a port matches it on any port). ``names``
+    is ``machine_names(host)`` when the caller has it already (``contextpull serve`` prints
+    them), so the resolver and the interfaces are asked once per start.
     """
     hosts = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
     origins = ["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"]
-    names = machine_names(host) if host in WILDCARD_HOSTS else [] if host in LOOPBACK_HOSTS else [host]
+    if host in WILDCARD_HOSTS:
+        names = machine_names(host) if names is None else names
+    else:
+        names = [] if host in LOOPBACK_HOSTS else [host]
     for name in names:
         hosts.append(f"{display(name)}:*")
         origins += [f"http://{display(name)}:*", f"https://{display(name)}:*"]

@@ -40,12 +40,23 @@ def estimate_tokens(text: str) -> int:
 
 def build_instructions(conn: sqlite3.Connection, meta: dict[str, str]) -> str:
     """Pull discipline plus the index, or plus the directory listing when the index is too big."""
+    return with_discipline(index_body(conn, meta))
+
+
+def with_discipline(body: str) -> str:
+    """The instructions for ``body`` (what ``index_body`` returned): the discipline paragraph first."""
+    return f"{PULL_DISCIPLINE}\n\n{body}"
+
+
+def index_body(conn: sqlite3.Connection, meta: dict[str, str]) -> str:
+    """The instructions after the discipline paragraph, which is also the resource
+    ``contextpull://index``: the index text, or the directory listing when it is over budget.
+    Its own function so the resource is never recovered by splitting the instructions, which
+    would break the day the discipline paragraph holds a blank line."""
     index_text = meta.get("index_text", "")
     budget = _int(meta.get("index_budget_tokens"), DEFAULT_BUDGET_TOKENS)
     tokens = _int(meta.get("index_tokens"), estimate_tokens(index_text))
-    if tokens <= budget:
-        return f"{PULL_DISCIPLINE}\n\n{index_text}"
-    return f"{PULL_DISCIPLINE}\n\n{directory_listing(conn, meta, budget)}"
+    return index_text if tokens <= budget else directory_listing(conn, meta, budget)
 
 
 def _int(value: str | None, default: int) -> int:

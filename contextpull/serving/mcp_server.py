@@ -39,7 +39,7 @@ from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 
 from .. import __version__
 from ..errors import ContextPullError, StoreError, ToolError
-from .mcp_instructions import PULL_DISCIPLINE, build_instructions, directory_listing, estimate_tokens
+from .mcp_instructions import PULL_DISCIPLINE, directory_listing, estimate_tokens, index_body, with_discipline
 
 __all__ = [
     "INDEX_URI",
@@ -135,7 +135,7 @@ class LiveStore:
         try:
             meta = dict(store.meta)
             fingerprint = meta.get("content_fingerprint") or _content_fingerprint(store.conn)
-            instructions = build_instructions(store.conn, meta)
+            index_text = index_body(store.conn, meta)  # the resource; the instructions add the discipline
             data_version = store.conn.execute("PRAGMA data_version").fetchone()[0]
         except sqlite3.Error as exc:
             store.close()
@@ -150,10 +150,8 @@ class LiveStore:
         self._data_version = data_version
         self.meta = meta
         self.fingerprint = fingerprint
-        self.instructions = instructions
-        # The resource is the instructions after the discipline paragraph: the index, or the
-        # directory listing when the index is over budget, as the published server serves it.
-        self.index_text = instructions.split("\n\n", 1)[-1]
+        self.instructions = with_discipline(index_text)
+        self.index_text = index_text
         if old is not None:
             old.close()
 
@@ -365,34 +363,35 @@ async def serve_stdio(server: Server) -> None:
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-def security_settings(host: str, port: int, extra_origins: tuple[str, ...] = ()):
+def security_settings(host: str, port: int, extra_origins: tuple[str, ...] = (), names: list[str] | None = None):
     """DNS-rebinding protection over the names ``listen.allowed_names`` accepts for this bind."""
     from mcp.server.transport_security import TransportSecuritySettings
 
     from .listen import allowed_names
 
-    hosts, origins = allowed_names(host, extra_origins)
+    hosts, origins = allowed_names(host, extra_origins, names)
     return TransportSecuritySettings(
         enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
     )
 
 
-def http_app(server: Server, host: str, port: int, extra_origins: tuple[str, ...] = ()):
+def http_app(server: Server, host: str, port: int, extra_origins: tuple[str, ...] = (), names: list[str] | None = None):
     """Streamable HTTP at ``/mcp``, stateless: no per-client state, so replicas can share a file."""
     return server.streamable_http_app(
         streamable_http_path="/mcp",
         stateless_http=True,
         json_response=True,
         host=host,
-        transport_security=security_settings(host, port, extra_origins),
+        transport_security=security_settings(host, port, extra_origins, names),
     )
 
 
-def serve_http(server: Server, sock, host: str, port: int, extra_origins: tuple[str, ...] = ()) -> None:
+def serve_http(server: Server, sock, host: str, port: int, extra_origins: tuple[str, ...] = (),
+               names: list[str] | None = None) -> None:
     """Serve on ``sock``, already bound and listening (``listen.listen``): a port that cannot be
-    had was reported before anything said "serving"."""
+    had was reported before anything said "serving". ``names``: ``listen.allowed_names``'s."""
     import uvicorn
 
-    app = http_app(server, host, port, extra_origins)
+    app = http_app(server, host, port, extra_origins, names)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, lifespan="on")
     uvicorn.Server(config).run(sockets=[sock])
