@@ -7,10 +7,11 @@ another machine would send.
 from __future__ import annotations
 
 import json
-import selectors
+import queue
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -42,17 +43,34 @@ def _serve(store, *args: str) -> subprocess.Popen:
     )
 
 
+def _stderr_queue(proc: subprocess.Popen) -> queue.Queue:
+    """The server's stderr lines, read by a thread as they come (``None`` at the end). Polling
+    the pipe with select() missed lines that readline() had already buffered, and then waited
+    the whole timeout for a line that was there."""
+    if not hasattr(proc, "stderr_lines"):
+        lines: queue.Queue = queue.Queue()
+
+        def pump() -> None:
+            for line in proc.stderr:
+                lines.put(line)
+            lines.put(None)
+
+        threading.Thread(target=pump, daemon=True).start()
+        proc.stderr_lines = lines
+    return proc.stderr_lines
+
+
 def _stderr_lines_until(proc: subprocess.Popen, marker: str, timeout: float = 60.0) -> list[str]:
     """stderr lines up to the first holding ``marker`` (bounded in time)."""
     lines: list[str] = []
-    selector = selectors.DefaultSelector()
-    selector.register(proc.stderr, selectors.EVENT_READ)
+    source = _stderr_queue(proc)
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if not selector.select(timeout=0.5):
-            continue
-        line = proc.stderr.readline()
-        if not line:
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            line = source.get(timeout=left)
+        except queue.Empty:
+            break
+        if line is None:
             break
         lines.append(line.rstrip("\n"))
         if marker in line:
