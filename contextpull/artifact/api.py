@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..config import keyword_settings, resolve_settings
-from ..ingest.api import function_embedder
+from ..ingest.api import library_settings
 from ..ingest.progress import as_progress
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -46,12 +44,7 @@ def build(
     from .run import build as run_build
 
     docs = Path(docs)
-    embed_fn = settings.pop("embed_fn", None)
-    flags = keyword_settings("build", settings)
-    embedder = function_embedder("build", flags, embed_fn)
-    resolved = resolve_settings(docs if docs.is_dir() else None, flags, given_as="keyword")
-    if embedder is not None:
-        resolved = replace(resolved, embed_model=embedder.setting)
+    resolved, embedder = library_settings("build", docs, settings)
     return run_build(
         docs,
         Path(out),

@@ -47,12 +47,7 @@ def ingest(
     from .engine import ingest as run_ingest
 
     corpus = Path(corpus)
-    embed_fn = settings.pop("embed_fn", None)
-    flags = keyword_settings("ingest", settings)
-    embedder = function_embedder("ingest", flags, embed_fn)
-    resolved = resolve_settings(corpus if corpus.is_dir() else None, flags, given_as="keyword")
-    if embedder is not None:
-        resolved = replace(resolved, embed_model=embedder.setting)
+    resolved, embedder = library_settings("ingest", corpus, settings)
     return run_ingest(
         corpus,
         Path(store),
@@ -64,11 +59,23 @@ def ingest(
     )
 
 
-def function_embedder(caller: str, flags: dict[str, Any], embed_fn: Any):
-    """The embedder of a library call's ``embed_fn`` keyword, or None without one; it takes
-    ``embed_model`` out of ``flags``. ``embed_fn(model, texts) -> vectors`` names its own model,
-    so ``embed_model`` is any non-empty name here, not only the providers this release ships.
-    ``ingest`` and ``artifact.build`` share it, so both accept and refuse the same keywords."""
+def library_settings(caller: str, root: Path, keywords: dict[str, Any]):
+    """The settings of a library call's keywords and the embedder of its ``embed_fn``, or None
+    without one. ``ingest`` and ``artifact.build`` share it, so both accept and refuse the same
+    keywords and resolve them with the CLI's precedence (a keyword stands where a flag would)."""
+    keywords = dict(keywords)
+    embed_fn = keywords.pop("embed_fn", None)
+    flags = keyword_settings(caller, keywords)
+    embedder = _function_embedder(caller, flags, embed_fn)
+    resolved = resolve_settings(root if root.is_dir() else None, flags, given_as="keyword")
+    if embedder is not None:
+        resolved = replace(resolved, embed_model=embedder.setting)
+    return resolved, embedder
+
+
+def _function_embedder(caller: str, flags: dict[str, Any], embed_fn: Any):
+    """``embed_fn(model, texts) -> vectors`` names its own model, so ``embed_model`` (taken out
+    of ``flags``) is any non-empty name here, not only the providers this release ships."""
     if embed_fn is None:
         return None
     model = flags.pop("embed_model", None)
