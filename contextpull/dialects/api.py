@@ -1,0 +1,67 @@
+"""The contract between the build and a dialect module (issue 26).
+
+A build resolves one ``Site`` (which dialect, decided by which file, under which guard root) and
+hands it, inside the settings, to every worker. A worker reads one document through a
+``Context``: the only door a dialect has to other files (``include``, ``read_data``) and to the
+report (``note``). What passes through the door becomes a dependency of the document, so its
+fingerprint covers what it includes and reads.
+
+A dialect module exposes:
+
+- ``NAME``: its setting value (``mkdocs``);
+- ``CONFIG_FILES``: the file names that identify the generator, most specific first;
+- ``prepare(text, ctx) -> str``: Markdown (or MDX) source in, the Markdown the shared parser reads
+  out: includes resolved, markup a reader never sees removed, markup with meaning made text;
+- optionally ``finish(doc, ctx) -> ParsedDocument``: titles from navigation and the like.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+# What became of one construct: replaced by the content it stands for (an include, a data value),
+# turned into the text a reader sees (an admonition, a shortcode), or left as it was, with a reason.
+OUTCOMES = ("resolved", "converted", "unresolved")
+
+
+@dataclass(frozen=True)
+class Site:
+    """One build's generator, resolved once and carried to worker processes (picklable)."""
+
+    dialect: str  # "plain", "mkdocs", "docusaurus", "hugo", "mdbook", "jekyll", "sphinx"
+    config_file: str | None  # the file that decided it, relative to repo_root; None for a setting
+    docs_root: str  # absolute, resolved: the DOCS folder
+    repo_root: str  # absolute, resolved: the guard root; no read ever leaves it
+
+
+@dataclass(frozen=True)
+class Note:
+    """One construct met in one document, for the construct report."""
+
+    construct: str  # "mdbook include", "admonition", "hugo shortcode", ...
+    outcome: str  # one of OUTCOMES
+    line: int  # 1-based line in the document where it stands (0 when unknown)
+    detail: str = ""  # for an unresolved one: why ("target missing: ../x.rs", "outside the repository")
+
+
+class Context(Protocol):
+    """One document's view of its site while it is read."""
+
+    site: Site
+    path: str  # the document's store path, relative to DOCS
+    config: dict  # the generator's configuration, read as data ({} when there is none)
+
+    def include(self, target: str, *, base: str, line: int, construct: str) -> str | None:
+        """The text of ``target`` (a path as the directive wrote it, relative to ``base``, a
+        folder relative to repo_root), or None when it is missing, refused (outside the repository,
+        through a symlink out of it, not a regular file, too large, a cycle, too deep): then an
+        ``unresolved`` note with file and line is already recorded. A resolved read records the
+        target as a dependency and a ``resolved`` note."""
+
+    def read_data(self, target: str) -> bytes | None:
+        """A data file's bytes (relative to repo_root) under the same guard, recorded as a
+        dependency; None when missing or refused (no note: the caller knows what it wanted)."""
+
+    def note(self, construct: str, outcome: str, line: int, detail: str = "") -> None:
+        """Record one construct for the report."""
