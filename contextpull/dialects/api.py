@@ -45,6 +45,20 @@ class Note:
     detail: str = ""  # for an unresolved one: why ("target missing: ../x.rs", "outside the repository")
 
 
+@dataclass(frozen=True)
+class Included:
+    """A file read for a document through ``Context.include``."""
+
+    text: str  # decoded, newlines normalised, whole (selection is ``selection.select``'s job)
+    path: str  # relative to repo_root, POSIX
+    chain: tuple[str, ...]  # the open includes down to and with this one (cycle and depth guard)
+
+    @property
+    def folder(self) -> str:
+        """The folder nested relative includes start from, relative to repo_root."""
+        return self.path.rpartition("/")[0]
+
+
 class Context(Protocol):
     """One document's view of its site while it is read."""
 
@@ -52,12 +66,17 @@ class Context(Protocol):
     path: str  # the document's store path, relative to DOCS
     config: dict  # the generator's configuration, read as data ({} when there is none)
 
-    def include(self, target: str, *, base: str, line: int, construct: str) -> str | None:
-        """The text of ``target`` (a path as the directive wrote it, relative to ``base``, a
-        folder relative to repo_root), or None when it is missing, refused (outside the repository,
-        through a symlink out of it, not a regular file, too large, a cycle, too deep): then an
-        ``unresolved`` note with file and line is already recorded. A resolved read records the
-        target as a dependency and a ``resolved`` note."""
+    def include(
+        self, target: str, *, base: str, line: int, construct: str, within: Included | None = None
+    ) -> Included | None:
+        """The file ``target`` names (a path as the directive wrote it, relative to ``base``, a
+        folder relative to repo_root; a leading ``/`` is the dialect's business, resolve it before),
+        or None when it is missing or refused (outside the repository, through a symlink out of it,
+        not a regular file, too large, a cycle, too deep, the document's byte budget spent): then
+        an ``unresolved`` note with the document's file and line is already recorded. A resolved
+        read records the target as a dependency and a ``resolved`` note. ``within`` is the
+        include whose text holds this directive (None at the document's own level): it is what
+        bounds depth and detects cycles, so a dialect that expands nested includes passes it."""
 
     def read_data(self, target: str) -> bytes | None:
         """A data file's bytes (relative to repo_root) under the same guard, recorded as a
