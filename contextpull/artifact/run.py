@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ..config import Settings, resolve_settings
-from ..ingest.engine import load_embedder
+from ..ingest.engine import load_embedder, with_site
 from ..errors import CheckFailed, ConfigError, InputError
 from . import build_file
 from .build_job import BuildJob
@@ -89,6 +89,7 @@ def build(
     exclude = check_inputs(docs, out, golden_dir, _warn)
     if settings is None:
         settings = resolve_settings(docs, flags or {}, environ)
+    settings = with_site(settings, docs)  # the dialect, once, for every attempt and worker
     epoch = source_date_epoch(environ)
     # A model summarizer or embedder with an unknown provider, no key or a missing extra fails
     # here, before OUT is touched.
@@ -141,6 +142,7 @@ def build(
         if build_cache is not None:
             build_cache.close()
     report.warnings = warnings
+    report.dialect = job.constructs.to_dict(settings.site)
     if summaries is not None:
         report.summaries = summaries.to_dict()
     report.timings = {"total_s": round(time.perf_counter() - started, 3), **job.timings}
