@@ -38,7 +38,7 @@ from ..errors import CheckFailed, ConfigError, InputError
 from . import build_file
 from .build_job import BuildJob
 from .cache import CacheRejected, open_cache
-from ..writing.discover import SUPPORTED_EXTENSIONS
+from ..writing.discover import SUPPORTED_EXTENSIONS, found_extensions
 from .outdir import check_inputs, prepare_out
 from .patch import PatchAborted
 from .report import BuildReport, source_date_epoch
@@ -125,7 +125,9 @@ def build(
         for message in job.index_failures:
             _warn(message)
         if not job.documents:
-            detail = f" ({len(job.skipped)} file(s) skipped)" if job.skipped else ""
+            found = found_extensions(docs)
+            detail = f" ({len(job.skipped)} file(s) skipped; it holds {found})" if job.skipped else (
+                f" (it holds {found})" if found else " (it is empty)")
             raise InputError(f"no usable documents in {docs}{detail}", "DOCS must hold " + ", ".join(SUPPORTED_EXTENSIONS) + " files")
         if strict and job.skipped:
             raise StrictSkips(job.skipped)

@@ -30,7 +30,7 @@ from ..bounded_read import FileTooLarge, NotRegularFile, read_regular
 from ..config import Settings
 from ..errors import InputError, ModelSettingError, StoreError
 from ..parsing.blocks import ParseError
-from ..writing.discover import SUPPORTED_EXTENSIONS, Candidate, discover
+from ..writing.discover import SUPPORTED_EXTENSIONS, Candidate, discover, found_extensions
 from .report import IngestReport, strict_failure, strict_problems
 from .summaries import SummaryStage, wants_model
 from .target import StoreTarget
@@ -65,8 +65,9 @@ def check_corpus(corpus: Path) -> None:
 
 
 def empty_corpus_error(corpus: Path) -> InputError:
+    found = found_extensions(corpus)
     return InputError(
-        f"no documents found in {corpus}",
+        f"no documents found in {corpus}" + (f" (it holds {found})" if found else " (it is empty)"),
         f"supported extensions are {supported_list()}; hidden files and folders and"
         " .contextpullignore entries are not read",
     )
