@@ -87,6 +87,17 @@ def test_unread_documentation_formats_are_named_skips(repo, tmp_path):
     assert report["manifest"]["skipped"][0]["reason"].startswith("AsciiDoc (.adoc) is not read")
 
 
+def test_a_corpus_without_documents_says_what_it_holds(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in ("a.png", "b.png", "c.py"):
+        (docs / name).write_text("x")
+    result = CliRunner().invoke(cli, ["build", str(docs), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 3 and "(it holds 2 .png, 1 .py)" in result.output
+    result = CliRunner().invoke(cli, ["ingest", str(docs), "--store", str(tmp_path / "s.sqlite")])
+    assert result.exit_code == 3 and "no documents found" in result.output and "2 .png, 1 .py" in result.output
+
+
 def test_a_config_bomb_is_a_named_problem_and_the_build_goes_on(repo, tmp_path):
     (repo / "mkdocs.yml").write_text(BOMB)
     (repo / "docs" / "page.md").write_text("# Page\n\ntext\n")
