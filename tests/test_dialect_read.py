@@ -206,3 +206,11 @@ def test_yaml_node_bound_is_a_module_setting(monkeypatch):
     monkeypatch.setattr(data_files, "MAX_YAML_NODES", 5)
     with pytest.raises(DataError):
         load_yaml("[1, 2, 3, 4, 5, 6]")
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, "{" * 50_000, "a:\n" + "".join(" " * i + "b:\n" for i in range(1, 3000))])
+def test_deeply_nested_yaml_is_refused_quickly(text):
+    started = time.perf_counter()
+    with pytest.raises(DataError):
+        load_yaml(text)
+    assert time.perf_counter() - started < 5
