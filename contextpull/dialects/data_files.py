@@ -41,9 +41,15 @@ class _Loader(_SAFE):  # type: ignore[misc, valid-type]
 
     def get_single_node(self):
         node = super().get_single_node()
-        if node is not None:
+        if node is not None and self._may_alias:
             _check_expansion(node)
         return node
+
+    def __init__(self, stream):
+        # Without both an anchor and an alias the graph is a tree no larger than its text: only a
+        # document that could alias needs the walk (most front matter cannot).
+        self._may_alias = not isinstance(stream, str) or ("&" in stream and "*" in stream)
+        super().__init__(stream)
 
 
 def _unknown_tag(loader: _Loader, suffix_or_node, node=None) -> None:
