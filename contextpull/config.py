@@ -41,6 +41,9 @@ class Settings:
     max_file_bytes: int = field(default=DEFAULT_MAX_FILE_BYTES, metadata={"recorded": False})
     # ``provider:model`` for section embeddings (supplement "Configuration"); None: no vectors.
     embed_model: str | None = None
+    # The docs' version, recorded as the ``docs_version`` meta key (issue 27; contextpull/provenance.py),
+    # not among the settings: None lets the build take the tag at the commit.
+    docs_version: str | None = field(default=None, metadata={"recorded": False})
 
     def to_dict(self) -> dict[str, Any]:
         """The settings a build records; ``embed_model`` only when set, so a build without
@@ -100,6 +103,11 @@ def _coerce(name: str, value: Any, source: str) -> Any:
             return embedders.parse(text).text  # a bare "local" is the default local model
         except ConfigError as exc:
             raise type(exc)(f"{exc.message} (from {source})", exc.suggestion) from None
+    if name == "docs_version":
+        text = str(value).strip()
+        if "\n" in text or "\r" in text or len(text) > 200:
+            raise ConfigError(f"docs_version must be one line of at most 200 characters, got {value!r} (from {source})")
+        return text or None
     raise ConfigError(f"unknown setting {name!r} (from {source})")
 
 
@@ -197,7 +205,7 @@ def resolve_settings(
     environ = os.environ if environ is None else environ
     table, table_label = read_pyproject(corpus_root) if corpus_root is not None else ({}, "")
     for key in table:
-        if key not in _INT_RANGES and key not in ("summarizer", "store", "embed_model"):
+        if key not in _INT_RANGES and key not in ("summarizer", "store", "embed_model", "docs_version"):
             raise ConfigError(f"unknown setting {key!r} in {table_label}")
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}

@@ -42,6 +42,7 @@ from ..writing.discover import SUPPORTED_EXTENSIONS
 from .outdir import check_inputs, prepare_out
 from .patch import PatchAborted
 from .report import BuildReport, source_date_epoch
+from .source import read_provenance
 from ..ingest.summaries import SummaryStage, wants_model
 
 PAGE_SIZE = build_file.PAGE_SIZE
@@ -90,6 +91,7 @@ def build(
     if settings is None:
         settings = resolve_settings(docs, flags or {}, environ)
     epoch = source_date_epoch(environ)
+    provenance = read_provenance(docs, environ, settings.docs_version)
     # A model summarizer or embedder with an unknown provider, no key or a missing extra fails
     # here, before OUT is touched.
     summaries = SummaryStage(settings, environ=environ) if wants_model(settings) else None
@@ -98,7 +100,7 @@ def build(
     out_is_new = not out.exists()
     prepare_out(out)
     build_cache = open_cache(Path(cache), settings, _warn, defer_digest=True) if cache is not None else None
-    job = BuildJob(docs, out, settings, epoch, exclude, build_cache, progress, summaries=summaries, embedder=embedder)
+    job = BuildJob(docs, out, settings, epoch, exclude, build_cache, progress, summaries=summaries, embedder=embedder, provenance=provenance)
     try:
         try:
             if summaries is not None and build_cache is not None:
@@ -108,7 +110,7 @@ def build(
             except PatchAborted:
                 # The cache's chunks do not lie where this build's go: copy them chunk by chunk.
                 job.cleanup()
-                job = BuildJob(docs, out, settings, epoch, exclude, build_cache, progress, patch_ok=False, summaries=summaries, embedder=embedder)
+                job = BuildJob(docs, out, settings, epoch, exclude, build_cache, progress, patch_ok=False, summaries=summaries, embedder=embedder, provenance=provenance)
                 job.run()
         except CacheRejected as exc:
             # The cache's checksum (computed while the build ran) or a read from it failed:
@@ -119,7 +121,7 @@ def build(
             build_cache = None
             if summaries is not None:
                 summaries.forget_stored()
-            job = BuildJob(docs, out, settings, epoch, exclude, None, progress, summaries=summaries, embedder=embedder)
+            job = BuildJob(docs, out, settings, epoch, exclude, None, progress, summaries=summaries, embedder=embedder, provenance=provenance)
             job.run()
         for message in job.index_failures:
             _warn(message)

@@ -67,9 +67,10 @@ def _summary(report) -> str:
 @click.option("--update-golden", is_flag=True, help="Rewrite the golden files instead of comparing.")
 @click.option("--cache", "cache", type=click.Path(), default=None, metavar="FILE", help="A previous store.sqlite to reuse unchanged documents from.")
 @click.option("--strict", is_flag=True, help="Fail (exit 1, nothing published) when any file is skipped.")
+@click.option("--docs-version", "docs_version", default=None, metavar="VERSION", help="The docs' version recorded in the store (default: the git tag at the commit, if any).")
 @settings_options
 @json_option
-def build_cmd(docs, out, golden, update_golden, cache, strict, as_json, **kwargs):
+def build_cmd(docs, out, golden, update_golden, cache, strict, docs_version, as_json, **kwargs):
     """Build DOCS into a reproducible artifact in --out.
 
     \b
@@ -81,7 +82,7 @@ def build_cmd(docs, out, golden, update_golden, cache, strict, as_json, **kwargs
     from ..artifact.run import build
     from ..ingest.progress import Progress
 
-    flags = settings_flags(kwargs)
+    flags = {**settings_flags(kwargs), "docs_version": docs_version}
     progress = Progress("build", enabled=not as_json)
     try:
         with terminate_as_interrupt():
@@ -146,3 +147,5 @@ def verify_cmd(store, manifest, sha256, as_json):
             f"ok: {store}: {report.documents} documents, {report.sections} sections; "
             f"checked {', '.join(report.checks)}"
         )
+        if not report.provenance.empty:
+            click.echo(f"  {report.provenance.line()}")
