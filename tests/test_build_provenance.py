@@ -160,3 +160,35 @@ def test_cli_docs_version_flag(tmp_path, monkeypatch):
     assert main(["build", str(repo.docs), "--out", str(tmp_path / "out"), "--docs-version", "9.9", "--json"]) == 0
     assert _meta(tmp_path / "out" / "store.sqlite")["docs_version"] == "9.9"
     assert main(["build", str(repo.docs), "--out", str(tmp_path / "out"), "--docs-version", "a\nb"]) == 2
+
+
+def test_verify_and_diff_print_the_provenance(tmp_path, runner):
+    from contextpull.cli import cli
+
+    repo = make_repo(tmp_path)
+    quiet_build(repo.docs, tmp_path / "old")
+    repo.dirty()
+    quiet_build(repo.docs, tmp_path / "new", flags={"docs_version": "1.3.0"})
+    line = f"Docs from example.org/team/handbook at {repo.commit[:7]} (version {TAG}), built 2025-11-24."
+    verified = runner.invoke(cli, ["verify", str(tmp_path / "old" / "store.sqlite")], env=clean_env())
+    assert verified.exit_code == 0 and verified.stdout.splitlines()[1] == f"  {line}"
+    as_json = json.loads(runner.invoke(cli, ["verify", str(tmp_path / "old" / "store.sqlite"), "--json"], env=clean_env()).stdout)
+    assert as_json["provenance"]["commit"] == repo.commit
+    diffed = runner.invoke(cli, ["diff", str(tmp_path / "old" / "store.sqlite"), str(tmp_path / "new" / "store.sqlite")], env=clean_env())
+    assert diffed.stdout.splitlines()[:2] == [
+        f"old: {line}",
+        f"new: Docs from example.org/team/handbook at {repo.commit[:7]} (version 1.3.0, uncommitted changes), built 2025-11-24.",
+    ]
+
+
+def test_verify_fails_when_the_manifest_source_disagrees(tmp_path):
+    from contextpull.errors import CheckFailed
+
+    repo = make_repo(tmp_path)
+    quiet_build(repo.docs, tmp_path / "out")
+    path = tmp_path / "out" / "manifest.json"
+    manifest = json.loads(path.read_text())
+    manifest["source"]["version"] = "v9.9.9"
+    path.write_text(json.dumps(manifest))
+    with pytest.raises(CheckFailed, match="manifest source"):
+        assert_verified(tmp_path / "out" / "store.sqlite")

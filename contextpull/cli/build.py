@@ -15,9 +15,10 @@ import sys
 
 import click
 
-from ..errors import ContextPullError
+from ..errors import CheckFailed, ContextPullError
 from . import cli, one_line, terminate_as_interrupt
 from .options import json_option, settings_flags, settings_options
+from .thresholds import max_removed_option, max_shrink_option, thresholds_from
 
 
 def _echo_json(value) -> None:
@@ -111,15 +112,30 @@ def build_cmd(docs, out, golden, update_golden, cache, strict, docs_version, as_
 @click.argument("old", type=click.Path())
 @click.argument("new", type=click.Path())
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True)
-def diff_cmd(old, new, fmt):
-    """Show what changed between two stores: documents, section ids, index text.
+@max_removed_option
+@max_shrink_option
+def diff_cmd(old, new, fmt, max_removed, max_shrink):
+    """Show what changed between two stores: documents, section ids, index text, text lost.
 
     Ids whose text changed are listed on their own: citations of them now
-    point at different text. Exit 0 whether or not they differ.
-    """
-    from ..checks.diff import diff_stores, render
+    point at different text. Exit 0 whether or not they differ, unless a
+    --max-removed or --max-shrink limit is crossed: then exit 1, after the
+    report, with one line naming the measure, its figure and the limit.
 
-    click.echo(render(diff_stores(old, new), fmt), nl=False)
+    \b
+    Example:
+      contextpull diff old/store.sqlite out/store.sqlite --max-removed 20% --max-shrink 10
+    """
+    from ..checks.diff import diff_stores
+    from ..checks.diff_report import render
+    from ..checks.thresholds import failure_line
+
+    thresholds = thresholds_from(max_removed, max_shrink)
+    d = diff_stores(old, new)
+    click.echo(render(d, fmt, thresholds), nl=False)
+    failed = failure_line(d.measures(thresholds))
+    if failed:
+        raise CheckFailed(failed)
 
 
 @cli.command("verify")
