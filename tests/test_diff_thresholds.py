@@ -152,3 +152,52 @@ def test_markdown_leads_with_the_measures_and_folds_lists(stores):
 
 def test_natural_order():
     assert natural(["a.md#10", "a.md#2", "b.md#1", "a.md#1"]) == ["a.md#1", "a.md#2", "a.md#10", "b.md#1"]
+
+
+# -- the same limits in build ------------------------------------------------------------------
+def _build(docs: Path, out: Path, *options: str):
+    return CliRunner().invoke(cli, ["build", str(docs), "--out", str(out), *options], env=clean_env())
+
+
+def test_build_against_its_cache_fails_after_publishing(tmp_path):
+    docs = _corpus(tmp_path / "docs", TWENTY)
+    out = tmp_path / "out"
+    assert _build(docs, out).exit_code == 0
+    for name in TWENTY[8:]:
+        (docs / name).unlink()
+    result = _build(docs, out, "--cache", str(out / "store.sqlite"), "--max-removed", "20%")
+    assert result.exit_code == 1
+    assert result.stderr.strip().splitlines()[-1].startswith("Error: documents removed 12 of 20 (60.0%) is over --max-removed documents=20%")
+    assert "content-loss guard against" in result.stdout and ": failed" in result.stdout
+    assert "built " in result.stdout and "8 documents" in result.stdout  # the artifact is there to inspect
+    from contextpull.store import Store
+
+    with Store.open(out / "store.sqlite") as store:
+        assert store.counts()[0] == 8
+
+
+def test_build_against_a_base_store_passes_a_small_loss(tmp_path):
+    base_docs = _corpus(tmp_path / "base", TWENTY)
+    assert _build(base_docs, tmp_path / "base-out").exit_code == 0
+    docs = _corpus(tmp_path / "docs", TWENTY[:19])
+    result = CliRunner().invoke(
+        cli, ["build", str(docs), "--out", str(tmp_path / "out"), "--base-store", str(tmp_path / "base-out" / "store.sqlite"), "--json"],
+        env=clean_env(CONTEXTPULL_MAX_REMOVED="20%", CONTEXTPULL_MAX_SHRINK="10"),
+    )
+    assert result.exit_code == 0, result.output
+    guard = json.loads(result.stdout)["guard"]
+    assert guard["status"] == "passed" and guard["failure"] == ""
+    assert [m["limit"] for m in guard["measures"]] == ["20%", "20%", "20%", "10%"]
+
+
+def test_build_without_a_base_has_no_guard_and_bad_settings_name_their_source(tmp_path):
+    docs = _corpus(tmp_path / "docs", TWENTY[:3])
+    result = CliRunner().invoke(cli, ["build", str(docs), "--out", str(tmp_path / "out"), "--cache", str(tmp_path / "none.sqlite"),
+                                      "--max-removed", "1", "--json"], env=clean_env())
+    assert result.exit_code == 0, result.output
+    assert "guard" not in json.loads(result.stdout)
+    (docs / "pyproject.toml").write_text('[tool.contextpull]\nmax_removed = "lots"\n', encoding="utf-8")
+    result = _build(docs, tmp_path / "out")
+    assert result.exit_code == 2
+    assert "max_removed" in result.stderr and "pyproject.toml" in result.stderr
+    assert _build(docs, tmp_path / "out2", "--max-shrink", "x%").exit_code == 2

@@ -43,6 +43,7 @@ from .outdir import check_inputs, prepare_out
 from .patch import PatchAborted
 from .report import BuildReport, source_date_epoch
 from .source import read_provenance
+from . import guard
 from ..ingest.summaries import SummaryStage, wants_model
 
 PAGE_SIZE = build_file.PAGE_SIZE
@@ -68,6 +69,7 @@ def build(
     environ: Mapping[str, str] | None = None,
     warn: Callable[[str], None] | None = None,
     embedder=None,
+    base_store: Path | str | None = None,
 ) -> BuildReport:
     """Build DOCS into OUT; return the report (exit_code 1 on golden drift). ``embedder`` is a
     library caller's own (``embed_fn``), named by ``settings.embed_model``; else that setting's.
@@ -133,7 +135,15 @@ def build(
         if strict and summaries is not None and summaries.failed:
             raise StrictSummaries(summaries.failed)
         golden_result = job.check_golden(golden_dir, update_golden)
+        guard_result = guard.check(
+            settings, job.store_path, base_store=Path(base_store) if base_store is not None else None,
+            cache=Path(cache) if cache is not None else None, warn=_warn,
+        )
         report = job.publish(golden_result, environ)
+        if guard_result is not None:
+            report.guard = guard_result
+            if guard_result["status"] == "failed":
+                report.exit_code = 1
     except BaseException:
         job.cleanup()
         if out_is_new:
