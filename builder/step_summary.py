@@ -157,6 +157,26 @@ def cache_text(cache: object) -> str:
     return text
 
 
+def source_rows(source: object) -> list[tuple[str, str]]:
+    """Where the docs came from (issue 27: the store's provenance meta, repeated in the manifest's
+    ``source``); no rows for a build outside git, whose manifest has a commit at most."""
+    if not isinstance(source, Mapping) or not any(k in source for k in ("repository", "ref", "version", "built_at")):
+        return []
+    where = str(source.get("repository") or "an unnamed repository").split("://", 1)[-1]
+    commit = str(source.get("commit") or "")
+    text = where + (f" at {commit[:7]}" if commit else "")
+    if source.get("ref"):
+        text += f", {source['ref']}"
+    if source.get("dirty"):
+        text += ", uncommitted changes"
+    rows = [("Source", cell(text))]
+    if source.get("version"):
+        rows.append(("Docs version", cell(source["version"])))
+    if source.get("built_at"):
+        rows.append(("Built at", cell(source["built_at"])))
+    return rows
+
+
 def render(report: Mapping[str, object], docs: str, installed: Sequence[tuple[str, str]] = ()) -> str:
     """The whole summary for one build report."""
     manifest = report.get("manifest") or {}
@@ -183,6 +203,7 @@ def render(report: Mapping[str, object], docs: str, installed: Sequence[tuple[st
         ("sha256", code(store.get("sha256", "?"))),
         ("Corpus fingerprint", code(prints.get("corpus", "?"))),
         ("Content fingerprint", code(prints.get("content", "?"))),
+        *source_rows(manifest.get("source")),
         ("Builder", cell(f"{builder.get('name', 'contextpull')} {builder.get('version', '?')}, "
                          f"Python {builder.get('python', '?')}, SQLite {builder.get('sqlite', '?')}")),
         ("Golden", cell(status)),

@@ -82,7 +82,8 @@ def parse_removed(specs: Iterable[str]) -> dict[str, Limit]:
 
 def parse_shrink(spec: str) -> float:
     """``--max-shrink`` as a percentage (``10`` and ``10%`` are the same)."""
-    return _limit(str(spec), "shrink").value
+    text = str(spec).strip()
+    return _limit(text if text.endswith("%") else text + "%", "shrink").value
 
 
 @dataclass(frozen=True)
