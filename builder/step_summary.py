@@ -162,9 +162,9 @@ def source_rows(source: object) -> list[tuple[str, str]]:
     ``source``); no rows for a build outside git, whose manifest has a commit at most."""
     if not isinstance(source, Mapping) or not any(k in source for k in ("repository", "ref", "version", "built_at")):
         return []
-    where = str(source.get("repository") or "an unnamed repository").split("://", 1)[-1]
+    where = str(source.get("repository") or "").split("://", 1)[-1]
     commit = str(source.get("commit") or "")
-    text = where + (f" at {commit[:7]}" if commit else "")
+    text = " at ".join(part for part in (where, commit[:7]) if part) or "-"
     if source.get("ref"):
         text += f", {source['ref']}"
     if source.get("dirty"):

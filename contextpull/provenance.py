@@ -168,8 +168,7 @@ class Provenance:
         """
         if self.empty:
             return ""
-        where = self.repository_label or "an unnamed repository"
-        head = f"Docs from {where}"
+        head = f"Docs from {self.repository_label}" if self.repository_label else "Docs"
         if self.short_commit:
             head += f" at {self.short_commit}"
         notes = []
@@ -182,5 +181,5 @@ class Provenance:
         if notes:
             head += f" ({', '.join(notes)})"
         if self.build_date:
-            head += f", built {self.build_date}"
+            head += f"{',' if head != 'Docs' else ''} built {self.build_date}"
         return head + "."

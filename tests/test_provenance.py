@@ -57,7 +57,8 @@ def test_line_names_repository_commit_version_and_date():
     assert p.line() == "Docs from github.com/pallets/flask at 2ac8988 (version 3.0.0), built 2026-11-30."
     dirty = Provenance(repository="git@example.org:team/handbook.git", commit=COMMIT, ref="main", dirty=True)
     assert dirty.line() == "Docs from git@example.org:team/handbook at 2ac8988 (ref main, uncommitted changes)."
-    assert Provenance(built_at="2026-01-02T03:04:05Z").line() == "Docs from an unnamed repository, built 2026-01-02."
+    assert Provenance(built_at="2026-01-02T03:04:05Z").line() == "Docs built 2026-01-02."
+    assert Provenance(commit=COMMIT, ref="main", built_at="2026-01-02T03:04:05Z").line() == "Docs at 2ac8988 (ref main), built 2026-01-02."
 
 
 @pytest.mark.parametrize(
