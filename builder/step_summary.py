@@ -217,9 +217,15 @@ def render(report: Mapping[str, object], docs: str, installed: Sequence[tuple[st
     total = (report.get("timings") or {}).get("total_s")
     if total is not None:
         rows.append(("Build time", cell(f"{total} s")))
+    # A build's own guard (CONTEXTPULL_MAX_REMOVED with a restored cache): issue 29.
+    guard = report.get("guard")
+    if isinstance(guard, Mapping):
+        rows.append(("Content-loss guard", f"{cell(guard.get('status', '?'))} against {code(guard.get('base', '?'))}"))
     lines = [f"## ContextPull store: {verdict}", "", "| | |", "| --- | --- |"]
     lines += [f"| {name} | {value} |" for name, value in rows]
     lines.append("")
+    if isinstance(guard, Mapping) and guard.get("failure"):
+        lines += [f"**Content-loss guard failed:** {cell(guard['failure'])}.", ""]
     lines += golden_section(golden)
     lines += skipped_section(skipped, docs)
     if isinstance(summaries, Mapping):

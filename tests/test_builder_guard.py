@@ -118,3 +118,12 @@ def test_summary_shows_the_source(file_regression):
     assert "| Source | github.com/team/handbook at 2ac8988, v1.2.0, uncommitted changes |" in text
     file_regression.check(text, extension=".md")
     assert "| Source |" not in step_summary.render(REPORT, "docs")  # a build outside git
+
+
+def test_summary_shows_a_failed_build_guard():
+    report = copy.deepcopy(REPORT)
+    report["guard"] = {"base": "cache/store.sqlite", "status": "failed",
+                       "failure": "documents removed 6 of 10 (60.0%) is over --max-removed documents=20%"}
+    text = step_summary.render(report, "docs")
+    assert "| Content-loss guard | failed against `cache/store.sqlite` |" in text
+    assert "**Content-loss guard failed:** documents removed 6 of 10 (60.0%) is over --max-removed documents=20%." in text
