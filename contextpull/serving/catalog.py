@@ -45,7 +45,7 @@ def valid_name(name: str) -> bool:
 
 def parse_argument(text: str, position: int) -> MountSpec:
     """``SOURCE`` or ``NAME=SOURCE``. A source that is itself a URL or ``gh:`` keeps any '=' it holds."""
-    origin = f"argument {position} ({text!r})"
+    origin = f"argument {position}"
     name, sep, rest = text.partition("=")
     if sep and rest and valid_name(name) and not _looks_like_source(text) and not Path(text).exists():
         return MountSpec(rest, name, None, origin)
