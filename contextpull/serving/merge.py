@@ -22,6 +22,7 @@ Standard library only.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 from ..text import query_tokens
@@ -59,10 +60,23 @@ def _idf(conn, cache: dict, words: list[str]) -> dict[str, float]:
     return out
 
 
-def worths(ranked: Ranked, words: list[str]) -> list[float]:
+def presence(words: list[str]) -> re.Pattern:
+    """The query words where the tokeniser would find them as whole tokens in lower-cased text.
+
+    A regular expression rather than ``query_tokens`` over every hit's text: the scan stays in C,
+    which halves a merged search's cost. Its edges follow the tokeniser's rule (a token does not
+    continue into a letter, digit or ``_``, nor through ``.``/``-`` into one), looking one edge
+    character back, which is all ordinary text needs.
+    """
+    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?<![^\W_][.\-])(?:{alternatives})(?!\w|[.\-]+[^\W_])")
+
+
+def worths(ranked: Ranked, words: list[str], found: re.Pattern | None = None) -> list[float]:
     """Rule 2 and 3 for one store's hits."""
-    if not ranked.hits:
-        return []
+    if not ranked.hits or not words:
+        return [0.0] * len(ranked.hits)
+    found = found or presence(words)
     idf = _idf(ranked.conn, ranked.df_cache, words)
     whole = sum(idf.values()) or 1.0
     ids = [hit.id for hit in ranked.hits]
@@ -72,7 +86,7 @@ def worths(ranked: Ranked, words: list[str]) -> list[float]:
     )
     out, cap = [], math.inf
     for sid in ids:
-        present = set(query_tokens(texts.get(sid, "")))
+        present = {match.group(0) for match in found.finditer(texts.get(sid, "").lower())}
         worth = sum(weight for word, weight in idf.items() if word in present) / whole
         cap = min(cap, worth)
         out.append(cap)
@@ -82,9 +96,10 @@ def worths(ranked: Ranked, words: list[str]) -> list[float]:
 def merge(lists: list[Ranked], query: str, limit: int) -> list[tuple[int, object]]:
     """``(mount, hit)`` pairs, best first, at most ``limit``."""
     words = list(dict.fromkeys(query_tokens(query)))
+    found = presence(words) if words else None
     keyed = []
     for ranked in lists:
-        for rank, (hit, worth) in enumerate(zip(ranked.hits, worths(ranked, words))):
+        for rank, (hit, worth) in enumerate(zip(ranked.hits, worths(ranked, words, found))):
             keyed.append((-worth, rank, ranked.mount, hit))
     keyed.sort(key=lambda item: item[:3])
     return [(mount, hit) for _, _, mount, hit in keyed[:limit]]
