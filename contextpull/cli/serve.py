@@ -236,7 +236,8 @@ def serve(sources, no_ingest, summarizer, log, transport, host, port, allow_orig
     mounts = started.mounts
     refresher = _refresher(started.followed, interval, ctx)
     label = f"{len(mounts.names)} mounts ({', '.join(mounts.names)})"
-    _echo_err(f"contextpull: mounted {label}")
+    if transport == "stdio":  # over HTTP the "serving ... at URL" line says it
+        _echo_err(f"contextpull: mounted {label}")
     server = mcp_server.build_server(mounts, log=mcp_server.stderr_logger if log else None)
     _serve_until_stopped(mcp_server, server, transport, label, host, port, allow_origins, mounts, refresher)
 
