@@ -20,7 +20,6 @@ from typing import Sequence
 from ..errors import ToolError
 from ..ops import Ops, _check_str, unknown_section
 from ..results import GrepResult, NeighboursResult, ReadResult, SearchResult
-from ..text import query_tokens
 from . import merge
 
 
@@ -105,10 +104,8 @@ class MountedOps:
             mount, result = results[0]
             return SearchResult(tuple(_hit(mount.name, h) for h in result.hits), result.mode, result.hint)
         order = {m.name: i for i, m in enumerate(self.mounts)}
-        lists = [
-            merge.Ranked(order[m.name], r.hits, m.ops.conn, m.df_cache) for m, r in results if r.hits
-        ]
-        merged = merge.merge(lists, query, limit) if query_tokens(query) else []
+        lists = [merge.Ranked(order[m.name], r.hits, m.ops.conn, m.df_cache) for m, r in results]
+        merged = merge.merge(lists, query, limit) if any(r.hits for _, r in results) else []
         hits = tuple(_hit(self.mounts[i].name, h) for i, h in merged)
         return SearchResult(hits, result_mode, hint)
 
