@@ -212,3 +212,35 @@ def test_one_store_served_alone_gets_one_provenance_line_and_nothing_else_change
     finally:
         plain.close()
         dated.close()
+
+
+def test_hybrid_search_runs_per_mount_with_each_stores_own_model(stores, tmp_path, monkeypatch):
+    """A store with vectors fuses with its model; one without says so, as it does alone."""
+    import contextpull.ingest.engine as engine
+    from contextpull.config import Settings
+    from contextpull.ops import HINT_NO_EMBEDDINGS, Ops
+    from contextpull.store import Store
+
+    from fake_embedder import SETTING, FakeEmbedder, embed_fn
+    from mcp_fixtures import write_corpus
+
+    embedder = FakeEmbedder()
+    monkeypatch.setattr(engine, "load_embedder", lambda setting: embedder if setting else None)
+    corpus = write_corpus(tmp_path / "hyb-docs", GADGET)
+    engine.ingest(corpus, tmp_path / "hyb.sqlite", Settings(embed_model=SETTING))
+    widget, _ = stores
+    mounted = MountSet([Mount("widget", _live(widget), str(widget)), Mount("hyb", _live(tmp_path / "hyb.sqlite"), "hyb")])
+    try:
+        with mounted.lock:
+            current = mounted.current()
+            current.by_name["hyb"].ops.embed_fn = embed_fn  # the fake model's query vectors
+            both = call(current, "search", {"query": "cache full", "mode": "hybrid"})
+            one = call(current, "search", {"query": "cache full", "mode": "hybrid", "in": ["hyb"]})
+        with Store.open(tmp_path / "hyb.sqlite") as opened:
+            alone = Ops(opened, embed_fn=embed_fn).search("cache full", mode="hybrid").to_dict()
+    finally:
+        mounted.close()
+    assert one["mode"] == "hybrid" and [h["id"] for h in one["hits"]] == ["hyb/" + h["id"] for h in alone["hits"]]
+    assert [h["score"] for h in one["hits"]] == [h["score"] for h in alone["hits"]]
+    assert both["mode"] == "hybrid"
+    assert both["hint"] == f"widget: {HINT_NO_EMBEDDINGS}"

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..provenance import Provenance
+from .catalog import valid_name
 from .mcp_instructions import multi_instructions
 from .routing import Mounted, MountedOps
 
@@ -134,15 +135,13 @@ def default_name(meta: dict, source: str, path: Path) -> str:
     named = Provenance.from_meta(meta).name()
     if named:
         return named
-    from .catalog import valid_name
-
     gh = re.match(r"^gh:[^/]+/([^@]+)@(.+)$", source)
     if gh:
         candidate = f"{gh[1]}@{gh[2]}"
     elif source.startswith(("https://", "http://")):
         candidate = path.name
     else:
-        candidate = Path(source.rstrip("/")).name
+        candidate = Path(source).expanduser().resolve().name  # "." is the folder's own name
     if candidate.endswith(".sqlite"):
         candidate = candidate[: -len(".sqlite")]
     cleaned = "".join(c if c.isalnum() or c in "._@+-" else "-" for c in candidate).strip("-.")
