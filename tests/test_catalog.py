@@ -136,3 +136,15 @@ def test_python_310_reads_the_same_catalog_without_tomllib(tmp_path):
     assert _parse_fallback(text, tmp_path / "c.toml") == _parse(text, tmp_path / "c.toml")
     with pytest.raises(ConfigError, match="line 1: expected"):
         _parse_fallback("source = 'a'\n", tmp_path / "c.toml")
+
+
+def test_refresh_without_a_url_to_follow_is_a_usage_error(tmp_path):
+    from mcp_fixtures import corpus_store
+
+    store = corpus_store(tmp_path)
+    for args in ([str(store)], [f"a={store}", f"b={store}"]):
+        result = CliRunner().invoke(cli, ["serve", *args, "--refresh", "10m"])
+        assert result.exit_code == 2, result.stderr
+        assert "--refresh follows URL or gh: sources without a sha256 pin" in result.stderr
+    result = CliRunner().invoke(cli, ["serve", str(store), "--refresh", "often"])
+    assert result.exit_code == 2 and "--refresh 'often' is not a duration" in result.stderr
