@@ -1,7 +1,7 @@
 """``serve --refresh``: a moving release tag followed while clients keep asking (issue 27).
 
 The loopback release host republishes ``gh:acme/gadget@latest``; the server (a subprocess over
-streamable HTTP, polling every 200 ms) must swap the new store in between requests. Clients
+streamable HTTP or stdio, polling every 200 ms) must swap the new store in between requests. Clients
 call all the while: no call may fail, and no answer may mix the two builds (every hit of one
 answer comes from one of them). A republished store whose body does not match its ``.sha256``
 must leave the old store in service, with one line on stderr.
@@ -9,9 +9,11 @@ must leave the old store in service, with one line on stderr.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 import anyio
@@ -20,6 +22,7 @@ import pytest
 pytest.importorskip("mcp")
 
 from mcp import Client  # noqa: E402
+from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 
 try:
     from mcp_fixtures import corpus_store, set_meta, stop_server
@@ -63,44 +66,68 @@ def _words(result) -> set[str]:
     return {w for h in result.structured_content["hits"] for w in ("alpha", "beta") if w in h["snippet"]}
 
 
-def test_a_refresh_swaps_under_concurrent_requests_without_an_error_or_a_mixed_answer(builds, tmp_path):
+@contextlib.contextmanager
+def _clients(transport: str, args: list[str], env: dict):
+    """``connect()`` opens one more SDK client on the server; stderr is read at the end."""
+    if transport == "http":
+        url, proc = _start(args, env)
+        stderr: list[str] = []
+        try:
+            yield lambda: Client(url, read_timeout_seconds=30), stderr
+        finally:
+            stop_server(proc)
+            stderr.append(proc.stderr.read())
+        return
+    command = ["-m", "contextpull", "serve", *args, "--refresh", "200ms"]
+    params = StdioServerParameters(command=sys.executable, args=command, env=env)
+    with tempfile.TemporaryFile(mode="w+", encoding="utf-8") as errlog:
+        stderr = []
+        # over stdio a client is the server's one session: each connect() starts a server
+        yield lambda: Client(stdio_client(params, errlog=errlog), mode="legacy", read_timeout_seconds=60), stderr
+        errlog.seek(0)
+        stderr.append(errlog.read())
+
+
+@pytest.mark.parametrize("transport", ["http", "stdio"])
+def test_a_refresh_swaps_under_concurrent_requests_without_an_error_or_a_mixed_answer(builds, tmp_path, transport):
     with ReleaseHost() as host:
         host.publish("acme/gadget", "latest", builds["one"])
         env = {**os.environ, "CONTEXTPULL_GITHUB_URL": host.url, "CONTEXTPULL_CACHE": str(tmp_path / "cache")}
-        url, proc = _start([f"widget={builds['widget']}", "gadget=gh:acme/gadget@latest"], env)
         answers, errors = [], []
-        try:
+        with _clients(transport, [f"widget={builds['widget']}", "gadget=gh:acme/gadget@latest"], env) as (connect, stderr):
 
-            async def client_loop(stop: anyio.Event):
-                async with Client(url, read_timeout_seconds=30) as client:
-                    while not stop.is_set():
-                        result = await client.call_tool("search", {"query": "gadget release", "in": ["gadget"], "limit": 6})
-                        (errors if result.is_error else answers).append(result)
+            async def ask(client, stop: anyio.Event):
+                while not stop.is_set():
+                    result = await client.call_tool("search", {"query": "gadget release", "in": ["gadget"], "limit": 6})
+                    (errors if result.is_error else answers).append(result)
 
             async def main():
                 stop = anyio.Event()
-                async with anyio.create_task_group() as tasks:
-                    for _ in range(4):
-                        tasks.start_soon(client_loop, stop)
-                    await anyio.sleep(0.5)
-                    host.publish("acme/gadget", "latest", builds["two"])
-                    deadline = time.monotonic() + WAIT_S
-                    while time.monotonic() < deadline and not (answers and _words(answers[-1]) == {"beta"}):
-                        await anyio.sleep(0.05)
-                    await anyio.sleep(0.3)  # keep asking across and after the swap
-                    stop.set()
-                async with Client(url, read_timeout_seconds=30) as client:
-                    return client.instructions, (await client.call_tool("index", {})).content[0].text
+                async with connect() as client:
+                    async with anyio.create_task_group() as tasks:
+                        for _ in range(4):  # four requests in flight at a time
+                            tasks.start_soon(ask, client, stop)
+                        await anyio.sleep(0.5)
+                        host.publish("acme/gadget", "latest", builds["two"])
+                        deadline = time.monotonic() + WAIT_S
+                        while time.monotonic() < deadline and not (answers and _words(answers[-1]) == {"beta"}):
+                            await anyio.sleep(0.05)
+                        await anyio.sleep(0.3)  # keep asking across and after the swap
+                        stop.set()
+                    listing = (await client.call_tool("index", {})).content[0].text
+                if transport == "http":  # a new session is told the new build at initialize
+                    async with connect() as fresh:
+                        return fresh.instructions, listing
+                return None, listing
 
             instructions, listing = anyio.run(main)
-        finally:
-            stop_server(proc)
-        stderr = proc.stderr.read()
+        stderr = stderr[0]
     assert not errors, errors[0].content[0].text
     seen = [_words(a) for a in answers]
     assert all(len(words) == 1 for words in seen), "an answer mixed the two builds"
     assert seen[0] == {"alpha"} and seen[-1] == {"beta"}
-    assert "gadget/" in listing and "version 2.0" in listing and "version 2.0" in instructions
+    assert "gadget/" in listing and "version 2.0" in listing
+    assert instructions is None or "version 2.0" in instructions
     assert stderr.count("contextpull: refreshed gadget: now sha256") == 1
 
 
