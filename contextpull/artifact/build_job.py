@@ -14,8 +14,7 @@ import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from ..dialects.reads import READS_KEY
-from ..dialects.reads import dumps as dumps_reads
+from ..dialects.reads import store as store_reads
 from ..dialects.report import ConstructTally
 from ..errors import BuildError
 from . import build_file
@@ -211,11 +210,7 @@ class BuildJob:
             _lap("embed_s")
             self.index = finalize_index(conn, self.settings, ingested_at=self.ingested_at, corpus_root=".")
             write_meta(conn, {**builder_meta(self.settings), **self.provenance.to_meta(), CONTENT_FP_KEY: "0" * 64})
-            # What documents read; none in a plain build, and none left from a patched cache.
-            if self.constructs.reads:
-                write_meta(conn, {READS_KEY: dumps_reads(self.constructs.reads)})
-            else:
-                conn.execute("DELETE FROM meta WHERE key = ?", (READS_KEY,))
+            store_reads(conn, self.constructs.reads)  # none in a plain build, none left from a cache
             conn.commit()
             _lap("index_text_s")  # the last chunk, the index text and meta
             # Everything the content fingerprint reads is final now: it runs beside the rest.
