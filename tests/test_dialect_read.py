@@ -102,6 +102,9 @@ def make(tmp_path, files):
         ({"docs/_config.yml": "x: 1", "docs/a.md": "a"}, "docs", "jekyll", "docs/_config.yml"),
         ({"book/_config.yml": "x: 1", "book/_toc.yml": "", "book/a.md": "a"}, "book", "sphinx", "book/_config.yml"),
         ({"docs/conf.py": "project = 'x'", "docs/a.rst": "a"}, "docs", "sphinx", "docs/conf.py"),
+        ({"docs/source/conf.py": "", "docs/source/a.rst": "a"}, "docs", "sphinx", "docs/source/conf.py"),
+        ({"config/_default/hugo.toml": "", "content/a.md": "a"}, "content", "hugo", "config/_default/hugo.toml"),
+        ({"config/_default/config.yaml": "", "content/a.md": "a"}, "content", "hugo", "config/_default/config.yaml"),
         ({"docs/a.md": "a"}, "docs", "plain", None),
         # nearest folder first: the docs folder's own configuration wins over the root's
         ({"mkdocs.yml": "", "docs/conf.py": "", "docs/a.md": "a"}, "docs", "sphinx", "docs/conf.py"),
