@@ -207,6 +207,21 @@ def test_a_dialect_that_fails_is_named_and_the_document_still_read(tmp_path, mon
     assert "ZeroDivisionError" in result.notes[0].detail
 
 
+def test_a_reader_that_says_the_file_is_unusable_makes_a_skip_not_markdown(tmp_path, monkeypatch):
+    import types
+
+    from contextpull.dialects import read
+    from contextpull.parsing.blocks import ParseError
+
+    def to_markdown(text, ctx):
+        raise ParseError("notebook is not JSON")
+
+    fake = types.SimpleNamespace(to_markdown=to_markdown)
+    monkeypatch.setattr(read, "load_module", lambda name: fake if name == "read_ipynb" else None)
+    with pytest.raises(ParseError, match="notebook is not JSON"):
+        read_document(b"{not json", "ipynb", "nb", "nb.ipynb", site_at(tmp_path))
+
+
 def test_the_configuration_file_is_a_dependency(tmp_path):
     make(tmp_path, {".git/HEAD": "", "mkdocs.yml": "site_name: x\n", "docs/a.md": "a"})
     site = detect_site(tmp_path / "docs")
