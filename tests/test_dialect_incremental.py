@@ -129,6 +129,7 @@ def test_ingest_rebuilds_exactly_the_documents_whose_dependency_changed(site):
     assert first.changed == 3 and first.dialect["name"] == "mkdocs"
     again = ingest(docs, store, environ=env)
     assert (again.changed, again.unchanged, again.wrote) == (0, 3, False)
+    assert again.dialect == first.dialect  # unchanged documents report their last reading
     (site / "snippets" / "hello.py").write_text("print('changed')\n")
     edited = ingest(docs, store, environ=env)
     assert (edited.changed, edited.unchanged) == (1, 2)

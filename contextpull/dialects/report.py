@@ -27,10 +27,14 @@ class ConstructTally:
         found = entry(deps, notes)
         if found is not None:
             self.reads[record.path] = found
+        self.add_notes(record.path, notes)
+
+    def add_notes(self, path: str, notes) -> None:
+        """Count ``notes`` of the document at ``path`` (one not read again keeps its old ones)."""
         for note in notes:
             self.counts[(note.construct, note.outcome)] += 1
             if note.outcome == "unresolved":
-                self.unresolved.append((record.path, note))
+                self.unresolved.append((path, note))
 
     def to_dict(self, site) -> dict:
         constructs: dict[str, dict[str, int]] = {}

@@ -34,7 +34,8 @@ class IngestReport:
     wrote: bool = False
     elapsed_s: float = 0.0
     embeddings: dict | None = None  # writing.vectors.VectorCounts when embed_model is set
-    # The dialect chosen, from which file, and the constructs of the documents read this run.
+    # The dialect chosen, from which file, and the constructs of every document (unchanged ones
+    # with the notes of their last reading, from meta.dialect_reads).
     dialect: dict | None = None
 
     def to_dict(self) -> dict:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from ..config import Settings
-from ..dialects.reads import READS_KEY, expected_sha
+from ..dialects.reads import READS_KEY, expected_sha, notes_of
 from ..dialects.reads import dumps as dumps_reads
 from ..dialects.reads import entry as read_entry
 from ..dialects.reads import loads as loads_reads
@@ -149,6 +149,7 @@ def apply_corpus(
             if isinstance(record, Unchanged):
                 present.add(record.path)
                 report.unchanged += 1
+                tally.add_notes(record.path, notes_of(reads, record.path))  # as read last time
                 continue
             if isinstance(record, Skipped):
                 report.skipped.append(record)
