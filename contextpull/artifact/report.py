@@ -39,6 +39,16 @@ class BuildReport:
     summaries: dict[str, Any] | None = None  # a model summarizer's counts (ingest.summaries), else None
     timings: dict[str, float] = field(default_factory=dict)
     guard: dict[str, Any] | None = None  # artifact.guard.check: --max-removed/--max-shrink against a base
+    # The dialect chosen, from which file, and its construct report (dialects.report).
+    dialect: dict[str, Any] | None = None
+
+    def dialect_lines(self) -> list[str]:
+        """The construct report as text (``dialects.report.text_lines``); none for plain."""
+        if self.dialect is None:
+            return []
+        from ..dialects.report import text_lines
+
+        return text_lines(self.dialect)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -59,6 +69,7 @@ class BuildReport:
             "warnings": list(self.warnings),
             **({"summaries": self.summaries} if self.summaries is not None else {}),
             **({"guard": self.guard} if self.guard is not None else {}),
+            **({"dialect": self.dialect} if self.dialect is not None else {}),
             "timings": dict(self.timings),
         }
 
