@@ -1,0 +1,148 @@
+"""reStructuredText through docutils into the shared block stream (issue 26, "Formats").
+
+Why docutils: it is the reference parser, the one Sphinx itself runs, so titles, sections, lists,
+tables and literal blocks are found exactly as the rendered site finds them; a second parser of
+our own would disagree with it at the edges (shared/style/dialects.md, section 2).
+
+docutils is a document processor with doors to the file system, the network and the clock. Every
+door is shut here (proposal 8): no file insertion, no raw passthrough, no configuration files
+(a repository's ``docutils.conf`` could open the doors again in CI), no reports on stderr, no
+halting. The directives that read files (``include``, ``literalinclude``, ``csv-table :file:``)
+are replaced by ones that read through ``ctx.include`` with the repository-root guard; those that
+would fetch a URL or format the clock are refused. Sphinx's names are registered for the time of
+one parse and the process-global registries are restored afterwards, as Sphinx's own
+``docutils_namespace()`` does.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import threading
+
+from ..parsing.blocks import ParsedDocument, ParseError
+from .api import Context
+
+# Lines longer than this are refused by docutils itself (one named error, not a stall): a
+# minified blob in an .rst file would otherwise cost the inline parser quadratic time.
+LINE_LENGTH_LIMIT = 10_000
+
+SAFE_SETTINGS = {
+    "file_insertion_enabled": False,
+    "raw_enabled": False,
+    "_disable_config": True,
+    "report_level": 5,
+    "halt_level": 5,
+    "exit_status_level": 5,
+    "warning_stream": False,
+    "line_length_limit": LINE_LENGTH_LIMIT,
+    "input_encoding": "utf-8",
+    # Sections stay sections: the first title is a level-1 heading, not a document attribute.
+    "doctitle_xform": False,
+    "sectsubtitle_xform": False,
+    "docinfo_xform": False,
+    "smart_quotes": False,
+    "syntax_highlight": "none",
+    "character_level_inline_markup": False,
+    "language_code": "en",
+    "traceback": True,
+}
+
+# docutils' directive and role registries are module globals; one parse at a time swaps them.
+_REGISTRY_LOCK = threading.Lock()
+
+
+class ParseState:
+    """What the Sphinx stand-ins need during one parse, carried on the document settings."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        site = ctx.site
+        docs = posixpath.normpath(_relative(site.docs_root, site.repo_root))
+        folder = posixpath.dirname(ctx.path)
+        self.doc_path = _clean(posixpath.join(docs, ctx.path))
+        self.doc_folder = _clean(posixpath.join(docs, folder))
+        # Sphinx resolves "/x" against the source directory: the folder of conf.py.
+        if site.config_file and site.config_file.endswith("conf.py"):
+            self.source_dir = _clean(posixpath.dirname(site.config_file))
+        else:
+            self.source_dir = _clean(docs)
+        config = ctx.config if isinstance(ctx.config, dict) else {}
+        self.config = config
+        highlight = config.get("highlight_language")
+        self.highlight = highlight if isinstance(highlight, str) and highlight != "default" else ""
+        role = config.get("default_role")
+        self.default_role = role if isinstance(role, str) else ""
+        self.included: dict[str, object] = {}  # source path -> Included, for nested includes
+        self.include_lines: dict[str, int] = {}  # source path -> line of its include in the doc
+
+    def line_in_document(self, source: str | None, line: int | None) -> int:
+        """A 1-based line of the document for a note: an included file's constructs are
+        reported at the include directive that brought them in."""
+        if source in self.include_lines:
+            return self.include_lines[source]
+        return int(line or 0)
+
+    def note(self, construct: str, outcome: str, source: str | None, line: int | None,
+             detail: str = "") -> None:
+        self.ctx.note(construct, outcome, self.line_in_document(source, line), detail)
+
+
+def _relative(path: str, root: str) -> str:
+    rel = posixpath.relpath(path.replace("\\", "/"), root.replace("\\", "/"))
+    return "" if rel == "." else rel
+
+
+def _clean(path: str) -> str:
+    path = posixpath.normpath(path) if path else ""
+    return "" if path == "." else path
+
+
+def parse_rst(text: str, ctx: Context) -> ParsedDocument:
+    """Parse reStructuredText ``text`` into a title and blocks; ``ParseError`` when docutils
+    cannot read it at all (a named skip). Markup errors docutils recovers from are notes."""
+    try:
+        from docutils.frontend import get_default_settings
+        from docutils.parsers.rst import Parser
+        from docutils.readers.standalone import Reader
+        from docutils.utils import new_document
+    except ModuleNotFoundError:
+        raise ParseError("reStructuredText support needs docutils (pip install docutils)") from None
+    from . import rst_nodes, rst_registry
+
+    state = ParseState(ctx)
+    settings = get_default_settings(Parser, Reader)
+    for key, value in SAFE_SETTINGS.items():
+        setattr(settings, key, value)
+    settings.contextpull = state
+    stem = posixpath.splitext(posixpath.basename(ctx.path))[0]
+
+    def observe(message) -> None:
+        if message["level"] >= 3:  # errors and worse; warnings are style, not lost text
+            state.note("rst markup error", "unresolved", message.get("source"),
+                       message.get("line"), _first_line(message.astext()))
+
+    with _REGISTRY_LOCK, rst_registry.registered():
+        try:
+            parser = Parser()
+            reader = Reader(parser=parser)
+            document = new_document(state.doc_path, settings)
+            document.reporter.attach_observer(observe)
+            parser.parse(text, document)
+            document.transformer.populate_from_components((reader, parser))
+            document.transformer.apply_transforms()
+        except RecursionError:
+            raise ParseError("reStructuredText nested too deeply to read") from None
+        except ParseError:
+            raise
+        except Exception as exc:  # docutils has no single error type for input it cannot read
+            raise ParseError(f"reStructuredText could not be read: {_first_line(str(exc))}") from None
+    try:
+        title, blocks = rst_nodes.to_blocks(document, state)
+    except RecursionError:
+        raise ParseError("reStructuredText nested too deeply to read") from None
+    return ParsedDocument(title or stem, blocks)
+
+
+def _first_line(text: str) -> str:
+    line = text.strip().split("\n", 1)[0]
+    return line[:200]
