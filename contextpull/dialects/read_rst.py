@@ -109,6 +109,10 @@ def parse_rst(text: str, ctx: Context) -> ParsedDocument:
         raise ParseError("reStructuredText support needs docutils (pip install docutils)") from None
     from . import rst_nodes, rst_registry
 
+    long_line = _long_line(text)
+    if long_line:
+        # docutils refuses the whole document then; say which line, as a named skip.
+        raise ParseError(f"line {long_line} is longer than {LINE_LENGTH_LIMIT:,} characters")
     state = ParseState(ctx)
     settings = get_default_settings(Parser, Reader)
     for key, value in SAFE_SETTINGS.items():
@@ -117,9 +121,15 @@ def parse_rst(text: str, ctx: Context) -> ParsedDocument:
     stem = posixpath.splitext(posixpath.basename(ctx.path))[0]
 
     def observe(message) -> None:
-        if message["level"] >= 3:  # errors and worse; warnings are style, not lost text
-            state.note("rst markup error", "unresolved", message.get("source"),
-                       message.get("line"), _first_line(message.astext()))
+        # An error is markup docutils could not turn into its meaning; a warning is markup it
+        # read another way (an unclosed backquote as text): both are the author's to see.
+        level = message["level"]
+        if level >= 2:
+            construct, outcome = ("rst markup error", "unresolved") if level >= 3 else (
+                "rst markup warning", "converted")
+            text = message.children[0].astext() if message.children else message.astext()
+            state.note(construct, outcome, message.get("source"), message.get("line"),
+                       _first_line(text))
 
     with _REGISTRY_LOCK, rst_registry.registered():
         try:
@@ -141,6 +151,16 @@ def parse_rst(text: str, ctx: Context) -> ParsedDocument:
     except RecursionError:
         raise ParseError("reStructuredText nested too deeply to read") from None
     return ParsedDocument(title or stem, blocks)
+
+
+def _long_line(text: str) -> int:
+    """The 1-based number of the first line over the limit, or 0."""
+    if len(text) <= LINE_LENGTH_LIMIT:
+        return 0
+    for number, line in enumerate(text.split("\n"), 1):
+        if len(line) > LINE_LENGTH_LIMIT:
+            return number
+    return 0
 
 
 def _first_line(text: str) -> str:

@@ -126,6 +126,9 @@ class CodeBlock(_Base):
 
     def run(self):
         language = self.arguments[0].strip() if self.arguments else None
+        if not self.content:
+            _note(self, "rst code-block", "unresolved", f"{self.name} without code")
+            return []
         text = "\n".join(self.content)
         if "dedent" in self.options:
             try:
@@ -198,6 +201,11 @@ class Include(_Base):
         if before and before in text:
             text = text.partition(before)[0]
         lines = statemachine.string2lines(text, 8, convert_whitespace=True)
+        limit = self.state.document.settings.line_length_limit
+        if any(len(line) > limit for line in lines):
+            state.note("rst include", "unresolved", source, line,
+                       f"{included.path}: a line is longer than {limit:,} characters")
+            return []
         start, end = self.options.get("start-line"), self.options.get("end-line")
         with contextlib.suppress(ValueError):
             lines = lines[int(start) if start else None : int(end) if end else None]
