@@ -1,0 +1,384 @@
+"""The Sphinx dialect: its Markdown is MyST (issue 26, "Formats"; MyST-Parser 5.1).
+
+A Sphinx site's ``.rst`` goes through docutils (``read_rst``); its ``.md`` is MyST, Markdown
+whose extensions are Sphinx's directives and roles in Markdown clothing. ``prepare`` turns them
+into the plain Markdown the shared parser reads, with the same meanings ``read_rst`` gives their
+rst forms, so a page reads the same whichever syntax its author chose:
+
+- directive fences (```` ```{note} ````, ``:::{admonition} Title``) by name: admonitions and
+  tabs as labelled text, ``code-block`` as a fence, ``include``/``literalinclude`` through
+  ``ctx.include``, ``toctree`` and other navigation dropped, ``eval-rst`` through docutils, an
+  unknown name keeping its body (noted ``converted``);
+- roles (``{ref}`text <label>```) reduced to their text, as ``rst_roles`` reduces them;
+- ``(label)=`` targets, ``%`` comments, ``+++`` breaks and HTML comments, which a reader never
+  sees, dropped; ``{{ name }}`` substitutions resolved from ``myst_substitutions`` in conf.py.
+
+Code fences are copied untouched: Markdown-extension syntax never edits code (the contract).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from .api import Context, Included
+
+NAME = "sphinx"
+CONFIG_FILES = ("conf.py",)
+
+_OPEN = re.compile(r"^([ \t]*)(`{3,}|~{3,}|:{3,})\s*(?:\{([^}\s]+)\})?(.*)$")
+_TARGET = re.compile(r"^\s*\(([^()\s]+)\)=\s*$")
+_COMMENT = re.compile(r"^\s*%")
+_BREAK = re.compile(r"^\s*\+\+\+")
+_ATTRS = re.compile(r"^\s*\{[#.][^}]*\}\s*$")
+_INLINE = re.compile(r"\{([\w:.+-]+)\}(`+)(.+?)\2|(`+)(.+?)\4")
+_SUBSTITUTION = re.compile(r"\{\{\s*([\w.-]+)\s*\}\}")
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+
+_ADMONITIONS = {
+    "note": "Note", "warning": "Warning", "tip": "Tip", "important": "Important",
+    "hint": "Hint", "caution": "Caution", "danger": "Danger", "error": "Error",
+    "attention": "Attention", "seealso": "See also", "todo": "Todo",
+}
+_TITLED = ("admonition", "dropdown", "tab-item", "tab", "group-tab", "card", "topic", "sidebar")
+_VERSIONS = {
+    "versionadded": "Added in version {}", "versionchanged": "Changed in version {}",
+    "deprecated": "Deprecated since version {}", "versionremoved": "Removed in version {}",
+}
+_CODE = ("code-block", "code", "sourcecode", "code-cell")
+_DROPPED = (
+    "toctree", "index", "contents", "currentmodule", "module", "py:module", "py:currentmodule",
+    "tableofcontents", "sectionauthor", "codeauthor", "highlight", "image", "mermaid",
+    "graphviz", "uml", "plantuml", "meta", "spelling:word-list", "default-domain", "program",
+)
+_AUTODOC = ("automodule", "autoclass", "autofunction", "automethod", "autoattribute",
+            "autodata", "autoexception", "autosummary", "autoproperty", "autodecorator")
+_KEPT = ("tab-set", "tabs", "grid", "grid-item", "grid-item-card", "div", "container",
+         "glossary", "hlist", "only", "figure", "margin", "epigraph", "list-table",
+         "csv-table", "table", "math", "centered", "rubric", "ifconfig")
+
+
+def prepare(text: str, ctx: Context) -> str:
+    """MyST Markdown ``text`` as the Markdown the shared parser reads."""
+    if "<!--" in text:
+        text = _without_html_comments(text)
+    lines = text.split("\n")
+    out = _Converter(ctx).convert(lines, 1, None, None)
+    return "\n".join(_squeeze(out))
+
+
+def _squeeze(lines: list[str]) -> list[str]:
+    """Runs of blank lines left where constructs were dropped become one, outside code."""
+    out: list[str] = []
+    fence = ""
+    for line in lines:
+        stripped = line.strip()
+        if fence:
+            if stripped.startswith(fence) and stripped == fence[0] * len(stripped):
+                fence = ""
+        else:
+            opener = re.match(r"(`{3,}|~{3,})", stripped)
+            if opener:
+                fence = opener.group(1)
+            elif not stripped and (not out or not out[-1].strip()):
+                continue
+        out.append(line)
+    return out
+
+
+def _without_html_comments(text: str) -> str:
+    """HTML comments go, outside code only; the lines they held stay, as blank lines, so the
+    line numbers of what follows still match the source."""
+    parts, in_fence, fence = [], False, ""
+    chunk: list[str] = []
+    for line in text.split("\n"):
+        stripped = line.lstrip()
+        if in_fence:
+            parts.append(line)
+            if stripped.startswith(fence) and not stripped[len(fence):].strip():
+                in_fence = False
+            continue
+        opener = re.match(r"(`{3,}|~{3,})", stripped)
+        if opener and "{" not in stripped[: len(opener.group(1)) + 1]:
+            parts.extend(_strip_comments(chunk))
+            chunk = []
+            parts.append(line)
+            in_fence, fence = True, opener.group(1)
+            continue
+        chunk.append(line)
+    parts.extend(_strip_comments(chunk))
+    return "\n".join(parts)
+
+
+def _strip_comments(lines: list[str]) -> list[str]:
+    if not lines:
+        return []
+    text = "\n".join(lines)
+    text = _HTML_COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+    return text.split("\n")
+
+
+class _Converter:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        site = ctx.site
+        docs = _clean(posixpath.relpath(site.docs_root, site.repo_root))
+        self.doc_folder = _clean(posixpath.join(docs, posixpath.dirname(ctx.path)))
+        if site.config_file and site.config_file.endswith("conf.py"):
+            self.source_dir = _clean(posixpath.dirname(site.config_file))
+        else:
+            self.source_dir = docs
+        config = ctx.config if isinstance(ctx.config, dict) else {}
+        self.config = config
+        subs = config.get("myst_substitutions")
+        self.substitutions = subs if isinstance(subs, dict) else {}
+        role = config.get("default_role")
+        self.default_role = role if isinstance(role, str) else ""
+
+    def note(self, construct: str, outcome: str, line: int, detail: str = "") -> None:
+        self.ctx.note(construct, outcome, line, detail)
+
+    # ---- lines --------------------------------------------------------------------------
+    def convert(self, lines: list[str], first: int, within: Included | None,
+                at: int | None) -> list[str]:
+        """``lines`` (numbered from ``first`` in the document, or all reported at the include
+        line ``at``) converted; ``within`` is the include they came from."""
+        out: list[str] = []
+        i, n = 0, len(lines)
+        while i < n:
+            line = lines[i]
+            number = at or first + i
+            opener = _OPEN.match(line) if line.lstrip()[:1] in "`~:" else None
+            if opener is not None and (opener.group(3) or opener.group(2)[0] != ":"):
+                end = _closing(lines, i, opener.group(2))
+                body = lines[i + 1 : end]
+                if opener.group(3):
+                    indent = opener.group(1)
+                    shown = self.directive(opener.group(3), opener.group(4).strip(),
+                                           _dedent_to(body, indent), number, at, within)
+                    if shown:  # a block of its own, never run into its neighbours
+                        if out and out[-1].strip():
+                            out.append("")
+                        out.extend(indent + s if s else s for s in shown)
+                        out.append("")
+                else:  # a code fence: copied exactly
+                    out.extend(lines[i : end + 1])
+                i = end + 1
+                continue
+            if _TARGET.match(line):
+                self.note("myst target", "converted", number)
+            elif _COMMENT.match(line):
+                self.note("myst comment", "converted", number)
+            elif _BREAK.match(line) or _ATTRS.match(line):
+                self.note("myst block break", "converted", number)
+            else:
+                out.append(self.inline(line, number))
+            i += 1
+        return out
+
+    def inline(self, line: str, number: int) -> str:
+        if "{" not in line:
+            return line
+        if "`" in line and "}" in line:
+            line = _INLINE.sub(lambda m: self.role(m, number), line)
+        if "{{" in line:
+            line = _SUBSTITUTION.sub(lambda m: self.substitute(m, number), line)
+        return line
+
+    def role(self, match: re.Match, number: int) -> str:
+        if match.group(1) is None:
+            return match.group(0)  # an inline code span, kept as written
+        from .rst_roles import display
+
+        self.note("myst role", "converted", number)
+        shown, code = display(match.group(1), match.group(3), self.config)
+        return _code_span(shown) if code else shown
+
+    def substitute(self, match: re.Match, number: int) -> str:
+        value = self.substitutions.get(match.group(1))
+        if isinstance(value, (str, int, float)):
+            self.note("myst substitution", "resolved", number)
+            return str(value)
+        self.note("myst substitution", "unresolved", number, f"{match.group(1)} is not defined")
+        return match.group(0)
+
+    # ---- directives ---------------------------------------------------------------------
+    def directive(self, name: str, argument: str, body: list[str], number: int,
+                  at: int | None, within: Included | None) -> list[str]:
+        options, content, offset = _options(body)
+        key = name.lower()
+        start = at or number + 1 + offset
+        if key in _CODE:
+            self.note("myst code-block", "converted", number)
+            return _fence("\n".join(content), argument.split()[0] if argument else "")
+        if key in _ADMONITIONS or key in _TITLED or key in _VERSIONS:
+            return self.labelled(key, argument, content, options, number, start, at, within)
+        if key in _DROPPED:
+            self.note(f"myst {key}", "converted", number)
+            return []
+        if key in _AUTODOC or (key == "eval-rst" and _autodoc_only(content)):
+            what = f"{key} {argument}".strip() if key in _AUTODOC else " ".join(
+                content[0][3:].replace("::", "").split())
+            self.note("myst autodoc", "unresolved", number,
+                      f"{what}: generated from code, which is never imported")
+            return []
+        if key == "eval-rst" or key == "rst":
+            return self.eval_rst(content, number)
+        if key in ("include", "literalinclude"):
+            return self.include(key, argument, options, number, at, within)
+        if key == "raw":
+            self.note("myst raw", "converted", number)
+            if "html" in argument.lower():
+                text = re.sub(r"<[^>]*>", "", "\n".join(content)).strip()
+                return text.split("\n") if text else []
+            return []
+        if key in _KEPT:
+            self.note(f"myst {key}", "converted", number)
+            return self.convert(content, start, within, at)
+        if content:
+            self.note("myst directive", "converted", number, f"unknown directive {name!r}")
+            return self.convert(content, start, within, at)
+        self.note("myst directive", "unresolved", number, f"unknown directive {name!r} has no body")
+        return []
+
+    def labelled(self, key, argument, content, options, number, start, at, within) -> list[str]:
+        """"Label: first paragraph", as ``rst_nodes`` writes an admonition."""
+        self.note("myst admonition", "converted", number)
+        if key in _VERSIONS:
+            version, _, rest = argument.partition(" ")
+            label = _VERSIONS[key].format(version)
+            content = ([rest.strip(), ""] if rest.strip() else []) + content
+        elif key in _TITLED:
+            label = self.inline(argument, number) if argument else key.replace("-", " ").title()
+        else:
+            label = self.inline(options.get("title", ""), number) or _ADMONITIONS[key]
+            if argument:  # a note's first line is its content, as docutils reads it
+                content = [argument, *content]
+        body = self.convert(content, start, within, at)
+        while body and not body[0].strip():
+            body.pop(0)
+        if not body:
+            return [label if label.endswith((".", ":")) else f"{label}."]
+        if _starts_paragraph(body[0]):
+            return [f"{label}: {body[0].lstrip()}", *body[1:]]
+        return [f"{label}:", "", *body]
+
+    def eval_rst(self, content: list[str], number: int) -> list[str]:
+        """An ``eval-rst`` block through docutils, its blocks written back as Markdown."""
+        from ..parsing.blocks import Heading, Paragraph, ParseError
+        from .read_rst import parse_rst
+
+        self.note("myst eval-rst", "converted", number)
+        try:
+            doc = parse_rst("\n".join(content), self.ctx)
+        except ParseError as exc:
+            self.note("myst eval-rst", "unresolved", number, str(exc))
+            return []
+        out: list[str] = []
+        for block in doc.blocks:
+            if isinstance(block, Heading):
+                out.append(f"{'#' * block.level} {block.text}")
+            elif isinstance(block, Paragraph):
+                out.append(block.text)
+            else:
+                out.append(block.raw)
+            out.append("")
+        return out[:-1]
+
+    def include(self, key, argument, options, number, at, within) -> list[str]:
+        from .literal_include import LiteralIncludeError, select_lines
+
+        target, base = argument.strip(), self.doc_folder
+        if target.startswith("/"):
+            base, target = self.source_dir, target.lstrip("/")
+        line = at or number
+        included = self.ctx.include(target, base=base, line=line, construct=f"myst {key}",
+                                    within=within)
+        if included is None:
+            return []
+        if key == "literalinclude" or "literal" in options or "code" in options:
+            try:
+                text = select_lines(included.text, options)
+            except LiteralIncludeError as exc:
+                self.note(f"myst {key}", "unresolved", line, f"{included.path}: {exc}")
+                return []
+            language = options.get("language") or options.get("code") or ""
+            caption = options.get("caption")
+            return ([caption, ""] if caption else []) + _fence(text, language)
+        text = included.text
+        if options.get("start-after"):
+            text = text.partition(options["start-after"])[2]
+        if options.get("end-before"):
+            text = text.partition(options["end-before"])[0]
+        if included.path.endswith(".rst"):
+            return self.eval_rst(text.split("\n"), line)
+        return self.convert(text.split("\n"), line, included, line)
+
+
+def _clean(path: str) -> str:
+    path = posixpath.normpath(path) if path else ""
+    return "" if path == "." else path
+
+
+def _closing(lines: list[str], i: int, marker: str) -> int:
+    """The index of the line that closes the fence opened at ``i`` (CommonMark: the same
+    character, at least as many, nothing else), or the last line when it never closes."""
+    char, size = marker[0], len(marker)
+    for j in range(i + 1, len(lines)):
+        stripped = lines[j].strip()
+        if len(stripped) >= size and stripped == char * len(stripped):
+            return j
+    return len(lines)
+
+
+def _dedent_to(body: list[str], indent: str) -> list[str]:
+    if not indent:
+        return body
+    return [line[len(indent):] if line.startswith(indent) else line.lstrip() for line in body]
+
+
+def _options(body: list[str]) -> tuple[dict[str, str], list[str], int]:
+    """A directive's options (``:key: value`` lines or a ``---`` YAML block) and its content,
+    with the number of lines the options took."""
+    options: dict[str, str] = {}
+    if body and body[0].strip() == "---":
+        for j in range(1, len(body)):
+            if body[j].strip() == "---":
+                for line in body[1:j]:
+                    key, colon, value = line.partition(":")
+                    if colon and key.strip():
+                        options[key.strip()] = value.strip().strip("'\"")
+                return options, body[j + 1 :], j + 1
+        return options, body, 0
+    j = 0
+    while j < len(body):
+        match = re.match(r"^\s*:([\w-]+):\s*(.*)$", body[j])
+        if match is None:
+            break
+        options[match.group(1)] = match.group(2).strip()
+        j += 1
+    if j and j < len(body) and not body[j].strip():  # the blank line that ends the options
+        j += 1
+    return options, body[j:], j
+
+
+def _autodoc_only(content: list[str]) -> bool:
+    directives = [line for line in content if line.startswith(".. ")]
+    return bool(directives) and all(
+        re.match(r"\.\. (?:py:)?auto\w+::", line) for line in directives
+    ) and not any(line.strip() and not line.startswith((".. ", " ", "\t")) for line in content)
+
+
+def _starts_paragraph(line: str) -> bool:
+    stripped = line.lstrip()
+    return bool(stripped) and not re.match(r"(`{3,}|~{3,}|#{1,6}\s|[-*+]\s|\d+[.)]\s|\||>)", stripped)
+
+
+def _fence(code: str, language: str) -> list[str]:
+    longest = max((len(run) for run in re.findall(r"`{3,}", code)), default=2)
+    marks = "`" * max(3, longest + 1)
+    return [f"{marks}{language}", *code.split("\n"), marks]
+
+
+def _code_span(text: str) -> str:
+    return f"`{text}`" if "`" not in text else f"`` {text} ``"
