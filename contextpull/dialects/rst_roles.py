@@ -55,6 +55,8 @@ def display(name: str, text: str, config: dict) -> tuple[str, bool]:
             shown = shown[1:]
         if shown.startswith("~"):
             shown = shown[1:].rsplit(".", 1)[-1]
+        elif shown.startswith(".") and base in _OBJECT_ROLES:  # ".Request": a search modifier
+            shown = shown[1:]
     if base in _CALLABLE and config.get("add_function_parentheses", True) is not False:
         if not shown.endswith(")"):
             shown += "()"
