@@ -1,19 +1,20 @@
 """Sphinx's directives as a reader of the rendered page sees them, for docutils (issue 26).
 
-Registered only for the time of one parse (``registered()``), like Sphinx's
+Registered only for the time of one parse (``rst_registry.registered()``), like Sphinx's
 ``docutils_namespace()``, because docutils keeps its registries in module globals. Each stand-in
 returns plain docutils nodes so that ``rst_nodes`` needs no Sphinx node types:
 
 - code (``code-block``, ``sourcecode``, ``code``, ``literalinclude``) becomes a literal block
   with a ``language`` attribute; ``literalinclude`` and ``include`` read through ``ctx.include``;
 - admonitions Sphinx adds (``seealso``, ``versionadded``...) and tabs become ``admonition``
-  nodes whose title is the label the page shows;
+  nodes whose title is the label the page shows (``rst_labelled``);
 - object descriptions (``function``, ``py:data``...) become their signature and body;
 - navigation and metadata (``toctree``, ``index``, ``currentmodule``...) are dropped; autodoc is
   dropped with an ``unresolved`` note, its text lives in code the build never imports;
 - any other directive keeps its body (pandoc's rule), noted ``converted``.
 
-Which name maps to which stand-in is ``rst_registry``; roles are in ``rst_roles``.
+Which name maps to which stand-in is ``rst_registry``; roles are in ``rst_roles``. The
+``literalinclude`` slice options are ``literal_include``'s.
 """
 
 from __future__ import annotations
@@ -53,12 +54,12 @@ def _where(directive) -> tuple[str | None, int | None]:
     return directive.state_machine.get_source_and_line(directive.lineno)
 
 
-def _note(directive, construct: str, outcome: str, detail: str = "") -> None:
+def note_at(directive, construct: str, outcome: str, detail: str = "") -> None:
     source, line = _where(directive)
     _state(directive).note(construct, outcome, source, line, detail)
 
 
-def _body(directive) -> list[nodes.Node]:
+def parse_body(directive) -> list[nodes.Node]:
     """The directive's content parsed as rst, in a container the block walker flattens."""
     box = nodes.container()
     if directive.content:
@@ -66,20 +67,20 @@ def _body(directive) -> list[nodes.Node]:
     return list(box.children)
 
 
-class _Base(Directive):
+class Base(Directive):
     has_content = True
     optional_arguments = 1
     final_argument_whitespace = True
     option_spec = AnyOptions()
 
 
-class Dropped(_Base):
+class Dropped(Base):
     """Navigation, index entries and metadata: nothing of it is on the rendered page."""
 
     optional_arguments = 50
 
     def run(self):
-        _note(self, f"rst {self.name}", "converted")
+        note_at(self, f"rst {self.name}", "converted")
         return []
 
 
@@ -88,7 +89,7 @@ class Autodoc(Dropped):
 
     def run(self):
         target = " ".join(self.arguments)
-        _note(self, "rst autodoc", "unresolved",
+        note_at(self, "rst autodoc", "unresolved",
               f"{self.name} {target}: generated from code, which is never imported".strip())
         return []
 
@@ -98,13 +99,13 @@ class Highlight(Dropped):
     the tree, read in document order by the block walker."""
 
     def run(self):
-        _note(self, "rst highlight", "converted")
+        note_at(self, "rst highlight", "converted")
         marker = nodes.comment()
         marker[HIGHLIGHT] = self.arguments[0].strip() if self.arguments else ""
         return [marker]
 
 
-def _code_node(text: str, language: str | None) -> nodes.literal_block:
+def code_node(text: str, language: str | None) -> nodes.literal_block:
     """A literal block; without a language the walker gives it the highlight in force."""
     node = nodes.literal_block(text, text)
     if language:
@@ -121,26 +122,26 @@ def _caption(directive) -> list[nodes.Node]:
     return [nodes.paragraph(caption, "", *inline)]
 
 
-class CodeBlock(_Base):
+class CodeBlock(Base):
     """``code-block``, ``sourcecode`` and ``code``: the code exactly, fenced in its language."""
 
     def run(self):
         language = self.arguments[0].strip() if self.arguments else None
         if not self.content:
-            _note(self, "rst code-block", "unresolved", f"{self.name} without code")
+            note_at(self, "rst code-block", "unresolved", f"{self.name} without code")
             return []
         text = "\n".join(self.content)
         if "dedent" in self.options:
             try:
                 text = dedent(text, self.options.get("dedent"))
             except LiteralIncludeError as exc:
-                _note(self, "rst code-block", "unresolved", str(exc))
-                return [_code_node(text, language)]
-        _note(self, "rst code-block", "converted")
-        return [*_caption(self), _code_node(text, language)]
+                note_at(self, "rst code-block", "unresolved", str(exc))
+                return [code_node(text, language)]
+        note_at(self, "rst code-block", "converted")
+        return [*_caption(self), code_node(text, language)]
 
 
-class LiteralInclude(_Base):
+class LiteralInclude(Base):
     """A file of the repository as code, sliced as Sphinx slices it (``literal_include``)."""
 
     has_content = False
@@ -160,7 +161,7 @@ class LiteralInclude(_Base):
                        f"{included.path}: {exc}")
             return []
         language = self.options.get("language")
-        return [*_caption(self), _code_node(text, language)]
+        return [*_caption(self), code_node(text, language)]
 
 
 def _include(directive, target: str, construct: str):
@@ -181,7 +182,7 @@ def _include(directive, target: str, construct: str):
                              construct=construct, within=within)
 
 
-class Include(_Base):
+class Include(Base):
     """rst ``include``: the file's text parsed in place, or as code with ``:literal:``/``:code:``."""
 
     has_content = False
@@ -211,14 +212,14 @@ class Include(_Base):
             lines = lines[int(start) if start else None : int(end) if end else None]
         if "literal" in self.options or "code" in self.options:
             language = self.options.get("code") or ""
-            return [_code_node("\n".join(lines), language.strip())]
+            return [code_node("\n".join(lines), language.strip())]
         state.included[included.path] = included
         state.include_lines.setdefault(included.path, state.line_in_document(source, line))
         self.state_machine.insert_input(lines, included.path)
         return []
 
 
-class Raw(_Base):
+class Raw(Base):
     """``raw``: HTML shows on the page as its text; other formats are not on it. A ``:file:`` or
     ``:url:`` is refused: a URL is never fetched and raw files are not documentation."""
 
@@ -226,9 +227,9 @@ class Raw(_Base):
 
     def run(self):
         if "file" in self.options or "url" in self.options:
-            _note(self, "rst raw", "unresolved", "raw :file: and :url: are not read")
+            note_at(self, "rst raw", "unresolved", "raw :file: and :url: are not read")
             return []
-        _note(self, "rst raw", "converted")
+        note_at(self, "rst raw", "converted")
         formats = " ".join(self.arguments).lower().split()
         if "html" not in formats:
             return []
@@ -252,7 +253,7 @@ class SafeCSVTable(CSVTable):
 
     def run(self):
         if "url" in self.options:
-            _note(self, "rst csv-table", "unresolved", "csv-table :url: is never fetched")
+            note_at(self, "rst csv-table", "unresolved", "csv-table :url: is never fetched")
             return []
         if "file" in self.options and not self.content:
             included = _include(self, self.options.pop("file"), "rst csv-table")
@@ -281,97 +282,31 @@ class Date(Directive):
         return [nodes.Text(time.strftime(fmt, time.gmtime(int(epoch))))]
 
 
-def _labelled(label: str | list[nodes.Node], body: list[nodes.Node]) -> nodes.admonition:
-    node = nodes.admonition(classes=[NOTED])
-    if isinstance(label, str):
-        node += nodes.title(label, label)
-    else:
-        node += nodes.title("", "", *label)
-    node.extend(body)
-    return node
-
-
-VERSION_LABELS = {
-    "versionadded": "Added in version {}",
-    "versionchanged": "Changed in version {}",
-    "deprecated": "Deprecated since version {}",
-    "versionremoved": "Removed in version {}",
-}
-
-
-class VersionChange(_Base):
-    """``versionadded 2.0`` and its kin: "Added in version 2.0: ..." as Sphinx renders it."""
-
-    required_arguments = 1
-    optional_arguments = 1
-
-    def run(self):
-        _note(self, f"rst {self.name}", "converted")
-        label = VERSION_LABELS[self.name].format(self.arguments[0])
-        body = []
-        if len(self.arguments) > 1:
-            inline, _messages = self.state.inline_text(self.arguments[1], self.lineno)
-            body.append(nodes.paragraph("", "", *inline))
-        body.extend(_body(self))
-        return [_labelled(label, body)]
-
-
-class SeeAlso(_Base):
-    def run(self):
-        _note(self, "rst seealso", "converted")
-        body = _body(self)
-        if self.arguments:
-            inline, _messages = self.state.inline_text(self.arguments[0], self.lineno)
-            body.insert(0, nodes.paragraph("", "", *inline))
-        return [_labelled("See also", body)]
-
-
-class Tab(_Base):
-    """A tab (sphinx-tabs, sphinx-design): its label, then its body, as a labelled part."""
-
-    def run(self):
-        _note(self, "rst tab", "converted")
-        label = self.arguments[0].strip() if self.arguments else self.name
-        inline, _messages = self.state.inline_text(label, self.lineno)
-        return [_labelled(inline, _body(self))]
-
-
-class CodeTab(_Base):
-    """sphinx-tabs ``code-tab:: python [label]``: a labelled code block."""
-
-    def run(self):
-        _note(self, "rst tab", "converted")
-        words = (self.arguments[0] if self.arguments else "").split(None, 1)
-        language = words[0] if words else ""
-        label = words[1] if len(words) > 1 else language
-        return [_labelled(label or "Code", [_code_node("\n".join(self.content), language)])]
-
-
-class Describe(_Base):
+class Describe(Base):
     """An object description (``function``, ``py:data``, ``envvar``...): the signature as code,
     one per line, then the body, as the page shows them."""
 
     optional_arguments = 1
 
     def run(self):
-        _note(self, "rst object description", "converted")
+        note_at(self, "rst object description", "converted")
         out: list[nodes.Node] = []
         for sig in (self.arguments[0] if self.arguments else "").split("\n"):
             sig = sig.strip().rstrip("\\").strip()
             if sig:
                 out.append(nodes.paragraph("", "", nodes.literal(sig, sig)))
         box = nodes.container()
-        box.extend(out + _body(self))
+        box.extend(out + parse_body(self))
         return [box]
 
 
-class Kept(_Base):
+class Kept(Base):
     """A container whose body is on the page (``glossary``, ``hlist``, ``tabs``...)."""
 
     optional_arguments = 50
 
     def run(self):
-        return _body(self)
+        return parse_body(self)
 
 
 class Unknown(Kept):
@@ -379,10 +314,10 @@ class Unknown(Kept):
 
     def run(self):
         if not self.content:
-            _note(self, "rst directive", "unresolved", f"unknown directive {self.name!r} has no body")
+            note_at(self, "rst directive", "unresolved", f"unknown directive {self.name!r} has no body")
             return []
-        _note(self, "rst directive", "converted", f"unknown directive {self.name!r}")
-        return _body(self)
+        note_at(self, "rst directive", "converted", f"unknown directive {self.name!r}")
+        return parse_body(self)
 
 
 class Only(Kept):
@@ -392,7 +327,7 @@ class Only(Kept):
         expr = " ".join(self.arguments)
         names = set(re.findall(r"[\w-]+", expr)) - {"and", "or", "not"}
         if names and "not" not in expr and "html" not in names and "builder_html" not in names:
-            _note(self, "rst only", "converted", f"not in HTML output: {expr}")
+            note_at(self, "rst only", "converted", f"not in HTML output: {expr}")
             return []
-        _note(self, "rst only", "converted")
-        return _body(self)
+        note_at(self, "rst only", "converted")
+        return parse_body(self)

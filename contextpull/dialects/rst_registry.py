@@ -14,10 +14,10 @@ from docutils.parsers.rst import Directive, directives, roles
 
 from . import rst_roles
 from .rst_directives import (
-    Autodoc, CodeBlock, CodeTab, Date, Describe, Dropped, Highlight, Include, Kept,
-    LiteralInclude, Only, Raw, SafeCSVTable, SeeAlso, Tab, Unknown, VersionChange,
-    VERSION_LABELS,
+    Autodoc, CodeBlock, Date, Describe, Dropped, Highlight, Include, Kept, LiteralInclude, Only,
+    Raw, SafeCSVTable, Unknown,
 )
+from .rst_labelled import VERSION_LABELS, CodeTab, SeeAlso, Tab, VersionChange
 
 _DROPPED = (
     "toctree", "index", "currentmodule", "module", "py:module", "py:currentmodule",
