@@ -15,6 +15,7 @@ import re
 from docutils import nodes
 
 from .rst_directives import HIGHLIGHT
+from .rst_roles import REF_LABEL
 from ..parsing.blocks import Block, Code, Heading, ListBlock, Paragraph, Table, MAX_HEADING_LEVEL
 
 # What is not on the rendered page.
@@ -38,6 +39,7 @@ _TARGET = re.compile(r"`([^`<]*?)\s*<[^<>`]*>`_{0,2}|`([^`]*)`_{0,2}")
 def to_blocks(document: nodes.document, state) -> tuple[str, list[Block]]:
     """(first heading's text, blocks) for a parsed document."""
     walker = _Walker(state)
+    _resolve_refs(document)
     children = list(document.children)
     # A field list before any text is page metadata to Sphinx (":orphan:", ":tocdepth:").
     while children and isinstance(children[0], (nodes.field_list, *_SILENT)):
@@ -193,6 +195,18 @@ class _Walker:
         separator = "|" + "|".join("---" for _ in header) + "|"
         lines = tuple("| " + " | ".join(r) + " |" for r in body)
         self.out.append(Table(header_line, separator, lines, "\n".join((header_line, separator, *lines))))
+
+
+def _resolve_refs(document: nodes.document) -> None:
+    """A ``:ref:`label``` shows the title of the section the label names, when that section is
+    in this document (docutils has moved the label's id onto the section by now)."""
+    for ref in document.findall(lambda n: isinstance(n, nodes.inline) and REF_LABEL in n.attributes):
+        target_id = document.nameids.get(nodes.fully_normalize_name(ref[REF_LABEL]))
+        section = document.ids.get(target_id) if target_id else None
+        title = section.next_node(nodes.title) if isinstance(section, nodes.section) else None
+        if title is not None:
+            ref.children = []
+            ref += nodes.Text(inline(title))
 
 
 def _line(node: nodes.Node) -> int:

@@ -12,6 +12,9 @@ import re
 
 from docutils import nodes, utils
 
+# The attribute of a ``:ref:`` without a title: the label whose section title the page shows.
+REF_LABEL = "contextpull-ref"
+
 _EXPLICIT = re.compile(r"^(.+?)\s*<([^<>]*)>$", re.DOTALL)
 
 # Roles the page shows in code type (Sphinx's xref roles for code objects and the literal ones).
@@ -75,6 +78,12 @@ def _role(name: str):
         source, line = inliner.reporter.get_source_and_line(lineno)
         if name:
             state.note("rst role", "converted", source, line)
+        if name.rsplit(":", 1)[-1] == "ref" and _EXPLICIT.match(text) is None:
+            # The page shows the title of the section the label names; when it is in this
+            # document, the block walker finds it (REF_LABEL), else the label stays.
+            ref = nodes.inline(rawtext, shown)
+            ref[REF_LABEL] = shown
+            return [ref], []
         return [_literal(rawtext, shown) if code else nodes.Text(shown)], []
 
     return role
