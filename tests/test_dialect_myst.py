@@ -94,3 +94,10 @@ def test_an_unclosed_fence_runs_to_the_end_and_nothing_is_lost(tmp_path):
         """)
     assert text == "Before.\n\nNote: Never closed.\n"
     assert ctx.notes == [("myst admonition", "converted", 3, "")]
+
+
+def test_substitutions_from_the_page_front_matter_win_over_conf_py(tmp_path):
+    ctx = FakeContext(tmp_path, "page.md", config={"myst_substitutions": {"crop": "beans", "soil": "clay"}})
+    ctx.front_matter = {"myst": {"substitutions": {"crop": "leeks"}}}
+    assert sphinx.prepare("Grow {{ crop }} in {{soil}}.", ctx) == "Grow leeks in clay."
+    assert [n[1] for n in ctx.notes] == ["resolved", "resolved"]

@@ -26,7 +26,9 @@ from .api import Context, Included
 NAME = "sphinx"
 CONFIG_FILES = ("conf.py",)
 
-_OPEN = re.compile(r"^([ \t]*)(`{3,}|~{3,}|:{3,})\s*(?:\{([^}\s]+)\})?(.*)$")
+# A fence may open a list item ("- ```yaml", "* - ```md" in a list-table): the markers are part
+# of its indent.
+_OPEN = re.compile(r"^([ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*)(`{3,}|~{3,}|:{3,})\s*(?:\{([^}\s]+)\})?(.*)$")
 _TARGET = re.compile(r"^\s*\(([^()\s]+)\)=\s*$")
 _COMMENT = re.compile(r"^\s*%")
 _BREAK = re.compile(r"^\s*\+\+\+")
@@ -70,17 +72,16 @@ def prepare(text: str, ctx: Context) -> str:
 def _squeeze(lines: list[str]) -> list[str]:
     """Runs of blank lines left where constructs were dropped become one, outside code."""
     out: list[str] = []
-    fence = ""
+    fence = lead = ""
     for line in lines:
-        stripped = line.strip()
         if fence:
-            if stripped.startswith(fence) and stripped == fence[0] * len(stripped):
+            if _closes(line, fence, lead):
                 fence = ""
         else:
-            opener = re.match(r"(`{3,}|~{3,})", stripped)
-            if opener:
-                fence = opener.group(1)
-            elif not stripped and (not out or not out[-1].strip()):
+            opener = _OPEN.match(line) if ("`" in line or "~" in line) else None
+            if opener and not opener.group(3) and opener.group(2)[0] != ":":
+                fence, lead = opener.group(2), opener.group(1)
+            elif not line.strip() and (not out or not out[-1].strip()):
                 continue
         out.append(line)
     return out
@@ -130,8 +131,13 @@ class _Converter:
             self.source_dir = docs
         config = ctx.config if isinstance(ctx.config, dict) else {}
         self.config = config
+        # conf.py's myst_substitutions, then the page's own (front matter ``myst: substitutions:``).
         subs = config.get("myst_substitutions")
-        self.substitutions = subs if isinstance(subs, dict) else {}
+        self.substitutions = dict(subs) if isinstance(subs, dict) else {}
+        front = getattr(ctx, "front_matter", None)
+        page = front.get("myst") if isinstance(front, dict) else None
+        if isinstance(page, dict) and isinstance(page.get("substitutions"), dict):
+            self.substitutions.update(page["substitutions"])
         role = config.get("default_role")
         self.default_role = role if isinstance(role, str) else ""
 
@@ -148,18 +154,20 @@ class _Converter:
         while i < n:
             line = lines[i]
             number = at or first + i
-            opener = _OPEN.match(line) if line.lstrip()[:1] in "`~:" else None
+            opener = _OPEN.match(line) if ("`" in line or "~" in line or ":" in line) else None
             if opener is not None and (opener.group(3) or opener.group(2)[0] != ":"):
-                end = _closing(lines, i, opener.group(2))
+                end = _closing(lines, i, opener.group(2), opener.group(1))
                 body = lines[i + 1 : end]
                 if opener.group(3):
-                    indent = opener.group(1)
+                    lead = opener.group(1)
+                    indent = " " * len(lead)
                     shown = self.directive(opener.group(3), opener.group(4).strip(),
                                            _dedent_to(body, indent), number, at, within)
                     if shown:  # a block of its own, never run into its neighbours
-                        if out and out[-1].strip():
+                        if out and out[-1].strip() and lead == indent:
                             out.append("")
-                        out.extend(indent + s if s else s for s in shown)
+                        out.append(lead + shown[0])
+                        out.extend(indent + s if s else s for s in shown[1:])
                         out.append("")
                 else:  # a code fence: copied exactly
                     out.extend(lines[i : end + 1])
@@ -224,6 +232,11 @@ class _Converter:
             return []
         if key == "eval-rst" or key == "rst":
             return self.eval_rst(content, number)
+        if _is_object(key):
+            self.note("myst object description", "converted", number)
+            signatures = [_code_span(sig.strip()) for sig in argument.split("\n") if sig.strip()]
+            return [*(x for sig in signatures for x in (sig, "")),
+                    *self.convert(content, start, within, at)]
         if key in ("include", "literalinclude"):
             return self.include(key, argument, options, number, at, within)
         if key == "raw":
@@ -315,20 +328,37 @@ class _Converter:
         return self.convert(text.split("\n"), line, included, line)
 
 
+_OBJECTS = {"function", "class", "method", "staticmethod", "classmethod", "attribute", "data",
+            "exception", "decorator", "property", "envvar", "option", "cmdoption", "confval",
+            "describe", "object", "type", "module-attribute"}
+
+
+def _is_object(name: str) -> bool:
+    """An object description (``py:function``, ``envvar``): its signature, then its body."""
+    domain, _, base = name.rpartition(":")
+    return base in _OBJECTS and domain in ("", "py", "c", "cpp", "js", "std", "rst")
+
+
 def _clean(path: str) -> str:
     path = posixpath.normpath(path) if path else ""
     return "" if path == "." else path
 
 
-def _closing(lines: list[str], i: int, marker: str) -> int:
+def _closing(lines: list[str], i: int, marker: str, lead: str = "") -> int:
     """The index of the line that closes the fence opened at ``i`` (CommonMark: the same
-    character, at least as many, nothing else), or the last line when it never closes."""
-    char, size = marker[0], len(marker)
+    character, at least as many, nothing else, indented less than four spaces past the fence's
+    own start), or the last line when it never closes."""
     for j in range(i + 1, len(lines)):
-        stripped = lines[j].strip()
-        if len(stripped) >= size and stripped == char * len(stripped):
+        if _closes(lines[j], marker, lead):
             return j
     return len(lines)
+
+
+def _closes(line: str, marker: str, lead: str) -> bool:
+    stripped = line.strip()
+    if len(stripped) < len(marker) or stripped != marker[0] * len(stripped):
+        return False
+    return len(line) - len(line.lstrip()) - len(lead) <= 3
 
 
 def _dedent_to(body: list[str], indent: str) -> list[str]:
