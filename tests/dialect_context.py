@@ -22,6 +22,7 @@ class FakeContext:
         self.config = config if config is not None else {}
         self.front_matter = {}
         self.notes: list[tuple[str, str, int, str]] = []
+        self.data_read: list[str] = []
 
     def include(self, target, *, base, line, construct, within=None):
         rel = posixpath.normpath(posixpath.join(base, target))
@@ -45,7 +46,12 @@ class FakeContext:
         return None
 
     def read_data(self, target):
-        return None
+        full = os.path.realpath(os.path.join(self.site.repo_root, target))
+        if not full.startswith(self.site.repo_root + os.sep) or not os.path.isfile(full):
+            return None
+        self.data_read.append(target)
+        with open(full, "rb") as f:
+            return f.read()
 
     def note(self, construct, outcome, line, detail=""):
         self.notes.append((construct, outcome, line, detail))

@@ -101,3 +101,10 @@ def test_substitutions_from_the_page_front_matter_win_over_conf_py(tmp_path):
     ctx.front_matter = {"myst": {"substitutions": {"crop": "leeks"}}}
     assert sphinx.prepare("Grow {{ crop }} in {{soil}}.", ctx) == "Grow leeks in clay."
     assert [n[1] for n in ctx.notes] == ["resolved", "resolved"]
+
+
+def test_a_doc_role_shows_the_title_of_the_page_it_names(tmp_path):
+    write(tmp_path, "docs/guide/soil.rst", "Soil care\n=========\n")
+    text, ctx = prepare(tmp_path, "See {doc}`guide/soil` and {doc}`/nowhere`.\n")
+    assert text == "See Soil care and /nowhere.\n"
+    assert ctx.data_read == ["docs/guide/soil.rst"]

@@ -12,6 +12,8 @@ import re
 
 from docutils import nodes, utils
 
+from .doc_titles import doc_title
+
 # The attribute of a ``:ref:`` without a title: the label whose section title the page shows.
 REF_LABEL = "contextpull-ref"
 
@@ -78,6 +80,10 @@ def _role(name: str):
         source, line = inliner.reporter.get_source_and_line(lineno)
         if name:
             state.note("rst role", "converted", source, line)
+        if name.rsplit(":", 1)[-1] == "doc" and _EXPLICIT.match(text) is None:
+            title = doc_title(state.ctx, utils.unescape(text).strip(), state.doc_folder,
+                              state.source_dir, state.doc_titles)
+            shown = title or shown
         if name.rsplit(":", 1)[-1] == "ref" and _EXPLICIT.match(text) is None:
             # The page shows the title of the section the label names; when it is in this
             # document, the block walker finds it (REF_LABEL), else the label stays.

@@ -138,6 +138,7 @@ class _Converter:
         page = front.get("myst") if isinstance(front, dict) else None
         if isinstance(page, dict) and isinstance(page.get("substitutions"), dict):
             self.substitutions.update(page["substitutions"])
+        self.doc_titles: dict[str, str | None] = {}
         role = config.get("default_role")
         self.default_role = role if isinstance(role, str) else ""
 
@@ -200,6 +201,11 @@ class _Converter:
 
         self.note("myst role", "converted", number)
         shown, code = display(match.group(1), match.group(3), self.config)
+        if match.group(1).rsplit(":", 1)[-1] == "doc" and "<" not in match.group(3):
+            from .doc_titles import doc_title
+
+            shown = doc_title(self.ctx, match.group(3).strip(), self.doc_folder, self.source_dir,
+                              self.doc_titles) or shown
         return _code_span(shown) if code else shown
 
     def substitute(self, match: re.Match, number: int) -> str:
