@@ -219,9 +219,10 @@ def test_a_doc_reference_shows_the_title_of_the_page_it_names(tmp_path):
     write(tmp_path, "docs/guide/soil.rst", ":orphan:\n\n.. _soil:\n\n=========\nSoil care\n=========\n\nText.\n")
     write(tmp_path, "docs/seeds.md", "---\ntitle: Seed saving\n---\n\n# Other\n")
     write(tmp_path, "docs/beds.md", "```\n# not a title\n```\n\n# Raised beds\n")
+    write(tmp_path, "docs/tools.rst", "Using ``hoe`` and :class:`~garden.Rake`\n=====\n")
     doc, ctx = parse(tmp_path, """
-        Read :doc:`guide/soil`, :doc:`/seeds`, :doc:`beds`, :doc:`the tools <tools>` and
+        Read :doc:`guide/soil`, :doc:`/seeds`, :doc:`beds`, :doc:`tools`, :doc:`the tools <tools>` and
         :doc:`missing`.
         """)
-    assert texts(doc) == ["Read Soil care, Seed saving, Raised beds, the tools and\nmissing."]
-    assert ctx.data_read == ["docs/guide/soil.rst", "docs/seeds.md", "docs/beds.md"]
+    assert texts(doc) == ["Read Soil care, Seed saving, Raised beds, Using `hoe` and Rake, the tools and\nmissing."]
+    assert ctx.data_read == ["docs/guide/soil.rst", "docs/seeds.md", "docs/beds.md", "docs/tools.rst"]

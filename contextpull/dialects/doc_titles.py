@@ -37,7 +37,7 @@ def doc_title(ctx: Context, target: str, doc_folder: str, source_dir: str,
     for suffix in _SUFFIXES if not path.endswith(_SUFFIXES[:3]) else ("",):
         data = ctx.read_data(path + suffix)
         if data is not None:
-            text = data.decode("utf-8", "replace")
+            text = data.decode("utf-8", "replace").replace("\r\n", "\n")
             title = markdown_title(text) if (path + suffix).endswith(".md") else rst_title(text)
             break
     cache[path] = title
@@ -48,9 +48,21 @@ def rst_title(text: str) -> str | None:
     lines = text.split("\n", _SCAN_LINES)[:_SCAN_LINES]
     for i in range(len(lines) - 1):
         line, under = lines[i].strip(), lines[i + 1].rstrip()
-        if line and not _ADORNMENT.match(line) and _ADORNMENT.match(under) and len(under) >= len(line):
-            return line
+        if line and not _ADORNMENT.match(line) and _ADORNMENT.match(under):
+            return _plain(line)
     return None
+
+
+def _plain(title: str) -> str:
+    """An rst title's inline markup as the page shows it: literals as code, roles as text."""
+    title = re.sub(r":[\w:.+-]+:`([^`<]*?)\s*(?:<[^`]*>)?`", lambda m: _target(m.group(1)), title)
+    title = re.sub(r"``([^`]+)``", r"`\1`", title)
+    return re.sub(r"\*{1,2}([^*]+)\*{1,2}", r"\1", title)
+
+
+def _target(text: str) -> str:
+    text = text.lstrip("!")
+    return text[1:].rsplit(".", 1)[-1] if text.startswith("~") else text
 
 
 def markdown_title(text: str) -> str | None:
