@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from contextpull.dialects.read_rst import parse_rst
-from contextpull.parsing.blocks import Code, Heading, ListBlock, Paragraph, ParseError, Table
+from contextpull.parsing.blocks import Code, Heading, ListBlock, Paragraph, Table
 from dialect_context import FakeContext, read_fixtures
 
 FIXTURES = Path(__file__).parent / "dialects" / "rst"

@@ -44,7 +44,6 @@ SAFE_SETTINGS = {
     "syntax_highlight": "none",
     "character_level_inline_markup": False,
     "language_code": "en",
-    "traceback": True,
 }
 
 # docutils' directive and role registries are module globals; one parse at a time swaps them.

@@ -23,10 +23,6 @@ _SILENT = (
     nodes.comment, nodes.target, nodes.substitution_definition, nodes.pending,
     nodes.system_message, nodes.raw, nodes.image, nodes.meta, nodes.decoration, nodes.docinfo,
     nodes.transition,
-) if hasattr(nodes, "meta") else (
-    nodes.comment, nodes.target, nodes.substitution_definition, nodes.pending,
-    nodes.system_message, nodes.raw, nodes.image, nodes.decoration, nodes.docinfo,
-    nodes.transition,
 )
 
 _LABELS = {"seealso": "See also"}
@@ -40,11 +36,12 @@ def to_blocks(document: nodes.document, state) -> tuple[str, list[Block]]:
     """(first heading's text, blocks) for a parsed document."""
     walker = _Walker(state)
     _resolve_refs(document)
-    children = list(document.children)
-    # A field list before any text is page metadata to Sphinx (":orphan:", ":tocdepth:").
-    while children and isinstance(children[0], (nodes.field_list, *_SILENT)):
-        children.pop(0)
-    for child in children:
+    text_seen = False
+    for child in document.children:
+        # A field list before any text is page metadata to Sphinx (":orphan:", ":tocdepth:").
+        if not text_seen and isinstance(child, nodes.field_list):
+            continue
+        text_seen = text_seen or not isinstance(child, _SILENT)
         walker.block(child, 1)
     title = next((b.text for b in walker.out if isinstance(b, Heading)), "")
     return title, walker.out
