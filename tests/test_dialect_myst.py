@@ -108,3 +108,13 @@ def test_a_doc_role_shows_the_title_of_the_page_it_names(tmp_path):
     text, ctx = prepare(tmp_path, "See {doc}`guide/soil` and {doc}`/nowhere`.\n")
     assert text == "See Soil care and /nowhere.\n"
     assert ctx.data_read == ["docs/guide/soil.rst"]
+
+
+def test_directives_nested_past_the_limit_stay_as_written(tmp_path):
+    ctx = FakeContext(tmp_path, "page.md")
+    deep = "".join("`" * (40 - i) + "{note}\n" for i in range(25)) + "Deep text.\n"
+    text = sphinx.prepare(deep, ctx)
+    assert "Deep text." in text
+    assert text.startswith("Note:")
+    assert ctx.notes[-1] == ("myst directive", "unresolved", 21,
+                             "directives nested deeper than 20: 'note' kept as written")

@@ -25,6 +25,8 @@ from .api import Context, Included
 
 NAME = "sphinx"
 CONFIG_FILES = ("conf.py",)
+# Directives inside directives, as deep as markdown-it's default maxNesting.
+MAX_NESTING = 20
 
 # A fence may open a list item ("- ```yaml", "* - ```md" in a list-table): the markers are part
 # of its indent.
@@ -139,6 +141,7 @@ class _Converter:
         if isinstance(page, dict) and isinstance(page.get("substitutions"), dict):
             self.substitutions.update(page["substitutions"])
         self.doc_titles: dict[str, str | None] = {}
+        self.depth = 0
         role = config.get("default_role")
         self.default_role = role if isinstance(role, str) else ""
 
@@ -219,6 +222,20 @@ class _Converter:
     # ---- directives ---------------------------------------------------------------------
     def directive(self, name: str, argument: str, body: list[str], number: int,
                   at: int | None, within: Included | None) -> list[str]:
+        """One directive as text; past MAX_NESTING levels its lines stay as they are, so a
+        pathological page costs what it weighs and still loses no text."""
+        if self.depth >= MAX_NESTING:
+            self.note("myst directive", "unresolved", number,
+                      f"directives nested deeper than {MAX_NESTING}: {name!r} kept as written")
+            return body
+        self.depth += 1
+        try:
+            return self._directive(name, argument, body, number, at, within)
+        finally:
+            self.depth -= 1
+
+    def _directive(self, name: str, argument: str, body: list[str], number: int,
+                   at: int | None, within: Included | None) -> list[str]:
         options, content, offset = _options(body)
         key = name.lower()
         start = at or number + 1 + offset
