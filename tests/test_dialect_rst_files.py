@@ -226,3 +226,11 @@ def test_a_doc_reference_shows_the_title_of_the_page_it_names(tmp_path):
         """)
     assert texts(doc) == ["Read Soil care, Seed saving, Raised beds, Using `hoe` and Rake, the tools and\nmissing."]
     assert ctx.data_read == ["docs/guide/soil.rst", "docs/seeds.md", "docs/beds.md", "docs/tools.rst"]
+
+
+def test_version_and_release_come_from_conf_py_and_today_never_from_the_clock(tmp_path):
+    ctx = FakeContext(tmp_path, config={"version": "2.1", "release": "2.1.3"})
+    doc = parse_rst("Version |version| (|release|), built |today|.\n", ctx)
+    assert texts(doc) == ["Version 2.1 (2.1.3), built |today|."]
+    assert [n[:2] for n in ctx.notes] == [("rst markup error", "unresolved")]
+    assert "today" in ctx.notes[0][3]

@@ -114,6 +114,7 @@ def parse_rst(text: str, ctx: Context) -> ParsedDocument:
         # docutils refuses the whole document then; say which line, as a named skip.
         raise ParseError(f"line {long_line} is longer than {LINE_LENGTH_LIMIT:,} characters")
     state = ParseState(ctx)
+    text += _sphinx_substitutions(text, state.config)
     settings = get_default_settings(Parser, Reader)
     for key, value in SAFE_SETTINGS.items():
         setattr(settings, key, value)
@@ -151,6 +152,23 @@ def parse_rst(text: str, ctx: Context) -> ParsedDocument:
     except RecursionError:
         raise ParseError("reStructuredText nested too deeply to read") from None
     return ParsedDocument(title or stem, blocks)
+
+
+# Substitutions Sphinx defines on every page from conf.py; "today" only when conf.py fixes it,
+# since the build never reads the clock.
+_SPHINX_SUBSTITUTIONS = ("version", "release", "today")
+
+
+def _sphinx_substitutions(text: str, config: dict) -> str:
+    """Definitions for ``|version|``, ``|release|`` and ``|today|``, appended after the page
+    (a substitution may be defined anywhere in it) so its own line numbers do not move."""
+    out = []
+    for name in _SPHINX_SUBSTITUTIONS:
+        value = config.get(name)
+        if f"|{name}|" in text and isinstance(value, str) and value.strip() and "\n" not in value:
+            if f".. |{name}|" not in text:
+                out.append(f".. |{name}| replace:: {value.strip()}")
+    return "\n\n" + "\n".join(out) + "\n" if out else ""
 
 
 def _long_line(text: str) -> int:
