@@ -234,3 +234,29 @@ def test_version_and_release_come_from_conf_py_and_today_never_from_the_clock(tm
     assert texts(doc) == ["Version 2.1 (2.1.3), built |today|."]
     assert [n[:2] for n in ctx.notes] == [("rst markup error", "unresolved")]
     assert "today" in ctx.notes[0][3]
+
+
+def test_an_included_markdown_file_is_read_as_markdown(tmp_path):
+    write(tmp_path, "README.md", """
+        # Garden tools
+
+        Oil the hinges.
+
+        ## Install
+
+        Run `pip install garden`.
+        """)
+    doc, ctx = parse(tmp_path, """
+        Handbook
+        ========
+
+        .. include:: ../README.md
+           :parser: myst_parser.sphinx_
+
+        After.
+        """)
+    assert [(type(b).__name__, getattr(b, "level", None)) for b in doc.blocks][:4] == [
+        ("Heading", 1), ("Heading", 2), ("Paragraph", None), ("Heading", 3)]
+    assert texts(doc) == ["Handbook", "Garden tools", "Oil the hinges.", "Install",
+                          "Run `pip install garden`.", "After."]
+    assert ("rst include", "resolved", 4, "README.md") in ctx.notes

@@ -29,6 +29,8 @@ from docutils.parsers.rst.directives.tables import CSVTable
 from .literal_include import LiteralIncludeError, dedent, select_lines
 
 
+# The attribute of a container holding an included Markdown file's blocks, already parsed.
+MARKDOWN = "contextpull-markdown"
 # The attribute of a ``highlight`` marker: the language it sets.
 HIGHLIGHT = "contextpull-highlight"
 # Marks an admonition node whose directive already made its note.
@@ -213,10 +215,29 @@ class Include(Base):
         if "literal" in self.options or "code" in self.options:
             language = self.options.get("code") or ""
             return [code_node("\n".join(lines), language.strip())]
+        if _is_markdown(self.options.get("parser", "")):
+            return [_markdown_node("\n".join(lines), state, included)]
         state.included[included.path] = included
         state.include_lines.setdefault(included.path, state.line_in_document(source, line))
         self.state_machine.insert_input(lines, included.path)
         return []
+
+
+def _is_markdown(parser: str) -> bool:
+    """``:parser: myst_parser.sphinx_`` (or another Markdown parser) on an include."""
+    return any(word in parser.lower() for word in ("myst", "markdown", "commonmark"))
+
+
+def _markdown_node(text: str, state, included) -> nodes.container:
+    """An included Markdown file (a README under ``:parser: myst_parser.sphinx_``), its blocks
+    carried to the walker whole (MARKDOWN). Read by the shared Markdown parser as it is: such a
+    file is written to be read on a forge too, so it carries no MyST of its own, and the Sphinx
+    dialect's reader itself reads rst (``eval-rst``), which this module must not depend back on."""
+    from ..parsing.parse_markdown import parse_markdown
+
+    node = nodes.container()
+    node[MARKDOWN] = parse_markdown(text, included.path.rsplit("/", 1)[-1]).blocks
+    return node
 
 
 class Raw(Base):

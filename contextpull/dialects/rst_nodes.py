@@ -14,7 +14,7 @@ import re
 
 from docutils import nodes
 
-from .rst_directives import HIGHLIGHT
+from .rst_directives import HIGHLIGHT, MARKDOWN
 from .rst_roles import REF_LABEL
 from ..parsing.blocks import Block, Code, Heading, ListBlock, Paragraph, Table, MAX_HEADING_LEVEL
 
@@ -93,6 +93,11 @@ class _Walker:
             self.paragraph(node.astext())
         elif isinstance(node, nodes.title):
             self.paragraph(inline(node))
+        elif isinstance(node, nodes.container) and MARKDOWN in node.attributes:
+            for block in node[MARKDOWN]:  # an included Markdown file: its headings nest here
+                if isinstance(block, Heading):
+                    block = Heading(min(level + block.level - 1, MAX_HEADING_LEVEL), block.text)
+                out.append(block)
         elif isinstance(node, nodes.Element):
             if isinstance(node, nodes.TextElement) and not node.next_node(nodes.Structural):
                 self.paragraph(inline(node))

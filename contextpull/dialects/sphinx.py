@@ -22,22 +22,22 @@ import posixpath
 import re
 
 from .api import Context, Included
+from .myst_lines import (
+    OPEN, autodoc_only, closing, code_span, dedent_to, fence, options_and_content, squeeze,
+    starts_paragraph, without_html_comments,
+)
 
 NAME = "sphinx"
 CONFIG_FILES = ("conf.py",)
 # Directives inside directives, as deep as markdown-it's default maxNesting.
 MAX_NESTING = 20
 
-# A fence may open a list item ("- ```yaml", "* - ```md" in a list-table): the markers are part
-# of its indent.
-_OPEN = re.compile(r"^([ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*)(`{3,}|~{3,}|:{3,})\s*(?:\{([^}\s]+)\})?(.*)$")
 _TARGET = re.compile(r"^\s*\(([^()\s]+)\)=\s*$")
 _COMMENT = re.compile(r"^\s*%")
 _BREAK = re.compile(r"^\s*\+\+\+")
 _ATTRS = re.compile(r"^\s*\{[#.][^}]*\}\s*$")
 _INLINE = re.compile(r"\{([\w:.+-]+)\}(`+)(.+?)\2|(`+)(.+?)\4")
 _SUBSTITUTION = re.compile(r"\{\{\s*([\w.-]+)\s*\}\}")
-_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 
 _ADMONITIONS = {
     "note": "Note", "warning": "Warning", "tip": "Tip", "important": "Important",
@@ -65,60 +65,10 @@ _KEPT = ("tab-set", "tabs", "grid", "grid-item", "grid-item-card", "div", "conta
 def prepare(text: str, ctx: Context) -> str:
     """MyST Markdown ``text`` as the Markdown the shared parser reads."""
     if "<!--" in text:
-        text = _without_html_comments(text)
+        text = without_html_comments(text)
     lines = text.split("\n")
     out = _Converter(ctx).convert(lines, 1, None, None)
-    return "\n".join(_squeeze(out))
-
-
-def _squeeze(lines: list[str]) -> list[str]:
-    """Runs of blank lines left where constructs were dropped become one, outside code."""
-    out: list[str] = []
-    fence = lead = ""
-    for line in lines:
-        if fence:
-            if _closes(line, fence, lead):
-                fence = ""
-        else:
-            opener = _OPEN.match(line) if ("`" in line or "~" in line) else None
-            if opener and not opener.group(3) and opener.group(2)[0] != ":":
-                fence, lead = opener.group(2), opener.group(1)
-            elif not line.strip() and (not out or not out[-1].strip()):
-                continue
-        out.append(line)
-    return out
-
-
-def _without_html_comments(text: str) -> str:
-    """HTML comments go, outside code only; the lines they held stay, as blank lines, so the
-    line numbers of what follows still match the source."""
-    parts, in_fence, fence = [], False, ""
-    chunk: list[str] = []
-    for line in text.split("\n"):
-        stripped = line.lstrip()
-        if in_fence:
-            parts.append(line)
-            if stripped.startswith(fence) and not stripped[len(fence):].strip():
-                in_fence = False
-            continue
-        opener = re.match(r"(`{3,}|~{3,})", stripped)
-        if opener and "{" not in stripped[: len(opener.group(1)) + 1]:
-            parts.extend(_strip_comments(chunk))
-            chunk = []
-            parts.append(line)
-            in_fence, fence = True, opener.group(1)
-            continue
-        chunk.append(line)
-    parts.extend(_strip_comments(chunk))
-    return "\n".join(parts)
-
-
-def _strip_comments(lines: list[str]) -> list[str]:
-    if not lines:
-        return []
-    text = "\n".join(lines)
-    text = _HTML_COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)
-    return text.split("\n")
+    return "\n".join(squeeze(out))
 
 
 class _Converter:
@@ -158,15 +108,15 @@ class _Converter:
         while i < n:
             line = lines[i]
             number = at or first + i
-            opener = _OPEN.match(line) if ("`" in line or "~" in line or ":" in line) else None
+            opener = OPEN.match(line) if ("`" in line or "~" in line or ":" in line) else None
             if opener is not None and (opener.group(3) or opener.group(2)[0] != ":"):
-                end = _closing(lines, i, opener.group(2), opener.group(1))
+                end = closing(lines, i, opener.group(2), opener.group(1))
                 body = lines[i + 1 : end]
                 if opener.group(3):
                     lead = opener.group(1)
                     indent = " " * len(lead)
                     shown = self.directive(opener.group(3), opener.group(4).strip(),
-                                           _dedent_to(body, indent), number, at, within)
+                                           dedent_to(body, indent), number, at, within)
                     if shown:  # a block of its own, never run into its neighbours
                         if out and out[-1].strip() and lead == indent:
                             out.append("")
@@ -209,7 +159,7 @@ class _Converter:
 
             shown = doc_title(self.ctx, match.group(3).strip(), self.doc_folder, self.source_dir,
                               self.doc_titles) or shown
-        return _code_span(shown) if code else shown
+        return code_span(shown) if code else shown
 
     def substitute(self, match: re.Match, number: int) -> str:
         value = self.substitutions.get(match.group(1))
@@ -236,18 +186,18 @@ class _Converter:
 
     def _directive(self, name: str, argument: str, body: list[str], number: int,
                    at: int | None, within: Included | None) -> list[str]:
-        options, content, offset = _options(body)
+        options, content, offset = options_and_content(body)
         key = name.lower()
         start = at or number + 1 + offset
         if key in _CODE:
             self.note("myst code-block", "converted", number)
-            return _fence("\n".join(content), argument.split()[0] if argument else "")
+            return fence("\n".join(content), argument.split()[0] if argument else "")
         if key in _ADMONITIONS or key in _TITLED or key in _VERSIONS:
             return self.labelled(key, argument, content, options, number, start, at, within)
         if key in _DROPPED:
             self.note(f"myst {key}", "converted", number)
             return []
-        if key in _AUTODOC or (key == "eval-rst" and _autodoc_only(content)):
+        if key in _AUTODOC or (key == "eval-rst" and autodoc_only(content)):
             what = f"{key} {argument}".strip() if key in _AUTODOC else " ".join(
                 content[0][3:].replace("::", "").split())
             self.note("myst autodoc", "unresolved", number,
@@ -257,7 +207,7 @@ class _Converter:
             return self.eval_rst(content, number)
         if _is_object(key):
             self.note("myst object description", "converted", number)
-            signatures = [_code_span(sig.strip()) for sig in argument.split("\n") if sig.strip()]
+            signatures = [code_span(sig.strip()) for sig in argument.split("\n") if sig.strip()]
             return [*(x for sig in signatures for x in (sig, "")),
                     *self.convert(content, start, within, at)]
         if key in ("include", "literalinclude"):
@@ -295,7 +245,7 @@ class _Converter:
             body.pop(0)
         if not body:
             return [label if label.endswith((".", ":")) else f"{label}."]
-        if _starts_paragraph(body[0]):
+        if starts_paragraph(body[0]):
             return [f"{label}: {body[0].lstrip()}", *body[1:]]
         return [f"{label}:", "", *body]
 
@@ -340,7 +290,7 @@ class _Converter:
                 return []
             language = options.get("language") or options.get("code") or ""
             caption = options.get("caption")
-            return ([caption, ""] if caption else []) + _fence(text, language)
+            return ([caption, ""] if caption else []) + fence(text, language)
         text = included.text
         if options.get("start-after"):
             text = text.partition(options["start-after"])[2]
@@ -367,71 +317,3 @@ def _clean(path: str) -> str:
     return "" if path == "." else path
 
 
-def _closing(lines: list[str], i: int, marker: str, lead: str = "") -> int:
-    """The index of the line that closes the fence opened at ``i`` (CommonMark: the same
-    character, at least as many, nothing else, indented less than four spaces past the fence's
-    own start), or the last line when it never closes."""
-    for j in range(i + 1, len(lines)):
-        if _closes(lines[j], marker, lead):
-            return j
-    return len(lines)
-
-
-def _closes(line: str, marker: str, lead: str) -> bool:
-    stripped = line.strip()
-    if len(stripped) < len(marker) or stripped != marker[0] * len(stripped):
-        return False
-    return len(line) - len(line.lstrip()) - len(lead) <= 3
-
-
-def _dedent_to(body: list[str], indent: str) -> list[str]:
-    if not indent:
-        return body
-    return [line[len(indent):] if line.startswith(indent) else line.lstrip() for line in body]
-
-
-def _options(body: list[str]) -> tuple[dict[str, str], list[str], int]:
-    """A directive's options (``:key: value`` lines or a ``---`` YAML block) and its content,
-    with the number of lines the options took."""
-    options: dict[str, str] = {}
-    if body and body[0].strip() == "---":
-        for j in range(1, len(body)):
-            if body[j].strip() == "---":
-                for line in body[1:j]:
-                    key, colon, value = line.partition(":")
-                    if colon and key.strip():
-                        options[key.strip()] = value.strip().strip("'\"")
-                return options, body[j + 1 :], j + 1
-        return options, body, 0
-    j = 0
-    while j < len(body):
-        match = re.match(r"^\s*:([\w-]+):\s*(.*)$", body[j])
-        if match is None:
-            break
-        options[match.group(1)] = match.group(2).strip()
-        j += 1
-    if j and j < len(body) and not body[j].strip():  # the blank line that ends the options
-        j += 1
-    return options, body[j:], j
-
-
-def _autodoc_only(content: list[str]) -> bool:
-    directives = [line for line in content if line.startswith(".. ")]
-    return bool(directives) and all(
-        re.match(r"\.\. (?:py:)?auto\w+::", line) for line in directives
-    ) and not any(line.strip() and not line.startswith((".. ", " ", "\t")) for line in content)
-
-
-def _starts_paragraph(line: str) -> bool:
-    stripped = line.lstrip()
-    return bool(stripped) and not re.match(r"(`{3,}|~{3,}|#{1,6}\s|[-*+]\s|\d+[.)]\s|\||>)", stripped)
-
-
-def _fence(code: str, language: str) -> list[str]:
-    longest = max((len(run) for run in re.findall(r"`{3,}", code)), default=2)
-    marks = "`" * max(3, longest + 1)
-    return [f"{marks}{language}", *code.split("\n"), marks]
-
-
-def _code_span(text: str) -> str:
-    return f"`{text}`" if "`" not in text else f"`` {text} ``"
