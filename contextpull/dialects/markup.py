@@ -1,0 +1,139 @@
+"""Markup every dialect shares, turned into what a reader of the rendered page sees (issue 26).
+
+Two rules hold for all of it. Code keeps its text exactly: a rewrite of Markdown-extension syntax
+never edits inside a fenced block or an inline code span (``split_code``, ``outside_code``; the
+same masking docusaurus-plugin-llms does before its regexes). And what a page does not show goes
+(HTML comments, heading ids, tag names) while what it shows stays (the text between tags, the body
+of a callout behind its label).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+
+_FENCE_OPEN = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_UNCLOSED_COMMENT = re.compile(r"<!--.*\Z", re.S)
+# A heading's attribute block at the end of an ATX line: { #id }, {#id .class key=v}, {: #id}.
+_HEADING_ATTRS = re.compile(r"^(#{1,6}\s.*?)\s*\{:?\s*(?:[#.][\w:.-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+))(?:\s+(?:[#.][\w:.-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+)))*\s*\}\s*$")
+# A tag a browser would treat as one: a letter after < (so "a < b" and "<https://x>" are not).
+_TAG = re.compile(r"</?[A-Za-z][\w.:-]*(?:\s+[^<>]*?)?\s*/?>")
+_INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
+_BLOCK_START = re.compile(r"(?:[ \t]*(?:`{3,}|~{3,}|[-*+]\s|\d{1,9}[.)]\s|\||#{1,6}\s))")
+
+
+def split_code(text: str) -> list[tuple[bool, str]]:
+    """``text`` cut into (is_code, chunk) runs; a code chunk is a whole fenced block, fences
+    included, so joining the chunks gives back ``text`` exactly. An unclosed fence runs to the
+    end, as the shared parser reads it."""
+    lines = text.split("\n")
+    out: list[tuple[bool, str]] = []
+    prose: list[str] = []
+    i, n = 0, len(lines)
+    while i < n:
+        m = _FENCE_OPEN.match(lines[i])
+        if m is None:
+            prose.append(lines[i])
+            i += 1
+            continue
+        marker = m.group(1)
+        j = i + 1
+        while j < n:
+            stripped = lines[j].strip()
+            if stripped and stripped == marker[0] * len(stripped) and len(stripped) >= len(marker):
+                break
+            j += 1
+        end = min(j, n - 1)
+        if prose:
+            out.append((False, "\n".join(prose)))
+            prose = []
+        out.append((True, "\n".join(lines[i : end + 1])))
+        i = end + 1
+    if prose or not out:
+        out.append((False, "\n".join(prose)))
+    return out
+
+
+def outside_code(text: str, fn: Callable[[str], str]) -> str:
+    """``fn`` applied to every run of ``text`` outside fenced code; code runs untouched."""
+    return "\n".join(chunk if is_code else fn(chunk) for is_code, chunk in split_code(text))
+
+
+def outside_inline_code(text: str, fn: Callable[[str], str]) -> str:
+    """``fn`` applied between inline code spans (```x```), the spans kept as written."""
+    parts: list[str] = []
+    last = 0
+    for m in _INLINE_CODE.finditer(text):
+        parts.append(fn(text[last : m.start()]))
+        parts.append(m.group(0))
+        last = m.end()
+    parts.append(fn(text[last:]))
+    return "".join(parts)
+
+
+def strip_html_comments(text: str) -> str:
+    """HTML comments go (a page never shows them); an unclosed one runs to the end, as in HTML."""
+    if "<!--" not in text:
+        return text
+    return _UNCLOSED_COMMENT.sub("", _COMMENT.sub("", text))
+
+
+def strip_heading_attributes(text: str) -> str:
+    """``## Title { #custom-id }`` -> ``## Title``: the id is an anchor, not text (attr_list,
+    kramdown, Docusaurus and Hugo write it alike)."""
+    if "{" not in text:
+        return text
+    return "\n".join(
+        _HEADING_ATTRS.sub(r"\1", line) if line.startswith("#") else line for line in text.split("\n")
+    )
+
+
+def html_to_text(text: str) -> str:
+    """Inline and block HTML tags go, the text between them stays; entities become characters.
+    Inline code spans are kept as written (``<div>`` in backticks is code)."""
+    if "<" not in text and "&" not in text:
+        return text
+
+    def plain(part: str) -> str:
+        if "<" in part:
+            part = _TAG.sub("", part)
+        if "&" in part:
+            part = html.unescape(part)
+        return part
+
+    return outside_inline_code(text, plain)
+
+
+def dedent_block(text: str, width: int | None = None) -> str:
+    """Lines of ``text`` with ``width`` leading columns removed (tabs count as four), or the
+    common indentation of its non-blank lines when ``width`` is None."""
+    lines = [line.replace("\t", "    ") for line in text.split("\n")]
+    if width is None:
+        indents = [len(line) - len(line.lstrip(" ")) for line in lines if line.strip()]
+        width = min(indents, default=0)
+    out = []
+    for line in lines:
+        lead = len(line) - len(line.lstrip(" "))
+        out.append(line[min(lead, width) :])
+    return "\n".join(out)
+
+
+def labelled(label: str, body: str) -> str:
+    """An admonition, callout or tab as a reader sees it: ``Label: body``. When the body starts
+    with a block the shared parser must still see (a fence, a list, a table, a heading) or is
+    empty, the label stands alone on its line, followed by a blank line, so the block survives."""
+    label = label.strip().rstrip(":")
+    body = body.strip("\n")
+    if not body.strip():
+        return f"{label}:"
+    if _BLOCK_START.match(body):
+        return f"{label}:\n\n{body}"
+    return f"{label}: {body.lstrip()}"
+
+
+def title_case(kind: str) -> str:
+    """``note`` -> ``Note``, ``see-also`` -> ``See also``: the default title an admonition shows."""
+    words = kind.replace("_", " ").replace("-", " ").split()
+    return " ".join(words).capitalize() if words else ""

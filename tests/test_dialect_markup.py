@@ -1,0 +1,96 @@
+"""The markup every dialect shares (contextpull/dialects/markup.py): code stays exact, what a
+page does not show goes, what it shows stays."""
+
+from __future__ import annotations
+
+import pytest
+
+from contextpull.dialects import markup
+
+
+def test_split_code_round_trips_and_marks_fences():
+    text = "a <b>x</b>\n```html\n<b>kept</b>\n```\nafter\n~~~~\nopen fence"
+    chunks = markup.split_code(text)
+    assert "\n".join(c for _, c in chunks) == text
+    assert [is_code for is_code, _ in chunks] == [False, True, False, True]
+    assert chunks[1][1] == "```html\n<b>kept</b>\n```"
+
+
+def test_a_shorter_closing_run_does_not_close_a_fence():
+    text = "````\n```\ninside\n````\nout"
+    assert markup.split_code(text) == [(True, "````\n```\ninside\n````"), (False, "out")]
+
+
+def test_outside_code_leaves_fenced_html_alone():
+    text = "<em>x</em>\n\n```\n<em>y</em>\n```"
+    assert markup.outside_code(text, markup.html_to_text) == "x\n\n```\n<em>y</em>\n```"
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("a <!-- hidden --> b", "a  b"),
+        ("a\n<!--\nmany\nlines\n-->\nb", "a\n\nb"),
+        ("a <!-- never closed\nb", "a "),
+        ("no comment", "no comment"),
+    ],
+)
+def test_html_comments_go(source, expected):
+    assert markup.strip_html_comments(source) == expected
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("## Path Parameters { #path-parameters }", "## Path Parameters"),
+        ("## Title {#custom-id}", "## Title"),
+        ("### Opts {: #opts .wide }", "### Opts"),
+        ('# T {#t data-x="1 2"}', "# T"),
+        ("## Braces {in text} stay", "## Braces {in text} stay"),
+        ("not a heading { #x }", "not a heading { #x }"),
+    ],
+)
+def test_heading_attributes_go(source, expected):
+    assert markup.strip_heading_attributes(source) == expected
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ('Use <a href="x">the link</a> now', "Use the link now"),
+        ("line<br/>break", "linebreak"),
+        ("a < b and c > d", "a < b and c > d"),
+        ("see <https://example.com>", "see <https://example.com>"),
+        ("code `<div>` stays", "code `<div>` stays"),
+        ("fish &amp; chips &lt;3", "fish & chips <3"),
+        ('<div class="grid" markdown>', ""),
+    ],
+)
+def test_html_keeps_its_text(source, expected):
+    assert markup.html_to_text(source) == expected
+
+
+def test_dedent_block_common_and_fixed_width():
+    assert markup.dedent_block("    a\n      b\n\n    c") == "a\n  b\n\nc"
+    assert markup.dedent_block("    a\n  b", 4) == "a\nb"
+    assert markup.dedent_block("\tx") == "x"
+
+
+@pytest.mark.parametrize(
+    ("label", "body", "expected"),
+    [
+        ("Note", "Read this first.", "Note: Read this first."),
+        ("Tip", "```bash\nuv sync\n```", "Tip:\n\n```bash\nuv sync\n```"),
+        ("Warning", "- one\n- two", "Warning:\n\n- one\n- two"),
+        ("Note:", "", "Note:"),
+    ],
+)
+def test_labelled(label, body, expected):
+    assert markup.labelled(label, body) == expected
+
+
+@pytest.mark.parametrize(
+    ("kind", "title"), [("note", "Note"), ("see-also", "See also"), ("DANGER", "Danger"), ("", "")]
+)
+def test_title_case(kind, title):
+    assert markup.title_case(kind) == title
