@@ -37,7 +37,10 @@ def squeeze(lines: list[str]) -> list[str]:
 
 def without_html_comments(text: str) -> str:
     """HTML comments go, outside code only; the lines they held stay, as blank lines, so the
-    line numbers of what follows still match the source."""
+    line numbers of what follows still match the source. Not ``markup.outside_code`` with
+    ``markup.strip_html_comments``, for those two reasons: a MyST directive fence
+    (```` ```{note} ````) is not code, its body is page text; and the report's line numbers
+    must stay the file's."""
     parts, in_fence, fence = [], False, ""
     chunk: list[str] = []
     for line in text.split("\n"):
@@ -120,11 +123,6 @@ def autodoc_only(content: list[str]) -> bool:
     return bool(directives) and all(
         re.match(r"\.\. (?:py:)?auto\w+::", line) for line in directives
     ) and not any(line.strip() and not line.startswith((".. ", " ", "\t")) for line in content)
-
-
-def starts_paragraph(line: str) -> bool:
-    stripped = line.lstrip()
-    return bool(stripped) and not re.match(r"(`{3,}|~{3,}|#{1,6}\s|[-*+]\s|\d+[.)]\s|\||>)", stripped)
 
 
 def fence(code: str, language: str) -> list[str]:

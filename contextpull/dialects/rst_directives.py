@@ -258,12 +258,13 @@ class Raw(Base):
         return [nodes.paragraph(text, text)] if text else []
 
 
-def _html_text(markup: str) -> str:
-    """Tags go, their text stays (markup.html_to_text's rule, until that helper is shared)."""
-    import html
+def _html_text(source: str) -> str:
+    """Tags go, their text stays (``markup.html_to_text``); a script or style block is not text
+    a reader sees, so it goes first, with comments."""
+    from .markup import html_to_text, strip_html_comments
 
-    markup = re.sub(r"(?is)<(script|style)\b.*?</\1\s*>|<!--.*?-->", "", markup)
-    return html.unescape(re.sub(r"<[^>]*>", "", markup)).strip()
+    source = re.sub(r"(?is)<(script|style)\b.*?</\1\s*>", "", strip_html_comments(source))
+    return html_to_text(source).strip()
 
 
 class SafeCSVTable(CSVTable):

@@ -22,9 +22,10 @@ import posixpath
 import re
 
 from .api import Context, Included
+from .markup import html_to_text, labelled, strip_html_comments
 from .myst_lines import (
     OPEN, autodoc_only, closing, code_span, dedent_to, fence, options_and_content, squeeze,
-    starts_paragraph, without_html_comments,
+    without_html_comments,
 )
 
 NAME = "sphinx"
@@ -215,7 +216,7 @@ class _Converter:
         if key == "raw":
             self.note("myst raw", "converted", number)
             if "html" in argument.lower():
-                text = re.sub(r"<[^>]*>", "", "\n".join(content)).strip()
+                text = html_to_text(strip_html_comments("\n".join(content))).strip()
                 return text.split("\n") if text else []
             return []
         if key in _KEPT:
@@ -245,9 +246,7 @@ class _Converter:
             body.pop(0)
         if not body:
             return [label if label.endswith((".", ":")) else f"{label}."]
-        if starts_paragraph(body[0]):
-            return [f"{label}: {body[0].lstrip()}", *body[1:]]
-        return [f"{label}:", "", *body]
+        return labelled(label, "\n".join(body)).split("\n")
 
     def eval_rst(self, content: list[str], number: int) -> list[str]:
         """An ``eval-rst`` block through docutils, its blocks written back as Markdown."""
