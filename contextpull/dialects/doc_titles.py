@@ -1,0 +1,88 @@
+"""The title a Sphinx ``:doc:`` reference shows: the title of the document it names (issue 26).
+
+A ``:doc:`/lifecycle``` without a title of its own shows "Application Structure and Lifecycle"
+on the page, not the path. That title lives in another file, so it is read through
+``ctx.read_data`` (the guard, and a dependency of the document: when the other page's title
+changes, this page's text changes with it). Only the title is looked for, cheaply: an rst
+title (a line under, or between, a line of one punctuation character) or a Markdown title (a
+front-matter ``title:`` or the first ``#`` heading). When there is none, the caller keeps the
+path, which is the nearest text there is.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from .api import Context
+
+_SUFFIXES = (".rst", ".md", ".txt", "")
+_ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1{2,}\s*$")
+_ATX = re.compile(r"#\s+(.+?)\s*#*\s*$")
+_SCAN_LINES = 200  # a title is near the top; a page without one in 200 lines has none to give
+
+
+def doc_title(ctx: Context, target: str, doc_folder: str, source_dir: str,
+              cache: dict[str, str | None]) -> str | None:
+    """The title of the document ``target`` names (``/x`` from the source directory, else from
+    the citing document's folder), or None."""
+    if target.startswith("/"):
+        path = posixpath.join(source_dir, target.lstrip("/"))
+    else:
+        path = posixpath.join(doc_folder, target)
+    path = posixpath.normpath(path)
+    if path in cache:
+        return cache[path]
+    title = None
+    for suffix in _SUFFIXES if not path.endswith(_SUFFIXES[:3]) else ("",):
+        data = ctx.read_data(path + suffix)
+        if data is not None:
+            text = data.decode("utf-8", "replace").replace("\r\n", "\n")
+            title = markdown_title(text) if (path + suffix).endswith(".md") else rst_title(text)
+            break
+    cache[path] = title
+    return title
+
+
+def rst_title(text: str) -> str | None:
+    lines = text.split("\n", _SCAN_LINES)[:_SCAN_LINES]
+    for i in range(len(lines) - 1):
+        line, under = lines[i].strip(), lines[i + 1].rstrip()
+        if line and not _ADORNMENT.match(line) and _ADORNMENT.match(under):
+            return _plain(line)
+    return None
+
+
+def _plain(title: str) -> str:
+    """An rst title's inline markup as the page shows it: literals as code, roles as text."""
+    title = re.sub(r":[\w:.+-]+:`([^`<]*?)\s*(?:<[^`]*>)?`", lambda m: _target(m.group(1)), title)
+    title = re.sub(r"``([^`]+)``", r"`\1`", title)
+    return re.sub(r"\*{1,2}([^*]+)\*{1,2}", r"\1", title)
+
+
+def _target(text: str) -> str:
+    text = text.lstrip("!")
+    return text[1:].rsplit(".", 1)[-1] if text.startswith("~") else text
+
+
+def markdown_title(text: str) -> str | None:
+    lines = text.split("\n", _SCAN_LINES)[:_SCAN_LINES]
+    start = 0
+    if lines and lines[0].strip() == "---":
+        for j in range(1, len(lines)):
+            if lines[j].strip() == "---":
+                for line in lines[1:j]:
+                    key, colon, value = line.partition(":")
+                    if colon and key.strip() == "title" and value.strip():
+                        return value.strip().strip("'\"")
+                start = j + 1
+                break
+    fence = False
+    for line in lines[start:]:
+        if line.lstrip().startswith(("```", "~~~")):
+            fence = not fence
+        elif not fence:
+            match = _ATX.match(line)
+            if match:
+                return match.group(1)
+    return None

@@ -1,0 +1,135 @@
+"""Line-level MyST syntax for the Sphinx dialect (issue 26): where a fence opens and closes,
+a directive's options, and the comments and blank lines a page never shows.
+
+The rules are CommonMark's as markdown-it applies them, since MyST-Parser is built on it: a fence
+closes on a line of the same character, at least as long, indented less than four spaces past
+the fence's own start; a fence may open a list item; code fences are never edited.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A fence may open a list item ("- ```yaml", "* - ```md" in a list-table): the markers are part
+# of its indent.
+OPEN = re.compile(r"^([ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*)(`{3,}|~{3,}|:{3,})\s*(?:\{([^}\s]+)\})?(.*)$")
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+
+
+
+def squeeze(lines: list[str]) -> list[str]:
+    """Runs of blank lines left where constructs were dropped become one, outside code."""
+    out: list[str] = []
+    fence = lead = ""
+    for line in lines:
+        if fence:
+            if closes(line, fence, lead):
+                fence = ""
+        else:
+            opener = OPEN.match(line) if ("`" in line or "~" in line) else None
+            if opener and not opener.group(3) and opener.group(2)[0] != ":":
+                fence, lead = opener.group(2), opener.group(1)
+            elif not line.strip() and (not out or not out[-1].strip()):
+                continue
+        out.append(line)
+    return out
+
+
+def without_html_comments(text: str) -> str:
+    """HTML comments go, outside code only; the lines they held stay, as blank lines, so the
+    line numbers of what follows still match the source. Not ``markup.outside_code`` with
+    ``markup.strip_html_comments``, for those two reasons: a MyST directive fence
+    (```` ```{note} ````) is not code, its body is page text; and the report's line numbers
+    must stay the file's."""
+    parts, in_fence, fence = [], False, ""
+    chunk: list[str] = []
+    for line in text.split("\n"):
+        stripped = line.lstrip()
+        if in_fence:
+            parts.append(line)
+            if stripped.startswith(fence) and not stripped[len(fence):].strip():
+                in_fence = False
+            continue
+        opener = re.match(r"(`{3,}|~{3,})", stripped)
+        if opener and "{" not in stripped[: len(opener.group(1)) + 1]:
+            parts.extend(_strip_comments(chunk))
+            chunk = []
+            parts.append(line)
+            in_fence, fence = True, opener.group(1)
+            continue
+        chunk.append(line)
+    parts.extend(_strip_comments(chunk))
+    return "\n".join(parts)
+
+
+def _strip_comments(lines: list[str]) -> list[str]:
+    if not lines:
+        return []
+    text = "\n".join(lines)
+    text = _HTML_COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+    return text.split("\n")
+
+
+def closing(lines: list[str], i: int, marker: str, lead: str = "") -> int:
+    """The index of the line that closes the fence opened at ``i`` (CommonMark: the same
+    character, at least as many, nothing else, indented less than four spaces past the fence's
+    own start), or the last line when it never closes."""
+    for j in range(i + 1, len(lines)):
+        if closes(lines[j], marker, lead):
+            return j
+    return len(lines)
+
+
+def closes(line: str, marker: str, lead: str) -> bool:
+    stripped = line.strip()
+    if len(stripped) < len(marker) or stripped != marker[0] * len(stripped):
+        return False
+    return len(line) - len(line.lstrip()) - len(lead) <= 3
+
+
+def dedent_to(body: list[str], indent: str) -> list[str]:
+    if not indent:
+        return body
+    return [line[len(indent):] if line.startswith(indent) else line.lstrip() for line in body]
+
+
+def options_and_content(body: list[str]) -> tuple[dict[str, str], list[str], int]:
+    """A directive's options (``:key: value`` lines or a ``---`` YAML block) and its content,
+    with the number of lines the options took."""
+    options: dict[str, str] = {}
+    if body and body[0].strip() == "---":
+        for j in range(1, len(body)):
+            if body[j].strip() == "---":
+                for line in body[1:j]:
+                    key, colon, value = line.partition(":")
+                    if colon and key.strip():
+                        options[key.strip()] = value.strip().strip("'\"")
+                return options, body[j + 1 :], j + 1
+        return options, body, 0
+    j = 0
+    while j < len(body):
+        match = re.match(r"^\s*:([\w-]+):\s*(.*)$", body[j])
+        if match is None:
+            break
+        options[match.group(1)] = match.group(2).strip()
+        j += 1
+    if j and j < len(body) and not body[j].strip():  # the blank line that ends the options
+        j += 1
+    return options, body[j:], j
+
+
+def autodoc_only(content: list[str]) -> bool:
+    directives = [line for line in content if line.startswith(".. ")]
+    return bool(directives) and all(
+        re.match(r"\.\. (?:py:)?auto\w+::", line) for line in directives
+    ) and not any(line.strip() and not line.startswith((".. ", " ", "\t")) for line in content)
+
+
+def fence(code: str, language: str) -> list[str]:
+    longest = max((len(run) for run in re.findall(r"`{3,}", code)), default=2)
+    marks = "`" * max(3, longest + 1)
+    return [f"{marks}{language}", *code.split("\n"), marks]
+
+
+def code_span(text: str) -> str:
+    return f"`{text}`" if "`" not in text else f"`` {text} ``"

@@ -1,0 +1,186 @@
+"""reStructuredText through docutils into the shared block stream (issue 26, "Formats").
+
+Why docutils: it is the reference parser, the one Sphinx itself runs, so titles, sections, lists,
+tables and literal blocks are found exactly as the rendered site finds them; a second parser of
+our own would disagree with it at the edges (shared/style/dialects.md, section 2).
+
+docutils is a document processor with doors to the file system, the network and the clock. Every
+door is shut here (proposal 8): no file insertion, no raw passthrough, no configuration files
+(a repository's ``docutils.conf`` could open the doors again in CI), no reports on stderr, no
+halting. The directives that read files (``include``, ``literalinclude``, ``csv-table :file:``)
+are replaced by ones that read through ``ctx.include`` with the repository-root guard; those that
+would fetch a URL or format the clock are refused. Sphinx's names are registered for the time of
+one parse and the process-global registries are restored afterwards, as Sphinx's own
+``docutils_namespace()`` does.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import threading
+
+from ..parsing.blocks import ParsedDocument, ParseError
+from .api import Context
+
+# Lines longer than this are refused by docutils itself (one named error, not a stall): a
+# minified blob in an .rst file would otherwise cost the inline parser quadratic time.
+LINE_LENGTH_LIMIT = 10_000
+
+SAFE_SETTINGS = {
+    "file_insertion_enabled": False,
+    "raw_enabled": False,
+    "_disable_config": True,
+    "report_level": 5,
+    "halt_level": 5,
+    "exit_status_level": 5,
+    "warning_stream": False,
+    "line_length_limit": LINE_LENGTH_LIMIT,
+    "input_encoding": "utf-8",
+    # Sections stay sections: the first title is a level-1 heading, not a document attribute.
+    "doctitle_xform": False,
+    "sectsubtitle_xform": False,
+    "docinfo_xform": False,
+    "smart_quotes": False,
+    "syntax_highlight": "none",
+    "character_level_inline_markup": False,
+    "language_code": "en",
+}
+
+# docutils' directive and role registries are module globals; one parse at a time swaps them.
+_REGISTRY_LOCK = threading.Lock()
+
+
+class ParseState:
+    """What the Sphinx stand-ins need during one parse, carried on the document settings."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        site = ctx.site
+        docs = posixpath.normpath(_relative(site.docs_root, site.repo_root))
+        folder = posixpath.dirname(ctx.path)
+        self.doc_path = _clean(posixpath.join(docs, ctx.path))
+        self.doc_folder = _clean(posixpath.join(docs, folder))
+        # Sphinx resolves "/x" against the source directory: the folder of conf.py.
+        if site.config_file and site.config_file.endswith("conf.py"):
+            self.source_dir = _clean(posixpath.dirname(site.config_file))
+        else:
+            self.source_dir = _clean(docs)
+        config = ctx.config if isinstance(ctx.config, dict) else {}
+        self.config = config
+        highlight = config.get("highlight_language")
+        self.highlight = highlight if isinstance(highlight, str) and highlight != "default" else ""
+        role = config.get("default_role")
+        self.default_role = role if isinstance(role, str) else ""
+        self.doc_titles: dict[str, str | None] = {}  # :doc: targets read, for this parse
+        self.included: dict[str, object] = {}  # source path -> Included, for nested includes
+        self.include_lines: dict[str, int] = {}  # source path -> line of its include in the doc
+
+    def line_in_document(self, source: str | None, line: int | None) -> int:
+        """A 1-based line of the document for a note: an included file's constructs are
+        reported at the include directive that brought them in."""
+        if source in self.include_lines:
+            return self.include_lines[source]
+        return int(line or 0)
+
+    def note(self, construct: str, outcome: str, source: str | None, line: int | None,
+             detail: str = "") -> None:
+        self.ctx.note(construct, outcome, self.line_in_document(source, line), detail)
+
+
+def _relative(path: str, root: str) -> str:
+    rel = posixpath.relpath(path.replace("\\", "/"), root.replace("\\", "/"))
+    return "" if rel == "." else rel
+
+
+def _clean(path: str) -> str:
+    path = posixpath.normpath(path) if path else ""
+    return "" if path == "." else path
+
+
+def parse_rst(text: str, ctx: Context) -> ParsedDocument:
+    """Parse reStructuredText ``text`` into a title and blocks; ``ParseError`` when docutils
+    cannot read it at all (a named skip). Markup errors docutils recovers from are notes."""
+    try:
+        from docutils.frontend import get_default_settings
+        from docutils.parsers.rst import Parser
+        from docutils.readers.standalone import Reader
+        from docutils.utils import new_document
+    except ModuleNotFoundError:
+        raise ParseError("reStructuredText support needs docutils (pip install docutils)") from None
+    from . import rst_nodes, rst_registry
+
+    long_line = _long_line(text)
+    if long_line:
+        # docutils refuses the whole document then; say which line, as a named skip.
+        raise ParseError(f"line {long_line} is longer than {LINE_LENGTH_LIMIT:,} characters")
+    state = ParseState(ctx)
+    text += _sphinx_substitutions(text, state.config)
+    settings = get_default_settings(Parser, Reader)
+    for key, value in SAFE_SETTINGS.items():
+        setattr(settings, key, value)
+    settings.contextpull = state
+    stem = posixpath.splitext(posixpath.basename(ctx.path))[0]
+
+    def observe(message) -> None:
+        # An error is markup docutils could not turn into its meaning; a warning is markup it
+        # read another way (an unclosed backquote as text): both are the author's to see.
+        level = message["level"]
+        if level >= 2:
+            construct, outcome = ("rst markup error", "unresolved") if level >= 3 else (
+                "rst markup warning", "converted")
+            text = message.children[0].astext() if message.children else message.astext()
+            state.note(construct, outcome, message.get("source"), message.get("line"),
+                       _first_line(text))
+
+    with _REGISTRY_LOCK, rst_registry.registered():
+        try:
+            parser = Parser()
+            reader = Reader(parser=parser)
+            document = new_document(state.doc_path, settings)
+            document.reporter.attach_observer(observe)
+            parser.parse(text, document)
+            document.transformer.populate_from_components((reader, parser))
+            document.transformer.apply_transforms()
+        except RecursionError:
+            raise ParseError("reStructuredText nested too deeply to read") from None
+        except ParseError:
+            raise
+        except Exception as exc:  # docutils has no single error type for input it cannot read
+            raise ParseError(f"reStructuredText could not be read: {_first_line(str(exc))}") from None
+    try:
+        title, blocks = rst_nodes.to_blocks(document, state)
+    except RecursionError:
+        raise ParseError("reStructuredText nested too deeply to read") from None
+    return ParsedDocument(title or stem, blocks)
+
+
+# Substitutions Sphinx defines on every page from conf.py; "today" only when conf.py fixes it,
+# since the build never reads the clock.
+_SPHINX_SUBSTITUTIONS = ("version", "release", "today")
+
+
+def _sphinx_substitutions(text: str, config: dict) -> str:
+    """Definitions for ``|version|``, ``|release|`` and ``|today|``, appended after the page
+    (a substitution may be defined anywhere in it) so its own line numbers do not move."""
+    out = []
+    for name in _SPHINX_SUBSTITUTIONS:
+        value = config.get(name)
+        if f"|{name}|" in text and isinstance(value, str) and value.strip() and "\n" not in value:
+            if f".. |{name}|" not in text:
+                out.append(f".. |{name}| replace:: {value.strip()}")
+    return "\n\n" + "\n".join(out) + "\n" if out else ""
+
+
+def _long_line(text: str) -> int:
+    """The 1-based number of the first line over the limit, or 0."""
+    if len(text) <= LINE_LENGTH_LIMIT:
+        return 0
+    for number, line in enumerate(text.split("\n"), 1):
+        if len(line) > LINE_LENGTH_LIMIT:
+            return number
+    return 0
+
+
+def _first_line(text: str) -> str:
+    line = text.strip().split("\n", 1)[0]
+    return line[:200]

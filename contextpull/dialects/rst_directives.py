@@ -1,0 +1,355 @@
+"""Sphinx's directives as a reader of the rendered page sees them, for docutils (issue 26).
+
+Registered only for the time of one parse (``rst_registry.registered()``), like Sphinx's
+``docutils_namespace()``, because docutils keeps its registries in module globals. Each stand-in
+returns plain docutils nodes so that ``rst_nodes`` needs no Sphinx node types:
+
+- code (``code-block``, ``sourcecode``, ``code``, ``literalinclude``) becomes a literal block
+  with a ``language`` attribute; ``literalinclude`` and ``include`` read through ``ctx.include``;
+- admonitions Sphinx adds (``seealso``, ``versionadded``...) and tabs become ``admonition``
+  nodes whose title is the label the page shows (``rst_labelled``);
+- object descriptions (``function``, ``py:data``...) become their signature and body;
+- navigation and metadata (``toctree``, ``index``, ``currentmodule``...) are dropped; autodoc is
+  dropped with an ``unresolved`` note, its text lives in code the build never imports;
+- any other directive keeps its body (pandoc's rule), noted ``converted``.
+
+Which name maps to which stand-in is ``rst_registry``; roles are in ``rst_roles``. The
+``literalinclude`` slice options are ``literal_include``'s.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+
+from docutils import nodes, statemachine
+from docutils.parsers.rst import Directive, directives
+from docutils.parsers.rst.directives.tables import CSVTable
+
+from .literal_include import LiteralIncludeError, dedent, select_lines
+
+
+# The attribute of a container holding an included Markdown file's blocks, already parsed.
+MARKDOWN = "contextpull-markdown"
+# The attribute of a ``highlight`` marker: the language it sets.
+HIGHLIGHT = "contextpull-highlight"
+# Marks an admonition node whose directive already made its note.
+NOTED = "contextpull-noted"
+
+
+class AnyOptions(dict):
+    """An option spec that accepts every option: Sphinx extensions add options docutils does not
+    know, and an unknown option must not turn a whole directive into an error."""
+
+    def __missing__(self, key):
+        return directives.unchanged
+
+    def __bool__(self) -> bool:  # docutils parses options only when the spec is truthy
+        return True
+
+
+def _state(directive) -> object:
+    return directive.state.document.settings.contextpull
+
+
+def _where(directive) -> tuple[str | None, int | None]:
+    return directive.state_machine.get_source_and_line(directive.lineno)
+
+
+def note_at(directive, construct: str, outcome: str, detail: str = "") -> None:
+    source, line = _where(directive)
+    _state(directive).note(construct, outcome, source, line, detail)
+
+
+def parse_body(directive) -> list[nodes.Node]:
+    """The directive's content parsed as rst, in a container the block walker flattens."""
+    box = nodes.container()
+    if directive.content:
+        directive.state.nested_parse(directive.content, directive.content_offset, box)
+    return list(box.children)
+
+
+class Base(Directive):
+    has_content = True
+    optional_arguments = 1
+    final_argument_whitespace = True
+    option_spec = AnyOptions()
+
+
+class Dropped(Base):
+    """Navigation, index entries and metadata: nothing of it is on the rendered page."""
+
+    optional_arguments = 50
+
+    def run(self):
+        note_at(self, f"rst {self.name}", "converted")
+        return []
+
+
+class Autodoc(Dropped):
+    """Documentation generated from imported code: the build imports nothing, so it is lost."""
+
+    def run(self):
+        target = " ".join(self.arguments)
+        note_at(self, "rst autodoc", "unresolved",
+              f"{self.name} {target}: generated from code, which is never imported".strip())
+        return []
+
+
+class Highlight(Dropped):
+    """Sets the language of the code blocks that follow it without one (``::``): a marker in
+    the tree, read in document order by the block walker."""
+
+    def run(self):
+        note_at(self, "rst highlight", "converted")
+        marker = nodes.comment()
+        marker[HIGHLIGHT] = self.arguments[0].strip() if self.arguments else ""
+        return [marker]
+
+
+def code_node(text: str, language: str | None) -> nodes.literal_block:
+    """A literal block; without a language the walker gives it the highlight in force."""
+    node = nodes.literal_block(text, text)
+    if language:
+        node["language"] = language
+    return node
+
+
+def _caption(directive) -> list[nodes.Node]:
+    """A ``:caption:`` is shown above the code, with its inline markup rendered."""
+    caption = directive.options.get("caption")
+    if not caption:
+        return []
+    inline, _messages = directive.state.inline_text(caption, directive.lineno)
+    return [nodes.paragraph(caption, "", *inline)]
+
+
+class CodeBlock(Base):
+    """``code-block``, ``sourcecode`` and ``code``: the code exactly, fenced in its language."""
+
+    def run(self):
+        language = self.arguments[0].strip() if self.arguments else None
+        if not self.content:
+            note_at(self, "rst code-block", "unresolved", f"{self.name} without code")
+            return []
+        text = "\n".join(self.content)
+        if "dedent" in self.options:
+            try:
+                text = dedent(text, self.options.get("dedent"))
+            except LiteralIncludeError as exc:
+                note_at(self, "rst code-block", "unresolved", str(exc))
+                return [code_node(text, language)]
+        note_at(self, "rst code-block", "converted")
+        return [*_caption(self), code_node(text, language)]
+
+
+class LiteralInclude(Base):
+    """A file of the repository as code, sliced as Sphinx slices it (``literal_include``)."""
+
+    has_content = False
+    required_arguments = 1
+    optional_arguments = 0
+
+    def run(self):
+        state = _state(self)
+        source, _line = _where(self)
+        included = _include(self, self.arguments[0], "rst literalinclude")
+        if included is None:
+            return []
+        try:
+            text = select_lines(included.text, self.options)
+        except LiteralIncludeError as exc:
+            state.note("rst literalinclude", "unresolved", source, self.lineno,
+                       f"{included.path}: {exc}")
+            return []
+        language = self.options.get("language")
+        return [*_caption(self), code_node(text, language)]
+
+
+def _include(directive, target: str, construct: str):
+    """Read ``target`` through the context: Sphinx resolves it against the document (even from
+    an included file), and ``/x`` against the source directory."""
+    state = _state(directive)
+    source, line = _where(directive)
+    target = target.strip()
+    if target.startswith("<") and target.endswith(">"):
+        state.note(construct, "unresolved", source, line,
+                   f"{target}: docutils' standard include files are not read")
+        return None
+    base = state.doc_folder
+    if target.startswith("/"):
+        base, target = state.source_dir, target.lstrip("/")
+    within = state.included.get(source)
+    return state.ctx.include(target, base=base, line=state.line_in_document(source, line),
+                             construct=construct, within=within)
+
+
+class Include(Base):
+    """rst ``include``: the file's text parsed in place, or as code with ``:literal:``/``:code:``."""
+
+    has_content = False
+    required_arguments = 1
+    optional_arguments = 0
+
+    def run(self):
+        state = _state(self)
+        source, line = _where(self)
+        included = _include(self, self.arguments[0], "rst include")
+        if included is None:
+            return []
+        text = included.text
+        after, before = self.options.get("start-after"), self.options.get("end-before")
+        if after:
+            text = text.partition(after)[2] if after in text else ""
+        if before and before in text:
+            text = text.partition(before)[0]
+        lines = statemachine.string2lines(text, 8, convert_whitespace=True)
+        limit = self.state.document.settings.line_length_limit
+        if any(len(line) > limit for line in lines):
+            state.note("rst include", "unresolved", source, line,
+                       f"{included.path}: a line is longer than {limit:,} characters")
+            return []
+        start, end = self.options.get("start-line"), self.options.get("end-line")
+        with contextlib.suppress(ValueError):
+            lines = lines[int(start) if start else None : int(end) if end else None]
+        if "literal" in self.options or "code" in self.options:
+            language = self.options.get("code") or ""
+            return [code_node("\n".join(lines), language.strip())]
+        if _is_markdown(self.options.get("parser", "")):
+            return [_markdown_node("\n".join(lines), state, included)]
+        state.included[included.path] = included
+        state.include_lines.setdefault(included.path, state.line_in_document(source, line))
+        self.state_machine.insert_input(lines, included.path)
+        return []
+
+
+def _is_markdown(parser: str) -> bool:
+    """``:parser: myst_parser.sphinx_`` (or another Markdown parser) on an include."""
+    return any(word in parser.lower() for word in ("myst", "markdown", "commonmark"))
+
+
+def _markdown_node(text: str, state, included) -> nodes.container:
+    """An included Markdown file (a README under ``:parser: myst_parser.sphinx_``), its blocks
+    carried to the walker whole (MARKDOWN). Read by the shared Markdown parser as it is: such a
+    file is written to be read on a forge too, so it carries no MyST of its own, and the Sphinx
+    dialect's reader itself reads rst (``eval-rst``), which this module must not depend back on."""
+    from ..parsing.parse_markdown import parse_markdown
+
+    node = nodes.container()
+    node[MARKDOWN] = parse_markdown(text, included.path.rsplit("/", 1)[-1]).blocks
+    return node
+
+
+class Raw(Base):
+    """``raw``: HTML shows on the page as its text; other formats are not on it. A ``:file:`` or
+    ``:url:`` is refused: a URL is never fetched and raw files are not documentation."""
+
+    optional_arguments = 50
+
+    def run(self):
+        if "file" in self.options or "url" in self.options:
+            note_at(self, "rst raw", "unresolved", "raw :file: and :url: are not read")
+            return []
+        note_at(self, "rst raw", "converted")
+        formats = " ".join(self.arguments).lower().split()
+        if "html" not in formats:
+            return []
+        text = _html_text("\n".join(self.content))
+        return [nodes.paragraph(text, text)] if text else []
+
+
+def _html_text(source: str) -> str:
+    """Tags go, their text stays (``markup.html_to_text``); a script or style block is not text
+    a reader sees, so it goes first, with comments."""
+    from .markup import html_to_text, strip_html_comments
+
+    source = re.sub(r"(?is)<(script|style)\b.*?</\1\s*>", "", strip_html_comments(source))
+    return html_to_text(source).strip()
+
+
+class SafeCSVTable(CSVTable):
+    """``csv-table``: inline data as docutils reads it; ``:file:`` through ``ctx.include``;
+    ``:url:`` refused."""
+
+    option_spec = AnyOptions(CSVTable.option_spec)
+
+    def run(self):
+        if "url" in self.options:
+            note_at(self, "rst csv-table", "unresolved", "csv-table :url: is never fetched")
+            return []
+        if "file" in self.options and not self.content:
+            included = _include(self, self.options.pop("file"), "rst csv-table")
+            if included is None:
+                return []
+            self.content = statemachine.StringList(included.text.splitlines(), included.path)
+        return super().run()
+
+
+class Date(Directive):
+    """``date`` would format the wall clock; a build is deterministic, so it is empty unless
+    ``SOURCE_DATE_EPOCH`` fixes the time."""
+
+    has_content = False
+    optional_arguments = 1
+    final_argument_whitespace = True
+
+    def run(self):
+        import os
+        import time
+
+        epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+        if not epoch.isdigit():
+            return [nodes.Text("")]
+        fmt = self.arguments[0] if self.arguments else "%Y-%m-%d"
+        return [nodes.Text(time.strftime(fmt, time.gmtime(int(epoch))))]
+
+
+class Describe(Base):
+    """An object description (``function``, ``py:data``, ``envvar``...): the signature as code,
+    one per line, then the body, as the page shows them."""
+
+    optional_arguments = 1
+
+    def run(self):
+        note_at(self, "rst object description", "converted")
+        out: list[nodes.Node] = []
+        for sig in (self.arguments[0] if self.arguments else "").split("\n"):
+            sig = sig.strip().rstrip("\\").strip()
+            if sig:
+                out.append(nodes.paragraph("", "", nodes.literal(sig, sig)))
+        box = nodes.container()
+        box.extend(out + parse_body(self))
+        return [box]
+
+
+class Kept(Base):
+    """A container whose body is on the page (``glossary``, ``hlist``, ``tabs``...)."""
+
+    optional_arguments = 50
+
+    def run(self):
+        return parse_body(self)
+
+
+class Unknown(Kept):
+    """A directive nobody here knows: its body stays (pandoc), and the report says so."""
+
+    def run(self):
+        if not self.content:
+            note_at(self, "rst directive", "unresolved", f"unknown directive {self.name!r} has no body")
+            return []
+        note_at(self, "rst directive", "converted", f"unknown directive {self.name!r}")
+        return parse_body(self)
+
+
+class Only(Kept):
+    """``only``: the body shows in HTML output, which is what an agent stands in for."""
+
+    def run(self):
+        expr = " ".join(self.arguments)
+        names = set(re.findall(r"[\w-]+", expr)) - {"and", "or", "not"}
+        if names and "not" not in expr and "html" not in names and "builder_html" not in names:
+            note_at(self, "rst only", "converted", f"not in HTML output: {expr}")
+            return []
+        note_at(self, "rst only", "converted")
+        return parse_body(self)

@@ -1,0 +1,318 @@
+"""The Sphinx dialect: its Markdown is MyST (issue 26, "Formats"; MyST-Parser 5.1).
+
+A Sphinx site's ``.rst`` goes through docutils (``read_rst``); its ``.md`` is MyST, Markdown
+whose extensions are Sphinx's directives and roles in Markdown clothing. ``prepare`` turns them
+into the plain Markdown the shared parser reads, with the same meanings ``read_rst`` gives their
+rst forms, so a page reads the same whichever syntax its author chose:
+
+- directive fences (```` ```{note} ````, ``:::{admonition} Title``) by name: admonitions and
+  tabs as labelled text, ``code-block`` as a fence, ``include``/``literalinclude`` through
+  ``ctx.include``, ``toctree`` and other navigation dropped, ``eval-rst`` through docutils, an
+  unknown name keeping its body (noted ``converted``);
+- roles (``{ref}`text <label>```) reduced to their text, as ``rst_roles`` reduces them;
+- ``(label)=`` targets, ``%`` comments, ``+++`` breaks and HTML comments, which a reader never
+  sees, dropped; ``{{ name }}`` substitutions resolved from ``myst_substitutions`` in conf.py.
+
+Code fences are copied untouched: Markdown-extension syntax never edits code (the contract).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from .api import Context, Included
+from .markup import html_to_text, labelled, strip_html_comments
+from .myst_lines import (
+    OPEN, autodoc_only, closing, code_span, dedent_to, fence, options_and_content, squeeze,
+    without_html_comments,
+)
+
+NAME = "sphinx"
+CONFIG_FILES = ("conf.py",)
+# Directives inside directives, as deep as markdown-it's default maxNesting.
+MAX_NESTING = 20
+
+_TARGET = re.compile(r"^\s*\(([^()\s]+)\)=\s*$")
+_COMMENT = re.compile(r"^\s*%")
+_BREAK = re.compile(r"^\s*\+\+\+")
+_ATTRS = re.compile(r"^\s*\{[#.][^}]*\}\s*$")
+_INLINE = re.compile(r"\{([\w:.+-]+)\}(`+)(.+?)\2|(`+)(.+?)\4")
+_SUBSTITUTION = re.compile(r"\{\{\s*([\w.-]+)\s*\}\}")
+
+_ADMONITIONS = {
+    "note": "Note", "warning": "Warning", "tip": "Tip", "important": "Important",
+    "hint": "Hint", "caution": "Caution", "danger": "Danger", "error": "Error",
+    "attention": "Attention", "seealso": "See also", "todo": "Todo",
+}
+_TITLED = ("admonition", "dropdown", "tab-item", "tab", "group-tab", "card", "topic", "sidebar")
+_VERSIONS = {
+    "versionadded": "Added in version {}", "versionchanged": "Changed in version {}",
+    "deprecated": "Deprecated since version {}", "versionremoved": "Removed in version {}",
+}
+_CODE = ("code-block", "code", "sourcecode", "code-cell")
+_DROPPED = (
+    "toctree", "index", "contents", "currentmodule", "module", "py:module", "py:currentmodule",
+    "tableofcontents", "sectionauthor", "codeauthor", "highlight", "image", "mermaid",
+    "graphviz", "uml", "plantuml", "meta", "spelling:word-list", "default-domain", "program",
+)
+_AUTODOC = ("automodule", "autoclass", "autofunction", "automethod", "autoattribute",
+            "autodata", "autoexception", "autosummary", "autoproperty", "autodecorator")
+_KEPT = ("tab-set", "tabs", "grid", "grid-item", "grid-item-card", "div", "container",
+         "glossary", "hlist", "only", "figure", "margin", "epigraph", "list-table",
+         "csv-table", "table", "math", "centered", "rubric", "ifconfig")
+
+
+def prepare(text: str, ctx: Context) -> str:
+    """MyST Markdown ``text`` as the Markdown the shared parser reads."""
+    if "<!--" in text:
+        text = without_html_comments(text)
+    lines = text.split("\n")
+    out = _Converter(ctx).convert(lines, 1, None, None)
+    return "\n".join(squeeze(out))
+
+
+class _Converter:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        site = ctx.site
+        docs = _clean(posixpath.relpath(site.docs_root, site.repo_root))
+        self.doc_folder = _clean(posixpath.join(docs, posixpath.dirname(ctx.path)))
+        if site.config_file and site.config_file.endswith("conf.py"):
+            self.source_dir = _clean(posixpath.dirname(site.config_file))
+        else:
+            self.source_dir = docs
+        config = ctx.config if isinstance(ctx.config, dict) else {}
+        self.config = config
+        # conf.py's myst_substitutions, then the page's own (front matter ``myst: substitutions:``).
+        subs = config.get("myst_substitutions")
+        self.substitutions = dict(subs) if isinstance(subs, dict) else {}
+        front = getattr(ctx, "front_matter", None)
+        page = front.get("myst") if isinstance(front, dict) else None
+        if isinstance(page, dict) and isinstance(page.get("substitutions"), dict):
+            self.substitutions.update(page["substitutions"])
+        self.doc_titles: dict[str, str | None] = {}
+        self.depth = 0
+        role = config.get("default_role")
+        self.default_role = role if isinstance(role, str) else ""
+
+    def note(self, construct: str, outcome: str, line: int, detail: str = "") -> None:
+        self.ctx.note(construct, outcome, line, detail)
+
+    # ---- lines --------------------------------------------------------------------------
+    def convert(self, lines: list[str], first: int, within: Included | None,
+                at: int | None) -> list[str]:
+        """``lines`` (numbered from ``first`` in the document, or all reported at the include
+        line ``at``) converted; ``within`` is the include they came from."""
+        out: list[str] = []
+        i, n = 0, len(lines)
+        while i < n:
+            line = lines[i]
+            number = at or first + i
+            opener = OPEN.match(line) if ("`" in line or "~" in line or ":" in line) else None
+            if opener is not None and (opener.group(3) or opener.group(2)[0] != ":"):
+                end = closing(lines, i, opener.group(2), opener.group(1))
+                body = lines[i + 1 : end]
+                if opener.group(3):
+                    lead = opener.group(1)
+                    indent = " " * len(lead)
+                    shown = self.directive(opener.group(3), opener.group(4).strip(),
+                                           dedent_to(body, indent), number, at, within)
+                    if shown:  # a block of its own, never run into its neighbours
+                        if out and out[-1].strip() and lead == indent:
+                            out.append("")
+                        out.append(lead + shown[0])
+                        out.extend(indent + s if s else s for s in shown[1:])
+                        out.append("")
+                else:  # a code fence: copied exactly
+                    out.extend(lines[i : end + 1])
+                i = end + 1
+                continue
+            if _TARGET.match(line):
+                self.note("myst target", "converted", number)
+            elif _COMMENT.match(line):
+                self.note("myst comment", "converted", number)
+            elif _BREAK.match(line) or _ATTRS.match(line):
+                self.note("myst block break", "converted", number)
+            else:
+                out.append(self.inline(line, number))
+            i += 1
+        return out
+
+    def inline(self, line: str, number: int) -> str:
+        if "{" not in line:
+            return line
+        if "`" in line and "}" in line:
+            line = _INLINE.sub(lambda m: self.role(m, number), line)
+        if "{{" in line:
+            line = _SUBSTITUTION.sub(lambda m: self.substitute(m, number), line)
+        return line
+
+    def role(self, match: re.Match, number: int) -> str:
+        if match.group(1) is None:
+            return match.group(0)  # an inline code span, kept as written
+        from .rst_roles import display
+
+        self.note("myst role", "converted", number)
+        shown, code = display(match.group(1), match.group(3), self.config)
+        if match.group(1).rsplit(":", 1)[-1] == "doc" and "<" not in match.group(3):
+            from .doc_titles import doc_title
+
+            shown = doc_title(self.ctx, match.group(3).strip(), self.doc_folder, self.source_dir,
+                              self.doc_titles) or shown
+        return code_span(shown) if code else shown
+
+    def substitute(self, match: re.Match, number: int) -> str:
+        value = self.substitutions.get(match.group(1))
+        if isinstance(value, (str, int, float)):
+            self.note("myst substitution", "resolved", number)
+            return str(value)
+        self.note("myst substitution", "unresolved", number, f"{match.group(1)} is not defined")
+        return match.group(0)
+
+    # ---- directives ---------------------------------------------------------------------
+    def directive(self, name: str, argument: str, body: list[str], number: int,
+                  at: int | None, within: Included | None) -> list[str]:
+        """One directive as text; past MAX_NESTING levels its lines stay as they are, so a
+        pathological page costs what it weighs and still loses no text."""
+        if self.depth >= MAX_NESTING:
+            self.note("myst directive", "unresolved", number,
+                      f"directives nested deeper than {MAX_NESTING}: {name!r} kept as written")
+            return body
+        self.depth += 1
+        try:
+            return self._directive(name, argument, body, number, at, within)
+        finally:
+            self.depth -= 1
+
+    def _directive(self, name: str, argument: str, body: list[str], number: int,
+                   at: int | None, within: Included | None) -> list[str]:
+        options, content, offset = options_and_content(body)
+        key = name.lower()
+        start = at or number + 1 + offset
+        if key in _CODE:
+            self.note("myst code-block", "converted", number)
+            return fence("\n".join(content), argument.split()[0] if argument else "")
+        if key in _ADMONITIONS or key in _TITLED or key in _VERSIONS:
+            return self.labelled(key, argument, content, options, number, start, at, within)
+        if key in _DROPPED:
+            self.note(f"myst {key}", "converted", number)
+            return []
+        if key in _AUTODOC or (key == "eval-rst" and autodoc_only(content)):
+            what = f"{key} {argument}".strip() if key in _AUTODOC else " ".join(
+                content[0][3:].replace("::", "").split())
+            self.note("myst autodoc", "unresolved", number,
+                      f"{what}: generated from code, which is never imported")
+            return []
+        if key == "eval-rst" or key == "rst":
+            return self.eval_rst(content, number)
+        if _is_object(key):
+            self.note("myst object description", "converted", number)
+            signatures = [code_span(sig.strip()) for sig in argument.split("\n") if sig.strip()]
+            return [*(x for sig in signatures for x in (sig, "")),
+                    *self.convert(content, start, within, at)]
+        if key in ("include", "literalinclude"):
+            return self.include(key, argument, options, number, at, within)
+        if key == "raw":
+            self.note("myst raw", "converted", number)
+            if "html" in argument.lower():
+                text = html_to_text(strip_html_comments("\n".join(content))).strip()
+                return text.split("\n") if text else []
+            return []
+        if key in _KEPT:
+            self.note(f"myst {key}", "converted", number)
+            return self.convert(content, start, within, at)
+        if content:
+            self.note("myst directive", "converted", number, f"unknown directive {name!r}")
+            return self.convert(content, start, within, at)
+        self.note("myst directive", "unresolved", number, f"unknown directive {name!r} has no body")
+        return []
+
+    def labelled(self, key, argument, content, options, number, start, at, within) -> list[str]:
+        """"Label: first paragraph", as ``rst_nodes`` writes an admonition."""
+        self.note("myst admonition", "converted", number)
+        if key in _VERSIONS:
+            version, _, rest = argument.partition(" ")
+            label = _VERSIONS[key].format(version)
+            content = ([rest.strip(), ""] if rest.strip() else []) + content
+        elif key in _TITLED:
+            label = self.inline(argument, number) if argument else key.replace("-", " ").title()
+        else:
+            label = self.inline(options.get("title", ""), number) or _ADMONITIONS[key]
+            if argument:  # a note's first line is its content, as docutils reads it
+                content = [argument, *content]
+        body = self.convert(content, start, within, at)
+        while body and not body[0].strip():
+            body.pop(0)
+        if not body:
+            return [label if label.endswith((".", ":")) else f"{label}."]
+        return labelled(label, "\n".join(body)).split("\n")
+
+    def eval_rst(self, content: list[str], number: int) -> list[str]:
+        """An ``eval-rst`` block through docutils, its blocks written back as Markdown."""
+        from ..parsing.blocks import Heading, Paragraph, ParseError
+        from .read_rst import parse_rst
+
+        self.note("myst eval-rst", "converted", number)
+        try:
+            doc = parse_rst("\n".join(content), self.ctx)
+        except ParseError as exc:
+            self.note("myst eval-rst", "unresolved", number, str(exc))
+            return []
+        out: list[str] = []
+        for block in doc.blocks:
+            if isinstance(block, Heading):
+                out.append(f"{'#' * block.level} {block.text}")
+            elif isinstance(block, Paragraph):
+                out.append(block.text)
+            else:
+                out.append(block.raw)
+            out.append("")
+        return out[:-1]
+
+    def include(self, key, argument, options, number, at, within) -> list[str]:
+        from .literal_include import LiteralIncludeError, select_lines
+
+        target, base = argument.strip(), self.doc_folder
+        if target.startswith("/"):
+            base, target = self.source_dir, target.lstrip("/")
+        line = at or number
+        included = self.ctx.include(target, base=base, line=line, construct=f"myst {key}",
+                                    within=within)
+        if included is None:
+            return []
+        if key == "literalinclude" or "literal" in options or "code" in options:
+            try:
+                text = select_lines(included.text, options)
+            except LiteralIncludeError as exc:
+                self.note(f"myst {key}", "unresolved", line, f"{included.path}: {exc}")
+                return []
+            language = options.get("language") or options.get("code") or ""
+            caption = options.get("caption")
+            return ([caption, ""] if caption else []) + fence(text, language)
+        text = included.text
+        if options.get("start-after"):
+            text = text.partition(options["start-after"])[2]
+        if options.get("end-before"):
+            text = text.partition(options["end-before"])[0]
+        if included.path.endswith(".rst"):
+            return self.eval_rst(text.split("\n"), line)
+        return self.convert(text.split("\n"), line, included, line)
+
+
+_OBJECTS = {"function", "class", "method", "staticmethod", "classmethod", "attribute", "data",
+            "exception", "decorator", "property", "envvar", "option", "cmdoption", "confval",
+            "describe", "object", "type", "module-attribute"}
+
+
+def _is_object(name: str) -> bool:
+    """An object description (``py:function``, ``envvar``): its signature, then its body."""
+    domain, _, base = name.rpartition(":")
+    return base in _OBJECTS and domain in ("", "py", "c", "cpp", "js", "std", "rst")
+
+
+def _clean(path: str) -> str:
+    path = posixpath.normpath(path) if path else ""
+    return "" if path == "." else path
+
+

@@ -1,0 +1,120 @@
+"""MyST Markdown, the Markdown of a Sphinx site, as plain Markdown (issue 26).
+
+The fixture files in ``tests/dialects/myst`` hold MyST in, then the Markdown out and the notes
+for the construct report (``note:`` lines).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from contextpull.dialects import sphinx
+from dialect_context import FakeContext, read_fixtures
+
+FIXTURES = Path(__file__).parent / "dialects" / "myst"
+CONFIG = {"myst_substitutions": {"version": "2.0"}}
+
+
+def render(text, notes) -> str:
+    parts = [text.strip("\n")]
+    parts.extend(f"note: {c} {o} {line} {d}".rstrip() for c, o, line, d in notes)
+    return "\n\n".join(parts)
+
+
+def cases():
+    for path in sorted(FIXTURES.glob("*.txt")):
+        for line, title, source, expected in read_fixtures(path):
+            yield pytest.param(source, expected, id=f"{path.stem}:{line}:{title}")
+
+
+@pytest.mark.parametrize(("source", "expected"), list(cases()))
+def test_fixture(tmp_path, source, expected):
+    ctx = FakeContext(tmp_path, "page.md", config=CONFIG, config_file="conf.py")
+    assert render(sphinx.prepare(source, ctx), ctx.notes) == expected
+
+
+def write(root, rel, text):
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+
+
+def prepare(root, text, path="page.md"):
+    ctx = FakeContext(root, path, docs="docs", config_file="docs/conf.py")
+    return sphinx.prepare(textwrap.dedent(text).lstrip("\n"), ctx), ctx
+
+
+def test_include_and_literalinclude_go_through_the_context(tmp_path):
+    write(tmp_path, "docs/_snippets/intro.md", """
+        Shared intro with {ref}`a role <x>`.
+
+        ```{include} /_snippets/intro.md
+        ```
+        """)
+    write(tmp_path, "docs/garden.py", "import os\n\n\ndef sow(seed):\n    return seed\n")
+    write(tmp_path, "CHANGES.rst", "Changes\n=======\n\n.. note:: Beds added.\n")
+    text, ctx = prepare(tmp_path, """
+        ```{include} _snippets/intro.md
+        ```
+
+        ```{literalinclude} garden.py
+        :language: python
+        :pyobject: sow
+        ```
+
+        ```{include} ../CHANGES.rst
+        ```
+
+        ```{include} ../../outside.md
+        ```
+        """)
+    assert text == (
+        "Shared intro with a role.\n\n"
+        "```python\ndef sow(seed):\n    return seed\n```\n\n"
+        "# Changes\n\nNote: Beds added.\n"
+    )
+    assert [n for n in ctx.notes if n[0].startswith("myst include") or n[0] == "myst literalinclude"] == [
+        ("myst include", "resolved", 1, "docs/_snippets/intro.md"),
+        ("myst include", "unresolved", 1, "include cycle: _snippets/intro.md"),
+        ("myst literalinclude", "resolved", 4, "docs/garden.py"),
+        ("myst include", "resolved", 9, "CHANGES.rst"),
+        ("myst include", "unresolved", 12, "outside the repository: ../../outside.md"),
+    ]
+
+
+def test_an_unclosed_fence_runs_to_the_end_and_nothing_is_lost(tmp_path):
+    text, ctx = prepare(tmp_path, """
+        Before.
+
+        ```{note}
+        Never closed.
+        """)
+    assert text == "Before.\n\nNote: Never closed.\n"
+    assert ctx.notes == [("myst admonition", "converted", 3, "")]
+
+
+def test_substitutions_from_the_page_front_matter_win_over_conf_py(tmp_path):
+    ctx = FakeContext(tmp_path, "page.md", config={"myst_substitutions": {"crop": "beans", "soil": "clay"}})
+    ctx.front_matter = {"myst": {"substitutions": {"crop": "leeks"}}}
+    assert sphinx.prepare("Grow {{ crop }} in {{soil}}.", ctx) == "Grow leeks in clay."
+    assert [n[1] for n in ctx.notes] == ["resolved", "resolved"]
+
+
+def test_a_doc_role_shows_the_title_of_the_page_it_names(tmp_path):
+    write(tmp_path, "docs/guide/soil.rst", "Soil care\n=========\n")
+    text, ctx = prepare(tmp_path, "See {doc}`guide/soil` and {doc}`/nowhere`.\n")
+    assert text == "See Soil care and /nowhere.\n"
+    assert ctx.data_read == ["docs/guide/soil.rst"]
+
+
+def test_directives_nested_past_the_limit_stay_as_written(tmp_path):
+    ctx = FakeContext(tmp_path, "page.md")
+    deep = "".join("`" * (40 - i) + "{note}\n" for i in range(25)) + "Deep text.\n"
+    text = sphinx.prepare(deep, ctx)
+    assert "Deep text." in text
+    assert text.startswith("Note:")
+    assert ctx.notes[-1] == ("myst directive", "unresolved", 21,
+                             "directives nested deeper than 20: 'note' kept as written")

@@ -1,0 +1,43 @@
+"""reStructuredText through docutils: each construct as the rendered page shows it (issue 26).
+
+The fixture files in ``tests/dialects/rst`` hold one case per construct: rst in, then the blocks
+out (headings as ``#`` lines) and the notes for the construct report (``note:`` lines).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from contextpull.dialects.read_rst import parse_rst
+from contextpull.parsing.blocks import Code, Heading, ListBlock, Paragraph, Table
+from dialect_context import FakeContext, read_fixtures
+
+FIXTURES = Path(__file__).parent / "dialects" / "rst"
+
+
+def render(doc, notes) -> str:
+    out = [f"title: {doc.title}"]
+    for block in doc.blocks:
+        if isinstance(block, Heading):
+            out.append(f"{'#' * block.level} {block.text}")
+        elif isinstance(block, Paragraph):
+            out.append(block.text)
+        elif isinstance(block, (Code, ListBlock, Table)):
+            out.append(block.raw)
+    out.extend(f"note: {c} {o} {line} {d}".rstrip() for c, o, line, d in notes)
+    return "\n\n".join(out)
+
+
+def cases():
+    for path in sorted(FIXTURES.glob("*.txt")):
+        for line, title, source, expected in read_fixtures(path):
+            yield pytest.param(source, expected, id=f"{path.stem}:{line}:{title}")
+
+
+@pytest.mark.parametrize(("source", "expected"), list(cases()))
+def test_fixture(tmp_path, source, expected):
+    ctx = FakeContext(tmp_path, config={"default_role": "code"}, config_file="conf.py")
+    doc = parse_rst(source, ctx)
+    assert render(doc, ctx.notes) == expected
