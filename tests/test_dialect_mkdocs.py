@@ -1,0 +1,97 @@
+"""The mkdocs dialect on strings (contextpull/dialects/mkdocs.py): one fixture file per syntax,
+input and the text a reader of the rendered page sees, plus the notes the report counts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from contextpull.dialects import mkdocs
+from contextpull.parsing.parse_markdown import parse_markdown
+
+from dialect_fakes import FakeContext, read_fixture_file
+
+FIXTURES = Path(__file__).parent / "dialect_fixtures"
+SYNTAXES = ["admonitions", "blocks", "inline", "snippets", "variants"]
+
+# The site of every fixture: mkdocs.yml in docs/en, pages in docs/en/docs, snippets under
+# docs/en/snippets (base_path), example code in docs_src at the repository root.
+CONFIG = {"markdown_extensions": ["admonition", {"pymdownx.snippets": {"base_path": ["snippets"]}}]}
+FILES = {
+    "docs/en/snippets/tide.md": "High tide at six.\nLow tide at noon.\n",
+    "docs/en/snippets/rows.txt": "one\ntwo\nthree\nfour\n",
+    "docs/en/snippets/boat.py": "import os\n# --8<-- [start:hull]\nclass Hull:\n    pass\n# --8<-- [end:hull]\n",
+    "docs/en/snippets/nested.md": 'Nested start.\n--8<-- "tide.md"\n',
+    "docs_src/first.py": "import harbour\n\nboat = harbour.Boat()\n",
+}
+
+
+def _context(**kwargs) -> FakeContext:
+    return FakeContext(FILES, path="guide/page.md", docs="docs/en/docs", config=CONFIG, config_file="docs/en/mkdocs.yml", **kwargs)
+
+
+def _cases():
+    for syntax in SYNTAXES:
+        for name, source, expected in read_fixture_file(FIXTURES / f"mkdocs_{syntax}.txt"):
+            yield pytest.param(source, expected, id=f"{syntax}: {name}")
+
+
+@pytest.mark.parametrize(("source", "expected"), list(_cases()))
+def test_prepare_gives_what_the_page_shows(source, expected):
+    assert mkdocs.prepare(source, _context()) == expected
+
+
+def test_every_construct_is_noted_with_its_line():
+    source = "# T { #t }\n\n!!! note\n    x\n\n/// tip\ny\n///\n\n::: pkg.mod\n\n--8<-- \"nowhere.md\"\n"
+    ctx = _context()
+    mkdocs.prepare(source, ctx)
+    assert sorted(ctx.outcomes(), key=lambda o: o[2]) == [
+        ("heading attributes", "converted", 1),
+        ("admonition", "converted", 3),
+        ("pymdown block", "converted", 6),
+        ("mkdocstrings", "unresolved", 10),
+        ("snippet", "unresolved", 12),
+    ]
+
+
+def test_notes_name_the_source_line_after_an_include_added_lines():
+    ctx = _context()
+    mkdocs.prepare('--8<-- "rows.txt"\n\n!!! note\n    x\n', ctx)
+    assert ("admonition", "converted", 3) in ctx.outcomes()
+
+
+def test_missing_snippet_is_reported_with_its_target():
+    ctx = _context()
+    mkdocs.prepare('--8<-- "nowhere.md"', ctx)
+    assert [(n.outcome, n.detail) for n in ctx.notes] == [("unresolved", "target missing: nowhere.md")]
+
+
+def test_snippet_cycle_stops_with_a_note():
+    files = {**FILES, "docs/en/snippets/loop.md": 'Loop.\n--8<-- "loop.md"\n'}
+    ctx = FakeContext(files, docs="docs/en/docs", config=CONFIG, config_file="docs/en/mkdocs.yml")
+    assert mkdocs.prepare('--8<-- "loop.md"', ctx) == "Loop."
+    assert ctx.notes[-1].outcome == "unresolved" and "cycle" in ctx.notes[-1].detail
+
+
+def test_snippets_stay_when_the_site_does_not_enable_them():
+    ctx = FakeContext(FILES, docs="docs/en/docs", config={"markdown_extensions": ["admonition"]}, config_file="docs/en/mkdocs.yml")
+    assert mkdocs.prepare('--8<-- "tide.md"', ctx) == '--8<-- "tide.md"'
+    assert ctx.notes == []
+
+
+def test_markdown_extensions_as_a_mapping_are_read():
+    config = {"markdown_extensions": {"pymdownx.snippets": {"base_path": "snippets"}}}
+    ctx = FakeContext(FILES, docs="docs/en/docs", config=config, config_file="docs/en/mkdocs.yml")
+    assert mkdocs.prepare('--8<-- "tide.md:1:1"', ctx) == "High tide at six."
+
+
+def test_an_unclosed_block_runs_to_the_end_and_says_so():
+    ctx = _context()
+    assert mkdocs.prepare("/// note\nNever closed.", ctx) == "Note: Never closed."
+    assert "never closed" in ctx.notes[0].detail
+
+
+def test_finish_reads_the_language_of_an_attr_list_fence():
+    doc = parse_markdown('```{ .dockerfile .annotate title="x" }\nFROM python\n```', "page")
+    assert mkdocs.finish(doc, _context()).blocks[0].lang == "dockerfile"
