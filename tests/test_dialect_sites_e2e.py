@@ -88,3 +88,43 @@ def test_editing_an_included_listing_rebuilds_the_chapter_that_shows_it(tmp_path
     fresh = _build(root / "src", tmp_path / "fresh")
     assert cached["manifest"]["store"]["sha256"] == fresh["manifest"]["store"]["sha256"]
     assert "let strokes = 32;" in _dump(tmp_path / "cached" / "store.sqlite")
+
+
+def _read(root: Path, docs: str, rel: str, text: str):
+    from contextpull.dialects.detect import detect_site
+    from contextpull.dialects.read import read_document
+
+    page = root / docs / rel
+    page.write_text(text)
+    site = detect_site(root / docs)
+    return read_document(page.read_bytes(), "markdown", page.stem, rel, site)
+
+
+@pytest.mark.parametrize(
+    ("name", "directive", "kept"),
+    [
+        ("mkdocs", '--8<-- "../../outside.md"', False),
+        ("mkdocs", "{* /etc/hostname *}", True),
+        ("mdbook", "{{#include ../../outside.md}}", True),
+        ("mdbook", "{{#include /etc/hostname}}", True),
+    ],
+)
+def test_includes_that_leave_the_repository_are_refused_and_named(tmp_path, name, directive, kept):
+    (tmp_path / "outside.md").write_text("secret\n")
+    root = _site(tmp_path, name)
+    result = _read(root, DOCS[name], "escape.md", f"# Escape\n\n{directive}\n")
+    texts = [getattr(b, "text", getattr(b, "raw", "")) for b in result.parsed.blocks]
+    assert not any("secret" in t for t in texts)
+    assert any(directive in t for t in texts) is kept
+    unresolved = [n for n in result.notes if n.outcome == "unresolved"]
+    assert [n.line for n in unresolved] == [3]
+    assert "outside the repository" in unresolved[0].detail or "absolute path" in unresolved[0].detail
+
+
+def test_an_include_through_a_symlink_out_of_the_repository_is_refused(tmp_path):
+    (tmp_path / "outside.rs").write_text("fn secret() {}\n")
+    root = _site(tmp_path, "mdbook")
+    (root / "listings" / "link.rs").symlink_to(tmp_path / "outside.rs")
+    result = _read(root, "src", "link.md", "{{#include ../listings/link.rs}}\n")
+    assert "secret" not in result.parsed.blocks[-1].text
+    assert [n.outcome for n in result.notes if n.construct == "mdbook include"] == ["unresolved"]

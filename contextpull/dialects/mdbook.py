@@ -27,7 +27,8 @@ from .mdbook_links import expand_links
 NAME = "mdbook"
 
 _FENCE_INFO = re.compile(r"^[ \t]*(?:`{3,}|~{3,})[ \t]*([^\s`]*)")
-_LISTING_OPEN = re.compile(r"^[ \t]*<Listing\b([^>]*)>[ \t]*$")
+# Attribute values may hold ">" (a caption naming `Point<T>`), so quoted values are read whole.
+_LISTING_OPEN = re.compile(r"^[ \t]*<Listing\b((?:\"[^\"]*\"|[^\">])*)>[ \t]*$")
 _LISTING_CLOSE = re.compile(r"^[ \t]*</Listing>[ \t]*$")
 _ATTRIBUTE = re.compile(r"([\w-]+)=\"([^\"]*)\"")
 _SUMMARY_LINK = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?\[(.+)\]\(([^)\s]+\.md)(?:#[^)]*)?\)[ \t]*$")
