@@ -29,6 +29,7 @@ _ATTR = r"(?:[#.][\w:.-]+|[\w:-]+=(?:\"[^\"]*\"|'[^']*'|[^\s}]+))"
 # attr_list after a link, image or emphasis, or ending a block's line: "{ width=300 }", "{: .x }".
 _ATTR_LIST = re.compile(r"(?:(?<=[)\]*_`])|[ \t]+|^)\{:?[ \t]*" + _ATTR + r"(?:[ \t]+" + _ATTR + r")*[ \t]*\}(?=[ \t]*$|[ \t]|[.,;:!?])")
 _ICON = re.compile(r"[ \t]*:(?:material|fontawesome|octicons|simple)-[\w-]+:")
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _FENCE_ATTR_LANG = re.compile(r"\{\s*\.([\w+#-]+)")
 
 HEADING_ATTRIBUTES = "heading attributes"
@@ -72,7 +73,7 @@ def _inline_pass(lines: list[tuple[int, str]], ctx: Context) -> list[str]:
             if stripped and stripped == fence[0] * len(stripped) and len(stripped) >= len(fence):
                 fence = None
             continue
-        m = re.match(r"^[ \t]*(`{3,}|~{3,})", text)
+        m = _FENCE.match(text) if ("`" in text or "~" in text) else None
         if m is not None:
             fence = m.group(1)
             out.append(text)

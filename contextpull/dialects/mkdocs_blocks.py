@@ -79,7 +79,7 @@ def _block_close(lines: Lines, i: int, slashes: int) -> int:
     depth, j = 0, i
     while j < len(lines):
         text = lines[j][1]
-        if _FENCE.match(text):
+        if ("`" in text or "~" in text) and _FENCE.match(text):
             j = _fence_end(lines, j)
             continue
         close = _BLOCK_CLOSE.match(text)
@@ -141,7 +141,7 @@ def convert_blocks(lines: Lines, ctx: Context) -> Lines:
     i, n = 0, len(lines)
     while i < n:
         origin, text = lines[i]
-        if _FENCE.match(text):
+        if ("`" in text or "~" in text) and _FENCE.match(text):
             end = _fence_end(lines, i)
             out.extend(lines[i:end])
             i = end
