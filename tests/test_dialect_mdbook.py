@@ -11,7 +11,7 @@ from contextpull.dialects import mdbook
 from contextpull.dialects.mdbook_links import Link, parse_link
 from contextpull.parsing.parse_markdown import parse_markdown
 
-from dialect_fakes import FakeContext, read_fixture_file
+from dialect_context import FakeContext, read_fixture_file
 
 FIXTURES = Path(__file__).parent / "dialect_fixtures"
 

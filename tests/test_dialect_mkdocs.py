@@ -10,7 +10,7 @@ import pytest
 from contextpull.dialects import mkdocs
 from contextpull.parsing.parse_markdown import parse_markdown
 
-from dialect_fakes import FakeContext, read_fixture_file
+from dialect_context import FakeContext, read_fixture_file
 
 FIXTURES = Path(__file__).parent / "dialect_fixtures"
 SYNTAXES = ["admonitions", "blocks", "inline", "snippets", "variants"]
