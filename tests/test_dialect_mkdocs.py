@@ -95,3 +95,43 @@ def test_an_unclosed_block_runs_to_the_end_and_says_so():
 def test_finish_reads_the_language_of_an_attr_list_fence():
     doc = parse_markdown('```{ .dockerfile .annotate title="x" }\nFROM python\n```', "page")
     assert mkdocs.finish(doc, _context()).blocks[0].lang == "dockerfile"
+
+
+NAV = {"nav": [{"Home": "index.md"}, {"Guide": [{"Mooring knots": "guide/page.md"}, "guide/other.md"]}]}
+
+
+def test_a_page_without_an_h1_takes_its_nav_title():
+    ctx = FakeContext(FILES, path="guide/page.md", docs="docs/en/docs", config=NAV, config_file="docs/en/mkdocs.yml")
+    doc = mkdocs.finish(parse_markdown("## Bowline\n\nText.", "page"), ctx)
+    assert doc.title == "Mooring knots"
+
+
+def test_a_page_with_an_h1_or_a_front_matter_title_keeps_it():
+    ctx = FakeContext(FILES, path="index.md", docs="docs/en/docs", config=NAV, config_file="docs/en/mkdocs.yml")
+    assert mkdocs.finish(parse_markdown("# Harbour guide\n", "index"), ctx).title == "Harbour guide"
+    ctx = FakeContext(FILES, path="guide/page.md", docs="docs/en/docs", config=NAV, config_file="docs/en/mkdocs.yml", front_matter={"title": "Own"})
+    assert mkdocs.finish(parse_markdown("Text.", "page"), ctx).title == "page"
+
+
+def test_an_inherited_configuration_enables_snippets():
+    parent = "markdown_extensions:\n  - pymdownx.snippets:\n      base_path: [snippets]\n"
+    files = {**FILES, "docs/base.yml": parent}
+    ctx = FakeContext(files, docs="docs/en/docs", config={"INHERIT": "../base.yml", "site_name": "x"}, config_file="docs/en/mkdocs.yml")
+    assert mkdocs.prepare('--8<-- "tide.md:1:1"', ctx) == "High tide at six."
+    assert "docs/base.yml" in ctx.dependencies
+
+
+@pytest.mark.parametrize(
+    ("files", "detail"),
+    [
+        ({}, "docs/base.yml: missing or not a mapping"),
+        ({"docs/base.yml": "INHERIT: en/mkdocs.yml\n"}, "inheritance loop through docs/en/mkdocs.yml"),
+        ({"docs/base.yml": "a: [1, 2\n"}, "docs/base.yml: malformed YAML"),
+    ],
+)
+def test_a_broken_inheritance_is_one_note_and_the_page_still_reads(files, detail):
+    ctx = FakeContext({**FILES, **files}, docs="docs/en/docs", config={"INHERIT": "../base.yml"}, config_file="docs/en/mkdocs.yml")
+    assert mkdocs.prepare("!!! note\n    Text.", ctx) == "Note: Text."
+    mkdocs.finish(parse_markdown("Note: Text.", "page"), ctx)
+    notes = [n for n in ctx.notes if n.construct == "mkdocs INHERIT"]
+    assert len(notes) == 1 and notes[0].outcome == "unresolved" and notes[0].detail.startswith(detail)

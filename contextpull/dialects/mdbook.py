@@ -7,8 +7,9 @@ are hidden, ``##`` shows one ``#``; HTML comments and tags go, their text stays.
 preprocessor) becomes what its figure shows: ``Filename: src/main.rs`` above the code and
 ``Listing 2-1: ...`` below it.
 
-``finish`` gives a chapter the name ``SUMMARY.md`` shows for it in the navigation (many chapters
-begin at ``##`` and would otherwise be titled with their file stem), and a code block whose info
+``finish`` gives a chapter that shows no H1 the name ``SUMMARY.md`` shows for it in the
+navigation (many chapters begin at ``##`` and would otherwise be titled with their file stem or
+a subheading; a chapter's own H1 is what its reader sees, so it stays), and a code block whose info
 string carries mdBook's attributes (``rust,ignore,noplayground``) the language before the comma.
 """
 
@@ -19,7 +20,7 @@ import html
 import posixpath
 import re
 
-from ..parsing.blocks import Code, ParsedDocument
+from ..parsing.blocks import Code, Heading, ParsedDocument
 from .api import Context
 from .markup import html_to_text, split_code, strip_html_comments
 from .mdbook_links import expand_links
@@ -140,11 +141,15 @@ def _summary(ctx: Context, src: str) -> dict[str, str]:
     return _summaries[key]
 
 
+def _has_h1(doc: ParsedDocument) -> bool:
+    return any(isinstance(b, Heading) and b.level == 1 and b.text.strip() for b in doc.blocks)
+
+
 def finish(doc: ParsedDocument, ctx: Context) -> ParsedDocument:
     for block in doc.blocks:
         if isinstance(block, Code) and "," in block.lang:
             block.lang = block.lang.split(",", 1)[0]
-    if (ctx.front_matter or {}).get("title"):
+    if (ctx.front_matter or {}).get("title") or _has_h1(doc):
         return doc
     src = _book_src(ctx)
     doc_path = posixpath.join(_doc_folder(ctx), posixpath.basename(ctx.path))

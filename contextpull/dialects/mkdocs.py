@@ -10,17 +10,19 @@ Two layers, in the generator's order (shared/style/dialects.md, proposal 3):
    shortcodes (``:material-check:``, ``:fontawesome-brands-github:``), HTML comments and tags
    (their text stays; ``<div markdown="1">`` is a wrapper like any other).
 
-``finish`` reads the language of fences written in attr_list form (```` ```{ .python } ````).
+``finish`` gives a page the title ``nav`` gives it (``mkdocs_config``) and reads the language of
+fences written in attr_list form (```` ```{ .python } ````).
 """
 
 from __future__ import annotations
 
 import re
 
-from ..parsing.blocks import Code, ParsedDocument
+from ..parsing.blocks import Code, Heading, ParsedDocument
 from .api import Context
 from .markup import html_to_text, outside_code, outside_inline_code, strip_heading_attributes, strip_html_comments
 from .mkdocs_blocks import convert_blocks
+from .mkdocs_config import nav_titles, site_config
 from .snippets import expand_snippets, expand_variants
 
 NAME = "mkdocs"
@@ -86,17 +88,27 @@ def _inline_pass(lines: list[tuple[int, str]], ctx: Context) -> list[str]:
 
 def prepare(text: str, ctx: Context) -> str:
     lines = list(enumerate(text.split("\n"), start=1))
-    lines = expand_snippets(lines, ctx)
+    lines = expand_snippets(lines, ctx, site_config(ctx))
     lines = expand_variants(lines, ctx)
     lines = convert_blocks(lines, ctx)
     return outside_code("\n".join(_inline_pass(lines, ctx)), strip_html_comments)
 
 
+def has_h1(doc: ParsedDocument) -> bool:
+    return any(isinstance(b, Heading) and b.level == 1 and b.text.strip() for b in doc.blocks)
+
+
 def finish(doc: ParsedDocument, ctx: Context) -> ParsedDocument:
-    """Fences written as ```` ```{ .python title="x" } ```` take their language from the class."""
+    """A page that shows no H1 takes its title in ``nav`` (mkdocs' page title) unless front
+    matter names one; a page's own H1 is what its reader sees above it, so it stays. Fences written as ```` ```{ .python title="x" } ```` take their language from the class."""
     for block in doc.blocks:
         if isinstance(block, Code) and block.lang.startswith("{"):
             first = block.raw.split("\n", 1)[0]
             m = _FENCE_ATTR_LANG.search(first)
             block.lang = m.group(1) if m else ""
+    if not (ctx.front_matter or {}).get("title") and not has_h1(doc):
+        title = nav_titles(site_config(ctx, report=False)).get(ctx.path)
+        if title:
+            doc.title = title
+            ctx.note("nav title", "resolved", 0)
     return doc

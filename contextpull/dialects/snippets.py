@@ -27,6 +27,7 @@ import posixpath
 import re
 
 from .api import Context, Included
+from .mkdocs_config import config_folder, extension_options
 from .selection import SelectionError, lines_between, region, whole
 
 Lines = list[tuple[int, str]]  # (1-based source line, text)
@@ -45,42 +46,9 @@ VARIANT = "include variant"
 MDX_INCLUDE = "mdx include"
 
 
-def config_folder(ctx: Context) -> str:
-    """The folder of ``mkdocs.yml`` relative to the repository root ('' for the root itself).
-    Without a configuration file (the dialect set by hand) it is the folder above DOCS, where
-    mkdocs keeps it by default."""
-    if ctx.site.config_file:
-        return posixpath.dirname(ctx.site.config_file)
-    docs = ctx.site.docs_root.rstrip("/")
-    root = ctx.site.repo_root.rstrip("/")
-    parent = posixpath.dirname(docs)
-    if parent == root or not parent.startswith(root + "/"):
-        return ""
-    return parent[len(root) + 1 :]
-
-
-def extension_options(config: dict, name: str) -> dict | None:
-    """The options of Markdown extension ``name`` in ``mkdocs.yml`` ({} when enabled without
-    options), or None when it is not enabled. ``markdown_extensions`` is a list of names and
-    one-key mappings in most sites and a mapping in some; both are read."""
-    listed = config.get("markdown_extensions") if isinstance(config, dict) else None
-    entries: list = []
-    if isinstance(listed, dict):
-        entries = [{key: value} for key, value in listed.items()]
-    elif isinstance(listed, list):
-        entries = listed
-    for entry in entries:
-        if entry == name:
-            return {}
-        if isinstance(entry, dict) and name in entry:
-            value = entry[name]
-            return value if isinstance(value, dict) else {}
-    return None
-
-
-def snippet_bases(ctx: Context) -> list[str]:
+def snippet_bases(ctx: Context, config: dict) -> list[str]:
     """``base_path`` of pymdownx.snippets as folders relative to the repository root."""
-    options = extension_options(ctx.config, "pymdownx.snippets") or {}
+    options = extension_options(config, "pymdownx.snippets") or {}
     raw = options.get("base_path", ["."])
     bases = [raw] if isinstance(raw, str) else [b for b in raw if isinstance(b, str)] if isinstance(raw, list) else []
     folder = config_folder(ctx)
@@ -175,14 +143,14 @@ def _expand_snippets(lines: Lines, ctx: Context, bases: list[str], within: Inclu
     return out
 
 
-def expand_snippets(lines: Lines, ctx: Context) -> Lines:
-    """pymdown snippets, when the site enables them (``pymdownx.snippets`` in mkdocs.yml, or no
-    mkdocs.yml to say otherwise)."""
+def expand_snippets(lines: Lines, ctx: Context, config: dict) -> Lines:
+    """pymdown snippets, when the site enables them (``pymdownx.snippets`` in its configuration,
+    ``config``, or no mkdocs.yml to say otherwise)."""
     if not any("8<" in t for _, t in lines):
         return lines
-    if ctx.site.config_file and extension_options(ctx.config, "pymdownx.snippets") is None:
+    if ctx.site.config_file and extension_options(config, "pymdownx.snippets") is None:
         return lines
-    return _expand_snippets(lines, ctx, snippet_bases(ctx), None)
+    return _expand_snippets(lines, ctx, snippet_bases(ctx, config), None)
 
 
 def _line_groups(value: str) -> list[tuple[int, int]]:
