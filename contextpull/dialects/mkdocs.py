@@ -59,7 +59,7 @@ def _inline(text: str, origin: int, ctx: Context) -> str:
     if "<" in text or "&" in text:
         bare = html_to_text(text)
         if bare != text:
-            if "<" in text and bare.replace("<", "") != text.replace("<", ""):
+            if bare.count("<") < text.count("<"):  # a tag went, not only an entity
                 ctx.note(HTML, "converted", origin)
             text = bare if bare.strip() else ""
     return text

@@ -23,6 +23,7 @@ made later names the line the author wrote.
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 
@@ -50,7 +51,9 @@ def snippet_bases(ctx: Context, config: dict) -> list[str]:
     """``base_path`` of pymdownx.snippets as folders relative to the repository root."""
     options = extension_options(config, "pymdownx.snippets") or {}
     raw = options.get("base_path", ["."])
-    bases = [raw] if isinstance(raw, str) else [b for b in raw if isinstance(b, str)] if isinstance(raw, list) else []
+    if isinstance(raw, str):
+        raw = [raw]
+    bases = [b for b in raw if isinstance(b, str)] if isinstance(raw, list) else []
     folder = config_folder(ctx)
     return [posixpath.normpath(posixpath.join(folder, base)) for base in bases or ["."]]
 
@@ -59,8 +62,8 @@ def _pick_base(ctx: Context, bases: list[str], target: str) -> str:
     """The first base the target exists under, else the first: only one include is attempted, so
     the report names one missing target, not one per base."""
     root = ctx.site.repo_root
-    for base in bases:
-        if posixpath.isfile(posixpath.join(root, base, target)):
+    for base in bases:  # a stat, not a read: the read itself goes through ctx.include
+        if os.path.isfile(os.path.join(root, base, target)):
             return base
     return bases[0]
 
