@@ -125,3 +125,15 @@ def test_code_block_language_is_the_word_before_the_comma():
     doc = parse_markdown("```rust,ignore,noplayground\nfn x() {}\n```", "p")
     block = mdbook.finish(doc, _context()).blocks[0]
     assert block.lang == "rust" and block.raw.startswith("```rust,ignore,noplayground")
+
+
+def test_a_line_of_unclosed_directives_is_kept_as_written():
+    # Each unclosed "{{#include " once made the scan for "}}" run to the end of the line.
+    text = "{{#include " * 20000
+    ctx = _context()
+    assert mdbook.prepare(text, ctx) == text and ctx.notes == []
+
+
+def test_a_malformed_summary_line_is_no_chapter():
+    # Nested brackets once made the chapter pattern backtrack for every "[" on the line.
+    assert mdbook.parse_summary("- [" + "[a](" * 20000 + "\n- [B [c]](b.md)\n") == {"b.md": "B [c]"}

@@ -135,3 +135,11 @@ def test_a_broken_inheritance_is_one_note_and_the_page_still_reads(files, detail
     mkdocs.finish(parse_markdown("Note: Text.", "page"), ctx)
     notes = [n for n in ctx.notes if n.construct == "mkdocs INHERIT"]
     assert len(notes) == 1 and notes[0].outcome == "unresolved" and notes[0].detail.startswith(detail)
+
+
+def test_containers_deeper_than_the_limit_stay_text_and_are_noted():
+    source = "/// note\n" * 2000 + "Deep."
+    ctx = _context()
+    out = mkdocs.prepare(source, ctx)
+    assert out.endswith("/// note\nDeep.")
+    assert [n.detail for n in ctx.notes if n.outcome == "unresolved"] == ["containers nested deeper than 20 are kept as text"]

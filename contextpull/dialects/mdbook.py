@@ -32,7 +32,9 @@ _FENCE_INFO = re.compile(r"^[ \t]*(?:`{3,}|~{3,})[ \t]*([^\s`]*)")
 _LISTING_OPEN = re.compile(r"^[ \t]*<Listing\b((?:\"[^\"]*\"|[^\">])*)>[ \t]*$")
 _LISTING_CLOSE = re.compile(r"^[ \t]*</Listing>[ \t]*$")
 _ATTRIBUTE = re.compile(r"([\w-]+)=\"([^\"]*)\"")
-_SUMMARY_LINK = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?\[(.+)\]\(([^)\s]+\.md)(?:#[^)]*)?\)[ \t]*$")
+# A chapter's name may hold one level of brackets ("[`Vec<T>` and [] slices](x.md)"); with no
+# other way to match a bracket, a malformed line costs what it weighs.
+_SUMMARY_LINK = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\(([^)\s]+\.md)(?:#[^)]*)?\)[ \t]*$")
 
 _summaries: dict[str, dict[str, str]] = {}  # per process: sha256 of SUMMARY.md -> {path: title}
 
@@ -127,7 +129,8 @@ def parse_summary(text: str) -> dict[str, str]:
             m = _SUMMARY_LINK.match(line) if "](" in line else None
             if m is not None:
                 path = posixpath.normpath(m.group(2).replace("%20", " "))
-                titles.setdefault(path, m.group(1).strip())
+                if m.group(1).strip():
+                    titles.setdefault(path, m.group(1).strip())
     return titles
 
 

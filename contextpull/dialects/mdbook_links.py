@@ -25,7 +25,9 @@ from dataclasses import dataclass
 from .api import Context, Included
 from .selection import SelectionError, lines_between, region, whole
 
-_LINK = re.compile(r"(\\)?\{\{[ \t]*#(include|rustdoc_include|playground|title)(?:[ \t]+([^}\n]*?))?[ \t]*\}\}")
+# The arguments hold no brace: a scan for the closing braces stops at the next directive, so a
+# line of unclosed "{{#include " costs what it weighs (mdBook's paths never hold one).
+_LINK = re.compile(r"(\\)?\{\{[ \t]*#(include|rustdoc_include|playground|title)(?:[ \t]+([^{}\n]*?))?[ \t]*\}\}")
 _RANGE = re.compile(r"^(\d*)(?:(:)(\d*))?$")
 
 CONSTRUCTS = {"include": "mdbook include", "rustdoc_include": "mdbook rustdoc_include", "playground": "mdbook playground"}

@@ -40,6 +40,10 @@ TAB = "content tab"
 MKDOCSTRINGS = "mkdocstrings"
 ABBREVIATION = "abbreviation"
 
+# Containers nest this deep at most (markdown-it's own limit is 20); deeper openers are kept as
+# text, which bounds the recursion and the rescans of unclosed blocks.
+MAX_NESTING = 20
+
 # Block names that are not admonition types: their label (if any) is not the name.
 _UNLABELLED = {"html", "caption", "define"}
 
@@ -136,7 +140,10 @@ def _part(out: Lines, origin: int, indent: str, label: str, body: Lines) -> None
     out.extend((o, indent + t if t else t) for o, t in _trimmed(body))
 
 
-def convert_blocks(lines: Lines, ctx: Context) -> Lines:
+def convert_blocks(lines: Lines, ctx: Context, depth: int = 0) -> Lines:
+    if depth >= MAX_NESTING:
+        ctx.note(BLOCK, "unresolved", lines[0][0] if lines else 0, f"containers nested deeper than {MAX_NESTING} are kept as text")
+        return lines
     out: Lines = []
     i, n = 0, len(lines)
     while i < n:
@@ -150,7 +157,7 @@ def convert_blocks(lines: Lines, ctx: Context) -> Lines:
         if m is not None:
             indent, kind, title = m.group(1), m.group(3), m.group(5)
             end = _indented_body(lines, i + 1, _width(indent) + 4)
-            body = convert_blocks(_dedented(lines[i + 1 : end], _width(indent) + 4), ctx)
+            body = convert_blocks(_dedented(lines[i + 1 : end], _width(indent) + 4), ctx, depth + 1)
             label = title_case(kind) if title is None else title
             _labelled(out, origin, indent, label, body)
             ctx.note(ADMONITION, "converted", origin)
@@ -158,13 +165,13 @@ def convert_blocks(lines: Lines, ctx: Context) -> Lines:
             continue
         m = _BLOCK_OPEN.match(text) if "///" in text else None
         if m is not None:
-            i = _block(lines, i, m, out, ctx)
+            i = _block(lines, i, m, out, ctx, depth)
             continue
         m = _TAB.match(text) if "===" in text else None
         if m is not None:
             indent, label = m.group(1), m.group(2)
             end = _indented_body(lines, i + 1, _width(indent) + 4)
-            body = convert_blocks(_dedented(lines[i + 1 : end], _width(indent) + 4), ctx)
+            body = convert_blocks(_dedented(lines[i + 1 : end], _width(indent) + 4), ctx, depth + 1)
             _part(out, origin, indent, label, body)
             ctx.note(TAB, "converted", origin)
             i = end
@@ -184,7 +191,7 @@ def convert_blocks(lines: Lines, ctx: Context) -> Lines:
     return out
 
 
-def _block(lines: Lines, i: int, m: re.Match, out: Lines, ctx: Context) -> int:
+def _block(lines: Lines, i: int, m: re.Match, out: Lines, ctx: Context, depth: int) -> int:
     """One ``/// name | title`` block into ``out``; returns the index after its closing line."""
     origin = lines[i][0]
     indent, slashes, name, title = m.group(1), len(m.group(2)), m.group(3).lower(), m.group(4)
@@ -192,7 +199,7 @@ def _block(lines: Lines, i: int, m: re.Match, out: Lines, ctx: Context) -> int:
     while start < len(lines) and _BLOCK_OPTION.match(lines[start][1]) and _width(lines[start][1]) >= _width(indent) + 4:
         start += 1
     close = _block_close(lines, start, slashes)
-    body = convert_blocks(_dedented(lines[start:close], _width(indent)), ctx)
+    body = convert_blocks(_dedented(lines[start:close], _width(indent)), ctx, depth + 1)
     if close == len(lines):
         ctx.note(BLOCK, "converted", origin, f"/// {name} is never closed; it runs to the end")
     else:
