@@ -83,7 +83,7 @@ def directory_listing(conn: sqlite3.Connection, meta: dict[str, str], budget: in
         n_sections += count
     corpus = meta.get("corpus_fingerprint", "")[:8]
     header = (
-        f"ContextPull index · {n_docs:,} documents · {n_sections:,} sections · corpus {corpus}"
+        f"ContextPull index · {n_docs} documents · {n_sections} sections · corpus {corpus}"
         " · hierarchical; call index(prefix) to expand"
     )
     example = next((name for name in groups if name.endswith("/")), next(iter(groups), ""))
