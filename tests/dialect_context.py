@@ -26,9 +26,10 @@ class FakeContext:
         config: dict | None = None,
         config_file: str | None = "mkdocs.yml",
         front_matter: dict | None = None,
+        repo_root: str = "/repo",
     ) -> None:
         self.files = dict(files or {})
-        self.site = Site(dialect, config_file, f"/repo/{docs}".rstrip("/"), "/repo")
+        self.site = Site(dialect, config_file, f"{repo_root}/{docs}".rstrip("/"), repo_root)
         self.path = path
         self.config = config or {}
         self.front_matter = front_matter or {}

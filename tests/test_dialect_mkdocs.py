@@ -143,3 +143,13 @@ def test_containers_deeper_than_the_limit_stay_text_and_are_noted():
     out = mkdocs.prepare(source, ctx)
     assert out.endswith("/// note\nDeep.")
     assert [n.detail for n in ctx.notes if n.outcome == "unresolved"] == ["containers nested deeper than 20 are kept as text"]
+
+
+def test_a_base_path_that_is_a_file_serves_only_its_own_name(tmp_path):
+    (tmp_path / "docs" / "snippets").mkdir(parents=True)
+    (tmp_path / "LICENSE.md").write_text("MIT, with no warranty.\n")
+    config = {"markdown_extensions": [{"pymdownx.snippets": {"base_path": ["docs/snippets", "LICENSE.md"]}}]}
+    # The base is chosen by what exists on disk; the read itself goes through the context.
+    files = {"LICENSE.md": "MIT, with no warranty.\n"}
+    ctx = FakeContext(files, docs="docs/pages", config=config, config_file="mkdocs.yml", repo_root=str(tmp_path))
+    assert mkdocs.prepare('--8<-- "LICENSE.md"', ctx) == "MIT, with no warranty."

@@ -58,14 +58,18 @@ def snippet_bases(ctx: Context, config: dict) -> list[str]:
     return [posixpath.normpath(posixpath.join(folder, base)) for base in bases or ["."]]
 
 
-def _pick_base(ctx: Context, bases: list[str], target: str) -> str:
-    """The first base the target exists under, else the first: only one include is attempted, so
-    the report names one missing target, not one per base."""
+def _pick_base(ctx: Context, bases: list[str], target: str) -> tuple[str, str]:
+    """(base folder, target) of the first base the target exists under, else of the first: only
+    one include is attempted, so the report names one missing target, not one per base. A base
+    that is a file (pymdown allows ``LICENSE.md`` as a base) serves only its own name."""
     root = ctx.site.repo_root
-    for base in bases:  # a stat, not a read: the read itself goes through ctx.include
-        if os.path.isfile(os.path.join(root, base, target)):
-            return base
-    return bases[0]
+    for base in bases:  # stats, not reads: the read itself goes through ctx.include
+        if os.path.isfile(os.path.join(root, base)):
+            if posixpath.basename(base) == target:
+                return posixpath.dirname(base), target
+        elif os.path.isfile(os.path.join(root, base, target)):
+            return base, target
+    return bases[0], target
 
 
 def _select_snippet(ctx: Context, inc: Included, spec: tuple[str, str] | None, line: int) -> str:
@@ -102,7 +106,8 @@ def _snippet(ctx: Context, raw: str, bases: list[str], line: int, within: Includ
         ctx.note(SNIPPET, "unresolved", line, f"URL snippets are never fetched: {raw}")
         return []
     path, spec = _parse_target(raw)
-    inc = ctx.include(path, base=_pick_base(ctx, bases, path), line=line, construct=SNIPPET, within=within)
+    base, path = _pick_base(ctx, bases, path)
+    inc = ctx.include(path, base=base, line=line, construct=SNIPPET, within=within)
     if inc is None:
         return []
     text = _select_snippet(ctx, inc, spec, line)
