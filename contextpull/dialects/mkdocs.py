@@ -31,6 +31,7 @@ _ATTR = r"(?:[#.][\w:.-]+|[\w:-]+=(?:\"[^\"]*\"|'[^']*'|[^\s}]+))"
 # attr_list after a link, image or emphasis, or ending a block's line: "{ width=300 }", "{: .x }".
 _ATTR_LIST = re.compile(r"(?:(?<=[)\]*_`])|[ \t]+|^)\{:?[ \t]*" + _ATTR + r"(?:[ \t]+" + _ATTR + r")*[ \t]*\}(?=[ \t]*$|[ \t]|[.,;:!?])")
 _ICON = re.compile(r"[ \t]*:(?:material|fontawesome|octicons|simple)-[\w-]+:")
+_EMPTY_LINK = re.compile(r"!?\[[ \t]*\](?:\[[^\]\n]*\]|\([^)\n]*\))")
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _FENCE_ATTR_LANG = re.compile(r"\{\s*\.([\w+#-]+)")
 
@@ -53,8 +54,10 @@ def _inline(text: str, origin: int, ctx: Context) -> str:
             ctx.note(ATTR_LIST, "converted", origin)
             text = bare.rstrip() if bare.strip() else ""
     if ":" in text and _ICON.search(text):
-        bare = outside_inline_code(text, lambda part: _ICON.sub("", part))
+        # An icon-only link ("[:octicons-file-code-24:][ref]") shows nothing once its icon goes.
+        bare = outside_inline_code(text, lambda part: _EMPTY_LINK.sub("", _ICON.sub("", part)))
         text = bare if text[:1].isspace() else bare.lstrip()
+        text = text if text.strip() else ""
         ctx.note(ICON, "converted", origin)
     if "<" in text or "&" in text:
         bare = html_to_text(text)
