@@ -87,14 +87,13 @@ def _replace(text: str, ctx: Context, base: str, line_of, within: Included | Non
         if m.group(1):
             return m.group(0)[1:]
         kind, args = m.group(2), m.group(3) or ""
+        if not args.strip():
+            return m.group(0)  # "{{#include}}" with nothing to include is prose to mdBook too
         line = line_of(m.start())
         if kind == "title":
             ctx.note("mdbook title", "converted", line)
             return ""
         link = parse_link(kind, args)
-        if link is None:
-            ctx.note(CONSTRUCTS[kind], "unresolved", line, f"{{{{#{kind}}}}} names no file")
-            return m.group(0)
         inc = ctx.include(link.path, base=base, line=line, construct=CONSTRUCTS[kind], within=within)
         if inc is None:
             return m.group(0)
