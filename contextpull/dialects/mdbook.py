@@ -34,7 +34,9 @@ _LISTING_CLOSE = re.compile(r"^[ \t]*</Listing>[ \t]*$")
 _ATTRIBUTE = re.compile(r"([\w-]+)=\"([^\"]*)\"")
 # A chapter's name may hold one level of brackets ("[`Vec<T>` and [] slices](x.md)"); with no
 # other way to match a bracket, a malformed line costs what it weighs.
-_SUMMARY_LINK = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\(([^)\s]+\.md)(?:#[^)]*)?\)[ \t]*$")
+_SUMMARY_LINK = re.compile(
+    r"^[ \t]*(?:[-*+][ \t]+)?\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\(([^)\s]+\.md)(?:#[^)]*)?\)[ \t]*$"
+)
 
 _summaries: dict[str, dict[str, str]] = {}  # per process: sha256 of SUMMARY.md -> {path: title}
 

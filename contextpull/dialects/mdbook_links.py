@@ -30,7 +30,11 @@ from .selection import SelectionError, lines_between, region, whole
 _LINK = re.compile(r"(\\)?\{\{[ \t]*#(include|rustdoc_include|playground|title)(?:[ \t]+([^{}\n]*?))?[ \t]*\}\}")
 _RANGE = re.compile(r"^(\d*)(?:(:)(\d*))?$")
 
-CONSTRUCTS = {"include": "mdbook include", "rustdoc_include": "mdbook rustdoc_include", "playground": "mdbook playground"}
+CONSTRUCTS = {
+    "include": "mdbook include",
+    "rustdoc_include": "mdbook rustdoc_include",
+    "playground": "mdbook playground",
+}
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,9 @@ NAME = "mkdocs"
 
 _ATTR = r"(?:[#.][\w:.-]+|[\w:-]+=(?:\"[^\"]*\"|'[^']*'|[^\s}]+))"
 # attr_list after a link, image or emphasis, or ending a block's line: "{ width=300 }", "{: .x }".
-_ATTR_LIST = re.compile(r"(?:(?<=[)\]*_`])|[ \t]+|^)\{:?[ \t]*" + _ATTR + r"(?:[ \t]+" + _ATTR + r")*[ \t]*\}(?=[ \t]*$|[ \t]|[.,;:!?])")
+_ATTR_LIST = re.compile(
+    r"(?:(?<=[)\]*_`])|[ \t]+|^)\{:?[ \t]*" + _ATTR + r"(?:[ \t]+" + _ATTR + r")*[ \t]*\}(?=[ \t]*$|[ \t]|[.,;:!?])"
+)
 _ICON = re.compile(r"[ \t]*:(?:material|fontawesome|octicons|simple)-[\w-]+:")
 _EMPTY_LINK = re.compile(r"!?\[[ \t]*\](?:\[[^\]\n]*\]|\([^)\n]*\))")
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
@@ -103,7 +105,8 @@ def has_h1(doc: ParsedDocument) -> bool:
 
 def finish(doc: ParsedDocument, ctx: Context) -> ParsedDocument:
     """A page that shows no H1 takes its title in ``nav`` (mkdocs' page title) unless front
-    matter names one; a page's own H1 is what its reader sees above it, so it stays. Fences written as ```` ```{ .python title="x" } ```` take their language from the class."""
+    matter names one; a page's own H1 is what its reader sees above it, so it stays. Fences
+    written as ```` ```{ .python title="x" } ```` take their language from the class."""
     for block in doc.blocks:
         if isinstance(block, Code) and block.lang.startswith("{"):
             first = block.raw.split("\n", 1)[0]

@@ -142,7 +142,8 @@ def _part(out: Lines, origin: int, indent: str, label: str, body: Lines) -> None
 
 def convert_blocks(lines: Lines, ctx: Context, depth: int = 0) -> Lines:
     if depth >= MAX_NESTING:
-        ctx.note(BLOCK, "unresolved", lines[0][0] if lines else 0, f"containers nested deeper than {MAX_NESTING} are kept as text")
+        detail = f"containers nested deeper than {MAX_NESTING} are kept as text"
+        ctx.note(BLOCK, "unresolved", lines[0][0] if lines else 0, detail)
         return lines
     out: Lines = []
     i, n = 0, len(lines)
@@ -179,7 +180,8 @@ def convert_blocks(lines: Lines, ctx: Context, depth: int = 0) -> Lines:
         m = _MKDOCSTRINGS.match(text) if ":::" in text else None
         if m is not None:
             end = _indented_body(lines, i + 1, _width(m.group(1)) + 1)
-            ctx.note(MKDOCSTRINGS, "unresolved", origin, f"API text of {m.group(2)} comes from code the build never imports")
+            detail = f"API text of {m.group(2)} comes from code the build never imports"
+            ctx.note(MKDOCSTRINGS, "unresolved", origin, detail)
             i = end
             continue
         if text.startswith("*[") and _ABBREVIATION.match(text):

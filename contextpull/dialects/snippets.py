@@ -85,7 +85,9 @@ def _select_snippet(ctx: Context, inc: Included, spec: tuple[str, str] | None, l
     parts = []
     for piece in value.split(","):
         start, _, end = piece.partition(":")
-        parts.append(lines_between(inc.text, int(start) if start.lstrip("-") else None, int(end) if end.lstrip("-") else None))
+        first = int(start) if start.lstrip("-") else None
+        last = int(end) if end.lstrip("-") else None
+        parts.append(lines_between(inc.text, first, last))
     return "\n".join(parts)
 
 
