@@ -106,16 +106,16 @@ def _page(text: str, ctx: Context) -> str:
 
 
 def prepare(text: str, ctx: Context) -> str:
-    expanded = expand_links(text, ctx, _doc_folder(ctx))
-    if "<" not in expanded and "#" not in expanded:
-        return expanded
-    return _page(expanded, ctx)
+    """Links resolved, then the page as the renderer shows it. Notes of the second step name the
+    line in the expanded text, which is the source line until the first multi-line include."""
+    return _page(expand_links(text, ctx, _doc_folder(ctx)), ctx)
 
 
 def _book_src(ctx: Context) -> str:
     """The book's source folder relative to the repository root (``[book] src``, default src)."""
     book = ctx.config.get("book") if isinstance(ctx.config, dict) else None
-    src = book.get("src", "src") if isinstance(book, dict) and isinstance(book.get("src", "src"), str) else "src"
+    src = book.get("src") if isinstance(book, dict) else None
+    src = src if isinstance(src, str) and src.strip() else "src"
     folder = posixpath.dirname(ctx.site.config_file) if ctx.site.config_file else _doc_folder(ctx)
     return posixpath.normpath(posixpath.join(folder, src))
 
