@@ -137,3 +137,10 @@ def test_a_line_of_unclosed_directives_is_kept_as_written():
 def test_a_malformed_summary_line_is_no_chapter():
     # Nested brackets once made the chapter pattern backtrack for every "[" on the line.
     assert mdbook.parse_summary("- [" + "[a](" * 20000 + "\n- [B [c]](b.md)\n") == {"b.md": "B [c]"}
+
+
+def test_summary_is_read_from_the_src_folder_book_toml_names():
+    files = {"book/pages/SUMMARY.md": "- [Knots](knots.md)\n"}
+    ctx = FakeContext(files, path="knots.md", docs="book/pages", dialect="mdbook", config={"book": {"src": "pages"}}, config_file="book/book.toml")
+    assert mdbook.finish(parse_markdown("## Bowline\n", "knots"), ctx).title == "Knots"
+    assert ctx.dependencies == ["book/pages/SUMMARY.md"]
