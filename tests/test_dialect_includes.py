@@ -150,6 +150,16 @@ def test_a_chain_that_multiplies_stops_at_the_document_budget(repo, monkeypatch)
     assert len(refused) == 4 and all("include budget" in n.detail for n in refused)
 
 
+def test_many_includes_of_an_empty_file_stop_at_the_read_limit(repo, monkeypatch):
+    monkeypatch.setattr(includes, "MAX_READS", 50)
+    (repo / "docs" / "empty.md").write_text("")
+    site = Site("mdbook", None, str(repo / "docs"), str(repo))
+    ctx = DocumentContext(site, "top.md")
+    got = [ctx.include("empty.md", base="docs", line=i, construct="include") for i in range(60)]
+    assert sum(g is not None for g in got) == 50
+    assert ctx.notes[-1].detail == "the document's limit of 50 includes is reached: empty.md"
+
+
 def test_read_data_uses_the_same_guard_and_records_the_dependency(repo):
     (repo / "docs" / "_data").mkdir()
     (repo / "docs" / "_data" / "v.yml").write_text("min: 3\n")

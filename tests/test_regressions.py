@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -47,6 +48,10 @@ def built(tmp_path_factory):
     for name, corpus in CORPORA.items():
         if corpus is None:
             corpus = _large_corpus(tmp_path_factory)
+        elif corpus.is_dir():
+            # A copy outside any git work tree: the fixtures pin what the documents make, not the
+            # commit a checkout happens to be at (provenance, docs/artifacts.md).
+            corpus = Path(shutil.copytree(corpus, tmp_path_factory.mktemp(f"{name}-docs") / "docs"))
         if corpus.is_dir():
             out = tmp_path_factory.mktemp(name)
             quiet_build(corpus, out)
