@@ -9,7 +9,7 @@ import pytest
 
 from contextpull.dialects.read_ipynb import to_markdown
 from contextpull.parsing.blocks import ParseError
-from dialect_context import FakeContext
+from rst_context import FakeContext
 
 
 def notebook(cells, language="python", nbformat=4):

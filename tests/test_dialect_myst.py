@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from contextpull.dialects import sphinx
-from dialect_context import FakeContext, read_fixtures
+from rst_context import FakeContext, read_fixtures
 
 FIXTURES = Path(__file__).parent / "dialects" / "myst"
 CONFIG = {"myst_substitutions": {"version": "2.0"}}

@@ -12,7 +12,7 @@ import pytest
 
 from contextpull.dialects.read_rst import parse_rst
 from contextpull.parsing.blocks import Code, Heading, ListBlock, Paragraph, Table
-from dialect_context import FakeContext, read_fixtures
+from rst_context import FakeContext, read_fixtures
 
 FIXTURES = Path(__file__).parent / "dialects" / "rst"
 

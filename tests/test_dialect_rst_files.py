@@ -14,7 +14,7 @@ import pytest
 from contextpull.dialects.literal_include import LiteralIncludeError, select_lines
 from contextpull.dialects.read_rst import parse_rst
 from contextpull.parsing.blocks import Code, Heading, Paragraph, ParseError, Table
-from dialect_context import FakeContext
+from rst_context import FakeContext
 
 
 def write(root, rel, text):

@@ -1,0 +1,168 @@
+"""The mdBook dialect: a book with ``book.toml`` and ``SUMMARY.md`` (issue 26).
+
+``prepare`` runs mdBook's order: the links preprocessor on raw text (``mdbook_links``), then what
+the HTML renderer does to a page: lines of a Rust block that start with ``# `` (or are ``#``)
+are hidden, ``##`` shows one ``#``; HTML comments and tags go, their text stays. The Rust book's
+``<Listing number="2-1" file-name="src/main.rs" caption="...">`` wrapper (the trpl-listing
+preprocessor) becomes what its figure shows: ``Filename: src/main.rs`` above the code and
+``Listing 2-1: ...`` below it.
+
+``finish`` gives a chapter that shows no H1 the name ``SUMMARY.md`` shows for it in the
+navigation (many chapters begin at ``##`` and would otherwise be titled with their file stem or
+a subheading; a chapter's own H1 is what its reader sees, so it stays), and a code block whose info
+string carries mdBook's attributes (``rust,ignore,noplayground``) the language before the comma.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import posixpath
+import re
+
+from ..parsing.blocks import Code, Heading, ParsedDocument
+from .api import Context
+from .markup import html_to_text, split_code, strip_html_comments
+from .mdbook_links import expand_links
+
+NAME = "mdbook"
+
+_FENCE_INFO = re.compile(r"^[ \t]*(?:`{3,}|~{3,})[ \t]*([^\s`]*)")
+# Attribute values may hold ">" (a caption naming `Point<T>`), so quoted values are read whole.
+_LISTING_OPEN = re.compile(r"^[ \t]*<Listing\b((?:\"[^\"]*\"|[^\">])*)>[ \t]*$")
+_LISTING_CLOSE = re.compile(r"^[ \t]*</Listing>[ \t]*$")
+_ATTRIBUTE = re.compile(r"([\w-]+)=\"([^\"]*)\"")
+# A chapter's name may hold one level of brackets ("[`Vec<T>` and [] slices](x.md)"); with no
+# other way to match a bracket, a malformed line costs what it weighs.
+_SUMMARY_LINK = re.compile(
+    r"^[ \t]*(?:[-*+][ \t]+)?\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\(([^)\s]+\.md)(?:#[^)]*)?\)[ \t]*$"
+)
+
+_summaries: dict[str, dict[str, str]] = {}  # per process: sha256 of SUMMARY.md -> {path: title}
+
+
+def _doc_folder(ctx: Context) -> str:
+    """The document's folder relative to the repository root: its includes start there."""
+    root = ctx.site.repo_root.rstrip("/")
+    docs = ctx.site.docs_root.rstrip("/")
+    docs_rel = docs[len(root) + 1 :] if docs.startswith(root + "/") else ""
+    return posixpath.dirname(posixpath.join(docs_rel, ctx.path))
+
+
+def _rust(info: str) -> bool:
+    return info.split(",", 1)[0].lower() == "rust"
+
+
+def _hide_rust_lines(code: str, ctx: Context, origin: int) -> str:
+    """One fenced block as the renderer shows it: hidden lines of a Rust block dropped."""
+    lines = code.split("\n")
+    m = _FENCE_INFO.match(lines[0])
+    if m is None or not _rust(m.group(1)) or len(lines) < 2:
+        return code
+    kept, hidden = [lines[0]], 0
+    for line in lines[1:]:
+        bare = line.lstrip()
+        if bare == "#" or bare.startswith("# "):
+            hidden += 1
+            continue
+        kept.append(line.replace("##", "#", 1) if bare.startswith("##") else line)
+    if hidden:
+        ctx.note("rust hidden lines", "converted", origin)
+    return "\n".join(kept)
+
+
+def _listings(prose: str, ctx: Context, stack: list[dict[str, str]], first: int) -> str:
+    out = []
+    for k, line in enumerate(prose.split("\n")):
+        opened = _LISTING_OPEN.match(line) if "<Listing" in line else None
+        if opened is not None:
+            ctx.note("trpl listing", "converted", first + k)
+            attrs = {k: html.unescape(v) for k, v in _ATTRIBUTE.findall(opened.group(1))}
+            stack.append(attrs)
+            if attrs.get("file-name"):
+                out.append(f"Filename: {attrs['file-name']}")
+            continue
+        if "</Listing>" in line and _LISTING_CLOSE.match(line) and stack:
+            attrs = stack.pop()
+            number, caption = attrs.get("number"), attrs.get("caption")
+            if number or caption:
+                label = f"Listing {number}" if number else "Listing"
+                out.append(f"{label}: {caption}" if caption else label)
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def _page(text: str, ctx: Context) -> str:
+    """The renderer's view of the expanded text: code blocks' hidden lines, then prose markup."""
+    parts, stack, line = [], [], 1
+    for is_code, chunk in split_code(text):
+        if is_code:
+            parts.append(_hide_rust_lines(chunk, ctx, line))
+        else:
+            parts.append(html_to_text(strip_html_comments(_listings(chunk, ctx, stack, line))))
+        line += chunk.count("\n") + 1
+    return "\n".join(parts)
+
+
+def prepare(text: str, ctx: Context) -> str:
+    """Links resolved, then the page as the renderer shows it. Notes of the second step name the
+    line in the expanded text, which is the source line until the first multi-line include."""
+    return _page(expand_links(text, ctx, _doc_folder(ctx)), ctx)
+
+
+def _book_src(ctx: Context) -> str:
+    """The book's source folder relative to the repository root (``[book] src``, default src)."""
+    book = ctx.config.get("book") if isinstance(ctx.config, dict) else None
+    src = book.get("src") if isinstance(book, dict) else None
+    src = src if isinstance(src, str) and src.strip() else "src"
+    folder = posixpath.dirname(ctx.site.config_file) if ctx.site.config_file else _doc_folder(ctx)
+    return posixpath.normpath(posixpath.join(folder, src))
+
+
+def parse_summary(text: str) -> dict[str, str]:
+    """SUMMARY.md's chapters: {path relative to src: the name the navigation shows}. Prefix,
+    numbered and suffix chapters all count; a draft chapter (``[x]()``) has no file."""
+    titles: dict[str, str] = {}
+    for is_code, chunk in split_code(text):
+        if is_code:
+            continue
+        for line in chunk.split("\n"):
+            m = _SUMMARY_LINK.match(line) if "](" in line else None
+            if m is not None:
+                path = posixpath.normpath(m.group(2).replace("%20", " "))
+                if m.group(1).strip():
+                    titles.setdefault(path, m.group(1).strip())
+    return titles
+
+
+def _summary(ctx: Context, src: str) -> dict[str, str]:
+    data = ctx.read_data(posixpath.join(src, "SUMMARY.md") if src != "." else "SUMMARY.md")
+    if data is None:
+        return {}
+    key = hashlib.sha256(data).hexdigest()
+    if key not in _summaries:
+        _summaries[key] = parse_summary(data.decode("utf-8", "replace"))
+    return _summaries[key]
+
+
+def _has_h1(doc: ParsedDocument) -> bool:
+    return any(isinstance(b, Heading) and b.level == 1 and b.text.strip() for b in doc.blocks)
+
+
+def finish(doc: ParsedDocument, ctx: Context) -> ParsedDocument:
+    for block in doc.blocks:
+        if isinstance(block, Code) and "," in block.lang:
+            block.lang = block.lang.split(",", 1)[0]
+    if (ctx.front_matter or {}).get("title") or _has_h1(doc):
+        return doc
+    src = _book_src(ctx)
+    doc_path = posixpath.join(_doc_folder(ctx), posixpath.basename(ctx.path))
+    if src not in (".", "") and not doc_path.startswith(src + "/"):
+        return doc
+    rel = doc_path[len(src) + 1 :] if src not in (".", "") else doc_path
+    title = _summary(ctx, src).get(rel)
+    if title:
+        doc.title = title
+        ctx.note("summary title", "resolved", 0)
+    return doc

@@ -1,0 +1,120 @@
+"""The mkdocs dialect: mkdocs-material sites with pymdown extensions (issue 26).
+
+Two layers, in the generator's order (shared/style/dialects.md, proposal 3):
+
+1. includes on raw text, fenced code too (``snippets``): pymdown ``--8<--``, FastAPI's
+   ``{* file *}`` and ``{!file!}``;
+2. Markdown extensions, never inside fenced code or an inline code span: admonitions, ``///``
+   blocks, content tabs and mkdocstrings stubs (``mkdocs_blocks``), then the inline markup a page
+   never shows: heading attributes ``{ #id }``, attr_list ``{ .class }`` / ``{: ...}``, icon
+   shortcodes (``:material-check:``, ``:fontawesome-brands-github:``), HTML comments and tags
+   (their text stays; ``<div markdown="1">`` is a wrapper like any other).
+
+``finish`` gives a page the title ``nav`` gives it (``mkdocs_config``) and reads the language of
+fences written in attr_list form (```` ```{ .python } ````).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..parsing.blocks import Code, Heading, ParsedDocument
+from .api import Context
+from .markup import html_to_text, outside_code, outside_inline_code, strip_heading_attributes, strip_html_comments
+from .mkdocs_blocks import convert_blocks
+from .mkdocs_config import nav_titles, site_config
+from .snippets import expand_snippets, expand_variants
+
+NAME = "mkdocs"
+
+_ATTR = r"(?:[#.][\w:.-]+|[\w:-]+=(?:\"[^\"]*\"|'[^']*'|[^\s}]+))"
+# attr_list after a link, image or emphasis, or ending a block's line: "{ width=300 }", "{: .x }".
+_ATTR_LIST = re.compile(
+    r"(?:(?<=[)\]*_`])|[ \t]+|^)\{:?[ \t]*" + _ATTR + r"(?:[ \t]+" + _ATTR + r")*[ \t]*\}(?=[ \t]*$|[ \t]|[.,;:!?])"
+)
+_ICON = re.compile(r"[ \t]*:(?:material|fontawesome|octicons|simple)-[\w-]+:")
+_EMPTY_LINK = re.compile(r"!?\[[ \t]*\](?:\[[^\]\n]*\]|\([^)\n]*\))")
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+_FENCE_ATTR_LANG = re.compile(r"\{\s*\.([\w+#-]+)")
+
+HEADING_ATTRIBUTES = "heading attributes"
+ATTR_LIST = "attr_list"
+ICON = "icon shortcode"
+HTML = "html"
+
+
+def _inline(text: str, origin: int, ctx: Context) -> str:
+    """One prose line with the inline markup a page never shows removed, each kind noted."""
+    if text.startswith("#") and "{" in text:
+        bare = strip_heading_attributes(text)
+        if bare != text:
+            ctx.note(HEADING_ATTRIBUTES, "converted", origin)
+            text = bare
+    if "{" in text:
+        bare = outside_inline_code(text, lambda part: _ATTR_LIST.sub("", part))
+        if bare != text:
+            ctx.note(ATTR_LIST, "converted", origin)
+            text = bare.rstrip() if bare.strip() else ""
+    if ":" in text and _ICON.search(text):
+        # An icon-only link ("[:octicons-file-code-24:][ref]") shows nothing once its icon goes.
+        bare = outside_inline_code(text, lambda part: _EMPTY_LINK.sub("", _ICON.sub("", part)))
+        text = bare if text[:1].isspace() else bare.lstrip()
+        text = text if text.strip() else ""
+        ctx.note(ICON, "converted", origin)
+    if "<" in text or "&" in text:
+        bare = html_to_text(text)
+        if bare != text:
+            if bare.count("<") < text.count("<"):  # a tag went, not only an entity
+                ctx.note(HTML, "converted", origin)
+            text = bare if bare.strip() else ""
+    return text
+
+
+def _inline_pass(lines: list[tuple[int, str]], ctx: Context) -> list[str]:
+    out: list[str] = []
+    fence = None
+    for origin, text in lines:
+        stripped = text.strip()
+        if fence is not None:
+            out.append(text)
+            if stripped and stripped == fence[0] * len(stripped) and len(stripped) >= len(fence):
+                fence = None
+            continue
+        m = _FENCE.match(text) if ("`" in text or "~" in text) else None
+        if m is not None:
+            fence = m.group(1)
+            out.append(text)
+            continue
+        if "<!--" in text:
+            ctx.note("html comment", "converted", origin)
+        out.append(_inline(text, origin, ctx))
+    return out
+
+
+def prepare(text: str, ctx: Context) -> str:
+    lines = list(enumerate(text.split("\n"), start=1))
+    lines = expand_snippets(lines, ctx, site_config(ctx))
+    lines = expand_variants(lines, ctx)
+    lines = convert_blocks(lines, ctx)
+    return outside_code("\n".join(_inline_pass(lines, ctx)), strip_html_comments)
+
+
+def has_h1(doc: ParsedDocument) -> bool:
+    return any(isinstance(b, Heading) and b.level == 1 and b.text.strip() for b in doc.blocks)
+
+
+def finish(doc: ParsedDocument, ctx: Context) -> ParsedDocument:
+    """A page that shows no H1 takes its title in ``nav`` (mkdocs' page title) unless front
+    matter names one; a page's own H1 is what its reader sees above it, so it stays. Fences
+    written as ```` ```{ .python title="x" } ```` take their language from the class."""
+    for block in doc.blocks:
+        if isinstance(block, Code) and block.lang.startswith("{"):
+            first = block.raw.split("\n", 1)[0]
+            m = _FENCE_ATTR_LANG.search(first)
+            block.lang = m.group(1) if m else ""
+    if not (ctx.front_matter or {}).get("title") and not has_h1(doc):
+        title = nav_titles(site_config(ctx, report=False)).get(ctx.path)
+        if title:
+            doc.title = title
+            ctx.note("nav title", "resolved", 0)
+    return doc

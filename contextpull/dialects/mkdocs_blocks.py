@@ -1,0 +1,219 @@
+"""mkdocs' block extensions turned into what a reader of the page sees (issue 26, "Markup to meaning").
+
+- Python-Markdown admonitions ``!!! note "Title"``, ``!!! note ""`` (no title), and pymdown
+  details ``??? note`` / ``???+ note`` (collapsible; the body is on the page either way): the
+  indented body, dedented, behind its label (``Note: ...``; the custom title is the label).
+- pymdown blocks ``/// name | title`` ... ``///`` (the closing line has as many slashes as the
+  opening one, so blocks nest by count): admonition types as above, ``details`` behind its
+  summary, ``tab`` as a labelled part, ``html``, ``caption`` and unknown names as their body. The
+  indented ``key: value`` options under the header configure rendering and go.
+- content tabs ``=== "Label"``: the label as a line, the indented content dedented below it.
+- mkdocstrings ``::: package.module`` (and its indented options): the API text it stands for comes
+  from code the build never imports, so the line goes and is reported unresolved.
+- abbreviation definitions ``*[HTML]: ...``: a tooltip, not text on the page.
+
+Fenced code is copied as it is (only the container's indentation is taken off its lines), so no
+rewrite here ever edits code. Every line is carried with the source line it came from, for notes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .api import Context
+from .markup import dedent_block, labelled, title_case
+
+Lines = list[tuple[int, str]]
+
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+_ADMONITION = re.compile(r'^([ \t]*)(!!!|\?\?\?\+?)[ \t]+([\w-]+)((?:[ \t]+[\w-]+)*)[ \t]*(?:"(.*)")?[ \t]*$')
+_BLOCK_OPEN = re.compile(r"^([ \t]*)(/{3,})[ \t]*([\w-]+)[ \t]*(?:\|[ \t]*(.*?))?[ \t]*$")
+_BLOCK_CLOSE = re.compile(r"^[ \t]*(/{3,})[ \t]*$")
+_BLOCK_OPTION = re.compile(r"^[ \t]+[\w-]+[ \t]*:")
+_TAB = re.compile(r'^([ \t]*)===[!+]{0,2}[ \t]+"(.*)"[ \t]*$')
+_MKDOCSTRINGS = re.compile(r"^([ \t]*):::[ \t]+([\w.:-]+)[ \t]*$")
+_ABBREVIATION = re.compile(r"^\*\[[^\]]+\]:")
+
+ADMONITION = "admonition"
+BLOCK = "pymdown block"
+TAB = "content tab"
+MKDOCSTRINGS = "mkdocstrings"
+ABBREVIATION = "abbreviation"
+
+# Containers nest this deep at most (markdown-it's own limit is 20); deeper openers are kept as
+# text, which bounds the recursion and the rescans of unclosed blocks.
+MAX_NESTING = 20
+
+# Block names that are not admonition types: their label (if any) is not the name.
+_UNLABELLED = {"html", "caption", "define"}
+
+
+def _width(text: str) -> int:
+    expanded = text.replace("\t", "    ")
+    return len(expanded) - len(expanded.lstrip(" "))
+
+
+def _indented_body(lines: Lines, i: int, need: int) -> int:
+    """The end (exclusive) of the indented body starting at ``i``: blank lines and lines indented
+    at least ``need`` columns; trailing blank lines are left out."""
+    j, end = i, i
+    while j < len(lines):
+        text = lines[j][1]
+        if text.strip():
+            if _width(text) < need:
+                break
+            end = j + 1
+        j += 1
+    return end
+
+
+def _fence_end(lines: Lines, i: int) -> int:
+    """The index after the fenced block opening at ``i`` (an unclosed fence runs to the end)."""
+    marker = _FENCE.match(lines[i][1]).group(1)
+    for j in range(i + 1, len(lines)):
+        stripped = lines[j][1].strip()
+        if stripped and stripped == marker[0] * len(stripped) and len(stripped) >= len(marker):
+            return j + 1
+    return len(lines)
+
+
+def _block_close(lines: Lines, i: int, slashes: int) -> int:
+    """The index of the line closing a ``/``-block opened at ``i - 1`` (len(lines) if none);
+    fenced code is skipped, and an inner block with the same count opens a level."""
+    depth, j = 0, i
+    while j < len(lines):
+        text = lines[j][1]
+        if ("`" in text or "~" in text) and _FENCE.match(text):
+            j = _fence_end(lines, j)
+            continue
+        close = _BLOCK_CLOSE.match(text)
+        if close is not None and len(close.group(1)) == slashes:
+            if depth == 0:
+                return j
+            depth -= 1
+        else:
+            opener = _BLOCK_OPEN.match(text)
+            if opener is not None and len(opener.group(2)) == slashes:
+                depth += 1
+        j += 1
+    return len(lines)
+
+
+def _dedented(lines: Lines, width: int) -> Lines:
+    texts = dedent_block("\n".join(t for _, t in lines), width).split("\n")
+    return [(origin, text) for (origin, _), text in zip(lines, texts)]
+
+
+def _trimmed(body: Lines) -> Lines:
+    """The body without its leading and trailing blank lines."""
+    start, end = 0, len(body)
+    while start < end and not body[start][1].strip():
+        start += 1
+    while end > start and not body[end - 1][1].strip():
+        end -= 1
+    return body[start:end]
+
+
+def _emit(out: Lines, origin: int, indent: str, text: str) -> None:
+    for piece in text.split("\n"):
+        out.append((origin, indent + piece if piece else piece))
+
+
+def _join(body: Lines) -> str:
+    return "\n".join(t for _, t in body)
+
+
+def _labelled(out: Lines, origin: int, indent: str, label: str, body: Lines) -> None:
+    """The body behind its label, or the body alone without one. The label and the body's first
+    line share a line, so later lines keep their own origin only when there is no label."""
+    if not label:
+        out.extend((o, indent + t if t else t) for o, t in body)
+        return
+    _emit(out, origin, indent, labelled(label, _join(body)))
+
+
+def _part(out: Lines, origin: int, indent: str, label: str, body: Lines) -> None:
+    """A tab: its label on a line of its own, then its content."""
+    if label:
+        out.append((origin, indent + label))
+        out.append((origin, ""))
+    out.extend((o, indent + t if t else t) for o, t in _trimmed(body))
+
+
+def convert_blocks(lines: Lines, ctx: Context, depth: int = 0) -> Lines:
+    if depth >= MAX_NESTING:
+        detail = f"containers nested deeper than {MAX_NESTING} are kept as text"
+        ctx.note(BLOCK, "unresolved", lines[0][0] if lines else 0, detail)
+        return lines
+    out: Lines = []
+    i, n = 0, len(lines)
+    while i < n:
+        origin, text = lines[i]
+        if ("`" in text or "~" in text) and _FENCE.match(text):
+            end = _fence_end(lines, i)
+            out.extend(lines[i:end])
+            i = end
+            continue
+        m = _ADMONITION.match(text) if ("!!!" in text or "???" in text) else None
+        if m is not None:
+            indent, kind, title = m.group(1), m.group(3), m.group(5)
+            end = _indented_body(lines, i + 1, _width(indent) + 4)
+            body = convert_blocks(_dedented(lines[i + 1 : end], _width(indent) + 4), ctx, depth + 1)
+            label = title_case(kind) if title is None else title
+            _labelled(out, origin, indent, label, body)
+            ctx.note(ADMONITION, "converted", origin)
+            i = end
+            continue
+        m = _BLOCK_OPEN.match(text) if "///" in text else None
+        if m is not None:
+            i = _block(lines, i, m, out, ctx, depth)
+            continue
+        m = _TAB.match(text) if "===" in text else None
+        if m is not None:
+            indent, label = m.group(1), m.group(2)
+            end = _indented_body(lines, i + 1, _width(indent) + 4)
+            body = convert_blocks(_dedented(lines[i + 1 : end], _width(indent) + 4), ctx, depth + 1)
+            _part(out, origin, indent, label, body)
+            ctx.note(TAB, "converted", origin)
+            i = end
+            continue
+        m = _MKDOCSTRINGS.match(text) if ":::" in text else None
+        if m is not None:
+            end = _indented_body(lines, i + 1, _width(m.group(1)) + 1)
+            detail = f"API text of {m.group(2)} comes from code the build never imports"
+            ctx.note(MKDOCSTRINGS, "unresolved", origin, detail)
+            i = end
+            continue
+        if text.startswith("*[") and _ABBREVIATION.match(text):
+            ctx.note(ABBREVIATION, "converted", origin)
+            i += 1
+            continue
+        out.append((origin, text))
+        i += 1
+    return out
+
+
+def _block(lines: Lines, i: int, m: re.Match, out: Lines, ctx: Context, depth: int) -> int:
+    """One ``/// name | title`` block into ``out``; returns the index after its closing line."""
+    origin = lines[i][0]
+    indent, slashes, name, title = m.group(1), len(m.group(2)), m.group(3).lower(), m.group(4)
+    start = i + 1
+    while start < len(lines) and _BLOCK_OPTION.match(lines[start][1]) and _width(lines[start][1]) >= _width(indent) + 4:
+        start += 1
+    close = _block_close(lines, start, slashes)
+    body = convert_blocks(_dedented(lines[start:close], _width(indent)), ctx, depth + 1)
+    if close == len(lines):
+        ctx.note(BLOCK, "converted", origin, f"/// {name} is never closed; it runs to the end")
+    else:
+        ctx.note(BLOCK, "converted", origin)
+    if name == "tab":
+        _part(out, origin, indent, title or "", body)
+    elif name in _UNLABELLED:
+        _labelled(out, origin, indent, "", body)
+    elif name == "admonition":
+        _labelled(out, origin, indent, title or "", body)
+    else:  # an admonition type, or details (its summary, else "Details")
+        _labelled(out, origin, indent, title_case(name) if title is None else title, body)
+    if close + 1 < len(lines) and lines[close + 1][1].strip():
+        out.append((origin, ""))  # the block ends a paragraph: text right after it is a new one
+    return close + 1

@@ -1,0 +1,122 @@
+"""What a mkdocs site's configuration says to its dialect (issue 26): read as data, never run.
+
+- ``INHERIT: ../en/mkdocs.yml`` (mkdocs' configuration inheritance, used by translated sites):
+  the parent file, read through ``ctx.read_data`` (so it is a dependency of every page), is
+  merged under the child as mkdocs merges it: mappings key by key, anything else replaced.
+  Chains are followed up to a small depth; a loop or a missing parent is one note.
+- ``markdown_extensions``: a list of names and one-key mappings in most sites, a mapping in
+  some; both are read.
+- the folder of ``mkdocs.yml``, where relative paths of its extensions start (mkdocs runs there).
+- ``nav``: the title a page is given in the navigation (``- Home: index.md``), which mkdocs makes
+  the page's title; bare paths and section headings give none.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+
+from .api import Context
+from .data_files import DataError, load_yaml
+
+MAX_INHERIT = 5
+
+_parents: dict[str, object] = {}  # per process: sha256 of a parent file -> its data
+
+
+def config_folder(ctx: Context) -> str:
+    """The folder of ``mkdocs.yml`` relative to the repository root ('' for the root itself).
+    Without a configuration file (the dialect set by hand) it is the folder above DOCS, where
+    mkdocs keeps it by default."""
+    if ctx.site.config_file:
+        return posixpath.dirname(ctx.site.config_file)
+    docs = ctx.site.docs_root.rstrip("/")
+    root = ctx.site.repo_root.rstrip("/")
+    parent = posixpath.dirname(docs)
+    if parent == root or not parent.startswith(root + "/"):
+        return ""
+    return parent[len(root) + 1 :]
+
+
+def _merge(parent, child):
+    if isinstance(parent, dict) and isinstance(child, dict):
+        merged = dict(parent)
+        for key, value in child.items():
+            merged[key] = _merge(parent.get(key), value) if key in parent else value
+        return merged
+    return child
+
+
+def _load_parent(ctx: Context, path: str):
+    data = ctx.read_data(path)
+    if data is None:
+        return None
+    key = hashlib.sha256(data).hexdigest()
+    if key not in _parents:
+        try:
+            _parents[key] = load_yaml(data.decode("utf-8", "replace"))
+        except DataError as exc:
+            _parents[key] = DataError(str(exc))
+    return _parents[key]
+
+
+def site_config(ctx: Context, *, report: bool = True) -> dict:
+    """``ctx.config`` with the files it inherits from merged under it; a broken chain is noted
+    when ``report`` (once per page: ``finish`` reads it again quietly)."""
+    note = ctx.note if report else (lambda *args: None)
+    config = ctx.config if isinstance(ctx.config, dict) else {}
+    folder, seen = config_folder(ctx), {ctx.site.config_file}
+    while isinstance(config.get("INHERIT"), str) and len(seen) <= MAX_INHERIT:
+        path = posixpath.normpath(posixpath.join(folder, config["INHERIT"]))
+        if path in seen:
+            note("mkdocs INHERIT", "unresolved", 0, f"inheritance loop through {path}")
+            break
+        seen.add(path)
+        parent = _load_parent(ctx, path)
+        if not isinstance(parent, dict):
+            why = parent if isinstance(parent, DataError) else "missing or not a mapping"
+            note("mkdocs INHERIT", "unresolved", 0, f"{path}: {why}")
+            break
+        child = {k: v for k, v in config.items() if k != "INHERIT"}
+        config = _merge(parent, child)
+        folder = posixpath.dirname(path)
+    return config
+
+
+def extension_options(config: dict, name: str) -> dict | None:
+    """The options of Markdown extension ``name`` ({} when enabled without options), or None
+    when it is not enabled."""
+    listed = config.get("markdown_extensions") if isinstance(config, dict) else None
+    entries: list = []
+    if isinstance(listed, dict):
+        entries = [{key: value} for key, value in listed.items()]
+    elif isinstance(listed, list):
+        entries = listed
+    for entry in entries:
+        if entry == name:
+            return {}
+        if isinstance(entry, dict) and name in entry:
+            value = entry[name]
+            return value if isinstance(value, dict) else {}
+    return None
+
+
+def nav_titles(config: dict) -> dict[str, str]:
+    """{page path relative to docs_dir: its title in ``nav``} for ``- Title: page.md`` entries."""
+    titles: dict[str, str] = {}
+
+    def walk(items) -> None:
+        if not isinstance(items, list):
+            return
+        for item in items:
+            if not isinstance(item, dict):
+                continue
+            for title, value in item.items():
+                if isinstance(value, str) and isinstance(title, str) and title.strip():
+                    if value.endswith(".md") and "://" not in value:
+                        titles.setdefault(posixpath.normpath(value.lstrip("/")), title.strip())
+                else:
+                    walk(value)
+
+    walk(config.get("nav") if isinstance(config, dict) else None)
+    return titles

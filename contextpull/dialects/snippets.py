@@ -1,0 +1,223 @@
+"""The include syntaxes of a mkdocs site, resolved on raw text (issue 26, "Includes").
+
+Three preprocessors a mkdocs site may enable, all run before Markdown is parsed and so inside
+fenced code too, as the generator does (shared/style/dialects.md, proposal 3):
+
+- pymdown snippets: ``--8<-- "file"``, ``"file:3:5"`` (ranges joined by ``,``, negative ones from
+  the end), ``"file:name"`` (a ``--8<-- [start:name]`` region), the block form (a ``--8<--`` line,
+  one file per line, a ``--8<--`` line) and the ``;--8<--`` escape. Targets are relative to the
+  extension's ``base_path`` (a list, default ``.``), itself relative to the folder of
+  ``mkdocs.yml``, never to the including file; nested snippets resolve the same way. A missing
+  target renders as nothing (pymdown's default without ``check_paths``) and is reported; a URL is
+  never fetched.
+- markdown-include-variants' ``{* file hl[..] ln[..] title[".."] *}`` line (FastAPI): the file as
+  a Python code block; ``ln`` selects line groups (the omitted code marked by a ``# ...`` line, as
+  the rendered block marks it), ``hl`` only highlights, ``title`` names the block. The collapsed
+  "full file" and "other versions" panels are left out: a reader sees them only by opening them.
+- mdx_include's ``{!file!}`` / ``{!> file!}``, the whole file in place.
+
+The last two resolve against the folder of ``mkdocs.yml``, which is the working directory their
+generator runs in. Each document line is carried with the source line it came from, so a note
+made later names the line the author wrote.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+
+from .api import Context, Included
+from .mkdocs_config import config_folder, extension_options
+from .selection import SelectionError, lines_between, region, whole
+
+Lines = list[tuple[int, str]]  # (1-based source line, text)
+
+_SINGLE = re.compile(r"""^([ \t]*)(;*)-+8<-+[ \t]+("(?:\\"|[^"])+?"|'(?:\\'|[^'])+?')[ \t]*$""")
+_BLOCK = re.compile(r"^([ \t]*)(;*)-+8<-+[ \t]*$")
+_REGION = re.compile(r"^(.+?):([A-Za-z_][\w-]*)$")
+_RANGES = re.compile(r"^(.+?)(:-?\d*(?::-?\d*)?(?:,-?\d*(?::-?\d*)?)*)$")
+_VARIANT = re.compile(r"^\{\*\s*(\S+)\s*(.*?)\s*\*\}\s*$")
+_VARIANT_OPTION = re.compile(r"(\w+)\[([^\]]*)\]")
+_MDX_INCLUDE = re.compile(r"\{!>?\s*([^!\s]+?)\s*!\}")
+_URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.I)
+
+SNIPPET = "snippet"
+VARIANT = "include variant"
+MDX_INCLUDE = "mdx include"
+
+
+def snippet_bases(ctx: Context, config: dict) -> list[str]:
+    """``base_path`` of pymdownx.snippets as folders relative to the repository root."""
+    options = extension_options(config, "pymdownx.snippets") or {}
+    raw = options.get("base_path", ["."])
+    if isinstance(raw, str):
+        raw = [raw]
+    bases = [b for b in raw if isinstance(b, str)] if isinstance(raw, list) else []
+    folder = config_folder(ctx)
+    return [posixpath.normpath(posixpath.join(folder, base)) for base in bases or ["."]]
+
+
+def _pick_base(ctx: Context, bases: list[str], target: str) -> tuple[str, str]:
+    """(base folder, target) of the first base the target exists under, else of the first: only
+    one include is attempted, so the report names one missing target, not one per base. A base
+    that is a file (pymdown allows ``LICENSE.md`` as a base) serves only its own name."""
+    root = ctx.site.repo_root
+    for base in bases:  # stats, not reads: the read itself goes through ctx.include
+        if os.path.isfile(os.path.join(root, base)):
+            if posixpath.basename(base) == target:
+                return posixpath.dirname(base), target
+        elif os.path.isfile(os.path.join(root, base, target)):
+            return base, target
+    return bases[0], target
+
+
+def _select_snippet(ctx: Context, inc: Included, spec: tuple[str, str] | None, line: int) -> str:
+    if spec is None:
+        return whole(inc.text)
+    kind, value = spec
+    if kind == "region":
+        try:
+            return region(inc.text, value)
+        except SelectionError as exc:
+            ctx.note(SNIPPET, "unresolved", line, f"{exc} in {inc.path}")
+            return ""
+    parts = []
+    for piece in value.split(","):
+        start, _, end = piece.partition(":")
+        first = int(start) if start.lstrip("-") else None
+        last = int(end) if end.lstrip("-") else None
+        parts.append(lines_between(inc.text, first, last))
+    return "\n".join(parts)
+
+
+def _parse_target(raw: str) -> tuple[str, tuple[str, str] | None]:
+    """``file:3:5`` -> ('file', ('lines', '3:5')); ``file:name`` -> ('file', ('region', 'name'))."""
+    m = _RANGES.match(raw)
+    if m is not None:
+        return m.group(1), ("lines", m.group(2)[1:])
+    m = _REGION.match(raw)
+    if m is not None and not _URL.match(raw):
+        return m.group(1), ("region", m.group(2))
+    return raw, None
+
+
+def _snippet(ctx: Context, raw: str, bases: list[str], line: int, within: Included | None) -> list[str]:
+    """The lines one snippet target stands for, nested snippets expanded; [] when it fails."""
+    if _URL.match(raw):
+        ctx.note(SNIPPET, "unresolved", line, f"URL snippets are never fetched: {raw}")
+        return []
+    path, spec = _parse_target(raw)
+    base, path = _pick_base(ctx, bases, path)
+    inc = ctx.include(path, base=base, line=line, construct=SNIPPET, within=within)
+    if inc is None:
+        return []
+    text = _select_snippet(ctx, inc, spec, line)
+    nested = _expand_snippets([(line, t) for t in text.split("\n")], ctx, bases, inc) if text else []
+    return [t for _, t in nested]
+
+
+def _expand_snippets(lines: Lines, ctx: Context, bases: list[str], within: Included | None) -> Lines:
+    out: Lines = []
+    i, n = 0, len(lines)
+    while i < n:
+        origin, text = lines[i]
+        if "8<" not in text:
+            out.append((origin, text))
+            i += 1
+            continue
+        single = _SINGLE.match(text)
+        block = None if single else _BLOCK.match(text)
+        m = single or block
+        if m is None:
+            out.append((origin, text))
+            i += 1
+            continue
+        indent, escape = m.group(1), m.group(2)
+        if escape:  # ;--8<-- shows the directive itself, one ; removed
+            out.append((origin, indent + text[len(indent) + 1 :]))
+            i += 1
+            continue
+        if single:
+            raw = single.group(3)[1:-1].replace('\\"', '"').replace("\\'", "'")
+            targets, i = [raw], i + 1
+        else:
+            j = i + 1
+            while j < n and _BLOCK.match(lines[j][1]) is None:
+                j += 1
+            targets = [t.strip() for _, t in lines[i + 1 : j] if t.strip() and not t.strip().startswith(";")]
+            i = j + 1
+        for raw in targets:
+            for got in _snippet(ctx, raw, bases, origin, within):
+                out.append((origin, indent + got if got else got))
+    return out
+
+
+def expand_snippets(lines: Lines, ctx: Context, config: dict) -> Lines:
+    """pymdown snippets, when the site enables them (``pymdownx.snippets`` in its configuration,
+    ``config``, or no mkdocs.yml to say otherwise)."""
+    if not any("8<" in t for _, t in lines):
+        return lines
+    if ctx.site.config_file and extension_options(config, "pymdownx.snippets") is None:
+        return lines
+    return _expand_snippets(lines, ctx, snippet_bases(ctx, config), None)
+
+
+def _line_groups(value: str) -> list[tuple[int, int]]:
+    groups = []
+    for piece in value.split(","):
+        start, _, end = piece.strip().partition(":")
+        if start.isdigit() and (not end or end.isdigit()):
+            groups.append((int(start), int(end or start)))
+    return sorted(groups)
+
+
+def _fence_for(code: str) -> str:
+    longest = max((len(m) for m in re.findall(r"`+", code)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def _variant_block(ctx: Context, m: re.Match, line: int) -> list[str] | None:
+    target, options = m.group(1), dict(_VARIANT_OPTION.findall(m.group(2)))
+    inc = ctx.include(target, base=config_folder(ctx), line=line, construct=VARIANT)
+    if inc is None:
+        return None
+    code_lines = whole(inc.text).split("\n")
+    groups = _line_groups(options.get("ln", ""))
+    if groups:
+        shown: list[str] = []
+        for k, (start, end) in enumerate(groups):
+            if start > 1 or k:
+                shown += ["", "# ...", ""] if k else ["# ...", ""]
+            shown += code_lines[start - 1 : end]
+        if groups[-1][1] < len(code_lines):
+            shown += ["", "# ..."]
+        code_lines = shown
+    code = "\n".join(code_lines)
+    fence = _fence_for(code)
+    title = options.get("title", "").strip().strip('"')
+    info = "python" + (f' title="{title}"' if title else "")
+    return [f"{fence}{info}", code, fence]
+
+
+def expand_variants(lines: Lines, ctx: Context) -> Lines:
+    """``{* file ... *}`` lines and ``{!file!}`` includes, against the folder of mkdocs.yml."""
+    out: Lines = []
+    for origin, text in lines:
+        if text.startswith("{*"):
+            m = _VARIANT.match(text)
+            block = _variant_block(ctx, m, origin) if m else None
+            if block is not None:
+                out.extend((origin, t) for t in "\n".join(block).split("\n"))
+                continue
+        elif "{!" in text:
+            text = _MDX_INCLUDE.sub(lambda mm: _mdx_include(ctx, mm, origin), text)
+            out.extend((origin, t) for t in text.split("\n"))
+            continue
+        out.append((origin, text))
+    return out
+
+
+def _mdx_include(ctx: Context, m: re.Match, line: int) -> str:
+    inc = ctx.include(m.group(1), base=config_folder(ctx), line=line, construct=MDX_INCLUDE)
+    return m.group(0) if inc is None else whole(inc.text)

@@ -1,0 +1,6 @@
+import rope
+
+# --8<-- [start:bowline]
+def bowline(line):
+    return rope.loop(line, fixed=True)
+# --8<-- [end:bowline]

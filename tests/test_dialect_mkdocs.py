@@ -1,0 +1,155 @@
+"""The mkdocs dialect on strings (contextpull/dialects/mkdocs.py): one fixture file per syntax,
+input and the text a reader of the rendered page sees, plus the notes the report counts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from contextpull.dialects import mkdocs
+from contextpull.parsing.parse_markdown import parse_markdown
+
+from memory_context import FakeContext, read_fixture_file
+
+FIXTURES = Path(__file__).parent / "dialect_fixtures"
+SYNTAXES = ["admonitions", "blocks", "inline", "snippets", "variants"]
+
+# The site of every fixture: mkdocs.yml in docs/en, pages in docs/en/docs, snippets under
+# docs/en/snippets (base_path), example code in docs_src at the repository root.
+CONFIG = {"markdown_extensions": ["admonition", {"pymdownx.snippets": {"base_path": ["snippets"]}}]}
+FILES = {
+    "docs/en/snippets/tide.md": "High tide at six.\nLow tide at noon.\n",
+    "docs/en/snippets/rows.txt": "one\ntwo\nthree\nfour\n",
+    "docs/en/snippets/boat.py": "import os\n# --8<-- [start:hull]\nclass Hull:\n    pass\n# --8<-- [end:hull]\n",
+    "docs/en/snippets/nested.md": 'Nested start.\n--8<-- "tide.md"\n',
+    "docs_src/first.py": "import harbour\n\nboat = harbour.Boat()\n",
+}
+
+
+def _context(**kwargs) -> FakeContext:
+    return FakeContext(FILES, path="guide/page.md", docs="docs/en/docs", config=CONFIG, config_file="docs/en/mkdocs.yml", **kwargs)
+
+
+def _cases():
+    for syntax in SYNTAXES:
+        for name, source, expected in read_fixture_file(FIXTURES / f"mkdocs_{syntax}.txt"):
+            yield pytest.param(source, expected, id=f"{syntax}: {name}")
+
+
+@pytest.mark.parametrize(("source", "expected"), list(_cases()))
+def test_prepare_gives_what_the_page_shows(source, expected):
+    assert mkdocs.prepare(source, _context()) == expected
+
+
+def test_every_construct_is_noted_with_its_line():
+    source = "# T { #t }\n\n!!! note\n    x\n\n/// tip\ny\n///\n\n::: pkg.mod\n\n--8<-- \"nowhere.md\"\n"
+    ctx = _context()
+    mkdocs.prepare(source, ctx)
+    assert sorted(ctx.outcomes(), key=lambda o: o[2]) == [
+        ("heading attributes", "converted", 1),
+        ("admonition", "converted", 3),
+        ("pymdown block", "converted", 6),
+        ("mkdocstrings", "unresolved", 10),
+        ("snippet", "unresolved", 12),
+    ]
+
+
+def test_notes_name_the_source_line_after_an_include_added_lines():
+    ctx = _context()
+    mkdocs.prepare('--8<-- "rows.txt"\n\n!!! note\n    x\n', ctx)
+    assert ("admonition", "converted", 3) in ctx.outcomes()
+
+
+def test_missing_snippet_is_reported_with_its_target():
+    ctx = _context()
+    mkdocs.prepare('--8<-- "nowhere.md"', ctx)
+    assert [(n.outcome, n.detail) for n in ctx.notes] == [("unresolved", "target missing: nowhere.md")]
+
+
+def test_snippet_cycle_stops_with_a_note():
+    files = {**FILES, "docs/en/snippets/loop.md": 'Loop.\n--8<-- "loop.md"\n'}
+    ctx = FakeContext(files, docs="docs/en/docs", config=CONFIG, config_file="docs/en/mkdocs.yml")
+    assert mkdocs.prepare('--8<-- "loop.md"', ctx) == "Loop."
+    assert ctx.notes[-1].outcome == "unresolved" and "cycle" in ctx.notes[-1].detail
+
+
+def test_snippets_stay_when_the_site_does_not_enable_them():
+    ctx = FakeContext(FILES, docs="docs/en/docs", config={"markdown_extensions": ["admonition"]}, config_file="docs/en/mkdocs.yml")
+    assert mkdocs.prepare('--8<-- "tide.md"', ctx) == '--8<-- "tide.md"'
+    assert ctx.notes == []
+
+
+def test_markdown_extensions_as_a_mapping_are_read():
+    config = {"markdown_extensions": {"pymdownx.snippets": {"base_path": "snippets"}}}
+    ctx = FakeContext(FILES, docs="docs/en/docs", config=config, config_file="docs/en/mkdocs.yml")
+    assert mkdocs.prepare('--8<-- "tide.md:1:1"', ctx) == "High tide at six."
+
+
+def test_an_unclosed_block_runs_to_the_end_and_says_so():
+    ctx = _context()
+    assert mkdocs.prepare("/// note\nNever closed.", ctx) == "Note: Never closed."
+    assert "never closed" in ctx.notes[0].detail
+
+
+def test_finish_reads_the_language_of_an_attr_list_fence():
+    doc = parse_markdown('```{ .dockerfile .annotate title="x" }\nFROM python\n```', "page")
+    assert mkdocs.finish(doc, _context()).blocks[0].lang == "dockerfile"
+
+
+NAV = {"nav": [{"Home": "index.md"}, {"Guide": [{"Mooring knots": "guide/page.md"}, "guide/other.md"]}]}
+
+
+def test_a_page_without_an_h1_takes_its_nav_title():
+    ctx = FakeContext(FILES, path="guide/page.md", docs="docs/en/docs", config=NAV, config_file="docs/en/mkdocs.yml")
+    doc = mkdocs.finish(parse_markdown("## Bowline\n\nText.", "page"), ctx)
+    assert doc.title == "Mooring knots"
+
+
+def test_a_page_with_an_h1_or_a_front_matter_title_keeps_it():
+    ctx = FakeContext(FILES, path="index.md", docs="docs/en/docs", config=NAV, config_file="docs/en/mkdocs.yml")
+    assert mkdocs.finish(parse_markdown("# Harbour guide\n", "index"), ctx).title == "Harbour guide"
+    ctx = FakeContext(FILES, path="guide/page.md", docs="docs/en/docs", config=NAV, config_file="docs/en/mkdocs.yml", front_matter={"title": "Own"})
+    assert mkdocs.finish(parse_markdown("Text.", "page"), ctx).title == "page"
+
+
+def test_an_inherited_configuration_enables_snippets():
+    parent = "markdown_extensions:\n  - pymdownx.snippets:\n      base_path: [snippets]\n"
+    files = {**FILES, "docs/base.yml": parent}
+    ctx = FakeContext(files, docs="docs/en/docs", config={"INHERIT": "../base.yml", "site_name": "x"}, config_file="docs/en/mkdocs.yml")
+    assert mkdocs.prepare('--8<-- "tide.md:1:1"', ctx) == "High tide at six."
+    assert "docs/base.yml" in ctx.dependencies
+
+
+@pytest.mark.parametrize(
+    ("files", "detail"),
+    [
+        ({}, "docs/base.yml: missing or not a mapping"),
+        ({"docs/base.yml": "INHERIT: en/mkdocs.yml\n"}, "inheritance loop through docs/en/mkdocs.yml"),
+        ({"docs/base.yml": "a: [1, 2\n"}, "docs/base.yml: malformed YAML"),
+    ],
+)
+def test_a_broken_inheritance_is_one_note_and_the_page_still_reads(files, detail):
+    ctx = FakeContext({**FILES, **files}, docs="docs/en/docs", config={"INHERIT": "../base.yml"}, config_file="docs/en/mkdocs.yml")
+    assert mkdocs.prepare("!!! note\n    Text.", ctx) == "Note: Text."
+    mkdocs.finish(parse_markdown("Note: Text.", "page"), ctx)
+    notes = [n for n in ctx.notes if n.construct == "mkdocs INHERIT"]
+    assert len(notes) == 1 and notes[0].outcome == "unresolved" and notes[0].detail.startswith(detail)
+
+
+def test_containers_deeper_than_the_limit_stay_text_and_are_noted():
+    source = "/// note\n" * 2000 + "Deep."
+    ctx = _context()
+    out = mkdocs.prepare(source, ctx)
+    assert out.endswith("/// note\nDeep.")
+    assert [n.detail for n in ctx.notes if n.outcome == "unresolved"] == ["containers nested deeper than 20 are kept as text"]
+
+
+def test_a_base_path_that_is_a_file_serves_only_its_own_name(tmp_path):
+    (tmp_path / "docs" / "snippets").mkdir(parents=True)
+    (tmp_path / "LICENSE.md").write_text("MIT, with no warranty.\n")
+    config = {"markdown_extensions": [{"pymdownx.snippets": {"base_path": ["docs/snippets", "LICENSE.md"]}}]}
+    # The base is chosen by what exists on disk; the read itself goes through the context.
+    files = {"LICENSE.md": "MIT, with no warranty.\n"}
+    ctx = FakeContext(files, docs="docs/pages", config=config, config_file="mkdocs.yml", repo_root=str(tmp_path))
+    assert mkdocs.prepare('--8<-- "LICENSE.md"', ctx) == "MIT, with no warranty."
