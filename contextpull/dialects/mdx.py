@@ -1,0 +1,291 @@
+"""MDX, read as its page shows it: the rules for every ``.mdx`` file in every dialect and for the
+``.md`` of an MDX-based site (issue 26, "Formats" and "Markup to meaning").
+
+What goes: ESM ``import``/``export`` lines, ``{/* comments */}``, HTML comments, heading ids
+(``{#id}``), tag names, self-closing components a page draws but does not write (``<Logo />``).
+What stays: the text inside every component; ``<Admonition>`` and ``:::tip[Title]`` as their
+label and body; ``<Tabs>``/``<TabItem label>`` and ``<details><summary>`` as labelled parts;
+``<CodeBlock>`` as fenced code, its text from a ``raw-loader`` import when it names one; and a
+partial (``import Part from './_part.mdx'``, or ``@site/...``) rendered where ``<Part />`` stands,
+read through ``ctx.include`` so the repository guard, depth and cycle limits hold. A ``{value}``
+expression is JavaScript, which is never run: a string literal or a partial's string prop is its
+text, anything else is dropped and reported ``unresolved``.
+
+Code (fenced blocks and inline spans) is masked first (``mdx_source.mask``) and never edited.
+"""
+
+from __future__ import annotations
+
+import bisect
+import posixpath
+import re
+from dataclasses import dataclass, field
+
+from . import jsx
+from .api import Context, Included
+from .markup import dedent_block, labelled, strip_heading_attributes, title_case
+from .mdx_source import Import, blank_comments, mask, take_esm, unmask
+
+_BLOCK = "\x02"  # opens every block the rendering makes; removed before the text leaves
+_BLANK_RUN = re.compile(r"\n(?:[ \t]*\n)+")
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z)", re.S)
+_PROPS = re.compile(r"\s*props\.([A-Za-z_$][\w$]*)\s*")
+_LANGUAGE = re.compile(r"\blanguage-([\w+-]+)")
+# Elements whose whole meaning is drawn, not written: nothing of them reaches the text.
+_DRAWN = frozenset({"img", "iframe", "hr", "video", "audio", "source", "input", "svg", "picture", "embed"})
+
+
+@dataclass
+class _Env:
+    """One source being rendered: the document itself, or a partial inside it."""
+
+    ctx: Context
+    base: str  # the folder relative imports start from, relative to repo_root
+    within: Included | None  # the partial being rendered (None for the document)
+    line: int | None  # where a partial stands in the document: every note inside it is there
+    codes: list[str]  # shared by the document and its partials, so code is unmasked once
+    imports: dict[str, Import] = field(default_factory=dict)
+    props: dict[str, str] = field(default_factory=dict)
+    starts: list[int] = field(default_factory=list)  # offsets where lines of the masked text begin
+
+    def at(self, pos: int) -> int:
+        if self.line is not None:
+            return self.line
+        return bisect.bisect_right(self.starts, pos)
+
+    def note(self, construct: str, outcome: str, pos: int, detail: str = "") -> None:
+        self.ctx.note(construct, outcome, self.at(pos), detail)
+
+
+def prepare(text: str, ctx: Context) -> str:
+    """MDX source (front matter already removed) in, Markdown for the shared parser out."""
+    env = _Env(ctx, _document_folder(ctx), None, None, [])
+    out = _render_source(text, env).replace(_BLOCK, "")
+    return unmask(_BLANK_RUN.sub("\n\n", out).strip("\n"), env.codes)
+
+
+def _document_folder(ctx: Context) -> str:
+    docs = posixpath.relpath(ctx.site.docs_root, ctx.site.repo_root).replace("\\", "/")
+    folder = posixpath.normpath(posixpath.join(docs, posixpath.dirname(ctx.path)))
+    return "" if folder == "." else folder
+
+
+def site_folder(ctx: Context) -> str:
+    """What ``@site/`` names: the folder of ``docusaurus.config.*``, relative to repo_root; without
+    one (an ``.mdx`` file outside a Docusaurus site), the folder above DOCS, where it would be."""
+    if ctx.site.config_file:
+        return posixpath.dirname(ctx.site.config_file)
+    docs = posixpath.relpath(ctx.site.docs_root, ctx.site.repo_root).replace("\\", "/")
+    parent = posixpath.dirname(docs) if docs != "." else ""
+    return parent
+
+
+def _render_source(text: str, env: _Env) -> str:
+    masked = strip_heading_attributes(blank_comments(mask(text, env.codes)))
+    masked, statements, imports = take_esm(masked, env.codes)
+    env.starts = [0] + [m.end() for m in re.finditer("\n", masked)]
+    for kind, line in statements:
+        env.ctx.note(kind, "converted", env.line or line)
+    env.imports.update((imp.name, imp) for imp in imports)
+    tree, problems = jsx.parse(masked)
+    for message, pos in problems:
+        env.note("jsx", "unresolved", pos, message)
+    return _render(tree, env)
+
+
+def _render(nodes: list, env: _Env, tab_labels: dict[str, str] | None = None) -> str:
+    parts = []
+    for node in nodes:
+        if isinstance(node, str):
+            parts.append(node)
+        elif isinstance(node, jsx.Expr):
+            parts.append(_expression(node, env))
+        elif isinstance(node, jsx.Directive):
+            env.note("admonition", "converted", node.pos)
+            parts.append(_block(_labelled(node.title or title_case(node.name), _body(node.children, env), env)))
+        else:
+            parts.append(_element(node, env, tab_labels))
+    return "".join(parts)
+
+
+def _block(text: str) -> str:
+    """A block of its own; the mark tells ``_labelled`` that a body opening with it is a block."""
+    return f"\n\n{_BLOCK}{text}\n\n"
+
+
+def _labelled(label: str, body: str, env: _Env) -> str:
+    """``markup.labelled``, judged on the body's real text (its code is masked here) and with the
+    label alone on its line when the body opens with a nested block (an admonition in a tab)."""
+    if body.startswith(_BLOCK):
+        return f"{label.strip().rstrip(':')}:\n\n{body}"
+    return mask(labelled(label, unmask(body, env.codes)), env.codes)
+
+
+def _body(nodes: list, env: _Env, tab_labels: dict[str, str] | None = None) -> str:
+    """Children of a block element as a block. JSX indentation is not code in MDX, so the lines
+    that start in this element's own text lose their common indentation; nested elements have
+    already lost theirs."""
+    width = _indentation(nodes)
+    if width:
+        nodes = [_dedent(n, width, k == 0) if isinstance(n, str) else n for k, n in enumerate(nodes)]
+    return _render(nodes, env, tab_labels).strip()
+
+
+def _line_starts(nodes: list):
+    """(text, followed_by_node) for every line of the string children that starts a line."""
+    for k, node in enumerate(nodes):
+        if isinstance(node, str):
+            segments = node.split("\n")
+            followed = k + 1 < len(nodes)
+            for j, seg in enumerate(segments[1:], 1):
+                yield seg, followed and j == len(segments) - 1
+
+
+def _indentation(nodes: list) -> int:
+    widths = [
+        len(seg) - len(seg.lstrip(" \t"))
+        for seg, followed in _line_starts(nodes)
+        if seg.strip() or followed
+    ]
+    return min(widths, default=0)
+
+
+def _dedent(text: str, width: int, first: bool) -> str:
+    lines = text.split("\n")
+    for j in range(0 if first else 1, len(lines)):
+        line = lines[j]
+        lead = len(line) - len(line.lstrip(" \t"))
+        lines[j] = line[min(lead, width) :]
+    return "\n".join(lines)
+
+
+def _expression(node: jsx.Expr, env: _Env) -> str:
+    if node.comment:
+        env.note("mdx comment", "converted", node.pos)
+        return ""
+    source = unmask(node.source, env.codes)
+    literal = jsx.Expr(source, node.pos).literal
+    if literal is not None:
+        return literal
+    prop = _PROPS.fullmatch(source)
+    if prop is not None and prop.group(1) in env.props:
+        env.note("mdx expression", "resolved", node.pos)
+        return env.props[prop.group(1)]
+    env.note("mdx expression", "unresolved", node.pos, f"{{{source.strip()[:60]}}} is JavaScript, not text")
+    return ""
+
+
+def _text(value: str | jsx.Expr | bool | None) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _element(node: jsx.Element, env: _Env, tab_labels: dict[str, str] | None) -> str:
+    name, attrs = node.name, node.attrs
+    if name in env.imports:
+        return _imported(node, env)
+    if name == "Admonition":
+        env.note("admonition", "converted", node.pos)
+        label = _text(attrs.get("title")) or title_case(_text(attrs.get("type")) or "note")
+        return _block(_labelled(label, _body(node.children, env), env))
+    if name == "Tabs":
+        env.note("tabs", "converted", node.pos)
+        return _block(_body(node.children, env, _tab_values(attrs.get("values"))))
+    if name == "TabItem":
+        value = _text(attrs.get("value"))
+        label = _text(attrs.get("label")) or (tab_labels or {}).get(value or "") or value or "Tab"
+        return _block(_labelled(label, _body(node.children, env), env))
+    if name == "details":
+        env.note("details", "converted", node.pos)
+        summary = next((c for c in node.children if isinstance(c, jsx.Element) and c.name == "summary"), None)
+        rest = [c for c in node.children if c is not summary]
+        label = " ".join(_render(summary.children, env).split()) if summary else "Details"
+        return _block(_labelled(label, _body(rest, env), env))
+    if name == "CodeBlock":
+        return _code_block(node, env)
+    construct = "html element" if name[:1].islower() else "jsx component"
+    env.note(construct, "converted", node.pos)
+    if name == "br":
+        return "\n"
+    if name in _DRAWN or not node.children:
+        return ""
+    title = _text(attrs.get("title"))
+    if node.block and title and not name[:1].islower():
+        return _block(_labelled(title, _body(node.children, env), env))
+    if node.block:
+        return _block(_body(node.children, env))
+    return _render(node.children, env)
+
+
+def _tab_values(values: str | jsx.Expr | bool | None) -> dict[str, str]:
+    """Docusaurus' older ``<Tabs values={[{label: 'npm', value: 'npm'}]}>``: value -> label."""
+    if not isinstance(values, jsx.Expr):
+        return {}
+    out = {}
+    for item in re.finditer(r"\{([^{}]*)\}", values.source):
+        fields = dict(re.findall(r"""(label|value)\s*:\s*['"]([^'"]*)['"]""", item.group(1)))
+        if "value" in fields:
+            out[fields["value"]] = fields.get("label", fields["value"])
+    return out
+
+
+def _resolve(spec: str, env: _Env) -> tuple[str, str] | None:
+    """(base, target) for ``ctx.include``, or None for a module path that names no file here."""
+    if spec.startswith("@site/"):
+        return site_folder(env.ctx), spec[len("@site/") :]
+    if spec.startswith(("./", "../")):
+        return env.base, spec
+    return None
+
+
+def _include(imp: Import, env: _Env, pos: int, construct: str) -> Included | None:
+    where = _resolve(imp.spec, env)
+    if where is None:
+        env.note(construct, "unresolved", pos, f"{imp.spec}: not a path inside the site")
+        return None
+    base, target = where
+    return env.ctx.include(target, base=base, line=env.at(pos), construct=construct, within=env.within)
+
+
+def _imported(node: jsx.Element, env: _Env) -> str:
+    """A partial rendered where it is used, its string props available to ``{props.x}``."""
+    imp = env.imports[node.name]
+    if imp.kind != "partial":
+        env.note("mdx raw import", "unresolved", node.pos, f"<{node.name} /> renders raw text outside <CodeBlock>")
+        return ""
+    included = _include(imp, env, node.pos, "mdx partial")
+    if included is None:
+        return ""
+    props = {k: v for k, v in node.attrs.items() if isinstance(v, str)}
+    inner = _Env(env.ctx, included.folder, included, env.at(node.pos), env.codes, props=props)
+    return _block(_render_source(_FRONT_MATTER.sub("", included.text, count=1), inner).strip("\n"))
+
+
+def _code_block(node: jsx.Element, env: _Env) -> str:
+    """``<CodeBlock language="js">`` as the fenced block its page shows."""
+    attrs = node.attrs
+    language = _text(attrs.get("language")) or ""
+    if not language:
+        m = _LANGUAGE.search(_text(attrs.get("className")) or "")
+        language = m.group(1) if m else ""
+    kids = [c for c in node.children if not (isinstance(c, str) and not c.strip())]
+    code: str | None
+    if len(kids) == 1 and isinstance(kids[0], jsx.Expr):
+        expr = kids[0]
+        source = unmask(expr.source, env.codes)
+        literal = jsx.Expr(source, expr.pos).literal
+        imp = env.imports.get(source.strip())
+        if literal is not None:
+            code = dedent_block(literal.strip("\n"))
+        elif imp is not None and imp.kind == "raw":
+            included = _include(imp, env, expr.pos, "mdx raw import")
+            code = None if included is None else included.text.rstrip("\n")
+        else:
+            env.note("code block component", "unresolved", node.pos, f"{{{source.strip()[:60]}}} is JavaScript")
+            code = None
+    else:
+        code = dedent_block(unmask(_render(node.children, env), env.codes).strip("\n"))
+    if code is None:
+        return ""
+    env.note("code block component", "converted", node.pos)
+    fence = "`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", code)), default=0))
+    return _block(mask(f"{fence}{language}\n{code}\n{fence}", env.codes))

@@ -1,0 +1,122 @@
+"""The parts of MDX source no page shows, taken out line for line before the JSX tree is read
+(issue 26, "Markup to meaning"): code masked so nothing edits it, ESM ``import``/``export``
+statements, HTML comments.
+
+Every step keeps the text's line count, so a construct's note names the line it stands on in the
+document. Code (fenced blocks and inline spans, found by ``markup``) becomes one placeholder per
+line, keeping the line's indentation: a block dedented inside ``<TabItem>`` moves its code with it,
+and ``unmask`` puts the code back exactly.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .markup import outside_inline_code, split_code
+
+_TOKEN = re.compile("\x00(\\d+)\x00")
+# MDX reads a line starting with one of these at the top level as ESM (micromark-extension-mdxjs-esm).
+_ESM_START = re.compile(
+    r"(?:import(?:\s+type)?(?:\s*[{*'\"]|\s+[\w$]+\s*(?:,|from\b))|export\s+(?:(?:const|let|var|function|async|default|class|type|interface)\b|[{*]))"
+)
+_DEFAULT_IMPORT = re.compile(r"""import\s+([A-Za-z_$][\w$]*)\s*(?:,\s*\{[^}]*\}\s*)?from\s*(['"])(.*?)\2""", re.S)
+_STRING = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`[^`]*`""")
+_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
+_CONTINUES = re.compile(r"[ \t}\])(.]")
+
+
+@dataclass(frozen=True)
+class Import:
+    """A default import that names a file: a partial (``.md``/``.mdx``) or raw text (``raw-loader``)."""
+
+    name: str
+    kind: str  # "partial" or "raw"
+    spec: str  # the path as written, loader prefix removed
+    line: int
+
+
+def mask(text: str, codes: list[str]) -> str:
+    """``text`` with its code replaced by placeholders whose values are appended to ``codes``."""
+
+    def token(piece: str) -> str:
+        codes.append(piece)
+        return f"\x00{len(codes) - 1}\x00"
+
+    def per_line(chunk: str) -> str:
+        out = []
+        for line in chunk.split("\n"):
+            body = line.lstrip(" \t")
+            out.append(line[: len(line) - len(body)] + token(body) if body else token(""))
+        return "\n".join(out)
+
+    marked: list[str] = []
+
+    def inline(prose: str) -> str:
+        if "`" not in prose:
+            return prose
+        # Inline spans are marked by the shared scanner: what lies between them is wrapped in
+        # \x01 so the spans can be told apart afterwards, then each span becomes placeholders.
+        joined = outside_inline_code(prose, lambda part: f"\x01{part}\x01")
+        pieces = joined.split("\x01")
+        for k in range(2, len(pieces) - 1, 2):
+            pieces[k] = "\n".join(token(p) for p in pieces[k].split("\n"))
+        return "".join(pieces)
+
+    for is_code, chunk in split_code(text):
+        marked.append(per_line(chunk) if is_code else inline(chunk))
+    return "\n".join(marked)
+
+
+def unmask(text: str, codes: list[str]) -> str:
+    """The placeholders of ``mask`` back to their code."""
+    if "\x00" not in text:
+        return text
+    return _TOKEN.sub(lambda m: codes[int(m.group(1))], text)
+
+
+def blank_comments(text: str) -> str:
+    """HTML comments go, their newlines stay (``markup.strip_html_comments`` drops them too, which
+    would move every later line number)."""
+    if "<!--" not in text:
+        return text
+    return _COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+
+
+def _depth(line: str) -> int:
+    line = _STRING.sub("", line)
+    return sum(line.count(c) for c in "([{") - sum(line.count(c) for c in ")]}")
+
+
+def take_esm(text: str, codes: list[str]) -> tuple[str, list[tuple[str, int]], list[Import]]:
+    """``text`` with its top-level ``import``/``export`` statements blanked, the statements as
+    (kind, 1-based line), and the default imports that name a file. A statement runs until its
+    brackets balance and the next line starts no continuation (MDX ends one at a blank line)."""
+    lines = text.split("\n")
+    statements: list[tuple[str, int]] = []
+    imports: list[Import] = []
+    i, n = 0, len(lines)
+    while i < n:
+        if not _ESM_START.match(lines[i]):
+            i += 1
+            continue
+        start, depth = i, 0
+        while i < n:
+            depth += _depth(lines[i])
+            i += 1
+            if depth <= 0 and (i >= n or not lines[i].strip() or not _CONTINUES.match(lines[i])):
+                break
+        source = unmask("\n".join(lines[start:i]), codes)
+        statements.append(("mdx " + source.split(None, 1)[0], start + 1))
+        for m in _DEFAULT_IMPORT.finditer(source):
+            imports.extend(_file_import(m.group(1), m.group(3), start + 1))
+        lines[start:i] = [""] * (i - start)
+    return "\n".join(lines), statements, imports
+
+
+def _file_import(name: str, spec: str, line: int) -> list[Import]:
+    if "raw-loader!" in spec:
+        return [Import(name, "raw", spec.rpartition("!")[2], line)]
+    if spec.endswith((".md", ".mdx")):
+        return [Import(name, "partial", spec, line)]
+    return []

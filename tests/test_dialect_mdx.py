@@ -1,0 +1,111 @@
+"""MDX as its page shows it (contextpull/dialects/mdx.py): ESM, JSX, admonitions, tabs,
+partials and raw imports, one fixture file per syntax; code never edited."""
+
+from __future__ import annotations
+
+import pytest
+
+from contextpull.dialects.mdx import prepare
+from mdx_helpers import FakeContext, read_fixtures
+
+
+def _cases(*names):
+    return [pytest.param(src, want, id=f"{name}:{title}") for name in names for title, src, want in read_fixtures(name)]
+
+
+@pytest.mark.parametrize(("source", "expected"), _cases("mdx_esm.txt", "mdx_admonitions.txt", "mdx_jsx.txt"))
+def test_mdx_fixtures(source, expected):
+    assert prepare(source, FakeContext()) == expected
+
+
+PAGE = "docs/guide/page.mdx"
+
+
+def test_a_partial_is_rendered_where_it_is_used_with_its_props():
+    files = {
+        "docs/guide/_intro.mdx": "---\nsidebar_label: x\n---\n\nWelcome, {props.reader}.\n\n:::tip\nRead on.\n:::\n",
+    }
+    ctx = FakeContext(files, path=PAGE)
+    source = "import Intro from './_intro.mdx';\n\n# Guide\n\n<Intro reader=\"newcomer\" />\n\nAfter."
+    assert prepare(source, ctx) == "# Guide\n\nWelcome, newcomer.\n\nTip: Read on.\n\nAfter."
+    assert ("mdx partial", "resolved", 5) in ctx.outcomes()
+    assert ("admonition", "converted", 5) in ctx.outcomes()  # notes inside a partial stand at its use
+    assert ctx.included == ["docs/guide/_intro.mdx"]
+
+
+def test_site_imports_start_at_the_folder_of_the_docusaurus_config():
+    files = {"website/src/partials/_shared.md": "Shared text.", "website/docs/_local.mdx": "Local."}
+    ctx = FakeContext(files, path="website/docs/a.mdx", docs="website/docs", config_file="website/docusaurus.config.ts")
+    source = "import Shared from '@site/src/partials/_shared.md'\nimport Local from './_local.mdx'\n\n<Shared />\n\n<Local/>"
+    assert prepare(source, ctx) == "Shared text.\n\nLocal."
+
+
+def test_nested_partials_are_read_from_their_own_folder():
+    files = {
+        "docs/parts/_outer.mdx": "import Inner from './deeper/_inner.mdx'\n\nOuter.\n\n<Inner />",
+        "docs/parts/deeper/_inner.mdx": "Inner.",
+    }
+    ctx = FakeContext(files, path="docs/page.mdx")
+    assert prepare("import Outer from './parts/_outer.mdx'\n\n<Outer />", ctx) == "Outer.\n\nInner."
+    assert ctx.included == ["docs/parts/_outer.mdx", "docs/parts/deeper/_inner.mdx"]
+
+
+def test_a_partial_that_imports_itself_stops_with_a_named_note():
+    files = {"docs/_loop.mdx": "import Loop from './_loop.mdx'\n\nOnce.\n\n<Loop />"}
+    ctx = FakeContext(files, path="docs/page.mdx")
+    assert prepare("import Loop from './_loop.mdx'\n\n<Loop />", ctx) == "Once."
+    unresolved = [n for n in ctx.notes if n.outcome == "unresolved"]
+    assert [(n.construct, n.line) for n in unresolved] == [("mdx partial", 3)]
+    assert "cycle" in unresolved[0].detail
+
+
+def test_a_missing_partial_is_dropped_with_its_line_noted():
+    ctx = FakeContext({}, path="docs/page.mdx")
+    source = "import Gone from './_gone.mdx'\n\nBefore.\n\n<Gone />\n\nAfter."
+    assert prepare(source, ctx) == "Before.\n\nAfter."
+    assert ("mdx partial", "unresolved", 5) in ctx.outcomes()
+
+
+def test_a_raw_loader_import_fills_its_code_block_exactly():
+    code = "const a = 1;\n\n\n  // indented, blank lines kept\n"
+    ctx = FakeContext({"docs/examples/app.js": code}, path="docs/page.mdx")
+    source = "import CodeBlock from '@theme/CodeBlock';\nimport App from '!!raw-loader!./examples/app.js';\n\n<CodeBlock language=\"js\">{App}</CodeBlock>"
+    assert prepare(source, ctx) == "```js\nconst a = 1;\n\n\n  // indented, blank lines kept\n```"
+    assert ("mdx raw import", "resolved", 4) in ctx.outcomes()
+
+
+def test_a_module_import_used_as_a_partial_name_is_not_read():
+    ctx = FakeContext({}, path="docs/page.mdx")
+    assert prepare("import Chart from 'some-package/Chart.mdx'\n\n<Chart />", ctx) == ""
+    assert ctx.outcomes()[-1] == ("mdx partial", "unresolved", 3)
+
+
+def test_every_construct_is_noted_at_its_line():
+    ctx = FakeContext()
+    source = "import X from 'x'\n\n:::tip\nA {value} b\n:::\n\n<Tabs>\n<TabItem value=\"a\">t</TabItem>\n</Tabs>\n\n<Unclosed>"
+    prepare(source, ctx)
+    assert sorted(ctx.outcomes(), key=lambda o: o[2]) == [
+        ("mdx import", "converted", 1),
+        ("admonition", "converted", 3),
+        ("mdx expression", "unresolved", 4),
+        ("tabs", "converted", 7),
+        ("jsx", "unresolved", 11),
+    ]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "<" * 5000,
+        "{" * 5000,
+        "<A " * 2000,
+        ":::tip\n" * 2000,
+        "<Tabs>\n" * 500 + "```\n" + "</Tabs>\n" * 500,
+        "{/* never closed",
+        "import {\n" * 300,
+    ],
+    ids=["angles", "braces", "open tags", "open directives", "tags around a fence", "comment", "imports"],
+)
+def test_broken_input_gives_text_and_notes_never_an_exception(source):
+    out = prepare(source, FakeContext())
+    assert isinstance(out, str)
