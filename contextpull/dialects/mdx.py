@@ -116,9 +116,10 @@ def _block(text: str) -> str:
 def _labelled(label: str, body: str, env: _Env) -> str:
     """``markup.labelled``, judged on the body's real text (its code is masked here) and with the
     label alone on its line when the body opens with a nested block (an admonition in a tab)."""
-    if body.startswith(_BLOCK):
+    first = unmask(body.split("\n", 1)[0], env.codes)
+    if body.startswith(_BLOCK) or (first.strip() and labelled(label, first).endswith(":\n\n" + first.strip("\n"))):
         return f"{label.strip().rstrip(':')}:\n\n{body}"
-    return mask(labelled(label, unmask(body, env.codes)), env.codes)
+    return labelled(label, body)
 
 
 def _body(nodes: list, env: _Env, tab_labels: dict[str, str] | None = None) -> str:
