@@ -23,6 +23,8 @@ _ESM_START = re.compile(
 _DEFAULT_IMPORT = re.compile(r"""import\s+([A-Za-z_$][\w$]*)\s*(?:,\s*\{[^}]*\}\s*)?from\s*(['"])(.*?)\2""", re.S)
 _STRING = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`[^`]*`""")
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
+_LIST_FENCE = re.compile(r"^([ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+)(`{3,}|~{3,})")
+_LINK_TARGET = re.compile(r"\]\(((?:[^()\s]|\([^()\s]*\))*(?:\s+\"[^\"]*\")?)\)")
 _CONTINUES = re.compile(r"[ \t}\])(.]")
 
 
@@ -63,9 +65,58 @@ def mask(text: str, codes: list[str]) -> str:
             pieces[k] = "\n".join(token(p) for p in pieces[k].split("\n"))
         return "".join(pieces)
 
+    def prose(chunk: str) -> str:
+        if "`" not in chunk and "~" not in chunk and "](" not in chunk:
+            return chunk
+        lines = chunk.split("\n")
+        out: list[str] = []
+        start = 0
+        for lo, hi, column in _list_fences(lines):
+            if lo > start:
+                out.append(inline(_mask_links(lines[start:lo], token)))
+            opener = lines[lo]
+            out.append(opener[:column] + token(opener[column:]) + ("\n" + per_line("\n".join(lines[lo + 1 : hi])) if hi > lo + 1 else ""))
+            start = hi
+        if start < len(lines) or not lines:
+            out.append(inline(_mask_links(lines[start:], token)))
+        return "\n".join(out)
+
     for is_code, chunk in split_code(text):
-        marked.append(per_line(chunk) if is_code else inline(chunk))
+        marked.append(per_line(chunk) if is_code else prose(chunk))
     return "\n".join(marked)
+
+
+def _list_fences(lines: list[str]):
+    """(first, end, column) of each fenced block that opens after a list marker (``1.  ```ts``),
+    which ``markup.split_code`` does not see: its lines are code on the page, so they are masked
+    up to the end of the list item or of the run of prose (the shared parser takes an indented
+    closing fence for an opening one, so that is where ``split_code``'s next code chunk starts)."""
+    i, n = 0, len(lines)
+    while i < n:
+        m = _LIST_FENCE.match(lines[i])
+        if m is None:
+            i += 1
+            continue
+        column, marker = m.end(1), m.group(2)
+        j = i + 1
+        while j < n:
+            line = lines[j]
+            stripped = line.strip()
+            if stripped and len(line) - len(line.lstrip(" \t")) < column:
+                break  # the list item ended
+            j += 1
+            if stripped and stripped == marker[0] * len(stripped) and len(stripped) >= len(marker):
+                break  # its closing fence
+        yield i, j, column
+        i = j
+
+
+def _mask_links(lines: list[str], token) -> str:
+    """Link destinations masked: MDX reads no expression inside ``](...)``, so ``{`` there is URL."""
+    text = "\n".join(lines)
+    if "](" not in text:
+        return text
+    return _LINK_TARGET.sub(lambda m: "](" + token(m.group(1)) + ")", text)
 
 
 def unmask(text: str, codes: list[str]) -> str:
