@@ -109,3 +109,21 @@ def test_every_construct_is_noted_at_its_line():
 def test_broken_input_gives_text_and_notes_never_an_exception(source):
     out = prepare(source, FakeContext())
     assert isinstance(out, str)
+
+
+@pytest.mark.parametrize(
+    ("setting", "path", "commonmark"),
+    [
+        ("", "docs/a.md", False),
+        ("markdown: { format: 'detect' },", "docs/a.md", True),
+        ("markdown: { format: 'detect' },", "docs/a.mdx", False),
+        ('markdown: {format: "md"},', "docs/a.mdx", True),
+        ("markdown: { format: 'mdx' },", "docs/a.md", False),
+    ],
+)
+def test_a_site_configured_for_commonmark_keeps_braces_and_import_lines(setting, path, commonmark):
+    config = f"export default {{ title: 'x', {setting} }};\n"
+    ctx = FakeContext({"docusaurus.config.js": config}, path=path)
+    source = "import X from 'y'\n\nSet {a} here."
+    out = prepare(source, ctx)
+    assert out == (source if commonmark else "Set  here.")

@@ -29,6 +29,7 @@ from .mdx_source import Import, blank_comments, mask, take_esm, unmask
 _BLOCK = "\x02"  # opens every block the rendering makes; removed before the text leaves
 _BLANK_RUN = re.compile(r"\n(?:[ \t]*\n)+")
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z)", re.S)
+_FORMAT = re.compile(r"""\bformat\s*:\s*['"](md|mdx|detect)['"]""")
 _PROPS = re.compile(r"\s*props\.([A-Za-z_$][\w$]*)\s*")
 _LANGUAGE = re.compile(r"\blanguage-([\w+-]+)")
 # Elements whose whole meaning is drawn, not written: nothing of them reaches the text.
@@ -47,6 +48,7 @@ class _Env:
     imports: dict[str, Import] = field(default_factory=dict)
     props: dict[str, str] = field(default_factory=dict)
     starts: list[int] = field(default_factory=list)  # offsets where lines of the masked text begin
+    commonmark: bool = False  # a file the site reads as CommonMark: no ESM, braces are text
 
     def at(self, pos: int) -> int:
         if self.line is not None:
@@ -59,9 +61,22 @@ class _Env:
 
 def prepare(text: str, ctx: Context) -> str:
     """MDX source (front matter already removed) in, Markdown for the shared parser out."""
-    env = _Env(ctx, _document_folder(ctx), None, None, [])
+    env = _Env(ctx, _document_folder(ctx), None, None, [], commonmark=_commonmark(ctx))
     out = _render_source(text, env).replace(_BLOCK, "")
     return unmask(_BLANK_RUN.sub("\n\n", out).strip("\n"), env.codes)
+
+
+def _commonmark(ctx: Context) -> bool:
+    """Whether this file is CommonMark on its site: Docusaurus reads every file as MDX unless its
+    configuration says ``markdown: {format: 'md'}`` (all files) or ``'detect'`` (``.md`` files).
+    The configuration is JavaScript, so the setting is found as text, never run."""
+    if ctx.site.dialect != "docusaurus" or not ctx.site.config_file:
+        return False
+    data = ctx.read_data(ctx.site.config_file) or b""
+    m = _FORMAT.search(data.decode("utf-8", "replace"))
+    if m is None:
+        return False
+    return m.group(1) == "md" or (m.group(1) == "detect" and not ctx.path.endswith(".mdx"))
 
 
 def _document_folder(ctx: Context) -> str:
@@ -82,7 +97,10 @@ def site_folder(ctx: Context) -> str:
 
 def _render_source(text: str, env: _Env) -> str:
     masked = strip_heading_attributes(blank_comments(mask(text, env.codes)))
-    masked, statements, imports = take_esm(masked, env.codes)
+    statements: list[tuple[str, int]] = []
+    imports: list[Import] = []
+    if not env.commonmark:
+        masked, statements, imports = take_esm(masked, env.codes)
     env.starts = [0] + [m.end() for m in re.finditer("\n", masked)]
     for kind, line in statements:
         env.ctx.note(kind, "converted", env.line or line)
@@ -161,6 +179,8 @@ def _dedent(text: str, width: int, first: bool) -> str:
 
 
 def _expression(node: jsx.Expr, env: _Env) -> str:
+    if env.commonmark:
+        return "{" + node.source + "}"
     if node.comment:
         env.note("mdx comment", "converted", node.pos)
         return ""

@@ -158,7 +158,7 @@ def take_esm(text: str, codes: list[str]) -> tuple[str, list[tuple[str, int]], l
             if depth <= 0 and (i >= n or not lines[i].strip() or not _CONTINUES.match(lines[i])):
                 break
         source = unmask("\n".join(lines[start:i]), codes)
-        statements.append(("mdx " + source.split(None, 1)[0], start + 1))
+        statements.append(("mdx " + ("import" if source.startswith("import") else "export"), start + 1))
         for m in _DEFAULT_IMPORT.finditer(source):
             imports.extend(_file_import(m.group(1), m.group(3), start + 1))
         lines[start:i] = [""] * (i - start)
