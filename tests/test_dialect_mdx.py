@@ -127,3 +127,8 @@ def test_a_site_configured_for_commonmark_keeps_braces_and_import_lines(setting,
     source = "import X from 'y'\n\nSet {a} here."
     out = prepare(source, ctx)
     assert out == (source if commonmark else "Set  here.")
+
+
+def test_code_lines_of_spaces_keep_their_spaces():
+    source = "<Tabs>\n<TabItem value=\"a\">\n\n```py\nx = 1\n    \n\ty = 2\n```\n\n</TabItem>\n</Tabs>"
+    assert prepare(source, FakeContext()) == "a:\n\n```py\nx = 1\n    \n\ty = 2\n```"

@@ -17,6 +17,7 @@ Code (fenced blocks and inline spans) is masked first (``mdx_source.mask``) and 
 from __future__ import annotations
 
 import bisect
+import html
 import posixpath
 import re
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from .markup import dedent_block, labelled, strip_heading_attributes, title_case
 from .mdx_source import Import, blank_comments, mask, take_esm, unmask
 
 _BLOCK = "\x02"  # opens every block the rendering makes; removed before the text leaves
+_SPACE_LINE = re.compile(r"^[^\S\n]+$", re.M)  # a line of spaces, &nbsp; ones too, is a blank line
 _BLANK_RUN = re.compile(r"\n(?:[ \t]*\n)+")
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z)", re.S)
 _FORMAT = re.compile(r"""\bformat\s*:\s*['"](md|mdx|detect)['"]""")
@@ -62,7 +64,7 @@ class _Env:
 def prepare(text: str, ctx: Context) -> str:
     """MDX source (front matter already removed) in, Markdown for the shared parser out."""
     env = _Env(ctx, _document_folder(ctx), None, None, [], commonmark=_commonmark(ctx))
-    out = _render_source(text, env).replace(_BLOCK, "")
+    out = _SPACE_LINE.sub("", _render_source(text, env).replace(_BLOCK, ""))
     return unmask(_BLANK_RUN.sub("\n\n", out).strip("\n"), env.codes)
 
 
@@ -115,7 +117,8 @@ def _render(nodes: list, env: _Env, tab_labels: dict[str, str] | None = None) ->
     parts = []
     for node in nodes:
         if isinstance(node, str):
-            parts.append(node)
+            # MDX decodes character references (&nbsp;, &mdash;) in text; code is masked here.
+            parts.append(html.unescape(node) if "&" in node else node)
         elif isinstance(node, jsx.Expr):
             parts.append(_expression(node, env))
         elif isinstance(node, jsx.Directive):

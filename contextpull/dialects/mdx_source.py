@@ -49,7 +49,7 @@ def mask(text: str, codes: list[str]) -> str:
         out = []
         for line in chunk.split("\n"):
             body = line.lstrip(" \t")
-            out.append(line[: len(line) - len(body)] + token(body) if body else token(""))
+            out.append(line[: len(line) - len(body)] + token(body) if body else token(line))
         return "\n".join(out)
 
     marked: list[str] = []
