@@ -132,3 +132,26 @@ def test_a_site_configured_for_commonmark_keeps_braces_and_import_lines(setting,
 def test_code_lines_of_spaces_keep_their_spaces():
     source = "<Tabs>\n<TabItem value=\"a\">\n\n```py\nx = 1\n    \n\ty = 2\n```\n\n</TabItem>\n</Tabs>"
     assert prepare(source, FakeContext()) == "a:\n\n```py\nx = 1\n    \n\ty = 2\n```"
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_PIECES = st.sampled_from(
+    ["<Tabs>", "</Tabs>", "<TabItem value=\"a\">", "</TabItem>", "<X />", "<details>", "<summary>", "</summary>",
+     "</details>", ":::tip", ":::", "::::note T", "::::", "{", "}", "{/*", "*/}", "`", "import X from './_x.mdx'",
+     "<X/>", "export const a = {", "\n", "\n\n", "  ", "text", "a < b", "&amp;", "<!-- c -->", "-->", "\\{", "'", "\""]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, max_size=40), st.text(alphabet="<{}>:`'\"x \n", max_size=30))
+def test_any_mix_of_mdx_pieces_gives_text_and_leaves_a_fence_exactly_as_written(pieces, code):
+    code = code.replace("```", "")
+    fence = f"```\n{code}\n```"
+    source = "".join(pieces) + "\n\n" + fence + "\n"
+    ctx = FakeContext({"docs/_x.mdx": "".join(reversed(pieces))}, path="docs/page.mdx")
+    out = prepare(source, ctx)
+    assert isinstance(out, str)
+    if source.count("```") == 2:  # no stray backtick run that would reopen the fence
+        assert fence in out

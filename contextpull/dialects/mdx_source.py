@@ -142,7 +142,8 @@ def _depth(line: str) -> int:
 def take_esm(text: str, codes: list[str]) -> tuple[str, list[tuple[str, int]], list[Import]]:
     """``text`` with its top-level ``import``/``export`` statements blanked, the statements as
     (kind, 1-based line), and the default imports that name a file. A statement runs until its
-    brackets balance and the next line starts no continuation (MDX ends one at a blank line)."""
+    brackets balance and the next line starts no continuation (MDX ends one at a blank line), or
+    at a blank line before a line at the margin when they never balance."""
     lines = text.split("\n")
     statements: list[tuple[str, int]] = []
     imports: list[Import] = []
@@ -156,6 +157,10 @@ def take_esm(text: str, codes: list[str]) -> tuple[str, list[tuple[str, int]], l
             depth += _depth(lines[i])
             i += 1
             if depth <= 0 and (i >= n or not lines[i].strip() or not _CONTINUES.match(lines[i])):
+                break
+            # An unbalanced statement still ends where a blank line is followed by a line at the
+            # margin: MDX would refuse the file, and the page text after it must not be lost.
+            if i + 1 < n and not lines[i].strip() and not _CONTINUES.match(lines[i + 1]) and lines[i + 1].strip():
                 break
         source = unmask("\n".join(lines[start:i]), codes)
         statements.append(("mdx " + ("import" if source.startswith("import") else "export"), start + 1))
