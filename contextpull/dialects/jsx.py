@@ -10,7 +10,6 @@ input costs what it weighs. Attribute values are read as data; nothing is evalua
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -199,7 +198,6 @@ def parse(text: str) -> tuple[list, list[tuple[str, int]]]:
     i = 0
     n = len(text)
     ends = brace_ends(text) if "{" in text else {}
-    newlines = [m.start() for m in re.finditer("\n", text)]
     while True:
         m = _CANDIDATE.search(text, i)
         if m is None:
@@ -254,11 +252,7 @@ def parse(text: str) -> tuple[list, list[tuple[str, int]]]:
             else:
                 _close(stack, k, root, problems)
             continue
-        k = bisect.bisect_left(newlines, start)
-        line_start = newlines[k - 1] + 1 if k else 0
-        k = bisect.bisect_left(newlines, end)
-        line_end = newlines[k] if k < len(newlines) else n
-        alone = not text[line_start:start].strip() and not text[end:line_end].strip()
+        alone = _blank_to_line_edge(text, start - 1, -1) and _blank_to_line_edge(text, end, 1)
         element = Element(name, attrs, start, alone, text[start:end])
         if self_closing:
             element.closed = True
@@ -271,6 +265,19 @@ def parse(text: str) -> tuple[list, list[tuple[str, int]]]:
     children().append(text[last:])
     _close(stack, 0, root, problems, found=False)
     return root, problems
+
+
+def _blank_to_line_edge(text: str, i: int, step: int) -> bool:
+    """Only spaces from ``i`` to the line's edge in direction ``step``: a walk over the spaces
+    alone, so a long line of inline tags costs what it weighs."""
+    while 0 <= i < len(text):
+        c = text[i]
+        if c == "\n":
+            return True
+        if c not in " \t":
+            return False
+        i += step
+    return True
 
 
 def _open_directive(stack: list, colons: int) -> int | None:
