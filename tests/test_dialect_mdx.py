@@ -155,3 +155,10 @@ def test_any_mix_of_mdx_pieces_gives_text_and_leaves_a_fence_exactly_as_written(
     assert isinstance(out, str)
     if source.count("```") == 2:  # no stray backtick run that would reopen the fence
         assert fence in out
+
+
+def test_package_imports_are_never_read_as_files():
+    ctx = FakeContext({}, path="docs/page.mdx")
+    prepare("import Link from '@docusaurus/Link';\nimport T from '@theme/Tabs';\n\n<Link to=\"/\">x</Link>", ctx)
+    assert ctx.included == []
+    assert all(n.outcome != "unresolved" for n in ctx.notes)
