@@ -312,4 +312,6 @@ def _code_block(node: jsx.Element, env: _Env) -> str:
         return ""
     env.note("code block component", "converted", node.pos)
     fence = "`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", code)), default=0))
-    return _block(mask(f"{fence}{language}\n{code}\n{fence}", env.codes))
+    title = _text(attrs.get("title"))
+    info = f'{language} title="{title}"' if language and title and '"' not in title else language
+    return _block(mask(f"{fence}{info}\n{code}\n{fence}", env.codes))
