@@ -162,3 +162,16 @@ def test_package_imports_are_never_read_as_files():
     prepare("import Link from '@docusaurus/Link';\nimport T from '@theme/Tabs';\n\n<Link to=\"/\">x</Link>", ctx)
     assert ctx.included == []
     assert all(n.outcome != "unresolved" for n in ctx.notes)
+
+
+def test_the_deepest_nesting_inside_the_deepest_partial_chain_still_renders():
+    """Nesting is bounded per source (jsx.MAX_NESTING) and partials by the include depth, so the
+    worst page a chain can build stays inside Python's recursion limit."""
+    from contextpull.dialects.jsx import MAX_NESTING
+
+    deep = "<A>\n" * MAX_NESTING + "text\n\n<P />\n\n" + "</A>\n" * MAX_NESTING
+    files = {f"docs/_p{k}.mdx": f"import P from './_p{k + 1}.mdx'\n\n{deep}" for k in range(12)}
+    ctx = FakeContext(files, path="docs/page.mdx")
+    out = prepare("import P from './_p0.mdx'\n\n<P />", ctx)
+    assert out.count("text") == 10  # the fake's depth limit, as the real resolver's
+    assert ("mdx partial", "unresolved", 3) in ctx.outcomes()

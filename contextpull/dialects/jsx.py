@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 # Deeper nesting than any page has is text, so rendering never recurses without bound
 # (markdown-it's maxNesting does the same).
-MAX_NESTING = 40
+MAX_NESTING = 20
 _NAME = re.compile(r"[A-Za-z_$][\w$.:-]*")
 _ATTR_NAME = re.compile(r"[A-Za-z_$][\w$:.-]*")
 # A container directive line: ``:::tip``, ``:::note Title``, ``:::tip[Title]{#id}``, or ``:::``.
