@@ -161,6 +161,13 @@ def test_read_data_uses_the_same_guard_and_records_the_dependency(repo):
     assert ctx.notes == []
 
 
+def test_without_a_repository_root_nothing_is_read():
+    ctx = DocumentContext(Site("plain", None, "", ""), "a.rst")
+    assert ctx.include("../../etc/passwd", base=ctx.folder, line=1, construct="rst include") is None
+    assert only_note(ctx).detail.startswith("no repository root is known")
+    assert ctx.read_data("etc/passwd") is None
+
+
 def test_a_note_with_an_unknown_outcome_is_a_bug(repo):
     with pytest.raises(ValueError):
         ctx_for(repo).note("x", "done", 1)

@@ -121,6 +121,12 @@ def test_detection_stops_at_the_repository_root(tmp_path):
     assert detect_site(tmp_path / "repo" / "docs").dialect == "plain"
 
 
+def test_an_exported_repository_is_known_by_its_github_folder(tmp_path):
+    make(tmp_path, {"repo/.github/workflows/ci.yml": "", "repo/book.toml": "", "repo/src/a.md": "a"})
+    site = detect_site(tmp_path / "repo" / "src")
+    assert (site.dialect, site.config_file, site.repo_root) == ("mdbook", "book.toml", str((tmp_path / "repo").resolve()))
+
+
 def test_without_a_repository_docs_is_its_own_root(tmp_path):
     make(tmp_path, {"mkdocs.yml": "", "docs/a.md": "a"})
     site = detect_site(tmp_path / "docs")
@@ -200,3 +206,11 @@ def test_yaml_node_bound_is_a_module_setting(monkeypatch):
     monkeypatch.setattr(data_files, "MAX_YAML_NODES", 5)
     with pytest.raises(DataError):
         load_yaml("[1, 2, 3, 4, 5, 6]")
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, "{" * 50_000, "a:\n" + "".join(" " * i + "b:\n" for i in range(1, 3000))])
+def test_deeply_nested_yaml_is_refused_quickly(text):
+    started = time.perf_counter()
+    with pytest.raises(DataError):
+        load_yaml(text)
+    assert time.perf_counter() - started < 5

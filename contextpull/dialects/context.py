@@ -24,7 +24,7 @@ class DocumentContext:
         self.path = path  # relative to DOCS, as stored
         self.config = config if config is not None else {}
         self.front_matter = front_matter if front_matter is not None else {}
-        docs = os.path.relpath(site.docs_root, site.repo_root).replace(os.sep, "/")
+        docs = os.path.relpath(site.docs_root, site.repo_root).replace(os.sep, "/") if site.repo_root else "."
         # DOCS relative to repo_root ("" when DOCS is the root); the document's own repository
         # path and folder, which are where its relative includes start from.
         self.docs_base = "" if docs == "." else docs

@@ -59,6 +59,8 @@ class Resolver:
         target = target.strip()
         if not target:
             raise Refused("empty include target")
+        if not self.repo_root:
+            raise Refused(f"no repository root is known, so nothing is included: {target}")
         if _URL.match(target):
             raise Refused(f"a URL, never fetched: {target}")
         if target.startswith(("/", "\\")) or _DRIVE.match(target):

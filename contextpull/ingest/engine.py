@@ -175,8 +175,8 @@ def _dialect_record(path: str, data: bytes, sha256: str, settings: Settings, kin
     from ..dialects.read import read_document
 
     site = settings.site
-    if site is None:  # a caller that resolved no site (a test, a library user): DOCS is unknown
-        site = Site("plain", None, "/", "/")
+    if site is None:  # a caller that resolved no site (a library user): no root, so no includes
+        site = Site("plain", None, "", "")
     try:
         result = read_document(data, kind, _stem(path), path, site)
         parsed = result.parsed
