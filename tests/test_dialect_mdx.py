@@ -175,3 +175,22 @@ def test_the_deepest_nesting_inside_the_deepest_partial_chain_still_renders():
     out = prepare("import P from './_p0.mdx'\n\n<P />", ctx)
     assert out.count("text") == 10  # the fake's depth limit, as the real resolver's
     assert ("mdx partial", "unresolved", 3) in ctx.outcomes()
+
+
+def test_a_json_import_gives_the_values_the_page_shows():
+    package = '{"engines": {"node": ">=18"}, "peers": ["eslint"], "private": true, "nested": {"a": {}}}'
+    ctx = FakeContext({"packages/plugin/package.json": package}, path="docs/users/versions.mdx")
+    source = (
+        "import pkg from '../../packages/plugin/package.json';\n\n"
+        "Node {pkg.engines.node}, with {pkg.peers[0]}; private: {pkg.private}. {pkg.nested.a} {pkg.missing}"
+    )
+    assert prepare(source, ctx) == "Node >=18, with eslint; private: true.  "
+    outcomes = ctx.outcomes()
+    assert outcomes.count(("mdx json import", "resolved", 3)) == 1  # read once for the page
+    assert outcomes.count(("mdx expression", "unresolved", 3)) == 2
+
+
+def test_a_raw_query_import_fills_its_code_block():
+    ctx = FakeContext({"src/types.ts": "export type A = 1;\n"}, path="docs/page.mdx")
+    source = "import Types from '!!../src/types.ts?raw';\n\n<CodeBlock language=\"ts\">{Types}</CodeBlock>"
+    assert prepare(source, ctx) == "```ts\nexport type A = 1;\n```"

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import bisect
 import html
+import json
 import posixpath
 import re
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ _SPACE_LINE = re.compile(r"^[^\S\n]+$", re.M)  # a line of spaces, &nbsp; ones t
 _BLANK_RUN = re.compile(r"\n(?:[ \t]*\n)+")
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z)", re.S)
 _FORMAT = re.compile(r"""\bformat\s*:\s*['"](md|mdx|detect)['"]""")
+_MEMBER = re.compile(r"\s*([A-Za-z_$][\w$]*)((?:\.[A-Za-z_$][\w$]*|\[\d+\])+)\s*")
 _PROPS = re.compile(r"\s*props\.([A-Za-z_$][\w$]*)\s*")
 _LANGUAGE = re.compile(r"\blanguage-([\w+-]+)")
 # Elements whose whole meaning is drawn, not written: nothing of them reaches the text.
@@ -51,6 +53,7 @@ class _Env:
     props: dict[str, str] = field(default_factory=dict)
     starts: list[int] = field(default_factory=list)  # offsets where lines of the masked text begin
     commonmark: bool = False  # a file the site reads as CommonMark: no ESM, braces are text
+    data: dict = field(default_factory=dict)  # JSON imports read so far, by name
 
     def at(self, pos: int) -> int:
         if self.line is not None:
@@ -195,8 +198,39 @@ def _expression(node: jsx.Expr, env: _Env) -> str:
     if prop is not None and prop.group(1) in env.props:
         env.note("mdx expression", "resolved", node.pos)
         return env.props[prop.group(1)]
+    member = _MEMBER.fullmatch(source)
+    imp = env.imports.get(member.group(1)) if member else None
+    if imp is not None and imp.kind == "json":
+        value = _json_value(imp, member.group(2), env, node.pos)
+        if value is not None:
+            return value
+        why = "not read" if env.data.get(imp.name) is None else "has no such value"
+        env.note("mdx expression", "unresolved", node.pos, f"{{{source.strip()[:60]}}}: {imp.spec} {why}")
+        return ""
     env.note("mdx expression", "unresolved", node.pos, f"{{{source.strip()[:60]}}} is JavaScript, not text")
     return ""
+
+
+def _json_value(imp: Import, path: str, env: _Env, pos: int) -> str | None:
+    """The scalar at ``path`` (``.a.b[0]``) in an imported JSON file, read once per source."""
+    if imp.name not in env.data:
+        included = _include(imp, env, pos, "mdx json import")
+        try:
+            env.data[imp.name] = json.loads(included.text) if included is not None else None
+        except ValueError:
+            env.note("mdx json import", "unresolved", pos, f"{imp.spec} is not JSON")
+            env.data[imp.name] = None
+    value = env.data[imp.name]
+    for key in re.findall(r"\.([A-Za-z_$][\w$]*)|\[(\d+)\]", path):
+        if isinstance(value, dict) and key[0] in value:
+            value = value[key[0]]
+        elif isinstance(value, list) and key[1] and int(key[1]) < len(value):
+            value = value[int(key[1])]
+        else:
+            return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value) if isinstance(value, (str, int, float)) else None
 
 
 def _text(value: str | jsx.Expr | bool | None) -> str | None:

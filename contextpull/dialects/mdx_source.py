@@ -30,10 +30,11 @@ _CONTINUES = re.compile(r"[ \t}\])(.]")
 
 @dataclass(frozen=True)
 class Import:
-    """A default import that names a file: a partial (``.md``/``.mdx``) or raw text (``raw-loader``)."""
+    """A default import that names a file: a partial (``.md``/``.mdx``), raw text (a loader), or
+    JSON data (``{pkg.engines.node}`` is a fact the page shows)."""
 
     name: str
-    kind: str  # "partial" or "raw"
+    kind: str  # "partial", "raw" or "json"
     spec: str  # the path as written, loader prefix removed
     line: int
 
@@ -171,8 +172,13 @@ def take_esm(text: str, codes: list[str]) -> tuple[str, list[tuple[str, int]], l
 
 
 def _file_import(name: str, spec: str, line: int) -> list[Import]:
-    if "raw-loader!" in spec:
-        return [Import(name, "raw", spec.rpartition("!")[2], line)]
-    if spec.endswith((".md", ".mdx")):
-        return [Import(name, "partial", spec, line)]
+    """What a default import names, when it is a file of the site: text through a loader
+    (``!!raw-loader!./x.js``, ``./x.ts?raw``), a JSON file's data, or a partial."""
+    path = spec.rpartition("!")[2]  # webpack's inline loaders: "!!raw-loader!./x" is ./x
+    if "raw-loader!" in spec or path.endswith("?raw"):
+        return [Import(name, "raw", path.removesuffix("?raw"), line)]
+    if path.endswith(".json"):
+        return [Import(name, "json", path, line)]
+    if path.endswith((".md", ".mdx")):
+        return [Import(name, "partial", path, line)]
     return []
