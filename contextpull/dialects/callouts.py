@@ -1,0 +1,71 @@
+"""GitHub-style callouts, ``> [!NOTE]``, as the labelled text a reader sees (issue 26, "Markup to
+meaning").
+
+GitHub renders a blockquote whose first line is exactly ``[!NOTE]``, ``[!TIP]``, ``[!IMPORTANT]``,
+``[!WARNING]`` or ``[!CAUTION]`` as a titled box; the marker itself is never shown. Any dialect may
+call ``callouts`` (GitHub, mkdocs-material and Docusaurus plugins read the same syntax). A marker
+GitHub would not render (an unknown type, text after it on the same line) is left as written,
+because that is what the page shows. Fenced code is never edited (``markup.split_code``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .api import Context
+from .markup import labelled, split_code, title_case
+
+CONSTRUCT = "callout"
+KINDS = ("note", "tip", "important", "warning", "caution")
+
+_MARKER = re.compile(r"^([ \t]*)>[ \t]?\[!([A-Za-z]+)\][ \t]*$")
+_QUOTED = re.compile(r"^([ \t]*)>[ \t]?(.*)$")
+
+
+def callouts(text: str, ctx: Context) -> str:
+    """``text`` with every callout outside fenced code replaced by ``Label: body``."""
+    if "[!" not in text:
+        return text
+    out: list[str] = []
+    line = 1
+    for is_code, chunk in split_code(text):
+        out.append(chunk if is_code else _prose(chunk, line, ctx))
+        line += chunk.count("\n") + 1
+    return "\n".join(out)
+
+
+def _prose(chunk: str, first_line: int, ctx: Context) -> str:
+    lines = chunk.split("\n")
+    out: list[str] = []
+    i, n = 0, len(lines)
+    while i < n:
+        m = _MARKER.match(lines[i])
+        if m is None or m.group(2).lower() not in KINDS:
+            out.append(lines[i])
+            i += 1
+            continue
+        indent = m.group(1)
+        body, j = _quote_body(lines, i + 1, indent)
+        ctx.note(CONSTRUCT, "converted", first_line + i, m.group(2).lower())
+        block = labelled(title_case(m.group(2).lower()), "\n".join(body))
+        out.extend(indent + part if part else part for part in block.split("\n"))
+        i = j
+    return "\n".join(out)
+
+
+def _quote_body(lines: list[str], start: int, indent: str) -> tuple[list[str], int]:
+    """The blockquote's remaining lines with one ``>`` level removed, and the index after it.
+    A non-blank line without ``>`` continues a paragraph (CommonMark's lazy continuation)."""
+    body: list[str] = []
+    j = start
+    while j < len(lines):
+        line = lines[j]
+        m = _QUOTED.match(line)
+        if m is not None and m.group(1) == indent:
+            body.append(m.group(2))
+        elif line.strip() and body and body[-1].strip() and not line.lstrip().startswith(("#", "```", "~~~")):
+            body.append(line.strip())
+        else:
+            break
+        j += 1
+    return body, j

@@ -1,0 +1,52 @@
+"""The Docusaurus dialect (issue 26): what a Docusaurus site's pages show, beyond the MDX rules
+every ``.md`` and ``.mdx`` of the site already went through (``mdx.prepare``, run by the read
+dispatch because here the dialect, not the extension, says a ``.md`` carries JSX).
+
+- ``prepare``: GitHub-style ``> [!NOTE]`` callouts as labelled text (``callouts``). Docusaurus
+  itself draws them as a plain quote with the marker in it; the marker carries no text of its
+  own and the label says the same, so an agent gets the meaning either way.
+- ``finish``: the title. The page's H1 is front matter ``title``, else its first ``#`` heading
+  (the generic rule has both); ``sidebar_label`` names the page only in the navigation, so it is
+  the title only of a page that shows none, where Docusaurus itself falls back to the file's id.
+  ``hide_title`` hides the H1 but keeps the title; ``slug`` and ``id`` are addresses, not text.
+- ``skip``: files and folders whose name starts with ``_`` are partials, which Docusaurus never
+  renders as pages of their own (its docs plugin's default ``exclude``); they are read where a
+  page imports them.
+"""
+
+from __future__ import annotations
+
+from ..parsing.blocks import Heading, ParsedDocument
+from .api import Context
+from .callouts import callouts
+
+NAME = "docusaurus"
+CONFIG_FILES = ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs")
+PARTIAL = "partial, included where a page imports it"
+
+
+def prepare(text: str, ctx: Context) -> str:
+    return callouts(text, ctx)
+
+
+def finish(doc: ParsedDocument, ctx: Context) -> ParsedDocument:
+    """``sidebar_label`` as the title of a page without ``title`` or an H1 (module docstring)."""
+    fm = getattr(ctx, "front_matter", {}) or {}
+    label = fm.get("sidebar_label")
+    if not isinstance(label, str) or not label.strip() or _scalar(fm.get("title")):
+        return doc
+    if any(isinstance(b, Heading) and b.level == 1 and b.text.strip() for b in doc.blocks):
+        return doc
+    return ParsedDocument(" ".join(label.split()), doc.blocks)
+
+
+def skip(path: str) -> str | None:
+    """Why the document at ``path`` (relative to DOCS) is not a page, or None when it is one."""
+    parts = path.replace("\\", "/").split("/")
+    return PARTIAL if any(part.startswith("_") for part in parts) else None
+
+
+def _scalar(value) -> str | None:
+    if value is None or isinstance(value, (dict, list, bool)):
+        return None
+    return str(value).strip() or None

@@ -1,0 +1,306 @@
+"""MDX source as a tree: JSX elements, ``{expressions}``, ``{/* comments */}`` and ``:::``
+container directives, over text whose code was already masked (issue 26, "Markup to meaning").
+
+Why a tree and not regular expressions: what a reader sees of ``<Tabs>``, ``<details>`` or
+``:::tip`` depends on the element as a whole (its label attribute, its ``<summary>`` child, where
+it ends), and MDX lets them nest inside each other. The scanner is bounded: every character is
+looked at a constant number of times, and a tag or brace that never closes is text, so broken
+input costs what it weighs. Attribute values are read as data; nothing is evaluated.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+# Deeper nesting than any page has is text, so rendering never recurses without bound
+# (markdown-it's maxNesting does the same).
+MAX_NESTING = 20
+_NAME = re.compile(r"[A-Za-z_$][\w$.:-]*")
+_ATTR_NAME = re.compile(r"[A-Za-z_$][\w$:.-]*")
+# A container directive line: ``:::tip``, ``:::note Title``, ``:::tip[Title]{#id}``, or ``:::``.
+_DIRECTIVE = re.compile(r"^([ \t]*)(:{3,})[ \t]*([A-Za-z][\w-]*)?(.*)$", re.M)
+_CANDIDATE = re.compile(r"[<{\\]|^[ \t]*:{3}", re.M)
+_LITERAL = re.compile(r"""\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`([^`$]*)`)\s*""", re.S)
+
+
+@dataclass
+class Expr:
+    """A JavaScript expression in braces, kept as source; ``literal`` when it is a plain string."""
+
+    source: str
+    pos: int
+
+    @property
+    def comment(self) -> bool:
+        """``{/* ... */}``: MDX's comment, which no page shows."""
+        inner = self.source.strip()
+        return inner.startswith("/*") and inner.endswith("*/")
+
+    @property
+    def literal(self) -> str | None:
+        m = _LITERAL.fullmatch(self.source)
+        if m is None:
+            return None
+        return next(g for g in m.groups() if g is not None)
+
+
+@dataclass
+class Element:
+    """``<Name attrs>children</Name>``; ``block`` when its opening tag stands alone on its line."""
+
+    name: str
+    attrs: dict[str, str | Expr | bool]
+    pos: int
+    block: bool
+    source: str  # the opening tag as written, kept when the element never closes
+    children: list = field(default_factory=list)
+    closed: bool = False
+
+
+@dataclass
+class Directive:
+    """A ``:::name title`` container, closed by a line of at least as many colons."""
+
+    name: str
+    title: str
+    colons: int
+    pos: int
+    children: list = field(default_factory=list)
+    closed: bool = False
+
+
+def brace_ends(text: str) -> dict[int, int]:
+    """For every ``{`` that closes, the index after its ``}``: one pass with a stack, so a page
+    of unclosed braces costs what it weighs. Inside braces the text is JavaScript: strings,
+    template literals and comments are skipped so a brace or an apostrophe in them does not
+    count; outside, an apostrophe is prose."""
+    ends: dict[int, int] = {}
+    stack: list[int] = []
+    n = len(text)
+    i = text.find("{")
+    while 0 <= i < n:
+        c = text[i]
+        if c == "{":
+            stack.append(i)
+        elif c == "}":
+            if stack:
+                ends[stack.pop()] = i + 1
+        elif not stack:
+            i = text.find("{", i + 1)
+            continue
+        elif c in "\"'`":
+            j = i + 1
+            while j < n and text[j] != c:
+                j += 2 if text[j] == "\\" else 1
+            if j >= n:
+                break  # a string that never closes: every brace still open stays open
+            i = j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            if j < 0:
+                break
+            i = j + 1
+        i += 1
+    return ends
+
+
+def _tag(text: str, i: int, ends: dict[int, int]) -> tuple[str, dict, bool, bool, int] | None:
+    """(name, attrs, closing, self_closing, end) for a JSX tag at ``i`` (``<`` included), or
+    None when the text there is not one (``a < b``, ``<https://x>``, a tag that never ends)."""
+    n = len(text)
+    j = i + 1
+    closing = j < n and text[j] == "/"
+    if closing:
+        j += 1
+    if j < n and text[j] == ">":  # a fragment, <> or </>
+        return "", {}, closing, False, j + 1
+    m = _NAME.match(text, j)
+    if m is None:
+        return None
+    name = m.group(0)
+    if text.startswith("//", m.end()):
+        return None  # an autolink such as <https://x>
+    j = m.end()
+    attrs: dict[str, str | Expr | bool] = {}
+    while j < n:
+        while j < n and text[j].isspace():
+            j += 1
+        if j >= n:
+            return None
+        c = text[j]
+        if c == ">":
+            return name, attrs, closing, False, j + 1
+        if text.startswith("/>", j):
+            return name, attrs, closing, True, j + 2
+        if c == "{":  # a spread, {...props}
+            end = ends.get(j, -1)
+            if end < 0:
+                return None
+            j = end
+            continue
+        a = _ATTR_NAME.match(text, j)
+        if a is None:
+            return None
+        key, j = a.group(0), a.end()
+        while j < n and text[j] in " \t":
+            j += 1
+        if j >= n or text[j] != "=":
+            attrs[key] = True
+            continue
+        j += 1
+        while j < n and text[j].isspace():
+            j += 1
+        if j < n and text[j] in "\"'":
+            end = text.find(text[j], j + 1)
+            if end < 0:
+                return None
+            attrs[key] = text[j + 1 : end]
+            j = end + 1
+        elif j < n and text[j] == "{":
+            end = ends.get(j, -1)
+            if end < 0:
+                return None
+            expr = Expr(text[j + 1 : end - 1], j)
+            literal = expr.literal
+            attrs[key] = expr if literal is None else literal
+            j = end
+        else:
+            return None
+    return None
+
+
+def _directive_title(rest: str) -> str:
+    """The title a ``:::`` line gives: ``[Title]``, a ``title="..."`` attribute, or the words
+    after the name (Docusaurus' older form). ``{#id}`` attributes go."""
+    rest = rest.strip()
+    if rest.startswith("["):
+        end = rest.rfind("]")
+        if end > 0:
+            return rest[1:end].strip()
+    m = re.search(r"""\{[^}]*\btitle=(?:"([^"]*)"|'([^']*)')[^}]*\}""", rest)
+    if m is not None:
+        return (m.group(1) or m.group(2) or "").strip()
+    return re.sub(r"\{[^}]*\}\s*$", "", rest).strip()
+
+
+def parse(text: str) -> tuple[list, list[tuple[str, int]]]:
+    """The tree of ``text`` and its problems as (message, pos): unclosed or stray tags and
+    directives. Text nodes are strings; the tree's text joined is the input with tags removed."""
+    root: list = []
+    stack: list[Element | Directive] = []
+    problems: list[tuple[str, int]] = []
+
+    def children() -> list:
+        return stack[-1].children if stack else root
+
+    last = 0
+    i = 0
+    n = len(text)
+    ends = brace_ends(text) if "{" in text else {}
+    while True:
+        m = _CANDIDATE.search(text, i)
+        if m is None:
+            break
+        start = m.start()
+        c = text[start]
+        if c == "\\":  # an escaped < or { is text
+            i = start + 2
+            continue
+        if c not in "<{":  # a ::: line
+            d = _DIRECTIVE.match(text, start)
+            line_end = text.find("\n", start)
+            line_end = n if line_end < 0 else line_end
+            colons, name, rest = len(d.group(2)), d.group(3), d.group(4)
+            if name and len(stack) >= MAX_NESTING:
+                problems.append((f":::{name} nested deeper than {MAX_NESTING}", start))
+            elif name:
+                children().append(text[last:start])
+                stack.append(Directive(name, _directive_title(rest), colons, start))
+                last = i = line_end
+                continue
+            if not name and not rest.strip():
+                k = _open_directive(stack, colons)
+                if k is not None:
+                    children().append(text[last:start])
+                    _close(stack, k, root, problems)
+                    last = i = line_end
+                    continue
+            i = line_end if line_end > start else start + 1
+            continue
+        if c == "{":
+            end = ends.get(start, -1)
+            if end < 0:
+                i = start + 1
+                continue
+            children().append(text[last:start])
+            children().append(Expr(text[start + 1 : end - 1], start))
+            last = i = end
+            continue
+        tag = _tag(text, start, ends)
+        if tag is None:
+            i = start + 1
+            continue
+        name, attrs, closing, self_closing, end = tag
+        children().append(text[last:start])
+        last = i = end
+        if closing:
+            k = next((k for k in range(len(stack) - 1, -1, -1)
+                      if isinstance(stack[k], Element) and stack[k].name == name), None)
+            if k is None:
+                problems.append((f"a closing </{name}> without its opening tag", start))
+            else:
+                _close(stack, k, root, problems)
+            continue
+        alone = _blank_to_line_edge(text, start - 1, -1) and _blank_to_line_edge(text, end, 1)
+        element = Element(name, attrs, start, alone, text[start:end])
+        if self_closing:
+            element.closed = True
+            children().append(element)
+        elif len(stack) >= MAX_NESTING:
+            problems.append((f"<{name}> nested deeper than {MAX_NESTING}", start))
+            children().append(text[start:end])
+        else:
+            stack.append(element)
+    children().append(text[last:])
+    _close(stack, 0, root, problems, found=False)
+    return root, problems
+
+
+def _blank_to_line_edge(text: str, i: int, step: int) -> bool:
+    """Only spaces from ``i`` to the line's edge in direction ``step``: a walk over the spaces
+    alone, so a long line of inline tags costs what it weighs."""
+    while 0 <= i < len(text):
+        c = text[i]
+        if c == "\n":
+            return True
+        if c not in " \t":
+            return False
+        i += step
+    return True
+
+
+def _open_directive(stack: list, colons: int) -> int | None:
+    """The innermost open directive a closing line of ``colons`` colons ends, if any."""
+    for k in range(len(stack) - 1, -1, -1):
+        if isinstance(stack[k], Directive):
+            return k if stack[k].colons <= colons else None
+    return None
+
+
+def _close(stack: list, k: int, root: list, problems: list, *, found: bool = True) -> None:
+    """Close ``stack[k]`` (its end was ``found``, or the text ran out) and everything opened
+    inside it. An element that never closed keeps its opening tag as text, since a reader would
+    see it; a directive that never closed ends where its parent does, as remark-directive reads it."""
+    while len(stack) > k:
+        node = stack.pop()
+        parent = stack[-1].children if stack else root
+        if found and len(stack) == k:
+            node.closed = True
+            parent.append(node)
+        elif isinstance(node, Element):
+            problems.append((f"<{node.name or ''}> is never closed", node.pos))
+            parent.extend([node.source, *node.children])
+        else:
+            problems.append((f":::{node.name} is never closed", node.pos))
+            parent.append(node)

@@ -1,0 +1,184 @@
+"""The parts of MDX source no page shows, taken out line for line before the JSX tree is read
+(issue 26, "Markup to meaning"): code masked so nothing edits it, ESM ``import``/``export``
+statements, HTML comments.
+
+Every step keeps the text's line count, so a construct's note names the line it stands on in the
+document. Code (fenced blocks and inline spans, found by ``markup``) becomes one placeholder per
+line, keeping the line's indentation: a block dedented inside ``<TabItem>`` moves its code with it,
+and ``unmask`` puts the code back exactly.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .markup import outside_inline_code, split_code
+
+_TOKEN = re.compile("\x00(\\d+)\x00")
+# MDX reads a line starting with one of these at the top level as ESM (micromark-extension-mdxjs-esm).
+_ESM_START = re.compile(
+    r"(?:import(?:\s+type)?(?:\s*[{*'\"]|\s+[\w$]+\s*(?:,|from\b))|export\s+(?:(?:const|let|var|function|async|default|class|type|interface)\b|[{*]))"
+)
+_DEFAULT_IMPORT = re.compile(r"""import\s+([A-Za-z_$][\w$]*)\s*(?:,\s*\{[^}]*\}\s*)?from\s*(['"])(.*?)\2""", re.S)
+_STRING = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`[^`]*`""")
+_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
+_LIST_FENCE = re.compile(r"^([ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+)(`{3,}|~{3,})")
+_LINK_TARGET = re.compile(r"\]\(((?:[^()\s]|\([^()\s]*\))*(?:\s+\"[^\"]*\")?)\)")
+_CONTINUES = re.compile(r"[ \t}\])(.]")
+
+
+@dataclass(frozen=True)
+class Import:
+    """A default import that names a file: a partial (``.md``/``.mdx``), raw text (a loader), or
+    JSON data (``{pkg.engines.node}`` is a fact the page shows)."""
+
+    name: str
+    kind: str  # "partial", "raw" or "json"
+    spec: str  # the path as written, loader prefix removed
+    line: int
+
+
+def mask(text: str, codes: list[str]) -> str:
+    """``text`` with its code replaced by placeholders whose values are appended to ``codes``."""
+
+    def token(piece: str) -> str:
+        codes.append(piece)
+        return f"\x00{len(codes) - 1}\x00"
+
+    def per_line(chunk: str) -> str:
+        out = []
+        for line in chunk.split("\n"):
+            body = line.lstrip(" \t")
+            out.append(line[: len(line) - len(body)] + token(body) if body else token(line))
+        return "\n".join(out)
+
+    marked: list[str] = []
+
+    def inline(prose: str) -> str:
+        if "`" not in prose:
+            return prose
+        # Inline spans are marked by the shared scanner: what lies between them is wrapped in
+        # \x01 so the spans can be told apart afterwards, then each span becomes placeholders.
+        joined = outside_inline_code(prose, lambda part: f"\x01{part}\x01")
+        pieces = joined.split("\x01")
+        for k in range(2, len(pieces) - 1, 2):
+            pieces[k] = "\n".join(token(p) for p in pieces[k].split("\n"))
+        return "".join(pieces)
+
+    def prose(chunk: str) -> str:
+        if "`" not in chunk and "~" not in chunk and "](" not in chunk:
+            return chunk
+        lines = chunk.split("\n")
+        out: list[str] = []
+        start = 0
+        for lo, hi, column in _list_fences(lines):
+            if lo > start:
+                out.append(inline(_mask_links(lines[start:lo], token)))
+            opener = lines[lo]
+            out.append(opener[:column] + token(opener[column:]) + ("\n" + per_line("\n".join(lines[lo + 1 : hi])) if hi > lo + 1 else ""))
+            start = hi
+        if start < len(lines) or not lines:
+            out.append(inline(_mask_links(lines[start:], token)))
+        return "\n".join(out)
+
+    for is_code, chunk in split_code(text):
+        marked.append(per_line(chunk) if is_code else prose(chunk))
+    return "\n".join(marked)
+
+
+def _list_fences(lines: list[str]):
+    """(first, end, column) of each fenced block that opens after a list marker (``1.  ```ts``),
+    which ``markup.split_code`` does not see: its lines are code on the page, so they are masked
+    up to the end of the list item or of the run of prose (the shared parser takes an indented
+    closing fence for an opening one, so that is where ``split_code``'s next code chunk starts)."""
+    i, n = 0, len(lines)
+    while i < n:
+        m = _LIST_FENCE.match(lines[i])
+        if m is None:
+            i += 1
+            continue
+        column, marker = m.end(1), m.group(2)
+        j = i + 1
+        while j < n:
+            line = lines[j]
+            stripped = line.strip()
+            if stripped and len(line) - len(line.lstrip(" \t")) < column:
+                break  # the list item ended
+            j += 1
+            if stripped and stripped == marker[0] * len(stripped) and len(stripped) >= len(marker):
+                break  # its closing fence
+        yield i, j, column
+        i = j
+
+
+def _mask_links(lines: list[str], token) -> str:
+    """Link destinations masked: MDX reads no expression inside ``](...)``, so ``{`` there is URL."""
+    text = "\n".join(lines)
+    if "](" not in text:
+        return text
+    return _LINK_TARGET.sub(lambda m: "](" + token(m.group(1)) + ")", text)
+
+
+def unmask(text: str, codes: list[str]) -> str:
+    """The placeholders of ``mask`` back to their code."""
+    if "\x00" not in text:
+        return text
+    return _TOKEN.sub(lambda m: codes[int(m.group(1))], text)
+
+
+def blank_comments(text: str) -> str:
+    """HTML comments go, their newlines stay (``markup.strip_html_comments`` drops them too, which
+    would move every later line number)."""
+    if "<!--" not in text:
+        return text
+    return _COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+
+
+def _depth(line: str) -> int:
+    line = _STRING.sub("", line)
+    return sum(line.count(c) for c in "([{") - sum(line.count(c) for c in ")]}")
+
+
+def take_esm(text: str, codes: list[str]) -> tuple[str, list[tuple[str, int]], list[Import]]:
+    """``text`` with its top-level ``import``/``export`` statements blanked, the statements as
+    (kind, 1-based line), and the default imports that name a file. A statement runs until its
+    brackets balance and the next line starts no continuation (MDX ends one at a blank line), or
+    at a blank line before a line at the margin when they never balance."""
+    lines = text.split("\n")
+    statements: list[tuple[str, int]] = []
+    imports: list[Import] = []
+    i, n = 0, len(lines)
+    while i < n:
+        if not _ESM_START.match(lines[i]):
+            i += 1
+            continue
+        start, depth = i, 0
+        while i < n:
+            depth += _depth(lines[i])
+            i += 1
+            if depth <= 0 and (i >= n or not lines[i].strip() or not _CONTINUES.match(lines[i])):
+                break
+            # An unbalanced statement still ends where a blank line is followed by a line at the
+            # margin: MDX would refuse the file, and the page text after it must not be lost.
+            if i + 1 < n and not lines[i].strip() and not _CONTINUES.match(lines[i + 1]) and lines[i + 1].strip():
+                break
+        source = unmask("\n".join(lines[start:i]), codes)
+        statements.append(("mdx " + ("import" if source.startswith("import") else "export"), start + 1))
+        for m in _DEFAULT_IMPORT.finditer(source):
+            imports.extend(_file_import(m.group(1), m.group(3), start + 1))
+        lines[start:i] = [""] * (i - start)
+    return "\n".join(lines), statements, imports
+
+
+def _file_import(name: str, spec: str, line: int) -> list[Import]:
+    """What a default import names, when it is a file of the site: text through a loader
+    (``!!raw-loader!./x.js``, ``./x.ts?raw``), a JSON file's data, or a partial."""
+    path = spec.rpartition("!")[2]  # webpack's inline loaders: "!!raw-loader!./x" is ./x
+    if "raw-loader!" in spec or path.endswith("?raw"):
+        return [Import(name, "raw", path.removesuffix("?raw"), line)]
+    if path.endswith(".json"):
+        return [Import(name, "json", path, line)]
+    if path.endswith((".md", ".mdx")):
+        return [Import(name, "partial", path, line)]
+    return []

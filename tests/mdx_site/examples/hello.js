@@ -1,0 +1,3 @@
+const kettle = require("kettle");
+
+kettle.boil(() => console.log("ready"));

@@ -1,0 +1,25 @@
+"""GitHub-style callouts (contextpull/dialects/callouts.py): the marker goes, the body stays
+behind the label the page shows; what GitHub would not render stays as written."""
+
+from __future__ import annotations
+
+import pytest
+
+from contextpull.dialects.callouts import callouts
+from mdx_helpers import FakeContext, read_fixtures
+
+
+@pytest.mark.parametrize(("title", "source", "expected"), read_fixtures("callouts.txt"))
+def test_callout_fixtures(title, source, expected):
+    assert callouts(source, FakeContext()) == expected, title
+
+
+def test_each_callout_is_noted_converted_at_its_line():
+    ctx = FakeContext()
+    callouts("intro\n\n> [!NOTE]\n> a\n\n```\n> [!TIP]\n```\n\n> [!TIP]\n> b", ctx)
+    assert ctx.outcomes() == [("callout", "converted", 3), ("callout", "converted", 10)]
+
+
+def test_text_without_a_marker_is_returned_unchanged():
+    text = "> plain quote\n\n```\ncode\n```"
+    assert callouts(text, FakeContext()) is text

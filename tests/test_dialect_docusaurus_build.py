@@ -1,0 +1,89 @@
+"""``contextpull build`` of a small Docusaurus site (tests/mdx_site): the dialect is detected from
+docusaurus.config.js, .md and .mdx pages are read as their pages show them, partials are
+rendered where used, and an edited partial rebuilds the page that uses it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from artifact_helpers import clean_env
+from contextpull.cli import cli
+
+SITE = Path(__file__).parent / "mdx_site"
+
+
+@pytest.fixture
+def site(tmp_path):
+    """The fixture site as a repository of its own (the guard root is the folder holding .git)."""
+    root = tmp_path / "repo"
+    shutil.copytree(SITE, root)
+    (root / ".git").mkdir()
+    return root
+
+
+def _build(docs: Path, out: Path, *extra: str):
+    result = CliRunner().invoke(cli, ["build", str(docs), "--out", str(out), "--json", *extra], env=clean_env())
+    assert result.exit_code == 0, result.output + result.stderr
+    return json.loads(result.stdout)
+
+
+def _store(out: Path):
+    conn = sqlite3.connect(f"file:{out / 'store.sqlite'}?mode=ro", uri=True)
+    try:
+        docs = conn.execute("SELECT path, title, summary FROM documents ORDER BY path").fetchall()
+        sections = conn.execute(
+            "SELECT d.path, s.heading_path, s.text FROM sections s JOIN documents d USING (doc_id)"
+            " ORDER BY d.path, s.ordinal"
+        ).fetchall()
+    finally:
+        conn.close()
+    return docs, sections
+
+
+def test_a_docusaurus_site_is_stored_as_its_pages_read(site, tmp_path, data_regression):
+    _build(site / "docs", tmp_path / "out")
+    docs, sections = _store(tmp_path / "out")
+    data_regression.check(
+        {
+            "documents": [{"path": p, "title": t, "summary": s} for p, t, s in docs],
+            "sections": [{"path": p, "heading_path": h, "text": x} for p, h, x in sections],
+        }
+    )
+
+
+def test_no_section_of_the_site_shows_mdx_markup(site, tmp_path):
+    _build(site / "docs", tmp_path / "out")
+    _, sections = _store(tmp_path / "out")
+    prose = [text for _, _, text in sections if not text.startswith("```")]
+    for marker in ("import ", "export ", "{/*", ":::", "[!WARNING]", "<Tabs", "<TabItem", "<details", "props."):
+        assert not any(marker in text for text in prose), marker
+
+
+def test_the_same_site_as_plain_keeps_its_markup(site, tmp_path):
+    """The dialect is what changes the reading: plain is today's reader, markup and all."""
+    result = CliRunner().invoke(
+        cli, ["build", str(site / "docs"), "--out", str(tmp_path / "out"), "--json"],
+        env=clean_env(CONTEXTPULL_DIALECT="plain"),
+    )
+    assert result.exit_code == 0, result.output
+    _, sections = _store(tmp_path / "out")
+    assert any(":::tip" in text for _, _, text in sections)
+
+
+def test_an_edited_partial_rebuilds_the_page_that_uses_it_and_the_cache_agrees(site, tmp_path):
+    first = tmp_path / "first"
+    _build(site / "docs", first)
+    partial = site / "src" / "partials" / "_support.mdx"
+    partial.write_text(partial.read_text().replace("stays off", "blinks twice"))
+    cached, fresh = tmp_path / "cached", tmp_path / "fresh"
+    _build(site / "docs", cached, "--cache", str(first / "store.sqlite"))
+    _build(site / "docs", fresh)
+    assert (cached / "store.sqlite").read_bytes() == (fresh / "store.sqlite").read_bytes()
+    _, sections = _store(cached)
+    assert any("blinks twice" in text for path, _, text in sections if path == "guide/install.mdx")

@@ -1,0 +1,196 @@
+"""MDX as its page shows it (contextpull/dialects/mdx.py): ESM, JSX, admonitions, tabs,
+partials and raw imports, one fixture file per syntax; code never edited."""
+
+from __future__ import annotations
+
+import pytest
+
+from contextpull.dialects.mdx import prepare
+from mdx_helpers import FakeContext, read_fixtures
+
+
+def _cases(*names):
+    return [pytest.param(src, want, id=f"{name}:{title}") for name in names for title, src, want in read_fixtures(name)]
+
+
+@pytest.mark.parametrize(("source", "expected"), _cases("mdx_esm.txt", "mdx_admonitions.txt", "mdx_jsx.txt"))
+def test_mdx_fixtures(source, expected):
+    assert prepare(source, FakeContext()) == expected
+
+
+PAGE = "docs/guide/page.mdx"
+
+
+def test_a_partial_is_rendered_where_it_is_used_with_its_props():
+    files = {
+        "docs/guide/_intro.mdx": "---\nsidebar_label: x\n---\n\nWelcome, {props.reader}.\n\n:::tip\nRead on.\n:::\n",
+    }
+    ctx = FakeContext(files, path=PAGE)
+    source = "import Intro from './_intro.mdx';\n\n# Guide\n\n<Intro reader=\"newcomer\" />\n\nAfter."
+    assert prepare(source, ctx) == "# Guide\n\nWelcome, newcomer.\n\nTip: Read on.\n\nAfter."
+    assert ("mdx partial", "resolved", 5) in ctx.outcomes()
+    assert ("admonition", "converted", 5) in ctx.outcomes()  # notes inside a partial stand at its use
+    assert ctx.included == ["docs/guide/_intro.mdx"]
+
+
+def test_site_imports_start_at_the_folder_of_the_docusaurus_config():
+    files = {"website/src/partials/_shared.md": "Shared text.", "website/docs/_local.mdx": "Local."}
+    ctx = FakeContext(files, path="website/docs/a.mdx", docs="website/docs", config_file="website/docusaurus.config.ts")
+    source = "import Shared from '@site/src/partials/_shared.md'\nimport Local from './_local.mdx'\n\n<Shared />\n\n<Local/>"
+    assert prepare(source, ctx) == "Shared text.\n\nLocal."
+
+
+def test_nested_partials_are_read_from_their_own_folder():
+    files = {
+        "docs/parts/_outer.mdx": "import Inner from './deeper/_inner.mdx'\n\nOuter.\n\n<Inner />",
+        "docs/parts/deeper/_inner.mdx": "Inner.",
+    }
+    ctx = FakeContext(files, path="docs/page.mdx")
+    assert prepare("import Outer from './parts/_outer.mdx'\n\n<Outer />", ctx) == "Outer.\n\nInner."
+    assert ctx.included == ["docs/parts/_outer.mdx", "docs/parts/deeper/_inner.mdx"]
+
+
+def test_a_partial_that_imports_itself_stops_with_a_named_note():
+    files = {"docs/_loop.mdx": "import Loop from './_loop.mdx'\n\nOnce.\n\n<Loop />"}
+    ctx = FakeContext(files, path="docs/page.mdx")
+    assert prepare("import Loop from './_loop.mdx'\n\n<Loop />", ctx) == "Once."
+    unresolved = [n for n in ctx.notes if n.outcome == "unresolved"]
+    assert [(n.construct, n.line) for n in unresolved] == [("mdx partial", 3)]
+    assert "cycle" in unresolved[0].detail
+
+
+def test_a_missing_partial_is_dropped_with_its_line_noted():
+    ctx = FakeContext({}, path="docs/page.mdx")
+    source = "import Gone from './_gone.mdx'\n\nBefore.\n\n<Gone />\n\nAfter."
+    assert prepare(source, ctx) == "Before.\n\nAfter."
+    assert ("mdx partial", "unresolved", 5) in ctx.outcomes()
+
+
+def test_a_raw_loader_import_fills_its_code_block_exactly():
+    code = "const a = 1;\n\n\n  // indented, blank lines kept\n"
+    ctx = FakeContext({"docs/examples/app.js": code}, path="docs/page.mdx")
+    source = "import CodeBlock from '@theme/CodeBlock';\nimport App from '!!raw-loader!./examples/app.js';\n\n<CodeBlock language=\"js\">{App}</CodeBlock>"
+    assert prepare(source, ctx) == "```js\nconst a = 1;\n\n\n  // indented, blank lines kept\n```"
+    assert ("mdx raw import", "resolved", 4) in ctx.outcomes()
+
+
+def test_a_module_import_used_as_a_partial_name_is_not_read():
+    ctx = FakeContext({}, path="docs/page.mdx")
+    assert prepare("import Chart from 'some-package/Chart.mdx'\n\n<Chart />", ctx) == ""
+    assert ctx.outcomes()[-1] == ("mdx partial", "unresolved", 3)
+
+
+def test_every_construct_is_noted_at_its_line():
+    ctx = FakeContext()
+    source = "import X from 'x'\n\n:::tip\nA {value} b\n:::\n\n<Tabs>\n<TabItem value=\"a\">t</TabItem>\n</Tabs>\n\n<Unclosed>"
+    prepare(source, ctx)
+    assert sorted(ctx.outcomes(), key=lambda o: o[2]) == [
+        ("mdx import", "converted", 1),
+        ("admonition", "converted", 3),
+        ("mdx expression", "unresolved", 4),
+        ("tabs", "converted", 7),
+        ("jsx", "unresolved", 11),
+    ]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "<" * 5000,
+        "{" * 5000,
+        "<A " * 2000,
+        ":::tip\n" * 2000,
+        "<Tabs>\n" * 500 + "```\n" + "</Tabs>\n" * 500,
+        "{/* never closed",
+        "import {\n" * 300,
+    ],
+    ids=["angles", "braces", "open tags", "open directives", "tags around a fence", "comment", "imports"],
+)
+def test_broken_input_gives_text_and_notes_never_an_exception(source):
+    out = prepare(source, FakeContext())
+    assert isinstance(out, str)
+
+
+@pytest.mark.parametrize(
+    ("setting", "path", "commonmark"),
+    [
+        ("", "docs/a.md", False),
+        ("markdown: { format: 'detect' },", "docs/a.md", True),
+        ("markdown: { format: 'detect' },", "docs/a.mdx", False),
+        ('markdown: {format: "md"},', "docs/a.mdx", True),
+        ("markdown: { format: 'mdx' },", "docs/a.md", False),
+    ],
+)
+def test_a_site_configured_for_commonmark_keeps_braces_and_import_lines(setting, path, commonmark):
+    config = f"export default {{ title: 'x', {setting} }};\n"
+    ctx = FakeContext({"docusaurus.config.js": config}, path=path)
+    source = "import X from 'y'\n\nSet {a} here."
+    out = prepare(source, ctx)
+    assert out == (source if commonmark else "Set  here.")
+
+
+def test_code_lines_of_spaces_keep_their_spaces():
+    source = "<Tabs>\n<TabItem value=\"a\">\n\n```py\nx = 1\n    \n\ty = 2\n```\n\n</TabItem>\n</Tabs>"
+    assert prepare(source, FakeContext()) == "a:\n\n```py\nx = 1\n    \n\ty = 2\n```"
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_PIECES = st.sampled_from(
+    ["<Tabs>", "</Tabs>", "<TabItem value=\"a\">", "</TabItem>", "<X />", "<details>", "<summary>", "</summary>",
+     "</details>", ":::tip", ":::", "::::note T", "::::", "{", "}", "{/*", "*/}", "`", "import X from './_x.mdx'",
+     "<X/>", "export const a = {", "\n", "\n\n", "  ", "text", "a < b", "&amp;", "<!-- c -->", "-->", "\\{", "'", "\""]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, max_size=40), st.text(alphabet="<{}>:`'\"x \n", max_size=30))
+def test_any_mix_of_mdx_pieces_gives_text_and_leaves_a_fence_exactly_as_written(pieces, code):
+    code = code.replace("```", "")
+    fence = f"```\n{code}\n```"
+    source = "".join(pieces) + "\n\n" + fence + "\n"
+    ctx = FakeContext({"docs/_x.mdx": "".join(reversed(pieces))}, path="docs/page.mdx")
+    out = prepare(source, ctx)
+    assert isinstance(out, str)
+    if source.count("```") == 2:  # no stray backtick run that would reopen the fence
+        assert fence in out
+
+
+def test_package_imports_are_never_read_as_files():
+    ctx = FakeContext({}, path="docs/page.mdx")
+    prepare("import Link from '@docusaurus/Link';\nimport T from '@theme/Tabs';\n\n<Link to=\"/\">x</Link>", ctx)
+    assert ctx.included == []
+    assert all(n.outcome != "unresolved" for n in ctx.notes)
+
+
+def test_the_deepest_nesting_inside_the_deepest_partial_chain_still_renders():
+    """Nesting is bounded per source (jsx.MAX_NESTING) and partials by the include depth, so the
+    worst page a chain can build stays inside Python's recursion limit."""
+    from contextpull.dialects.jsx import MAX_NESTING
+
+    deep = "<A>\n" * MAX_NESTING + "text\n\n<P />\n\n" + "</A>\n" * MAX_NESTING
+    files = {f"docs/_p{k}.mdx": f"import P from './_p{k + 1}.mdx'\n\n{deep}" for k in range(12)}
+    ctx = FakeContext(files, path="docs/page.mdx")
+    out = prepare("import P from './_p0.mdx'\n\n<P />", ctx)
+    assert out.count("text") == 10  # the fake's depth limit, as the real resolver's
+    assert ("mdx partial", "unresolved", 3) in ctx.outcomes()
+
+
+def test_a_json_import_gives_the_values_the_page_shows():
+    package = '{"engines": {"node": ">=18"}, "peers": ["eslint"], "private": true, "nested": {"a": {}}}'
+    ctx = FakeContext({"packages/plugin/package.json": package}, path="docs/users/versions.mdx")
+    source = (
+        "import pkg from '../../packages/plugin/package.json';\n\n"
+        "Node {pkg.engines.node}, with {pkg.peers[0]}; private: {pkg.private}. {pkg.nested.a} {pkg.missing}"
+    )
+    assert prepare(source, ctx) == "Node >=18, with eslint; private: true.  "
+    outcomes = ctx.outcomes()
+    assert outcomes.count(("mdx json import", "resolved", 3)) == 1  # read once for the page
+    assert outcomes.count(("mdx expression", "unresolved", 3)) == 2
+
+
+def test_a_raw_query_import_fills_its_code_block():
+    ctx = FakeContext({"src/types.ts": "export type A = 1;\n"}, path="docs/page.mdx")
+    source = "import Types from '!!../src/types.ts?raw';\n\n<CodeBlock language=\"ts\">{Types}</CodeBlock>"
+    assert prepare(source, ctx) == "```ts\nexport type A = 1;\n```"
