@@ -1,0 +1,437 @@
+#!/usr/bin/env python3
+"""Real documentation repositories, built as a new user would (issue 26, "Real documentation").
+
+For each repository in ``REPOSITORIES`` (one per site generator, each at a named commit) it runs
+``contextpull build DOCS --out OUT --json`` with ``--dialect auto`` and with ``--dialect plain``,
+alternating the two, ``--repeats`` times, and prints one row per repository:
+
+- documentation files under DOCS by extension (hidden names left out, as the build does);
+- documents read, named skips (counted by reason), sections;
+- the share of sections that still show markup a reader of the rendered page never sees
+  (``MARKUP``, below; HTML tags are a column of their own);
+- includes resolved and missing, from the build report's construct counts when it has them, and
+  independently the include directives still in the stored text, and how many of those name a
+  target that exists on disk ("left, target exists": the ones a build should have resolved);
+- documents whose title is their file stem;
+- the median build time of each dialect and their ratio (target: auto at most 1.5x plain).
+
+A build without ``--dialect`` (before issue 26) is measured as plain only; the auto cells say so.
+
+Where markup counts. A section shows markup when a pattern matches its heading path or its text
+outside code: fenced code blocks (any indentation, closed by the same fence character at least as
+long) and the contents of inline code spans are left out, because there the page shows the
+characters as they are (an import line of a JavaScript example, a shortcode a Hugo page teaches).
+A MyST directive fence (```` ```{note} ````) is markup, not code. Includes are the exception to
+the rule: generators expand them inside fences too, so the include columns look at all the text.
+
+Getting the repositories (the commits the README's figures were measured at):
+
+    mkdir -p corpora && cd corpora
+    git clone https://github.com/fastapi/fastapi && git -C fastapi checkout c3f316b7e814667e8ee81e03a7330d00ee61e45c
+    (likewise for each row of REPOSITORIES: git clone URL NAME && git -C NAME checkout COMMIT)
+
+    .venv/bin/python benchmarks/real_docs.py --corpora corpora --repeats 3 --json real-docs.json
+    .venv/bin/python benchmarks/real_docs.py --corpora corpora --only book --repeats 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# name (the folder under --corpora), generator, repository, commit, DOCS inside the checkout
+REPOSITORIES = [
+    ("fastapi", "mkdocs", "https://github.com/fastapi/fastapi", "c3f316b7e814667e8ee81e03a7330d00ee61e45c", "docs/en/docs"),
+    ("book", "mdbook", "https://github.com/rust-lang/book", "917544888a55e4da7109bdba8c88c893c0da70f4", "src"),
+    ("hugoDocs", "hugo", "https://github.com/gohugoio/hugoDocs", "1c613349f4220ae84070df25979d720c43e5cfa6", "content"),
+    ("jekyll", "jekyll", "https://github.com/jekyll/jekyll", "202df571314ba1d18e9fccd81d12aaad4a703c38", "docs"),
+    ("flask", "sphinx", "https://github.com/pallets/flask", "2ac89889f4cc330eabd50f295dcef02828522c69", "docs"),
+    ("redux", "docusaurus", "https://github.com/reduxjs/redux", "3084fc33bb23ab4cab4796172eafe342da4e73d9", "docs"),
+]
+
+DOC_EXTENSIONS = (".md", ".markdown", ".mdown", ".mkd", ".mdx", ".rst", ".ipynb", ".txt", ".adoc",
+                  ".asciidoc", ".org", ".textile", ".rmd", ".qmd")
+
+_M = re.MULTILINE
+# Markup a reader of the rendered page does not see (or sees as something else), by construct.
+MARKUP = [
+    ("mdBook {{#", re.compile(r"\{\{#")),
+    ("pymdown --8<--", re.compile(r"--8<--")),
+    ("{* file *}", re.compile(r"\{\*.*?\*\}")),
+    ("admonition !!! / ???", re.compile(r"^\s*(?:!!!|\?\?\?\+?)[ \t]*\w", _M)),
+    ("block /// ", re.compile(r"^\s*/{3,}(?:[ \t].*)?$", _M)),
+    ("admonition :::", re.compile(r"^\s*:{3,}(?:[A-Za-z\[{]|[ \t]*$)", _M)),
+    ("mkdocstrings ::: ", re.compile(r"^:::[ \t]+[A-Za-z_][\w.]*[ \t]*$", _M)),
+    ("rst directive .. x::", re.compile(r"^\s*\.\.[ \t]+[\w:-]+::", _M)),
+    ("rst role :x:`", re.compile(r"(?<![\w`]):[\w.+-]+(?::[\w.+-]+)?:`")),
+    ("MyST role {x}`", re.compile(r"\{[\w.:-]+\}`")),
+    ("MyST fence ```{x}", re.compile(r"^\s*(?:`{3,}|~{3,})[ \t]*\{[\w.:-]+\}", _M)),
+    ("callout > [!NOTE]", re.compile(r"^\s*>[ \t]*\[![A-Za-z]+\]", _M)),
+    ("Hugo {{< {{%", re.compile(r"\{\{[<%]")),
+    ("Liquid {%", re.compile(r"(?<!\{)\{%")),
+    ("Liquid {{ site.", re.compile(r"\{\{-?\s*(?:site|page|include|layout|jekyll)\.")),
+    ("JSX <Component", re.compile(r"^\s*</?[A-Z][\w.]*(?:[\s/>]|$)", _M)),
+    ("MDX import", re.compile(r"^import\s+(?:.+\s+from\s+)?['\"]", _M)),
+    ("MDX export", re.compile(r"^export\s", _M)),
+    ("kramdown {:", re.compile(r"\{:[^}\n]*\}")),
+    ("heading attribute {#", re.compile(r"\{[ \t]*#[\w-]")),
+    ("HTML comment <!--", re.compile(r"<!--")),
+]
+HTML_TAG = re.compile(
+    r"</?(?:a|abbr|b|br|blockquote|button|center|code|dd|details|div|dl|dt|em|figcaption|figure|font|"
+    r"h[1-6]|hr|i|iframe|img|input|kbd|li|ol|p|picture|pre|section|small|source|span|strong|sub|"
+    r"summary|sup|table|tbody|td|th|thead|tr|u|ul|video)(?:\s[^<>\n]*)?/?>", re.IGNORECASE)
+
+_FENCE = re.compile(r"^[ \t>]*(`{3,}|~{3,})(.*)$")
+_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+_MYST_CODE = ("{code-block}", "{code}", "{sourcecode}", "{literalinclude}")
+
+
+def outside_code(text: str) -> str:
+    """The text a markup pattern may match: fenced code removed, inline code spans emptied.
+
+    A MyST directive fence other than a code one keeps its lines (its body is Markdown)."""
+    out: list[str] = []
+    fence = ""
+    for line in text.split("\n"):
+        m = _FENCE.match(line)
+        if fence:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not m.group(2).strip():
+                fence = ""
+            continue
+        if m and not (m.group(1)[0] == "`" and "`" in m.group(2)):
+            info = m.group(2).strip()
+            if info.startswith("{") and not info.startswith(_MYST_CODE):
+                out.append(line)  # a MyST directive: the opener is markup, the body prose
+                continue
+            fence = m.group(1)
+            out.append(line if info.startswith("{") else "")
+            continue
+        out.append(_SPAN.sub(lambda s: s.group(1) + s.group(1), line))
+    return "\n".join(out)
+
+
+def markup_in(heading_path: str, text: str) -> list[str]:
+    """The names of the MARKUP patterns one section shows."""
+    seen = heading_path + "\n" + outside_code(text)
+    return [name for name, pattern in MARKUP if pattern.search(seen)]
+
+
+# Include directives as they stand in source: construct -> pattern whose last group is the target.
+INCLUDES = [
+    ("mdbook include", re.compile(r"\{\{#(?:include|rustdoc_include|playground)\s+([^}\s]+)")),
+    ("pymdown snippet", re.compile(r"--8<--[ \t]+[\"']([^\"'\n]+)[\"']")),
+    ("{* file *}", re.compile(r"\{\*\s*([^\s*]+)")),
+    ("hugo include", re.compile(r"\{\{[<%]-?\s*(?:include|readfile)\s+(?:file=)?[\"']([^\"'\n]+)[\"']")),
+    ("jekyll include", re.compile(r"(?<!\{)\{%-?\s*include\s+([^\s%{}]+)")),
+    ("jekyll include_relative", re.compile(r"(?<!\{)\{%-?\s*include_relative\s+([^\s%{}]+)")),
+    ("mdx partial import", re.compile(r"^import\s+\w+\s+from\s+['\"]([^'\"]+\.mdx?)['\"]", _M)),
+    ("rst include", re.compile(r"^\s*\.\.[ \t]+(?:include|literalinclude)::[ \t]*(\S+)", _M)),
+]
+
+
+def _target_path(construct: str, target: str) -> str:
+    """The file part of a directive's target (mdBook ``file:anchor``, snippet ``file:3:5``)."""
+    if construct in ("mdbook include", "pymdown snippet"):
+        target = target.split(":", 1)[0]
+    return target.split("#", 1)[0].split("?", 1)[0]
+
+
+def target_exists(construct: str, target: str, doc_folder: Path, docs: Path, repo: Path) -> bool:
+    """Whether a folder a generator could look in holds ``target`` as a regular file inside the
+    repository: the document's folder or any folder above it up to the repository root (mkdocs
+    resolves ``{* *}`` from its configuration's folder, Hugo ``/`` from a language's content
+    root), Jekyll's ``_includes``, a Docusaurus ``@site`` (a site folder or its ``website``).
+    Generous on purpose: a leftover directive whose target is found here is one a build could
+    have resolved."""
+    name = _target_path(construct, target)
+    if not name:
+        return False
+    ancestors = [doc_folder, *(p for p in doc_folder.parents if p == repo or repo in p.parents)]
+    if construct == "jekyll include":
+        bases = [p / "_includes" for p in ancestors]
+    elif name.startswith("@site/"):
+        name = name[len("@site/"):]
+        bases = ancestors + [p / "website" for p in ancestors]
+    else:
+        name = name.lstrip("/")
+        bases = ancestors
+    root = os.path.realpath(repo)
+    for base in bases:
+        real = os.path.realpath(base / name)
+        if real.startswith(root + os.sep) and os.path.isfile(real):
+            return True
+    return False
+
+
+def documentation_files(docs: Path) -> dict[str, int]:
+    """Files under DOCS with a documentation extension, by extension, hidden names left out."""
+    counts: collections.Counter[str] = collections.Counter()
+    for folder, dirs, files in os.walk(docs):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for name in files:
+            ext = os.path.splitext(name)[1].lower()
+            if not name.startswith(".") and ext in DOC_EXTENSIONS:
+                counts[ext] += 1
+    return dict(sorted(counts.items()))
+
+
+def analyse_store(store: Path, docs: Path, repo: Path) -> dict:
+    """What the stored text shows: markup, leftover includes, file-stem titles."""
+    import sqlite3
+
+    con = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+    try:
+        documents = con.execute("SELECT doc_id, path, title FROM documents").fetchall()
+        rows = con.execute("SELECT doc_id, heading_path, text FROM sections ORDER BY doc_id, ordinal").fetchall()
+    finally:
+        con.close()
+    paths = {doc_id: path for doc_id, path, _ in documents}
+    by_pattern: collections.Counter[str] = collections.Counter()
+    with_markup = with_html = 0
+    left = collections.Counter()
+    left_existing = collections.Counter()
+    for doc_id, heading_path, text in rows:
+        names = markup_in(heading_path, text)
+        by_pattern.update(names)
+        with_markup += bool(names)
+        with_html += bool(HTML_TAG.search(outside_code(text)))
+        folder = (docs / paths[doc_id]).parent
+        for construct, pattern in INCLUDES:
+            for m in pattern.finditer(text):
+                left[construct] += 1
+                left_existing[construct] += target_exists(construct, m.group(1), folder, docs, repo)
+    stems = sorted(p for _, p, title in documents if title == Path(p).stem)
+    return {
+        "sections": len(rows),
+        "sections_with_markup": with_markup,
+        "markup_share": with_markup / len(rows) if rows else 0.0,
+        "markup_by_pattern": dict(by_pattern.most_common()),
+        "sections_with_html_tags": with_html,
+        "includes_left": sum(left.values()),
+        "includes_left_target_exists": sum(left_existing.values()),
+        "includes_left_by_construct": {k: [left[k], left_existing[k]] for k in sorted(left)},
+        "stem_titles": len(stems),
+        "stem_title_examples": stems[:5],
+    }
+
+
+def find_key(value, key: str):
+    """The first value under ``key`` anywhere in a JSON value (the report's shape may move)."""
+    if isinstance(value, dict):
+        if key in value:
+            return value[key]
+        value = list(value.values())
+    if isinstance(value, list):
+        for item in value:
+            found = find_key(item, key)
+            if found is not None:
+                return found
+    return None
+
+
+_INCLUDE_CONSTRUCT = re.compile(r"include|snippet|readfile|partial|\{\*", re.IGNORECASE)
+
+
+def construct_counts(report: dict) -> dict | None:
+    """Resolved / converted / unresolved per construct from the build report's ``constructs``, or
+    None when the report has none. Accepts a mapping construct -> {outcome: count or list} and a
+    list of rows with construct, outcome and an optional count."""
+    raw = find_key(report, "constructs")
+    if raw is None:
+        return None
+    counts: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    if isinstance(raw, dict):
+        for construct, outcomes in raw.items():
+            for outcome, n in (outcomes or {}).items() if isinstance(outcomes, dict) else []:
+                counts[construct][outcome] += len(n) if isinstance(n, list) else int(n or 0)
+    elif isinstance(raw, list):
+        for row in raw:
+            if isinstance(row, dict) and "construct" in row:
+                for outcome in ("resolved", "converted", "unresolved"):
+                    if isinstance(row.get(outcome), (int, list)):
+                        n = row[outcome]
+                        counts[row["construct"]][outcome] += len(n) if isinstance(n, list) else n
+                if "outcome" in row:
+                    counts[row["construct"]][row["outcome"]] += int(row.get("count", 1))
+    includes = [c for c in counts if _INCLUDE_CONSTRUCT.search(c)]
+    return {
+        "by_construct": {c: dict(counts[c]) for c in sorted(counts)},
+        "includes_resolved": sum(counts[c]["resolved"] for c in includes),
+        "includes_missing": sum(counts[c]["unresolved"] for c in includes),
+        "unresolved": sum(n["unresolved"] for n in counts.values()),
+    }
+
+
+def run_child(cmd: list[str], timeout: float, env: dict | None = None) -> dict:
+    """One command as a child: exit code, wall seconds, peak RSS (MB, from wait4, reaped
+    descendants included), stdout, stderr; killed with its process group at ``timeout``."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        t0 = time.perf_counter()
+        child = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env=env,
+                                 start_new_session=True)
+        timed_out = False
+        while True:
+            pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() - t0 > timeout:
+                timed_out = True
+                os.killpg(child.pid, 9)
+                pid, status, usage = os.wait4(child.pid, 0)
+                break
+            time.sleep(0.01)
+        wall = time.perf_counter() - t0
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return {"rc": child.returncode, "wall_s": wall, "rss_mb": usage.ru_maxrss / 1024,
+                "timed_out": timed_out, "stdout": out.read().decode(errors="replace"),
+                "stderr": err.read().decode(errors="replace")}
+
+
+def has_dialect_option(cli: list[str]) -> bool:
+    done = subprocess.run([*cli, "build", "--help"], capture_output=True, text=True, timeout=120)
+    return "--dialect" in done.stdout
+
+
+def build_once(cli: list[str], docs: Path, out: Path, dialect: str | None, timeout: float) -> dict:
+    shutil.rmtree(out, ignore_errors=True)
+    run = run_child([*cli, "build", str(docs), "--out", str(out), "--json",
+                     *(["--dialect", dialect] if dialect else [])], timeout)
+    try:
+        run["report"] = json.loads(run["stdout"])
+    except ValueError:
+        run["report"] = {}
+    return run
+
+
+def measure(name: str, generator: str, url: str, commit: str, docs_rel: str, *, corpora: Path,
+            cli: list[str], dialects: list[str | None], repeats: int, work: Path, timeout: float) -> dict:
+    """Both dialects on one repository, alternating, and what the last store of each shows."""
+    repo = (corpora / name).resolve()
+    docs = repo / docs_rel
+    row = {"name": name, "generator": generator, "url": url, "commit": commit, "docs": docs_rel,
+           "files": documentation_files(docs)}
+    head = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True)
+    row["checkout"] = head.stdout.strip() if head.returncode == 0 else None
+    runs: dict[str, list[dict]] = {str(d): [] for d in dialects}
+    for i in range(repeats):
+        for dialect in dialects if i % 2 == 0 else dialects[::-1]:
+            runs[str(dialect)].append(build_once(cli, docs, work / name / str(dialect), dialect, timeout))
+    for dialect in dialects:
+        key = str(dialect)
+        last = runs[key][-1]
+        manifest = last["report"].get("manifest") or {}
+        skipped = manifest.get("skipped") or []
+        result = {
+            "exit_code": last["rc"],
+            "error": last["report"].get("error") or (last["stderr"].strip().splitlines() or [""])[-1] if last["rc"] else None,
+            "dialect_chosen": find_key(last["report"], "dialect"),
+            "documents": (manifest.get("counts") or {}).get("documents", 0),
+            "skipped": len(skipped),
+            "skip_reasons": dict(collections.Counter(s.get("reason", "?") for s in skipped).most_common()),
+            "build_s": statistics.median(r["wall_s"] for r in runs[key]),
+            "build_s_runs": [round(r["wall_s"], 3) for r in runs[key]],
+            "rss_mb": max(r["rss_mb"] for r in runs[key]),
+            "constructs": construct_counts(last["report"]),
+        }
+        store = work / name / key / "store.sqlite"
+        result.update(analyse_store(store, docs, repo) if last["rc"] in (0, 1) and store.exists() else
+                      {"sections": 0, "sections_with_markup": 0, "markup_share": 0.0, "markup_by_pattern": {},
+                       "sections_with_html_tags": 0, "includes_left": 0, "includes_left_target_exists": 0,
+                       "includes_left_by_construct": {}, "stem_titles": 0, "stem_title_examples": []})
+        row["plain" if dialect in (None, "plain") else dialect] = result
+    if "auto" in row and "plain" in row and row["plain"]["build_s"]:
+        row["time_ratio"] = row["auto"]["build_s"] / row["plain"]["build_s"]
+    return row
+
+
+def _cell(row: dict, dialect: str, fmt) -> str:
+    return fmt(row[dialect]) if dialect in row else "-"
+
+
+COLUMNS = [
+    ("doc files", None),
+    ("read", lambda r: f"{r['documents']:,}" + (f" (exit {r['exit_code']})" if r["exit_code"] else "")),
+    ("named skips", lambda r: f"{r['skipped']}" + "".join(f"; {n} {why}" for why, n in r["skip_reasons"].items())),
+    ("sections", lambda r: f"{r['sections']:,}"),
+    ("markup", lambda r: f"{r['markup_share']:.1%} ({r['sections_with_markup']:,})"),
+    ("HTML tags", lambda r: f"{r['sections_with_html_tags']:,}"),
+    ("includes resolved / missing", lambda r: f"{r['constructs']['includes_resolved']:,} / {r['constructs']['includes_missing']:,}" if r["constructs"] else "n/a"),
+    ("includes left (target exists)", lambda r: f"{r['includes_left']:,} ({r['includes_left_target_exists']:,})"),
+    ("stem titles", lambda r: f"{r['stem_titles']:,}"),
+    ("build s", lambda r: f"{r['build_s']:.2f}"),
+]
+
+
+def table(rows: list[dict]) -> str:
+    """A markdown table: one row per repository, each cell ``auto / plain``."""
+    lines = ["| repository | " + " | ".join(h for h, _ in COLUMNS) + " | auto / plain |",
+             "|---" * (len(COLUMNS) + 2) + "|"]
+    for row in rows:
+        cells = [f"{row['name']} ({row['generator']})"]
+        for header, fmt in COLUMNS:
+            if fmt is None:
+                files = row["files"]
+                cells.append(f"{sum(files.values()):,}: " + ", ".join(f"{n} {e}" for e, n in files.items()))
+            else:
+                cells.append(f"{_cell(row, 'auto', fmt)} / {_cell(row, 'plain', fmt)}")
+        cells.append(f"{row['time_ratio']:.2f}x" if "time_ratio" in row else "-")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--corpora", type=Path, required=True, help="folder holding one checkout per REPOSITORIES name")
+    parser.add_argument("--only", action="append", default=[], metavar="NAME", help="measure only these repositories")
+    parser.add_argument("--repeats", type=int, default=3, help="builds per dialect, alternating (default 3)")
+    parser.add_argument("--json", type=Path, default=None, metavar="FILE", help="write every figure here")
+    parser.add_argument("--timeout", type=float, default=600.0, help="seconds per build before it is killed")
+    parser.add_argument("--plain-only", action="store_true", help="measure plain only (the baseline)")
+    parser.add_argument("--cli", default=f"{sys.executable} -m contextpull", help="the contextpull command")
+    args = parser.parse_args(argv)
+    cli = args.cli.split()
+    unknown = sorted(set(args.only) - {r[0] for r in REPOSITORIES})
+    if unknown:
+        parser.error(f"--only: no repository named {', '.join(unknown)} (known: {', '.join(r[0] for r in REPOSITORIES)})")
+    chosen = [r for r in REPOSITORIES if not args.only or r[0] in args.only]
+    missing = [r[0] for r in chosen if not (args.corpora / r[0] / r[4]).is_dir()]
+    if missing:
+        parser.error(f"--corpora {args.corpora}: no checkout for {', '.join(missing)} (see --help for git clone)")
+    supported = has_dialect_option(cli)
+    dialects: list[str | None] = (["plain"] if args.plain_only else ["auto", "plain"]) if supported else [None]
+    if not supported:
+        print("this build has no --dialect option: plain only", file=sys.stderr)
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="real-docs-") as tmp:
+        for spec in chosen:
+            row = measure(*spec, corpora=args.corpora, cli=cli, dialects=dialects, repeats=args.repeats,
+                          work=Path(tmp), timeout=args.timeout)
+            if row["checkout"] and row["checkout"] != row["commit"]:
+                print(f"{row['name']}: checkout is at {row['checkout'][:12]}, the table names {row['commit'][:12]}", file=sys.stderr)
+            rows.append(row)
+            print(f"measured {row['name']}", file=sys.stderr)
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    print(f"{time.strftime('%Y-%m-%d', time.gmtime())}, commit {commit or '?'}, medians of {args.repeats}")
+    print(table(rows))
+    if args.json:
+        args.json.write_text(json.dumps({"commit": commit, "repeats": args.repeats, "repositories": rows}, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

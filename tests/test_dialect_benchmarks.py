@@ -1,0 +1,73 @@
+"""The issue 26 benchmark scripts, run on tiny sites written here (benchmarks/real_docs.py and
+benchmarks/dialect_bad_inputs.py): what they count is what the README's figures rest on."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+sys.path.insert(0, str(BENCHMARKS))
+
+import real_docs  # noqa: E402
+
+
+@pytest.mark.parametrize(("heading_path", "text", "expected"), [
+    ("Setup", "```js\nimport React from 'react'\n```\n", []),
+    ("Setup", "import Tabs from '@theme/Tabs'\n\n<Tabs>\n", ["JSX <Component", "MDX import"]),
+    ("Setup", "Write `{{#include x.rs}}` in a chapter.\n", []),
+    ("Setup", "    ```python\n    !!! note\n    ```\n!!! tip\n    Body\n", ["admonition !!! / ???"]),
+    ("Setup", "```{note}\nA MyST note.\n```\n", ["MyST fence ```{x}"]),
+    ("Setup", "~~~~\n```\n{% raw %}\n~~~~\nSee :ref:`intro`.\n", ["rst role :x:`"]),
+    ("Guide > Path { #path }", "## Path { #path }\n", ["heading attribute {#"]),
+    ("Hugo", "{{% include \"/_common/a.md\" %}}\n", ["Hugo {{< {{%"]),
+    ("API", "::: fastapi.FastAPI\n", ["mkdocstrings ::: "]),
+    ("Tip", ":::tip[Careful]\nBody\n:::\n", ["admonition :::"]),
+])
+def test_markup_counts_outside_code_only(heading_path, text, expected):
+    assert real_docs.markup_in(heading_path, text) == expected
+
+
+def _book(root: Path) -> None:
+    """An mdBook-shaped checkout named like a REPOSITORIES row: one include whose target exists,
+    one whose target is missing, a stem-titled chapter and a comment."""
+    (root / "book" / "listings").mkdir(parents=True)
+    (root / "book" / "listings" / "main.rs").write_text("fn main() {}\n")
+    src = root / "book" / "src"
+    src.mkdir()
+    (src / "ch01.md").write_text(
+        "## Hello\n\nA program:\n\n```rust\n{{#include ../listings/main.rs}}\n```\n\n"
+        "## Gone\n\n```rust\n{{#include ../listings/missing.rs}}\n```\n\n"
+        "## Aside\n\n<!-- not shown -->\nShown text.\n"
+    )
+    (src / "ch02.md").write_text("# Second chapter\n\nPlain prose with `code`.\n")
+    (src / "notes.adoc").write_text("= Not read\n")
+
+
+def test_real_docs_counts_a_tiny_book(tmp_path, data_regression):
+    _book(tmp_path / "corpora")
+    out = tmp_path / "rd.json"
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "real_docs.py"), "--corpora", str(tmp_path / "corpora"),
+         "--only", "book", "--repeats", "1", "--plain-only", "--json", str(out)],
+        capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "| book (mdbook) |" in done.stdout
+    row = json.loads(out.read_text())["repositories"][0]
+    plain = row["plain"]
+    assert plain["build_s"] > 0 and plain["exit_code"] == 0
+    keep = ("documents", "sections", "sections_with_markup", "markup_by_pattern",
+            "includes_left", "includes_left_target_exists", "includes_left_by_construct",
+            "stem_titles", "stem_title_examples")
+    data_regression.check({"files": row["files"], "plain": {k: plain[k] for k in keep}})
+
+
+def test_real_docs_names_a_missing_checkout(tmp_path):
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "real_docs.py"), "--corpora", str(tmp_path),
+                           "--only", "flask"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "no checkout for flask" in done.stderr and "Traceback" not in done.stderr
