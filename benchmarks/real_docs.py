@@ -17,12 +17,9 @@ alternating the two, ``--repeats`` times, and prints one row per repository:
 
 A build without ``--dialect`` (before issue 26) is measured as plain only; the auto cells say so.
 
-Where markup counts. A section shows markup when a pattern matches its heading path or its text
-outside code: fenced code blocks (any indentation, closed by the same fence character at least as
-long) and the contents of inline code spans are left out, because there the page shows the
-characters as they are (an import line of a JavaScript example, a shortcode a Hugo page teaches).
-A MyST directive fence (```` ```{note} ````) is markup, not code. Includes are the exception to
-the rule: generators expand them inside fences too, so the include columns look at all the text.
+The markup patterns and the rule for where they count (outside fenced code and inline code
+spans; include directives everywhere, since generators expand them inside fences too) are in
+``docs_markup.py`` beside this script.
 
 Getting the repositories (the commits the README's figures were measured at):
 
@@ -50,6 +47,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from docs_markup import analyse_store, documentation_files  # noqa: E402
 
 # name (the folder under --corpora), generator, repository, commit, DOCS inside the checkout
 REPOSITORIES = [
@@ -60,173 +59,6 @@ REPOSITORIES = [
     ("flask", "sphinx", "https://github.com/pallets/flask", "2ac89889f4cc330eabd50f295dcef02828522c69", "docs"),
     ("redux", "docusaurus", "https://github.com/reduxjs/redux", "3084fc33bb23ab4cab4796172eafe342da4e73d9", "docs"),
 ]
-
-DOC_EXTENSIONS = (".md", ".markdown", ".mdown", ".mkd", ".mdx", ".rst", ".ipynb", ".txt", ".adoc",
-                  ".asciidoc", ".org", ".textile", ".rmd", ".qmd")
-
-_M = re.MULTILINE
-# Markup a reader of the rendered page does not see (or sees as something else), by construct.
-MARKUP = [
-    ("mdBook {{#", re.compile(r"\{\{#")),
-    ("pymdown --8<--", re.compile(r"--8<--")),
-    ("{* file *}", re.compile(r"\{\*.*?\*\}")),
-    ("admonition !!! / ???", re.compile(r"^\s*(?:!!!|\?\?\?\+?)[ \t]*\w", _M)),
-    ("block /// ", re.compile(r"^\s*/{3,}(?:[ \t].*)?$", _M)),
-    ("admonition :::", re.compile(r"^\s*:{3,}(?:[A-Za-z\[{]|[ \t]*$)", _M)),
-    ("mkdocstrings ::: ", re.compile(r"^:::[ \t]+[A-Za-z_][\w.]*[ \t]*$", _M)),
-    ("rst directive .. x::", re.compile(r"^\s*\.\.[ \t]+[\w:-]+::", _M)),
-    ("rst role :x:`", re.compile(r"(?<![\w`]):[\w.+-]+(?::[\w.+-]+)?:`")),
-    ("MyST role {x}`", re.compile(r"\{[\w.:-]+\}`")),
-    ("MyST fence ```{x}", re.compile(r"^\s*(?:`{3,}|~{3,})[ \t]*\{[\w.:-]+\}", _M)),
-    ("callout > [!NOTE]", re.compile(r"^\s*>[ \t]*\[![A-Za-z]+\]", _M)),
-    ("Hugo {{< {{%", re.compile(r"\{\{[<%]")),
-    ("Liquid {%", re.compile(r"(?<!\{)\{%")),
-    ("Liquid {{ site.", re.compile(r"\{\{-?\s*(?:site|page|include|layout|jekyll)\.")),
-    ("JSX <Component", re.compile(r"^\s*</?[A-Z][\w.]*(?:[\s/>]|$)", _M)),
-    ("MDX import", re.compile(r"^import\s+(?:.+\s+from\s+)?['\"]", _M)),
-    ("MDX export", re.compile(r"^export\s", _M)),
-    ("kramdown {:", re.compile(r"\{:[^}\n]*\}")),
-    ("heading attribute {#", re.compile(r"\{[ \t]*#[\w-]")),
-    ("HTML comment <!--", re.compile(r"<!--")),
-]
-HTML_TAG = re.compile(
-    r"</?(?:a|abbr|b|br|blockquote|button|center|code|dd|details|div|dl|dt|em|figcaption|figure|font|"
-    r"h[1-6]|hr|i|iframe|img|input|kbd|li|ol|p|picture|pre|section|small|source|span|strong|sub|"
-    r"summary|sup|table|tbody|td|th|thead|tr|u|ul|video)(?:\s[^<>\n]*)?/?>", re.IGNORECASE)
-
-_FENCE = re.compile(r"^[ \t>]*(`{3,}|~{3,})(.*)$")
-_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
-_MYST_CODE = ("{code-block}", "{code}", "{sourcecode}", "{literalinclude}")
-
-
-def outside_code(text: str) -> str:
-    """The text a markup pattern may match: fenced code removed, inline code spans emptied.
-
-    A MyST directive fence other than a code one keeps its lines (its body is Markdown)."""
-    out: list[str] = []
-    fence = ""
-    for line in text.split("\n"):
-        m = _FENCE.match(line)
-        if fence:
-            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not m.group(2).strip():
-                fence = ""
-            continue
-        if m and not (m.group(1)[0] == "`" and "`" in m.group(2)):
-            info = m.group(2).strip()
-            if info.startswith("{") and not info.startswith(_MYST_CODE):
-                out.append(line)  # a MyST directive: the opener is markup, the body prose
-                continue
-            fence = m.group(1)
-            out.append(line if info.startswith("{") else "")
-            continue
-        out.append(_SPAN.sub(lambda s: s.group(1) + s.group(1), line))
-    return "\n".join(out)
-
-
-def markup_in(heading_path: str, text: str) -> list[str]:
-    """The names of the MARKUP patterns one section shows."""
-    seen = heading_path + "\n" + outside_code(text)
-    return [name for name, pattern in MARKUP if pattern.search(seen)]
-
-
-# Include directives as they stand in source: construct -> pattern whose last group is the target.
-INCLUDES = [
-    ("mdbook include", re.compile(r"\{\{#(?:include|rustdoc_include|playground)\s+([^}\s]+)")),
-    ("pymdown snippet", re.compile(r"--8<--[ \t]+[\"']([^\"'\n]+)[\"']")),
-    ("{* file *}", re.compile(r"\{\*\s*([^\s*]+)")),
-    ("hugo include", re.compile(r"\{\{[<%]-?\s*(?:include|readfile)\s+(?:file=)?[\"']([^\"'\n]+)[\"']")),
-    ("jekyll include", re.compile(r"(?<!\{)\{%-?\s*include\s+([^\s%{}]+)")),
-    ("jekyll include_relative", re.compile(r"(?<!\{)\{%-?\s*include_relative\s+([^\s%{}]+)")),
-    ("mdx partial import", re.compile(r"^import\s+\w+\s+from\s+['\"]([^'\"]+\.mdx?)['\"]", _M)),
-    ("rst include", re.compile(r"^\s*\.\.[ \t]+(?:include|literalinclude)::[ \t]*(\S+)", _M)),
-]
-
-
-def _target_path(construct: str, target: str) -> str:
-    """The file part of a directive's target (mdBook ``file:anchor``, snippet ``file:3:5``)."""
-    if construct in ("mdbook include", "pymdown snippet"):
-        target = target.split(":", 1)[0]
-    return target.split("#", 1)[0].split("?", 1)[0]
-
-
-def target_exists(construct: str, target: str, doc_folder: Path, docs: Path, repo: Path) -> bool:
-    """Whether a folder a generator could look in holds ``target`` as a regular file inside the
-    repository: the document's folder or any folder above it up to the repository root (mkdocs
-    resolves ``{* *}`` from its configuration's folder, Hugo ``/`` from a language's content
-    root), Jekyll's ``_includes``, a Docusaurus ``@site`` (a site folder or its ``website``).
-    Generous on purpose: a leftover directive whose target is found here is one a build could
-    have resolved."""
-    name = _target_path(construct, target)
-    if not name:
-        return False
-    ancestors = [doc_folder, *(p for p in doc_folder.parents if p == repo or repo in p.parents)]
-    if construct == "jekyll include":
-        bases = [p / "_includes" for p in ancestors]
-    elif name.startswith("@site/"):
-        name = name[len("@site/"):]
-        bases = ancestors + [p / "website" for p in ancestors]
-    else:
-        name = name.lstrip("/")
-        bases = ancestors
-    root = os.path.realpath(repo)
-    for base in bases:
-        real = os.path.realpath(base / name)
-        if real.startswith(root + os.sep) and os.path.isfile(real):
-            return True
-    return False
-
-
-def documentation_files(docs: Path) -> dict[str, int]:
-    """Files under DOCS with a documentation extension, by extension, hidden names left out."""
-    counts: collections.Counter[str] = collections.Counter()
-    for folder, dirs, files in os.walk(docs):
-        dirs[:] = [d for d in dirs if not d.startswith(".")]
-        for name in files:
-            ext = os.path.splitext(name)[1].lower()
-            if not name.startswith(".") and ext in DOC_EXTENSIONS:
-                counts[ext] += 1
-    return dict(sorted(counts.items()))
-
-
-def analyse_store(store: Path, docs: Path, repo: Path) -> dict:
-    """What the stored text shows: markup, leftover includes, file-stem titles."""
-    import sqlite3
-
-    con = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
-    try:
-        documents = con.execute("SELECT doc_id, path, title FROM documents").fetchall()
-        rows = con.execute("SELECT doc_id, heading_path, text FROM sections ORDER BY doc_id, ordinal").fetchall()
-    finally:
-        con.close()
-    paths = {doc_id: path for doc_id, path, _ in documents}
-    by_pattern: collections.Counter[str] = collections.Counter()
-    with_markup = with_html = 0
-    left = collections.Counter()
-    left_existing = collections.Counter()
-    for doc_id, heading_path, text in rows:
-        names = markup_in(heading_path, text)
-        by_pattern.update(names)
-        with_markup += bool(names)
-        with_html += bool(HTML_TAG.search(outside_code(text)))
-        folder = (docs / paths[doc_id]).parent
-        for construct, pattern in INCLUDES:
-            for m in pattern.finditer(text):
-                left[construct] += 1
-                left_existing[construct] += target_exists(construct, m.group(1), folder, docs, repo)
-    stems = sorted(p for _, p, title in documents if title == Path(p).stem)
-    return {
-        "sections": len(rows),
-        "sections_with_markup": with_markup,
-        "markup_share": with_markup / len(rows) if rows else 0.0,
-        "markup_by_pattern": dict(by_pattern.most_common()),
-        "sections_with_html_tags": with_html,
-        "includes_left": sum(left.values()),
-        "includes_left_target_exists": sum(left_existing.values()),
-        "includes_left_by_construct": {k: [left[k], left_existing[k]] for k in sorted(left)},
-        "stem_titles": len(stems),
-        "stem_title_examples": stems[:5],
-    }
-
 
 def find_key(value, key: str):
     """The first value under ``key`` anywhere in a JSON value (the report's shape may move)."""
@@ -275,13 +107,19 @@ def construct_counts(report: dict) -> dict | None:
     }
 
 
-def run_child(cmd: list[str], timeout: float, env: dict | None = None) -> dict:
+def run_child(cmd: list[str], timeout: float, *, memory_mb: int = 0, cwd: str | None = None) -> dict:
     """One command as a child: exit code, wall seconds, peak RSS (MB, from wait4, reaped
-    descendants included), stdout, stderr; killed with its process group at ``timeout``."""
+    descendants included), stdout, stderr; killed with its process group at ``timeout``, its
+    address space capped at ``memory_mb`` when given."""
+    def limit() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (memory_mb << 20, memory_mb << 20))
+
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
-        child = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env=env,
-                                 start_new_session=True)
+        child = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL, cwd=cwd,
+                                 start_new_session=True, preexec_fn=limit if memory_mb else None)
         timed_out = False
         while True:
             pid, status, usage = os.wait4(child.pid, os.WNOHANG)

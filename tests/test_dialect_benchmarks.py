@@ -4,6 +4,7 @@ benchmarks/dialect_bad_inputs.py): what they count is what the README's figures 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,7 @@ import pytest
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
 
-import real_docs  # noqa: E402
+import docs_markup  # noqa: E402
 
 
 @pytest.mark.parametrize(("heading_path", "text", "expected"), [
@@ -29,7 +30,7 @@ import real_docs  # noqa: E402
     ("Tip", ":::tip[Careful]\nBody\n:::\n", ["admonition :::"]),
 ])
 def test_markup_counts_outside_code_only(heading_path, text, expected):
-    assert real_docs.markup_in(heading_path, text) == expected
+    assert docs_markup.markup_in(heading_path, text) == expected
 
 
 def _book(root: Path) -> None:
@@ -71,3 +72,41 @@ def test_real_docs_names_a_missing_checkout(tmp_path):
                            "--only", "flask"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "no checkout for flask" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_bad_inputs_builds_each_case_bounded_and_reports_it(tmp_path):
+    out = tmp_path / "bad.json"
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "dialect_bad_inputs.py"), "--only", "include-cycle",
+         "--only", "yaml-object-tags", "--only", "include-fifo", "--timeout", "60", "--json", str(out)],
+        capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr
+    rows = {r["case"]: r for r in json.loads(out.read_text())}
+    assert set(rows) == {"include-cycle", "yaml-object-tags", "include-fifo"}
+    for row in rows.values():
+        # what must hold on every build, before and after the dialects: no traceback, no hang,
+        # the harmless document beside the hostile one kept, nothing from outside in the store
+        assert (row["traceback"], row["timed_out"], row["ok_kept"], row["leak"]) == (False, False, True, False), row
+        assert row["exit_code"] == 0 and row["rss_mb"] > 0
+    assert "| include-fifo |" in done.stdout
+
+
+def test_bad_inputs_case_files_hold_what_they_name(tmp_path):
+    """The hostile things are really there: the FIFO a FIFO, the huge file sparse and 8 GiB, the
+    symlink pointing out of the repository, the secret outside it."""
+    import stat
+
+    import dialect_bad_inputs as bad
+
+    for name, check in [
+        ("include-fifo", lambda repo: stat.S_ISFIFO(os.lstat(repo / "listings" / "fifo.rs").st_mode)),
+        ("include-huge", lambda repo: (repo / "listings" / "huge.rs").stat().st_size == 8 * 1024**3),
+        ("include-symlink", lambda repo: not os.path.realpath(repo / "listings" / "link.rs").startswith(str(repo))),
+    ]:
+        root = tmp_path / name
+        root.mkdir()
+        docs, dialect, hostile, _ = bad.make_case(name, root)
+        assert check(root / "repo"), name
+        assert (root / "repo" / hostile).is_file() and (docs / "ok.md").is_file()
+        assert bad.SECRET in (root / "secret.txt").read_text()
+    assert bad._laughs(3, 2).count("*a") == 6
