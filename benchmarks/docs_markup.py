@@ -6,7 +6,9 @@ The pattern list of markup a reader of the rendered page never sees, the rule fo
 Where markup counts. A section shows markup when a pattern matches its heading path or its text
 outside code: fenced code blocks (any indentation, closed by the same fence character at least as
 long) and the contents of inline code spans are left out, because there the page shows the
-characters as they are (an import line of a JavaScript example, a shortcode a Hugo page teaches).
+characters as they are (an import line of a JavaScript example, a shortcode a Hugo page teaches);
+HTML ``<code>...</code>`` on one line counts as a code span. A page that teaches syntax in plain
+prose is over-counted, which is rare and errs against the dialects.
 A MyST directive fence (```` ```{note} ````) is markup, not code. Includes are the exception to
 the rule: generators expand them inside fences too, so the include counts look at all the text.
 """
@@ -54,11 +56,13 @@ HTML_TAG = re.compile(
 
 _FENCE = re.compile(r"^[ \t>]*(`{3,}|~{3,})(.*)$")
 _SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+_HTML_CODE = re.compile(r"(<code\b[^>]*>).*?(</code>)", re.IGNORECASE)
 _MYST_CODE = ("{code-block}", "{code}", "{sourcecode}", "{literalinclude}")
 
 
 def outside_code(text: str) -> str:
-    """The text a markup pattern may match: fenced code removed, inline code spans emptied.
+    """The text a markup pattern may match: fenced code removed, inline code spans (and HTML
+    ``<code>`` on one line) emptied.
 
     A MyST directive fence other than a code one keeps its lines (its body is Markdown)."""
     out: list[str] = []
@@ -77,7 +81,8 @@ def outside_code(text: str) -> str:
             fence = m.group(1)
             out.append(line if info.startswith("{") else "")
             continue
-        out.append(_SPAN.sub(lambda s: s.group(1) + s.group(1), line))
+        line = _SPAN.sub(lambda s: s.group(1) + s.group(1), line)
+        out.append(_HTML_CODE.sub(r"\1\2", line))
     return "\n".join(out)
 
 

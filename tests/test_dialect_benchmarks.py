@@ -15,6 +15,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
 
 import docs_markup  # noqa: E402
+import real_docs  # noqa: E402
 
 
 @pytest.mark.parametrize(("heading_path", "text", "expected"), [
@@ -28,9 +29,27 @@ import docs_markup  # noqa: E402
     ("Hugo", "{{% include \"/_common/a.md\" %}}\n", ["Hugo {{< {{%"]),
     ("API", "::: fastapi.FastAPI\n", ["mkdocstrings ::: "]),
     ("Tip", ":::tip[Careful]\nBody\n:::\n", ["admonition :::"]),
+    ("Liquid", "<code>{% raw %}{{ site.x }}{% endraw %}</code> and {{ site.title }}\n", ["Liquid {{ site."]),
 ])
 def test_markup_counts_outside_code_only(heading_path, text, expected):
     assert docs_markup.markup_in(heading_path, text) == expected
+
+
+@pytest.mark.parametrize("report", [
+    {"constructs": {"mdbook include": {"resolved": 3, "unresolved": [{"line": 4}]}, "admonition": {"converted": 2}}},
+    {"manifest": {"constructs": [
+        {"construct": "mdbook include", "outcome": "resolved", "count": 3},
+        {"construct": "mdbook include", "outcome": "unresolved", "line": 4},
+        {"construct": "admonition", "outcome": "converted", "count": 2}]}},
+])
+def test_construct_counts_read_either_report_shape(report):
+    counts = real_docs.construct_counts(report)
+    assert (counts["includes_resolved"], counts["includes_missing"], counts["unresolved"]) == (3, 1, 1)
+    assert counts["by_construct"]["admonition"] == {"converted": 2}
+
+
+def test_construct_counts_are_absent_without_a_construct_report():
+    assert real_docs.construct_counts({"manifest": {"counts": {"documents": 1}}}) is None
 
 
 def _book(root: Path) -> None:
