@@ -3,8 +3,8 @@
 
 Every case is a small repository written in a temporary folder (``git init``, a generator's
 configuration file, DOCS) with one hostile thing in it and a harmless ``ok.md`` beside it, built
-with ``contextpull build DOCS --out OUT --json --dialect NAME`` (without ``--dialect`` on a build
-that has no such option). A file ``secret.txt`` outside the repository holds a marker that must
+with ``contextpull build DOCS --out OUT --json --dialect NAME`` (``CONTEXTPULL_DIALECT=NAME`` on a
+build with the setting and no flag; neither on a build before issue 26, which is plain). A file ``secret.txt`` outside the repository holds a marker that must
 never reach the store. Per case it prints: exit code, wall time, peak RSS of the build (wait4,
 reaped worker processes included), whether it was killed at ``--timeout``, whether a Python
 traceback appeared, whether ``ok.md`` (and the text inside unknown constructs) is in the store,
@@ -30,7 +30,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from real_docs import find_key, has_dialect_option, run_child  # noqa: E402
+from real_docs import dialect_args, dialect_setting, find_key, run_child  # noqa: E402
 
 SECRET = "OUTSIDE-SECRET-5e1d"
 KEPT = "KEEP-MARKER-9c2b"
@@ -234,13 +234,14 @@ def _unresolved(value) -> list[str]:
     return found
 
 
-def run_case(name: str, cli: list[str], dialect_option: bool, timeout: float, memory_mb: int) -> dict:
+def run_case(name: str, cli: list[str], how: str | None, timeout: float, memory_mb: int) -> dict:
     with tempfile.TemporaryDirectory(prefix=f"bad-{name}-") as tmp:
         root = Path(tmp)
         docs, dialect, hostile, pwned = make_case(name, root)
         out = root / "out"
-        cmd = [*cli, "build", str(docs), "--out", str(out), "--json", *(["--dialect", dialect] if dialect_option else [])]
-        run = run_child(cmd, timeout, memory_mb=memory_mb, cwd=str(root / "repo"))
+        args, env = dialect_args(how, dialect)
+        cmd = [*cli, "build", str(docs), "--out", str(out), "--json", *args]
+        run = run_child(cmd, timeout, memory_mb=memory_mb, cwd=str(root / "repo"), env=env)
         try:
             report = json.loads(run["stdout"])
         except ValueError:
@@ -248,7 +249,7 @@ def run_case(name: str, cli: list[str], dialect_option: bool, timeout: float, me
         text = _store_text(out / "store.sqlite")
         inner = sorted({w for rel in CASES[name][2].values() for w in _inner_markers(rel)})
         return {
-            "case": name, "dialect": dialect if dialect_option else "(none: plain)", "expected": CASES[name][3],
+            "case": name, "dialect": dialect if how else "(none: plain)", "expected": CASES[name][3],
             "exit_code": run["rc"], "wall_s": round(run["wall_s"], 3), "rss_mb": round(run["rss_mb"], 1),
             "timed_out": run["timed_out"],
             "traceback": "Traceback (most recent call last)" in run["stdout"] + run["stderr"],
@@ -278,10 +279,10 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"--only: no case named {', '.join(unknown)}")
     cli = args.cli.split()
-    dialect_option = has_dialect_option(cli)
-    if not dialect_option:
-        print("this build has no --dialect option: every case is built plain", file=sys.stderr)
-    rows = [run_case(name, cli, dialect_option, args.timeout, args.memory_mb)
+    how = dialect_setting(cli)
+    if how is None:
+        print("this build has no dialect setting: every case is built plain", file=sys.stderr)
+    rows = [run_case(name, cli, how, args.timeout, args.memory_mb)
             for name in (args.only or list(CASES))]
     print("| case | dialect | exit | wall s | peak RSS MB | killed | traceback | hostile document | ok.md kept"
           " | inner text | leak | store MB | named |")

@@ -15,7 +15,8 @@ alternating the two, ``--repeats`` times, and prints one row per repository:
 - documents whose title is their file stem;
 - the median build time of each dialect and their ratio (target: auto at most 1.5x plain).
 
-A build without ``--dialect`` (before issue 26) is measured as plain only; the auto cells say so.
+A build without a dialect setting (before issue 26) is measured as plain only; the auto cells
+say "-". A build with the setting and not yet the ``--dialect`` flag gets ``CONTEXTPULL_DIALECT``.
 
 The markup patterns and the rule for where they count (outside fenced code and inline code
 spans; include directives everywhere, since generators expand them inside fences too) are in
@@ -107,7 +108,8 @@ def construct_counts(report: dict) -> dict | None:
     }
 
 
-def run_child(cmd: list[str], timeout: float, *, memory_mb: int = 0, cwd: str | None = None) -> dict:
+def run_child(cmd: list[str], timeout: float, *, memory_mb: int = 0, cwd: str | None = None,
+              env: dict | None = None) -> dict:
     """One command as a child: exit code, wall seconds, peak RSS (MB, from wait4, reaped
     descendants included), stdout, stderr; killed with its process group at ``timeout``, its
     address space capped at ``memory_mb`` when given."""
@@ -118,7 +120,7 @@ def run_child(cmd: list[str], timeout: float, *, memory_mb: int = 0, cwd: str | 
 
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
-        child = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL, cwd=cwd,
+        child = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL, cwd=cwd, env=env,
                                  start_new_session=True, preexec_fn=limit if memory_mb else None)
         timed_out = False
         while True:
@@ -140,15 +142,35 @@ def run_child(cmd: list[str], timeout: float, *, memory_mb: int = 0, cwd: str | 
                 "stderr": err.read().decode(errors="replace")}
 
 
-def has_dialect_option(cli: list[str]) -> bool:
+ENV_NAME = "CONTEXTPULL_DIALECT"
+
+
+def dialect_setting(cli: list[str]) -> str | None:
+    """How this build takes a dialect: "flag" (``--dialect``), "env" (only ``CONTEXTPULL_DIALECT``:
+    a build that has the setting and not yet its flag), or None (a build before issue 26)."""
     done = subprocess.run([*cli, "build", "--help"], capture_output=True, text=True, timeout=120)
-    return "--dialect" in done.stdout
+    if "--dialect" in done.stdout:
+        return "flag"
+    with tempfile.TemporaryDirectory(prefix="probe-") as tmp:
+        probe = subprocess.run([*cli, "build", tmp, "--out", f"{tmp}/out"], capture_output=True, text=True,
+                               timeout=120, env={**os.environ, ENV_NAME: "no-such-value"})
+    return "env" if "no-such-value" in probe.stderr else None
 
 
-def build_once(cli: list[str], docs: Path, out: Path, dialect: str | None, timeout: float) -> dict:
+def dialect_args(how: str | None, dialect: str | None) -> tuple[list[str], dict]:
+    """The arguments and environment that ask for ``dialect`` (None: the build's own default)."""
+    env = {k: v for k, v in os.environ.items() if k != ENV_NAME}
+    if how == "flag" and dialect:
+        return ["--dialect", dialect], env
+    if how == "env" and dialect:
+        return [], {**env, ENV_NAME: dialect}
+    return [], env
+
+
+def build_once(cli: list[str], docs: Path, out: Path, dialect: str | None, how: str | None, timeout: float) -> dict:
     shutil.rmtree(out, ignore_errors=True)
-    run = run_child([*cli, "build", str(docs), "--out", str(out), "--json",
-                     *(["--dialect", dialect] if dialect else [])], timeout)
+    args, env = dialect_args(how, dialect)
+    run = run_child([*cli, "build", str(docs), "--out", str(out), "--json", *args], timeout, env=env)
     try:
         run["report"] = json.loads(run["stdout"])
     except ValueError:
@@ -157,7 +179,8 @@ def build_once(cli: list[str], docs: Path, out: Path, dialect: str | None, timeo
 
 
 def measure(name: str, generator: str, url: str, commit: str, docs_rel: str, *, corpora: Path,
-            cli: list[str], dialects: list[str | None], repeats: int, work: Path, timeout: float) -> dict:
+            cli: list[str], how: str | None, dialects: list[str | None], repeats: int, work: Path,
+            timeout: float) -> dict:
     """Both dialects on one repository, alternating, and what the last store of each shows."""
     repo = (corpora / name).resolve()
     docs = repo / docs_rel
@@ -168,7 +191,7 @@ def measure(name: str, generator: str, url: str, commit: str, docs_rel: str, *, 
     runs: dict[str, list[dict]] = {str(d): [] for d in dialects}
     for i in range(repeats):
         for dialect in dialects if i % 2 == 0 else dialects[::-1]:
-            runs[str(dialect)].append(build_once(cli, docs, work / name / str(dialect), dialect, timeout))
+            runs[str(dialect)].append(build_once(cli, docs, work / name / str(dialect), dialect, how, timeout))
     for dialect in dialects:
         key = str(dialect)
         last = runs[key][-1]
@@ -250,14 +273,16 @@ def main(argv: list[str] | None = None) -> int:
     missing = [r[0] for r in chosen if not (args.corpora / r[0] / r[4]).is_dir()]
     if missing:
         parser.error(f"--corpora {args.corpora}: no checkout for {', '.join(missing)} (see --help for git clone)")
-    supported = has_dialect_option(cli)
-    dialects: list[str | None] = (["plain"] if args.plain_only else ["auto", "plain"]) if supported else [None]
-    if not supported:
-        print("this build has no --dialect option: plain only", file=sys.stderr)
+    how = dialect_setting(cli)
+    dialects: list[str | None] = (["plain"] if args.plain_only else ["auto", "plain"]) if how else [None]
+    if how is None:
+        print("this build has no dialect setting: plain only", file=sys.stderr)
+    elif how == "env":
+        print(f"this build has no --dialect flag: the dialect is set through {ENV_NAME}", file=sys.stderr)
     rows = []
     with tempfile.TemporaryDirectory(prefix="real-docs-") as tmp:
         for spec in chosen:
-            row = measure(*spec, corpora=args.corpora, cli=cli, dialects=dialects, repeats=args.repeats,
+            row = measure(*spec, corpora=args.corpora, cli=cli, how=how, dialects=dialects, repeats=args.repeats,
                           work=Path(tmp), timeout=args.timeout)
             if row["checkout"] and row["checkout"] != row["commit"]:
                 print(f"{row['name']}: checkout is at {row['checkout'][:12]}, the table names {row['commit'][:12]}", file=sys.stderr)
@@ -267,7 +292,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{time.strftime('%Y-%m-%d', time.gmtime())}, commit {commit or '?'}, medians of {args.repeats}")
     print(table(rows))
     if args.json:
-        args.json.write_text(json.dumps({"commit": commit, "repeats": args.repeats, "repositories": rows}, indent=2) + "\n")
+        args.json.write_text(json.dumps({"commit": commit, "repeats": args.repeats, "dialect_setting": how,
+                                         "repositories": rows}, indent=2) + "\n")
     return 0
 
 
