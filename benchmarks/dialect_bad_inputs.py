@@ -214,7 +214,19 @@ def named_line(report: dict, stderr: str, hostile: str) -> str:
     for line in candidates:
         if stem in line:
             return line
-    return candidates[0] if candidates else "(nothing named)"
+    if candidates:
+        return candidates[0]
+    counted = _construct_totals(report)
+    return f"counted only: {counted}" if counted else "(nothing named)"
+
+
+def _construct_totals(report: dict) -> str:
+    """The construct report's counts, for a build that named nothing one by one."""
+    constructs = find_key(report, "constructs")
+    if not isinstance(constructs, dict):
+        return ""
+    return ", ".join(f"{name} {outcome} {n}" for name, outcomes in sorted(constructs.items())
+                     if isinstance(outcomes, dict) for outcome, n in outcomes.items() if n)
 
 
 def _unresolved(value) -> list[str]:

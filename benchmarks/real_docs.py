@@ -167,6 +167,24 @@ def dialect_args(how: str | None, dialect: str | None) -> tuple[list[str], dict]
     return [], env
 
 
+def as_checkout(tree: Path, into: Path) -> Path:
+    """A copy of an exported tree (no ``.git``) with ``git init`` run in it: the build finds a
+    repository's root by its ``.git``, as it does in the clone a user or the Action has."""
+    shutil.copytree(tree, into, symlinks=True)
+    if subprocess.run(["git", "init", "-q", str(into)], capture_output=True).returncode != 0:
+        (into / ".git").mkdir()
+    return into
+
+
+def chosen(report: dict) -> str | None:
+    """The dialect the build reports it chose, with the file that decided it."""
+    value = find_key(report, "dialect")
+    if isinstance(value, dict):
+        name, config = value.get("name"), value.get("config_file")
+        return f"{name} ({config})" if config else name
+    return value if isinstance(value, str) else None
+
+
 def build_once(cli: list[str], docs: Path, out: Path, dialect: str | None, how: str | None, timeout: float) -> dict:
     shutil.rmtree(out, ignore_errors=True)
     args, env = dialect_args(how, dialect)
@@ -183,11 +201,14 @@ def measure(name: str, generator: str, url: str, commit: str, docs_rel: str, *, 
             timeout: float) -> dict:
     """Both dialects on one repository, alternating, and what the last store of each shows."""
     repo = (corpora / name).resolve()
-    docs = repo / docs_rel
     row = {"name": name, "generator": generator, "url": url, "commit": commit, "docs": docs_rel,
-           "files": documentation_files(docs)}
+           "files": documentation_files(repo / docs_rel)}
     head = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True)
     row["checkout"] = head.stdout.strip() if head.returncode == 0 else None
+    row["copied"] = not (repo / ".git").exists()
+    if row["copied"]:
+        repo = as_checkout(repo, work / f"{name}-checkout")
+    docs = repo / docs_rel
     runs: dict[str, list[dict]] = {str(d): [] for d in dialects}
     for i in range(repeats):
         for dialect in dialects if i % 2 == 0 else dialects[::-1]:
@@ -200,7 +221,7 @@ def measure(name: str, generator: str, url: str, commit: str, docs_rel: str, *, 
         result = {
             "exit_code": last["rc"],
             "error": last["report"].get("error") or (last["stderr"].strip().splitlines() or [""])[-1] if last["rc"] else None,
-            "dialect_chosen": find_key(last["report"], "dialect"),
+            "dialect_chosen": chosen(last["report"]),
             "documents": (manifest.get("counts") or {}).get("documents", 0),
             "skipped": len(skipped),
             "skip_reasons": dict(collections.Counter(s.get("reason", "?") for s in skipped).most_common()),
@@ -231,7 +252,7 @@ COLUMNS = [
     ("sections", lambda r: f"{r['sections']:,}"),
     ("markup", lambda r: f"{r['markup_share']:.1%} ({r['sections_with_markup']:,})"),
     ("HTML tags", lambda r: f"{r['sections_with_html_tags']:,}"),
-    ("includes resolved / missing", lambda r: f"{r['constructs']['includes_resolved']:,} / {r['constructs']['includes_missing']:,}" if r["constructs"] else "n/a"),
+    ("includes resolved (missing)", lambda r: f"{r['constructs']['includes_resolved']:,} ({r['constructs']['includes_missing']:,})" if r["constructs"] else "n/a"),
     ("includes left (target exists)", lambda r: f"{r['includes_left']:,} ({r['includes_left_target_exists']:,})"),
     ("stem titles", lambda r: f"{r['stem_titles']:,}"),
     ("build s", lambda r: f"{r['build_s']:.2f}"),
@@ -284,6 +305,8 @@ def main(argv: list[str] | None = None) -> int:
         for spec in chosen:
             row = measure(*spec, corpora=args.corpora, cli=cli, how=how, dialects=dialects, repeats=args.repeats,
                           work=Path(tmp), timeout=args.timeout)
+            if row["copied"]:
+                print(f"{row['name']}: not a git checkout; built from a copy with git init run in it", file=sys.stderr)
             if row["checkout"] and row["checkout"] != row["commit"]:
                 print(f"{row['name']}: checkout is at {row['checkout'][:12]}, the table names {row['commit'][:12]}", file=sys.stderr)
             rows.append(row)
