@@ -260,18 +260,23 @@ COLUMNS = [
 
 
 def table(rows: list[dict]) -> str:
-    """A markdown table: one row per repository, each cell ``auto / plain``."""
-    lines = ["| repository | " + " | ".join(h for h, _ in COLUMNS) + " | auto / plain |",
-             "|---" * (len(COLUMNS) + 2) + "|"]
+    """A markdown table, one row per repository: each cell ``auto / plain``, or plain alone when
+    no build was auto."""
+    both = any("auto" in row for row in rows)
+    lines = ["| repository | " + " | ".join(h for h, _ in COLUMNS) + (" | auto / plain |" if both else " |"),
+             "|---" * (len(COLUMNS) + 1 + both) + "|"]
     for row in rows:
         cells = [f"{row['name']} ({row['generator']})"]
         for header, fmt in COLUMNS:
             if fmt is None:
                 files = row["files"]
                 cells.append(f"{sum(files.values()):,}: " + ", ".join(f"{n} {e}" for e, n in files.items()))
-            else:
+            elif both:
                 cells.append(f"{_cell(row, 'auto', fmt)} / {_cell(row, 'plain', fmt)}")
-        cells.append(f"{row['time_ratio']:.2f}x" if "time_ratio" in row else "-")
+            else:
+                cells.append(_cell(row, "plain", fmt))
+        if both:
+            cells.append(f"{row['time_ratio']:.2f}x" if "time_ratio" in row else "-")
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
