@@ -10,7 +10,8 @@ characters as they are (an import line of a JavaScript example, a shortcode a Hu
 HTML ``<code>...</code>`` on one line counts as a code span. A page that teaches syntax in plain
 prose is over-counted, which is rare and errs against the dialects.
 A MyST directive fence (```` ```{note} ````) is markup, not code. Includes are the exception to
-the rule: generators expand them inside fences too, so the include counts look at all the text.
+the rule for mdBook and pymdown, which expand theirs inside fences too: those count in all the
+text (``includes_in``).
 """
 
 from __future__ import annotations
@@ -92,17 +93,30 @@ def markup_in(heading_path: str, text: str) -> list[str]:
     return [name for name, pattern in MARKUP if pattern.search(seen)]
 
 
-# Include directives as they stand in source: construct -> pattern whose last group is the target.
-INCLUDES = [
+# Include directives as they stand in source: construct -> pattern whose group is the target.
+# mdBook and pymdown expand theirs inside fenced code too, and their sites use them for the code
+# itself, so those count in all the text. Hugo, Liquid, MDX and rst directives count outside code
+# only: in a fence or a code span the page shows them as written (Hugo and Jekyll sites that
+# teach the syntax escape it there with {{</* */>}} and {% raw %}, which a dialect unwraps).
+INCLUDES_EVERYWHERE = [
     ("mdbook include", re.compile(r"\{\{#(?:include|rustdoc_include|playground)\s+([^}\s]+)")),
     ("pymdown snippet", re.compile(r"--8<--[ \t]+[\"']([^\"'\n]+)[\"']")),
     ("{* file *}", re.compile(r"\{\*\s*([^\s*]+)")),
+]
+INCLUDES_OUTSIDE_CODE = [
     ("hugo include", re.compile(r"\{\{[<%]-?\s*(?:include|readfile)\s+(?:file=)?[\"']([^\"'\n]+)[\"']")),
     ("jekyll include", re.compile(r"(?<!\{)\{%-?\s*include\s+([^\s%{}]+)")),
     ("jekyll include_relative", re.compile(r"(?<!\{)\{%-?\s*include_relative\s+([^\s%{}]+)")),
     ("mdx partial import", re.compile(r"^import\s+\w+\s+from\s+['\"]([^'\"]+\.mdx?)['\"]", _M)),
     ("rst include", re.compile(r"^\s*\.\.[ \t]+(?:include|literalinclude)::[ \t]*(\S+)", _M)),
 ]
+
+
+def includes_in(text: str) -> list[tuple[str, str]]:
+    """(construct, target) of every include directive one section's stored text still holds."""
+    found = [(c, m.group(1)) for c, p in INCLUDES_EVERYWHERE for m in p.finditer(text)]
+    prose = outside_code(text)
+    return found + [(c, m.group(1)) for c, p in INCLUDES_OUTSIDE_CODE for m in p.finditer(prose)]
 
 
 def _target_path(construct: str, target: str) -> str:
@@ -170,10 +184,9 @@ def analyse_store(store: Path, docs: Path, repo: Path) -> dict:
         with_markup += bool(names)
         with_html += bool(HTML_TAG.search(outside_code(text)))
         folder = (docs / paths[doc_id]).parent
-        for construct, pattern in INCLUDES:
-            for m in pattern.finditer(text):
-                left[construct] += 1
-                left_existing[construct] += target_exists(construct, m.group(1), folder, docs, repo)
+        for construct, target in includes_in(text):
+            left[construct] += 1
+            left_existing[construct] += target_exists(construct, target, folder, docs, repo)
     stems = sorted(p for _, p, title in documents if title == Path(p).stem)
     return {
         "sections": len(rows),

@@ -288,6 +288,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3, help="builds per dialect, alternating (default 3)")
     parser.add_argument("--json", type=Path, default=None, metavar="FILE", help="write every figure here")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per build before it is killed")
+    parser.add_argument("--keep", type=Path, default=None, metavar="DIR",
+                        help="build into DIR/NAME/DIALECT and keep the stores to inspect (default: a temporary folder)")
     parser.add_argument("--plain-only", action="store_true", help="measure plain only (the baseline)")
     parser.add_argument("--cli", default=f"{sys.executable} -m contextpull", help="the contextpull command")
     args = parser.parse_args(argv)
@@ -299,6 +301,8 @@ def main(argv: list[str] | None = None) -> int:
     missing = [r[0] for r in chosen if not (args.corpora / r[0] / r[4]).is_dir()]
     if missing:
         parser.error(f"--corpora {args.corpora}: no checkout for {', '.join(missing)} (see --help for git clone)")
+    if args.keep and args.keep.exists() and any(args.keep.iterdir()):
+        parser.error(f"--keep {args.keep}: the folder is not empty")
     how = dialect_setting(cli)
     dialects: list[str | None] = (["plain"] if args.plain_only else ["auto", "plain"]) if how else [None]
     if how is None:
@@ -307,9 +311,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"this build has no --dialect flag: the dialect is set through {ENV_NAME}", file=sys.stderr)
     rows = []
     with tempfile.TemporaryDirectory(prefix="real-docs-") as tmp:
+        work = Path(tmp)
+        if args.keep:
+            work = args.keep
+            work.mkdir(parents=True, exist_ok=True)
         for spec in chosen:
             row = measure(*spec, corpora=args.corpora, cli=cli, how=how, dialects=dialects, repeats=args.repeats,
-                          work=Path(tmp), timeout=args.timeout)
+                          work=work, timeout=args.timeout)
             if row["copied"]:
                 print(f"{row['name']}: not a git checkout; built from a copy with git init run in it", file=sys.stderr)
             if row["checkout"] and row["checkout"] != row["commit"]:

@@ -35,6 +35,13 @@ def test_markup_counts_outside_code_only(heading_path, text, expected):
     assert docs_markup.markup_in(heading_path, text) == expected
 
 
+def test_includes_count_in_code_only_where_the_generator_expands_them_there():
+    text = ("```rust\n{{#include ../listings/a.rs:here}}\n```\n\n```liquid\n{% include footer.html %}\n```\n"
+            "{% include note.html %}\n`{{% include \"x.md\" %}}` and {{% include \"/_common/y.md\" %}}\n")
+    assert docs_markup.includes_in(text) == [
+        ("mdbook include", "../listings/a.rs:here"), ("hugo include", "/_common/y.md"), ("jekyll include", "note.html")]
+
+
 @pytest.mark.parametrize("report", [
     {"constructs": {"mdbook include": {"resolved": 3, "unresolved": [{"line": 4}]}, "admonition": {"converted": 2}}},
     {"manifest": {"constructs": [
