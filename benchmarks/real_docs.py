@@ -8,7 +8,7 @@ alternating the two, ``--repeats`` times, and prints one row per repository:
 - documentation files under DOCS by extension (hidden names left out, as the build does);
 - documents read, named skips (counted by reason), sections;
 - the share of sections that still show markup a reader of the rendered page never sees
-  (``MARKUP``, below; HTML tags are a column of their own);
+  (``docs_markup.MARKUP``; HTML tags are a column of their own);
 - includes resolved and missing, from the build report's construct counts when it has them, and
   independently the include directives still in the stored text, and how many of those name a
   target that exists on disk ("left, target exists": the ones a build should have resolved);
@@ -19,17 +19,20 @@ A build without a dialect setting (before issue 26) is measured as plain only; t
 say "-". A build with the setting and not yet the ``--dialect`` flag gets ``CONTEXTPULL_DIALECT``.
 
 The markup patterns and the rule for where they count (outside fenced code and inline code
-spans; include directives everywhere, since generators expand them inside fences too) are in
+spans; mdBook and pymdown includes everywhere, since they are expanded inside fences too) are in
 ``docs_markup.py`` beside this script.
+
+The build finds a repository's root by its ``.git``; a checkout without one (an exported tree)
+is copied into the work folder and ``git init`` is run in the copy, and stderr says so.
 
 Getting the repositories (the commits the README's figures were measured at):
 
-    mkdir -p corpora && cd corpora
-    git clone https://github.com/fastapi/fastapi && git -C fastapi checkout c3f316b7e814667e8ee81e03a7330d00ee61e45c
-    (likewise for each row of REPOSITORIES: git clone URL NAME && git -C NAME checkout COMMIT)
+    git clone https://github.com/fastapi/fastapi corpora/fastapi
+    git -C corpora/fastapi checkout c3f316b7e814667e8ee81e03a7330d00ee61e45c
+    (likewise for each row of REPOSITORIES: git clone URL corpora/NAME && git -C corpora/NAME checkout COMMIT)
 
-    .venv/bin/python benchmarks/real_docs.py --corpora corpora --repeats 3 --json real-docs.json
-    .venv/bin/python benchmarks/real_docs.py --corpora corpora --only book --repeats 1
+    .venv/bin/python benchmarks/real_docs.py --corpora corpora --repeats 5 --json real-docs.json
+    .venv/bin/python benchmarks/real_docs.py --corpora corpora --only book --repeats 1 --keep /tmp/rd
 """
 
 from __future__ import annotations
