@@ -153,16 +153,34 @@ def target_exists(construct: str, target: str, doc_folder: Path, docs: Path, rep
     return False
 
 
-def documentation_files(docs: Path) -> dict[str, int]:
-    """Files under DOCS with a documentation extension, by extension, hidden names left out."""
-    counts: collections.Counter[str] = collections.Counter()
+def documentation_paths(docs: Path) -> list[str]:
+    """Files under DOCS with a documentation extension (POSIX, relative to DOCS), hidden names
+    left out as the build leaves them out."""
+    found = []
     for folder, dirs, files in os.walk(docs):
         dirs[:] = [d for d in dirs if not d.startswith(".")]
+        rel = Path(folder).relative_to(docs)
         for name in files:
-            ext = os.path.splitext(name)[1].lower()
-            if not name.startswith(".") and ext in DOC_EXTENSIONS:
-                counts[ext] += 1
+            if not name.startswith(".") and os.path.splitext(name)[1].lower() in DOC_EXTENSIONS:
+                found.append((rel / name).as_posix())
+    return sorted(found)
+
+
+def documentation_files(docs: Path) -> dict[str, int]:
+    """The documentation files under DOCS by extension."""
+    counts = collections.Counter(os.path.splitext(p)[1].lower() for p in documentation_paths(docs))
     return dict(sorted(counts.items()))
+
+
+def stored_paths(store: Path) -> set[str]:
+    """The document paths a store holds (empty when there is no store)."""
+    if not store.exists():
+        return set()
+    con = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+    try:
+        return {path for (path,) in con.execute("SELECT path FROM documents")}
+    finally:
+        con.close()
 
 
 def analyse_store(store: Path, docs: Path, repo: Path) -> dict:

@@ -6,7 +6,8 @@ For each repository in ``REPOSITORIES`` (one per site generator, each at a named
 alternating the two, ``--repeats`` times, and prints one row per repository:
 
 - documentation files under DOCS by extension (hidden names left out, as the build does);
-- documents read, named skips (counted by reason), sections;
+- documents read, named skips (counted by reason), documentation files neither read nor named
+  (target: none), sections;
 - the share of sections that still show markup a reader of the rendered page never sees
   (``docs_markup.MARKUP``; HTML tags are a column of their own);
 - includes resolved and missing, from the build report's construct counts when it has them, and
@@ -52,7 +53,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from docs_markup import analyse_store, documentation_files  # noqa: E402
+from docs_markup import analyse_store, documentation_files, documentation_paths, stored_paths  # noqa: E402
 
 # name (the folder under --corpora), generator, repository, commit, DOCS inside the checkout
 REPOSITORIES = [
@@ -238,6 +239,8 @@ def measure(name: str, generator: str, url: str, commit: str, docs_rel: str, *, 
                       {"sections": 0, "sections_with_markup": 0, "markup_share": 0.0, "markup_by_pattern": {},
                        "sections_with_html_tags": 0, "includes_left": 0, "includes_left_target_exists": 0,
                        "includes_left_by_construct": {}, "stem_titles": 0, "stem_title_examples": []})
+        silent = sorted(set(documentation_paths(docs)) - stored_paths(store) - {s.get("path") for s in skipped})
+        result.update(unaccounted=len(silent), unaccounted_examples=silent[:5])
         row["plain" if dialect in (None, "plain") else dialect] = result
     if "auto" in row and "plain" in row and row["plain"]["build_s"]:
         row["time_ratio"] = row["auto"]["build_s"] / row["plain"]["build_s"]
@@ -252,6 +255,7 @@ COLUMNS = [
     ("doc files", None),
     ("read", lambda r: f"{r['documents']:,}" + (f" (exit {r['exit_code']})" if r["exit_code"] else "")),
     ("named skips", lambda r: f"{r['skipped']}" + "".join(f"; {n} {why}" for why, n in r["skip_reasons"].items())),
+    ("neither read nor named", lambda r: f"{r['unaccounted']:,}"),
     ("sections", lambda r: f"{r['sections']:,}"),
     ("markup", lambda r: f"{r['markup_share']:.1%} ({r['sections_with_markup']:,})"),
     ("HTML tags", lambda r: f"{r['sections_with_html_tags']:,}"),
