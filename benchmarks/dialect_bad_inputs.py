@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -274,8 +275,6 @@ def run_case(name: str, cli: list[str], how: str | None, timeout: float, memory_
 
 
 def _inner_markers(text: str) -> list[str]:
-    import re
-
     return re.findall(r"INNER-TEXT-\w+", text)
 
 
