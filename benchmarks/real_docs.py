@@ -14,7 +14,9 @@ alternating the two, ``--repeats`` times, and prints one row per repository:
   independently the include directives still in the stored text, and how many of those name a
   target that exists on disk ("left, target exists": the ones a build should have resolved);
 - documents whose title is their file stem;
-- the median build time of each dialect and their ratio (target: auto at most 1.5x plain).
+- the median build time of each dialect, wall and CPU (user + system of the build and its
+  workers, from wait4: steadier than wall time on a shared machine), and their ratios (target:
+  auto at most 1.5x plain).
 
 A build without a dialect setting (before issue 26) is measured as plain only; the auto cells
 say "-". A build with the setting and not yet the ``--dialect`` flag gets ``CONTEXTPULL_DIALECT``.
@@ -141,7 +143,8 @@ def run_child(cmd: list[str], timeout: float, *, memory_mb: int = 0, cwd: str | 
         child.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
-        return {"rc": child.returncode, "wall_s": wall, "rss_mb": usage.ru_maxrss / 1024,
+        return {"rc": child.returncode, "wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime,
+                "rss_mb": usage.ru_maxrss / 1024,
                 "timed_out": timed_out, "stdout": out.read().decode(errors="replace"),
                 "stderr": err.read().decode(errors="replace")}
 
@@ -231,6 +234,7 @@ def measure(name: str, generator: str, url: str, commit: str, docs_rel: str, *, 
             "skip_reasons": dict(collections.Counter(s.get("reason", "?") for s in skipped).most_common()),
             "build_s": statistics.median(r["wall_s"] for r in runs[key]),
             "build_s_runs": [round(r["wall_s"], 3) for r in runs[key]],
+            "cpu_s": statistics.median(r["cpu_s"] for r in runs[key]),
             "rss_mb": max(r["rss_mb"] for r in runs[key]),
             "constructs": construct_counts(last["report"]),
         }
@@ -244,6 +248,7 @@ def measure(name: str, generator: str, url: str, commit: str, docs_rel: str, *, 
         row["plain" if dialect in (None, "plain") else dialect] = result
     if "auto" in row and "plain" in row and row["plain"]["build_s"]:
         row["time_ratio"] = row["auto"]["build_s"] / row["plain"]["build_s"]
+        row["cpu_ratio"] = row["auto"]["cpu_s"] / row["plain"]["cpu_s"] if row["plain"]["cpu_s"] else None
     return row
 
 
@@ -263,6 +268,7 @@ COLUMNS = [
     ("includes left (target exists)", lambda r: f"{r['includes_left']:,} ({r['includes_left_target_exists']:,})"),
     ("stem titles", lambda r: f"{r['stem_titles']:,}"),
     ("build s", lambda r: f"{r['build_s']:.2f}"),
+    ("CPU s", lambda r: f"{r['cpu_s']:.2f}"),
 ]
 
 
@@ -270,7 +276,7 @@ def table(rows: list[dict]) -> str:
     """A markdown table, one row per repository: each cell ``auto / plain``, or plain alone when
     no build was auto."""
     both = any("auto" in row for row in rows)
-    lines = ["| repository | " + " | ".join(h for h, _ in COLUMNS) + (" | auto / plain |" if both else " |"),
+    lines = ["| repository | " + " | ".join(h for h, _ in COLUMNS) + (" | wall (CPU) auto / plain |" if both else " |"),
              "|---" * (len(COLUMNS) + 1 + both) + "|"]
     for row in rows:
         cells = [f"{row['name']} ({row['generator']})"]
@@ -283,7 +289,8 @@ def table(rows: list[dict]) -> str:
             else:
                 cells.append(_cell(row, "plain", fmt))
         if both:
-            cells.append(f"{row['time_ratio']:.2f}x" if "time_ratio" in row else "-")
+            cpu = f" ({row['cpu_ratio']:.2f}x)" if row.get("cpu_ratio") else ""
+            cells.append(f"{row['time_ratio']:.2f}x{cpu}" if "time_ratio" in row else "-")
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

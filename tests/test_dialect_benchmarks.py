@@ -86,7 +86,7 @@ def test_real_docs_counts_a_tiny_book(tmp_path, data_regression):
     assert "| book (mdbook) |" in done.stdout
     row = json.loads(out.read_text())["repositories"][0]
     plain = row["plain"]
-    assert plain["build_s"] > 0 and plain["exit_code"] == 0
+    assert plain["build_s"] > 0 and plain["cpu_s"] > 0 and plain["exit_code"] == 0
     # the .adoc is counted as silently left out, or (with the dialects) a named skip, never both
     assert (plain["unaccounted_examples"], plain["skipped"]) in ((["notes.adoc"], 0), ([], 1))
     keep = ("documents", "sections", "sections_with_markup", "markup_by_pattern",
