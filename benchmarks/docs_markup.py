@@ -7,7 +7,7 @@ Where markup counts. A section shows markup when a pattern matches its heading p
 outside code: fenced code blocks (any indentation, closed by the same fence character at least as
 long) and the contents of inline code spans are left out, because there the page shows the
 characters as they are (an import line of a JavaScript example, a shortcode a Hugo page teaches);
-HTML ``<code>...</code>`` on one line counts as a code span. A page that teaches syntax in plain
+HTML ``<code>...</code>`` counts as a code span. A page that teaches syntax in plain
 prose is over-counted, which is rare and errs against the dialects.
 A MyST directive fence (```` ```{note} ````) is markup, not code. Includes are the exception to
 the rule for mdBook and pymdown, which expand theirs inside fences too: those count in all the
@@ -56,14 +56,15 @@ HTML_TAG = re.compile(
     r"summary|sup|table|tbody|td|th|thead|tr|u|ul|video)(?:\s[^<>\n]*)?/?>", re.IGNORECASE)
 
 _FENCE = re.compile(r"^[ \t>]*(`{3,}|~{3,})(.*)$")
-_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
-_HTML_CODE = re.compile(r"(<code\b[^>]*>).*?(</code>)", re.IGNORECASE)
+# A code span may run over line ends, never over a blank line (CommonMark: within a paragraph).
+_SPAN = re.compile(r"(`+)(?!`)((?:[^\n]|\n(?![ \t]*\n))+?)(?<!`)\1(?!`)")
+_HTML_CODE = re.compile(r"(<code\b[^>]*>)(?:[^\n]|\n(?![ \t]*\n))*?(</code>)", re.IGNORECASE)
 _MYST_CODE = ("{code-block}", "{code}", "{sourcecode}", "{literalinclude}")
 
 
 def outside_code(text: str) -> str:
-    """The text a markup pattern may match: fenced code removed, inline code spans (and HTML
-    ``<code>`` on one line) emptied.
+    """The text a markup pattern may match: fenced code removed, inline code spans and HTML
+    ``<code>`` (within a paragraph) emptied.
 
     A MyST directive fence other than a code one keeps its lines (its body is Markdown)."""
     out: list[str] = []
@@ -82,9 +83,9 @@ def outside_code(text: str) -> str:
             fence = m.group(1)
             out.append(line if info.startswith("{") else "")
             continue
-        line = _SPAN.sub(lambda s: s.group(1) + s.group(1), line)
-        out.append(_HTML_CODE.sub(r"\1\2", line))
-    return "\n".join(out)
+        out.append(line)
+    prose = _SPAN.sub(lambda s: s.group(1) + s.group(1), "\n".join(out))
+    return _HTML_CODE.sub(r"\1\2", prose)
 
 
 def markup_in(heading_path: str, text: str) -> list[str]:

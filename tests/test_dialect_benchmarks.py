@@ -30,6 +30,7 @@ import real_docs  # noqa: E402
     ("API", "::: fastapi.FastAPI\n", ["mkdocstrings ::: "]),
     ("Tip", ":::tip[Careful]\nBody\n:::\n", ["admonition :::"]),
     ("Liquid", "<code>{% raw %}{{ site.x }}{% endraw %}</code> and {{ site.title }}\n", ["Liquid {{ site."]),
+    ("Jinja", "use the `{%\nautoescape %}` block\n\n`unclosed\n\n{% if x %}` closes here\n", ["Liquid {%"]),
 ])
 def test_markup_counts_outside_code_only(heading_path, text, expected):
     assert docs_markup.markup_in(heading_path, text) == expected
