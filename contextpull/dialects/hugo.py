@@ -20,7 +20,8 @@ import re
 
 from . import hugo_data
 from .api import Context, Included
-from .markup import dedent_block, labelled, title_case
+from .markup import (dedent_block, html_to_text, labelled, outside_code, strip_heading_attributes,
+                     strip_html_comments, title_case)
 from .shortcodes import Call, calls, protect, restore
 
 NAME = "hugo"
@@ -35,12 +36,16 @@ _CAPTION_KEYS = ("caption", "title", "alt", "text")
 
 
 def prepare(text: str, ctx: Context) -> str:
-    """The page with every shortcode replaced by what it renders, escaped calls shown as written."""
-    if "{{" not in text:
-        return _callouts(text, ctx)
-    held: list[str] = []
-    out = _render(protect(text, held), ctx, 1, None, held)
-    return _callouts(restore(out, held), ctx)
+    """The page with every shortcode replaced by what it renders, escaped calls shown as written;
+    then what Goldmark never shows goes (HTML comments, tags, heading attributes), outside code."""
+    if "{{" in text:
+        held: list[str] = []
+        text = restore(_render(protect(text, held), ctx, 1, None, held), held)
+    return _callouts(outside_code(text, _visible), ctx)
+
+
+def _visible(prose: str) -> str:
+    return strip_heading_attributes(html_to_text(strip_html_comments(prose)))
 
 
 def _callouts(text: str, ctx: Context) -> str:

@@ -1,0 +1,88 @@
+"""The Jekyll dialect (contextpull/dialects/jekyll.py, liquid.py, kramdown.py): Liquid and
+kramdown read as the rendered page shows them, data printed where the page prints it, includes
+through the guarded resolver, every construct counted with its line.
+
+Pages of the fixture site in tests/dialect_sites/jekyll are prepared with a stand-in context; the
+prepared text and the notes are regression fixtures."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+import yaml
+
+from contextpull.dialects import jekyll, kramdown
+from dialect_context import context
+
+SITE = os.path.join(os.path.dirname(__file__), "dialect_sites", "jekyll")
+
+
+def _prepare(rel: str):
+    with open(os.path.join(SITE, rel), encoding="utf-8") as f:
+        text = f.read()
+    front = {}
+    if text.startswith("---\n"):
+        end = text.index("\n---", 4)
+        front, text = yaml.safe_load(text[4:end]), text[end + 5 :]
+    with open(os.path.join(SITE, "_config.yml"), encoding="utf-8") as f:
+        config = yaml.safe_load(f)
+    ctx = context(SITE, rel, dialect="jekyll", config_file="_config.yml", config=config, front_matter=front)
+    return jekyll.prepare(text, ctx), ctx
+
+
+def test_a_page_reads_as_rendered(file_regression, data_regression):
+    out, ctx = _prepare("guide/boiling.md")
+    file_regression.check(out, basename="jekyll_boiling", extension=".md")
+    data_regression.check([list(n) for n in ctx.outcomes()], basename="jekyll_boiling_notes")
+
+
+def test_no_liquid_or_kramdown_syntax_is_left_but_the_raw_text():
+    out, _ = _prepare("guide/boiling.md")
+    assert "{%" not in out and "{:" not in out
+    assert out.count("{{") == 1 and "Write `{{ page.title }}` to print a title." in out
+
+
+def test_data_and_includes_are_read_through_the_context():
+    out, ctx = _prepare("guide/boiling.md")
+    assert "Kettle needs Python 3.10 or later; the linter is\nRUFF." in out
+    assert {"_data/python.yml", "_data/tools/linters.json", "_includes/badge.html", "_includes/tip.html",
+            "guide/parts/steps.md"} <= set(ctx.read)
+    assert "Descale it **monthly**." in out and "<div" not in out
+
+
+def test_what_cannot_be_shown_is_named_and_nothing_outside_is_read():
+    _, ctx = _prepare("guide/boiling.md")
+    unresolved = {(n.construct, n.detail.split(":")[0]) for n in ctx.notes if n.outcome == "unresolved"}
+    assert ("liquid output", "site.nothing_here") in unresolved
+    assert ("liquid output", "site.data.python.tested") in unresolved  # a list is not a sentence
+    assert ("liquid output", "site.data.bomb.e") in unresolved
+    assert ("jekyll include", "missing or outside the repository") in unresolved
+    assert ("jekyll include", "../secrets.txt") in unresolved
+    assert ("liquid tag", "seo") in unresolved
+    assert all(not p.startswith("..") for p in ctx.read)
+
+
+def test_an_unclosed_raw_keeps_the_rest_as_written():
+    out, ctx = _prepare("guide/broken.md")
+    assert out == "Before.\n\n\nNever closed {{ page.x }}\n"
+    assert ctx.outcomes() == [("liquid raw", "unresolved", 3)]
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        # A list's line becomes blank, so every later line keeps its number for the report.
+        ("{: .note}\nA remark.\n\nNext.", "\nNote: A remark.\n\nNext."),
+        ("First line\nsecond line\n{: .note .warning}", "Warning: First line\nsecond line\n"),
+        ("Plain.\n{: .image-description}", "Plain.\n"),
+        ("{::options parse_block_html=\"true\" /}\nText.", "\nText."),
+        ("a {::comment}hidden{:/comment} b", "a  b"),
+        ("## Title {#title}", "## Title"),
+        ("```\n{: .note}\n```", "```\n{: .note}\n```"),
+        ("Use `{: .x}` inline", "Use `{: .x}` inline"),
+    ],
+)
+def test_kramdown_extensions(tmp_path, source, expected):
+    ctx = context(tmp_path, "p.md", dialect="jekyll", config_file=None)
+    assert kramdown.prepare(source, ctx) == expected
