@@ -41,6 +41,13 @@ class Settings:
     max_file_bytes: int = field(default=DEFAULT_MAX_FILE_BYTES, metadata={"recorded": False})
     # ``provider:model`` for section embeddings (supplement "Configuration"); None: no vectors.
     embed_model: str | None = None
+    # Which site generator's reading of the files (issue 26): ``auto`` detects it from the
+    # generator's configuration file. Not recorded: what it changes is in every document's
+    # fingerprint (contextpull/dialects/fingerprint.py), and ``plain`` must keep its bytes.
+    dialect: str = field(default="auto", metadata={"recorded": False})
+    # The ``contextpull.dialects.api.Site`` the setting resolved to for one corpus, set by the
+    # build (``ingest.engine.with_site``) so worker processes receive it with the settings.
+    site: Any = field(default=None, metadata={"recorded": False, "setting": False})
 
     def to_dict(self) -> dict[str, Any]:
         """The settings a build records; ``embed_model`` only when set, so a build without
@@ -62,6 +69,9 @@ _INT_RANGES = {
     "summary_concurrency": (1, 64),
     "max_file_bytes": (1024, 1 << 40),
 }
+# Values of the ``dialect`` setting; contextpull/dialects/registry.py has the same list and a
+# test holds the two together (the reader core cannot import the write side).
+DIALECT_VALUES = ("auto", "plain", "mkdocs", "docusaurus", "hugo", "mdbook", "jekyll", "sphinx")
 
 
 def _coerce(name: str, value: Any, source: str) -> Any:
@@ -90,6 +100,13 @@ def _coerce(name: str, value: Any, source: str) -> Any:
             return parse(text, setting="summarizer", providers=PROVIDERS).text
         except ConfigError as exc:
             raise type(exc)(f"{exc.message} (from {source})", exc.suggestion) from None
+    if name == "dialect":
+        text = str(value).strip().lower()
+        if text not in DIALECT_VALUES:
+            raise ConfigError(
+                f"dialect must be one of {', '.join(DIALECT_VALUES)}, got {value!r} (from {source})"
+            )
+        return text
     if name == "embed_model":
         from .models import embedders  # standard library only at import, like this module
 
@@ -162,7 +179,7 @@ def keyword_settings(call: str, keywords: Mapping[str, Any]) -> dict[str, Any]:
     listing the valid ones, because a misspelt setting silently left at its default changes a
     store without saying so.
     """
-    known = [f.name for f in fields(Settings)]
+    known = [f.name for f in fields(Settings) if f.metadata.get("setting", True)]
     out: dict[str, Any] = {}
     for key, value in keywords.items():
         name = PUBLISHED_KEYWORDS.get(key, key)
@@ -197,12 +214,14 @@ def resolve_settings(
     environ = os.environ if environ is None else environ
     table, table_label = read_pyproject(corpus_root) if corpus_root is not None else ({}, "")
     for key in table:
-        if key not in _INT_RANGES and key not in ("summarizer", "store", "embed_model"):
+        if key not in _INT_RANGES and key not in ("summarizer", "store", "embed_model", "dialect"):
             raise ConfigError(f"unknown setting {key!r} in {table_label}")
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
     for f in fields(Settings):
         name = f.name
+        if not f.metadata.get("setting", True):
+            continue
         env_name = ENV_PREFIX + name.upper()
         if flags.get(name) is not None:
             sources[name] = _given_label(name, given_as)

@@ -23,7 +23,7 @@ import itertools
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..bounded_read import FileTooLarge, NotRegularFile, read_regular
@@ -35,7 +35,7 @@ from .report import IngestReport, strict_failure, strict_problems
 from .summaries import SummaryStage, wants_model
 from .target import StoreTarget
 from .update import apply_corpus
-from ..parsing.parse import kind_for, parse_file
+from ..parsing.parse import DIALECT_KINDS, PLAIN_KINDS, kind_for, parse_file
 from ..writing.records import DocumentRecord, PreparedRecord, Skipped
 from ..writing.section import section_document
 from ..writing.summary import offline_summary
@@ -120,11 +120,28 @@ def _stem(path: str) -> str:
     return name[:dot] if dot > 0 else name
 
 
+def with_site(settings: Settings, corpus: Path) -> Settings:
+    """``settings`` with the ``Site`` its ``dialect`` setting resolves to for ``corpus`` (once
+    per run, in the main process; the workers get it inside the settings)."""
+    if settings.site is not None:
+        return settings
+    from ..dialects.detect import detect_site
+
+    return replace(settings, site=detect_site(Path(corpus), settings.dialect))
+
+
 def build_record(path: str, data: bytes, sha256: str, settings: Settings) -> DocumentRecord | Skipped:
-    """Parse, section, classify and summarise one file's bytes."""
+    """Parse, section, classify and summarise one file's bytes.
+
+    A plain site's Markdown and every other format take the path they always took, so their
+    records are byte for byte what they were; a generator's dialect and the kinds it brought
+    (``.mdx``, ``.rst``, ``.ipynb``) are read through ``dialects.read``."""
     kind = kind_for(path)
     if kind is None:
         return Skipped(path, "unsupported file type")
+    site = settings.site
+    if kind in DIALECT_KINDS and (kind not in PLAIN_KINDS or (site is not None and site.dialect != "plain")):
+        return _dialect_record(path, data, sha256, settings, kind)
     try:
         parsed = parse_file(data, kind, _stem(path))
         drafts = section_document(parsed, settings)
@@ -151,6 +168,43 @@ def build_record(path: str, data: bytes, sha256: str, settings: Settings) -> Doc
     )
 
 
+def _dialect_record(path: str, data: bytes, sha256: str, settings: Settings, kind: str):
+    from ..dialects.api import Site
+    from ..dialects.fingerprint import document_sha
+    from ..dialects.read import read_document
+
+    site = settings.site
+    if site is None:  # a caller that resolved no site (a test, a library user): DOCS is unknown
+        site = Site("plain", None, "/", "/")
+    try:
+        result = read_document(data, kind, _stem(path), path, site)
+        parsed = result.parsed
+        drafts = section_document(parsed, settings)
+        summary = offline_summary(parsed.title, drafts, result.description)
+    except ParseError as exc:
+        return Skipped(path, str(exc) or "could not be parsed")
+    except RecursionError:
+        return Skipped(path, "could not be parsed (structure nested too deeply)")
+    except Exception as exc:  # noqa: BLE001 - one bad file must never stop the run
+        return Skipped(path, f"could not be parsed ({type(exc).__name__}: {exc})")
+    if not drafts:
+        return Skipped(path, "no text to index")
+    sections = tuple(drafts)
+    return PreparedRecord(
+        path=path,
+        title=parsed.title,
+        summary=summary,
+        summary_src="offline",
+        sha256=document_sha(site.dialect, sha256, result.deps),
+        bytes=len(data),
+        kind=kind,
+        sections=sections,
+        deps=result.deps,
+        notes=result.notes,
+        fts=tuple((fts_normalize(s.heading_path), fts_normalize(s.text)) for s in sections),
+    )
+
+
 def collect(
     corpus: Path,
     settings: Settings,
@@ -163,6 +217,8 @@ def collect(
 
     ``reuse(path, sha256)`` may return a record cached by an earlier build; it is used as is.
     """
+
+    settings = with_site(settings, corpus)
 
     def jobs() -> Iterator[tuple[bool, object]]:
         for item in _scan(Path(corpus), exclude, progress, settings.max_file_bytes):
@@ -200,6 +256,7 @@ def ingest(
     corpus, store = Path(corpus), Path(store)
     summaries = SummaryStage(settings, environ=environ) if wants_model(settings) else None
     check_corpus(corpus)
+    settings = with_site(settings, corpus)
     scan = _scan(corpus, [*exclude, store], progress, settings.max_file_bytes)
     first = next(scan, None)
     if first is None:

@@ -21,7 +21,15 @@ KINDS = {
     ".xlsx": "xlsx",
     ".pptx": "pptx",
     ".pdf": "pdf",
+    # Read in every dialect through contextpull/dialects/read.py (issue 26).
+    ".mdx": "mdx",
+    ".rst": "rst",
+    ".ipynb": "ipynb",
 }
+# The kinds a plain build reads as it always did, and the kinds a dialect reads (markdown only
+# when the site is not plain): engine.build_record chooses the path by these.
+PLAIN_KINDS = ("markdown", "text", "docx", "xlsx", "pptx", "pdf")
+DIALECT_KINDS = ("markdown", "mdx", "rst", "ipynb")
 
 # kind -> (module in this package, function)
 _PARSERS = {

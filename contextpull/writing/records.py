@@ -27,8 +27,13 @@ class DocumentRecord:
     summary_src: str | None  # 'offline' | 'llm' | None
     sha256: str
     bytes: int
-    kind: str  # markdown | text | docx | xlsx | pptx | pdf
+    kind: str  # markdown | mdx | rst | ipynb | text | docx | xlsx | pptx | pdf
     sections: tuple[SectionRecord, ...]
+    # What a dialect read for the document (issue 26): (repository path, sha256) of each file it
+    # included or read, and its construct notes (contextpull.dialects.api.Note) for the report.
+    # Empty for a document read as plain, which is then exactly what it was before dialects.
+    deps: tuple[tuple[str, str], ...] = ()
+    notes: tuple = ()
 
 
 @dataclass(frozen=True)

@@ -53,8 +53,10 @@ def first_sentence(prose: str) -> str:
     return prose[: match.end()] if match else prose
 
 
-def offline_summary(title: str, sections: Iterable[SectionRecord]) -> str:
-    sentence = first_sentence(opening_prose(sections))
+def offline_summary(title: str, sections: Iterable[SectionRecord], description: str | None = None) -> str:
+    """``description`` (a front-matter ``description``, issue 26) stands for the opening
+    sentence when a dialect found one: it is what the author wrote to summarise the page."""
+    sentence = description if description else first_sentence(opening_prose(sections))
     if not sentence or sentence.lower() == title.lower():
         return clip(title)
     return clip(title + SEPARATOR + sentence)

@@ -1,0 +1,62 @@
+"""The real ``Context`` a dialect reads one document through (issue 26; the protocol is in
+``api.py``).
+
+It is the only state a document's reading has: the notes for the construct report and the files
+read through the guarded resolver (``includes.py``), which become the document's dependencies and
+so part of its fingerprint. One is made per document, in the worker that reads it.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .api import OUTCOMES, Included, Note, Site
+from .includes import Refused, Resolver
+
+
+class DocumentContext:
+    """One document's view of its site (``api.Context``), collecting notes and dependencies."""
+
+    def __init__(
+        self, site: Site, path: str, config: dict | None = None, front_matter: dict | None = None
+    ):
+        self.site = site
+        self.path = path  # relative to DOCS, as stored
+        self.config = config if config is not None else {}
+        self.front_matter = front_matter if front_matter is not None else {}
+        docs = os.path.relpath(site.docs_root, site.repo_root).replace(os.sep, "/")
+        # DOCS relative to repo_root ("" when DOCS is the root); the document's own repository
+        # path and folder, which are where its relative includes start from.
+        self.docs_base = "" if docs == "." else docs
+        self.repo_path = f"{self.docs_base}/{path}" if self.docs_base else path
+        self.folder = self.repo_path.rpartition("/")[0]
+        self.notes: list[Note] = []
+        self._resolver = Resolver(site.repo_root, self.repo_path)
+
+    @property
+    def deps(self) -> dict[str, str]:
+        """Repository path -> sha256 of every file read (``includes.MISSING`` for one absent)."""
+        return self._resolver.deps
+
+    def include(
+        self, target: str, *, base: str, line: int, construct: str, within: Included | None = None
+    ) -> Included | None:
+        try:
+            found = self._resolver.read(target, base, within)
+        except Refused as exc:
+            self.note(construct, "unresolved", line, str(exc))
+            return None
+        self.note(construct, "resolved", line, found.path)
+        return found
+
+    def read_data(self, target: str) -> bytes | None:
+        try:
+            key, real = self._resolver.locate(target, "")
+            return self._resolver.read_bytes(key, real, target)
+        except Refused:
+            return None
+
+    def note(self, construct: str, outcome: str, line: int, detail: str = "") -> None:
+        if outcome not in OUTCOMES:
+            raise ValueError(f"outcome must be one of {OUTCOMES}, got {outcome!r}")
+        self.notes.append(Note(construct, outcome, int(line), detail))

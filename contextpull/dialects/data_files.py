@@ -1,0 +1,146 @@
+"""Configuration, front matter and data files read as data, never run (issue 26: "Configuration
+files are read as data ... nothing is ever executed or rendered").
+
+- YAML through PyYAML's ``SafeLoader``, subclassed so that the tags generators' files carry and
+  no safe loader knows (mkdocs' ``!!python/name:material.extensions.emoji.twemoji``, ``!ENV``,
+  ``!relative``) read as None instead of failing the whole file, and so that an alias bomb (a
+  "billion laughs" document: a few hundred bytes that expand to billions of nodes) is refused by
+  counting the nodes it would expand to before anything is built from it.
+- TOML through ``tomllib`` (``tomli`` on Python 3.10).
+- A Sphinx ``conf.py`` through ``ast``: top-level ``name = <literal>`` assignments only, each
+  through ``ast.literal_eval``; everything else in the file is ignored, nothing is imported.
+
+Every failure is a ``DataError`` whose message is the reason a note or an error shows.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from typing import Any
+
+import yaml
+
+# Nodes a YAML document may expand to, aliases counted each time they are used: far above any
+# real configuration or front matter (mkdocs-material's own mkdocs.yml is a few thousand).
+MAX_YAML_NODES = 200_000
+
+
+class DataError(ValueError):
+    """A data file that cannot be read as data; the message says why."""
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader with unknown tags as None and a bound on expanded size."""
+
+    def compose_document(self):
+        node = super().compose_document()
+        _check_expansion(node)
+        return node
+
+
+def _unknown_tag(loader: _Loader, suffix_or_node, node=None) -> None:
+    return None
+
+
+_Loader.add_constructor(None, lambda loader, node: None)
+_Loader.add_multi_constructor("!", _unknown_tag)
+_Loader.add_multi_constructor("tag:yaml.org,2002:python/", _unknown_tag)
+
+
+def _check_expansion(root) -> None:
+    """Refuse a document whose aliases would expand past ``MAX_YAML_NODES`` or into themselves.
+    Each node's expanded size is computed once (memoised by identity), so the check costs the
+    size of the document, not of its expansion."""
+    sizes: dict[int, int] = {}
+    open_nodes: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            open_nodes.discard(key)
+            total = 1
+            for child in _children(node):
+                total += sizes[id(child)]
+            if total > MAX_YAML_NODES:
+                raise DataError(f"YAML expands to more than {MAX_YAML_NODES} nodes (an alias bomb?)")
+            sizes[key] = total
+            continue
+        if key in sizes:
+            continue
+        if key in open_nodes:
+            raise DataError("YAML alias refers to itself")
+        open_nodes.add(key)
+        stack.append((node, True))
+        for child in _children(node):
+            if id(child) in open_nodes:
+                raise DataError("YAML alias refers to itself")
+            if id(child) not in sizes:
+                stack.append((child, False))
+
+
+def _children(node) -> list:
+    if node is None:
+        return []
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
+
+
+def load_yaml(text: str) -> Any:
+    """The first YAML document of ``text`` as plain data; ``DataError`` when it is not YAML."""
+    try:
+        return yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a SafeLoader
+    except DataError:
+        raise
+    except yaml.YAMLError as exc:
+        raise DataError(f"malformed YAML: {_yaml_reason(exc)}") from None
+    except RecursionError:
+        raise DataError("YAML nested too deeply") from None
+    except (ValueError, TypeError, OverflowError) as exc:  # a timestamp out of range, a bad key
+        raise DataError(f"malformed YAML: {exc}") from None
+
+
+def _yaml_reason(exc: yaml.YAMLError) -> str:
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    return f"{problem} (line {mark.line + 1})" if mark is not None else problem
+
+
+def load_toml(text: str) -> dict:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(f"malformed TOML: {exc}") from None
+    except RecursionError:
+        raise DataError("TOML nested too deeply") from None
+
+
+def load_conf_py(text: str) -> dict:
+    """The literal top-level assignments of a Sphinx ``conf.py`` (``project = "Flask"``,
+    ``extensions = [...]``); an assignment whose value is not a literal is left out."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError) as exc:
+        raise DataError(f"conf.py is not valid Python: {exc}") from None
+    out: dict = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            value = stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+            value = stmt.value
+        else:
+            continue
+        name = stmt.targets[0].id if isinstance(stmt, ast.Assign) else stmt.target.id
+        try:
+            out[name] = ast.literal_eval(value)
+        except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+            continue
+    return out

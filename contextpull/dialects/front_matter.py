@@ -1,0 +1,51 @@
+"""Front matter: YAML between ``---`` lines, TOML between ``+++`` lines (issue 26, "Titles and
+summaries"), parsed with the real parsers and taken off before a dialect sees the text.
+
+The block's lines are replaced by empty lines rather than removed, so every line number a
+dialect reports is still the line of the file an author opens. A block that is not a mapping or
+not valid (malformed YAML, an alias bomb, a tag that would construct an object) is a named
+``unresolved`` note, and the document is still read: the block is gone, as the generator would
+not show it either. An opening line without a closing one is not front matter (a thematic break,
+as the published parser reads it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .api import Note
+from .data_files import DataError, load_toml, load_yaml
+
+CONSTRUCT = "front matter"
+_FENCES = {"---": ("yaml", ("---", "...")), "+++": ("toml", ("+++",))}
+
+
+@dataclass
+class FrontMatter:
+    data: dict = field(default_factory=dict)
+    body: str = ""  # the text with the block's lines blank
+    notes: list[Note] = field(default_factory=list)
+
+
+def split_front_matter(text: str) -> FrontMatter:
+    first, newline, _ = text.partition("\n")
+    fence = first.strip()
+    if fence not in _FENCES or not newline:
+        return FrontMatter({}, text)
+    fmt, closers = _FENCES[fence]
+    lines = text.split("\n")
+    end = next((j for j in range(1, len(lines)) if lines[j].rstrip() in closers), None)
+    if end is None:
+        return FrontMatter({}, text)
+    source = "\n".join(lines[1:end])
+    body = "\n" * (end + 1) + "\n".join(lines[end + 1 :])
+    try:
+        data = load_yaml(source) if fmt == "yaml" else load_toml(source)
+    except DataError as exc:
+        return FrontMatter({}, body, [Note(CONSTRUCT, "unresolved", 1, str(exc))])
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        note = Note(CONSTRUCT, "unresolved", 1, f"{fmt.upper()} front matter is a {type(data).__name__}, not a mapping")
+        return FrontMatter({}, body, [note])
+    return FrontMatter(data, body, [Note(CONSTRUCT, "converted", 1, fmt)])

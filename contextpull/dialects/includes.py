@@ -1,0 +1,140 @@
+"""The one door through which a document reads another file (issue 26, "Includes, resolved
+inside the repository").
+
+Every dialect's include (mdBook ``{{#include}}``, pymdown snippets, Hugo ``readfile``, Jekyll
+``{% include %}``, MDX partials, rst ``include``) and every data read (``_data/*.yml``) comes here,
+so the guard is written once: a documentation repository is untrusted input, and a build in CI
+must not be talked into reading ``/etc/passwd``, a pipe that never ends, or a file that includes
+itself a million times. The refusals, each a reason the report shows beside the file and line:
+
+- a URL or an absolute path (nothing is fetched; a leading ``/`` means something different to each
+  generator, so the dialect maps it to a repository path before it asks);
+- a path that leaves the repository root, lexically (``../../..``) or after ``realpath`` (a
+  symbolic link out of it);
+- anything but a regular file (a folder, a named pipe, a device), opened without blocking
+  (``bounded_read``);
+- a file over ``MAX_INCLUDE_BYTES``, or one that would take the document past its
+  ``DOCUMENT_BUDGET`` (what stops a chain that multiplies: ten includes of ten includes of ...);
+- a cycle (the target is already open along the chain) or a chain deeper than ``MAX_DEPTH``.
+"""
+
+from __future__ import annotations
+
+import codecs
+import hashlib
+import os
+import posixpath
+import re
+from dataclasses import dataclass, field
+
+from ..bounded_read import FileTooLarge, NotRegularFile, read_regular, why
+from .api import Included
+
+MAX_DEPTH = 10
+MAX_INCLUDE_BYTES = 4 * 1024 * 1024
+DOCUMENT_BUDGET = 8 * 1024 * 1024
+# What a dependency on a file that is not there records: its appearance must rebuild the document.
+MISSING = "missing"
+
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://|//|(?:data|file|mailto|javascript):", re.IGNORECASE)
+_DRIVE = re.compile(r"[A-Za-z]:[\\/]")
+
+
+class Refused(Exception):
+    """An include that is not read; the message is the reason the report shows."""
+
+
+@dataclass
+class Resolver:
+    """One document's reads: the guard, the byte budget, and what was read (the dependencies)."""
+
+    repo_root: str  # absolute and real
+    document: str  # the document's own path relative to repo_root: the first link of every chain
+    budget: int = field(default_factory=lambda: DOCUMENT_BUDGET)
+    deps: dict[str, str] = field(default_factory=dict)  # repo-relative path -> sha256 or MISSING
+
+    def locate(self, target: str, base: str) -> tuple[str, str]:
+        """(repo-relative POSIX path, absolute real path) of ``target`` read from folder ``base``,
+        or ``Refused`` when it names something outside the repository or not a path at all."""
+        target = target.strip()
+        if not target:
+            raise Refused("empty include target")
+        if _URL.match(target):
+            raise Refused(f"a URL, never fetched: {target}")
+        if target.startswith(("/", "\\")) or _DRIVE.match(target):
+            raise Refused(f"an absolute path: {target}")
+        if "\x00" in target:
+            raise Refused("a path with a NUL byte")
+        rel = posixpath.normpath(posixpath.join(base.replace("\\", "/"), target.replace("\\", "/")))
+        if rel == ".." or rel.startswith("../") or rel.startswith("/"):
+            raise Refused(f"outside the repository: {target}")
+        lexical = os.path.join(self.repo_root, *rel.split("/"))
+        real = os.path.realpath(lexical)
+        if not _inside(real, self.repo_root):
+            raise Refused(f"through a symbolic link out of the repository: {target}")
+        key = rel if real == lexical else os.path.relpath(real, self.repo_root).replace(os.sep, "/")
+        return key, real
+
+    def read(self, target: str, base: str, within: Included | None) -> Included:
+        """The included file, decoded, with its chain; ``Refused`` with the reason otherwise."""
+        key, real = self.locate(target, base)
+        chain = within.chain if within is not None else (self.document,)
+        if key in chain:
+            raise Refused("include cycle: " + " -> ".join((*chain[chain.index(key):], key)))
+        if len(chain) > MAX_DEPTH:
+            raise Refused(f"includes nested deeper than {MAX_DEPTH}: {' -> '.join((*chain, key))}")
+        data = self.read_bytes(key, real, target)
+        text = _decode(data)
+        if text is None:
+            raise Refused(f"a binary file: {target}")
+        return Included(text, key, (*chain, key))
+
+    def read_bytes(self, key: str, real: str, target: str) -> bytes:
+        """The bytes of a located file under the per-file bound and what is left of the budget,
+        recorded as a dependency (a missing one too: creating it must rebuild the document)."""
+        if self.budget <= 0:
+            raise Refused(f"the document's include budget of {DOCUMENT_BUDGET} bytes is spent: {target}")
+        limit = min(MAX_INCLUDE_BYTES, self.budget)
+        try:
+            data = read_regular(real, limit)
+        except FileNotFoundError:
+            self.deps.setdefault(key, MISSING)
+            raise Refused(f"target missing: {target}") from None
+        except FileTooLarge as exc:
+            if exc.limit < MAX_INCLUDE_BYTES:
+                raise Refused(
+                    f"the document's include budget of {DOCUMENT_BUDGET} bytes is spent: {target}"
+                ) from None
+            raise Refused(f"{target} is {exc.size} bytes, over the include limit of {MAX_INCLUDE_BYTES}") from None
+        except NotRegularFile as exc:
+            raise Refused(f"{target} is {exc.kind}, not a regular file") from None
+        except OSError as exc:
+            raise Refused(f"cannot read {target}: {why(exc)}") from None
+        self.budget -= len(data)
+        self.deps[key] = hashlib.sha256(data).hexdigest()
+        return data
+
+
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _decode(data: bytes) -> str | None:
+    """UTF-8 (a BOM dropped), else Latin-1, newlines normalised; None for a binary file."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            text = data.decode("utf-16")
+        except UnicodeDecodeError:
+            return None
+    elif b"\x00" in data:
+        return None
+    else:
+        if data.startswith(codecs.BOM_UTF8):
+            data = data[len(codecs.BOM_UTF8) :]
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = data.decode("latin-1")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text

@@ -1,0 +1,158 @@
+"""One document read under its site's dialect (issue 26): the dispatch every worker runs for a
+non-plain dialect and for the kinds added with it (``.mdx``, ``.rst``, ``.ipynb``).
+
+- markdown and mdx: front matter off (``ctx.front_matter``); MDX rules when the file is ``.mdx``
+  or the site is Docusaurus (``mdx.prepare``), because there the dialect, not the extension,
+  decides that a ``.md`` carries JSX; then the dialect's ``prepare``; the shared Markdown parser;
+  the dialect's ``finish``; the generic finish.
+- rst: ``read_rst.parse_rst``, then the generic finish.
+- ipynb: ``read_ipynb.to_markdown``, then as markdown.
+
+A module that is not there yet reads as the identity. A dialect that fails on a document is a
+named ``unresolved`` note and the document is read without it: one generator's odd page must not
+lose the page. The generic finish is the title rule of issue 26: front-matter ``title``, else the
+title a dialect's ``finish`` set from the generator's navigation, else the first heading of any
+level, else the file stem; every heading path starts with it; a front-matter ``description`` is
+the document's offline summary.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..bounded_read import read_regular
+from ..config import CONFIG_FILE_LIMIT
+from ..parsing.blocks import Heading, ParsedDocument
+from ..parsing.parse import decode_text
+from ..parsing.parse_markdown import normalize_newlines, parse_markdown
+from .api import Note, Site
+from .context import DocumentContext
+from .detect import file_stamp, load_config
+from .front_matter import split_front_matter
+from .includes import MISSING
+from .registry import load_module
+
+_MARKDOWN_KINDS = ("markdown", "mdx")
+
+
+@dataclass(frozen=True)
+class ReadResult:
+    parsed: ParsedDocument
+    deps: tuple[tuple[str, str], ...]  # (repository path, sha256 or includes.MISSING), sorted
+    notes: tuple[Note, ...]
+    description: str | None = None  # front-matter description: the offline summary's sentence
+
+
+def read_document(data: bytes, kind: str, stem: str, path: str, site: Site) -> ReadResult:
+    """``ParseError`` for a file that is empty or binary, as ``parse_file``; otherwise a result."""
+    text = normalize_newlines(decode_text(data))
+    config, problem = load_config(site)
+    ctx = DocumentContext(site, path, config)
+    if problem is not None:
+        ctx.note("configuration", "unresolved", 0, problem)
+    nav = None
+    if kind == "rst":
+        parsed = _rst(text, stem, ctx)
+    else:
+        if kind == "ipynb":
+            text = _step("read_ipynb", "to_markdown", text, ctx)
+        parsed, nav = _markdown(text, kind, stem, ctx)
+    parsed, description = finish(parsed, ctx, stem, nav)
+    deps = dict(ctx.deps)
+    if site.config_file is not None:
+        deps.setdefault(site.config_file, config_sha(site))
+    return ReadResult(parsed, tuple(sorted(deps.items())), tuple(ctx.notes), description)
+
+
+def _markdown(text: str, kind: str, stem: str, ctx: DocumentContext) -> tuple[ParsedDocument, str | None]:
+    """The parsed document, and the title the dialect's ``finish`` gave it (its navigation's)."""
+    fm = split_front_matter(text)
+    ctx.front_matter = fm.data
+    ctx.notes.extend(fm.notes)
+    text = fm.body
+    if kind == "mdx" or ctx.site.dialect == "docusaurus":
+        text = _step("mdx", "prepare", text, ctx)
+    if ctx.site.dialect != "plain":
+        text = _step(ctx.site.dialect, "prepare", text, ctx)
+    parsed = parse_markdown(text, stem)
+    parsed_title = parsed.title
+    module = load_module(ctx.site.dialect) if ctx.site.dialect != "plain" else None
+    if module is not None and hasattr(module, "finish"):
+        parsed = _guarded(ctx, ctx.site.dialect, lambda: module.finish(parsed, ctx), parsed)
+    return parsed, (parsed.title if parsed.title != parsed_title else None)
+
+
+def _rst(text: str, stem: str, ctx: DocumentContext) -> ParsedDocument:
+    module = load_module("read_rst")
+    if module is None:
+        parsed = parse_markdown(text, stem)
+    else:
+        parsed = _guarded(ctx, "rst", lambda: module.parse_rst(text, ctx), None)
+        if parsed is None:
+            parsed = parse_markdown(text, stem)
+    return parsed
+
+
+def _step(module_name: str, func: str, text: str, ctx: DocumentContext) -> str:
+    module = load_module(module_name)
+    if module is None:
+        return text
+    return _guarded(ctx, module_name, lambda: getattr(module, func)(text, ctx), text)
+
+
+def _guarded(ctx: DocumentContext, name: str, call, fallback):
+    try:
+        return call()
+    except Exception as exc:  # noqa: BLE001 - a dialect's bug must not lose the document
+        ctx.note(f"{name} dialect", "unresolved", 0, f"failed, read without it ({type(exc).__name__}: {exc})")
+        return fallback
+
+
+def finish(
+    parsed: ParsedDocument, ctx: DocumentContext, stem: str, nav: str | None = None
+) -> tuple[ParsedDocument, str | None]:
+    """The generic title rule and the description (module docstring); ``nav`` is the title a
+    dialect's navigation gave."""
+    fm = ctx.front_matter
+    title = _scalar(fm.get("title")) or nav or _first_heading(parsed.blocks) or stem
+    blocks = list(parsed.blocks)
+    # Heading paths start with the title: a document whose headings start below its own H1 gets
+    # one carrying the title, as the page shows it. One without headings needs none (its only
+    # section is already named by the title).
+    headed = any(isinstance(b, Heading) for b in blocks)
+    if headed and not (isinstance(blocks[0], Heading) and blocks[0].level == 1):
+        blocks.insert(0, Heading(1, title))
+    return ParsedDocument(title, blocks), _scalar(fm.get("description"))
+
+
+def _scalar(value) -> str | None:
+    """A front-matter value as one line of text; None for a missing, empty or structured one."""
+    if value is None or isinstance(value, (dict, list, bool)):
+        return None
+    text = " ".join(str(value).split())
+    return text or None
+
+
+def _first_heading(blocks) -> str | None:
+    for block in blocks:
+        if isinstance(block, Heading) and block.text.strip():
+            return block.text.strip()
+    return None
+
+
+def config_sha(site: Site) -> str:
+    """The configuration file's sha256: a dependency of every document of the site, since what
+    it says (a snippets base path, a data value) changes what documents show."""
+    return _config_sha(site.repo_root, site.config_file, *file_stamp(site.repo_root, site.config_file))
+
+
+@lru_cache(maxsize=8)  # once per process and version of the file: every document asks
+def _config_sha(repo_root: str, config_file: str, *stamp) -> str:
+    try:
+        data = read_regular(os.path.join(repo_root, config_file), CONFIG_FILE_LIMIT)
+    except OSError:
+        return MISSING
+    return hashlib.sha256(data).hexdigest()

@@ -1,0 +1,57 @@
+"""The one table of dialects (issue 26, "A dialect setting"): each setting value, the file
+names that identify its generator, and the module that reads it, imported only when a build
+uses it.
+
+The order of ``DIALECTS`` is the order detection tries names in one folder: names only one
+generator uses come before names several share (``_config.yml``, ``config.toml``, ``conf.py``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+
+
+@dataclass(frozen=True)
+class Dialect:
+    name: str
+    config_files: tuple[str, ...]  # most specific first
+    module: str  # in contextpull.dialects
+
+
+DIALECTS = (
+    Dialect("mkdocs", ("mkdocs.yml", "mkdocs.yaml"), "mkdocs"),
+    Dialect(
+        "docusaurus",
+        ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs"),
+        "docusaurus",
+    ),
+    Dialect("hugo", ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json"), "hugo"),
+    Dialect("mdbook", ("book.toml",), "mdbook"),
+    Dialect("sphinx", ("conf.py",), "sphinx"),
+    Dialect("jekyll", ("_config.yml", "_config.yaml"), "jekyll"),
+)
+# Hugo's older name, shared with many tools: it counts only beside a ``content/`` folder.
+HUGO_SHARED_CONFIG = ("config.toml", "config.yaml", "config.yml", "config.json")
+
+NAMES = tuple(d.name for d in DIALECTS)
+SETTING_VALUES = ("auto", "plain", *NAMES)
+_BY_NAME = {d.name: d for d in DIALECTS}
+
+
+def dialect(name: str) -> Dialect:
+    return _BY_NAME[name]
+
+
+def load_module(name: str) -> ModuleType | None:
+    """The module ``contextpull.dialects.<name>``, or None while it does not exist (a dialect
+    still being written reads as the identity). A module that exists but fails to import for
+    another reason raises: that is a bug to see, not a dialect to skip."""
+    full = f"{__package__}.{name}"
+    try:
+        return importlib.import_module(full)
+    except ModuleNotFoundError as exc:
+        if exc.name == full:
+            return None
+        raise

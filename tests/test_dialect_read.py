@@ -1,0 +1,202 @@
+"""Front matter, configuration read as data, detection and the read dispatch (issue 26)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from contextpull.dialects import data_files
+from contextpull.dialects.api import Site
+from contextpull.dialects.data_files import DataError, load_conf_py, load_yaml
+from contextpull.dialects.detect import detect_site, load_config
+from contextpull.dialects.front_matter import split_front_matter
+from contextpull.dialects.read import read_document
+from contextpull.parsing.blocks import Heading
+
+BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}]\n"
+    for i in range(8)
+)
+
+
+def test_yaml_alias_bomb_is_refused_quickly():
+    started = time.perf_counter()
+    with pytest.raises(DataError, match="alias bomb"):
+        load_yaml(BOMB)
+    assert time.perf_counter() - started < 5  # bounded: the check never expands the aliases
+
+
+def test_yaml_self_reference_is_refused():
+    with pytest.raises(DataError):
+        load_yaml("a: &a [*a]\n")
+
+
+def test_yaml_tags_that_would_construct_objects_read_as_none():
+    data = load_yaml(
+        "emoji: !!python/name:material.extensions.emoji.twemoji\n"
+        "obj: !!python/object/apply:os.system ['echo pwned']\n"
+        "env: !ENV [HOME, x]\n"
+        "rel: !relative $config_dir\n"
+        "keep: 3\n"
+    )
+    assert data == {"emoji": None, "obj": None, "env": None, "rel": None, "keep": 3}
+
+
+def test_malformed_yaml_names_the_line():
+    with pytest.raises(DataError, match=r"malformed YAML: .*line 2"):
+        load_yaml("a: [1, 2\nb: : :\n")
+
+
+def test_conf_py_is_read_without_running_it(tmp_path):
+    text = "import os\nproject = 'Flask'\nextensions = ['a', 'b']\nversion = os.environ['X']\nos.system('false')\n"
+    assert load_conf_py(text) == {"project": "Flask", "extensions": ["a", "b"]}
+    with pytest.raises(DataError):
+        load_conf_py("def (:\n")
+
+
+@pytest.mark.parametrize(
+    "text, data, detail",
+    [
+        ("---\ntitle: A\ndescription: B\n---\nbody\n", {"title": "A", "description": "B"}, "yaml"),
+        ("+++\ntitle = 'A'\n+++\nbody\n", {"title": "A"}, "toml"),
+        ("---\ntitle: [unclosed\n---\nbody\n", {}, "malformed YAML"),
+        ("---\n- a\n- b\n---\nbody\n", {}, "YAML front matter is a list, not a mapping"),
+        ("---\nx: !!python/object/apply:os.system ['true']\n---\nbody\n", {"x": None}, "yaml"),
+        ("---\n" + BOMB + "---\nbody\n", {}, "alias bomb"),
+        ("+++\ntitle = \n+++\nbody\n", {}, "malformed TOML"),
+    ],
+)
+def test_front_matter_is_parsed_or_named_and_line_numbers_survive(text, data, detail):
+    fm = split_front_matter(text)
+    assert fm.data == data
+    assert detail in fm.notes[0].detail
+    assert fm.notes[0].outcome == ("converted" if data or detail in ("yaml", "toml") else "unresolved")
+    lines = fm.body.split("\n")
+    assert len(lines) == len(text.split("\n")) and lines[text.split("\n").index("body")] == "body"
+
+
+def test_unclosed_front_matter_is_text():
+    fm = split_front_matter("---\ntitle: x\nno end\n")
+    assert fm.data == {} and fm.notes == [] and fm.body.startswith("---")
+
+
+def make(tmp_path, files):
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    "files, docs, dialect, config",
+    [
+        ({"mkdocs.yml": "site_name: x\n", "docs/a.md": "a"}, "docs", "mkdocs", "mkdocs.yml"),
+        ({"website/docusaurus.config.ts": "x", "docs/a.md": "a"}, "docs", "docusaurus", "website/docusaurus.config.ts"),
+        ({"docusaurus.config.js": "x", "docs/a.md": "a"}, "docs", "docusaurus", "docusaurus.config.js"),
+        ({"hugo.toml": "", "content/a.md": "a"}, "content", "hugo", "hugo.toml"),
+        ({"config.toml": "", "content/a.md": "a"}, "content", "hugo", "config.toml"),
+        ({"config.toml": "", "docs/a.md": "a"}, "docs", "plain", None),
+        ({"book.toml": "", "src/a.md": "a"}, "src", "mdbook", "book.toml"),
+        ({"docs/_config.yml": "x: 1", "docs/a.md": "a"}, "docs", "jekyll", "docs/_config.yml"),
+        ({"book/_config.yml": "x: 1", "book/_toc.yml": "", "book/a.md": "a"}, "book", "sphinx", "book/_config.yml"),
+        ({"docs/conf.py": "project = 'x'", "docs/a.rst": "a"}, "docs", "sphinx", "docs/conf.py"),
+        ({"docs/a.md": "a"}, "docs", "plain", None),
+        # nearest folder first: the docs folder's own configuration wins over the root's
+        ({"mkdocs.yml": "", "docs/conf.py": "", "docs/a.md": "a"}, "docs", "sphinx", "docs/conf.py"),
+        # specific names before shared ones in one folder
+        ({"docs/_config.yml": "", "docs/mkdocs.yml": "", "docs/a.md": "a"}, "docs", "mkdocs", "docs/mkdocs.yml"),
+    ],
+)
+def test_auto_detection(tmp_path, files, docs, dialect, config):
+    root = make(tmp_path, {".git/HEAD": "ref", **files})
+    site = detect_site(root / docs)
+    assert (site.dialect, site.config_file) == (dialect, config)
+    assert site.repo_root == str(root.resolve())
+
+
+def test_detection_stops_at_the_repository_root(tmp_path):
+    make(tmp_path, {"mkdocs.yml": "", "repo/.git/HEAD": "", "repo/docs/a.md": "a"})
+    assert detect_site(tmp_path / "repo" / "docs").dialect == "plain"
+
+
+def test_without_a_repository_docs_is_its_own_root(tmp_path):
+    make(tmp_path, {"mkdocs.yml": "", "docs/a.md": "a"})
+    site = detect_site(tmp_path / "docs")
+    assert (site.dialect, site.repo_root) == ("plain", str((tmp_path / "docs").resolve()))
+
+
+def test_an_explicit_dialect_finds_its_own_configuration(tmp_path):
+    root = make(tmp_path, {".git/HEAD": "", "mkdocs.yml": "site_name: x\n", "docs/a.md": "a"})
+    assert detect_site(root / "docs", "plain") == Site("plain", None, str(root / "docs"), str(root))
+    site = detect_site(root / "docs", "hugo")
+    assert (site.dialect, site.config_file) == ("hugo", None)
+    assert detect_site(root / "docs", "mkdocs").config_file == "mkdocs.yml"
+
+
+def test_a_broken_configuration_is_a_problem_not_a_failure(tmp_path):
+    root = make(tmp_path, {".git/HEAD": "", "mkdocs.yml": BOMB, "docs/a.md": "# A\n\ntext\n"})
+    site = detect_site(root / "docs")
+    config, problem = load_config(site)
+    assert config == {} and "alias bomb" in problem
+    result = read_document(b"# A\n\ntext\n", "markdown", "a", "a.md", site)
+    assert [n.detail for n in result.notes if n.construct == "configuration"] == [problem]
+
+
+def site_at(tmp_path, dialect="mkdocs"):
+    (tmp_path / "docs").mkdir(exist_ok=True)
+    return Site(dialect, None, str(tmp_path / "docs"), str(tmp_path))
+
+
+def test_title_from_front_matter_heads_every_path_and_description_is_kept(tmp_path):
+    data = b"---\ntitle: Install\ndescription: How to   install it.\n---\n## Usage\n\ntext\n"
+    result = read_document(data, "markdown", "install", "install.md", site_at(tmp_path))
+    assert result.parsed.title == "Install"
+    assert result.parsed.blocks[0] == Heading(1, "Install")
+    assert result.description == "How to install it."
+
+
+@pytest.mark.parametrize(
+    "text, title",
+    [
+        ("## Second level first\n\ntext\n", "Second level first"),
+        ("just text\n", "stem"),
+        ("# Own H1\n\n## b\n", "Own H1"),
+        ("---\ntitle: 42\n---\n# Other\n", "42"),
+    ],
+)
+def test_title_rule(tmp_path, text, title):
+    result = read_document(text.encode(), "markdown", "stem", "stem.md", site_at(tmp_path))
+    assert result.parsed.title == title
+
+
+def test_a_document_that_starts_with_its_own_h1_keeps_its_blocks(tmp_path):
+    result = read_document(b"# Own\n\ntext\n", "markdown", "s", "s.md", site_at(tmp_path))
+    assert [type(b).__name__ for b in result.parsed.blocks] == ["Heading", "Paragraph"]
+
+
+def test_a_dialect_that_fails_is_named_and_the_document_still_read(tmp_path, monkeypatch):
+    import types
+
+    from contextpull.dialects import read
+
+    broken = types.SimpleNamespace(prepare=lambda text, ctx: 1 / 0)
+    monkeypatch.setattr(read, "load_module", lambda name: broken if name == "mkdocs" else None)
+    result = read_document(b"# T\n\ntext\n", "markdown", "s", "s.md", site_at(tmp_path))
+    assert result.parsed.title == "T"
+    assert [(n.construct, n.outcome) for n in result.notes] == [("mkdocs dialect", "unresolved")]
+    assert "ZeroDivisionError" in result.notes[0].detail
+
+
+def test_the_configuration_file_is_a_dependency(tmp_path):
+    make(tmp_path, {".git/HEAD": "", "mkdocs.yml": "site_name: x\n", "docs/a.md": "a"})
+    site = detect_site(tmp_path / "docs")
+    result = read_document(b"text\n", "markdown", "a", "a.md", site)
+    assert [path for path, _ in result.deps] == ["mkdocs.yml"]
+
+
+def test_yaml_node_bound_is_a_module_setting(monkeypatch):
+    monkeypatch.setattr(data_files, "MAX_YAML_NODES", 5)
+    with pytest.raises(DataError):
+        load_yaml("[1, 2, 3, 4, 5, 6]")
