@@ -11,8 +11,9 @@ import tomllib
 
 import pytest
 
-from contextpull.dialects import hugo, hugo_data, shortcodes
-from dialect_context import context
+from contextpull.dialects import hugo, shortcodes
+from contextpull.dialects.front_matter import split_front_matter
+from dialect_context import context, outcomes, read
 
 SITE = os.path.join(os.path.dirname(__file__), "dialect_sites", "hugo")
 
@@ -25,13 +26,8 @@ def _config() -> dict:
 def _page(rel: str):
     """A page's body and front matter, as the build hands them to ``prepare``."""
     with open(os.path.join(SITE, "content", rel), encoding="utf-8") as f:
-        text = f.read()
-    import yaml
-
-    front = {}
-    if text.startswith("---\n"):
-        front = yaml.safe_load(text[4 : text.index("\n---", 4)])
-    return hugo_data.drop_front_matter(text), front
+        fm = split_front_matter(f.read())
+    return fm.body, fm.data
 
 
 def _prepare(rel: str, root: str = SITE):
@@ -45,7 +41,7 @@ def _prepare(rel: str, root: str = SITE):
 def test_pages_read_as_rendered(rel, file_regression, data_regression):
     out, ctx = _prepare(rel)
     file_regression.check(out, basename=f"hugo_{rel.replace('/', '_')[:-3]}", extension=".md")
-    data_regression.check([list(n) for n in ctx.outcomes()], basename=f"hugo_{rel.replace('/', '_')[:-3]}_notes")
+    data_regression.check([[n.construct, n.outcome, n.line, n.detail] for n in ctx.notes], basename=f"hugo_{rel.replace('/', '_')[:-3]}_notes")
 
 
 def test_no_shortcode_syntax_is_left_but_the_escaped_one():
@@ -57,7 +53,7 @@ def test_no_shortcode_syntax_is_left_but_the_escaped_one():
 def test_includes_are_dependencies_and_front_matter_never_shows():
     out, ctx = _prepare("guide/lighting.md")
     assert {"content/_common/install-note.md", "content/_common/safety.md", "snippets/wiring.txt",
-            "data/docs.yaml", "content/quick-reference/glossary/wick.md"} <= set(ctx.read)
+            "data/docs.yaml", "content/quick-reference/glossary/wick.md"} <= read(ctx)
     assert "_comment" not in out and 'title = "Safety"' not in out
     assert "Never open the case while the lantern is lit." in out
 
@@ -73,7 +69,7 @@ def test_failed_includes_are_named_and_nothing_outside_is_read():
     unresolved = [(n.construct, n.line) for n in ctx.notes if n.outcome == "unresolved"]
     assert unresolved == [("hugo include", line_of("absent.md")), ("hugo include", line_of("outside.md")),
                           ("hugo include", line_of("loop.md"))]
-    assert all(not p.startswith("..") for p in ctx.read)
+    assert all(not p.startswith("..") for p in ctx.deps)
     assert "{{%" not in out
 
 
@@ -112,7 +108,7 @@ def test_an_alias_bomb_in_a_data_file_is_not_printed(tmp_path):
     (tmp_path / "hugo.toml").write_text("")
     ctx = context(tmp_path, "p.md", dialect="hugo", config_file="hugo.toml")
     assert hugo.prepare("{{< code-toggle config=i />}}", ctx) == ""
-    assert ctx.outcomes() == [("hugo code-toggle", "unresolved", 1)]
+    assert outcomes(ctx) == [("hugo code-toggle", "unresolved", 1)]
 
 
 def test_arguments_keep_quoted_text_whole():

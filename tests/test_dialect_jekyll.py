@@ -13,18 +13,16 @@ import pytest
 import yaml
 
 from contextpull.dialects import jekyll, kramdown
-from dialect_context import context
+from contextpull.dialects.front_matter import split_front_matter
+from dialect_context import context, outcomes, read
 
 SITE = os.path.join(os.path.dirname(__file__), "dialect_sites", "jekyll")
 
 
 def _prepare(rel: str):
     with open(os.path.join(SITE, rel), encoding="utf-8") as f:
-        text = f.read()
-    front = {}
-    if text.startswith("---\n"):
-        end = text.index("\n---", 4)
-        front, text = yaml.safe_load(text[4:end]), text[end + 5 :]
+        fm = split_front_matter(f.read())
+    text, front = fm.body, fm.data
     with open(os.path.join(SITE, "_config.yml"), encoding="utf-8") as f:
         config = yaml.safe_load(f)
     ctx = context(SITE, rel, dialect="jekyll", config_file="_config.yml", config=config, front_matter=front)
@@ -34,7 +32,7 @@ def _prepare(rel: str):
 def test_a_page_reads_as_rendered(file_regression, data_regression):
     out, ctx = _prepare("guide/boiling.md")
     file_regression.check(out, basename="jekyll_boiling", extension=".md")
-    data_regression.check([list(n) for n in ctx.outcomes()], basename="jekyll_boiling_notes")
+    data_regression.check([[n.construct, n.outcome, n.line, n.detail] for n in ctx.notes], basename="jekyll_boiling_notes")
 
 
 def test_no_liquid_or_kramdown_syntax_is_left_but_the_raw_text():
@@ -47,7 +45,7 @@ def test_data_and_includes_are_read_through_the_context():
     out, ctx = _prepare("guide/boiling.md")
     assert "Kettle needs Python 3.10 or later; the linter is\nRUFF." in out
     assert {"_data/python.yml", "_data/tools/linters.json", "_includes/badge.html", "_includes/tip.html",
-            "guide/parts/steps.md"} <= set(ctx.read)
+            "guide/parts/steps.md"} <= read(ctx)
     assert "Descale it **monthly**." in out and "<div" not in out
 
 
@@ -57,16 +55,16 @@ def test_what_cannot_be_shown_is_named_and_nothing_outside_is_read():
     assert ("liquid output", "site.nothing_here") in unresolved
     assert ("liquid output", "site.data.python.tested") in unresolved  # a list is not a sentence
     assert ("liquid output", "site.data.bomb.e") in unresolved
-    assert ("jekyll include", "missing or outside the repository") in unresolved
+    assert ("jekyll include", "target missing") in unresolved
     assert ("jekyll include", "../secrets.txt") in unresolved
     assert ("liquid tag", "seo") in unresolved
-    assert all(not p.startswith("..") for p in ctx.read)
+    assert all(not p.startswith("..") for p in ctx.deps)
 
 
 def test_an_unclosed_raw_keeps_the_rest_as_written():
     out, ctx = _prepare("guide/broken.md")
     assert out == "Before.\n\n\nNever closed {{ page.x }}\n"
-    assert ctx.outcomes() == [("liquid raw", "unresolved", 3)]
+    assert outcomes(ctx) == [("liquid raw", "unresolved", 3)]
 
 
 @pytest.mark.parametrize(

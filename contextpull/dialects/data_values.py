@@ -2,8 +2,8 @@
 ``site.data.*`` and Hugo's ``data/`` lookups (issue 26, "Markup to meaning": the fact itself
 where the template names it).
 
-Data is parsed, never evaluated: YAML through the safe loader (no tags that construct objects),
-TOML through ``tomllib``, JSON and CSV through the standard library. A value is printed only when
+Data is parsed, never evaluated: YAML and TOML through the build's own loaders (``data_files``:
+no tags that construct objects, alias bombs refused), JSON and CSV through the standard library. A value is printed only when
 its tree is small (``VALUE_NODES``): a YAML alias bomb is a few hundred bytes that a printer would
 expand into billions of nodes, so the count follows aliases as printing would and stops early.
 """
@@ -14,6 +14,8 @@ import csv
 import hashlib
 import io
 import json
+
+from .data_files import DataError, load_toml, load_yaml
 
 VALUE_NODES = 5_000
 _PARSED: dict[str, object] = {}
@@ -38,29 +40,19 @@ def _load(raw: bytes, ext: str) -> object:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         return None
+    if ext == ".csv":
+        try:
+            return [dict(row) for row in csv.DictReader(io.StringIO(text))]
+        except csv.Error:
+            return None
     if ext == ".json":
         try:
             return json.loads(text)
         except (ValueError, RecursionError):
             return None
-    if ext == ".toml":
-        import tomllib
-
-        try:
-            return tomllib.loads(text)
-        except (ValueError, RecursionError):
-            return None
-    if ext == ".csv":
-        try:
-            rows = list(csv.DictReader(io.StringIO(text)))
-        except csv.Error:
-            return None
-        return [dict(row) for row in rows]
-    import yaml  # the write side's YAML dependency, loaded when a site has YAML data
-
     try:
-        return yaml.safe_load(text)
-    except (yaml.YAMLError, RecursionError, ValueError):
+        return load_toml(text) if ext == ".toml" else load_yaml(text)
+    except DataError:
         return None
 
 

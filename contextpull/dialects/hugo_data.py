@@ -13,6 +13,7 @@ import os
 import posixpath
 
 from .api import Context, Included
+from .front_matter import split_front_matter
 from .data_values import VALUE_NODES, dotted, nodes, parse_data, scalar
 
 
@@ -107,26 +108,13 @@ def _docs_rel(ctx: Context) -> str:
 
 def drop_front_matter(text: str) -> str:
     """An included page's body: Hugo renders its content, never its front matter."""
-    for fence in ("---", "+++"):
-        if text.startswith(fence + "\n"):
-            end = text.find("\n" + fence, len(fence))
-            if end == -1:
-                return text
-            rest = text[end + len(fence) + 1 :]
-            return rest[1:] if rest.startswith("\n") else rest
-    return text
+    return split_front_matter(text).body.lstrip("\n")
 
 
 def front_matter_value(text: str, key: str) -> str | None:
     """One scalar of an included page's front matter (YAML or TOML), e.g. its description."""
-    for fence, ext in (("---", ".yaml"), ("+++", ".toml")):
-        if text.startswith(fence + "\n"):
-            end = text.find("\n" + fence, len(fence))
-            if end == -1:
-                return None
-            table = parse_data(text[len(fence) + 1 : end].encode("utf-8"), ext)
-            return scalar(table.get(key)) if isinstance(table, dict) else None
-    return None
+    data = split_front_matter(text).data
+    return scalar(data.get(key)) if isinstance(data, dict) else None
 
 
 def param(ctx: Context, key: str) -> str | None:
