@@ -38,7 +38,8 @@ def test_a_page_reads_as_rendered(file_regression, data_regression):
 def test_no_liquid_or_kramdown_syntax_is_left_but_the_raw_text():
     out, _ = _prepare("guide/boiling.md")
     assert "{%" not in out and "{:" not in out
-    assert out.count("{{") == 1 and "Write `{{ page.title }}` to print a title." in out
+    assert out.count("{{") == 2 and "Write `{{ page.title }}` to print a title." in out
+    assert "Type `{{ page.kind }}` to print the kind." in out  # an HTML code element stays code
 
 
 def test_data_and_includes_are_read_through_the_context():

@@ -13,6 +13,7 @@ from front matter, ``include.*`` from the include's own parameters; and the tags
 
 from __future__ import annotations
 
+import html
 import posixpath
 import re
 
@@ -25,6 +26,7 @@ NAME = "jekyll"
 CONFIG_FILES = ("_config.yml", "_config.yaml", "_config.toml")
 
 DATA_EXTENSIONS = (".yml", ".yaml", ".json", ".csv", ".tsv")
+_CODE_ELEMENT = re.compile(r"<code>(.*?)</code>", re.S)
 _PARAM = re.compile(r"""([\w-]+)\s*=\s*("[^"]*"|'[^']*'|[^\s"']+)""")
 
 
@@ -38,8 +40,19 @@ def prepare(text: str, ctx: Context) -> str:
 
 
 def _visible(prose: str) -> str:
-    """kramdown passes HTML through to the page, which shows its text, never its comments."""
-    return html_to_text(strip_html_comments(prose))
+    """kramdown passes HTML through to the page, which shows its text, never its comments; an
+    HTML ``<code>`` element is shown as code, so it becomes a code span (its entities decoded,
+    since ``html_to_text`` leaves code spans as written)."""
+    prose = strip_html_comments(prose)
+    if "<code>" in prose:
+        prose = _CODE_ELEMENT.sub(_code_span, prose)
+    return html_to_text(prose)
+
+
+def _code_span(m: re.Match) -> str:
+    code = html.unescape(re.sub(r"<[^<>]*>", "", m.group(1))).replace("\n", " ")
+    ticks = "``" if "`" in code else "`"
+    return f"{ticks}{code}{ticks}"
 
 
 def _read(text: str, ctx: Context, scope: liquid.Scope, line: int, fixed: bool) -> str:
