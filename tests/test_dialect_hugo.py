@@ -119,3 +119,17 @@ def test_nested_calls_of_one_name_pair_by_depth():
     text = "{{< box >}}a{{< box >}}b{{< /box >}}c{{< /box >}}"
     (call,) = shortcodes.calls(text)
     assert call.inner == "a{{< box >}}b{{< /box >}}c"
+
+
+def test_a_readfile_through_a_symbolic_link_out_of_the_repository_is_refused(tmp_path):
+    outside = tmp_path / "outside.txt"
+    outside.write_text("a secret\n")
+    root = tmp_path / "site"
+    (root / "content").mkdir(parents=True)
+    (root / "hugo.toml").write_text("")
+    (root / "leak.txt").symlink_to(outside)
+    ctx = context(root, "p.md", dialect="hugo", config_file="hugo.toml", docs="content")
+    assert hugo.prepare('{{< readfile file="leak.txt" >}}', ctx) == ""
+    (note,) = ctx.notes
+    assert (note.construct, note.outcome) == ("hugo readfile", "unresolved")
+    assert "symbolic link" in note.detail

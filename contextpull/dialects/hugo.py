@@ -22,6 +22,7 @@ from . import hugo_data
 from .api import Context, Included
 from .markup import (dedent_block, html_to_text, labelled, outside_code, strip_heading_attributes,
                      strip_html_comments, title_case)
+from .registry import load_module
 from .shortcodes import Call, calls, protect, restore
 
 NAME = "hugo"
@@ -49,11 +50,10 @@ def _visible(prose: str) -> str:
 
 
 def _callouts(text: str, ctx: Context) -> str:
-    try:
-        from .callouts import callouts
-    except ImportError:  # the shared callout step lands with the Docusaurus work
-        return text
-    return callouts(text, ctx)
+    """Hugo renders GitHub-style callouts; the shared step that reads them (``callouts.py``)
+    lands with the Docusaurus work, and until it is there they stay as written."""
+    module = load_module("callouts")
+    return text if module is None else module.callouts(text, ctx)
 
 
 def _render(text: str, ctx: Context, first_line: int, within: Included | None, held: list[str]) -> str:
