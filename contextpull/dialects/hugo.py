@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from functools import lru_cache
 
 from . import hugo_data
 from .api import Context, Included
@@ -52,8 +53,13 @@ def _visible(prose: str) -> str:
 def _callouts(text: str, ctx: Context) -> str:
     """Hugo renders GitHub-style callouts; the shared step that reads them (``callouts.py``)
     lands with the Docusaurus work, and until it is there they stay as written."""
-    module = load_module("callouts")
+    module = _callouts_module()
     return text if module is None else module.callouts(text, ctx)
+
+
+@lru_cache(maxsize=1)  # a module that is absent is looked for once per process, not per page
+def _callouts_module():
+    return load_module("callouts")
 
 
 def _render(text: str, ctx: Context, first_line: int, within: Included | None, held: list[str]) -> str:
@@ -61,10 +67,13 @@ def _render(text: str, ctx: Context, first_line: int, within: Included | None, h
     if not found:
         return text
     parts: list[str] = []
-    last = 0
+    last = counted = 0
+    line = first_line
     for call in found:
         # Inside an included file every call is reported at the including directive's line.
-        line = first_line if within is not None else first_line + text.count("\n", 0, call.start)
+        if within is None:
+            line += text.count("\n", counted, call.start)
+            counted = call.start
         parts.append(text[last : call.start])
         rendered = _one(call, ctx, line, within, held)
         parts.append(_indent_like(rendered, text, call.start))

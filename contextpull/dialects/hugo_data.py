@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+from functools import lru_cache
 
 from .api import Context, Included
 from .front_matter import split_front_matter
@@ -106,14 +107,19 @@ def _docs_rel(ctx: Context) -> str:
     return "" if rel == "." else rel
 
 
+@lru_cache(maxsize=256)  # one snippet is included by many pages a worker reads
+def _split(text: str):
+    return split_front_matter(text)
+
+
 def drop_front_matter(text: str) -> str:
     """An included page's body: Hugo renders its content, never its front matter."""
-    return split_front_matter(text).body.lstrip("\n")
+    return _split(text).body.lstrip("\n")
 
 
 def front_matter_value(text: str, key: str) -> str | None:
     """One scalar of an included page's front matter (YAML or TOML), e.g. its description."""
-    data = split_front_matter(text).data
+    data = _split(text).data
     return scalar(data.get(key)) if isinstance(data, dict) else None
 
 

@@ -17,6 +17,7 @@ import html
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 _TOKEN = re.compile(r"\{%(-?)\s*(#|[A-Za-z_]\w*)(.*?)(-?)%\}|\{\{(-?)(.*?)(-?)\}\}", re.S)
 CONTROL = frozenset("if elsif else endif unless endunless case when endcase for endfor break continue "
@@ -66,7 +67,8 @@ def render(text: str, scope: Scope, first_line: int, fixed_line: bool = False) -
     if "{%" not in text and "{{" not in text:
         return text
     out: list[str] = []
-    pos = 0
+    pos = counted = 0
+    line = first_line
     while True:
         m = _TOKEN.search(text, pos)
         if m is None:
@@ -76,7 +78,9 @@ def render(text: str, scope: Scope, first_line: int, fixed_line: bool = False) -
         if m.group(1) == "-" or m.group(5) == "-":
             before = before.rstrip(" \t")
         out.append(before)
-        line = first_line if fixed_line else first_line + text.count("\n", 0, m.start())
+        if not fixed_line:  # counted on from the last tag: a page of thousands of tags stays linear
+            line += text.count("\n", counted, m.start())
+            counted = m.start()
         if m.group(2) is None:
             rendered, pos = _output(m.group(6), scope, line), m.end()
         else:
@@ -146,7 +150,12 @@ def _tag(text: str, m: re.Match, scope: Scope, line: int, first_line: int, fixed
 
 
 def _end(text: str, name: str, start: int) -> re.Match | None:
-    return re.compile(r"\{%-?\s*end" + re.escape(name) + r"\s*-?%\}").search(text, start)
+    return _end_tag(name).search(text, start)
+
+
+@lru_cache(maxsize=64)
+def _end_tag(name: str) -> re.Pattern:
+    return re.compile(r"\{%-?\s*end" + re.escape(name) + r"\s*-?%\}")
 
 
 def _hold(scope: Scope, literal: str) -> str:
