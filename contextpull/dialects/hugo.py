@@ -168,6 +168,10 @@ def _page_description(call: Call, ctx: Context, line: int, within: Included | No
     target = call.arg("path", 0)
     candidates = hugo_data.page_candidates(ctx, target, within)
     chosen = next((f for f in map(lambda c: hugo_data.find(ctx, c), candidates) if f), candidates[0])
+    if chosen == hugo_data.document_path(ctx):  # a shared snippet asking for its own page's
+        own = hugo_data.scalar((getattr(ctx, "front_matter", None) or {}).get("description"))
+        ctx.note("hugo get-page-desc", "resolved" if own else "unresolved", line, "the page's own description")
+        return own or ""
     got = ctx.include(chosen, base="", line=line, construct="hugo get-page-desc", within=within)
     if got is None:
         return ""

@@ -150,7 +150,8 @@ def docs_section(ctx: Context, key: str, *, section: str | None, skip_header: bo
     under its dotted key as ``code-toggle`` prints it; None when absent or too large."""
     docs = _data_file(ctx, "docs")
     keys = key.split(".")
-    value = dotted(docs.get(section) if section and isinstance(docs, dict) else docs, key, exact=True)
+    # Hugo reads configuration keys without case: config=markup.asciidocExt finds asciiDocExt.
+    value = dotted(docs.get(section) if section and isinstance(docs, dict) else docs, key)
     if value is None or nodes(value) > VALUE_NODES:
         return None
     if not skip_header:
