@@ -133,3 +133,15 @@ def test_a_readfile_through_a_symbolic_link_out_of_the_repository_is_refused(tmp
     (note,) = ctx.notes
     assert (note.construct, note.outcome) == ("hugo readfile", "unresolved")
     assert "symbolic link" in note.detail
+
+
+def test_unclosed_openers_stay_text_and_deep_nesting_is_named(tmp_path):
+    """Sizes at which a regular expression that backtracks would take minutes: the scan is
+    linear, so these read at once."""
+    ctx = context(tmp_path, "p.md", dialect="hugo", config_file=None)
+    text = "{{< a " * 20_000 + "{{</* b " * 20_000
+    assert hugo.prepare(text, ctx) == text and ctx.notes == []
+    deep = "{{< box >}}" * 500 + "x" + "{{< /box >}}" * 500
+    out = hugo.prepare(deep, ctx)
+    assert "x" in out
+    assert [(n.construct, n.outcome) for n in ctx.notes if "nested deeper" in n.detail] == [("hugo shortcode", "unresolved")]

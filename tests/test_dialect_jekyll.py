@@ -85,3 +85,14 @@ def test_an_unclosed_raw_keeps_the_rest_as_written():
 def test_kramdown_extensions(tmp_path, source, expected):
     ctx = context(tmp_path, "p.md", dialect="jekyll", config_file=None)
     assert kramdown.prepare(source, ctx) == expected
+
+
+def test_unclosed_blocks_are_searched_once_and_named(tmp_path):
+    """Sizes at which a search per opener would be quadratic: each kind is searched once."""
+    ctx = context(tmp_path, "p.md", dialect="jekyll", config_file=None)
+    text = "{::comment}" * 20_000 + "{% a " * 20_000
+    assert jekyll.prepare(text, ctx) == text and ctx.notes == []
+    out = jekyll.prepare("{% capture a %}" * 5_000 + "kept", ctx)
+    assert out == "kept"
+    assert {(n.construct, n.outcome) for n in ctx.notes} == {("liquid capture", "unresolved")}
+    assert len(ctx.notes) == 5_000

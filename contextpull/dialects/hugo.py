@@ -35,6 +35,9 @@ ADMONITIONS = frozenset(
 # Calls that stand for an embedded medium; what a reader gets from them is their caption.
 MEDIA = frozenset("img figure image youtube vimeo instagram x twitter tweet gist qr".split())
 _CAPTION_KEYS = ("caption", "title", "alt", "text")
+# Calls inside calls deeper than this are kept as written: real pages nest two or three, and the
+# bound keeps a page of ten thousand openers linear instead of a stack overflow.
+MAX_NESTING = 20
 
 
 def prepare(text: str, ctx: Context) -> str:
@@ -62,7 +65,11 @@ def _callouts_module():
     return load_module("callouts")
 
 
-def _render(text: str, ctx: Context, first_line: int, within: Included | None, held: list[str]) -> str:
+def _render(text: str, ctx: Context, first_line: int, within: Included | None, held: list[str],
+            depth: int = 0) -> str:
+    if depth > MAX_NESTING:
+        ctx.note("hugo shortcode", "unresolved", first_line, f"calls nested deeper than {MAX_NESTING}: kept as written")
+        return text
     found = calls(text) if "{{" in text else []
     if not found:
         return text
@@ -75,19 +82,19 @@ def _render(text: str, ctx: Context, first_line: int, within: Included | None, h
             line += text.count("\n", counted, call.start)
             counted = call.start
         parts.append(text[last : call.start])
-        rendered = _one(call, ctx, line, within, held)
+        rendered = _one(call, ctx, line, within, held, depth)
         parts.append(_indent_like(rendered, text, call.start))
         last = call.end
     parts.append(text[last:])
     return "".join(parts)
 
 
-def _one(call: Call, ctx: Context, line: int, within: Included | None, held: list[str]) -> str:
+def _one(call: Call, ctx: Context, line: int, within: Included | None, held: list[str], depth: int) -> str:
     name = call.name
     if name.startswith("/"):
         ctx.note("hugo shortcode", "converted", line, f"closing tag {name} without an opening one")
         return ""
-    inner = None if call.inner is None else _render(call.inner, ctx, line, within, held)
+    inner = None if call.inner is None else _render(call.inner, ctx, line, within, held, depth + 1)
     if name in ("include", "readfile"):
         return _include(call, ctx, line, within, held)
     if name == "get-page-desc":

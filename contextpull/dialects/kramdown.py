@@ -27,8 +27,6 @@ _BLOCK_IAL = re.compile(r"^[ \t]{0,3}\{:(?!:)\s*([^}]*?)\s*\}[ \t]*$")
 _ALD = re.compile(r"^[ \t]{0,3}\{:[\w-]+:[^}]*\}[ \t]*$")
 _OPTIONS = re.compile(r"^[ \t]*\{::options\b[^}]*/\}[ \t]*$")
 _TOC_ITEM = re.compile(r"^[ \t]*(?:[*+-]|\d+\.)\s+[^\n]*$")
-_COMMENT = re.compile(r"\{::comment\}.*?\{:/(?:comment)?\}", re.S)
-_NOMARKDOWN = re.compile(r"\{::nomarkdown\}(.*?)\{:/(?:nomarkdown)?\}", re.S)
 _SPAN_IAL = re.compile(r"\{:\s*(?:[#.][\w-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+))(?:\s+(?:[#.][\w-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+)))*\s*\}")
 
 
@@ -52,8 +50,8 @@ def outside_code_headings(text: str) -> str:
 
 def _prose(chunk: str, ctx: Context, first_line: int, fixed: bool) -> str:
     if "{::" in chunk:
-        chunk = _COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), chunk)
-        chunk = _NOMARKDOWN.sub(lambda m: m.group(1), chunk)
+        chunk = _extension_blocks(chunk, "comment", keep=False)
+        chunk = _extension_blocks(chunk, "nomarkdown", keep=True)
     lines = chunk.split("\n")
     out: list[str | None] = list(lines)
     for i, raw in enumerate(lines):
@@ -82,6 +80,26 @@ def _prose(chunk: str, ctx: Context, first_line: int, fixed: bool) -> str:
             _label_block(out, i - 1, -1, label)
     kept = "\n".join(line for line in out if line is not None)
     return outside_inline_code(kept, lambda part: _SPAN_IAL.sub("", part)) if "{:" in kept else kept
+
+
+def _extension_blocks(chunk: str, name: str, *, keep: bool) -> str:
+    """``{::name}...{:/name}`` (or ``{:/}``) with its body kept or dropped (its lines left blank,
+    so later lines keep their numbers). Found with ``str.find``: an unclosed opener is text, and
+    the search stops there instead of trying every later opener."""
+    opener = "{::" + name + "}"
+    parts: list[str] = []
+    pos = 0
+    while (i := chunk.find(opener, pos)) != -1:
+        body_start = i + len(opener)
+        ends = [(j, closer) for closer in ("{:/" + name + "}", "{:/}") if (j := chunk.find(closer, body_start)) != -1]
+        if not ends:
+            break
+        j, closer = min(ends)
+        body = chunk[body_start:j]
+        parts += [chunk[pos:i], body if keep else "\n" * body.count("\n")]
+        pos = j + len(closer)
+    parts.append(chunk[pos:])
+    return "".join(parts)
 
 
 def _label(attrs: str) -> str | None:

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-_TOKEN = re.compile(r"\{%(-?)\s*(#|[A-Za-z_]\w*)(.*?)(-?)%\}|\{\{(-?)(.*?)(-?)\}\}", re.S)
+_TAG_NAME = re.compile(r"\s*(#|[A-Za-z_]\w*)")
 CONTROL = frozenset("if elsif else endif unless endunless case when endcase for endfor break continue "
                     "tablerow endtablerow cycle increment decrement ifchanged endifchanged".split())
 _OPENERS = frozenset("if unless case for tablerow".split())
@@ -39,6 +39,7 @@ class Scope:
     note: Callable[[str, str, int, str], None]
     names: dict = field(default_factory=dict)  # assign and capture
     held: list[str] = field(default_factory=list)  # raw text, restored last
+    no_end: dict = field(default_factory=dict)  # (id(text), block name) -> start of a failed search
 
     def value(self, expr: str) -> object:
         """A literal or a variable path's value, None when unknown."""
@@ -61,6 +62,43 @@ def restore(text: str, held: list[str]) -> str:
     return _HELD.sub(lambda m: held[int(m.group(1))], text) if held else text
 
 
+@dataclass(frozen=True)
+class _Token:
+    start: int
+    end: int
+    name: str | None  # a tag's name; None for an output
+    body: str  # a tag's arguments, or an output's expression
+    trim_left: bool  # {%- or {{-
+    trim_right: bool  # -%} or -}}
+
+
+def _next_token(text: str, pos: int, done: set[str]) -> _Token | None:
+    """The first tag or output at or after ``pos``, ending at its first closer as Liquid's
+    tokenizer reads it; found with ``str.find``, and a kind whose closer is absent is not looked
+    for again (``done``), so the work stays linear in the text whatever it holds."""
+    while True:
+        starts = [i for i in (text.find("{%", pos) if "%" not in done else -1,
+                              text.find("{{", pos) if "{" not in done else -1) if i != -1]
+        if not starts:
+            return None
+        i = min(starts)
+        kind = text[i + 1]
+        j = text.find("%}" if kind == "%" else "}}", i + 2)
+        if j == -1:
+            done.add(kind)
+            continue
+        body = text[i + 2 : j]
+        trim_left, trim_right = body.startswith("-"), body.endswith("-") and len(body) > 1
+        body = body[1 if trim_left else 0 : len(body) - 1 if trim_right else len(body)]
+        if kind == "{":
+            return _Token(i, j + 2, None, body, trim_left, trim_right)
+        m = _TAG_NAME.match(body)
+        if m is None:  # "{% %}" with no name is text to Liquid's lax reader; keep it
+            pos = j + 2
+            continue
+        return _Token(i, j + 2, m.group(1), body[m.end() :], trim_left, trim_right)
+
+
 def render(text: str, scope: Scope, first_line: int, fixed_line: bool = False) -> str:
     """``text`` with its Liquid read as described above; raw text is held as placeholders until
     ``restore``."""
@@ -69,28 +107,24 @@ def render(text: str, scope: Scope, first_line: int, fixed_line: bool = False) -
     out: list[str] = []
     pos = counted = 0
     line = first_line
-    while True:
-        m = _TOKEN.search(text, pos)
-        if m is None:
-            out.append(text[pos:])
-            break
-        before = text[pos : m.start()]
-        if m.group(1) == "-" or m.group(5) == "-":
-            before = before.rstrip(" \t")
-        out.append(before)
+    done: set[str] = set()
+    while (tok := _next_token(text, pos, done)) is not None:
+        before = text[pos : tok.start]
+        out.append(before.rstrip(" \t") if tok.trim_left else before)
         if not fixed_line:  # counted on from the last tag: a page of thousands of tags stays linear
-            line += text.count("\n", counted, m.start())
-            counted = m.start()
-        if m.group(2) is None:
-            rendered, pos = _output(m.group(6), scope, line), m.end()
+            line += text.count("\n", counted, tok.start)
+            counted = tok.start
+        if tok.name is None:
+            rendered, pos = _output(tok.body, scope, line), tok.end
         else:
-            rendered, pos = _tag(text, m, scope, line, first_line, fixed_line)
+            rendered, pos = _tag(text, tok, scope, line, first_line, fixed_line)
         if rendered and out and out[-1] and out[-1][-1].isalnum() and _starts_with_word(rendered):
             rendered = " " + rendered  # a trimmed space between two words: the page shows a gap
         out.append(rendered)
-        if m.group(4) == "-" or m.group(7) == "-":
+        if tok.trim_right:
             while pos < len(text) and text[pos] in " \t":
                 pos += 1
+    out.append(text[pos:])
     return "".join(out)
 
 
@@ -99,28 +133,28 @@ def _starts_with_word(rendered: str) -> bool:
     return visible[:1].isalnum()
 
 
-def _tag(text: str, m: re.Match, scope: Scope, line: int, first_line: int, fixed: bool) -> tuple[str, int]:
-    name, args = m.group(2), m.group(3).strip()
+def _tag(text: str, m: _Token, scope: Scope, line: int, first_line: int, fixed: bool) -> tuple[str, int]:
+    name, args = m.name, m.body.strip()
     if name == "#":
-        return "", m.end()
+        return "", m.end
     if name in ("raw", "comment"):
-        end = _end(text, name, m.end())
+        end = _end(text, name, m.end, scope)
         if end is None:
             scope.note(f"liquid {name}", "unresolved", line, f"{{% {name} %}} never closed: the rest kept as written")
-            rest = text[m.end() :]
+            rest = text[m.end :]
             return _hold(scope, rest) if name == "raw" else rest, len(text)
-        inner = text[m.end() : end.start()]
+        inner = text[m.end : end.start()]
         if name == "comment":
             return "", end.end()
         scope.note("liquid raw", "converted", line)
         return _hold(scope, inner), end.end()
     if name in ("highlight", "capture"):
-        end = _end(text, name, m.end())
+        end = _end(text, name, m.end, scope)
         if end is None:
             scope.note(f"liquid {name}", "unresolved", line, f"{{% {name} %}} never closed")
-            return "", m.end()
-        start_line = first_line if fixed else first_line + text.count("\n", 0, m.end())
-        inner = render(text[m.end() : end.start()], scope, start_line, fixed)
+            return "", m.end
+        start_line = first_line if fixed else first_line + text.count("\n", 0, m.end)
+        inner = render(text[m.end : end.start()], scope, start_line, fixed)
         if name == "capture":
             scope.names[args.split()[0] if args else ""] = restore(inner, scope.held).strip()
             return "", end.end()
@@ -134,23 +168,31 @@ def _tag(text: str, m: re.Match, scope: Scope, line: int, first_line: int, fixed
         value = evaluate(expr, scope)
         if value is not None:
             scope.names[target.strip()] = value
-        return "", m.end()
+        return "", m.end
     if name in CONTROL or name.startswith("end"):
         if name in _OPENERS:
             scope.note(f"liquid {name}", "converted", line)
-        return "", m.end()
+        return "", m.end
     rendered = scope.tag(name, args, line)
     if rendered is not None:
-        return rendered, m.end()
-    if _end(text, name, m.end()) is not None:
+        return rendered, m.end
+    if _end(text, name, m.end, scope) is not None:
         scope.note("liquid tag", "converted", line, name)  # a plugin block: its text stays
-        return "", m.end()
+        return "", m.end
     scope.note("liquid tag", "unresolved", line, f"{name}: rendered by a plugin alone")
-    return "", m.end()
+    return "", m.end
 
 
-def _end(text: str, name: str, start: int) -> re.Match | None:
-    return _end_tag(name).search(text, start)
+def _end(text: str, name: str, start: int, scope: Scope) -> re.Match | None:
+    """The closing tag of block ``name`` after ``start``; a search that failed is remembered,
+    so a page of unclosed openers is searched once, not once per opener."""
+    key = (id(text), name)
+    if key in scope.no_end and start >= scope.no_end[key]:
+        return None
+    found = _end_tag(name).search(text, start)
+    if found is None:
+        scope.no_end[key] = start
+    return found
 
 
 @lru_cache(maxsize=64)

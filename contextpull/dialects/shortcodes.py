@@ -16,13 +16,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-# An escaped call, shown literally: {{</* x */>}} -> {{< x >}}.
-_ESCAPED = re.compile(r"\{\{([<%])/\*(.*?)\*/([>%])\}\}", re.S)
-# A call or a closing tag; arguments may span lines and hold quoted ">}}".
-_CALL = re.compile(
-    r"\{\{([<%])-?\s*(/)?\s*([A-Za-z_][\w./-]*)((?:\"(?:[^\"\\]|\\.)*\"|`[^`]*`|[^\"`])*?)\s*(/)?\s*-?([>%])\}\}",
-    re.S,
-)
+# A call's text between its delimiters longer than this is not a call (real ones are a line or
+# a few): it bounds the work one unclosed "{{<" can cause.
+MAX_TAG_CHARS = 10_000
+_NAME = re.compile(r"[A-Za-z_][\w./-]*")
+_CLOSERS = {"<": ">}}", "%": "%}}"}
 _ARG = re.compile(r"(?:([A-Za-z_][\w-]*)=)?(\"(?:[^\"\\]|\\.)*\"|`[^`]*`|'[^']*'|\S+)")
 # Private-use characters: never in a page's source, so a placeholder cannot collide with text.
 _HOLD = "\ue000{}\ue001"
@@ -50,17 +48,60 @@ class Call:
         return default
 
 
+@dataclass(frozen=True)
+class _Tag:
+    start: int
+    end: int
+    delim: str  # "<" or "%"
+    body: str  # the text between "{{<" and ">}}"
+
+
+def _scan(text: str):
+    """Every ``{{< ... >}}`` and ``{{% ... %}}`` in order, found with ``str.find`` so that the
+    work stays linear in the text whatever it holds: an opener whose closer comes after another
+    opener is not a tag, and once a closer is absent no later opener of its kind is tried."""
+    pos = 0
+    exhausted: set[str] = set()
+    while True:
+        i = text.find("{{", pos)
+        if i == -1 or i + 2 >= len(text):
+            return
+        delim = text[i + 2]
+        if delim not in _CLOSERS or delim in exhausted:
+            pos = i + 2
+            continue
+        j = text.find(_CLOSERS[delim], i + 3)
+        if j == -1:
+            exhausted.add(delim)
+            pos = i + 3
+            continue
+        again = text.find("{{", i + 3, j)
+        if again != -1 or j - i > MAX_TAG_CHARS:
+            pos = again if again != -1 else i + 3
+            continue
+        yield _Tag(i, j + 3, delim, text[i + 3 : j])
+        pos = j + 3
+
+
+def _escaped(tag: _Tag) -> bool:
+    return tag.body.startswith("/*") and tag.body.endswith("*/") and len(tag.body) >= 4
+
+
 def protect(text: str, held: list[str]) -> str:
     """``text`` with each escaped call replaced by a placeholder; ``held`` gets the literal text
     the page shows for it."""
     if "/*" not in text:
         return text
-
-    def hold(m: re.Match) -> str:
-        held.append("{{" + m.group(1) + m.group(2) + m.group(3) + "}}")
-        return _HOLD.format(len(held) - 1)
-
-    return _ESCAPED.sub(hold, text)
+    parts: list[str] = []
+    last = 0
+    for tag in _scan(text):
+        if not _escaped(tag):
+            continue
+        held.append("{{" + tag.delim + tag.body[2:-2] + _CLOSERS[tag.delim][0] + "}}")
+        parts += [text[last : tag.start], _HOLD.format(len(held) - 1)]
+        last = tag.end
+    parts.append(text[last:])
+    return "".join(parts)
 
 
 def restore(text: str, held: list[str]) -> str:
@@ -68,6 +109,35 @@ def restore(text: str, held: list[str]) -> str:
     if not held:
         return text
     return _HELD.sub(lambda m: held[int(m.group(1))], text)
+
+
+@dataclass(frozen=True)
+class _Token:
+    start: int
+    end: int
+    delim: str
+    closing: bool  # {{< /name >}}
+    name: str
+    args: str
+    self_closing: bool  # {{< name />}}
+
+
+def _token(tag: _Tag) -> _Token | None:
+    body = tag.body.strip()
+    body = body[1:].lstrip() if body.startswith("-") else body  # {{<- trims whitespace in Hugo
+    body = body[:-1].rstrip() if body.endswith("-") else body
+    closing = body.startswith("/")
+    if closing:
+        body = body[1:].lstrip()
+    m = _NAME.match(body)
+    if m is None:
+        return None
+    rest = body[m.end() :]
+    if rest and not rest[0].isspace() and rest[0] != "/":
+        return None
+    self_closing = rest.rstrip().endswith("/")
+    args = rest.rstrip()[:-1] if self_closing else rest
+    return _Token(tag.start, tag.end, tag.delim, closing, m.group(0), args, self_closing)
 
 
 def parse_args(raw: str) -> tuple[tuple[str, ...], dict]:
@@ -91,44 +161,39 @@ def calls(text: str) -> list[Call]:
     """The outermost calls of ``text`` in order, each paired with its closing tag when one
     follows (nesting of the same name counted). Closing tags with no opener are calls named
     ``/name`` so the caller can drop them."""
-    tokens = []
-    for m in _CALL.finditer(text):
-        if {"<": ">", "%": "%"}[m.group(1)] != m.group(6):
-            continue
-        tokens.append(m)
+    tokens = [t for t in map(_token, _scan(text)) if t is not None]
+    pairs = _pairs(tokens)
     out: list[Call] = []
     k = 0
     while k < len(tokens):
-        m = tokens[k]
-        name = m.group(3)
-        if m.group(2):
-            out.append(Call("/" + name, (), {}, m.group(1) == "%", m.start(), m.end(), None))
+        t = tokens[k]
+        if t.closing:
+            out.append(Call("/" + t.name, (), {}, t.delim == "%", t.start, t.end, None))
             k += 1
             continue
-        positional, named = parse_args(m.group(4))
-        markdown = m.group(1) == "%"
-        close = None if m.group(5) else _closing(tokens, k, name)
+        positional, named = parse_args(t.args)
+        close = pairs.get(k)
         if close is None:
-            out.append(Call(name, positional, named, markdown, m.start(), m.end(), None))
+            out.append(Call(t.name, positional, named, t.delim == "%", t.start, t.end, None))
             k += 1
             continue
         closer = tokens[close]
-        inner = text[m.end() : closer.start()]
-        out.append(Call(name, positional, named, markdown, m.start(), closer.end(), inner))
+        inner = text[t.end : closer.start]
+        out.append(Call(t.name, positional, named, t.delim == "%", t.start, closer.end, inner))
         k = close + 1
     return out
 
 
-def _closing(tokens: list, k: int, name: str) -> int | None:
-    depth = 0
-    for j in range(k + 1, len(tokens)):
-        t = tokens[j]
-        if t.group(3) != name:
-            continue
-        if t.group(2):
-            if depth == 0:
-                return j
-            depth -= 1
-        elif not t.group(5):
-            depth += 1
-    return None
+def _pairs(tokens: list[_Token]) -> dict[int, int]:
+    """Opening token index -> its closing token index: a closing tag closes the nearest open
+    call of its name (one stack per name, so the pairing is linear)."""
+    open_calls: dict[str, list[int]] = {}
+    pairs: dict[int, int] = {}
+    for j, t in enumerate(tokens):
+        if t.closing:
+            stack = open_calls.get(t.name)
+            if stack:
+                pairs[stack.pop()] = j
+        elif not t.self_closing:
+            open_calls.setdefault(t.name, []).append(j)
+    return pairs
