@@ -2,7 +2,9 @@
 
 A skipped file gets a warning on itself (an error under ``strict``), and so does a document whose
 model summary failed and fell back to the offline one (issue 17: the report's ``summaries.failed``,
-or ``summary_failures`` when ``--strict`` refused to publish); on golden drift every removed
+or ``summary_failures`` when ``--strict`` refused to publish), and every markup construct the
+dialect left unresolved gets a warning on its file and line (issue 26: the report's
+``dialect.unresolved``); on golden drift every removed
 or changed section id gets an error on the document it belonged to, every added id a warning.
 GitHub shows only a handful of annotations per step and reviewers read the first few, so each kind
 is capped at ``MAX_PER_KIND``; one notice says how many were left out, and the job summary lists
@@ -104,6 +106,16 @@ def summary_annotations(failed: list, docs: str, *, level: str, overflow: dict[s
                      title="ContextPull model summary failed", overflow=overflow)
 
 
+def construct_annotations(dialect: Mapping[str, object], docs: str, *, overflow: dict[str, int]) -> list[str]:
+    """A warning on the file and line of each construct the dialect left unresolved (a missing
+    include, an unknown directive that lost text): the page shows something the store does not."""
+    items = list(dialect.get("unresolved") or []) if isinstance(dialect, Mapping) else []
+    return [annotation("warning", f"{item.get('construct', 'construct')} not resolved: {item.get('detail', '')}",
+                       file=join_docs(docs, str(item.get("path", ""))), line=item.get("line") or None,
+                       title="ContextPull left markup unresolved")
+            for item in _capped("unresolved constructs", items, overflow)]
+
+
 def drift_ids(report: Mapping[str, object]) -> list[str]:
     """The drifted ids ``build_annotations`` puts on files: the first ``MAX_PER_KIND`` of the
     removed, changed and added, in natural order, as it caps them. Only these need a line, and a
@@ -154,6 +166,8 @@ def build_annotations(report: Mapping[str, object], docs: str, *, strict: bool,
     summaries = report.get("summaries") or {}
     lines += summary_annotations(list(summaries.get("failed") or []), docs, level="error" if strict else "warning",
                                  overflow=overflow)
+
+    lines += construct_annotations(report.get("dialect") or {}, docs, overflow=overflow)
 
     for message in _capped("build warnings", [str(w) for w in report.get("warnings") or []], overflow):
         lines.append(annotation("warning", message, title="ContextPull build"))

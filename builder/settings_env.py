@@ -23,17 +23,22 @@ from typing import Dict, Mapping, Optional, Tuple
 
 SUMMARIZER_INPUT = "CONTEXTPULL_ACTION_SUMMARIZER"
 SUMMARIZER_VARIABLE = "CONTEXTPULL_SUMMARIZER"
+# The dialect input (issue 26) stands where a flag would, the same way.
+DIALECT_INPUT = "CONTEXTPULL_ACTION_DIALECT"
+DIALECT_VARIABLE = "CONTEXTPULL_DIALECT"
 # provider -> the variable its key is read from; contextpull.models.spec.HOSTED is the source
 # (tests/test_builder_summaries.py checks they agree).
 KEY_VARIABLES = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 
 
 def build_environ(environ: Mapping[str, str]) -> Dict[str, str]:
-    """``environ`` with the ``summarizer`` input, when given, as ``CONTEXTPULL_SUMMARIZER``."""
+    """``environ`` with the ``summarizer`` and ``dialect`` inputs, when given, as
+    ``CONTEXTPULL_SUMMARIZER`` and ``CONTEXTPULL_DIALECT``."""
     env = dict(environ)
-    value = environ.get(SUMMARIZER_INPUT, "").strip()
-    if value:
-        env[SUMMARIZER_VARIABLE] = value
+    for given, variable in ((SUMMARIZER_INPUT, SUMMARIZER_VARIABLE), (DIALECT_INPUT, DIALECT_VARIABLE)):
+        value = environ.get(given, "").strip()
+        if value:
+            env[variable] = value
     return env
 
 

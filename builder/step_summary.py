@@ -113,6 +113,46 @@ def skipped_section(skipped: Sequence[Mapping[str, str]], docs: str) -> list[str
     return [f"### Skipped files ({len(skipped)})", ""] + file_table(skipped, docs)
 
 
+def dialect_text(dialect: Mapping[str, object]) -> str:
+    """One table cell: the dialect chosen, from which file, and its constructs by outcome."""
+    source = f"from {dialect.get('config_file')}" if dialect.get("config_file") else "no generator configuration file"
+    totals = dialect.get("totals") or {}
+    return (f"{dialect.get('name', '?')} ({source}): {totals.get('resolved', 0)} resolved, "
+            f"{totals.get('converted', 0)} converted, {totals.get('unresolved', 0)} unresolved")
+
+
+def shows_dialect(dialect: object) -> bool:
+    """A plain build that met no construct reports as it always did."""
+    return isinstance(dialect, Mapping) and (dialect.get("name") != "plain" or bool(dialect.get("constructs")))
+
+
+def constructs_section(dialect: Mapping[str, object], docs: str) -> list[str]:
+    """Per construct, what became of it, and every unresolved one by file and line (capped)."""
+    constructs = dialect.get("constructs") or {}
+    lines: list[str] = []
+    if constructs:
+        lines += [f"### Markup constructs ({cell(dialect.get('name', '?'))})", "",
+                  "| Construct | Resolved | Converted | Unresolved |", "| --- | --- | --- | --- |"]
+        for name, counts in constructs.items():
+            lines.append(f"| {cell(name)} | {cell(counts.get('resolved', 0))} | {cell(counts.get('converted', 0))} |"
+                         f" {cell(counts.get('unresolved', 0))} |")
+        lines.append("")
+    unresolved = list(dialect.get("unresolved") or [])
+    if unresolved:
+        lines += [f"### Unresolved constructs ({len(unresolved)})", "",
+                  "What an agent reading the store will not get as the page shows it.", "",
+                  "| File | Construct | Reason |", "| --- | --- | --- |"]
+        for item in unresolved[:MAX_LISTED]:
+            where = join_docs(docs, str(item.get("path", "?")))
+            if item.get("line"):
+                where += f":{item['line']}"
+            lines.append(f"| {code(where)} | {cell(item.get('construct', ''))} | {cell(item.get('detail', ''))} |")
+        if len(unresolved) > MAX_LISTED:
+            lines.append(f"| ... | | and {len(unresolved) - MAX_LISTED} more |")
+        lines.append("")
+    return lines
+
+
 def join_docs(docs: str, path: str) -> str:
     """A corpus-relative path as the repository sees it: ``docs`` + ``guide/a.md``."""
     docs = docs.strip().rstrip("/")
@@ -193,6 +233,9 @@ def render(report: Mapping[str, object], docs: str, installed: Sequence[tuple[st
     summaries = report.get("summaries")
     if isinstance(summaries, Mapping):
         rows.append(("Summaries", cell(summaries_text(summaries))))
+    dialect = report.get("dialect")
+    if shows_dialect(dialect):
+        rows.append(("Dialect", cell(dialect_text(dialect))))
     total = (report.get("timings") or {}).get("total_s")
     if total is not None:
         rows.append(("Build time", cell(f"{total} s")))
@@ -203,6 +246,8 @@ def render(report: Mapping[str, object], docs: str, installed: Sequence[tuple[st
     lines += skipped_section(skipped, docs)
     if isinstance(summaries, Mapping):
         lines += summary_failures_section(list(summaries.get("failed") or []), docs)
+    if shows_dialect(dialect):
+        lines += constructs_section(dialect, docs)
     lines += installed_section(installed)
     return "\n".join(lines).rstrip("\n") + "\n"
 

@@ -33,6 +33,7 @@ INPUTS = (
     "python-version",
     "extras",
     "summarizer",
+    "dialect",
     "cache",
     "artifact-name",
     "release-tag",
@@ -45,6 +46,8 @@ BOOLEAN_INPUTS = ("update-golden", "strict", "cache", "overwrite")
 # others (it builds; serving, the mcp extra, is for readers).
 ACTION_EXTRAS = ("pdf",)
 ATTEST_WORDS = ("auto", "true", "false")
+# contextpull.config.DIALECT_VALUES (tests/test_action_validators.py holds them together).
+DIALECTS = ("auto", "plain", "mkdocs", "docusaurus", "hugo", "mdbook", "jekyll", "sphinx")
 AUTO_ARTIFACT_NAME = "auto"
 # requires-python in pyproject.toml: >=3.10,<3.14.
 SUPPORTED_PYTHON = ((3, 10), (3, 13))
@@ -155,6 +158,12 @@ def extras_spec(value: str) -> str:
     return "[" + ",".join(names) + "]"
 
 
+def check_dialect(value: str) -> None:
+    """Empty (the job's ``CONTEXTPULL_DIALECT``, pyproject.toml or auto decides) or one value."""
+    if value and value.strip().lower() not in DIALECTS:
+        raise InputProblem(f"input 'dialect' must be one of {', '.join(DIALECTS)}, got '{value}'")
+
+
 def check_summarizer(value: str, environ: Mapping[str, str]) -> None:
     """A summarizer name, and for a hosted model its key in the step's environment: without it
     the build would stop with exit 3 after the install, so the Action says it here, in seconds."""
@@ -261,6 +270,7 @@ def validate(inputs: Mapping[str, str], root: Path,
     attempt("python-version", lambda: check_python_version(inputs["python-version"]))
     extras = attempt("extras", lambda: extras_spec(inputs["extras"]))
     attempt("summarizer", lambda: check_summarizer(inputs["summarizer"], environ or {}))
+    attempt("dialect", lambda: check_dialect(inputs.get("dialect", "")))
     attempt("artifact-name", lambda: check_artifact_name(inputs["artifact-name"]))
     attempt("release-tag", lambda: check_release_tag(inputs["release-tag"]))
     attest_word = attempt("attest", lambda: check_attest(inputs["attest"]))

@@ -26,6 +26,7 @@ DEFAULTS = {
     "python-version": "3.12",
     "extras": "",
     "summarizer": "",
+    "dialect": "",
     "cache": "true",
     "artifact-name": "auto",
     "release-tag": "",

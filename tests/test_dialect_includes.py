@@ -150,6 +150,16 @@ def test_a_chain_that_multiplies_stops_at_the_document_budget(repo, monkeypatch)
     assert len(refused) == 4 and all("include budget" in n.detail for n in refused)
 
 
+def test_many_includes_of_an_empty_file_stop_at_the_read_limit(repo, monkeypatch):
+    monkeypatch.setattr(includes, "MAX_READS", 50)
+    (repo / "docs" / "empty.md").write_text("")
+    site = Site("mdbook", None, str(repo / "docs"), str(repo))
+    ctx = DocumentContext(site, "top.md")
+    got = [ctx.include("empty.md", base="docs", line=i, construct="include") for i in range(60)]
+    assert sum(g is not None for g in got) == 50
+    assert ctx.notes[-1].detail == "the document's limit of 50 includes is reached: empty.md"
+
+
 def test_read_data_uses_the_same_guard_and_records_the_dependency(repo):
     (repo / "docs" / "_data").mkdir()
     (repo / "docs" / "_data" / "v.yml").write_text("min: 3\n")
@@ -159,6 +169,13 @@ def test_read_data_uses_the_same_guard_and_records_the_dependency(repo):
     assert ctx.read_data("docs/_data/none.yml") is None
     assert ctx.deps["docs/_data/v.yml"] != MISSING and ctx.deps["docs/_data/none.yml"] == MISSING
     assert ctx.notes == []
+
+
+def test_without_a_repository_root_nothing_is_read():
+    ctx = DocumentContext(Site("plain", None, "", ""), "a.rst")
+    assert ctx.include("../../etc/passwd", base=ctx.folder, line=1, construct="rst include") is None
+    assert only_note(ctx).detail.startswith("no repository root is known")
+    assert ctx.read_data("etc/passwd") is None
 
 
 def test_a_note_with_an_unknown_outcome_is_a_bug(repo):

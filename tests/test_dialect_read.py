@@ -121,6 +121,12 @@ def test_detection_stops_at_the_repository_root(tmp_path):
     assert detect_site(tmp_path / "repo" / "docs").dialect == "plain"
 
 
+def test_an_exported_repository_is_known_by_its_github_folder(tmp_path):
+    make(tmp_path, {"repo/.github/workflows/ci.yml": "", "repo/book.toml": "", "repo/src/a.md": "a"})
+    site = detect_site(tmp_path / "repo" / "src")
+    assert (site.dialect, site.config_file, site.repo_root) == ("mdbook", "book.toml", str((tmp_path / "repo").resolve()))
+
+
 def test_without_a_repository_docs_is_its_own_root(tmp_path):
     make(tmp_path, {"mkdocs.yml": "", "docs/a.md": "a"})
     site = detect_site(tmp_path / "docs")
@@ -171,6 +177,15 @@ def test_title_rule(tmp_path, text, title):
     assert result.parsed.title == title
 
 
+def test_a_page_of_front_matter_alone_is_its_description(tmp_path):
+    data = b"---\ntitle: Functions\ndescription: Use these functions in templates.\n---\n"
+    result = read_document(data, "markdown", "_index", "functions/_index.md", site_at(tmp_path))
+    assert result.parsed.title == "Functions"
+    assert [getattr(b, "text", None) for b in result.parsed.blocks] == ["Use these functions in templates."]
+    bare = read_document(b"---\ntitle: Empty\n---\n", "markdown", "_index", "e/_index.md", site_at(tmp_path))
+    assert bare.parsed.blocks == []
+
+
 def test_a_document_that_starts_with_its_own_h1_keeps_its_blocks(tmp_path):
     result = read_document(b"# Own\n\ntext\n", "markdown", "s", "s.md", site_at(tmp_path))
     assert [type(b).__name__ for b in result.parsed.blocks] == ["Heading", "Paragraph"]
@@ -197,6 +212,15 @@ def test_the_configuration_file_is_a_dependency(tmp_path):
 
 
 def test_yaml_node_bound_is_a_module_setting(monkeypatch):
-    monkeypatch.setattr(data_files, "MAX_YAML_NODES", 5)
+    monkeypatch.setattr(data_files, "MAX_YAML_NODES", 10)
+    assert load_yaml("a: &a [1, 2]\nb: *a\n") == {"a": [1, 2], "b": [1, 2]}
     with pytest.raises(DataError):
-        load_yaml("[1, 2, 3, 4, 5, 6]")
+        load_yaml("a: &a [1, 2, 3]\nb: [*a, *a]\n")
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, "{" * 50_000, "a:\n" + "".join(" " * i + "b:\n" for i in range(1, 3000))])
+def test_deeply_nested_yaml_is_refused_quickly(text):
+    started = time.perf_counter()
+    with pytest.raises(DataError):
+        load_yaml(text)
+    assert time.perf_counter() - started < 5

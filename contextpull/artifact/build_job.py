@@ -14,6 +14,9 @@ import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from ..dialects.reads import READS_KEY
+from ..dialects.reads import dumps as dumps_reads
+from ..dialects.report import ConstructTally
 from ..errors import BuildError
 from . import build_file
 from . import manifest as manifest_mod
@@ -69,13 +72,17 @@ class BuildJob:
         self.index_failures: list[str] = []  # workers that failed and were redone (same rows)
         self.cache_copy: CacheCopy | None = None  # the build file, begun as the cache's copy
         self.summaries = summaries  # ingest.summaries.SummaryStage with a model summarizer, else None
+        self.constructs = ConstructTally()  # what the documents' dialect read (dialects.report)
 
     # -- collecting and writing ---------------------------------------------------------------
     def _records(self) -> Iterable[DocumentRecord | Skipped]:
         from ..ingest.engine import collect
 
         reuse = self.cache.reuse if self.cache is not None and self.cache.compatible(self.settings) else None
-        records = collect(self.docs, self.settings, exclude=self.exclude, reuse=reuse, progress=self.progress)
+        recorded = self.cache.reads if reuse is not None else None
+        records = collect(
+            self.docs, self.settings, exclude=self.exclude, reuse=reuse, recorded=recorded, progress=self.progress
+        )
         return records if self.summaries is None else self.summaries.apply(records)
 
     def run(self) -> None:
@@ -105,6 +112,7 @@ class BuildJob:
                 self.skipped.append(item)
                 continue
             self.documents.append((item.path, item.sha256))
+            self.constructs.add(item)
             if conn is None and isinstance(item, CachedRecord):
                 pending.append(item)  # still possibly a whole-file reuse: write nothing yet
                 continue
@@ -201,6 +209,11 @@ class BuildJob:
             _lap("embed_s")
             self.index = finalize_index(conn, self.settings, ingested_at=self.ingested_at, corpus_root=".")
             write_meta(conn, {**builder_meta(self.settings), CONTENT_FP_KEY: "0" * 64})
+            # What documents read; none in a plain build, and none left from a patched cache.
+            if self.constructs.reads:
+                write_meta(conn, {READS_KEY: dumps_reads(self.constructs.reads)})
+            else:
+                conn.execute("DELETE FROM meta WHERE key = ?", (READS_KEY,))
             conn.commit()
             _lap("index_text_s")  # the last chunk, the index text and meta
             # Everything the content fingerprint reads is final now: it runs beside the rest.

@@ -33,6 +33,8 @@ from ..errors import ContextPullError
 from . import chunks
 from ..writing import trigram
 from ..writing.records import DocumentRecord, PreparedRecord, SectionRecord
+from ..dialects.reads import READS_KEY, deps_of, notes_of
+from ..dialects.reads import loads as loads_reads
 from ..checks.verify import load_manifest, open_readonly, read_sha256_file, verify_store
 from ..ingest.summaries import wants_model
 
@@ -86,6 +88,9 @@ class BuildCache:
         # Only bytes vouched for by their checksum are trusted for the FTS text (see ``insert``).
         self.trust_fts = digest is not None
         self._chunks: dict[int, tuple[int, list[tuple[str, str]], int]] | None = None
+        # What its documents read (dialects.reads): the dependencies rehashed to tell whether a
+        # document changed, and the notes its reused documents bring to this build's report.
+        self.reads = loads_reads(meta.get(READS_KEY))
         self.documents = {
             row[1]: row
             for row in conn.execute(
@@ -147,7 +152,10 @@ class BuildCache:
         if self.retry_offline_summaries and row[4] != "llm":
             return None
         doc_id, path, title, summary, summary_src, digest, size, kind, _ = row
-        return CachedRecord(path, title, summary, summary_src, digest, size, kind, (), cache_doc_id=doc_id)
+        return CachedRecord(
+            path, title, summary, summary_src, digest, size, kind, (),
+            deps_of(self.reads, path), notes_of(self.reads, path), cache_doc_id=doc_id,
+        )
 
     def load(self, record: DocumentRecord) -> DocumentRecord:
         """The record with its sections, for the writer; a cached one also brings its
@@ -170,7 +178,7 @@ class BuildCache:
             fts = ()
         return PreparedRecord(
             record.path, record.title, record.summary, record.summary_src,
-            record.sha256, record.bytes, record.kind, sections, fts=fts,
+            record.sha256, record.bytes, record.kind, sections, record.deps, record.notes, fts=fts,
         )
 
     def summary_rows(self) -> list[tuple[str, str, str]]:

@@ -38,6 +38,16 @@ class BuildReport:
     warnings: list[str] = field(default_factory=list)
     summaries: dict[str, Any] | None = None  # a model summarizer's counts (ingest.summaries), else None
     timings: dict[str, float] = field(default_factory=dict)
+    # The dialect chosen, from which file, and its construct report (dialects.report).
+    dialect: dict[str, Any] | None = None
+
+    def dialect_lines(self) -> list[str]:
+        """The construct report as text (``dialects.report.text_lines``); none for plain."""
+        if self.dialect is None:
+            return []
+        from ..dialects.report import text_lines
+
+        return text_lines(self.dialect)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -57,6 +67,7 @@ class BuildReport:
             **({"embeddings": self.embeddings} if self.embeddings is not None else {}),
             "warnings": list(self.warnings),
             **({"summaries": self.summaries} if self.summaries is not None else {}),
+            **({"dialect": self.dialect} if self.dialect is not None else {}),
             "timings": dict(self.timings),
         }
 

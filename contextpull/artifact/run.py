@@ -33,12 +33,12 @@ from pathlib import Path
 from typing import Any
 
 from ..config import Settings, resolve_settings
-from ..ingest.engine import load_embedder
+from ..ingest.engine import load_embedder, with_site
 from ..errors import CheckFailed, ConfigError, InputError
 from . import build_file
 from .build_job import BuildJob
 from .cache import CacheRejected, open_cache
-from ..writing.discover import SUPPORTED_EXTENSIONS
+from ..writing.discover import SUPPORTED_EXTENSIONS, found_extensions
 from .outdir import check_inputs, prepare_out
 from .patch import PatchAborted
 from .report import BuildReport, source_date_epoch
@@ -89,6 +89,7 @@ def build(
     exclude = check_inputs(docs, out, golden_dir, _warn)
     if settings is None:
         settings = resolve_settings(docs, flags or {}, environ)
+    settings = with_site(settings, docs)  # the dialect, once, for every attempt and worker
     epoch = source_date_epoch(environ)
     # A model summarizer or embedder with an unknown provider, no key or a missing extra fails
     # here, before OUT is touched.
@@ -124,7 +125,9 @@ def build(
         for message in job.index_failures:
             _warn(message)
         if not job.documents:
-            detail = f" ({len(job.skipped)} file(s) skipped)" if job.skipped else ""
+            found = found_extensions(docs)
+            detail = f" ({len(job.skipped)} file(s) skipped; it holds {found})" if job.skipped else (
+                f" (it holds {found})" if found else " (it is empty)")
             raise InputError(f"no usable documents in {docs}{detail}", "DOCS must hold " + ", ".join(SUPPORTED_EXTENSIONS) + " files")
         if strict and job.skipped:
             raise StrictSkips(job.skipped)
@@ -141,6 +144,7 @@ def build(
         if build_cache is not None:
             build_cache.close()
     report.warnings = warnings
+    report.dialect = job.constructs.to_dict(settings.site)
     if summaries is not None:
         report.summaries = summaries.to_dict()
     report.timings = {"total_s": round(time.perf_counter() - started, 3), **job.timings}

@@ -43,6 +43,7 @@ def _summary(report) -> str:
         lines.append(f"  cache: reused {what}, parsed {report.parsed_documents}{chunks}")
     for item in m["skipped"]:
         lines.append(f"  skipped {item['path']}: {item['reason']}")
+    lines.extend(f"  {line}" for line in report.dialect_lines())
     if report.summaries is not None:
         from ..ingest.summaries import summary_line
 

@@ -37,6 +37,12 @@ def settings_options(func):
                 "or local:e5-small; needs the embed-local extra for local models. Default: none.",
             ),
             ("--max-file-bytes", int, "Skip documents larger than this, unread [default: 256 MiB]."),
+            (
+                "--dialect",
+                str,
+                "How the site generator's markup is read: auto (from its configuration file; the default), plain, "
+                "mkdocs, docusaurus, hugo, mdbook, jekyll or sphinx.",
+            ),
         ]
     ):
         func = click.option(name, type=kind, default=None, help=text)(func)
@@ -54,5 +60,6 @@ def settings_flags(kwargs: dict) -> dict:
         "summary_concurrency",
         "embed_model",
         "max_file_bytes",
+        "dialect",
     )
     return {name: kwargs.pop(name, None) for name in names}

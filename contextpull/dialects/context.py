@@ -9,9 +9,18 @@ so part of its fingerprint. One is made per document, in the worker that reads i
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 
 from .api import OUTCOMES, Included, Note, Site
 from .includes import Refused, Resolver
+
+
+@lru_cache(maxsize=8)
+def _docs_base(docs_root: str, repo_root: str) -> str:
+    if not repo_root:
+        return ""
+    docs = os.path.relpath(docs_root, repo_root).replace(os.sep, "/")
+    return "" if docs == "." else docs
 
 
 class DocumentContext:
@@ -24,10 +33,9 @@ class DocumentContext:
         self.path = path  # relative to DOCS, as stored
         self.config = config if config is not None else {}
         self.front_matter = front_matter if front_matter is not None else {}
-        docs = os.path.relpath(site.docs_root, site.repo_root).replace(os.sep, "/")
         # DOCS relative to repo_root ("" when DOCS is the root); the document's own repository
         # path and folder, which are where its relative includes start from.
-        self.docs_base = "" if docs == "." else docs
+        self.docs_base = _docs_base(site.docs_root, site.repo_root)
         self.repo_path = f"{self.docs_base}/{path}" if self.docs_base else path
         self.folder = self.repo_path.rpartition("/")[0]
         self.notes: list[Note] = []

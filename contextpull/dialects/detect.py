@@ -2,8 +2,9 @@
 dialect setting").
 
 ``auto`` looks for a generator's configuration file in DOCS and then in each parent folder up to
-the repository root (the nearest folder holding ``.git``, else DOCS itself, so a folder outside any
-repository is judged on its own): the nearest folder that holds one wins, and within a folder the
+the repository root (the nearest folder holding ``.git`` or ``.hg``; in a tree exported without
+its history, such as a release archive or a CI cache, the nearest holding a ``.github`` folder;
+else DOCS itself, so a folder outside any repository is judged on its own): the nearest folder that holds one wins, and within a folder the
 names only one generator uses win over shared ones (``registry.DIALECTS``). Two layouts put the
 file outside that walk's usual place: Docusaurus sites often keep it in ``website/`` at the
 repository root, and Hugo's old ``config.toml`` counts only beside a ``content/`` folder. A
@@ -30,10 +31,15 @@ JUPYTER_BOOK_TOC = "_toc.yml"
 
 
 def repo_root_of(docs: Path) -> Path:
-    """The nearest folder at or above ``docs`` holding ``.git``; ``docs`` when there is none."""
+    """The nearest folder at or above ``docs`` holding ``.git`` (or ``.hg``), else the nearest
+    holding a ``.github`` folder, else ``docs``: the guard root no include may leave."""
     docs = Path(os.path.realpath(docs))
-    for folder in (docs, *docs.parents):
-        if os.path.lexists(folder / ".git"):
+    folders = (docs, *docs.parents)
+    for folder in folders:
+        if os.path.lexists(folder / ".git") or os.path.isdir(folder / ".hg"):
+            return folder
+    for folder in folders:
+        if os.path.isdir(folder / ".github"):
             return folder
     return docs
 

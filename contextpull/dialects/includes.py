@@ -14,7 +14,8 @@ itself a million times. The refusals, each a reason the report shows beside the 
 - anything but a regular file (a folder, a named pipe, a device), opened without blocking
   (``bounded_read``);
 - a file over ``MAX_INCLUDE_BYTES``, or one that would take the document past its
-  ``DOCUMENT_BUDGET`` (what stops a chain that multiplies: ten includes of ten includes of ...);
+  ``DOCUMENT_BUDGET`` (what stops a chain that multiplies: ten includes of ten includes of ...),
+  or a read past the document's ``MAX_READS`` (a million includes of an empty file);
 - a cycle (the target is already open along the chain) or a chain deeper than ``MAX_DEPTH``.
 """
 
@@ -33,6 +34,9 @@ from .api import Included
 MAX_DEPTH = 10
 MAX_INCLUDE_BYTES = 4 * 1024 * 1024
 DOCUMENT_BUDGET = 8 * 1024 * 1024
+# Reads one document may make: an empty file costs no bytes, so the budget alone would let a
+# page of a million includes of it open a million files.
+MAX_READS = 10_000
 # What a dependency on a file that is not there records: its appearance must rebuild the document.
 MISSING = "missing"
 
@@ -52,6 +56,7 @@ class Resolver:
     document: str  # the document's own path relative to repo_root: the first link of every chain
     budget: int = field(default_factory=lambda: DOCUMENT_BUDGET)
     deps: dict[str, str] = field(default_factory=dict)  # repo-relative path -> sha256 or MISSING
+    reads: int = 0
 
     def locate(self, target: str, base: str) -> tuple[str, str]:
         """(repo-relative POSIX path, absolute real path) of ``target`` read from folder ``base``,
@@ -59,6 +64,8 @@ class Resolver:
         target = target.strip()
         if not target:
             raise Refused("empty include target")
+        if not self.repo_root:
+            raise Refused(f"no repository root is known, so nothing is included: {target}")
         if _URL.match(target):
             raise Refused(f"a URL, never fetched: {target}")
         if target.startswith(("/", "\\")) or _DRIVE.match(target):
@@ -94,6 +101,9 @@ class Resolver:
         recorded as a dependency (a missing one too: creating it must rebuild the document)."""
         if self.budget <= 0:
             raise Refused(f"the document's include budget of {DOCUMENT_BUDGET} bytes is spent: {target}")
+        self.reads += 1
+        if self.reads > MAX_READS:
+            raise Refused(f"the document's limit of {MAX_READS} includes is reached: {target}")
         limit = min(MAX_INCLUDE_BYTES, self.budget)
         try:
             data = read_regular(real, limit)

@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from ..bounded_read import read_regular
 from ..config import CONFIG_FILE_LIMIT
-from ..parsing.blocks import Heading, ParsedDocument
+from ..parsing.blocks import Heading, Paragraph, ParsedDocument
 from ..parsing.parse import decode_text
 from ..parsing.parse_markdown import normalize_newlines, parse_markdown
 from .api import Note, Site
@@ -118,14 +118,19 @@ def finish(
     dialect's navigation gave."""
     fm = ctx.front_matter
     title = _scalar(fm.get("title")) or nav or _first_heading(parsed.blocks) or stem
+    description = _scalar(fm.get("description"))
     blocks = list(parsed.blocks)
+    if description and not any(_has_text(b) for b in blocks):
+        # A page of front matter alone (a Hugo section's _index.md): its description is the
+        # only prose it has, and the page and the lists that link to it show it.
+        blocks = [Paragraph(description)]
     # Heading paths start with the title: a document whose headings start below its own H1 gets
     # one carrying the title, as the page shows it. One without headings needs none (its only
     # section is already named by the title).
     headed = any(isinstance(b, Heading) for b in blocks)
     if headed and not (isinstance(blocks[0], Heading) and blocks[0].level == 1):
         blocks.insert(0, Heading(1, title))
-    return ParsedDocument(title, blocks), _scalar(fm.get("description"))
+    return ParsedDocument(title, blocks), description
 
 
 def _scalar(value) -> str | None:
@@ -134,6 +139,12 @@ def _scalar(value) -> str | None:
         return None
     text = " ".join(str(value).split())
     return text or None
+
+
+def _has_text(block) -> bool:
+    if isinstance(block, Heading):
+        return False
+    return bool((getattr(block, "text", None) or getattr(block, "raw", "")).strip())
 
 
 def _first_heading(blocks) -> str | None:

@@ -9,6 +9,7 @@ generator uses come before names several share (``_config.yml``, ``config.toml``
 from __future__ import annotations
 
 import importlib
+from functools import lru_cache
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -44,6 +45,7 @@ def dialect(name: str) -> Dialect:
     return _BY_NAME[name]
 
 
+@lru_cache(maxsize=None)  # once per process: every document asks, most often for a module not there
 def load_module(name: str) -> ModuleType | None:
     """The module ``contextpull.dialects.<name>``, or None while it does not exist (a dialect
     still being written reads as the identity). A module that exists but fails to import for

@@ -30,12 +30,13 @@ from ..bounded_read import FileTooLarge, NotRegularFile, read_regular
 from ..config import Settings
 from ..errors import InputError, ModelSettingError, StoreError
 from ..parsing.blocks import ParseError
-from ..writing.discover import SUPPORTED_EXTENSIONS, Candidate, discover
+from ..writing.discover import SUPPORTED_EXTENSIONS, Candidate, discover, found_extensions
 from .report import IngestReport, strict_failure, strict_problems
 from .summaries import SummaryStage, wants_model
 from .target import StoreTarget
 from .update import apply_corpus
-from ..parsing.parse import DIALECT_KINDS, PLAIN_KINDS, kind_for, parse_file
+from ..dialects.reads import expected_sha, reads_dialect
+from ..parsing.parse import kind_for, parse_file
 from ..writing.records import DocumentRecord, PreparedRecord, Skipped
 from ..writing.section import section_document
 from ..writing.summary import offline_summary
@@ -64,8 +65,9 @@ def check_corpus(corpus: Path) -> None:
 
 
 def empty_corpus_error(corpus: Path) -> InputError:
+    found = found_extensions(corpus)
     return InputError(
-        f"no documents found in {corpus}",
+        f"no documents found in {corpus}" + (f" (it holds {found})" if found else " (it is empty)"),
         f"supported extensions are {supported_list()}; hidden files and folders and"
         " .contextpullignore entries are not read",
     )
@@ -139,8 +141,7 @@ def build_record(path: str, data: bytes, sha256: str, settings: Settings) -> Doc
     kind = kind_for(path)
     if kind is None:
         return Skipped(path, "unsupported file type")
-    site = settings.site
-    if kind in DIALECT_KINDS and (kind not in PLAIN_KINDS or (site is not None and site.dialect != "plain")):
+    if reads_dialect(path, settings.site):
         return _dialect_record(path, data, sha256, settings, kind)
     try:
         parsed = parse_file(data, kind, _stem(path))
@@ -174,8 +175,8 @@ def _dialect_record(path: str, data: bytes, sha256: str, settings: Settings, kin
     from ..dialects.read import read_document
 
     site = settings.site
-    if site is None:  # a caller that resolved no site (a test, a library user): DOCS is unknown
-        site = Site("plain", None, "/", "/")
+    if site is None:  # a caller that resolved no site (a library user): no root, so no includes
+        site = Site("plain", None, "", "")
     try:
         result = read_document(data, kind, _stem(path), path, site)
         parsed = result.parsed
@@ -211,14 +212,18 @@ def collect(
     *,
     exclude: Iterable[Path] = (),
     reuse: Reuse | None = None,
+    recorded: dict | None = None,
     progress=None,
 ) -> Iterator[DocumentRecord | Skipped]:
     """Every supported file under ``corpus`` as a record or a skip, in path order, streamed.
 
     ``reuse(path, sha256)`` may return a record cached by an earlier build; it is used as is.
+    The sha256 it is asked with is the one the document would be stored under now: for a
+    document a dialect reads, its fingerprint over the dependencies ``recorded`` (the cache's
+    ``dialect_reads``) as they are on disk now (``dialects.reads.expected_sha``).
     """
-
     settings = with_site(settings, corpus)
+    memo: dict[str, str] = {}
 
     def jobs() -> Iterator[tuple[bool, object]]:
         for item in _scan(Path(corpus), exclude, progress, settings.max_file_bytes):
@@ -226,7 +231,9 @@ def collect(
                 yield False, item
                 continue
             path = item.candidate.path
-            cached = reuse(path, item.sha256) if reuse is not None else None
+            cached = None
+            if reuse is not None:
+                cached = reuse(path, expected_sha(path, item.sha256, settings.site, recorded or {}, memo))
             if cached is not None:
                 yield False, cached
             else:

@@ -34,6 +34,8 @@ class IngestReport:
     wrote: bool = False
     elapsed_s: float = 0.0
     embeddings: dict | None = None  # writing.vectors.VectorCounts when embed_model is set
+    # The dialect chosen, from which file, and the constructs of the documents read this run.
+    dialect: dict | None = None
 
     def to_dict(self) -> dict:
         data = asdict(self)
@@ -42,6 +44,8 @@ class IngestReport:
         data["skipped"] = [{"path": s.path, "reason": s.reason} for s in self.skipped]
         if self.summaries is None:
             data.pop("summaries")  # an offline run reports what it always did
+        if self.dialect is None:
+            data.pop("dialect")
         return data
 
     @property
@@ -71,6 +75,10 @@ class IngestReport:
         if self.embeddings is not None:
             e = self.embeddings
             lines.append(f"embeddings {e['model']}: {e['embedded']} sections embedded, {e['kept']} kept")
+        if self.dialect is not None:
+            from ..dialects.report import text_lines
+
+            lines.extend(text_lines(self.dialect))
         if not self.wrote:
             lines.append("nothing changed; store left as it was")
         return lines

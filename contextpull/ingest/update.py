@@ -24,6 +24,11 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from ..config import Settings
+from ..dialects.reads import READS_KEY, expected_sha
+from ..dialects.reads import dumps as dumps_reads
+from ..dialects.reads import entry as read_entry
+from ..dialects.reads import loads as loads_reads
+from ..dialects.report import ConstructTally
 from ..errors import InputError
 from ..schema import SCHEMA_VERSION
 from ..writing import trigram
@@ -77,6 +82,11 @@ def apply_corpus(
     }
     if summaries is not None:
         summaries.remember(conn.execute("SELECT sha256, model, summary FROM summary_cache"))
+    # What documents read (dialects.reads): rehashed to tell whether one changed, kept current
+    # below for every document written, skipped or gone.
+    reads = loads_reads(meta.get(READS_KEY))
+    memo: dict[str, str] = {}
+    tally = ConstructTally()
     pending = meta.get(PENDING_KEY)
     reparse_all = pending == "reparse" or _settings_changed(meta, settings)
     left_unfinished = pending is not None or meta.get("corpus_fingerprint") not in (
@@ -97,7 +107,8 @@ def apply_corpus(
                 continue
             path = item.candidate.path
             old = existing.get(path)
-            if old is not None and old[1] == item.sha256 and not reparse_all:
+            expected = expected_sha(path, item.sha256, settings.site, reads, memo) if old is not None else ""
+            if old is not None and old[1] == expected and not reparse_all:
                 if summaries is None or old[2] == "llm":
                     yield False, Unchanged(path)
                     continue
@@ -141,7 +152,14 @@ def apply_corpus(
                 continue
             if isinstance(record, Skipped):
                 report.skipped.append(record)
+                reads.pop(record.path, None)
                 continue  # a stale stored copy is removed below with the deleted files
+            tally.add(record)
+            found = read_entry(record.deps, record.notes)
+            if found is None:
+                reads.pop(record.path, None)
+            else:
+                reads[record.path] = found
             old = existing.get(record.path)
             present.add(record.path)
             if old is None:
@@ -173,11 +191,14 @@ def apply_corpus(
             "the store is left as it was; fix the files or point at the right folder",
         )
     vanished = sorted(set(existing) - present)
+    for path in vanished:
+        reads.pop(path, None)
+    report.dialect = tally.to_dict(settings.site)
     _finish(conn, meta, vanished, settings, report, ingested_at, left_unfinished,
-            had_trigram and not batches, before_write)
+            had_trigram and not batches, before_write, reads)
 
 
-def _finish(conn, meta, vanished, settings, report, ingested_at, left_unfinished, drop_trigram, before_write) -> None:
+def _finish(conn, meta, vanished, settings, report, ingested_at, left_unfinished, drop_trigram, before_write, reads) -> None:
     """Deletions, the index and the meta, in one transaction (or none, when nothing changed)."""
     if vanished:
         before_write()
@@ -194,6 +215,9 @@ def _finish(conn, meta, vanished, settings, report, ingested_at, left_unfinished
     if meta.get("corpus_root") is None or report.changed or report.deleted:
         new_meta["corpus_root"] = report.corpus_root
     new_meta.pop(PENDING_KEY, None)
+    new_meta.pop(READS_KEY, None)
+    if reads:
+        new_meta[READS_KEY] = dumps_reads(reads)
     if changed or any(meta.get(key) != value for key, value in new_meta.items()):
         before_write()
         new_meta["ingested_at"] = ingested_at
@@ -201,6 +225,8 @@ def _finish(conn, meta, vanished, settings, report, ingested_at, left_unfinished
         # A build artifact updated in place no longer is that artifact: drop the keys only
         # `contextpull build` maintains, so a server never advertises a stale content fingerprint.
         gone = (*BUILD_ONLY_META, PENDING_KEY) if changed else (PENDING_KEY,)
+        if not reads:
+            gone = (*gone, READS_KEY)
         conn.execute(f"DELETE FROM meta WHERE key IN ({', '.join('?' * len(gone))})", gone)
         conn.commit()
         report.wrote = True

@@ -13,9 +13,11 @@ The walk is deterministic and safe to point at any folder:
   link to a file is used only when its target lies inside the corpus root;
 - paths given in ``exclude`` (an output folder inside the docs, say) are left out.
 
-Files with an unsupported extension are ignored silently. Supported files that cannot be used
-(a named pipe, socket or device with a document's name included, issue 22) come out as
-``Skipped(path, reason)`` so the user sees why; discovery never opens them.
+Files with an unsupported extension are ignored silently, except documentation formats no
+parser reads yet (AsciiDoc, Org, Textile, ...: ``UNREAD_FORMATS``), which are named skips: a
+docs folder of ``.adoc`` files must not build as if it were empty (issue 26). Supported files that
+cannot be used (a named pipe, socket or device with a document's name included, issue 22) come
+out as ``Skipped(path, reason)`` so the user sees why; discovery never opens them.
 """
 
 from __future__ import annotations
@@ -34,6 +36,27 @@ from ..parsing.parse import KINDS
 from .records import Skipped
 
 SUPPORTED_EXTENSIONS = tuple(KINDS)  # one list of formats: the parsers'
+# Documentation formats that are found but not read: extension -> the format's name.
+UNREAD_FORMATS = {
+    ".adoc": "AsciiDoc",
+    ".asciidoc": "AsciiDoc",
+    ".org": "Org",
+    ".textile": "Textile",
+    ".rdoc": "RDoc",
+    ".pod": "Perl POD",
+    ".wiki": "wiki markup",
+    ".mediawiki": "MediaWiki markup",
+    ".creole": "Creole",
+    ".tex": "LaTeX",
+    ".texi": "Texinfo",
+    ".texinfo": "Texinfo",
+    ".rtf": "RTF",
+    ".odt": "OpenDocument text",
+    ".epub": "EPUB",
+    ".doc": "Word 97-2003",
+    ".ppt": "PowerPoint 97-2003",
+    ".xls": "Excel 97-2003",
+}
 IGNORE_FILE = ".contextpullignore"
 
 
@@ -181,9 +204,13 @@ def _walk(
             if not is_ignored(rules, rel, True):
                 yield from _walk(entry.path, rel + "/", real_root, rules, excluded)
             continue
-        if os.path.splitext(name)[1].lower() not in SUPPORTED_EXTENSIONS:
+        ext = os.path.splitext(name)[1].lower()
+        if ext not in SUPPORTED_EXTENSIONS and ext not in UNREAD_FORMATS:
             continue
         if is_ignored(rules, rel, False):
+            continue
+        if ext in UNREAD_FORMATS:
+            yield Skipped(rel, unread_reason(ext))
             continue
         try:
             rel.encode("utf-8")
@@ -201,6 +228,36 @@ def _walk(
                 yield Skipped(rel, reason)
                 continue
         yield Candidate(rel, entry.path)
+
+
+def unread_reason(ext: str) -> str:
+    return f"{UNREAD_FORMATS[ext]} ({ext}) is not read: no parser for it yet; convert it to Markdown to include it"
+
+
+# Files looked at, at most, to say what an empty corpus holds instead.
+_FOUND_LIMIT = 100_000
+
+
+def found_extensions(root: Path, limit: int = 8) -> str:
+    """What a corpus with no documents holds, by extension (``155 .rst, 3 .png``), hidden files
+    left out; empty when it holds nothing. For the error that says a corpus has no documents."""
+    counts: dict[str, int] = {}
+    seen = 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in files:
+            if name.startswith("."):
+                continue
+            ext = os.path.splitext(name)[1].lower() or "(no extension)"
+            counts[ext] = counts.get(ext, 0) + 1
+            seen += 1
+        if seen > _FOUND_LIMIT:
+            break
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    text = ", ".join(f"{n} {ext}" for ext, n in ranked[:limit])
+    if len(ranked) > limit:
+        text += f" and {sum(n for _, n in ranked[limit:])} other files"
+    return text
 
 
 def _special_file(entry: os.DirEntry[str]) -> str | None:
@@ -252,6 +309,8 @@ __all__ = [
     "Candidate",
     "IGNORE_FILE",
     "SUPPORTED_EXTENSIONS",
+    "UNREAD_FORMATS",
+    "found_extensions",
     "discover",
     "is_ignored",
     "load_ignore_rules",

@@ -1,0 +1,77 @@
+"""The construct report (issue 26, "A construct report"): per construct, how many were resolved,
+converted and left unresolved, and each unresolved one by file and line, so an author sees what
+an agent will get. The build report, the ingest report and the Action's job summary and
+annotations (``builder/``) all print this one tally.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .api import OUTCOMES, Note
+from .reads import entry
+
+# Unresolved constructs named one by one in the text report, per construct (JSON lists all).
+TEXT_LIMIT = 5
+
+
+class ConstructTally:
+    def __init__(self) -> None:
+        self.reads: dict[str, dict] = {}  # path -> reads.entry, for meta.dialect_reads
+        self.counts: Counter[tuple[str, str]] = Counter()
+        self.unresolved: list[tuple[str, Note]] = []  # (document path, note), in path order
+
+    def add(self, record) -> None:
+        """One written document (a ``DocumentRecord``, from a parse or from the cache)."""
+        deps, notes = getattr(record, "deps", ()), getattr(record, "notes", ())
+        found = entry(deps, notes)
+        if found is not None:
+            self.reads[record.path] = found
+        for note in notes:
+            self.counts[(note.construct, note.outcome)] += 1
+            if note.outcome == "unresolved":
+                self.unresolved.append((record.path, note))
+
+    def to_dict(self, site) -> dict:
+        constructs: dict[str, dict[str, int]] = {}
+        for (construct, outcome), n in sorted(self.counts.items()):
+            constructs.setdefault(construct, dict.fromkeys(OUTCOMES, 0))[outcome] = n
+        return {
+            "name": site.dialect if site is not None else "plain",
+            "config_file": site.config_file if site is not None else None,
+            "constructs": constructs,
+            "totals": {o: sum(n for (_, out), n in self.counts.items() if out == o) for o in OUTCOMES},
+            "unresolved": [
+                {"path": path, "line": n.line, "construct": n.construct, "detail": n.detail}
+                for path, n in self.unresolved
+            ],
+        }
+
+
+def chosen_line(report: dict) -> str:
+    """``dialect mkdocs (from mkdocs.yml)``: what was chosen and why."""
+    source = f"from {report['config_file']}" if report.get("config_file") else "no generator configuration file"
+    return f"dialect {report['name']} ({source})"
+
+
+def text_lines(report: dict, limit: int = TEXT_LIMIT) -> list[str]:
+    """The construct report as text lines; none for a plain build that met no construct."""
+    if report["name"] == "plain" and not report["constructs"]:
+        return []
+    t = report["totals"]
+    lines = [f"{chosen_line(report)}: {t['resolved']} resolved, {t['converted']} converted, {t['unresolved']} unresolved"]
+    by_construct: dict[str, list[dict]] = {}
+    for item in report["unresolved"]:
+        by_construct.setdefault(item["construct"], []).append(item)
+    for construct, counts in report["constructs"].items():
+        lines.append(
+            f"  {construct}: {counts['resolved']} resolved, {counts['converted']} converted,"
+            f" {counts['unresolved']} unresolved"
+        )
+        items = by_construct.get(construct, [])
+        for item in items[:limit]:
+            where = f"{item['path']}:{item['line']}" if item["line"] else item["path"]
+            lines.append(f"    {where}: {item['detail']}" if item["detail"] else f"    {where}")
+        if len(items) > limit:
+            lines.append(f"    ... and {len(items) - limit} more (--json lists all)")
+    return lines
