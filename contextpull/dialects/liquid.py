@@ -39,6 +39,7 @@ class Scope:
     note: Callable[[str, str, int, str], None]
     names: dict = field(default_factory=dict)  # assign and capture
     held: list[str] = field(default_factory=list)  # raw text, restored last
+    loops: dict = field(default_factory=dict)  # a for loop's variable -> what it iterates
     no_end: dict = field(default_factory=dict)  # (id(text), block name) -> start of a failed search
 
     def value(self, expr: str) -> object:
@@ -169,6 +170,10 @@ def _tag(text: str, m: _Token, scope: Scope, line: int, first_line: int, fixed: 
         if value is not None:
             scope.names[target.strip()] = value
         return "", m.end
+    if name in ("for", "tablerow"):
+        loop = re.match(r"(\w+)\s+in\s+(\S+)", args)
+        if loop:
+            scope.loops[loop.group(1)] = loop.group(2)
     if name in CONTROL or name.startswith("end"):
         if name in _OPENERS:
             scope.note(f"liquid {name}", "converted", line)
@@ -208,7 +213,9 @@ def _hold(scope: Scope, literal: str) -> str:
 def _output(expr: str, scope: Scope, line: int) -> str:
     value = evaluate(expr, scope)
     if value is None:
-        scope.note("liquid output", "unresolved", line, expr.strip())
+        head = re.split(r"[.\[|\s]", expr.strip(), maxsplit=1)[0]
+        why = f": a variable of {{% for {head} in {scope.loops[head]} %}}, not evaluated" if head in scope.loops else ""
+        scope.note("liquid output", "unresolved", line, expr.strip() + why)
         return ""
     if isinstance(value, (dict, list)):
         scope.note("liquid output", "unresolved", line, f"{expr.strip()}: a list or table, not text")
