@@ -96,3 +96,8 @@ def test_unclosed_blocks_are_searched_once_and_named(tmp_path):
     assert out == "kept"
     assert {(n.construct, n.outcome) for n in ctx.notes} == {("liquid capture", "unresolved")}
     assert len(ctx.notes) == 5_000
+
+
+def test_a_raw_brace_does_not_swallow_the_output_after_it(tmp_path):
+    ctx = context(tmp_path, "p.md", dialect="jekyll", config_file=None, config={"title": "Kettle"})
+    assert jekyll.prepare("{% raw %}{{{% endraw %} {{ site.title }} }}", ctx) == "{{ Kettle }}"

@@ -73,20 +73,26 @@ class _Token:
     trim_right: bool  # -%} or -}}
 
 
-def _next_token(text: str, pos: int, done: set[str]) -> _Token | None:
+def _next_token(text: str, pos: int, done: dict[str, int]) -> _Token | None:
     """The first tag or output at or after ``pos``, ending at its first closer as Liquid's
-    tokenizer reads it; found with ``str.find``, and a kind whose closer is absent is not looked
-    for again (``done``), so the work stays linear in the text whatever it holds."""
+    tokenizer reads it; found with ``str.find``, each kind's next opener remembered (``done``:
+    kind -> its next position, -1 when there is none, so a kind whose closer is absent is not
+    looked for again), so the work stays linear in the text whatever it holds."""
     while True:
-        starts = [i for i in (text.find("{%", pos) if "%" not in done else -1,
-                              text.find("{{", pos) if "{" not in done else -1) if i != -1]
+        for kind in "%{":
+            at = done.get(kind, pos)
+            if at != -1 and at < pos:
+                done[kind] = text.find("{" + kind, pos)
+            elif kind not in done:
+                done[kind] = text.find("{" + kind, pos)
+        starts = [i for i in done.values() if i != -1]
         if not starts:
             return None
         i = min(starts)
         kind = text[i + 1]
         j = text.find("%}" if kind == "%" else "}}", i + 2)
         if j == -1:
-            done.add(kind)
+            done[kind] = -1
             continue
         body = text[i + 2 : j]
         trim_left, trim_right = body.startswith("-"), body.endswith("-") and len(body) > 1
@@ -108,7 +114,7 @@ def render(text: str, scope: Scope, first_line: int, fixed_line: bool = False) -
     out: list[str] = []
     pos = counted = 0
     line = first_line
-    done: set[str] = set()
+    done: dict[str, int] = {}
     while (tok := _next_token(text, pos, done)) is not None:
         before = text[pos : tok.start]
         out.append(before.rstrip(" \t") if tok.trim_left else before)
