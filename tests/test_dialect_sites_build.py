@@ -74,3 +74,19 @@ def test_an_edited_include_rebuilds_the_pages_that_use_it(tmp_path):
     assert "Unplug the lantern before cleaning it." in cached.split("== guide/lighting.md")[1]
     assert "Never open the case" not in cached
     assert cached == _dump(tmp_path / "fresh" / "store.sqlite")
+
+
+def test_a_page_created_where_an_include_looks_first_rebuilds_the_page(tmp_path):
+    """``{{% include "parts/tip" %}}`` in guide/ is looked for beside the page before the content
+    root; once guide/parts/tip.md exists Hugo renders that one, so a cached build must too."""
+    root = _site(tmp_path, "hugo")
+    (root / "content" / "parts").mkdir()
+    (root / "content" / "parts" / "tip.md").write_text("The shared tip.\n")
+    (root / "content" / "guide" / "tips.md").write_text('# Tips\n\n{{% include "parts/tip" %}}\n')
+    _build(root / "content", tmp_path / "first")
+    assert "The shared tip." in _dump(tmp_path / "first" / "store.sqlite").split("== guide/tips.md")[1]
+    (root / "content" / "guide" / "parts").mkdir()
+    (root / "content" / "guide" / "parts" / "tip.md").write_text("The guide's own tip.\n")
+    _build(root / "content", tmp_path / "second", "--cache", str(tmp_path / "first" / "store.sqlite"))
+    page = _dump(tmp_path / "second" / "store.sqlite").split("== guide/tips.md")[1].split("\n== ")[0]
+    assert "The guide's own tip." in page and "The shared tip." not in page

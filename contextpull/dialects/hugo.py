@@ -145,7 +145,7 @@ def _include(call: Call, ctx: Context, line: int, within: Included | None, held:
         candidates = [posixpath.join(hugo_data.site_root(ctx), target.lstrip("/"))]
     else:
         candidates = hugo_data.page_candidates(ctx, target, within)
-    chosen = next((f for f in map(lambda c: hugo_data.find(ctx, c), candidates) if f), candidates[0])
+    chosen = hugo_data.choose(ctx, candidates) or candidates[0]
     got = ctx.include(chosen, base="", line=line, construct=f"hugo {call.name}", within=within)
     if got is None:
         return ""
@@ -159,7 +159,7 @@ def _glossary(call: Call, ctx: Context, line: int, within: Included | None, held
     term = call.arg("term", 0)
     slug = re.sub(r"[^\w-]+", "-", term.strip().lower()).strip("-")
     candidates = hugo_data.page_candidates(ctx, f"/quick-reference/glossary/{slug}", within)
-    chosen = next((f for f in map(lambda c: hugo_data.find(ctx, c), candidates) if f), None)
+    chosen = hugo_data.choose(ctx, candidates)
     if chosen is None:
         ctx.note("hugo glossary-term", "unresolved", line, f"no glossary page for {term!r}")
         return term
@@ -174,7 +174,7 @@ def _page_description(call: Call, ctx: Context, line: int, within: Included | No
     """The docs site prints another page's front-matter ``description``."""
     target = call.arg("path", 0)
     candidates = hugo_data.page_candidates(ctx, target, within)
-    chosen = next((f for f in map(lambda c: hugo_data.find(ctx, c), candidates) if f), candidates[0])
+    chosen = hugo_data.choose(ctx, candidates) or candidates[0]
     if chosen == hugo_data.document_path(ctx):  # a shared snippet asking for its own page's
         own = hugo_data.scalar((getattr(ctx, "front_matter", None) or {}).get("description"))
         ctx.note("hugo get-page-desc", "resolved" if own else "unresolved", line, "the page's own description")

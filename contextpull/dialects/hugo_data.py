@@ -74,6 +74,18 @@ def page_candidates(ctx: Context, target: str, within: Included | None) -> list[
     return [posixpath.normpath(posixpath.join(base, form)) for base in bases for form in forms]
 
 
+def choose(ctx: Context, candidates: list[str]) -> str | None:
+    """The first candidate that exists. Each one tried before it is recorded as a missing
+    dependency (``read_data`` of an absent file), so creating it later rebuilds the page, as
+    Hugo would then render that one instead."""
+    for candidate in candidates:
+        found = find(ctx, candidate)
+        if found is not None:
+            return found
+        ctx.read_data(candidate)
+    return None
+
+
 def find(ctx: Context, rel: str) -> str | None:
     """The file a candidate names inside the repository, matched without case where the exact
     name is absent (Hugo's logical paths are lower case: ``/functions/reflect/isimageresource``
