@@ -59,7 +59,14 @@ def test_what_cannot_be_shown_is_named_and_nothing_outside_is_read():
     assert ("jekyll include", "target missing") in unresolved
     assert ("jekyll include", "../secrets.txt") in unresolved
     assert ("liquid tag", "seo") in unresolved
+    assert ("liquid output", "site.data.broken.key") in unresolved  # YAML that does not parse
+    assert ("liquid output", "site.data.tags.cmd") in unresolved  # a tag that would construct an object
     assert all(not p.startswith("..") for p in ctx.deps)
+
+
+def test_a_data_file_is_data_never_code():
+    out, _ = _prepare("guide/boiling.md")
+    assert "Broken data: ; tagged:  and safe." in out
 
 
 def test_an_unclosed_raw_keeps_the_rest_as_written():
