@@ -21,7 +21,7 @@ from functools import lru_cache
 
 from . import hugo_data
 from .api import Context, Included
-from .markup import (dedent_block, html_to_text, labelled, outside_code, strip_heading_attributes,
+from .markup import (dedent_block, html_to_text, labelled, outside_code, split_code, strip_heading_attributes,
                      strip_html_comments, title_case)
 from .registry import load_module
 from .shortcodes import Call, calls, protect, restore
@@ -35,6 +35,8 @@ ADMONITIONS = frozenset(
 # Calls that stand for an embedded medium; what a reader gets from them is their caption.
 MEDIA = frozenset("img figure image youtube vimeo instagram x twitter tweet gist qr".split())
 _CAPTION_KEYS = ("caption", "title", "alt", "text")
+_ATTR = r"(?:[.#][\w-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s}]+))"
+_BLOCK_ATTRIBUTES = re.compile(r"^\{\s*" + _ATTR + r"(?:\s+" + _ATTR + r")*\s*\}\s*$")
 # Calls inside calls deeper than this are kept as written: real pages nest two or three, and the
 # bound keeps a page of ten thousand openers linear instead of a stack overflow.
 MAX_NESTING = 20
@@ -46,11 +48,32 @@ def prepare(text: str, ctx: Context) -> str:
     if "{{" in text:
         held: list[str] = []
         text = restore(_render(protect(text, held), ctx, 1, None, held), held)
-    return _callouts(outside_code(text, _visible), ctx)
+    text = outside_code(text, _visible)
+    if "{" in text and hugo_data.block_attributes(ctx):
+        text = _drop_block_attributes(text, ctx)
+    return _callouts(text, ctx)
 
 
 def _visible(prose: str) -> str:
     return strip_heading_attributes(html_to_text(strip_html_comments(prose)))
+
+
+def _drop_block_attributes(prose: str, ctx: Context) -> str:
+    """Goldmark's block attributes (``{class="wide"}`` on the line after a block, switched on by
+    ``markup.goldmark.parser.attribute.block``) style the block and are never shown; the line is
+    left blank, so later lines keep their numbers."""
+    out: list[str] = []
+    first = 1
+    for is_code, chunk in split_code(prose):
+        lines = chunk.split("\n")
+        if not is_code:
+            for i, line in enumerate(lines):
+                if line.startswith("{") and _BLOCK_ATTRIBUTES.match(line):
+                    lines[i] = ""
+                    ctx.note("goldmark attributes", "converted", first + i)
+        out.append("\n".join(lines))
+        first += len(lines)
+    return "\n".join(out)
 
 
 def _callouts(text: str, ctx: Context) -> str:

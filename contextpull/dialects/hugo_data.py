@@ -34,6 +34,12 @@ def site_root(ctx: Context) -> str:
     return docs
 
 
+def block_attributes(ctx: Context) -> bool:
+    """Whether the site turned on Goldmark's block attributes (off by default in Hugo)."""
+    config = ctx.config if isinstance(ctx.config, dict) else {}
+    return dotted(config, "markup.goldmark.parser.attribute.block") is True
+
+
 def content_roots(ctx: Context) -> list[str]:
     """The folders mounted as content, most specific first, relative to the repository root."""
     root = site_root(ctx)
