@@ -88,6 +88,7 @@ def test_an_include_in_a_list_item_stays_in_it():
         ("{{< hl >}}x := 1{{< /hl >}} inline", "`x := 1` inline", "converted"),
         ("{{< highlight go \"hl_inline=true\" >}}f(){{< /highlight >}}", "`f()`", "converted"),
         ("{{< youtube id=\"abc\" title=\"A demo\" >}}", "A demo", "converted"),
+        ("{{< gist someone 1234 >}}", "", "unresolved"),  # another site's text, never fetched
         ("{{< param nowhere >}}", "nowhere", "unresolved"),
         ("```\n{{< new-in 1.2 />}}\n```", "```\nNew in v1.2\n```", "converted"),
     ],

@@ -33,7 +33,9 @@ ADMONITIONS = frozenset(
     "note notice info tip hint important warning caution danger alert callout admonition".split()
 )
 # Calls that stand for an embedded medium; what a reader gets from them is their caption.
-MEDIA = frozenset("img figure image youtube vimeo instagram x twitter tweet gist qr".split())
+MEDIA = frozenset("img figure image youtube vimeo qr".split())
+# Calls that embed text from another site (a post, a gist): nothing is fetched, so it is lost.
+EMBEDS = frozenset("instagram x twitter tweet gist".split())
 _CAPTION_KEYS = ("caption", "title", "alt", "text")
 _ATTR = r"(?:[.#][\w-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s}]+))"
 _BLOCK_ATTRIBUTES = re.compile(r"^\{\s*" + _ATTR + r"(?:\s+" + _ATTR + r")*\s*\}\s*$")
@@ -145,6 +147,9 @@ def _one(call: Call, ctx: Context, line: int, within: Included | None, held: lis
         return _param(call, ctx, line)
     if name == "eturl":
         return _eturl(call, ctx, line)
+    if name in EMBEDS:
+        ctx.note("hugo media", "unresolved", line, f"{name}: embedded from another site, never fetched")
+        return next((call.named[k] for k in _CAPTION_KEYS if call.named.get(k)), "")
     if name in MEDIA:
         ctx.note("hugo media", "converted", line, name)
         return next((call.named[k] for k in _CAPTION_KEYS if call.named.get(k)), "")
