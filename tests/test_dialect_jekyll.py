@@ -108,3 +108,8 @@ def test_unclosed_blocks_are_searched_once_and_named(tmp_path):
 def test_a_raw_brace_does_not_swallow_the_output_after_it(tmp_path):
     ctx = context(tmp_path, "p.md", dialect="jekyll", config_file=None, config={"title": "Kettle"})
     assert jekyll.prepare("{% raw %}{{{% endraw %} {{ site.title }} }}", ctx) == "{{ Kettle }}"
+
+
+def test_a_page_without_liquid_still_shows_its_html_as_text():
+    out, _ = _prepare("guide/descaling.md")
+    assert "<" not in out and "Use vinegar" in out and "Never use bleach & water." in out

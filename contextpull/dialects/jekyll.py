@@ -32,10 +32,10 @@ _PARAM = re.compile(r"""([\w-]+)\s*=\s*("[^"]*"|'[^']*'|[^\s"']+)""")
 
 def prepare(text: str, ctx: Context) -> str:
     """The page as Jekyll renders its text: includes in place, data printed, markup gone."""
-    if "{" not in text:
-        return text
-    scope = _scope(ctx, None, {})
-    out = liquid.restore(_read(text, ctx, scope, 1, False), scope.held)
+    out = text
+    if "{" in text:
+        scope = _scope(ctx, None, {})
+        out = liquid.restore(_read(text, ctx, scope, 1, False), scope.held)
     return outside_code(out, _visible) if "<" in out or "&" in out else out
 
 
