@@ -113,3 +113,4 @@ def test_a_raw_brace_does_not_swallow_the_output_after_it(tmp_path):
 def test_a_page_without_liquid_still_shows_its_html_as_text():
     out, _ = _prepare("guide/descaling.md")
     assert "<" not in out and "Use vinegar" in out and "Never use bleach & water." in out
+    assert "The variable  is empty." in out

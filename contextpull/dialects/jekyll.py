@@ -51,6 +51,8 @@ def _visible(prose: str) -> str:
 
 def _code_span(m: re.Match) -> str:
     code = html.unescape(re.sub(r"<[^<>]*>", "", m.group(1))).replace("\n", " ")
+    if not code.strip():
+        return ""  # an empty element shows nothing (a loop variable that was not printed)
     ticks = "``" if "`" in code else "`"
     return f"{ticks}{code}{ticks}"
 
