@@ -8,13 +8,16 @@ its own copy of STORE, over stdio through the MCP SDK client, and compares:
 - the tool names, in order, and each tool's input schema without its ``description`` keys (the
   descriptions are our own words; everything else must be equal);
 - the results of the same calls: for each, whether it is an error, and for a success the result
-  as JSON (plain text for ``index``). Error messages and a search result's ``hint`` are not
-  compared: like the descriptions they are our own words, and whether a hint is present is.
+  as JSON (plain text for ``index``), a search result's ``hint`` included word for word (issue
+  28: it is part of what the tool returns). Error messages are not compared: like the
+  descriptions they are our own words.
 
 The calls are the five tools with arguments drawn from the store: the index with and without a
 prefix, searches for words of section headings (with and without ``in``/``limit``), reads with
-context, greps for identifiers found in the text, neighbours with various spans, and a few calls
-that must fail. Prints the counts and every difference; exits 1 when anything differs.
+context, greps for identifiers found in the text, neighbours with various spans, a few calls
+that must fail, and one search for every case in which a hint is returned (``HINT_CASES``):
+empty results with and without ``in``, punctuation-only and stop-word-only queries, and hybrid
+search on a store without embeddings, with and without hits. Prints the counts and every difference; exits 1 when anything differs.
 """
 
 from __future__ import annotations
@@ -67,8 +70,30 @@ def make_calls(store: Path, n: int, seed: int = 19) -> list[tuple[str, dict]]:
         calls.append(("grep", {"pattern": rng.choice(idents), "limit": rng.randint(1, 30)}))
         calls.append(("neighbours", {"id": rng.choice(ids), "before": rng.randint(0, 2), "after": rng.randint(0, 2)}))
     calls += [("read", {"id": "no/such.md#0"}), ("neighbours", {"id": "no/such.md#0"}),
-              ("search", {"query": "---"}), ("grep", {"pattern": "x" * 201})]
+              ("grep", {"pattern": "x" * 201})]
+    calls += hint_cases(words[0] if words else "install", folders[0] if folders else None)
     return calls
+
+
+def hint_cases(word: str, folder: str | None) -> list[tuple[str, dict]]:
+    """One search for each way a result carries a hint (store-format "Search" steps 1 and 8,
+    supplement.md "search")."""
+    absent = "zqxjvkw"  # a word no corpus holds
+    cases = [
+        {"query": "---"},  # punctuation only
+        {"query": "!!! ... ???"},
+        {"query": "the of and"},  # stop words only: unicode61 keeps them, so hits or none alike
+        {"query": absent},  # no hits, no filter
+        {"query": f"{absent} {absent}x"},  # no hits after all three passes
+        {"query": word, "in": ["no-such-folder/"]},  # a filter that matches no document
+        {"query": absent, "mode": "hybrid"},  # hybrid without embeddings and without hits
+        {"query": word, "mode": "hybrid"},  # hybrid without embeddings, with hits
+        {"query": "---", "mode": "hybrid"},
+    ]
+    if folder is not None:
+        cases.append({"query": absent, "in": [folder]})  # documents in the filter, no hit
+        cases.append({"query": absent, "in": [folder], "mode": "hybrid"})
+    return [("search", case) for case in cases]
 
 
 async def session(command: list[str], calls: list[tuple[str, dict]]):
@@ -87,8 +112,6 @@ async def session(command: list[str], calls: list[tuple[str, dict]]):
                         value = json.loads(text)
                     except ValueError:
                         value = text
-                    if isinstance(value, dict) and value.get("hint") is not None:
-                        value["hint"] = "(a hint)"
                     results.append(("ok", value))
             return tools, results
 
@@ -118,6 +141,10 @@ def main(argv: list[str] | None = None) -> int:
             differences += 1
             print(f"differs: {name} {json.dumps(call_args)}\n  ours {str(mine)[:300]}\n  peer {str(theirs)[:300]}")
     errors = sum(1 for r in ours[1] if r[0] == "error")
+    hinted = [(m, t) for (name, _), m, t in zip(calls, ours[1], peer[1])
+              if name == "search" and m[0] == "ok" and (m[1].get("hint") or (t[1] or {}).get("hint"))]
+    same_hints = sum(1 for m, t in hinted if m[1].get("hint") == (t[1] or {}).get("hint"))
+    print(f"hints: {same_hints} of {len(hinted)} hinted search results carry the same hint")
     print(f"calls: {len(calls) - differences} of {len(calls)} results identical ({errors} errors on both sides)")
     return 0 if differences == 0 else 1
 

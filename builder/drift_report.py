@@ -11,6 +11,11 @@ With ``update-golden: true`` the new golden files exist only in the runner's wor
 build step snapshots the old ones and ``golden_patch`` turns the change into a ``git apply``
 patch, uploaded beside them and shown in the job summary (issue 20, item 3).
 
+With ``max-removed`` or ``max-shrink`` the diff is also the content-loss guard (issue 29): a
+crossed limit is one ``::error`` and a line at the head of the job summary, and the step's
+``guard`` output is ``failed``; the step itself succeeds, so the store is still uploaded to be
+inspected, while the attestation and the release are skipped and the action's last step fails.
+
 ``main`` is the ``base-diff`` step; it runs with the action's virtual environment.
 """
 
@@ -138,8 +143,9 @@ def main(environ: Mapping[str, str] = os.environ, run: Runner = _run,
         emit([annotation("warning", f"{exc}; the drift report compares with the golden files only",
                          title="ContextPull base store")])
         return 0
-    proc = run([sys.executable, "-m", "contextpull", "diff", str(base), store, "--format", "markdown"])
-    if proc.returncode != 0:  # a store this version refuses (an older major version, say)
+    proc = run([sys.executable, "-m", "contextpull", "diff", str(base), store, "--format", "markdown", *limit_options(environ)])
+    guard_failed = proc.returncode == 1 and proc.stdout.startswith("### ")  # the report, then one line
+    if proc.returncode != 0 and not guard_failed:  # a store this version refuses (an older major version, say)
         message = (proc.stderr or proc.stdout).strip().splitlines()
         emit([annotation("warning", f"input 'base-store' {value}: contextpull diff failed: "
                                     f"{message[-1] if message else proc.returncode}; the drift report compares "
@@ -149,9 +155,41 @@ def main(environ: Mapping[str, str] = os.environ, run: Runner = _run,
     body = proc.stdout.strip().replace(str(base), value)
     markdown = f"{MARKER}\n_Compared with the base store {code(value)}._\n\n{body}\n"
     path = write_report(str(Path(store).parent), markdown)
-    write_outputs({"drift-report": path}, environ)
-    append_summary("\n" + markdown.replace(MARKER + "\n", "", 1), environ)
+    write_outputs({"drift-report": path, "guard": guard_status(environ, guard_failed)}, environ)
+    summary = "\n" + markdown.replace(MARKER + "\n", "", 1)
+    if guard_failed:
+        # The artifact is still uploaded (so it can be inspected); the release is not made and
+        # the action's last step fails.
+        line = guard_line(proc.stderr)
+        emit([annotation("error", f"{line} (base store {value})", title="ContextPull content-loss guard")])
+        summary = f"\n**Content-loss guard failed** against {code(value)}: {line}.\n" + summary
+    append_summary(summary, environ)
     return 0
+
+
+def limit_options(environ: Mapping[str, str]) -> list[str]:
+    """The ``max-removed`` and ``max-shrink`` inputs as ``contextpull diff`` options (issue 29)."""
+    options = []
+    removed = environ.get("CONTEXTPULL_ACTION_MAX_REMOVED", "").strip()
+    shrink = environ.get("CONTEXTPULL_ACTION_MAX_SHRINK", "").strip()
+    if removed:
+        options += ["--max-removed", removed]
+    if shrink:
+        options += ["--max-shrink", shrink]
+    return options
+
+
+def guard_status(environ: Mapping[str, str], failed: bool) -> str:
+    if failed:
+        return "failed"
+    return "passed" if limit_options(environ) else "none"
+
+
+def guard_line(stderr: str) -> str:
+    """The diff's one line (``Error: documents removed ... is over --max-removed ...``)."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    line = lines[-1] if lines else "a limit was crossed"
+    return line[len("Error:"):].strip() if line.startswith("Error:") else line
 
 
 if __name__ == "__main__":

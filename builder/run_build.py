@@ -118,6 +118,10 @@ def build_command(python: str, environ: Mapping[str, str]) -> list[str]:
     cache_file = get("CACHE_FILE")
     if cache_file and Path(cache_file).is_file():
         argv += ["--cache", cache_file]
+    # The docs' version in the store (issue 27): the input, else the release being built.
+    version = get("DOCS_VERSION").strip() or get("RELEASE_TAG").strip()
+    if version:
+        argv += ["--docs-version", version]
     return argv + ["--", get("DOCS")]
 
 

@@ -197,6 +197,26 @@ def cache_text(cache: object) -> str:
     return text
 
 
+def source_rows(source: object) -> list[tuple[str, str]]:
+    """Where the docs came from (issue 27: the store's provenance meta, repeated in the manifest's
+    ``source``); no rows for a build outside git, whose manifest has a commit at most."""
+    if not isinstance(source, Mapping) or not any(k in source for k in ("repository", "ref", "version", "built_at")):
+        return []
+    where = str(source.get("repository") or "").split("://", 1)[-1]
+    commit = str(source.get("commit") or "")
+    text = " at ".join(part for part in (where, commit[:7]) if part) or "-"
+    if source.get("ref"):
+        text += f", {source['ref']}"
+    if source.get("dirty"):
+        text += ", uncommitted changes"
+    rows = [("Source", cell(text))]
+    if source.get("version"):
+        rows.append(("Docs version", cell(source["version"])))
+    if source.get("built_at"):
+        rows.append(("Built at", cell(source["built_at"])))
+    return rows
+
+
 def render(report: Mapping[str, object], docs: str, installed: Sequence[tuple[str, str]] = ()) -> str:
     """The whole summary for one build report."""
     manifest = report.get("manifest") or {}
@@ -223,6 +243,7 @@ def render(report: Mapping[str, object], docs: str, installed: Sequence[tuple[st
         ("sha256", code(store.get("sha256", "?"))),
         ("Corpus fingerprint", code(prints.get("corpus", "?"))),
         ("Content fingerprint", code(prints.get("content", "?"))),
+        *source_rows(manifest.get("source")),
         ("Builder", cell(f"{builder.get('name', 'contextpull')} {builder.get('version', '?')}, "
                          f"Python {builder.get('python', '?')}, SQLite {builder.get('sqlite', '?')}")),
         ("Golden", cell(status)),
@@ -239,9 +260,15 @@ def render(report: Mapping[str, object], docs: str, installed: Sequence[tuple[st
     total = (report.get("timings") or {}).get("total_s")
     if total is not None:
         rows.append(("Build time", cell(f"{total} s")))
+    # A build's own guard (CONTEXTPULL_MAX_REMOVED with a restored cache): issue 29.
+    guard = report.get("guard")
+    if isinstance(guard, Mapping):
+        rows.append(("Content-loss guard", f"{cell(guard.get('status', '?'))} against {code(guard.get('base', '?'))}"))
     lines = [f"## ContextPull store: {verdict}", "", "| | |", "| --- | --- |"]
     lines += [f"| {name} | {value} |" for name, value in rows]
     lines.append("")
+    if isinstance(guard, Mapping) and guard.get("failure"):
+        lines += [f"**Content-loss guard failed:** {cell(guard['failure'])}.", ""]
     lines += golden_section(golden)
     lines += skipped_section(skipped, docs)
     if isinstance(summaries, Mapping):

@@ -40,6 +40,9 @@ INPUTS = (
     "overwrite",
     "attest",
     "base-store",
+    "max-removed",
+    "max-shrink",
+    "docs-version",
 )
 BOOLEAN_INPUTS = ("update-golden", "strict", "cache", "overwrite")
 # The extras the Action installs: builder/requirements.lock holds their dependencies and no
@@ -234,6 +237,38 @@ def check_base_store(value: str, root: Path) -> None:
                            "or release:TAG for a release's store")
 
 
+# The limits' syntax (contextpull/checks/thresholds.py, which this script cannot import: it runs
+# before the package is installed); tests/test_builder_guard.py checks both accept the same values.
+_LIMIT = re.compile(r"^\s*(?:(?P<measure>[a-z]+)\s*=\s*)?(?P<number>\d+(?:\.\d+)?|\.\d+)\s*(?P<percent>%?)\s*$")
+LIMIT_MEASURES = ("documents", "sections", "text")
+
+
+def check_limit(name: str, value: str, base_store: str) -> None:
+    """``max-removed``: ``20%``, ``5`` or ``MEASURE=N[%]``, comma-separated; ``max-shrink``: a
+    percentage. Both compare with ``base-store``, so they need it."""
+    if not value.strip():
+        return
+    if not base_store.strip():
+        raise InputProblem(f"input '{name}' needs base-store, the store it compares with; e.g. base-store: release:docs-latest")
+    entries = value.split(",") if name == "max-removed" else [value]
+    for entry in entries:
+        match = _LIMIT.match(entry)
+        measure = match and match["measure"]
+        if not match or (measure and (name != "max-removed" or measure not in LIMIT_MEASURES)):
+            example = "20%, 5 or documents=20%,sections=50" if name == "max-removed" else "10 or 10%"
+            raise InputProblem(f"input '{name}' has '{entry.strip()}', which is not a limit; e.g. {example}")
+        number = float(match["number"])
+        if (match["percent"] or name == "max-shrink") and number > 100:
+            raise InputProblem(f"input '{name}' has '{entry.strip()}', which is over 100%")
+        if name == "max-removed" and not match["percent"] and number != int(number):
+            raise InputProblem(f"input '{name}' has '{entry.strip()}': a count is a whole number")
+
+
+def check_docs_version(value: str) -> None:
+    if any(ord(c) < 32 or ord(c) == 127 for c in value) or len(value) > 200:
+        raise InputProblem(f"input 'docs-version' must be one line of at most 200 characters, got {value[:40]!r}")
+
+
 def artifact_names(value: str, environ: Mapping[str, str]) -> Tuple[str, str]:
     """The store artifact's name and the golden files' one.
 
@@ -275,6 +310,9 @@ def validate(inputs: Mapping[str, str], root: Path,
     attempt("release-tag", lambda: check_release_tag(inputs["release-tag"]))
     attest_word = attempt("attest", lambda: check_attest(inputs["attest"]))
     attempt("base-store", lambda: check_base_store(inputs["base-store"], root))
+    for name in ("max-removed", "max-shrink"):
+        attempt(name, lambda n=name: check_limit(n, inputs[n], inputs["base-store"]))
+    attempt("docs-version", lambda: check_docs_version(inputs["docs-version"]))
     release = bool(inputs["release-tag"])
     attest, notice = decide_attest(str(attest_word or "false"), release, environ or {})
     store_name, golden_name = artifact_names(inputs["artifact-name"], environ or {})

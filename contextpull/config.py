@@ -41,6 +41,13 @@ class Settings:
     max_file_bytes: int = field(default=DEFAULT_MAX_FILE_BYTES, metadata={"recorded": False})
     # ``provider:model`` for section embeddings (supplement "Configuration"); None: no vectors.
     embed_model: str | None = None
+    # The docs' version, recorded as the ``docs_version`` meta key (issue 27; contextpull/provenance.py),
+    # not among the settings: None lets the build take the tag at the commit.
+    docs_version: str | None = field(default=None, metadata={"recorded": False})
+    # Limits on what a build may remove against its cache or base store (issue 29; syntax in
+    # contextpull/checks/thresholds.py). They judge a store, they change none of its bytes.
+    max_removed: str | None = field(default=None, metadata={"recorded": False})
+    max_shrink: str | None = field(default=None, metadata={"recorded": False})
     # Which site generator's reading of the files (issue 26): ``auto`` detects it from the
     # generator's configuration file. Not recorded: what it changes is in every document's
     # fingerprint (contextpull/dialects/fingerprint.py), and ``plain`` must keep its bytes.
@@ -117,6 +124,21 @@ def _coerce(name: str, value: Any, source: str) -> Any:
             return embedders.parse(text).text  # a bare "local" is the default local model
         except ConfigError as exc:
             raise type(exc)(f"{exc.message} (from {source})", exc.suggestion) from None
+    if name == "docs_version":
+        text = str(value).strip()
+        if "\n" in text or "\r" in text or len(text) > 200:
+            raise ConfigError(f"docs_version must be one line of at most 200 characters, got {value!r} (from {source})")
+        return text or None
+    if name in ("max_removed", "max_shrink"):
+        # The syntax is the diff's; its parser is standard library only at import, like this module.
+        from .checks.thresholds import BadThreshold, parse_removed, parse_shrink
+
+        text = str(value).strip()
+        try:
+            parse_removed([text]) if name == "max_removed" else parse_shrink(text)
+        except BadThreshold as exc:
+            raise ConfigError(f"{name}: {exc} (from {source})") from None
+        return text or None
     raise ConfigError(f"unknown setting {name!r} (from {source})")
 
 
@@ -214,7 +236,9 @@ def resolve_settings(
     environ = os.environ if environ is None else environ
     table, table_label = read_pyproject(corpus_root) if corpus_root is not None else ({}, "")
     for key in table:
-        if key not in _INT_RANGES and key not in ("summarizer", "store", "embed_model", "dialect"):
+        if key not in _INT_RANGES and key not in (
+            "summarizer", "store", "embed_model", "docs_version", "max_removed", "max_shrink", "dialect"
+        ):
             raise ConfigError(f"unknown setting {key!r} in {table_label}")
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from .errors import ContextPullError, StoreError
 
 RRF_K = 60
-HINT_NO_EMBEDDINGS = "no embeddings in store"  # the contract's words (store-format "Search" step 8)
+HINT_NO_EMBEDDINGS = "no embeddings in store; ran lexical"  # the published words for store-format "Search" step 8
 MIN_DEPTH = 20
 # A float32 dot product of unit vectors of a few thousand components is within about 1e-4 of
 # the exact one; candidates within this of the cut are all scored exactly.

@@ -34,8 +34,10 @@ PATTERN_MAX = 200
 
 SNIPPET = "snippet(sections_fts, 2, '**', '**', '…', 20)"
 
-HINT_NO_WORDS = "no searchable words in the query; use grep for punctuation or symbols"
-HINT_NO_HITS = "no hits; try grep for exact codes, drop the in filter, or use fewer words"
+# The published reader's words, which its TypeScript reader and users' tests share
+# (docs/agreement.md, "Search hints").
+HINT_NO_WORDS = "no searchable words in query"  # store-format "Search" step 1
+HINT_NO_HITS = "no hits; try grep for exact codes, drop the in= filter, or use fewer words"
 HINT_NO_EMBEDDINGS = dense.HINT_NO_EMBEDDINGS  # store-format "Search" step 8
 SNIPPET_CHARS = 160  # a dense-only hit's snippet: the start of its text
 
@@ -151,12 +153,6 @@ class Ops:
     def _docs_sql(where: str) -> str:
         """The allowed-documents subquery inside a path filter clause."""
         return where[where.index(_DOCS_WHERE) : where.rindex(")")]
-
-    def _no_hits_hint(self, where: str, params: list) -> str:
-        if where:
-            if self.conn.execute(f"SELECT count(*) FROM ({self._docs_sql(where)})", params).fetchone()[0] == 0:
-                return f"no document matches the in filter; top-level paths: {self._top_level()}"
-        return HINT_NO_HITS
 
     def _top_level(self) -> str:
         tops = sorted({p.split("/", 1)[0] + ("/" if "/" in p else "") for p in self.doc_paths.values()})
@@ -283,7 +279,8 @@ class Ops:
             scores = {sid: round(score * 100, 2) for sid, score in fused}
             result_mode = "hybrid"
         if not ids:
-            return SearchResult((), result_mode, "; ".join(hints + [self._no_hits_hint(where, params)]))
+            # An empty result says only how to widen it, whatever else was noted (published).
+            return SearchResult((), result_mode, HINT_NO_HITS)
 
         snippets = self._snippets({sid: found[sid] for sid in ids if sid in found})
         details = self._details(ids)

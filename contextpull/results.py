@@ -10,6 +10,33 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+class Items(tuple):
+    """The items of a result: immutable and hashable like a tuple, and equal to a list of the
+    same items, because the published API returns lists and its users write
+    ``result.hits == []`` (issue 28). It prints as a list for the same reason."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, list):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return tuple.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = tuple.__hash__
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
+def _items(result: object, name: str) -> None:
+    value = getattr(result, name)
+    if type(value) is not Items:
+        object.__setattr__(result, name, Items(value))
+
+
 @dataclass(frozen=True)
 class Hit:
     id: str
@@ -73,6 +100,9 @@ class SearchResult:
     mode: str = "lexical"
     hint: str | None = None
 
+    def __post_init__(self) -> None:
+        _items(self, "hits")
+
     def to_dict(self) -> dict:
         return {"hits": [h.to_dict() for h in self.hits], "mode": self.mode, "hint": self.hint}
 
@@ -81,6 +111,9 @@ class SearchResult:
 class ReadResult:
     section: Section
     context: tuple[Section, ...] = ()
+
+    def __post_init__(self) -> None:
+        _items(self, "context")
 
     def to_dict(self) -> dict:
         out = self.section.to_dict()
@@ -93,6 +126,9 @@ class GrepResult:
     matches: tuple[Match, ...]
     truncated: bool = False
 
+    def __post_init__(self) -> None:
+        _items(self, "matches")
+
     def to_dict(self) -> dict:
         return {"matches": [m.to_dict() for m in self.matches], "truncated": self.truncated}
 
@@ -101,6 +137,9 @@ class GrepResult:
 class NeighboursResult:
     sections: tuple[Section, ...]
     header: Section | None = None
+
+    def __post_init__(self) -> None:
+        _items(self, "sections")
 
     def to_dict(self) -> dict:
         return {

@@ -143,6 +143,9 @@ _MMAP_BYTES = 1 << 30  # read through the OS page cache: a whole-corpus grep sca
 
 
 def _configure(conn: sqlite3.Connection) -> None:
+    # Rows read by index and by column name (``row["path"]``), as the published Store's do and
+    # its users' code reads them (issue 28); sqlite3.Row is C code, unpacking works as before.
+    conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA query_only = 1")
     conn.execute("PRAGMA temp_store = MEMORY")
     conn.execute(f"PRAGMA mmap_size = {_MMAP_BYTES}")

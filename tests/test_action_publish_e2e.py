@@ -154,6 +154,26 @@ def test_drift_report_against_a_base_store_from_a_release(workspace, tmp_path, f
     file_regression.check(text, extension=".md")
 
 
+def test_a_failed_content_loss_guard_uploads_then_fails_without_releasing(workspace, tmp_path):
+    gh = write_gh(tmp_path / "gh")
+    base = run_action(workspace, tmp_path, {"out": "base-out", "artifact-name": ""})
+    store = workspace / base.outputs["store-path"]
+    gh.release(TAG, {"store.sqlite": store.read_bytes(),
+                     "store.sqlite.sha256": (store.parent / "store.sqlite.sha256").read_bytes()})
+    gh.release("v9")
+    ws = drifted_copy(workspace, tmp_path)
+    run = run_action(ws, tmp_path, {"base-store": f"release:{TAG}", "max-removed": "text=0", "max-shrink": "50",
+                                    "release-tag": "v9", "cache": "false"}, gh_dir=gh.bin, env=gh.env())
+    assert run.code == 1
+    assert run.steps["base-diff"].outputs["guard"] == "failed"
+    assert run.steps["upload"].outcome == "not-run"  # its condition held: the artifact is uploaded
+    assert run.steps["release"].outcome == "skipped" and run.steps["attest"].outcome == "skipped"
+    assert run.steps["result"].outcome == "failure"
+    errors = [line for line in run.steps["base-diff"].stdout.splitlines() if line.startswith("::error")]
+    assert len(errors) == 1 and "text removed" in errors[0] and "--max-removed text=0" in errors[0]
+    assert "**Content-loss guard failed** against `release:docs-latest`: text removed" in run.summary
+
+
 def test_a_missing_base_release_is_a_warning_and_the_golden_report_stays(workspace, tmp_path):
     gh = write_gh(tmp_path / "gh")
     run = run_action(workspace, tmp_path, {"golden": "golden", "base-store": "release:nope", "artifact-name": ""},

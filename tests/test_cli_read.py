@@ -63,7 +63,7 @@ def test_search_text(store):
 def test_search_without_searchable_words_is_exit_4(store):
     result = run("search", "??? ---", "--store", store)
     assert result.exit_code == 4
-    assert result.output == "Error: no searchable words in the query; use grep for punctuation or symbols\n"
+    assert result.output == "Error: no searchable words in query (use grep for punctuation or symbols)\n"
     result = run("search", "???", "--json", "--store", store)
     assert result.exit_code == 4
     assert json.loads(result.output)["hits"] == []
@@ -71,7 +71,7 @@ def test_search_without_searchable_words_is_exit_4(store):
 
 def test_search_without_hits_prints_hint_exit_0(store):
     result = run("search", "zebra", "--store", store)
-    assert (result.exit_code, result.output) == (0, "hint: no hits; try grep for exact codes, drop the in filter, or use fewer words\n")
+    assert (result.exit_code, result.output) == (0, "hint: no hits; try grep for exact codes, drop the in= filter, or use fewer words\n")
 
 
 def test_search_json_is_the_tool_result(store):

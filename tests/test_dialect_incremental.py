@@ -150,3 +150,12 @@ def test_ingest_as_plain_drops_the_reads(site):
     report = ingest(docs, store, environ=env, dialect="plain")
     assert report.changed == 3
     assert _meta(store, READS_KEY) is None
+
+
+def test_the_construct_report_as_text_and_json(site, file_regression, data_regression):
+    (site / "docs" / "more.md").write_text(
+        "# More\n\n" + "\n\n".join(f"INCLUDE(../snippets/gone{i}.py)" for i in range(7)) + "\n"
+    )
+    report, _ = quiet_build(site / "docs", site / "out")
+    file_regression.check("\n".join(report.dialect_lines()) + "\n", extension=".txt")
+    data_regression.check(report.to_dict()["dialect"])

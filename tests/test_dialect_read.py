@@ -102,6 +102,9 @@ def make(tmp_path, files):
         ({"docs/_config.yml": "x: 1", "docs/a.md": "a"}, "docs", "jekyll", "docs/_config.yml"),
         ({"book/_config.yml": "x: 1", "book/_toc.yml": "", "book/a.md": "a"}, "book", "sphinx", "book/_config.yml"),
         ({"docs/conf.py": "project = 'x'", "docs/a.rst": "a"}, "docs", "sphinx", "docs/conf.py"),
+        ({"docs/source/conf.py": "", "docs/source/a.rst": "a"}, "docs", "sphinx", "docs/source/conf.py"),
+        ({"config/_default/hugo.toml": "", "content/a.md": "a"}, "content", "hugo", "config/_default/hugo.toml"),
+        ({"config/_default/config.yaml": "", "content/a.md": "a"}, "content", "hugo", "config/_default/config.yaml"),
         ({"docs/a.md": "a"}, "docs", "plain", None),
         # nearest folder first: the docs folder's own configuration wins over the root's
         ({"mkdocs.yml": "", "docs/conf.py": "", "docs/a.md": "a"}, "docs", "sphinx", "docs/conf.py"),
@@ -202,6 +205,21 @@ def test_a_dialect_that_fails_is_named_and_the_document_still_read(tmp_path, mon
     assert result.parsed.title == "T"
     assert [(n.construct, n.outcome) for n in result.notes] == [("mkdocs dialect", "unresolved")]
     assert "ZeroDivisionError" in result.notes[0].detail
+
+
+def test_a_reader_that_says_the_file_is_unusable_makes_a_skip_not_markdown(tmp_path, monkeypatch):
+    import types
+
+    from contextpull.dialects import read
+    from contextpull.parsing.blocks import ParseError
+
+    def to_markdown(text, ctx):
+        raise ParseError("notebook is not JSON")
+
+    fake = types.SimpleNamespace(to_markdown=to_markdown)
+    monkeypatch.setattr(read, "load_module", lambda name: fake if name == "read_ipynb" else None)
+    with pytest.raises(ParseError, match="notebook is not JSON"):
+        read_document(b"{not json", "ipynb", "nb", "nb.ipynb", site_at(tmp_path))
 
 
 def test_the_configuration_file_is_a_dependency(tmp_path):

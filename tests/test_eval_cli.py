@@ -75,7 +75,7 @@ def test_one_shot_retrievers_return_what_search_ranks(store):
         assert lexical.retrieve("refund window", 500) == expected  # search's limit is 50
         # no embeddings in this store: hybrid answers lexically and says so
         assert hybrid.retrieve("refund window", 10) == expected
-        assert hybrid.stats() == {"mode": "hybrid", "hints": {"no embeddings in store": 1}}
+        assert hybrid.stats() == {"mode": "hybrid", "hints": {"no embeddings in store; ran lexical": 1}}
 
 
 def test_one_shot_retrievers_open_a_store_per_thread(store):
@@ -102,7 +102,7 @@ def test_hybrid_hints_are_counted_exactly_across_threads(store):
         hybrid.hints = SlowHints()
         with ThreadPoolExecutor(4) as pool:
             list(pool.map(lambda q: hybrid.retrieve(q, 3), ["refund", "cache", "gateway", "fees"] * 10))
-        assert hybrid.stats()["hints"] == {"no embeddings in store": 40}
+        assert hybrid.stats()["hints"] == {"no embeddings in store; ran lexical": 40}
 
 
 def test_eval_json_has_the_named_keys_overall_and_per_shape(runner, store, questions, data_regression):
@@ -122,7 +122,7 @@ def test_eval_text_prints_a_table(runner, store, questions):
     assert lines[2].split() == ["slice", "n", "recall@1", "recall@5", "recall@10", "mrr"]
     assert lines[3].split()[:2] == ["all", "4"] and lines[4].split()[:2] == ["conceptual", "2"]
     assert any(line.startswith("time per question: ") for line in lines)
-    assert "search hints: no embeddings in store (4)" in result.stdout
+    assert "search hints: no embeddings in store; ran lexical (4)" in result.stdout
 
 
 def test_eval_api_loop_reports_tokens_tool_calls_and_requests(runner, store, questions, tmp_path, monkeypatch):

@@ -52,9 +52,9 @@ def test_summary_is_truncated_to_sixty_characters_with_an_ellipsis():
     assert truncate("abc", 60) == "abc"
 
 
-def test_header_counts_use_thousands_separators():
-    assert "1,017 sections" in header_line(81, 1017, FP)
-    assert "12,345 documents" in header_line(12345, 1, FP)
+def test_header_counts_are_plain_numbers_as_the_published_writer_prints_them():
+    assert "· 1017 sections ·" in header_line(81, 1017, FP)
+    assert "· 12345 documents ·" in header_line(12345, 1, FP)
 
 
 @pytest.mark.parametrize("budget", [3000, 1500, 800, 400, 200, 120, 80, 50])

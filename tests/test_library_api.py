@@ -242,7 +242,7 @@ def test_ingest_embeds_with_the_callers_function_and_hybrid_reads_it(make_corpus
     with Store.open(tmp_path / "s.sqlite") as store:
         documents, sections = store.counts()
         assert (documents, report.embedded) == (len(DOCS), sections)
-        assert store.conn.execute("SELECT DISTINCT model, dim FROM embeddings").fetchall() == [("bag:16", 16)]
+        assert [tuple(r) for r in store.conn.execute("SELECT DISTINCT model, dim FROM embeddings")] == [("bag:16", 16)]
         result = Ops(store, embed_fn=_bag_of_words).search("declined card", mode="hybrid")
         assert result.mode == "hybrid" and result.hint is None and result.hits
     again = ingest(docs, tmp_path / "s.sqlite", embed_model="bag:16", embed_fn=_bag_of_words)
@@ -263,7 +263,7 @@ def test_build_embeds_with_the_callers_function_and_a_cached_rebuild_embeds_noth
     first = build(docs, tmp_path / "out1", embed_model="bag:16", embed_fn=embed_fn, warn=lambda line: None)
     with Store.open(tmp_path / "out1" / "store.sqlite") as store:
         sections = store.counts()[1]
-        assert store.conn.execute("SELECT DISTINCT model, dim FROM embeddings").fetchall() == [("bag:16", 16)]
+        assert [tuple(r) for r in store.conn.execute("SELECT DISTINCT model, dim FROM embeddings")] == [("bag:16", 16)]
     assert first.embeddings["embedded"] == sections == sum(calls)
     assert first.manifest["settings"]["embed_model"] == "bag:16"
     calls.clear()
@@ -336,3 +336,33 @@ def test_cli_main_returns_the_exit_code(store_path, capsys):
 def test_python_m_contextpull_cli_runs_the_command():
     proc = subprocess.run([sys.executable, "-m", "contextpull.cli", "--version"], capture_output=True, text=True)
     assert proc.returncode == 0 and proc.stdout == f"contextpull {contextpull.__version__}\n"
+
+
+def test_results_compare_equal_to_lists_as_the_published_api_returns_them(make_corpus, tmp_path):
+    """Issue 28: ``result.hits == []`` is how the published API's users write it."""
+    from contextpull import Ops, Store
+    from contextpull.ingest import ingest
+
+    docs = make_corpus(DOCS)
+    ingest(docs, tmp_path / "s.sqlite")
+    with Store.open(tmp_path / "s.sqlite") as store:
+        ops = Ops(store)
+        empty = ops.search("zebra")
+        assert empty.hits == [] and not empty.hits != []
+        found = ops.search("declined card")
+        assert found.hits == list(found.hits) and found.hits != []
+        assert ops.grep("no such literal anywhere").matches == []
+        assert {found, found} == {found}  # results stay hashable
+
+
+def test_store_rows_read_by_column_name(make_corpus, tmp_path):
+    from contextpull import Store
+    from contextpull.ingest import ingest
+
+    docs = make_corpus(DOCS)
+    ingest(docs, tmp_path / "s.sqlite")
+    with Store.open(tmp_path / "s.sqlite") as store:
+        row = store.conn.execute("SELECT path, n_sections FROM documents ORDER BY path").fetchone()
+        assert (row["path"], row["n_sections"]) == tuple(row)
+        path, count = row  # unpacking reads as before
+        assert path == row[0]

@@ -26,6 +26,7 @@ def build(
     golden: str | os.PathLike | None = None,
     update_golden: bool = False,
     cache: str | os.PathLike | None = None,
+    base_store: str | os.PathLike | None = None,
     strict: bool = False,
     progress: Any = None,
     warn: Callable[[str], None] | None = None,
@@ -35,7 +36,8 @@ def build(
 
     Returns the ``BuildReport`` (``to_dict()`` is ``contextpull build --json``). Golden drift is
     not an exception: the artifact is still published and ``report.exit_code`` is 1, with the
-    details in ``report.golden``. ``cache`` is a previous artifact's store to reuse; ``strict``
+    details in ``report.golden``; so is a crossed ``max_removed``/``max_shrink`` limit, judged
+    against ``base_store`` or else the ``cache`` (``report.guard``). ``cache`` is a previous artifact's store to reuse; ``strict``
     raises ``CheckFailed`` (nothing published) when a file was skipped; ``warn`` receives each
     warning line (default: stderr). Settings keywords as for ``contextpull.ingest.ingest``,
     ``embed_fn`` included.
@@ -52,6 +54,7 @@ def build(
         golden=golden,
         update_golden=update_golden,
         cache=cache,
+        base_store=base_store,
         strict=strict,
         progress=as_progress(progress),
         warn=warn,

@@ -14,8 +14,7 @@ import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from ..dialects.reads import READS_KEY
-from ..dialects.reads import dumps as dumps_reads
+from ..dialects.reads import store as store_reads
 from ..dialects.report import ConstructTally
 from ..errors import BuildError
 from . import build_file
@@ -31,6 +30,7 @@ from .patch import Patch
 from ..writing.records import DocumentRecord, Skipped
 from .report import BuildReport, iso_time
 from ..writing.writer import first_meta
+from ..provenance import Provenance
 
 # Used for ingested_at when SOURCE_DATE_EPOCH is not set: 1980-01-01, the earliest time a zip
 # entry can hold, the same choice reproducible-build tools make for the same reason.
@@ -42,9 +42,10 @@ class BuildJob:
 
     def __init__(
         self, docs, out, settings, epoch, exclude, build_cache: BuildCache | None, progress, patch_ok=True,
-        summaries=None, embedder=None,
+        summaries=None, embedder=None, provenance: Provenance | None = None,
     ):
         self.docs, self.out, self.settings, self.epoch = docs, out, settings, epoch
+        self.provenance = provenance or Provenance()  # meta keys of issue 27, beside the builder's
         self.embedder = embedder  # models.embed.Embedder when embed_model is set
         self.vectors: dict | None = None  # writing.vectors.VectorCounts.to_dict() of this build
         self.patch_ok = patch_ok  # may start from a copy of the cache (patch.py)
@@ -133,7 +134,7 @@ class BuildJob:
         if self.cache is not None:
             self.cache.confirm()  # nothing from the cache is used past this point unverified
         if conn is None and self.cache is not None and self.cache.whole_match(
-            self.settings, corpus_fp, self.documents, self.ingested_at
+            self.settings, corpus_fp, self.documents, self.ingested_at, self.provenance.to_meta()
         ):
             self._reuse_whole()
             return
@@ -208,12 +209,8 @@ class BuildJob:
             self._embed(conn)
             _lap("embed_s")
             self.index = finalize_index(conn, self.settings, ingested_at=self.ingested_at, corpus_root=".")
-            write_meta(conn, {**builder_meta(self.settings), CONTENT_FP_KEY: "0" * 64})
-            # What documents read; none in a plain build, and none left from a patched cache.
-            if self.constructs.reads:
-                write_meta(conn, {READS_KEY: dumps_reads(self.constructs.reads)})
-            else:
-                conn.execute("DELETE FROM meta WHERE key = ?", (READS_KEY,))
+            write_meta(conn, {**builder_meta(self.settings), **self.provenance.to_meta(), CONTENT_FP_KEY: "0" * 64})
+            store_reads(conn, self.constructs.reads)  # none in a plain build, none left from a cache
             conn.commit()
             _lap("index_text_s")  # the last chunk, the index text and meta
             # Everything the content fingerprint reads is final now: it runs beside the rest.
@@ -329,6 +326,7 @@ class BuildJob:
             settings=self.settings,
             commit=manifest_mod.source_commit(self.docs, dict(environ)),
             epoch=self.epoch,
+            provenance=self.provenance,
         )
         try:
             with open(self.tmp_sha, "w", encoding="utf-8", newline="\n") as handle:

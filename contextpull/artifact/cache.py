@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..bounded_read import require_regular
 from .. import __version__
 from ..config import Settings
+from ..provenance import PROVENANCE_KEYS
 from ..errors import ContextPullError
 from . import chunks
 from ..writing import trigram
@@ -242,7 +244,8 @@ class BuildCache:
         return plan
 
     def whole_match(
-        self, settings: Settings, corpus_fp: str, paths: list[tuple[str, str]], ingested_at: str
+        self, settings: Settings, corpus_fp: str, paths: list[tuple[str, str]], ingested_at: str,
+        provenance: Mapping[str, str] | None = None,
     ) -> bool:
         """Would a fresh build write exactly this file? Only a cache whose bytes its checksum
         vouches for is published as it is: without one, ``open_cache`` checked its rows but not
@@ -251,6 +254,10 @@ class BuildCache:
         if self.sha256 is None:
             return False
         if any(self.meta.get(k) != v for k, v in builder_meta(settings).items()):
+            return False
+        # Another commit or version of the same files: the documents are reused, the meta is new.
+        provenance = provenance or {}
+        if any(self.meta.get(k) != provenance.get(k) for k in PROVENANCE_KEYS):
             return False
         if self.meta.get("ingested_at") != ingested_at or self.meta.get("corpus_root") != ".":
             return False

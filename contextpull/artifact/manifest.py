@@ -21,6 +21,7 @@ from typing import Any
 
 from .. import __version__
 from ..config import Settings
+from ..provenance import Provenance
 from ..schema import SCHEMA_VERSION
 
 FORMAT_VERSION = 1
@@ -86,8 +87,12 @@ def make_manifest(
     settings: Settings,
     commit: str | None,
     epoch: int | None,
+    provenance: Provenance | None = None,
 ) -> dict[str, Any]:
-    """Exactly the keys of the build report's ``manifest`` (developers' brief)."""
+    """Exactly the keys of the build report's ``manifest`` (developers' brief), with the
+    provenance the store's meta records (issue 27) in ``source``: ``commit`` is there as before
+    (``GITHUB_SHA`` first), the other keys only when the build knows them, so a build outside git
+    writes the manifest it always wrote."""
     return {
         "format_version": FORMAT_VERSION,
         "builder": builder_info(),
@@ -98,9 +103,22 @@ def make_manifest(
         "index": {"mode": index_mode, "tokens": index_tokens, "budget": settings.index_budget_tokens},
         "settings": settings.to_dict(),
         "skipped": [{"path": s["path"], "reason": s["reason"]} for s in skipped],
-        "source": {"commit": commit},
+        "source": {"commit": commit, **_source(provenance)},
         "build_time": build_time(epoch),
     }
+
+
+def _source(provenance: Provenance | None) -> dict[str, Any]:
+    if provenance is None:
+        return {}
+    values = {
+        "repository": provenance.repository,
+        "ref": provenance.ref,
+        "dirty": provenance.dirty,
+        "version": provenance.version,
+        "built_at": provenance.built_at,
+    }
+    return {key: value for key, value in values.items() if value is not None}
 
 
 def dumps(manifest: dict[str, Any]) -> str:

@@ -38,6 +38,7 @@ class BuildReport:
     warnings: list[str] = field(default_factory=list)
     summaries: dict[str, Any] | None = None  # a model summarizer's counts (ingest.summaries), else None
     timings: dict[str, float] = field(default_factory=dict)
+    guard: dict[str, Any] | None = None  # artifact.guard.check: --max-removed/--max-shrink against a base
     # The dialect chosen, from which file, and its construct report (dialects.report).
     dialect: dict[str, Any] | None = None
 
@@ -67,6 +68,7 @@ class BuildReport:
             **({"embeddings": self.embeddings} if self.embeddings is not None else {}),
             "warnings": list(self.warnings),
             **({"summaries": self.summaries} if self.summaries is not None else {}),
+            **({"guard": self.guard} if self.guard is not None else {}),
             **({"dialect": self.dialect} if self.dialect is not None else {}),
             "timings": dict(self.timings),
         }

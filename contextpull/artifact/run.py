@@ -42,6 +42,8 @@ from ..writing.discover import SUPPORTED_EXTENSIONS, found_extensions
 from .outdir import check_inputs, prepare_out
 from .patch import PatchAborted
 from .report import BuildReport, source_date_epoch
+from .source import read_provenance
+from . import guard
 from ..ingest.summaries import SummaryStage, wants_model
 
 PAGE_SIZE = build_file.PAGE_SIZE
@@ -67,6 +69,7 @@ def build(
     environ: Mapping[str, str] | None = None,
     warn: Callable[[str], None] | None = None,
     embedder=None,
+    base_store: Path | str | None = None,
 ) -> BuildReport:
     """Build DOCS into OUT; return the report (exit_code 1 on golden drift). ``embedder`` is a
     library caller's own (``embed_fn``), named by ``settings.embed_model``; else that setting's.
@@ -91,6 +94,7 @@ def build(
         settings = resolve_settings(docs, flags or {}, environ)
     settings = with_site(settings, docs)  # the dialect, once, for every attempt and worker
     epoch = source_date_epoch(environ)
+    provenance = read_provenance(docs, environ, settings.docs_version)
     # A model summarizer or embedder with an unknown provider, no key or a missing extra fails
     # here, before OUT is touched.
     summaries = SummaryStage(settings, environ=environ) if wants_model(settings) else None
@@ -99,7 +103,7 @@ def build(
     out_is_new = not out.exists()
     prepare_out(out)
     build_cache = open_cache(Path(cache), settings, _warn, defer_digest=True) if cache is not None else None
-    job = BuildJob(docs, out, settings, epoch, exclude, build_cache, progress, summaries=summaries, embedder=embedder)
+    job = BuildJob(docs, out, settings, epoch, exclude, build_cache, progress, summaries=summaries, embedder=embedder, provenance=provenance)
     try:
         try:
             if summaries is not None and build_cache is not None:
@@ -109,7 +113,7 @@ def build(
             except PatchAborted:
                 # The cache's chunks do not lie where this build's go: copy them chunk by chunk.
                 job.cleanup()
-                job = BuildJob(docs, out, settings, epoch, exclude, build_cache, progress, patch_ok=False, summaries=summaries, embedder=embedder)
+                job = BuildJob(docs, out, settings, epoch, exclude, build_cache, progress, patch_ok=False, summaries=summaries, embedder=embedder, provenance=provenance)
                 job.run()
         except CacheRejected as exc:
             # The cache's checksum (computed while the build ran) or a read from it failed:
@@ -120,7 +124,7 @@ def build(
             build_cache = None
             if summaries is not None:
                 summaries.forget_stored()
-            job = BuildJob(docs, out, settings, epoch, exclude, None, progress, summaries=summaries, embedder=embedder)
+            job = BuildJob(docs, out, settings, epoch, exclude, None, progress, summaries=summaries, embedder=embedder, provenance=provenance)
             job.run()
         for message in job.index_failures:
             _warn(message)
@@ -134,7 +138,15 @@ def build(
         if strict and summaries is not None and summaries.failed:
             raise StrictSummaries(summaries.failed)
         golden_result = job.check_golden(golden_dir, update_golden)
+        guard_result = guard.check(
+            settings, job.store_path, base_store=Path(base_store) if base_store is not None else None,
+            cache=Path(cache) if cache is not None else None, warn=_warn,
+        )
         report = job.publish(golden_result, environ)
+        if guard_result is not None:
+            report.guard = guard_result
+            if guard_result["status"] == "failed":
+                report.exit_code = 1
     except BaseException:
         job.cleanup()
         if out_is_new:

@@ -20,7 +20,7 @@ from ..lazy import exports
 
 if TYPE_CHECKING:  # pragma: no cover
     from .diff import StoreDiff, diff_stores
-    from .diff import render as render_diff
+    from .diff_report import render as render_diff
     from .golden import GoldenResult, check_golden
     from .verify import VerifyReport, verify_store
 
@@ -41,7 +41,7 @@ _EXPORTS = {
     "GoldenResult": ("golden", "GoldenResult"),
     "diff_stores": ("diff", "diff_stores"),
     "StoreDiff": ("diff", "StoreDiff"),
-    "render_diff": ("diff", "render"),
+    "render_diff": ("diff_report", "render"),
 }
 
 

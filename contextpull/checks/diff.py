@@ -1,22 +1,57 @@
-"""What changed between two stores, for review (issue 4, item 7).
+"""What changed between two stores, for review (issue 4, item 7), and how much was lost (issue 29).
 
 Reviewers of a docs change want to know which citations now point at other text: a section id
 that still exists but whose text hash changed is the dangerous case, because an agent's earlier
 answer citing it silently means something else. So besides documents added/removed/changed the
-diff lists section ids added, removed and text-changed, plus the index text diff. ``markdown`` is
-written to be pasted as a pull-request comment.
+diff lists section ids added, removed and text-changed, plus the index text diff.
+
+The other danger is silent loss: a parser change or a reorganisation that drops most of the text
+still builds a valid store. So the diff also measures each store's text (UTF-8 bytes, and tokens
+estimated as characters / 4 as the index budget counts them) and what every document of OLD
+lost, and ``measures`` sets those figures against the limits of ``thresholds.py``. Ids and paths
+are in natural order (``a.md#2`` before ``a.md#10``). ``diff_report.render`` prints a diff.
 """
 
 from __future__ import annotations
 
-import json
+import math
+import re
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..provenance import Provenance
 from .golden import compare, index_text, open_store, unified
+from .thresholds import Limit, Measure, Thresholds
 
-MAX_MARKDOWN_IDS = 50
+TOP_LOSSES = 10  # the documents that lost the most text, named in the reports
+_DIGITS = re.compile(r"(\d+)")
+
+
+def natural_key(text: str) -> tuple:
+    """Digits compared as numbers: ``#2`` before ``#10``, ``v9`` before ``v10``."""
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in _DIGITS.split(text) if part)
+
+
+def natural(items) -> list[str]:
+    return sorted(items, key=natural_key)
+
+
+@dataclass(frozen=True)
+class TextSize:
+    """A store's text: sections, UTF-8 bytes and characters of every section's text."""
+
+    documents: int = 0
+    sections: int = 0
+    bytes: int = 0
+    chars: int = 0
+
+    @property
+    def tokens(self) -> int:
+        return math.ceil(self.chars / 4)
+
+    def to_dict(self) -> dict:
+        return {"documents": self.documents, "sections": self.sections, "bytes": self.bytes, "tokens": self.tokens}
 
 
 @dataclass
@@ -30,6 +65,12 @@ class StoreDiff:
     ids_removed: list[str] = field(default_factory=list)
     ids_changed: list[str] = field(default_factory=list)
     index_diff: str = ""
+    old_size: TextSize = field(default_factory=TextSize)
+    new_size: TextSize = field(default_factory=TextSize)
+    # (path, bytes in OLD, bytes in NEW) of every document of OLD that lost text, most lost first
+    losses: list[tuple[str, int, int]] = field(default_factory=list)
+    old_provenance: Provenance = field(default_factory=Provenance)
+    new_provenance: Provenance = field(default_factory=Provenance)
 
     @property
     def empty(self) -> bool:
@@ -38,7 +79,23 @@ class StoreDiff:
             or self.ids_added or self.ids_removed or self.ids_changed or self.index_diff
         )
 
-    def to_dict(self) -> dict:
+    @property
+    def text_removed(self) -> int:
+        return sum(old - new for _, old, new in self.losses)
+
+    def measures(self, thresholds: Thresholds | None = None) -> list[Measure]:
+        """Documents, sections and text removed, and the text's net shrink, each with its limit."""
+        t = thresholds or Thresholds()
+        old = self.old_size
+        return [
+            Measure("documents", len(self.docs_removed), old.documents, t.limit("documents")),
+            Measure("sections", len(self.ids_removed), old.sections, t.limit("sections")),
+            Measure("text", self.text_removed, old.bytes, t.limit("text")),
+            Measure("shrink", old.bytes - self.new_size.bytes, old.bytes, _shrink_limit(t)),
+        ]
+
+    def to_dict(self, thresholds: Thresholds | None = None) -> dict:
+        measures = self.measures(thresholds)
         return {
             "old": self.old,
             "new": self.new,
@@ -46,7 +103,16 @@ class StoreDiff:
             "documents": {"added": self.docs_added, "removed": self.docs_removed, "changed": self.docs_changed},
             "ids": {"added": self.ids_added, "removed": self.ids_removed, "changed": self.ids_changed},
             "index_diff": self.index_diff,
+            "text": {"old": self.old_size.to_dict(), "new": self.new_size.to_dict()},
+            "measures": [m.to_dict() for m in measures],
+            "failed": [m.label for m in measures if m.failed],
+            "most_lost": [{"path": p, "old_bytes": a, "new_bytes": b} for p, a, b in self.losses[:TOP_LOSSES]],
+            "provenance": {"old": self.old_provenance.to_dict(), "new": self.new_provenance.to_dict()},
         }
+
+
+def _shrink_limit(t: Thresholds) -> Limit | None:
+    return None if t.shrink is None else Limit(t.shrink, True)
 
 
 def _documents(conn: sqlite3.Connection) -> dict[str, str]:
@@ -57,15 +123,45 @@ def _ids(conn: sqlite3.Connection) -> dict[str, str]:
     return dict(conn.execute("SELECT id, hash FROM sections"))
 
 
+def _text_by_document(conn: sqlite3.Connection) -> dict[str, tuple[int, int, int]]:
+    """path -> (sections, UTF-8 bytes, characters) of its sections' text."""
+    rows = conn.execute(
+        "SELECT d.path, count(s.id), coalesce(sum(length(CAST(s.text AS BLOB))), 0), coalesce(sum(length(s.text)), 0)"
+        " FROM documents d LEFT JOIN sections s ON s.doc_id = d.doc_id GROUP BY d.doc_id"
+    )
+    return {path: (n, size, chars) for path, n, size, chars in rows}
+
+
+def _size(by_doc: dict[str, tuple[int, int, int]]) -> TextSize:
+    return TextSize(
+        documents=len(by_doc),
+        sections=sum(v[0] for v in by_doc.values()),
+        bytes=sum(v[1] for v in by_doc.values()),
+        chars=sum(v[2] for v in by_doc.values()),
+    )
+
+
+def _provenance(conn: sqlite3.Connection) -> Provenance:
+    return Provenance.from_meta(dict(conn.execute("SELECT key, value FROM meta")))
+
+
 def diff_stores(old: Path | str, new: Path | str) -> StoreDiff:
     old, new = Path(old), Path(new)
     a, b = open_store(old), open_store(new)
     try:
         result = StoreDiff(str(old), str(new))
-        docs_a, docs_b = _documents(a), _documents(b)
-        result.docs_added, result.docs_removed, result.docs_changed = compare(docs_a, docs_b)
-        result.ids_added, result.ids_removed, result.ids_changed = compare(_ids(a), _ids(b))
+        added, removed, changed = compare(_documents(a), _documents(b))
+        result.docs_added, result.docs_removed, result.docs_changed = natural(added), natural(removed), natural(changed)
+        added, removed, changed = compare(_ids(a), _ids(b))
+        result.ids_added, result.ids_removed, result.ids_changed = natural(added), natural(removed), natural(changed)
         result.index_diff = unified(index_text(a), index_text(b), f"{old} index", f"{new} index")
+        text_a, text_b = _text_by_document(a), _text_by_document(b)
+        result.old_size, result.new_size = _size(text_a), _size(text_b)
+        losses = [(p, v[1], text_b.get(p, (0, 0, 0))[1]) for p, v in text_a.items()]
+        result.losses = sorted(
+            ((p, x, y) for p, x, y in losses if y < x), key=lambda row: (row[2] - row[1], natural_key(row[0]))
+        )
+        result.old_provenance, result.new_provenance = _provenance(a), _provenance(b)
     finally:
         a.close()
         b.close()
@@ -73,79 +169,3 @@ def diff_stores(old: Path | str, new: Path | str) -> StoreDiff:
     # changed; one whose sections changed without new bytes cannot happen within one builder.
     return result
 
-
-def _listing(title: str, items: list[str], limit: int | None = None) -> list[str]:
-    if not items:
-        return []
-    shown = items if limit is None else items[:limit]
-    lines = [f"{title} ({len(items)}):"] + [f"  {i}" for i in shown]
-    if len(shown) < len(items):
-        lines.append(f"  ... {len(items) - len(shown)} more")
-    return lines
-
-
-def render_text(d: StoreDiff) -> str:
-    if d.empty:
-        return f"no differences between {d.old} and {d.new}\n"
-    lines = [
-        f"documents: +{len(d.docs_added)} -{len(d.docs_removed)} ~{len(d.docs_changed)}; "
-        f"section ids: +{len(d.ids_added)} -{len(d.ids_removed)} ~{len(d.ids_changed)} (text changed)"
-    ]
-    lines += _listing("documents added", d.docs_added)
-    lines += _listing("documents removed", d.docs_removed)
-    lines += _listing("documents changed", d.docs_changed)
-    lines += _listing("ids added", d.ids_added)
-    lines += _listing("ids removed", d.ids_removed)
-    lines += _listing("ids whose text changed", d.ids_changed)
-    out = "\n".join(lines) + "\n"
-    if d.index_diff:
-        out += "index text:\n" + d.index_diff + ("" if d.index_diff.endswith("\n") else "\n")
-    return out
-
-
-def _md_list(title: str, items: list[str]) -> list[str]:
-    if not items:
-        return []
-    shown = items[:MAX_MARKDOWN_IDS]
-    lines = [f"<details><summary>{title} ({len(items)})</summary>", ""]
-    lines += [f"- `{i}`" for i in shown]
-    if len(items) > len(shown):
-        lines.append(f"- ... {len(items) - len(shown)} more")
-    lines += ["", "</details>", ""]
-    return lines
-
-
-def render_markdown(d: StoreDiff) -> str:
-    lines = ["### ContextPull store diff", ""]
-    if d.empty:
-        return "\n".join(lines + ["No changes to documents, section ids or the index.", ""])
-    lines += [
-        "| | added | removed | changed |",
-        "|---|---:|---:|---:|",
-        f"| documents | {len(d.docs_added)} | {len(d.docs_removed)} | {len(d.docs_changed)} |",
-        f"| section ids | {len(d.ids_added)} | {len(d.ids_removed)} | {len(d.ids_changed)} |",
-        "",
-    ]
-    if d.ids_changed:
-        lines += [
-            f"**{len(d.ids_changed)} section id(s) now point at different text**; citations of them may be stale.",
-            "",
-        ]
-    lines += _md_list("Documents added", d.docs_added)
-    lines += _md_list("Documents removed", d.docs_removed)
-    lines += _md_list("Documents changed", d.docs_changed)
-    lines += _md_list("Section ids added", d.ids_added)
-    lines += _md_list("Section ids removed", d.ids_removed)
-    lines += _md_list("Section ids whose text changed", d.ids_changed)
-    if d.index_diff:
-        fence = "````" if "```" in d.index_diff else "```"
-        lines += ["<details><summary>Index text diff</summary>", "", fence + "diff", d.index_diff.rstrip("\n"), fence, "", "</details>", ""]
-    return "\n".join(lines)
-
-
-def render(d: StoreDiff, fmt: str) -> str:
-    if fmt == "json":
-        return json.dumps(d.to_dict(), indent=2, ensure_ascii=False) + "\n"
-    if fmt == "markdown":
-        return render_markdown(d)
-    return render_text(d)

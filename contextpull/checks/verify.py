@@ -24,6 +24,7 @@ from pathlib import Path
 from ..bounded_read import open_regular, read_regular_text, why
 from ..config import CONFIG_FILE_LIMIT
 from ..errors import CheckFailed, StoreError
+from ..provenance import Provenance
 from ..schema import INDEX_MODES, SCHEMA_VERSION, SUPPORTED_MAJOR
 from ..text import QUERY_TOKEN, normalize_for_fts
 from ..writing.fingerprint import content_fingerprint, file_sha256
@@ -45,6 +46,7 @@ class VerifyReport:
     documents: int = 0
     sections: int = 0
     checks: list[str] = field(default_factory=list)
+    provenance: Provenance = field(default_factory=Provenance)  # issue 27; empty for a store built outside git
 
     def to_dict(self) -> dict:
         return {
@@ -55,6 +57,7 @@ class VerifyReport:
             "documents": self.documents,
             "sections": self.sections,
             "checks": list(self.checks),
+            "provenance": self.provenance.to_dict(),
         }
 
 
@@ -170,6 +173,7 @@ def verify_store(
     conn = _open_store(path)
     try:
         meta = _check_schema(conn, path)
+        report.provenance = Provenance.from_meta(meta)
         report.checks += ["schema_version", "fts5"]
         _check_integrity(conn)
         report.checks.append("integrity_check")
@@ -398,3 +402,10 @@ def _check_manifest_contents(manifest: dict, meta: dict[str, str], report: Verif
         raise CheckFailed(
             f"manifest schema_version {manifest.get('schema_version')} differs from the store's {meta.get('schema_version')}"
         )
+    # The manifest's source beside the commit is the store's provenance meta (issue 27); the
+    # commit may be GITHUB_SHA there, so it is not compared.
+    source = manifest.get("source") or {}
+    listed = {k: source[k] for k in ("repository", "ref", "dirty", "version", "built_at") if k in source}
+    recorded = {k: v for k, v in report.provenance.to_dict().items() if k in listed or (k != "commit" and v is not None)}
+    if listed != recorded:
+        raise CheckFailed(f"manifest source {listed} does not match the store's provenance meta {recorded}")

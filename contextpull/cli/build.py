@@ -15,9 +15,10 @@ import sys
 
 import click
 
-from ..errors import ContextPullError
+from ..errors import CheckFailed, ContextPullError
 from . import cli, one_line, terminate_as_interrupt
 from .options import json_option, settings_flags, settings_options
+from .thresholds import max_removed_option, max_shrink_option, thresholds_from
 
 
 def _echo_json(value) -> None:
@@ -37,6 +38,9 @@ def _summary(report) -> str:
         f"  index {m['index']['mode']}, {m['index']['tokens']} of {m['index']['budget']} tokens;"
         f" corpus {m['fingerprints']['corpus']}",
     ]
+    source = _provenance_line(m["source"])
+    if source:
+        lines.append(f"  {source}")
     if report.reuse != "none":
         what = "whole artifact" if report.reuse == "whole" else f"{report.reused_documents} unchanged documents"
         chunks = f"; kept {report.copied_chunks} of {report.copied_chunks + report.indexed_chunks} chunks" if report.reuse == "documents" else ""
@@ -50,6 +54,11 @@ def _summary(report) -> str:
         lines.append(f"  {summary_line(report.summaries)}")
         for item in report.summaries["failed"]:
             lines.append(f"  offline summary for {item['path']}: {item['reason']}")
+    if report.guard is not None:
+        lines.append(f"  content-loss guard against {report.guard['base']}: {report.guard['status']}")
+        for m in report.guard["measures"]:
+            if m["limit"] is not None:
+                lines.append(f"    {m['measure']} {m['percent']:.1f}% ({m['value']:,} of {m['of']:,}), limit {m['limit']}")
     g = report.golden
     if g.status == "drift":
         if g.index_diff:
@@ -61,6 +70,15 @@ def _summary(report) -> str:
     return "\n".join(lines)
 
 
+def _provenance_line(source: dict) -> str:
+    from ..provenance import Provenance
+
+    known = {k: source.get(k) for k in ("repository", "ref", "dirty", "version", "built_at")}
+    if all(v is None for v in known.values()):
+        return ""  # a build outside git: the manifest's commit alone may be GITHUB_SHA
+    return Provenance(commit=source.get("commit"), **known).line()
+
+
 @cli.command("build")
 @click.argument("docs", type=click.Path(file_okay=True, dir_okay=True))
 @click.option("--out", "out", default="out", show_default=True, type=click.Path(), metavar="DIR", help="Folder for store.sqlite, store.sqlite.sha256 and manifest.json.")
@@ -68,9 +86,13 @@ def _summary(report) -> str:
 @click.option("--update-golden", is_flag=True, help="Rewrite the golden files instead of comparing.")
 @click.option("--cache", "cache", type=click.Path(), default=None, metavar="FILE", help="A previous store.sqlite to reuse unchanged documents from.")
 @click.option("--strict", is_flag=True, help="Fail (exit 1, nothing published) when any file is skipped.")
+@click.option("--docs-version", "docs_version", default=None, metavar="VERSION", help="The docs' version recorded in the store (default: the git tag at the commit, if any).")
+@click.option("--base-store", "base_store", type=click.Path(), default=None, metavar="FILE", help="The store --max-removed and --max-shrink compare with (default: the --cache file).")
+@max_removed_option
+@max_shrink_option
 @settings_options
 @json_option
-def build_cmd(docs, out, golden, update_golden, cache, strict, as_json, **kwargs):
+def build_cmd(docs, out, golden, update_golden, cache, strict, docs_version, base_store, max_removed, max_shrink, as_json, **kwargs):
     """Build DOCS into a reproducible artifact in --out.
 
     \b
@@ -82,13 +104,16 @@ def build_cmd(docs, out, golden, update_golden, cache, strict, as_json, **kwargs
     from ..artifact.run import build
     from ..ingest.progress import Progress
 
-    flags = settings_flags(kwargs)
+    flags = {
+        **settings_flags(kwargs), "docs_version": docs_version,
+        "max_removed": ",".join(max_removed) or None, "max_shrink": max_shrink,
+    }
     progress = Progress("build", enabled=not as_json)
     try:
         with terminate_as_interrupt():
             report = build(
                 docs, out, flags=flags, golden=golden, update_golden=update_golden,
-                cache=cache, strict=strict, progress=progress, warn=_warn,
+                cache=cache, strict=strict, progress=progress, warn=_warn, base_store=base_store,
             )
     except ContextPullError as exc:
         progress.finish()
@@ -103,6 +128,8 @@ def build_cmd(docs, out, golden, update_golden, cache, strict, as_json, **kwargs
         _echo_json(report.to_dict())
     else:
         click.echo(_summary(report))
+        if report.guard is not None and report.guard["status"] == "failed":
+            raise CheckFailed(report.guard["failure"], "the artifact was written so it can be inspected")
     if report.exit_code:
         sys.exit(report.exit_code)
 
@@ -111,15 +138,30 @@ def build_cmd(docs, out, golden, update_golden, cache, strict, as_json, **kwargs
 @click.argument("old", type=click.Path())
 @click.argument("new", type=click.Path())
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True)
-def diff_cmd(old, new, fmt):
-    """Show what changed between two stores: documents, section ids, index text.
+@max_removed_option
+@max_shrink_option
+def diff_cmd(old, new, fmt, max_removed, max_shrink):
+    """Show what changed between two stores: documents, section ids, index text, text lost.
 
     Ids whose text changed are listed on their own: citations of them now
-    point at different text. Exit 0 whether or not they differ.
-    """
-    from ..checks.diff import diff_stores, render
+    point at different text. Exit 0 whether or not they differ, unless a
+    --max-removed or --max-shrink limit is crossed: then exit 1, after the
+    report, with one line naming the measure, its figure and the limit.
 
-    click.echo(render(diff_stores(old, new), fmt), nl=False)
+    \b
+    Example:
+      contextpull diff old/store.sqlite out/store.sqlite --max-removed 20% --max-shrink 10
+    """
+    from ..checks.diff import diff_stores
+    from ..checks.diff_report import render
+    from ..checks.thresholds import failure_line
+
+    thresholds = thresholds_from(max_removed, max_shrink)
+    d = diff_stores(old, new)
+    click.echo(render(d, fmt, thresholds), nl=False)
+    failed = failure_line(d.measures(thresholds))
+    if failed:
+        raise CheckFailed(failed)
 
 
 @cli.command("verify")
@@ -147,3 +189,5 @@ def verify_cmd(store, manifest, sha256, as_json):
             f"ok: {store}: {report.documents} documents, {report.sections} sections; "
             f"checked {', '.join(report.checks)}"
         )
+        if not report.provenance.empty:
+            click.echo(f"  {report.provenance.line()}")

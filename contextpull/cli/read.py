@@ -88,7 +88,8 @@ def search_cmd(query, in_, limit, mode, store, as_json):
     if as_json:
         _echo_json(result)
     elif unsearchable:
-        click.echo(f"Error: {result['hint']}", err=True)
+        # The hint is the published reader's; the command line adds where to go instead.
+        click.echo(f"Error: {result['hint']} (use grep for punctuation or symbols)", err=True)
     else:
         for hit in result["hits"]:
             click.echo(f"{hit['score']:7.2f}  {hit['id']:<40} {hit['heading_path']}")

@@ -1,9 +1,11 @@
-"""``contextpull serve``, ``fetch`` and ``claude-md`` (issue 6; system-design.txt section 7).
+"""``contextpull serve``, ``fetch`` and ``claude-md`` (issue 6; system-design.txt section 7; issue 27).
 
 ``serve PATH`` decides what PATH is: a corpus folder (refresh ``PATH/.contextpull/store.sqlite``
-with an incremental ingest, then serve it), a store file (serve as is) or an ``https://`` URL of
-a published store (fetch into the cache, then serve). In stdio mode stdout belongs to the
-protocol, so ingest progress, the fetch note and ``--log`` lines all go to stderr.
+with an incremental ingest, then serve it), a store file (serve as is), an ``https://`` URL of
+a published store or ``gh:OWNER/REPO@TAG`` (fetch into the cache, then serve). In stdio mode
+stdout belongs to the protocol, so ingest progress, the fetch note and ``--log`` lines all go to
+stderr. One PATH is served exactly as before; several, a ``NAME=`` or ``--catalog`` mount each
+store under its name (``serving/start.py``), and ``--refresh`` follows moving release tags.
 
 The MCP SDK is the ``mcp`` extra: without it ``serve`` fails with one line and the install hint,
 and the other commands work unchanged.
@@ -104,16 +106,22 @@ def _report_line(report) -> str:
 
 def resolve_store(path: str, *, ingest: bool, summarizer: str | None, sha256: str | None = None) -> Path:
     """Turn ``serve``'s PATH argument into a store file to open."""
-    from ..serving.fetch import fetch_store, is_url
+    return _resolve(path, ingest=ingest, summarizer=summarizer, sha256=sha256)[0]
 
-    if is_url(path):
+
+def _resolve(path: str, *, ingest: bool, summarizer: str | None, sha256: str | None = None):
+    """The store file for PATH, and the remote it came from (``sources.Remote``) or None."""
+    from ..serving.sources import fetch_remote, is_remote
+
+    if is_remote(path):
         # With the checksum given, a cached copy is served without asking the network at all.
-        fetched = fetch_store(path, sha256=sha256)
-        _echo_err(
-            f"contextpull: {'using cached' if fetched.reused else 'downloaded'} store {fetched.path}"
-            f" ({fetched.bytes:,} bytes, sha256 {fetched.sha256[:12]})"
-        )
-        return fetched.path
+        remote = fetch_remote(path, sha256)
+        _echo_err(f"contextpull: {remote.note}")
+        return remote.path, remote
+    return _local_store(path, ingest=ingest, summarizer=summarizer), None
+
+
+def _local_store(path: str, *, ingest: bool, summarizer: str | None) -> Path:
     target = Path(path)
     if target.is_dir():
         if ingest:
@@ -131,7 +139,7 @@ def resolve_store(path: str, *, ingest: bool, summarizer: str | None, sha256: st
 
 
 @cli.command()
-@click.argument("path")
+@click.argument("sources", nargs=-1, metavar="SOURCE...")
 @click.option("--no-ingest", is_flag=True, help="Serve the folder's existing store without refreshing it.")
 @click.option("--summarizer", default=None, help="Document summaries for the refresh: 'offline' or provider:model.")
 @click.option("--log", "log", is_flag=True, help="One line per tool call on stderr (tool, arguments, count, ms).")
@@ -167,37 +175,121 @@ def resolve_store(path: str, *, ingest: bool, summarizer: str | None, sha256: st
     multiple=True,
     help="Extra browser Origin (and Host) to accept over HTTP, e.g. https://docs.example.com.",
 )
-def serve(path, no_ingest, summarizer, log, transport, host, port, allow_origins, sha256):
-    """Serve a docs folder, a store file or a published store URL over MCP.
+@click.option(
+    "--catalog",
+    "catalog",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="A TOML file of [[mount]] entries (name, source, optional sha256) to serve beside any SOURCE.",
+)
+@click.option(
+    "--refresh",
+    "refresh",
+    default=None,
+    metavar="DURATION",
+    help="Re-check URL sources' published checksum this often (30s, 10m, 1h) and swap in a new store.",
+)
+def serve(sources, no_ingest, summarizer, log, transport, host, port, allow_origins, sha256, catalog, refresh):
+    """Serve docs folders, store files or published stores over MCP.
 
     \b
-    PATH is one of:
-      a docs folder   ingested incrementally into PATH/.contextpull/store.sqlite, then served
-      a .sqlite file  served as it is (read-only)
-      an https:// URL a published store, fetched and verified into the cache first
+    SOURCE is one of, optionally as NAME=SOURCE:
+      a docs folder       ingested incrementally into SOURCE/.contextpull/store.sqlite, then served
+      a .sqlite file      served as it is (read-only)
+      an https:// URL     a published store, fetched and verified into the cache first
+      gh:OWNER/REPO@TAG   the store.sqlite the Action attached to that release
+
+    One SOURCE is served as it is. Several (or a NAME=, or --catalog) are mounted side by side:
+    ids and paths become NAME/<id>, and index() lists the mounts.
 
     \b
     Examples:
       contextpull serve ./docs
       contextpull serve out/store.sqlite --transport http --port 8765
       contextpull serve https://github.com/o/r/releases/download/docs/store.sqlite
+      contextpull serve uv=gh:astral-sh/uv@docs-latest ./docs --refresh 10m
+      contextpull serve --catalog docs-catalog.toml
     """
-    mcp_server = _require_mcp()
-    from ..serving.fetch import is_url
+    ctx = click.get_current_context()
+    if not sources and catalog is None:
+        raise click.UsageError("give a SOURCE (a docs folder, a store file, a URL) or --catalog FILE", ctx=ctx)
+    from ..serving.catalog import parse_argument, read_catalog
+    from ..serving.refresh import parse_duration
 
-    if sha256 and not is_url(path):
-        raise click.UsageError("--sha256 applies to a URL, not a folder or a file", ctx=click.get_current_context())
-    store_path = resolve_store(path, ingest=not no_ingest, summarizer=summarizer, sha256=sha256)
-    live = mcp_server.LiveStore(store_path)
+    interval = parse_duration(refresh) if refresh is not None else None
+    specs = [parse_argument(text, i) for i, text in enumerate(sources, 1)]
+    if catalog is None and len(specs) == 1 and specs[0].name is None:
+        _serve_one(sources[0], no_ingest, summarizer, log, transport, host, port, allow_origins, sha256, interval)
+        return
+    if sha256:
+        raise click.UsageError("--sha256 applies to one URL; pin several with sha256 = ... in a --catalog", ctx=ctx)
+    specs = (read_catalog(catalog) if catalog is not None else []) + specs
+    mcp_server = _require_mcp()
+    from ..serving.start import open_mounts
+
+    started = open_mounts(
+        specs,
+        open_store=lambda path: _opened(mcp_server, path),
+        resolve_local=lambda source: _local_store(source, ingest=not no_ingest, summarizer=summarizer),
+        log=_echo_err,
+    )
+    mounts = started.mounts
+    refresher = _refresher(started.followed, interval, ctx)
+    label = f"{len(mounts.names)} mounts ({', '.join(mounts.names)})"
+    if transport == "stdio":  # over HTTP the "serving ... at URL" line says it
+        _echo_err(f"contextpull: mounted {label}")
+    server = mcp_server.build_server(mounts, log=mcp_server.stderr_logger if log else None)
+    _serve_until_stopped(mcp_server, server, transport, label, host, port, allow_origins, mounts, refresher)
+
+
+def _opened(mcp_server, path: Path):
+    live = mcp_server.LiveStore(path)
     live.current()  # fail now, with one line, if the file is not a store
+    return live
+
+
+def _refresher(followed, interval, ctx):
+    if interval is None:
+        return None
+    if not followed:
+        raise click.UsageError("--refresh follows URL or gh: sources without a sha256 pin; none was given", ctx=ctx)
+    from ..serving.refresh import Refresher
+
+    return Refresher(followed, interval, log=_echo_err)
+
+
+def _serve_one(path, no_ingest, summarizer, log, transport, host, port, allow_origins, sha256, interval) -> None:
+    """One source, served as it always was: same ids, same instructions, same answers."""
+    mcp_server = _require_mcp()
+    from ..serving.sources import is_remote
+
+    ctx = click.get_current_context()
+    if sha256 and not is_remote(path):
+        raise click.UsageError("--sha256 applies to a URL, not a folder or a file", ctx=ctx)
+    store_path, remote = _resolve(path, ingest=not no_ingest, summarizer=summarizer, sha256=sha256)
+    live = _opened(mcp_server, store_path)
+    followed = []
+    if remote is not None and not sha256:
+        from ..serving.refresh import Followed, repoint
+
+        followed.append(Followed(path, remote.url, remote.sha256, lambda new, _sha: repoint(live, new)))
+    refresher = _refresher(followed, interval, ctx)
     server = mcp_server.build_server(live, log=mcp_server.stderr_logger if log else None)
+    _serve_until_stopped(mcp_server, server, transport, store_path, host, port, allow_origins, live, refresher)
+
+
+def _serve_until_stopped(mcp_server, server, transport, label, host, port, allow_origins, live, refresher) -> None:
     # Ctrl-C or SIGTERM (a service manager) is how a server is meant to stop: exit 0 either way.
     try:
         with terminate_as_interrupt():
-            _run(mcp_server, server, transport, store_path, host, port, allow_origins)
+            if refresher is not None:
+                refresher.start()
+            _run(mcp_server, server, transport, label, host, port, allow_origins)
     except (KeyboardInterrupt, asyncio.CancelledError):  # under 3.10 a Ctrl-C'd loop raises the latter
         pass
     finally:
+        if refresher is not None:
+            refresher.stop()
         live.close()
 
 

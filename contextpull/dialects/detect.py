@@ -7,7 +7,9 @@ its history, such as a release archive or a CI cache, the nearest holding a ``.g
 else DOCS itself, so a folder outside any repository is judged on its own): the nearest folder that holds one wins, and within a folder the
 names only one generator uses win over shared ones (``registry.DIALECTS``). Two layouts put the
 file outside that walk's usual place: Docusaurus sites often keep it in ``website/`` at the
-repository root, and Hugo's old ``config.toml`` counts only beside a ``content/`` folder. A
+repository root, and Hugo's old ``config.toml`` counts only beside a ``content/`` folder. Two keep
+it below: Hugo's configuration folder (``config/_default/hugo.toml``), and the layout
+``sphinx-quickstart`` offers with separate source and build folders (``DOCS/source/conf.py``). A
 ``_config.yml`` beside a ``_toc.yml`` is a Jupyter Book (MyST Markdown and notebooks on Sphinx),
 read as ``sphinx``. No file found: ``plain``, exactly today's reading.
 
@@ -68,6 +70,8 @@ def _folders(docs: Path, root: Path) -> list[Path]:
 
 
 def _find(docs: Path, root: Path, names: set[str] | None) -> tuple[str, Path] | None:
+    if (names is None or "sphinx" in names) and (docs / "source" / "conf.py").is_file():
+        return "sphinx", docs / "source" / "conf.py"
     for folder in _folders(docs, root):
         for d in DIALECTS:
             if names is not None and d.name not in names:
@@ -84,6 +88,9 @@ def _find(docs: Path, root: Path, names: set[str] | None) -> tuple[str, Path] | 
             for file_name in HUGO_SHARED_CONFIG:
                 if (folder / file_name).is_file():
                     return "hugo", folder / file_name
+            for file_name in (*dialect("hugo").config_files, *HUGO_SHARED_CONFIG):
+                if (folder / "config" / "_default" / file_name).is_file():
+                    return "hugo", folder / "config" / "_default" / file_name
     if names is None or "docusaurus" in names:
         for file_name in dialect("docusaurus").config_files:
             path = root / "website" / file_name

@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from ..bounded_read import read_regular
 from ..config import CONFIG_FILE_LIMIT
-from ..parsing.blocks import Heading, Paragraph, ParsedDocument
+from ..parsing.blocks import Heading, Paragraph, ParsedDocument, ParseError
 from ..parsing.parse import decode_text
 from ..parsing.parse_markdown import normalize_newlines, parse_markdown
 from .api import Note, Site
@@ -104,8 +104,13 @@ def _step(module_name: str, func: str, text: str, ctx: DocumentContext) -> str:
 
 
 def _guarded(ctx: DocumentContext, name: str, call, fallback):
+    """``call()``; a failure is a note and ``fallback`` instead, except ``ParseError``: a reader
+    saying the file is not what its name claims (a notebook that is not JSON) makes it a named
+    skip, as any parser's does, rather than its bytes read as Markdown."""
     try:
         return call()
+    except ParseError:
+        raise
     except Exception as exc:  # noqa: BLE001 - a dialect's bug must not lose the document
         ctx.note(f"{name} dialect", "unresolved", 0, f"failed, read without it ({type(exc).__name__}: {exc})")
         return fallback

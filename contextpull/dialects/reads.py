@@ -35,6 +35,18 @@ def dumps(reads: dict[str, dict]) -> str:
     return json.dumps(reads, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def store(conn, reads: dict[str, dict]) -> None:
+    """Write ``reads`` into the store's meta, or take the key out when there are none (a build
+    that started from a cache's copy must not keep the cache's)."""
+    if reads:
+        conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (READS_KEY, dumps(reads)),
+        )
+    else:
+        conn.execute("DELETE FROM meta WHERE key = ?", (READS_KEY,))
+
+
 def loads(text: str | None) -> dict[str, dict]:
     """The stored map; an unreadable value is an empty map (every document is then read again)."""
     if not text:

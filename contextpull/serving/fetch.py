@@ -106,7 +106,7 @@ def fetch_store(
     if sha256:
         expected = normalize_sha256(sha256, "--sha256")
     else:
-        expected = _published_checksum(url, timeout)
+        expected = published_checksum(url, timeout)
     target = Path(out) if out is not None else None
     if target is not None:
         if target.is_dir():
@@ -235,7 +235,8 @@ def _open(url: str, timeout: float):
         raise FetchError(f"download failed: {reason} for {url}") from None
 
 
-def _published_checksum(url: str, timeout: float) -> str:
+def published_checksum(url: str, timeout: float = 60.0) -> str:
+    """The checksum published beside ``url`` (its ``.sha256`` asset); a refresh polls only this."""
     sha_url = url + ".sha256"
     try:
         with _open(sha_url, timeout) as response:

@@ -7,6 +7,11 @@ whole index text. Past the budget it returns one line per top-level directory in
 to expand it through ``index(prefix)``, kept in path order until the budget is reached. The same
 text is the resource ``contextpull://index``.
 
+Issue 27: the discipline paragraph ends with the store's provenance line (``Provenance.line()``:
+repository, short commit, version, build date) when the store records one, so the model knows
+what it reads and how old it is; a store without provenance gets the instructions it always had.
+A server with several mounts says so in its own paragraph and lists the mounts instead.
+
 Standard library only: the text does not depend on the MCP SDK, so it can be tested and reused
 without it.
 """
@@ -15,6 +20,8 @@ from __future__ import annotations
 
 import math
 import sqlite3
+
+from ..provenance import Provenance
 
 DEFAULT_BUDGET_TOKENS = 3000
 
@@ -38,14 +45,39 @@ def estimate_tokens(text: str) -> int:
     return math.ceil(len(text) / 4)
 
 
+MOUNTS_DISCIPLINE = (
+    "ContextPull serves the documents of several read-only stores, one per mount listed below. "
+    "Pull, do not guess: call index(prefix) with a mount's name and a slash for that store's index, "
+    "search(query, in?) for pointers (ids and snippets, never bodies), read(id) for the exact text "
+    "of the sections you need, grep(pattern) for codes, flags and identifiers, and neighbours(id) "
+    "for the surrounding clause or a split table's header. Every id and path begins with its "
+    "mount's name, and so does every `in` entry. Each mount says its version and build date: "
+    "answer for the version asked about, from what you read, and cite section ids like "
+    "[NAME/path.md#3]."
+)
+
+
 def build_instructions(conn: sqlite3.Connection, meta: dict[str, str]) -> str:
     """Pull discipline plus the index, or plus the directory listing when the index is too big."""
-    return with_discipline(index_body(conn, meta))
+    return with_discipline(index_body(conn, meta), provenance_line(meta))
 
 
-def with_discipline(body: str) -> str:
-    """The instructions for ``body`` (what ``index_body`` returned): the discipline paragraph first."""
-    return f"{PULL_DISCIPLINE}\n\n{body}"
+def provenance_line(meta: dict[str, str]) -> str:
+    """The store's provenance in one line, or ``""`` when it records none (an older build)."""
+    return Provenance.from_meta(meta).line()
+
+
+def with_discipline(body: str, provenance: str = "") -> str:
+    """The instructions for ``body`` (what ``index_body`` returned): the discipline paragraph
+    first, ending with the provenance line; still one paragraph, so the body after the first
+    blank line is the resource exactly."""
+    head = f"{PULL_DISCIPLINE}\n{provenance}" if provenance else PULL_DISCIPLINE
+    return f"{head}\n\n{body}"
+
+
+def multi_instructions(listing: str) -> str:
+    """The instructions of a server with several mounts: their paragraph, then ``listing``."""
+    return f"{MOUNTS_DISCIPLINE}\n\n{listing}"
 
 
 def index_body(conn: sqlite3.Connection, meta: dict[str, str]) -> str:
@@ -83,7 +115,7 @@ def directory_listing(conn: sqlite3.Connection, meta: dict[str, str], budget: in
         n_sections += count
     corpus = meta.get("corpus_fingerprint", "")[:8]
     header = (
-        f"ContextPull index · {n_docs:,} documents · {n_sections:,} sections · corpus {corpus}"
+        f"ContextPull index · {n_docs} documents · {n_sections} sections · corpus {corpus}"
         " · hierarchical; call index(prefix) to expand"
     )
     example = next((name for name in groups if name.endswith("/")), next(iter(groups), ""))

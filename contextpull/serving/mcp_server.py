@@ -39,7 +39,8 @@ from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 
 from .. import __version__
 from ..errors import ContextPullError, StoreError, ToolError
-from .mcp_instructions import PULL_DISCIPLINE, directory_listing, estimate_tokens, index_body, with_discipline
+from .mcp_instructions import PULL_DISCIPLINE, directory_listing, estimate_tokens, index_body
+from .mcp_instructions import provenance_line, with_discipline
 
 __all__ = [
     "INDEX_URI",
@@ -150,7 +151,7 @@ class LiveStore:
         self._data_version = data_version
         self.meta = meta
         self.fingerprint = fingerprint
-        self.instructions = with_discipline(index_text)
+        self.instructions = with_discipline(index_text, provenance_line(meta))
         self.index_text = index_text
         if old is not None:
             old.close()

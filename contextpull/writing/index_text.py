@@ -14,9 +14,10 @@ The budget is always honoured. When even the hierarchical header and the left-ou
 fit (budgets far below anything useful), the pull-discipline lines go first, then the left-out
 line, and as a last resort the header itself is cut: a text over budget is never produced.
 
-Counts in the header are written with thousands separators (``1,017 sections``), as the example
-in system-design section 4 shows; per-line section counts are plain numbers, as in the prefix
-listing of store-format.txt.
+Every count in the index text is a plain number (``2067 sections``), as the published writer
+prints it, though the example in system-design section 4 shows ``1,017 sections``: golden index
+files made with the published release must not drift on a corpus past 1,000 sections
+(docs/agreement.md, "Counts in the index text").
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def header_line(
     n_docs: int, n_sections: int, corpus_fp: str, summaries: str = "offline", note: str | None = None
 ) -> str:
     line = (
-        f"ContextPull index · {n_docs:,} documents · {n_sections:,} sections"
+        f"ContextPull index · {n_docs} documents · {n_sections} sections"
         f" · corpus {corpus_fp[:8]} · summaries: {summaries}"
     )
     return f"{line} · {note}" if note else line

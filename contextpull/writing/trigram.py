@@ -15,10 +15,11 @@ A build makes each run whole documents of one chunk part, closed once it holds `
 text (a larger document is a run of its own), in first-seen word order: a function of the part
 alone, so a cache-assisted build writes the same rows.
 
-Why words of runs of documents rather than each section's text (the first sessions' layout,
-table ``sections_trigram``): the tokenizer emits a token for every character it is given, and
-that was most of a build's CPU (8 s of trigram work against 1.1 s for the word index on the uv
-docs x62). Documents repeat their words, and neighbouring documents each other's: the distinct
+Why a run's distinct words rather than each section's whole text (the layout of the table's
+first release, ``sections_trigram``, replaced in commits ``04af09c`` and ``2023240``,
+2026-11-30): the trigram tokenizer emits a token for every character it is given, and indexing
+whole section texts was most of a build's CPU (8 s of trigram work against 1.1 s for the word
+index on the uv docs x62). Documents repeat their words, and neighbouring documents each other's: the distinct
 words of 128 KiB runs are 3% of the text on the synthetic corpus and 33% on the uv docs x62,
 and the table's FTS5 work fell from 7.4 to 0.2 s and from 8-10 to 2.2 s there
 (benchmarks/README.md, "Speed at scale"). Splitting at ASCII whitespace and NUL on UTF-8 bytes
