@@ -11,7 +11,7 @@ import tomllib
 
 import pytest
 
-from contextpull.dialects import hugo, shortcodes
+from contextpull.dialects import hugo, hugo_data, shortcodes
 from contextpull.dialects.front_matter import split_front_matter
 from dialect_context import context, outcomes, read
 
@@ -146,3 +146,13 @@ def test_unclosed_openers_stay_text_and_deep_nesting_is_named(tmp_path):
     out = hugo.prepare(deep, ctx)
     assert "x" in out
     assert [(n.construct, n.outcome) for n in ctx.notes if "nested deeper" in n.detail] == [("hugo shortcode", "unresolved")]
+
+
+@pytest.mark.parametrize(
+    ("config_file", "root"),
+    [("hugo.toml", ""), ("site/hugo.toml", "site"), ("config/_default/hugo.toml", ""),
+     ("web/config/_default/hugo.toml", "web"), ("config/site/config/production/hugo.toml", "config/site")],
+)
+def test_the_site_root_is_above_a_config_folder(tmp_path, config_file, root):
+    """Includes and data are found from the project folder, which holds ``config/_default/``."""
+    assert hugo_data.site_root(context(tmp_path, "p.md", dialect="hugo", config_file=config_file)) == root

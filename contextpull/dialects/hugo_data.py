@@ -22,11 +22,10 @@ def site_root(ctx: Context) -> str:
     """The Hugo project folder, relative to the repository root ("" for the root itself)."""
     config = ctx.site.config_file
     if config:
-        folder = posixpath.dirname(config)
-        parts = folder.split("/")
-        if "config" in parts:  # config/_default/hugo.toml
-            folder = "/".join(parts[: parts.index("config")])
-        return folder
+        parts = posixpath.dirname(config).split("/")
+        if len(parts) >= 2 and parts[-2] == "config":  # config/_default/hugo.toml
+            parts = parts[:-2]
+        return "/".join(p for p in parts if p)
     docs = _docs_rel(ctx)
     parts = docs.split("/")
     if "content" in parts:
