@@ -1,0 +1,103 @@
+"""A site's data files as values, for the dialects that print them into pages: Jekyll's
+``site.data.*`` and Hugo's ``data/`` lookups (issue 26, "Markup to meaning": the fact itself
+where the template names it).
+
+Data is parsed, never evaluated: YAML and TOML through the build's own loaders (``data_files``:
+no tags that construct objects, alias bombs refused), JSON and CSV through the standard library. A value is printed only when
+its tree is small (``VALUE_NODES``): a YAML alias bomb is a few hundred bytes that a printer would
+expand into billions of nodes, so the count follows aliases as printing would and stops early.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+
+from .data_files import DataError, load_toml, load_yaml
+
+VALUE_NODES = 5_000
+_PARSED: dict[str, object] = {}
+_CACHE_LIMIT = 64
+
+
+def parse_data(raw: bytes, ext: str) -> object:
+    """A data file's value, or None when it does not parse. Cached by content, so a page that
+    looks up many keys of one file parses it once per process."""
+    digest = hashlib.sha256(raw).hexdigest() + ext
+    if digest in _PARSED:
+        return _PARSED[digest]
+    value = _load(raw, ext)
+    if len(_PARSED) >= _CACHE_LIMIT:
+        _PARSED.clear()
+    _PARSED[digest] = value
+    return value
+
+
+def _load(raw: bytes, ext: str) -> object:
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return None
+    if ext == ".csv":
+        try:
+            return [dict(row) for row in csv.DictReader(io.StringIO(text))]
+        except csv.Error:
+            return None
+    if ext == ".json":
+        try:
+            return json.loads(text)
+        except (ValueError, RecursionError):
+            return None
+    try:
+        return load_toml(text) if ext == ".toml" else load_yaml(text)
+    except DataError:
+        return None
+
+
+def dotted(table: object, key: str, exact: bool = False) -> object:
+    """``a.b.c`` looked up through nested mappings (a list index where the part is a number);
+    case-insensitive unless ``exact``. None when any part is missing."""
+    value = table
+    for part in key.split("."):
+        if isinstance(value, list) and part.isdigit():
+            index = int(part)
+            value = value[index] if index < len(value) else None
+            continue
+        if not isinstance(value, dict):
+            return None
+        if part in value:
+            value = value[part]
+            continue
+        if exact:
+            return None
+        lowered = {str(k).lower(): v for k, v in value.items()}
+        if part.lower() not in lowered:
+            return None
+        value = lowered[part.lower()]
+    return value
+
+
+def scalar(value: object) -> str | None:
+    """A value as a template prints it, for the scalars a sentence can hold; None otherwise."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    return None
+
+
+def nodes(value: object, budget: int = VALUE_NODES + 1) -> int:
+    """Nodes of ``value``, counted up to ``budget``; a shared (aliased) node counts each time it
+    is reached, as printing would reach it."""
+    count = 0
+    stack = [value]
+    while stack and count < budget:
+        item = stack.pop()
+        count += 1
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return count

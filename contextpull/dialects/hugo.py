@@ -1,0 +1,326 @@
+"""The Hugo dialect: shortcodes turned into what the rendered page shows (issue 26, "Includes" and
+"Markup to meaning").
+
+Shortcodes are templates, and no template is ever run. What each common one renders was read
+from the templates of the Hugo documentation site and of Hugo itself and is written here as a
+rule: ``include`` (a page path under the content folder) and ``readfile`` (a path from the site
+root) bring their file through the build's guarded resolver; ``code-toggle`` and ``highlight``
+become code blocks; admonition-like calls, ``details``, ``new-in`` and ``deprecated-in`` become
+labelled text; ``ref``/``relref`` their target; ``param`` its value from the page's front matter
+or the site's ``[params]``. Any other call keeps its inner text (noted ``converted``); one that
+stands alone renders what only its template knows, so it goes and is noted ``unresolved``.
+
+Hugo renders ``> [!NOTE]`` callouts too; those are the shared ``callouts`` step's.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from functools import lru_cache
+
+from . import hugo_data
+from .api import Context, Included
+from .markup import (dedent_block, html_to_text, labelled, outside_code, split_code, strip_heading_attributes,
+                     strip_html_comments, title_case)
+from .registry import load_module
+from .shortcodes import Call, calls, protect, restore
+
+NAME = "hugo"
+CONFIG_FILES = ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config.toml", "config.yaml", "config.yml")
+
+ADMONITIONS = frozenset(
+    "note notice info tip hint important warning caution danger alert callout admonition".split()
+)
+# Calls that stand for an embedded medium; what a reader gets from them is their caption.
+MEDIA = frozenset("img figure image youtube vimeo qr".split())
+# Calls that embed text from another site (a post, a gist): nothing is fetched, so it is lost.
+EMBEDS = frozenset("instagram x twitter tweet gist".split())
+_CAPTION_KEYS = ("caption", "title", "alt", "text")
+_ATTR = r"(?:[.#][\w-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s}]+))"
+_BLOCK_ATTRIBUTES = re.compile(r"^\{\s*" + _ATTR + r"(?:\s+" + _ATTR + r")*\s*\}\s*$")
+# Calls inside calls deeper than this are kept as written: real pages nest two or three, and the
+# bound keeps a page of ten thousand openers linear instead of a stack overflow.
+MAX_NESTING = 20
+
+
+def prepare(text: str, ctx: Context) -> str:
+    """The page with every shortcode replaced by what it renders, escaped calls shown as written;
+    then what Goldmark never shows goes (HTML comments, tags, heading attributes), outside code."""
+    if "{{" in text:
+        held: list[str] = []
+        text = restore(_render(protect(text, held), ctx, 1, None, held), held)
+    text = outside_code(text, _visible)
+    if "{" in text and hugo_data.block_attributes(ctx):
+        text = _drop_block_attributes(text, ctx)
+    return _callouts(text, ctx)
+
+
+def _visible(prose: str) -> str:
+    return strip_heading_attributes(html_to_text(strip_html_comments(prose)))
+
+
+def _drop_block_attributes(prose: str, ctx: Context) -> str:
+    """Goldmark's block attributes (``{class="wide"}`` on the line after a block, switched on by
+    ``markup.goldmark.parser.attribute.block``) style the block and are never shown; the line is
+    left blank, so later lines keep their numbers."""
+    out: list[str] = []
+    first = 1
+    for is_code, chunk in split_code(prose):
+        lines = chunk.split("\n")
+        if not is_code:
+            for i, line in enumerate(lines):
+                if line.startswith("{") and _BLOCK_ATTRIBUTES.match(line):
+                    lines[i] = ""
+                    ctx.note("goldmark attributes", "converted", first + i)
+        out.append("\n".join(lines))
+        first += len(lines)
+    return "\n".join(out)
+
+
+def _callouts(text: str, ctx: Context) -> str:
+    """Hugo renders GitHub-style callouts; the shared step that reads them (``callouts.py``)
+    lands with the Docusaurus work, and until it is there they stay as written."""
+    module = _callouts_module()
+    return text if module is None else module.callouts(text, ctx)
+
+
+@lru_cache(maxsize=1)  # a module that is absent is looked for once per process, not per page
+def _callouts_module():
+    return load_module("callouts")
+
+
+def _render(text: str, ctx: Context, first_line: int, within: Included | None, held: list[str],
+            depth: int = 0) -> str:
+    if depth > MAX_NESTING:
+        ctx.note("hugo shortcode", "unresolved", first_line, f"calls nested deeper than {MAX_NESTING}: kept as written")
+        return text
+    found = calls(text) if "{{" in text else []
+    if not found:
+        return text
+    parts: list[str] = []
+    last = counted = 0
+    line = first_line
+    for call in found:
+        # Inside an included file every call is reported at the including directive's line.
+        if within is None:
+            line += text.count("\n", counted, call.start)
+            counted = call.start
+        parts.append(text[last : call.start])
+        rendered = _one(call, ctx, line, within, held, depth)
+        parts.append(_indent_like(rendered, text, call.start))
+        last = call.end
+    parts.append(text[last:])
+    return "".join(parts)
+
+
+def _one(call: Call, ctx: Context, line: int, within: Included | None, held: list[str], depth: int) -> str:
+    name = call.name
+    if name.startswith("/"):
+        ctx.note("hugo shortcode", "converted", line, f"closing tag {name} without an opening one")
+        return ""
+    inner = None if call.inner is None else _render(call.inner, ctx, line, within, held, depth + 1)
+    if name in ("include", "readfile"):
+        return _include(call, ctx, line, within, held)
+    if name == "get-page-desc":
+        return _page_description(call, ctx, line, within)
+    if name == "glossary-term":
+        return _glossary(call, ctx, line, within, held)
+    if name in ("code-toggle", "highlight", "hl", "code"):
+        return _code(call, ctx, line)
+    if name in ("new-in", "deprecated-in"):
+        word = "New in" if name == "new-in" else "Deprecated in"
+        version = call.arg("version", 0).lstrip("vV")
+        ctx.note("hugo version badge", "converted", line, name)
+        label = f"{word} v{version}" if version else word
+        return labelled(label, dedent_block(inner).strip()) if inner and inner.strip() else label
+    if name in ADMONITIONS or name == "details":
+        label = call.arg("title") or call.arg("summary") or title_case(call.arg("type", 0) or name)
+        if name == "details" and not call.arg("summary"):
+            label = "Details"
+        ctx.note("hugo admonition", "converted", line, name)
+        return labelled(label, dedent_block(inner or "").strip())
+    if name in ("ref", "relref"):
+        ctx.note("hugo ref", "converted", line, name)
+        return call.arg("path", 0)
+    if name == "param":
+        return _param(call, ctx, line)
+    if name == "eturl":
+        return _eturl(call, ctx, line)
+    if name in EMBEDS:
+        ctx.note("hugo media", "unresolved", line, f"{name}: embedded from another site, never fetched")
+        return next((call.named[k] for k in _CAPTION_KEYS if call.named.get(k)), "")
+    if name in MEDIA:
+        ctx.note("hugo media", "converted", line, name)
+        return next((call.named[k] for k in _CAPTION_KEYS if call.named.get(k)), "")
+    if inner is not None:
+        ctx.note("hugo shortcode", "converted", line, name)
+        return inner
+    ctx.note("hugo shortcode", "unresolved", line, f"{name}: rendered by its template alone")
+    return ""
+
+
+def _include(call: Call, ctx: Context, line: int, within: Included | None, held: list[str]) -> str:
+    """``include``: a page path under the content folder, tried as the page's own relative path
+    first and then from the content root (the docs site's ``GetPage`` order); ``readfile``: a path
+    from the site root. A missing or refused target leaves nothing: Hugo fails the build there,
+    and the resolver has already reported it with its line."""
+    target = call.arg("file", 0) if call.name == "readfile" else call.arg("path", 0)
+    if not target:
+        ctx.note(f"hugo {call.name}", "unresolved", line, "no path given")
+        return ""
+    if call.name == "readfile":
+        candidates = [posixpath.join(hugo_data.site_root(ctx), target.lstrip("/"))]
+    else:
+        candidates = hugo_data.page_candidates(ctx, target, within)
+    chosen = hugo_data.choose(ctx, candidates) or candidates[0]
+    got = ctx.include(chosen, base="", line=line, construct=f"hugo {call.name}", within=within)
+    if got is None:
+        return ""
+    body = hugo_data.drop_front_matter(got.text) if call.name == "include" else got.text
+    body = protect(body, held)
+    return _render(body, ctx, line, got, held).strip("\n")
+
+
+def _glossary(call: Call, ctx: Context, line: int, within: Included | None, held: list[str]) -> str:
+    """The docs site renders a term's page from ``quick-reference/glossary/``."""
+    term = call.arg("term", 0)
+    slug = re.sub(r"[^\w-]+", "-", term.strip().lower()).strip("-")
+    candidates = hugo_data.page_candidates(ctx, f"/quick-reference/glossary/{slug}", within)
+    chosen = hugo_data.choose(ctx, candidates)
+    if chosen is None:
+        ctx.note("hugo glossary-term", "unresolved", line, f"no glossary page for {term!r}")
+        return term
+    got = ctx.include(chosen, base="", line=line, construct="hugo glossary-term", within=within)
+    if got is None:
+        return term
+    body = protect(hugo_data.drop_front_matter(got.text), held)
+    return _render(body, ctx, line, got, held).strip("\n")
+
+
+def _page_description(call: Call, ctx: Context, line: int, within: Included | None) -> str:
+    """The docs site prints another page's front-matter ``description``."""
+    target = call.arg("path", 0)
+    candidates = hugo_data.page_candidates(ctx, target, within)
+    chosen = hugo_data.choose(ctx, candidates) or candidates[0]
+    if chosen == hugo_data.document_path(ctx):  # a shared snippet asking for its own page's
+        own = hugo_data.scalar((getattr(ctx, "front_matter", None) or {}).get("description"))
+        ctx.note("hugo get-page-desc", "resolved" if own else "unresolved", line, "the page's own description")
+        return own or ""
+    got = ctx.include(chosen, base="", line=line, construct="hugo get-page-desc", within=within)
+    if got is None:
+        return ""
+    description = hugo_data.front_matter_value(got.text, "description")
+    if description is None:
+        ctx.note("hugo get-page-desc", "unresolved", line, f"{target}: no description")
+        return ""
+    return description
+
+
+def _code(call: Call, ctx: Context, line: int) -> str:
+    """``highlight``/``hl`` show their inner text as code; ``code-toggle`` shows a configuration
+    example, its inner text or the named section of the site's ``data/docs`` file, under the
+    file name the page prints above it."""
+    if call.name == "code-toggle":
+        if call.inner is None:
+            return _code_toggle_data(call, ctx, line)
+        body = dedent_block(call.inner).strip("\n")
+        lang = _config_language(body)
+        ctx.note("hugo code-toggle", "converted", line)
+        return _labelled_code(_file_label(call, lang), lang, body)
+    body = call.inner or ""
+    lang = call.arg("lang", 0)
+    inline = call.name == "hl" or "hl_inline=true" in call.arg("options", 1).replace(" ", "")
+    ctx.note("hugo highlight", "converted", line, call.name)
+    if inline:
+        return _inline_code(body.strip())
+    return _fence(lang, dedent_block(body).strip("\n"))
+
+
+def _code_toggle_data(call: Call, ctx: Context, line: int) -> str:
+    key = call.arg("config") or call.arg("dataKey")
+    if not key:
+        ctx.note("hugo code-toggle", "unresolved", line, "no inner text, config or dataKey")
+        return ""
+    text = hugo_data.docs_section(ctx, key, section="config" if call.arg("config") else None,
+                                  skip_header=call.arg("skipHeader") in ("true", "1"))
+    if text is None:
+        ctx.note("hugo code-toggle", "unresolved", line, f"{key}: not in the site's data/docs file")
+        return ""
+    ctx.note("hugo code-toggle", "resolved", line, key)
+    file = call.arg("file") or ("hugo" if call.arg("config") else key)
+    return _labelled_code(f"{file}.yaml", "yaml", text.rstrip("\n"))
+
+
+def _file_label(call: Call, lang: str) -> str:
+    file = call.arg("file")
+    if not file:
+        return ""
+    return file if call.arg("fm") in ("true", "1") else f"{file}.{lang}"
+
+
+def _labelled_code(label: str, lang: str, body: str) -> str:
+    block = _fence(lang, body)
+    return labelled(label, block) if label else block
+
+
+def _config_language(body: str) -> str:
+    first = body.lstrip()
+    if first.startswith(("{", "[{")):
+        return "json"
+    for raw in body.split("\n"):
+        s = raw.strip()
+        if not s or s.startswith("#"):
+            continue
+        if re.match(r"^\[\[?[\w.\"' -]+\]\]?$", s) or re.match(r"^[\w.\"'-]+\s*=", s):
+            return "toml"
+        return "yaml"
+    return "yaml"
+
+
+def _fence(lang: str, body: str) -> str:
+    run = max((len(m) for m in re.findall(r"`{3,}", body)), default=2) + 1
+    ticks = "`" * max(run, 3)
+    return f"{ticks}{lang}\n{body}\n{ticks}"
+
+
+def _inline_code(body: str) -> str:
+    ticks = "``" if "`" in body else "`"
+    return f"{ticks}{body}{ticks}"
+
+
+def _param(call: Call, ctx: Context, line: int) -> str:
+    """A page's own parameter first, then the site's, as Hugo's ``param`` looks them up. An
+    unknown one keeps its name in the text: the sentence around it still reads."""
+    key = call.arg("name", 0)
+    value = hugo_data.param(ctx, key)
+    if value is None:
+        ctx.note("hugo param", "unresolved", line, f"{key}: in neither the front matter nor [params]")
+        return key
+    ctx.note("hugo param", "resolved", line, key)
+    return value
+
+
+def _eturl(call: Call, ctx: Context, line: int) -> str:
+    name = call.arg("filename", 0)
+    url = hugo_data.embedded_template_url(ctx, name)
+    if url is None:
+        ctx.note("hugo eturl", "unresolved", line, f"{name}: not in data/embedded_template_urls")
+        return name
+    ctx.note("hugo eturl", "resolved", line, name)
+    return url
+
+
+def _indent_like(rendered: str, text: str, start: int) -> str:
+    """A multi-line replacement indented as the call's own line, so an include or a code block
+    inside a list item stays inside it."""
+    if "\n" not in rendered:
+        return rendered
+    line_start = text.rfind("\n", 0, start) + 1
+    lead = text[line_start:start]
+    if lead.strip():
+        if rendered.lstrip().startswith(("```", "~~~")) or rendered.startswith(tuple("-*+#|")):
+            return "\n" + rendered  # a block needs its own line
+        return rendered
+    lines = rendered.split("\n")
+    return "\n".join([lines[0], *(lead + part if part.strip() else "" for part in lines[1:])])

@@ -1,0 +1,188 @@
+"""Where a Hugo site keeps what its shortcodes look up: the content folder pages are included
+from, the ``data/`` files, the ``[params]`` table (issue 26, "Includes"; Hugo's configuration
+reference, ``contentDir`` and ``module.mounts``).
+
+Everything read here is read as data through the build's ``Context`` (``read_data``), so it is a
+dependency of the page, and bounded: a value found in a data file is shown only when it is small
+enough to print, whatever aliases its YAML uses.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from functools import lru_cache
+
+from .api import Context, Included
+from .front_matter import split_front_matter
+from .data_values import VALUE_NODES, dotted, nodes, parse_data, scalar
+
+
+def site_root(ctx: Context) -> str:
+    """The Hugo project folder, relative to the repository root ("" for the root itself)."""
+    config = ctx.site.config_file
+    if config:
+        parts = posixpath.dirname(config).split("/")
+        if len(parts) >= 2 and parts[-2] == "config":  # config/_default/hugo.toml
+            parts = parts[:-2]
+        return "/".join(p for p in parts if p)
+    docs = _docs_rel(ctx)
+    parts = docs.split("/")
+    if "content" in parts:
+        return "/".join(parts[: parts.index("content")])
+    return docs
+
+
+def block_attributes(ctx: Context) -> bool:
+    """Whether the site turned on Goldmark's block attributes (off by default in Hugo)."""
+    config = ctx.config if isinstance(ctx.config, dict) else {}
+    return dotted(config, "markup.goldmark.parser.attribute.block") is True
+
+
+def content_roots(ctx: Context) -> list[str]:
+    """The folders mounted as content, most specific first, relative to the repository root."""
+    root = site_root(ctx)
+    config = ctx.config if isinstance(ctx.config, dict) else {}
+    found: list[str] = []
+    module = config.get("module")
+    mounts = module.get("mounts") if isinstance(module, dict) else None
+    for mount in mounts if isinstance(mounts, list) else []:
+        if isinstance(mount, dict) and mount.get("target") == "content" and isinstance(mount.get("source"), str):
+            found.append(mount["source"])
+    languages = config.get("languages")
+    for lang in (languages.values() if isinstance(languages, dict) else []):
+        if isinstance(lang, dict) and isinstance(lang.get("contentDir"), str):
+            found.append(lang["contentDir"])
+    if isinstance(config.get("contentDir"), str):
+        found.append(config["contentDir"])
+    found.append("content")
+    out: list[str] = []
+    for folder in found:
+        rel = posixpath.normpath(posixpath.join(root, folder.strip("/")))
+        if rel not in out:
+            out.append(rel)
+    return out
+
+
+def page_candidates(ctx: Context, target: str, within: Included | None) -> list[str]:
+    """The files a page path may name, in the order Hugo's ``GetPage`` tries them: relative to
+    the including page, then from each content root; ``x`` may be ``x.md``, ``x/index.md`` or
+    ``x/_index.md``."""
+    if target.startswith("/"):
+        bases = content_roots(ctx)
+    else:
+        here = within.folder if within is not None else posixpath.dirname(document_path(ctx))
+        bases = [here, *content_roots(ctx)]
+    rel = target.strip("/")
+    forms = [rel] if rel.endswith((".md", ".markdown", ".html")) else [
+        rel + ".md", rel + "/index.md", rel + "/_index.md", rel]
+    return [posixpath.normpath(posixpath.join(base, form)) for base in bases for form in forms]
+
+
+def choose(ctx: Context, candidates: list[str]) -> str | None:
+    """The first candidate that exists. Each one tried before it is recorded as a missing
+    dependency (``read_data`` of an absent file), so creating it later rebuilds the page, as
+    Hugo would then render that one instead."""
+    for candidate in candidates:
+        found = find(ctx, candidate)
+        if found is not None:
+            return found
+        ctx.read_data(candidate)
+    return None
+
+
+def find(ctx: Context, rel: str) -> str | None:
+    """The file a candidate names inside the repository, matched without case where the exact
+    name is absent (Hugo's logical paths are lower case: ``/functions/reflect/isimageresource``
+    is ``IsImageResource.md``). Only a choice among candidates: the resolver still guards the
+    read."""
+    if rel.startswith("..") or posixpath.isabs(rel):
+        return None
+    root = ctx.site.repo_root
+    if os.path.isfile(os.path.join(root, rel)):
+        return rel
+    found = ""
+    for part in rel.split("/"):
+        folder = os.path.join(root, found)
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            return None
+        match = next((n for n in names if n.lower() == part.lower()), None)
+        if match is None:
+            return None
+        found = posixpath.join(found, match) if found else match
+    return found if os.path.isfile(os.path.join(root, found)) else None
+
+
+def document_path(ctx: Context) -> str:
+    return posixpath.normpath(posixpath.join(_docs_rel(ctx), ctx.path))
+
+
+def _docs_rel(ctx: Context) -> str:
+    rel = os.path.relpath(ctx.site.docs_root, ctx.site.repo_root).replace(os.sep, "/")
+    return "" if rel == "." else rel
+
+
+@lru_cache(maxsize=256)  # one snippet is included by many pages a worker reads
+def _split(text: str):
+    return split_front_matter(text)
+
+
+def drop_front_matter(text: str) -> str:
+    """An included page's body: Hugo renders its content, never its front matter."""
+    return _split(text).body.lstrip("\n")
+
+
+def front_matter_value(text: str, key: str) -> str | None:
+    """One scalar of an included page's front matter (YAML or TOML), e.g. its description."""
+    data = _split(text).data
+    return scalar(data.get(key)) if isinstance(data, dict) else None
+
+
+def param(ctx: Context, key: str) -> str | None:
+    """A page parameter (front matter ``params``, then its top level), else a site one; Hugo's
+    keys are case-insensitive."""
+    front = getattr(ctx, "front_matter", None) or {}
+    config = ctx.config if isinstance(ctx.config, dict) else {}
+    for table in (front.get("params") if isinstance(front, dict) else None, front, config.get("params")):
+        value = dotted(table, key)
+        if value is not None:
+            return scalar(value)
+    return None
+
+
+def embedded_template_url(ctx: Context, name: str) -> str | None:
+    table = _data_file(ctx, "embedded_template_urls")
+    if not isinstance(table, dict):
+        return None
+    base, path = table.get("base_url"), table.get(name)
+    if not isinstance(base, str) or not isinstance(path, str):
+        return None
+    return base.rstrip("/") + "/" + path.lstrip("/")
+
+
+def docs_section(ctx: Context, key: str, *, section: str | None, skip_header: bool) -> str | None:
+    """The docs site's ``hugo.Data.docs`` section ``key`` (under ``section``) as YAML, nested
+    under its dotted key as ``code-toggle`` prints it; None when absent or too large."""
+    docs = _data_file(ctx, "docs")
+    keys = key.split(".")
+    # Hugo reads configuration keys without case: config=markup.asciidocExt finds asciiDocExt.
+    value = dotted(docs.get(section) if section and isinstance(docs, dict) else docs, key)
+    if value is None or nodes(value) > VALUE_NODES:
+        return None
+    if not skip_header:
+        for k in reversed(keys):
+            value = {k: value}
+    import yaml  # the write side's YAML dependency, loaded when a page needs it
+
+    return yaml.safe_dump(value, sort_keys=False, allow_unicode=True, default_flow_style=False)
+
+
+def _data_file(ctx: Context, stem: str) -> object:
+    base = posixpath.join(site_root(ctx), "data", stem)
+    for ext in (".yaml", ".yml", ".toml", ".json"):
+        raw = ctx.read_data(base.lstrip("/") + ext)
+        if raw is not None:
+            return parse_data(raw, ext)
+    return None

@@ -1,0 +1,168 @@
+"""The Jekyll dialect: Liquid and kramdown read as the rendered page shows them (issue 26,
+"Includes" and "Markup to meaning"; Jekyll's docs on includes, data files and variables).
+
+Each text, the page and every file it includes, goes through kramdown's extensions
+(``kramdown.py``) and then Liquid (``liquid.py``). This module supplies what Liquid looks up:
+``site.*`` from ``_config.yml`` (``ctx.config``), ``site.data.*`` from the ``_data`` folder
+through ``ctx.read_data`` (so a data file is a dependency of the page that prints it), ``page.*``
+from front matter, ``include.*`` from the include's own parameters; and the tags that read files:
+``include`` from ``_includes/`` and ``include_relative`` from the page's folder, both through
+``ctx.include``. A name with ``..`` is refused before any read, as Jekyll refuses it.
+``link`` and ``post_url`` print their target as written.
+"""
+
+from __future__ import annotations
+
+import html
+import posixpath
+import re
+
+from . import kramdown, liquid
+from .api import Context, Included
+from .data_values import dotted, parse_data
+from .markup import html_to_text, outside_code, strip_html_comments
+
+NAME = "jekyll"
+CONFIG_FILES = ("_config.yml", "_config.yaml", "_config.toml")
+
+DATA_EXTENSIONS = (".yml", ".yaml", ".json", ".csv", ".tsv")
+_CODE_ELEMENT = re.compile(r"<code>(.*?)</code>", re.S)
+_PARAM = re.compile(r"""([\w-]+)\s*=\s*("[^"]*"|'[^']*'|[^\s"']+)""")
+
+
+def prepare(text: str, ctx: Context) -> str:
+    """The page as Jekyll renders its text: includes in place, data printed, markup gone."""
+    out = text
+    if "{" in text:
+        scope = _scope(ctx, None, {})
+        out = liquid.restore(_read(text, ctx, scope, 1, False), scope.held)
+    return outside_code(out, _visible) if "<" in out or "&" in out else out
+
+
+def _visible(prose: str) -> str:
+    """kramdown passes HTML through to the page, which shows its text, never its comments; an
+    HTML ``<code>`` element is shown as code, so it becomes a code span (its entities decoded,
+    since ``html_to_text`` leaves code spans as written)."""
+    prose = strip_html_comments(prose)
+    if "<code>" in prose:
+        prose = _CODE_ELEMENT.sub(_code_span, prose)
+    return html_to_text(prose)
+
+
+def _code_span(m: re.Match) -> str:
+    code = html.unescape(re.sub(r"<[^<>]*>", "", m.group(1))).replace("\n", " ")
+    if not code.strip():
+        return ""  # an empty element shows nothing (a loop variable that was not printed)
+    ticks = "``" if "`" in code else "`"
+    return f"{ticks}{code}{ticks}"
+
+
+def _read(text: str, ctx: Context, scope: liquid.Scope, line: int, fixed: bool) -> str:
+    return liquid.render(kramdown.prepare(text, ctx, line, fixed), scope, line, fixed)
+
+
+def _scope(ctx: Context, within: Included | None, params: dict, held: list[str] | None = None) -> liquid.Scope:
+    def lookup(path: str) -> object:
+        head, _, rest = path.partition(".")
+        if head == "include":
+            return dotted(params, rest, exact=True) if rest else None
+        if head == "page":
+            front = getattr(ctx, "front_matter", None) or {}
+            return dotted(front, rest, exact=True) if rest else None
+        if head == "site":
+            if rest.startswith("data."):
+                return _data(ctx, rest[len("data.") :])
+            config = ctx.config if isinstance(ctx.config, dict) else {}
+            if rest in ("baseurl", "url") and rest not in config:
+                return ""
+            return dotted(config, rest, exact=True) if rest else None
+        return None
+
+    def tag(name: str, args: str, line: int) -> str | None:
+        if name in ("include", "include_relative"):
+            return _include(name, args, line, ctx, scope, within)
+        if name in ("link", "post_url"):
+            ctx.note(f"liquid {name}", "converted", line)
+            return args.split()[0] if args else ""
+        return None
+
+    scope = liquid.Scope(lookup, tag, ctx.note, {}, held if held is not None else [])
+    return scope
+
+
+def _include(name: str, args: str, line: int, ctx: Context, scope: liquid.Scope,
+             within: Included | None) -> str:
+    construct = f"jekyll {name}"
+    file, params = _include_args(args, scope)
+    if not file:
+        ctx.note(construct, "unresolved", line, f"no file name: {args}")
+        return ""
+    if ".." in file.split("/") or re.search(r"[./]{2,}", file) or file.startswith("/"):
+        ctx.note(construct, "unresolved", line, f"{file}: Jekyll refuses a name that leaves its folder")
+        return ""
+    if name == "include":
+        base = posixpath.join(_site_root(ctx), _setting(ctx, "includes_dir", "_includes"))
+    else:
+        base = within.folder if within is not None else posixpath.dirname(_document(ctx))
+    got = ctx.include(file, base=base.strip("/"), line=line, construct=construct, within=within)
+    if got is None:
+        return ""
+    inner = _scope(ctx, got, params, scope.held)
+    inner.names.update(scope.names)
+    body = _read(got.text, ctx, inner, line, True)
+    return body.strip("\n")
+
+
+def _include_args(args: str, scope: liquid.Scope) -> tuple[str, dict]:
+    """The file name (a ``{{ variable }}`` is looked up) and the ``key=value`` parameters."""
+    args = args.strip()
+    m = re.match(r"\{\{(.*?)\}\}", args)
+    if m:
+        value = liquid.evaluate(m.group(1), scope)
+        file, rest = (str(value) if value is not None else ""), args[m.end() :]
+    else:
+        file, _, rest = args.partition(" ")
+    params = {}
+    for key, raw in _PARAM.findall(rest):
+        value = scope.value(raw)
+        params[key] = value if value is not None else ""
+    return file, params
+
+
+def _data(ctx: Context, path: str) -> object:
+    """``site.data.a.b.c``: the first of ``_data/a.yml`` (key ``b.c``), ``_data/a/b.yml`` (key
+    ``c``), ... that exists; Jekyll reads a data folder as nested tables the same way."""
+    parts = [p for p in path.split(".") if p]
+    folder = posixpath.join(_site_root(ctx), _setting(ctx, "data_dir", "_data")).strip("/")
+    for i in range(1, len(parts) + 1):
+        stem = posixpath.join(folder, *parts[:i])
+        for ext in DATA_EXTENSIONS:
+            raw = ctx.read_data(stem + ext)
+            if raw is None:
+                continue
+            value = parse_data(raw, ".csv" if ext == ".tsv" else ext)
+            return dotted(value, ".".join(parts[i:]), exact=True) if i < len(parts) else value
+    return None
+
+
+def _setting(ctx: Context, key: str, default: str) -> str:
+    value = ctx.config.get(key) if isinstance(ctx.config, dict) else None
+    return value if isinstance(value, str) and value.strip("/") else default
+
+
+def _site_root(ctx: Context) -> str:
+    """The Jekyll source folder, relative to the repository root: where ``_config.yml`` is."""
+    if ctx.site.config_file:
+        return posixpath.dirname(ctx.site.config_file)
+    return _docs(ctx)
+
+
+def _document(ctx: Context) -> str:
+    return posixpath.normpath(posixpath.join(_docs(ctx), ctx.path))
+
+
+def _docs(ctx: Context) -> str:
+    import os
+
+    rel = os.path.relpath(ctx.site.docs_root, ctx.site.repo_root).replace(os.sep, "/")
+    return "" if rel == "." else rel

@@ -1,0 +1,121 @@
+"""kramdown's extensions that a page never shows (issue 26, "Markup to meaning"; the kramdown
+syntax reference, "Block IALs", "Extensions").
+
+- A block attribute list (``{: .note .info}``) alone on a line styles the block it touches: the
+  one right after it, else the one right before it. When a class names an admonition, the page
+  shows a box, so the block becomes ``Note: ...``; any other list just goes.
+- ``{:toc}`` (with the ``* TOC`` line it replaces), ``{::options .../}``, attribute list
+  definitions (``{:name: .cls}``) and ``{::comment}...{:/comment}`` go; ``{::nomarkdown}``
+  keeps its text. Span lists (``*word*{: .cls}``) and heading ids go too.
+
+This is the Markdown-extension layer: fenced code is never edited.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .api import Context
+from .markup import labelled, outside_code, outside_inline_code, split_code, strip_heading_attributes
+
+# The label each admonition class shows; the first class of a list found here wins, warnings
+# before the generic "note" so ``.note .warning`` reads "Warning".
+LABELS = {"danger": "Danger", "error": "Error", "warning": "Warning", "caution": "Caution",
+          "important": "Important", "tip": "Tip", "hint": "Hint", "note": "Note", "info": "Note"}
+_ORDER = ("danger", "error", "warning", "caution", "important", "tip", "hint", "note", "info")
+_BLOCK_IAL = re.compile(r"^[ \t]{0,3}\{:(?!:)\s*([^}]*?)\s*\}[ \t]*$")
+_ALD = re.compile(r"^[ \t]{0,3}\{:[\w-]+:[^}]*\}[ \t]*$")
+_OPTIONS = re.compile(r"^[ \t]*\{::options\b[^}]*/\}[ \t]*$")
+_TOC_ITEM = re.compile(r"^[ \t]*(?:[*+-]|\d+\.)\s+[^\n]*$")
+_SPAN_IAL = re.compile(r"\{:\s*(?:[#.][\w-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+))(?:\s+(?:[#.][\w-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+)))*\s*\}")
+
+
+def prepare(text: str, ctx: Context, first_line: int = 1, fixed_line: bool = False) -> str:
+    """``text`` with its kramdown extensions turned into what the page shows."""
+    if "{" not in text:
+        return text
+    if "{:" not in text:
+        return outside_code_headings(text)
+    out: list[str] = []
+    line = first_line
+    for is_code, chunk in split_code(text):
+        out.append(chunk if is_code else _prose(chunk, ctx, first_line if fixed_line else line, fixed_line))
+        line += chunk.count("\n") + 1
+    return outside_code_headings("\n".join(out))
+
+
+def outside_code_headings(text: str) -> str:
+    return outside_code(text, strip_heading_attributes)
+
+
+def _prose(chunk: str, ctx: Context, first_line: int, fixed: bool) -> str:
+    if "{::" in chunk:
+        chunk = _extension_blocks(chunk, "comment", keep=False)
+        chunk = _extension_blocks(chunk, "nomarkdown", keep=True)
+    lines = chunk.split("\n")
+    out: list[str | None] = list(lines)
+    for i, raw in enumerate(lines):
+        where = first_line if fixed else first_line + i
+        if _OPTIONS.match(raw) or _ALD.match(raw):
+            out[i] = ""
+            ctx.note("kramdown extension", "converted", where)
+            continue
+        m = _BLOCK_IAL.match(raw)
+        if m is None:
+            continue
+        out[i] = ""  # a blank line where the list stood keeps later lines where they were
+        attrs = m.group(1)
+        if attrs.replace(" ", "") == "toc":
+            if i > 0 and _TOC_ITEM.match(lines[i - 1]):
+                out[i - 1] = ""
+            ctx.note("kramdown toc", "converted", where)
+            continue
+        label = _label(attrs)
+        ctx.note("kramdown attribute list", "converted", where, attrs)
+        if label is None:
+            continue
+        if i + 1 < len(lines) and lines[i + 1].strip():
+            _label_block(out, i + 1, 1, label)
+        elif i > 0 and lines[i - 1].strip() and out[i - 1]:
+            _label_block(out, i - 1, -1, label)
+    kept = "\n".join(line for line in out if line is not None)
+    return outside_inline_code(kept, lambda part: _SPAN_IAL.sub("", part)) if "{:" in kept else kept
+
+
+def _extension_blocks(chunk: str, name: str, *, keep: bool) -> str:
+    """``{::name}...{:/name}`` (or ``{:/}``) with its body kept or dropped (its lines left blank,
+    so later lines keep their numbers). Found with ``str.find``: an unclosed opener is text, and
+    the search stops there instead of trying every later opener."""
+    opener = "{::" + name + "}"
+    parts: list[str] = []
+    pos = 0
+    while (i := chunk.find(opener, pos)) != -1:
+        body_start = i + len(opener)
+        ends = [(j, closer) for closer in ("{:/" + name + "}", "{:/}") if (j := chunk.find(closer, body_start)) != -1]
+        if not ends:
+            break
+        j, closer = min(ends)
+        body = chunk[body_start:j]
+        parts += [chunk[pos:i], body if keep else "\n" * body.count("\n")]
+        pos = j + len(closer)
+    parts.append(chunk[pos:])
+    return "".join(parts)
+
+
+def _label(attrs: str) -> str | None:
+    classes = {c[1:].lower() for c in attrs.split() if c.startswith(".")}
+    return next((LABELS[c] for c in _ORDER if c in classes), None)
+
+
+def _label_block(out: list[str | None], start: int, step: int, label: str) -> None:
+    """The paragraph from ``start`` (going down, or up) becomes ``Label: paragraph``."""
+    i = start
+    while 0 <= i + step < len(out) and out[i + step] is not None and out[i + step].strip():
+        i += step
+    first, last = (start, i) if step > 0 else (i, start)
+    body = "\n".join(line for line in out[first : last + 1] if line is not None)
+    labelled_lines = labelled(label, body).split("\n")
+    for k in range(first, last + 1):
+        out[k] = None
+    out[first] = "\n".join(labelled_lines)
+

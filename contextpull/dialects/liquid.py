@@ -1,0 +1,295 @@
+"""Liquid, as a reader of a Jekyll page sees its result (issue 26, "Markup to meaning"; the Liquid
+reference, shopify.github.io/liquid, and Jekyll's tags and filters).
+
+No template is evaluated. Tags are read one at a time on the raw page (fenced code included, as
+Jekyll renders Liquid before Markdown): ``raw`` is unwrapped into literal text that nothing later
+touches, ``comment`` goes, ``highlight`` becomes a fenced block, control tags (``if``, ``for``,
+``case``, ...) go while the text between them stays, ``assign`` and ``capture`` keep a value for
+later output. An output ``{{ x | f }}`` is looked up through ``Scope.lookup`` (the dialect's job)
+and the simple filters applied; one that cannot be resolved goes and is noted ``unresolved``:
+the page shows a value there, a variable's name is not that value, and an agent quoting it would
+present the name as a fact. The report names each one by line, so the author sees what was lost.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+_TAG_NAME = re.compile(r"\s*(#|[A-Za-z_]\w*)")
+CONTROL = frozenset("if elsif else endif unless endunless case when endcase for endfor break continue "
+                    "tablerow endtablerow cycle increment decrement ifchanged endifchanged".split())
+_OPENERS = frozenset("if unless case for tablerow".split())
+_HOLD = "\ue002{}\ue003"
+_HELD = re.compile("\ue002(\\d+)\ue003")
+_QUOTED = re.compile(r"""^(?:"([^"]*)"|'([^']*)')$""")
+
+
+@dataclass
+class Scope:
+    """What outputs and tags may read, and where the dialect plugs in: ``lookup`` resolves a
+    variable path (``site.data.ruby.min_version``) to a value or None; ``tag`` renders a tag
+    the Liquid layer does not know (``include``, ``link``) or returns None."""
+
+    lookup: Callable[[str], object]
+    tag: Callable[[str, str, int], str | None]
+    note: Callable[[str, str, int, str], None]
+    names: dict = field(default_factory=dict)  # assign and capture
+    held: list[str] = field(default_factory=list)  # raw text, restored last
+    loops: dict = field(default_factory=dict)  # a for loop's variable -> what it iterates
+    no_end: dict = field(default_factory=dict)  # (id(text), block name) -> start of a failed search
+
+    def value(self, expr: str) -> object:
+        """A literal or a variable path's value, None when unknown."""
+        expr = expr.strip()
+        quoted = _QUOTED.match(expr)
+        if quoted:
+            return quoted.group(1) if quoted.group(1) is not None else quoted.group(2)
+        if re.fullmatch(r"-?\d+(?:\.\d+)?", expr):
+            return expr
+        path = re.sub(r"""\[\s*["']([^"'\]]+)["']\s*\]""", r".\1", expr)
+        head = path.split(".", 1)[0]
+        if head in self.names:
+            from .data_values import dotted
+
+            return self.names[head] if "." not in path else dotted(self.names[head], path.split(".", 1)[1])
+        return self.lookup(path)
+
+
+def restore(text: str, held: list[str]) -> str:
+    return _HELD.sub(lambda m: held[int(m.group(1))], text) if held else text
+
+
+@dataclass(frozen=True)
+class _Token:
+    start: int
+    end: int
+    name: str | None  # a tag's name; None for an output
+    body: str  # a tag's arguments, or an output's expression
+    trim_left: bool  # {%- or {{-
+    trim_right: bool  # -%} or -}}
+
+
+def _next_token(text: str, pos: int, done: dict[str, int]) -> _Token | None:
+    """The first tag or output at or after ``pos``, ending at its first closer as Liquid's
+    tokenizer reads it; found with ``str.find``, each kind's next opener remembered (``done``:
+    kind -> its next position, -1 when there is none, so a kind whose closer is absent is not
+    looked for again), so the work stays linear in the text whatever it holds."""
+    while True:
+        for kind in "%{":
+            at = done.get(kind, pos)
+            if at != -1 and at < pos:
+                done[kind] = text.find("{" + kind, pos)
+            elif kind not in done:
+                done[kind] = text.find("{" + kind, pos)
+        starts = [i for i in done.values() if i != -1]
+        if not starts:
+            return None
+        i = min(starts)
+        kind = text[i + 1]
+        j = text.find("%}" if kind == "%" else "}}", i + 2)
+        if j == -1:
+            done[kind] = -1
+            continue
+        body = text[i + 2 : j]
+        trim_left, trim_right = body.startswith("-"), body.endswith("-") and len(body) > 1
+        body = body[1 if trim_left else 0 : len(body) - 1 if trim_right else len(body)]
+        if kind == "{":
+            return _Token(i, j + 2, None, body, trim_left, trim_right)
+        m = _TAG_NAME.match(body)
+        if m is None:  # "{% %}" with no name is text to Liquid's lax reader; keep it
+            pos = j + 2
+            continue
+        return _Token(i, j + 2, m.group(1), body[m.end() :], trim_left, trim_right)
+
+
+def render(text: str, scope: Scope, first_line: int, fixed_line: bool = False) -> str:
+    """``text`` with its Liquid read as described above; raw text is held as placeholders until
+    ``restore``."""
+    if "{%" not in text and "{{" not in text:
+        return text
+    out: list[str] = []
+    pos = counted = 0
+    line = first_line
+    done: dict[str, int] = {}
+    while (tok := _next_token(text, pos, done)) is not None:
+        before = text[pos : tok.start]
+        out.append(before.rstrip(" \t") if tok.trim_left else before)
+        if not fixed_line:  # counted on from the last tag: a page of thousands of tags stays linear
+            line += text.count("\n", counted, tok.start)
+            counted = tok.start
+        if tok.name is None:
+            rendered, pos = _output(tok.body, scope, line), tok.end
+        else:
+            rendered, pos = _tag(text, tok, scope, line, first_line, fixed_line)
+        if rendered and out and out[-1] and out[-1][-1].isalnum() and _starts_with_word(rendered):
+            rendered = " " + rendered  # a trimmed space between two words: the page shows a gap
+        out.append(rendered)
+        if tok.trim_right:
+            while pos < len(text) and text[pos] in " \t":
+                pos += 1
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _starts_with_word(rendered: str) -> bool:
+    visible = re.sub(r"<[^<>]*>", "", rendered).lstrip()
+    return visible[:1].isalnum()
+
+
+def _tag(text: str, m: _Token, scope: Scope, line: int, first_line: int, fixed: bool) -> tuple[str, int]:
+    name, args = m.name, m.body.strip()
+    if name == "#":
+        return "", m.end
+    if name in ("raw", "comment"):
+        end = _end(text, name, m.end, scope)
+        if end is None:
+            scope.note(f"liquid {name}", "unresolved", line, f"{{% {name} %}} never closed: the rest kept as written")
+            rest = text[m.end :]
+            return _hold(scope, rest) if name == "raw" else rest, len(text)
+        inner = text[m.end : end.start()]
+        if name == "comment":
+            return "", end.end()
+        scope.note("liquid raw", "converted", line)
+        return _hold(scope, inner), end.end()
+    if name in ("highlight", "capture"):
+        end = _end(text, name, m.end, scope)
+        if end is None:
+            scope.note(f"liquid {name}", "unresolved", line, f"{{% {name} %}} never closed")
+            return "", m.end
+        start_line = first_line if fixed else first_line + text.count("\n", 0, m.end)
+        inner = render(text[m.end : end.start()], scope, start_line, fixed)
+        if name == "capture":
+            scope.names[args.split()[0] if args else ""] = restore(inner, scope.held).strip()
+            return "", end.end()
+        scope.note("liquid highlight", "converted", line)
+        lang = args.split()[0] if args else ""
+        body = inner.strip("\n")
+        ticks = "`" * max(3, max((len(r) for r in re.findall(r"`{3,}", body)), default=2) + 1)
+        return f"{ticks}{lang}\n{body}\n{ticks}", end.end()
+    if name == "assign":
+        target, _, expr = args.partition("=")
+        value = evaluate(expr, scope)
+        if value is not None:
+            scope.names[target.strip()] = value
+        return "", m.end
+    if name in ("for", "tablerow"):
+        loop = re.match(r"(\w+)\s+in\s+(\S+)", args)
+        if loop:
+            scope.loops[loop.group(1)] = loop.group(2)
+    if name in CONTROL or name.startswith("end"):
+        if name in _OPENERS:
+            scope.note(f"liquid {name}", "converted", line)
+        return "", m.end
+    rendered = scope.tag(name, args, line)
+    if rendered is not None:
+        return rendered, m.end
+    if _end(text, name, m.end, scope) is not None:
+        scope.note("liquid tag", "converted", line, name)  # a plugin block: its text stays
+        return "", m.end
+    scope.note("liquid tag", "unresolved", line, f"{name}: rendered by a plugin alone")
+    return "", m.end
+
+
+def _end(text: str, name: str, start: int, scope: Scope) -> re.Match | None:
+    """The closing tag of block ``name`` after ``start``; a search that failed is remembered,
+    so a page of unclosed openers is searched once, not once per opener."""
+    key = (id(text), name)
+    if key in scope.no_end and start >= scope.no_end[key]:
+        return None
+    found = _end_tag(name).search(text, start)
+    if found is None:
+        scope.no_end[key] = start
+    return found
+
+
+@lru_cache(maxsize=64)
+def _end_tag(name: str) -> re.Pattern:
+    return re.compile(r"\{%-?\s*end" + re.escape(name) + r"\s*-?%\}")
+
+
+def _hold(scope: Scope, literal: str) -> str:
+    scope.held.append(literal)
+    return _HOLD.format(len(scope.held) - 1)
+
+
+def _output(expr: str, scope: Scope, line: int) -> str:
+    value = evaluate(expr, scope)
+    if value is None:
+        head = re.split(r"[.\[|\s]", expr.strip(), maxsplit=1)[0]
+        why = f": a variable of {{% for {head} in {scope.loops[head]} %}}, not evaluated" if head in scope.loops else ""
+        scope.note("liquid output", "unresolved", line, expr.strip() + why)
+        return ""
+    if isinstance(value, (dict, list)):
+        scope.note("liquid output", "unresolved", line, f"{expr.strip()}: a list or table, not text")
+        return ""
+    head = expr.split("|", 1)[0].strip()
+    if not _QUOTED.match(head):
+        scope.note("liquid output", "resolved", line, head)
+    return str(value)
+
+
+def split_filters(expr: str) -> list[str]:
+    """``a | f: x, "y|z"`` -> ``["a", "f: x, \"y|z\""]``: pipes inside quotes are text."""
+    parts, current, quote = [], [], ""
+    for ch in expr:
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "|":
+            parts.append("".join(current).strip())
+            current = []
+            continue
+        current.append(ch)
+    parts.append("".join(current).strip())
+    return parts
+
+
+def evaluate(expr: str, scope: Scope) -> object:
+    """An output expression's value with its simple filters applied; None when the variable is
+    unknown. An unknown filter leaves the value as it was: it is still the closest text."""
+    head, *filters = split_filters(expr)
+    value = scope.value(head)
+    for spec in filters:
+        name, _, raw_args = spec.partition(":")
+        args = [scope.value(a) for a in _args(raw_args)]
+        value = _filter(name.strip(), value, args, scope)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value
+
+
+def _args(raw: str) -> list[str]:
+    return [a for a in re.findall(r"""\s*("[^"]*"|'[^']*'|[^,]+)\s*,?""", raw) if a.strip()]
+
+
+def _filter(name: str, value: object, args: list, scope: Scope) -> object:
+    if name == "default":
+        return (args[0] if args else "") if value in (None, "", False, [], {}) else value
+    if value is None:
+        return None
+    text = value if isinstance(value, str) else None
+    first = "" if not args or args[0] is None else str(args[0])
+    if name in ("relative_url", "absolute_url") and text is not None:
+        base = str(scope.lookup("site.baseurl") or "").rstrip("/")
+        path = text if text.startswith(("/", "#", "?")) or "://" in text else "/" + text
+        if "://" in text:
+            return text
+        url = base + path
+        return (str(scope.lookup("site.url") or "").rstrip("/") + url) if name == "absolute_url" else url
+    if text is None:
+        return value
+    simple = {
+        "prepend": lambda: first + text, "append": lambda: text + first,
+        "upcase": text.upper, "downcase": text.lower, "capitalize": lambda: text[:1].upper() + text[1:],
+        "strip": text.strip, "lstrip": text.lstrip, "rstrip": text.rstrip,
+        "escape": lambda: text, "xml_escape": lambda: text, "escape_once": lambda: html.unescape(text),
+        "strip_html": lambda: re.sub(r"<[^>]*>", "", text), "strip_newlines": lambda: text.replace("\n", ""),
+        "replace": lambda: text.replace(first, "" if len(args) < 2 or args[1] is None else str(args[1])),
+        "remove": lambda: text.replace(first, ""),
+    }
+    return simple[name]() if name in simple else value

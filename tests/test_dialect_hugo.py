@@ -1,0 +1,158 @@
+"""The Hugo dialect (contextpull/dialects/hugo.py): shortcodes become what the rendered page
+shows, includes come through the guarded resolver, and every call is counted with its line.
+
+Pages of the fixture site in tests/dialect_sites/hugo are prepared with a stand-in context; the
+prepared text and the notes are regression fixtures."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+
+import pytest
+
+from contextpull.dialects import hugo, hugo_data, shortcodes
+from contextpull.dialects.front_matter import split_front_matter
+from dialect_context import context, outcomes, read
+
+SITE = os.path.join(os.path.dirname(__file__), "dialect_sites", "hugo")
+
+
+def _config() -> dict:
+    with open(os.path.join(SITE, "hugo.toml"), "rb") as f:
+        return tomllib.load(f)
+
+
+def _page(rel: str):
+    """A page's body and front matter, as the build hands them to ``prepare``."""
+    with open(os.path.join(SITE, "content", rel), encoding="utf-8") as f:
+        fm = split_front_matter(f.read())
+    return fm.body, fm.data
+
+
+def _prepare(rel: str, root: str = SITE):
+    body, front = _page(rel)
+    ctx = context(root, rel, dialect="hugo", config_file="hugo.toml", docs="content",
+                  config=_config(), front_matter=front)
+    return hugo.prepare(body, ctx), ctx
+
+
+@pytest.mark.parametrize("rel", ["guide/lighting.md", "guide/storing.md"])
+def test_pages_read_as_rendered(rel, file_regression, data_regression):
+    out, ctx = _prepare(rel)
+    file_regression.check(out, basename=f"hugo_{rel.replace('/', '_')[:-3]}", extension=".md")
+    data_regression.check([[n.construct, n.outcome, n.line, n.detail] for n in ctx.notes], basename=f"hugo_{rel.replace('/', '_')[:-3]}_notes")
+
+
+def test_no_shortcode_syntax_is_left_but_the_escaped_one():
+    out, _ = _prepare("guide/lighting.md")
+    assert out.count("{{") == 1
+    assert "The page writes {{< note >}} to make a box." in out
+
+
+def test_includes_are_dependencies_and_front_matter_never_shows():
+    out, ctx = _prepare("guide/lighting.md")
+    assert {"content/_common/install-note.md", "content/_common/safety.md", "snippets/wiring.txt",
+            "data/docs.yaml", "content/quick-reference/glossary/wick.md"} <= read(ctx)
+    assert "_comment" not in out and 'title = "Safety"' not in out
+    assert "Never open the case while the lantern is lit." in out
+
+
+def test_failed_includes_are_named_and_nothing_outside_is_read():
+    out, ctx = _prepare("guide/storing.md")
+    body, _ = _page("guide/storing.md")
+    lines = body.split("\n")
+
+    def line_of(word):
+        return next(i for i, text in enumerate(lines, 1) if word in text)
+
+    unresolved = [(n.construct, n.line) for n in ctx.notes if n.outcome == "unresolved"]
+    assert unresolved == [("hugo include", line_of("absent.md")), ("hugo include", line_of("outside.md")),
+                          ("hugo include", line_of("loop.md"))]
+    assert all(not p.startswith("..") for p in ctx.deps)
+    assert "{{%" not in out
+
+
+def test_an_include_in_a_list_item_stays_in_it():
+    out, _ = _prepare("guide/storing.md")
+    assert "2. Add the label:\n\n   Never open the case while the lantern is lit." in out
+
+
+@pytest.mark.parametrize(
+    ("source", "expected", "outcome"),
+    [
+        ("{{< unclosed", "{{< unclosed", None),
+        ("{{< note >}}never closed", "Note:never closed", "converted"),
+        ("{{< /orphan >}}", "", "converted"),
+        ("{{< warning title=\"Hot\" >}}Do not touch.{{< /warning >}}", "Hot: Do not touch.", "converted"),
+        ("{{< hl >}}x := 1{{< /hl >}} inline", "`x := 1` inline", "converted"),
+        ("{{< highlight go \"hl_inline=true\" >}}f(){{< /highlight >}}", "`f()`", "converted"),
+        ("{{< youtube id=\"abc\" title=\"A demo\" >}}", "A demo", "converted"),
+        ("{{< gist someone 1234 >}}", "", "unresolved"),  # another site's text, never fetched
+        ("{{< param nowhere >}}", "nowhere", "unresolved"),
+        ("```\n{{< new-in 1.2 />}}\n```", "```\nNew in v1.2\n```", "converted"),
+    ],
+)
+def test_edges(tmp_path, source, expected, outcome):
+    ctx = context(tmp_path, "page.md", dialect="hugo", config_file=None)
+    assert hugo.prepare(source, ctx) == expected
+    assert [n.outcome for n in ctx.notes][:1] == ([outcome] if outcome else [])
+
+
+def test_an_alias_bomb_in_a_data_file_is_not_printed(tmp_path):
+    (tmp_path / "data").mkdir()
+    bomb = ["a: &a [x, x, x, x, x, x, x, x, x]"]
+    for i, name in enumerate("bcdefghi"):
+        prev = "abcdefghi"[i]
+        bomb.append(f"{name}: &{name} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]")
+    (tmp_path / "data" / "docs.yaml").write_text("config:\n" + "\n".join("  " + b for b in bomb) + "\n")
+    (tmp_path / "hugo.toml").write_text("")
+    ctx = context(tmp_path, "p.md", dialect="hugo", config_file="hugo.toml")
+    assert hugo.prepare("{{< code-toggle config=i />}}", ctx) == ""
+    assert outcomes(ctx) == [("hugo code-toggle", "unresolved", 1)]
+
+
+def test_arguments_keep_quoted_text_whole():
+    assert shortcodes.parse_args(' a "b c" k="v w" r=`raw "x"` ') == (("a", "b c"), {"k": "v w", "r": 'raw "x"'})
+
+
+def test_nested_calls_of_one_name_pair_by_depth():
+    text = "{{< box >}}a{{< box >}}b{{< /box >}}c{{< /box >}}"
+    (call,) = shortcodes.calls(text)
+    assert call.inner == "a{{< box >}}b{{< /box >}}c"
+
+
+def test_a_readfile_through_a_symbolic_link_out_of_the_repository_is_refused(tmp_path):
+    outside = tmp_path / "outside.txt"
+    outside.write_text("a secret\n")
+    root = tmp_path / "site"
+    (root / "content").mkdir(parents=True)
+    (root / "hugo.toml").write_text("")
+    (root / "leak.txt").symlink_to(outside)
+    ctx = context(root, "p.md", dialect="hugo", config_file="hugo.toml", docs="content")
+    assert hugo.prepare('{{< readfile file="leak.txt" >}}', ctx) == ""
+    (note,) = ctx.notes
+    assert (note.construct, note.outcome) == ("hugo readfile", "unresolved")
+    assert "symbolic link" in note.detail
+
+
+def test_unclosed_openers_stay_text_and_deep_nesting_is_named(tmp_path):
+    """Sizes at which a regular expression that backtracks would take minutes: the scan is
+    linear, so these read at once."""
+    ctx = context(tmp_path, "p.md", dialect="hugo", config_file=None)
+    text = "{{< a " * 20_000 + "{{</* b " * 20_000
+    assert hugo.prepare(text, ctx) == text and ctx.notes == []
+    deep = "{{< box >}}" * 500 + "x" + "{{< /box >}}" * 500
+    out = hugo.prepare(deep, ctx)
+    assert "x" in out
+    assert [(n.construct, n.outcome) for n in ctx.notes if "nested deeper" in n.detail] == [("hugo shortcode", "unresolved")]
+
+
+@pytest.mark.parametrize(
+    ("config_file", "root"),
+    [("hugo.toml", ""), ("site/hugo.toml", "site"), ("config/_default/hugo.toml", ""),
+     ("web/config/_default/hugo.toml", "web"), ("config/site/config/production/hugo.toml", "config/site")],
+)
+def test_the_site_root_is_above_a_config_folder(tmp_path, config_file, root):
+    """Includes and data are found from the project folder, which holds ``config/_default/``."""
+    assert hugo_data.site_root(context(tmp_path, "p.md", dialect="hugo", config_file=config_file)) == root

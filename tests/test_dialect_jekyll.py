@@ -1,0 +1,116 @@
+"""The Jekyll dialect (contextpull/dialects/jekyll.py, liquid.py, kramdown.py): Liquid and
+kramdown read as the rendered page shows them, data printed where the page prints it, includes
+through the guarded resolver, every construct counted with its line.
+
+Pages of the fixture site in tests/dialect_sites/jekyll are prepared with a stand-in context; the
+prepared text and the notes are regression fixtures."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+import yaml
+
+from contextpull.dialects import jekyll, kramdown
+from contextpull.dialects.front_matter import split_front_matter
+from dialect_context import context, outcomes, read
+
+SITE = os.path.join(os.path.dirname(__file__), "dialect_sites", "jekyll")
+
+
+def _prepare(rel: str):
+    with open(os.path.join(SITE, rel), encoding="utf-8") as f:
+        fm = split_front_matter(f.read())
+    text, front = fm.body, fm.data
+    with open(os.path.join(SITE, "_config.yml"), encoding="utf-8") as f:
+        config = yaml.safe_load(f)
+    ctx = context(SITE, rel, dialect="jekyll", config_file="_config.yml", config=config, front_matter=front)
+    return jekyll.prepare(text, ctx), ctx
+
+
+def test_a_page_reads_as_rendered(file_regression, data_regression):
+    out, ctx = _prepare("guide/boiling.md")
+    file_regression.check(out, basename="jekyll_boiling", extension=".md")
+    data_regression.check([[n.construct, n.outcome, n.line, n.detail] for n in ctx.notes], basename="jekyll_boiling_notes")
+
+
+def test_no_liquid_or_kramdown_syntax_is_left_but_the_raw_text():
+    out, _ = _prepare("guide/boiling.md")
+    assert "{%" not in out and "{:" not in out
+    assert out.count("{{") == 2 and "Write `{{ page.title }}` to print a title." in out
+    assert "Type `{{ page.kind }}` to print the kind." in out  # an HTML code element stays code
+
+
+def test_data_and_includes_are_read_through_the_context():
+    out, ctx = _prepare("guide/boiling.md")
+    assert "Kettle needs Python 3.10 or later; the linter is\nRUFF." in out
+    assert {"_data/python.yml", "_data/tools/linters.json", "_includes/badge.html", "_includes/tip.html",
+            "guide/parts/steps.md"} <= read(ctx)
+    assert "Descale it **monthly**." in out and "<div" not in out
+
+
+def test_what_cannot_be_shown_is_named_and_nothing_outside_is_read():
+    _, ctx = _prepare("guide/boiling.md")
+    unresolved = {(n.construct, n.detail.split(":")[0]) for n in ctx.notes if n.outcome == "unresolved"}
+    assert ("liquid output", "site.nothing_here") in unresolved
+    assert ("liquid output", "site.data.python.tested") in unresolved  # a list is not a sentence
+    assert ("liquid output", "site.data.bomb.e") in unresolved
+    assert ("jekyll include", "target missing") in unresolved
+    assert ("jekyll include", "../secrets.txt") in unresolved
+    assert ("liquid tag", "seo") in unresolved
+    assert ("liquid output", "site.data.broken.key") in unresolved  # YAML that does not parse
+    assert ("liquid output", "site.data.tags.cmd") in unresolved  # a tag that would construct an object
+    assert all(not p.startswith("..") for p in ctx.deps)
+
+
+def test_a_data_file_is_data_never_code():
+    out, _ = _prepare("guide/boiling.md")
+    assert "Broken data: ; tagged:  and safe." in out
+
+
+def test_an_unclosed_raw_keeps_the_rest_as_written():
+    out, ctx = _prepare("guide/broken.md")
+    assert out == "Before.\n\n\nNever closed {{ page.x }}\n"
+    assert outcomes(ctx) == [("liquid raw", "unresolved", 3)]
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        # A list's line becomes blank, so every later line keeps its number for the report.
+        ("{: .note}\nA remark.\n\nNext.", "\nNote: A remark.\n\nNext."),
+        ("First line\nsecond line\n{: .note .warning}", "Warning: First line\nsecond line\n"),
+        ("Plain.\n{: .image-description}", "Plain.\n"),
+        ("{::options parse_block_html=\"true\" /}\nText.", "\nText."),
+        ("a {::comment}hidden{:/comment} b", "a  b"),
+        ("## Title {#title}", "## Title"),
+        ("```\n{: .note}\n```", "```\n{: .note}\n```"),
+        ("Use `{: .x}` inline", "Use `{: .x}` inline"),
+    ],
+)
+def test_kramdown_extensions(tmp_path, source, expected):
+    ctx = context(tmp_path, "p.md", dialect="jekyll", config_file=None)
+    assert kramdown.prepare(source, ctx) == expected
+
+
+def test_unclosed_blocks_are_searched_once_and_named(tmp_path):
+    """Sizes at which a search per opener would be quadratic: each kind is searched once."""
+    ctx = context(tmp_path, "p.md", dialect="jekyll", config_file=None)
+    text = "{::comment}" * 20_000 + "{% a " * 20_000
+    assert jekyll.prepare(text, ctx) == text and ctx.notes == []
+    out = jekyll.prepare("{% capture a %}" * 5_000 + "kept", ctx)
+    assert out == "kept"
+    assert {(n.construct, n.outcome) for n in ctx.notes} == {("liquid capture", "unresolved")}
+    assert len(ctx.notes) == 5_000
+
+
+def test_a_raw_brace_does_not_swallow_the_output_after_it(tmp_path):
+    ctx = context(tmp_path, "p.md", dialect="jekyll", config_file=None, config={"title": "Kettle"})
+    assert jekyll.prepare("{% raw %}{{{% endraw %} {{ site.title }} }}", ctx) == "{{ Kettle }}"
+
+
+def test_a_page_without_liquid_still_shows_its_html_as_text():
+    out, _ = _prepare("guide/descaling.md")
+    assert "<" not in out and "Use vinegar" in out and "Never use bleach & water." in out
+    assert "The variable  is empty." in out
