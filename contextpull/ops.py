@@ -113,6 +113,7 @@ class Ops:
         ``contextpull.models.embed`` on the first hybrid search."""
         self.store = store
         self.conn = store.conn
+        self._db = store.tuples  # the operations' own reads: plain tuples, the fastest rows
         self.embed_fn = embed_fn
         self._doc_paths: dict[int, str] | None = None
         self._trigram: str | bool | None = None  # the store's usable trigram table, False if none
@@ -122,7 +123,7 @@ class Ops:
     @property
     def doc_paths(self) -> dict[int, str]:
         if self._doc_paths is None:
-            self._doc_paths = dict(self.conn.execute("SELECT doc_id, path FROM documents"))
+            self._doc_paths = dict(self._db.execute("SELECT doc_id, path FROM documents"))
         return self._doc_paths
 
     def _path_filter(self, in_) -> tuple[str, list[str]]:
@@ -164,7 +165,7 @@ class Ops:
         return Section(sid, self.doc_paths[doc_id], heading, kind, text, prev_id, next_id)
 
     def _row(self, sid: str):
-        return self.conn.execute(f"SELECT {_SECTION_COLUMNS} FROM sections s WHERE s.id = ?", (sid,)).fetchone()
+        return self._db.execute(f"SELECT {_SECTION_COLUMNS} FROM sections s WHERE s.id = ?", (sid,)).fetchone()
 
     def _require(self, sid) -> tuple:
         _check_str("id", sid)
@@ -174,7 +175,7 @@ class Ops:
         return row
 
     def _row_at(self, doc_id: int, ordinal: int):
-        return self.conn.execute(
+        return self._db.execute(
             f"SELECT {_SECTION_COLUMNS} FROM sections s WHERE s.doc_id = ? AND s.ordinal = ?", (doc_id, ordinal)
         ).fetchone()
 
@@ -196,7 +197,7 @@ class Ops:
         if prefix is None:
             return self.store.index_text
         _check_str("prefix", prefix)
-        rows = self.conn.execute(
+        rows = self._db.execute(
             "SELECT path, title, summary, n_sections FROM documents WHERE substr(path, 1, ?) = ? ORDER BY path",
             (len(prefix), prefix),
         ).fetchall()
@@ -257,12 +258,12 @@ class Ops:
         passes.append(" OR ".join(_fts_string(t) for t in tokens))
 
         found: dict[str, tuple[int, float, str]] = {}  # id -> (fts rowid, bm25, the pass query)
-        scope = ranking.Scope(self.conn, self._docs_sql(where), params) if where else None
+        scope = ranking.Scope(self._db, self._docs_sql(where), params) if where else None
         for fts_query in passes:
             if scope is not None:
-                ranked = ranking.filtered(self.conn, fts_query, scope, limit)
+                ranked = ranking.filtered(self._db, fts_query, scope, limit)
             else:
-                ranked = ranking.unfiltered(self.conn, fts_query, limit)
+                ranked = ranking.unfiltered(self._db, fts_query, limit)
             for sid, rowid, rank in ranked:
                 if sid not in found:
                     found[sid] = (rowid, rank, fts_query)
@@ -293,7 +294,7 @@ class Ops:
 
     def _query_vector(self, query: str, hints: list[str]):
         if self._vectors is None:
-            self._vectors = dense.Vectors(self.conn)
+            self._vectors = dense.Vectors(self._db)
         return dense.query_vector(self._vectors, query, self.embed_fn or _store_model, hints)
 
     def _snippets(self, found: dict[str, tuple[int, float, str]]) -> dict[str, str]:
@@ -303,7 +304,7 @@ class Ops:
         out = {}
         for fts_query, rowids in by_query.items():
             marks = ",".join("?" * len(rowids))
-            rows = self.conn.execute(
+            rows = self._db.execute(
                 f"SELECT id, {SNIPPET} FROM sections_fts WHERE sections_fts MATCH ? AND rowid IN ({marks})",
                 (fts_query, *rowids),
             )
@@ -313,7 +314,7 @@ class Ops:
 
     def _details(self, ids: list[str]) -> dict[str, tuple[int, str, str, str]]:
         marks = ",".join("?" * len(ids))
-        rows = self.conn.execute(f"SELECT id, doc_id, heading_path, kind, text FROM sections WHERE id IN ({marks})", ids)
+        rows = self._db.execute(f"SELECT id, doc_id, heading_path, kind, text FROM sections WHERE id IN ({marks})", ids)
         return {sid: (doc_id, heading, kind, text) for sid, doc_id, heading, kind, text in rows}
 
     # -- read -------------------------------------------------------------------------------------
@@ -327,7 +328,7 @@ class Ops:
             section = _with_header(section, start[4])
         around = ()
         if context:
-            rows = self.conn.execute(
+            rows = self._db.execute(
                 f"SELECT {_SECTION_COLUMNS} FROM sections s WHERE s.doc_id = ? AND s.ordinal BETWEEN ? AND ? "
                 "AND s.ordinal != ? ORDER BY s.ordinal",
                 (row[1], row[7] - context, row[7] + context, row[7]),
@@ -373,8 +374,8 @@ class Ops:
         if regex:
             return self._grep_regex(pattern, in_, where, params, limit)
         if self._trigram is None:
-            self._trigram = literal_grep.trigram_table(self.conn) or False
-        rows = literal_grep.scan(self.conn, pattern, where, params, limit, self._trigram or None)
+            self._trigram = literal_grep.trigram_table(self._db) or False
+        rows = literal_grep.scan(self._db, pattern, where, params, limit, self._trigram or None)
         matches = tuple(
             Match(sid, self.doc_paths[doc_id], heading, literal_grep.first_line(text, pattern))
             for sid, doc_id, heading, text in rows[:limit]
@@ -386,7 +387,7 @@ class Ops:
         if not regex_grep.can_interrupt():
             found, truncated = regex_grep.scan_in_child(str(self.store.path), pattern, in_, limit)
             return GrepResult(tuple(Match(**m) for m in found), truncated)
-        cursor = self.conn.execute(
+        cursor = self._db.execute(
             f"SELECT s.id, s.doc_id, s.heading_path, s.text FROM sections s WHERE 1{where} ORDER BY s.id", params
         )
         found, truncated = regex_grep.scan_in_process(rx, cursor, limit)

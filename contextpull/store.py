@@ -50,6 +50,7 @@ class Store:
     def __init__(self, path: Path, conn: sqlite3.Connection, meta: dict[str, str]):
         self.path = path
         self.conn = conn
+        self.tuples = TupleRows(conn)
         self.meta = meta
 
     # -- opening -------------------------------------------------------------------------------
@@ -140,6 +141,21 @@ class Store:
 
 
 _MMAP_BYTES = 1 << 30  # read through the OS page cache: a whole-corpus grep scan is ~35% faster
+
+
+class TupleRows:
+    """The store's connection for the operations' own reads: rows as plain tuples, whatever
+    ``conn.row_factory`` says. A cursor made directly (not by ``conn.cursor()``) starts without
+    the connection's row factory, and building a tuple per row is cheaper than a ``sqlite3.Row``:
+    the scans behind a filtered search and a literal grep read many rows."""
+
+    __slots__ = ("_conn",)
+
+    def __init__(self, conn: sqlite3.Connection):
+        self._conn = conn
+
+    def execute(self, sql: str, params=()) -> sqlite3.Cursor:
+        return sqlite3.Cursor(self._conn).execute(sql, params)
 
 
 def _configure(conn: sqlite3.Connection) -> None:
