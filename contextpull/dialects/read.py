@@ -5,7 +5,7 @@ non-plain dialect and for the kinds added with it (``.mdx``, ``.rst``, ``.ipynb`
   or the site is Docusaurus (``mdx.prepare``), because there the dialect, not the extension,
   decides that a ``.md`` carries JSX; then the dialect's ``prepare``; the shared Markdown parser;
   the dialect's ``finish``; the generic finish.
-- rst: ``read_rst.parse_rst``, then the generic finish.
+- rst: ``sphinx.read_rst.parse_rst``, then the generic finish.
 - ipynb: ``read_ipynb.to_markdown``, then as markdown.
 
 Each reader is imported by its path in this package when a document first needs it (a dialect's
@@ -38,7 +38,7 @@ from .registry import dialect, load_module
 
 _MARKDOWN_KINDS = ("markdown", "mdx")
 # The readers of the kinds every dialect reads, by the name their notes carry.
-_READERS = {"rst": "read_rst", "ipynb": "read_ipynb", "mdx": "mdx"}
+_READERS = {"rst": "sphinx.read_rst", "ipynb": "read_ipynb", "mdx": "mdx"}
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ DIALECTS = (
     ),
     Dialect("hugo", ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json"), "hugo"),
     Dialect("mdbook", ("book.toml",), "mdbook"),
-    Dialect("sphinx", ("conf.py",), "sphinx"),
+    Dialect("sphinx", ("conf.py",), "sphinx.dialect"),
     Dialect("jekyll", ("_config.yml", "_config.yaml"), "jekyll"),
 )
 # Hugo's older name, shared with many tools: it counts only beside a ``content/`` folder.
