@@ -2,7 +2,7 @@
 non-plain dialect and for the kinds added with it (``.mdx``, ``.rst``, ``.ipynb``).
 
 - markdown and mdx: front matter off (``ctx.front_matter``); MDX rules when the file is ``.mdx``
-  or the site is Docusaurus (``mdx.prepare``), because there the dialect, not the extension,
+  or the site is Docusaurus (``mdx.mdx.prepare``), because there the dialect, not the extension,
   decides that a ``.md`` carries JSX; then the dialect's ``prepare``; the shared Markdown parser;
   the dialect's ``finish``; the generic finish.
 - rst: ``sphinx.read_rst.parse_rst``, then the generic finish.
@@ -38,7 +38,7 @@ from .registry import dialect, load_module
 
 _MARKDOWN_KINDS = ("markdown", "mdx")
 # The readers of the kinds every dialect reads, by the name their notes carry.
-_READERS = {"rst": "sphinx.read_rst", "ipynb": "read_ipynb", "mdx": "mdx"}
+_READERS = {"rst": "sphinx.read_rst", "ipynb": "read_ipynb", "mdx": "mdx.mdx"}
 
 
 @dataclass(frozen=True)

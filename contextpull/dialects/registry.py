@@ -22,16 +22,16 @@ class Dialect:
 
 
 DIALECTS = (
-    Dialect("mkdocs", ("mkdocs.yml", "mkdocs.yaml"), "mkdocs"),
+    Dialect("mkdocs", ("mkdocs.yml", "mkdocs.yaml"), "mkdocs.dialect"),
     Dialect(
         "docusaurus",
         ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs"),
-        "docusaurus",
+        "docusaurus.dialect",
     ),
-    Dialect("hugo", ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json"), "hugo"),
-    Dialect("mdbook", ("book.toml",), "mdbook"),
+    Dialect("hugo", ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json"), "hugo.dialect"),
+    Dialect("mdbook", ("book.toml",), "mdbook.dialect"),
     Dialect("sphinx", ("conf.py",), "sphinx.dialect"),
-    Dialect("jekyll", ("_config.yml", "_config.yaml"), "jekyll"),
+    Dialect("jekyll", ("_config.yml", "_config.yaml"), "jekyll.dialect"),
 )
 # Hugo's older name, shared with many tools: it counts only beside a ``content/`` folder.
 HUGO_SHARED_CONFIG = ("config.toml", "config.yaml", "config.yml", "config.json")
