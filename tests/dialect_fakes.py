@@ -33,4 +33,6 @@ def use_fake_dialect(monkeypatch):
     from contextpull.dialects import read, registry
 
     fake_path = registry.dialect("mkdocs").module
-    monkeypatch.setattr(read, "load_module", lambda path: FAKE if path == fake_path else registry.load_module(path))
+    monkeypatch.setattr(
+        read, "load_module", lambda path: FAKE if path == fake_path else registry.load_module(path)
+    )

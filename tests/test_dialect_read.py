@@ -201,7 +201,9 @@ def test_a_dialect_that_fails_is_named_and_the_document_still_read(tmp_path, mon
 
     broken = types.SimpleNamespace(prepare=lambda text, ctx: 1 / 0)
     broken_path = registry.dialect("mkdocs").module
-    monkeypatch.setattr(read, "load_module", lambda path: broken if path == broken_path else registry.load_module(path))
+    monkeypatch.setattr(
+        read, "load_module", lambda path: broken if path == broken_path else registry.load_module(path)
+    )
     result = read_document(b"# T\n\ntext\n", "markdown", "s", "s.md", site_at(tmp_path))
     assert result.parsed.title == "T"
     assert [(n.construct, n.outcome) for n in result.notes] == [("mkdocs dialect", "unresolved")]
@@ -218,7 +220,9 @@ def test_a_reader_that_says_the_file_is_unusable_makes_a_skip_not_markdown(tmp_p
         raise ParseError("notebook is not JSON")
 
     fake = types.SimpleNamespace(to_markdown=to_markdown)
-    monkeypatch.setattr(read, "load_module", lambda path: fake if path == "read_ipynb" else registry.load_module(path))
+    monkeypatch.setattr(
+        read, "load_module", lambda path: fake if path == "read_ipynb" else registry.load_module(path)
+    )
     with pytest.raises(ParseError, match="notebook is not JSON"):
         read_document(b"{not json", "ipynb", "nb", "nb.ipynb", site_at(tmp_path))
 
@@ -229,7 +233,7 @@ def test_every_module_the_registry_and_read_name_imports():
     for entry in registry.DIALECTS:
         assert callable(registry.load_module(entry.module).prepare), entry.name
     for kind, func in (("rst", "parse_rst"), ("ipynb", "to_markdown"), ("mdx", "prepare")):
-        assert callable(getattr(registry.load_module(read._READERS[kind]), func)), kind
+        assert callable(getattr(registry.load_module(read.READERS[kind]), func)), kind
 
 
 def test_a_misspelt_module_path_raises_rather_than_reading_as_the_identity():

@@ -9,12 +9,12 @@ non-plain dialect and for the kinds added with it (``.mdx``, ``.rst``, ``.ipynb`
 - ipynb: ``read_ipynb.to_markdown``, then as markdown.
 
 Each reader is imported by its path in this package when a document first needs it (a dialect's
-from the ``registry`` table, the three shared readers' from ``_READERS``); a path that does not
+from the ``registry`` table, the three shared readers' from ``READERS``); a path that does not
 import raises. A dialect that fails on a document is a named ``unresolved`` note and the document
-is read without it: one generator's odd page must not lose the page. The generic finish is the title rule of issue 26: front-matter ``title``, else the
-title a dialect's ``finish`` set from the generator's navigation, else the first heading of any
-level, else the file stem; every heading path starts with it; a front-matter ``description`` is
-the document's offline summary.
+is read without it: one generator's odd page must not lose the page. The generic finish is the
+title rule of issue 26: front-matter ``title``, else the title a dialect's ``finish`` set from
+the generator's navigation, else the first heading of any level, else the file stem; every
+heading path starts with it; a front-matter ``description`` is the document's offline summary.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from .registry import dialect, load_module
 
 _MARKDOWN_KINDS = ("markdown", "mdx")
 # The readers of the kinds every dialect reads, by the name their notes carry.
-_READERS = {"rst": "sphinx.read_rst", "ipynb": "read_ipynb", "mdx": "mdx.mdx"}
+READERS = {"rst": "sphinx.read_rst", "ipynb": "read_ipynb", "mdx": "mdx.mdx"}
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ def read_document(data: bytes, kind: str, stem: str, path: str, site: Site) -> R
         parsed = _rst(text, stem, ctx)
     else:
         if kind == "ipynb":
-            text = _step("read_ipynb", _READERS["ipynb"], "to_markdown", text, ctx)
+            text = _step("read_ipynb", READERS["ipynb"], "to_markdown", text, ctx)
         parsed, nav = _markdown(text, kind, stem, ctx)
     parsed, description = finish(parsed, ctx, stem, nav)
     deps = dict(ctx.deps)
@@ -77,7 +77,7 @@ def _markdown(text: str, kind: str, stem: str, ctx: DocumentContext) -> tuple[Pa
     ctx.notes.extend(fm.notes)
     text = fm.body
     if kind == "mdx" or ctx.site.dialect == "docusaurus":
-        text = _step("mdx", _READERS["mdx"], "prepare", text, ctx)
+        text = _step("mdx", READERS["mdx"], "prepare", text, ctx)
     path = dialect(ctx.site.dialect).module if ctx.site.dialect != "plain" else None
     if path is not None:
         text = _step(ctx.site.dialect, path, "prepare", text, ctx)
@@ -90,7 +90,7 @@ def _markdown(text: str, kind: str, stem: str, ctx: DocumentContext) -> tuple[Pa
 
 
 def _rst(text: str, stem: str, ctx: DocumentContext) -> ParsedDocument:
-    module = load_module(_READERS["rst"])
+    module = load_module(READERS["rst"])
     parsed = _guarded(ctx, "rst", lambda: module.parse_rst(text, ctx), None)
     if parsed is None:
         parsed = parse_markdown(text, stem)
