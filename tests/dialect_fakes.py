@@ -30,6 +30,9 @@ FAKE = types.SimpleNamespace(NAME="mkdocs", prepare=prepare)
 
 
 def use_fake_dialect(monkeypatch):
-    from contextpull.dialects import read
+    from contextpull.dialects import read, registry
 
-    monkeypatch.setattr(read, "load_module", lambda name: FAKE if name == "mkdocs" else None)
+    fake_path = registry.dialect("mkdocs").module
+    monkeypatch.setattr(
+        read, "load_module", lambda path: FAKE if path == fake_path else registry.load_module(path)
+    )

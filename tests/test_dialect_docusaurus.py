@@ -1,11 +1,11 @@
-"""The Docusaurus dialect (contextpull/dialects/docusaurus.py): callouts, the title a page shows,
+"""The Docusaurus dialect (contextpull/dialects/docusaurus/dialect.py): callouts, the title a page shows,
 partials that are not pages."""
 
 from __future__ import annotations
 
 import pytest
 
-from contextpull.dialects import docusaurus
+from contextpull.dialects.docusaurus import dialect as docusaurus
 from contextpull.parsing.blocks import Heading, Paragraph, ParsedDocument
 from mdx_helpers import FakeContext
 

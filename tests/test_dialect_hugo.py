@@ -1,4 +1,4 @@
-"""The Hugo dialect (contextpull/dialects/hugo.py): shortcodes become what the rendered page
+"""The Hugo dialect (contextpull/dialects/hugo/dialect.py): shortcodes become what the rendered page
 shows, includes come through the guarded resolver, and every call is counted with its line.
 
 Pages of the fixture site in tests/dialect_sites/hugo are prepared with a stand-in context; the
@@ -11,7 +11,7 @@ import tomllib
 
 import pytest
 
-from contextpull.dialects import hugo, hugo_data, shortcodes
+from contextpull.dialects.hugo import dialect as hugo, hugo_data, shortcodes
 from contextpull.dialects.front_matter import split_front_matter
 from dialect_context import context, outcomes, read
 

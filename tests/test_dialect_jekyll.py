@@ -1,4 +1,4 @@
-"""The Jekyll dialect (contextpull/dialects/jekyll.py, liquid.py, kramdown.py): Liquid and
+"""The Jekyll dialect (contextpull/dialects/jekyll/): Liquid and
 kramdown read as the rendered page shows them, data printed where the page prints it, includes
 through the guarded resolver, every construct counted with its line.
 
@@ -12,7 +12,7 @@ import os
 import pytest
 import yaml
 
-from contextpull.dialects import jekyll, kramdown
+from contextpull.dialects.jekyll import dialect as jekyll, kramdown
 from contextpull.dialects.front_matter import split_front_matter
 from dialect_context import context, outcomes, read
 

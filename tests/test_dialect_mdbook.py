@@ -1,4 +1,4 @@
-"""The mdBook dialect on strings (contextpull/dialects/mdbook.py, mdbook_links.py): one fixture
+"""The mdBook dialect on strings (contextpull/dialects/mdbook/): one fixture
 file per syntax, then titles from SUMMARY.md and the bad inputs of the links preprocessor."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from contextpull.dialects import mdbook
-from contextpull.dialects.mdbook_links import Link, parse_link
+from contextpull.dialects.mdbook import dialect as mdbook
+from contextpull.dialects.mdbook.links import Link, parse_link
 from contextpull.parsing.parse_markdown import parse_markdown
 
 from memory_context import FakeContext, read_fixture_file

@@ -1,11 +1,11 @@
-"""MDX as its page shows it (contextpull/dialects/mdx.py): ESM, JSX, admonitions, tabs,
+"""MDX as its page shows it (contextpull/dialects/mdx/mdx.py): ESM, JSX, admonitions, tabs,
 partials and raw imports, one fixture file per syntax; code never edited."""
 
 from __future__ import annotations
 
 import pytest
 
-from contextpull.dialects.mdx import prepare
+from contextpull.dialects.mdx.mdx import prepare
 from mdx_helpers import FakeContext, read_fixtures
 
 
@@ -167,7 +167,7 @@ def test_package_imports_are_never_read_as_files():
 def test_the_deepest_nesting_inside_the_deepest_partial_chain_still_renders():
     """Nesting is bounded per source (jsx.MAX_NESTING) and partials by the include depth, so the
     worst page a chain can build stays inside Python's recursion limit."""
-    from contextpull.dialects.jsx import MAX_NESTING
+    from contextpull.dialects.mdx.jsx import MAX_NESTING
 
     deep = "<A>\n" * MAX_NESTING + "text\n\n<P />\n\n" + "</A>\n" * MAX_NESTING
     files = {f"docs/_p{k}.mdx": f"import P from './_p{k + 1}.mdx'\n\n{deep}" for k in range(12)}

@@ -1,4 +1,4 @@
-"""The mkdocs dialect on strings (contextpull/dialects/mkdocs.py): one fixture file per syntax,
+"""The mkdocs dialect on strings (contextpull/dialects/mkdocs/dialect.py): one fixture file per syntax,
 input and the text a reader of the rendered page sees, plus the notes the report counts."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from contextpull.dialects import mkdocs
+from contextpull.dialects.mkdocs import dialect as mkdocs
 from contextpull.parsing.parse_markdown import parse_markdown
 
 from memory_context import FakeContext, read_fixture_file

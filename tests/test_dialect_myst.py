@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from contextpull.dialects import sphinx
+from contextpull.dialects.sphinx import dialect as sphinx
 from rst_context import FakeContext, read_fixtures
 
 FIXTURES = Path(__file__).parent / "dialects" / "myst"

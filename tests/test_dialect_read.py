@@ -197,10 +197,13 @@ def test_a_document_that_starts_with_its_own_h1_keeps_its_blocks(tmp_path):
 def test_a_dialect_that_fails_is_named_and_the_document_still_read(tmp_path, monkeypatch):
     import types
 
-    from contextpull.dialects import read
+    from contextpull.dialects import read, registry
 
     broken = types.SimpleNamespace(prepare=lambda text, ctx: 1 / 0)
-    monkeypatch.setattr(read, "load_module", lambda name: broken if name == "mkdocs" else None)
+    broken_path = registry.dialect("mkdocs").module
+    monkeypatch.setattr(
+        read, "load_module", lambda path: broken if path == broken_path else registry.load_module(path)
+    )
     result = read_document(b"# T\n\ntext\n", "markdown", "s", "s.md", site_at(tmp_path))
     assert result.parsed.title == "T"
     assert [(n.construct, n.outcome) for n in result.notes] == [("mkdocs dialect", "unresolved")]
@@ -210,16 +213,34 @@ def test_a_dialect_that_fails_is_named_and_the_document_still_read(tmp_path, mon
 def test_a_reader_that_says_the_file_is_unusable_makes_a_skip_not_markdown(tmp_path, monkeypatch):
     import types
 
-    from contextpull.dialects import read
+    from contextpull.dialects import read, registry
     from contextpull.parsing.blocks import ParseError
 
     def to_markdown(text, ctx):
         raise ParseError("notebook is not JSON")
 
     fake = types.SimpleNamespace(to_markdown=to_markdown)
-    monkeypatch.setattr(read, "load_module", lambda name: fake if name == "read_ipynb" else None)
+    monkeypatch.setattr(
+        read, "load_module", lambda path: fake if path == "read_ipynb" else registry.load_module(path)
+    )
     with pytest.raises(ParseError, match="notebook is not JSON"):
         read_document(b"{not json", "ipynb", "nb", "nb.ipynb", site_at(tmp_path))
+
+
+def test_every_module_the_registry_and_read_name_imports():
+    from contextpull.dialects import read, registry
+
+    for entry in registry.DIALECTS:
+        assert callable(registry.load_module(entry.module).prepare), entry.name
+    for kind, func in (("rst", "parse_rst"), ("ipynb", "to_markdown"), ("mdx", "prepare")):
+        assert callable(getattr(registry.load_module(read.READERS[kind]), func)), kind
+
+
+def test_a_misspelt_module_path_raises_rather_than_reading_as_the_identity():
+    from contextpull.dialects import registry
+
+    with pytest.raises(ModuleNotFoundError):
+        registry.load_module("mkdcos")
 
 
 def test_the_configuration_file_is_a_dependency(tmp_path):

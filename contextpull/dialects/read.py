@@ -2,18 +2,19 @@
 non-plain dialect and for the kinds added with it (``.mdx``, ``.rst``, ``.ipynb``).
 
 - markdown and mdx: front matter off (``ctx.front_matter``); MDX rules when the file is ``.mdx``
-  or the site is Docusaurus (``mdx.prepare``), because there the dialect, not the extension,
+  or the site is Docusaurus (``mdx.mdx.prepare``), because there the dialect, not the extension,
   decides that a ``.md`` carries JSX; then the dialect's ``prepare``; the shared Markdown parser;
   the dialect's ``finish``; the generic finish.
-- rst: ``read_rst.parse_rst``, then the generic finish.
+- rst: ``sphinx.read_rst.parse_rst``, then the generic finish.
 - ipynb: ``read_ipynb.to_markdown``, then as markdown.
 
-A module that is not there yet reads as the identity. A dialect that fails on a document is a
-named ``unresolved`` note and the document is read without it: one generator's odd page must not
-lose the page. The generic finish is the title rule of issue 26: front-matter ``title``, else the
-title a dialect's ``finish`` set from the generator's navigation, else the first heading of any
-level, else the file stem; every heading path starts with it; a front-matter ``description`` is
-the document's offline summary.
+Each reader is imported by its path in this package when a document first needs it (a dialect's
+from the ``registry`` table, the three shared readers' from ``READERS``); a path that does not
+import raises. A dialect that fails on a document is a named ``unresolved`` note and the document
+is read without it: one generator's odd page must not lose the page. The generic finish is the
+title rule of issue 26: front-matter ``title``, else the title a dialect's ``finish`` set from
+the generator's navigation, else the first heading of any level, else the file stem; every
+heading path starts with it; a front-matter ``description`` is the document's offline summary.
 """
 
 from __future__ import annotations
@@ -33,9 +34,11 @@ from .context import DocumentContext
 from .detect import file_stamp, load_config
 from .front_matter import split_front_matter
 from .includes import MISSING
-from .registry import load_module
+from .registry import dialect, load_module
 
 _MARKDOWN_KINDS = ("markdown", "mdx")
+# The readers of the kinds every dialect reads, by the name their notes carry.
+READERS = {"rst": "sphinx.read_rst", "ipynb": "read_ipynb", "mdx": "mdx.mdx"}
 
 
 @dataclass(frozen=True)
@@ -58,7 +61,7 @@ def read_document(data: bytes, kind: str, stem: str, path: str, site: Site) -> R
         parsed = _rst(text, stem, ctx)
     else:
         if kind == "ipynb":
-            text = _step("read_ipynb", "to_markdown", text, ctx)
+            text = _step("read_ipynb", READERS["ipynb"], "to_markdown", text, ctx)
         parsed, nav = _markdown(text, kind, stem, ctx)
     parsed, description = finish(parsed, ctx, stem, nav)
     deps = dict(ctx.deps)
@@ -74,33 +77,30 @@ def _markdown(text: str, kind: str, stem: str, ctx: DocumentContext) -> tuple[Pa
     ctx.notes.extend(fm.notes)
     text = fm.body
     if kind == "mdx" or ctx.site.dialect == "docusaurus":
-        text = _step("mdx", "prepare", text, ctx)
-    if ctx.site.dialect != "plain":
-        text = _step(ctx.site.dialect, "prepare", text, ctx)
+        text = _step("mdx", READERS["mdx"], "prepare", text, ctx)
+    path = dialect(ctx.site.dialect).module if ctx.site.dialect != "plain" else None
+    if path is not None:
+        text = _step(ctx.site.dialect, path, "prepare", text, ctx)
     parsed = parse_markdown(text, stem)
     parsed_title = parsed.title
-    module = load_module(ctx.site.dialect) if ctx.site.dialect != "plain" else None
+    module = load_module(path) if path is not None else None
     if module is not None and hasattr(module, "finish"):
         parsed = _guarded(ctx, ctx.site.dialect, lambda: module.finish(parsed, ctx), parsed)
     return parsed, (parsed.title if parsed.title != parsed_title else None)
 
 
 def _rst(text: str, stem: str, ctx: DocumentContext) -> ParsedDocument:
-    module = load_module("read_rst")
-    if module is None:
+    module = load_module(READERS["rst"])
+    parsed = _guarded(ctx, "rst", lambda: module.parse_rst(text, ctx), None)
+    if parsed is None:
         parsed = parse_markdown(text, stem)
-    else:
-        parsed = _guarded(ctx, "rst", lambda: module.parse_rst(text, ctx), None)
-        if parsed is None:
-            parsed = parse_markdown(text, stem)
     return parsed
 
 
-def _step(module_name: str, func: str, text: str, ctx: DocumentContext) -> str:
-    module = load_module(module_name)
-    if module is None:
-        return text
-    return _guarded(ctx, module_name, lambda: getattr(module, func)(text, ctx), text)
+def _step(name: str, path: str, func: str, text: str, ctx: DocumentContext) -> str:
+    """``func`` of the module at ``path`` on ``text``; a failure is a note named ``name``."""
+    module = load_module(path)
+    return _guarded(ctx, name, lambda: getattr(module, func)(text, ctx), text)
 
 
 def _guarded(ctx: DocumentContext, name: str, call, fallback):

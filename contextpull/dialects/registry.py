@@ -18,20 +18,20 @@ from types import ModuleType
 class Dialect:
     name: str
     config_files: tuple[str, ...]  # most specific first
-    module: str  # in contextpull.dialects
+    module: str  # its reading module, a path in contextpull.dialects
 
 
 DIALECTS = (
-    Dialect("mkdocs", ("mkdocs.yml", "mkdocs.yaml"), "mkdocs"),
+    Dialect("mkdocs", ("mkdocs.yml", "mkdocs.yaml"), "mkdocs.dialect"),
     Dialect(
         "docusaurus",
         ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs"),
-        "docusaurus",
+        "docusaurus.dialect",
     ),
-    Dialect("hugo", ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json"), "hugo"),
-    Dialect("mdbook", ("book.toml",), "mdbook"),
-    Dialect("sphinx", ("conf.py",), "sphinx"),
-    Dialect("jekyll", ("_config.yml", "_config.yaml"), "jekyll"),
+    Dialect("hugo", ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json"), "hugo.dialect"),
+    Dialect("mdbook", ("book.toml",), "mdbook.dialect"),
+    Dialect("sphinx", ("conf.py",), "sphinx.dialect"),
+    Dialect("jekyll", ("_config.yml", "_config.yaml"), "jekyll.dialect"),
 )
 # Hugo's older name, shared with many tools: it counts only beside a ``content/`` folder.
 HUGO_SHARED_CONFIG = ("config.toml", "config.yaml", "config.yml", "config.json")
@@ -45,15 +45,9 @@ def dialect(name: str) -> Dialect:
     return _BY_NAME[name]
 
 
-@lru_cache(maxsize=None)  # once per process: every document asks, most often for a module not there
-def load_module(name: str) -> ModuleType | None:
-    """The module ``contextpull.dialects.<name>``, or None while it does not exist (a dialect
-    still being written reads as the identity). A module that exists but fails to import for
-    another reason raises: that is a bug to see, not a dialect to skip."""
-    full = f"{__package__}.{name}"
-    try:
-        return importlib.import_module(full)
-    except ModuleNotFoundError as exc:
-        if exc.name == full:
-            return None
-        raise
+@lru_cache(maxsize=None)  # once per process: every document asks
+def load_module(path: str) -> ModuleType:
+    """The module ``contextpull.dialects.<path>``. Every module the table and ``read`` name
+    exists, so one that is missing raises like any other import failure: a typo in a path must
+    not silently read a whole dialect as the identity."""
+    return importlib.import_module(f"{__package__}.{path}")

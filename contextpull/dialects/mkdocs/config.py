@@ -16,8 +16,8 @@ from __future__ import annotations
 import hashlib
 import posixpath
 
-from .api import Context
-from .data_files import DataError, load_yaml
+from ..api import Context
+from ..data_files import DataError, load_yaml
 
 MAX_INHERIT = 5
 

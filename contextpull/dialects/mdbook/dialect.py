@@ -1,6 +1,6 @@
 """The mdBook dialect: a book with ``book.toml`` and ``SUMMARY.md`` (issue 26).
 
-``prepare`` runs mdBook's order: the links preprocessor on raw text (``mdbook_links``), then what
+``prepare`` runs mdBook's order: the links preprocessor on raw text (``links``), then what
 the HTML renderer does to a page: lines of a Rust block that start with ``# `` (or are ``#``)
 are hidden, ``##`` shows one ``#``; HTML comments and tags go, their text stays. The Rust book's
 ``<Listing number="2-1" file-name="src/main.rs" caption="...">`` wrapper (the trpl-listing
@@ -20,10 +20,10 @@ import html
 import posixpath
 import re
 
-from ..parsing.blocks import Code, Heading, ParsedDocument
-from .api import Context
-from .markup import html_to_text, split_code, strip_html_comments
-from .mdbook_links import expand_links
+from ...parsing.blocks import Code, Heading, ParsedDocument
+from ..api import Context
+from ..markup import html_to_text, split_code, strip_html_comments
+from .links import expand_links
 
 NAME = "mdbook"
 

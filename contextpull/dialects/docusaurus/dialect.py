@@ -16,9 +16,9 @@ dispatch because here the dialect, not the extension, says a ``.md`` carries JSX
 
 from __future__ import annotations
 
-from ..parsing.blocks import Heading, ParsedDocument
-from .api import Context
-from .callouts import callouts
+from ...parsing.blocks import Heading, ParsedDocument
+from ..api import Context
+from ..callouts import callouts
 
 NAME = "docusaurus"
 CONFIG_FILES = ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs")

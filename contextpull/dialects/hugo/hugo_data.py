@@ -13,9 +13,9 @@ import os
 import posixpath
 from functools import lru_cache
 
-from .api import Context, Included
-from .front_matter import split_front_matter
-from .data_values import VALUE_NODES, dotted, nodes, parse_data, scalar
+from ..api import Context, Included
+from ..front_matter import split_front_matter
+from ..data_values import VALUE_NODES, dotted, nodes, parse_data, scalar
 
 
 def site_root(ctx: Context) -> str:

@@ -19,8 +19,8 @@ from __future__ import annotations
 import posixpath
 import threading
 
-from ..parsing.blocks import ParsedDocument, ParseError
-from .api import Context
+from ...parsing.blocks import ParsedDocument, ParseError
+from ..api import Context
 
 # Lines longer than this are refused by docutils itself (one named error, not a stall): a
 # minified blob in an .rst file would otherwise cost the inline parser quadratic time.

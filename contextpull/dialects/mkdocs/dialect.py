@@ -5,12 +5,12 @@ Two layers, in the generator's order (shared/style/dialects.md, proposal 3):
 1. includes on raw text, fenced code too (``snippets``): pymdown ``--8<--``, FastAPI's
    ``{* file *}`` and ``{!file!}``;
 2. Markdown extensions, never inside fenced code or an inline code span: admonitions, ``///``
-   blocks, content tabs and mkdocstrings stubs (``mkdocs_blocks``), then the inline markup a page
+   blocks, content tabs and mkdocstrings stubs (``blocks``), then the inline markup a page
    never shows: heading attributes ``{ #id }``, attr_list ``{ .class }`` / ``{: ...}``, icon
    shortcodes (``:material-check:``, ``:fontawesome-brands-github:``), HTML comments and tags
    (their text stays; ``<div markdown="1">`` is a wrapper like any other).
 
-``finish`` gives a page the title ``nav`` gives it (``mkdocs_config``) and reads the language of
+``finish`` gives a page the title ``nav`` gives it (``config``) and reads the language of
 fences written in attr_list form (```` ```{ .python } ````).
 """
 
@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import re
 
-from ..parsing.blocks import Code, Heading, ParsedDocument
-from .api import Context
-from .markup import html_to_text, outside_code, outside_inline_code, strip_heading_attributes, strip_html_comments
-from .mkdocs_blocks import convert_blocks
-from .mkdocs_config import nav_titles, site_config
+from ...parsing.blocks import Code, Heading, ParsedDocument
+from ..api import Context
+from ..markup import html_to_text, outside_code, outside_inline_code, strip_heading_attributes, strip_html_comments
+from .blocks import convert_blocks
+from .config import nav_titles, site_config
 from .snippets import expand_snippets, expand_variants
 
 NAME = "mkdocs"

@@ -22,8 +22,8 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from .api import Context, Included
-from .selection import SelectionError, lines_between, region, whole
+from ..api import Context, Included
+from ..selection import SelectionError, lines_between, region, whole
 
 # The arguments hold no brace: a scan for the closing braces stops at the next directive, so a
 # line of unclosed "{{#include " costs what it weighs (mdBook's paths never hold one).

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .markup import outside_inline_code, split_code
+from ..markup import outside_inline_code, split_code
 
 _TOKEN = re.compile("\x00(\\d+)\x00")
 # MDX reads a line starting with one of these at the top level as ESM (micromark-extension-mdxjs-esm).

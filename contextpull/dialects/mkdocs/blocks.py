@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import re
 
-from .api import Context
-from .markup import dedent_block, labelled, title_case
+from ..api import Context
+from ..markup import dedent_block, labelled, title_case
 
 Lines = list[tuple[int, str]]
 

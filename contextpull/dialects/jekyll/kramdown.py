@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 
-from .api import Context
-from .markup import labelled, outside_code, outside_inline_code, split_code, strip_heading_attributes
+from ..api import Context
+from ..markup import labelled, outside_code, outside_inline_code, split_code, strip_heading_attributes
 
 # The label each admonition class shows; the first class of a list found here wins, warnings
 # before the generic "note" so ``.note .warning`` reads "Warning".

@@ -27,9 +27,9 @@ import os
 import posixpath
 import re
 
-from .api import Context, Included
-from .mkdocs_config import config_folder, extension_options
-from .selection import SelectionError, lines_between, region, whole
+from ..api import Context, Included
+from .config import config_folder, extension_options
+from ..selection import SelectionError, lines_between, region, whole
 
 Lines = list[tuple[int, str]]  # (1-based source line, text)
 

@@ -233,7 +233,7 @@ def _markdown_node(text: str, state, included) -> nodes.container:
     carried to the walker whole (MARKDOWN). Read by the shared Markdown parser as it is: such a
     file is written to be read on a forge too, so it carries no MyST of its own, and the Sphinx
     dialect's reader itself reads rst (``eval-rst``), which this module must not depend back on."""
-    from ..parsing.parse_markdown import parse_markdown
+    from ...parsing.parse_markdown import parse_markdown
 
     node = nodes.container()
     node[MARKDOWN] = parse_markdown(text, included.path.rsplit("/", 1)[-1]).blocks
@@ -261,7 +261,7 @@ class Raw(Base):
 def _html_text(source: str) -> str:
     """Tags go, their text stays (``markup.html_to_text``); a script or style block is not text
     a reader sees, so it goes first, with comments."""
-    from .markup import html_to_text, strip_html_comments
+    from ..markup import html_to_text, strip_html_comments
 
     source = re.sub(r"(?is)<(script|style)\b.*?</\1\s*>", "", strip_html_comments(source))
     return html_to_text(source).strip()

@@ -18,9 +18,9 @@ import posixpath
 import re
 
 from . import kramdown, liquid
-from .api import Context, Included
-from .data_values import dotted, parse_data
-from .markup import html_to_text, outside_code, strip_html_comments
+from ..api import Context, Included
+from ..data_values import dotted, parse_data
+from ..markup import html_to_text, outside_code, strip_html_comments
 
 NAME = "jekyll"
 CONFIG_FILES = ("_config.yml", "_config.yaml", "_config.toml")

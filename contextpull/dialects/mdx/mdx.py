@@ -24,8 +24,8 @@ import re
 from dataclasses import dataclass, field
 
 from . import jsx
-from .api import Context, Included
-from .markup import dedent_block, labelled, strip_heading_attributes, title_case
+from ..api import Context, Included
+from ..markup import dedent_block, labelled, strip_heading_attributes, title_case
 from .mdx_source import Import, blank_comments, mask, take_esm, unmask
 
 _BLOCK = "\x02"  # opens every block the rendering makes; removed before the text leaves

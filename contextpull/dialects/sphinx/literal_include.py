@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import textwrap
 
-from .selection import lines_between, whole
+from ..selection import lines_between, whole
 
 _CONFLICTS = (("start-after", "start-at"), ("end-before", "end-at"), ("pyobject", "lines"))
 

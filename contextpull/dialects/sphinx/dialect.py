@@ -21,8 +21,8 @@ from __future__ import annotations
 import posixpath
 import re
 
-from .api import Context, Included
-from .markup import html_to_text, labelled, strip_html_comments
+from ..api import Context, Included
+from ..markup import html_to_text, labelled, strip_html_comments
 from .myst_lines import (
     OPEN, autodoc_only, closing, code_span, dedent_to, fence, options_and_content, squeeze,
     without_html_comments,
@@ -250,7 +250,7 @@ class _Converter:
 
     def eval_rst(self, content: list[str], number: int) -> list[str]:
         """An ``eval-rst`` block through docutils, its blocks written back as Markdown."""
-        from ..parsing.blocks import Heading, Paragraph, ParseError
+        from ...parsing.blocks import Heading, Paragraph, ParseError
         from .read_rst import parse_rst
 
         self.note("myst eval-rst", "converted", number)

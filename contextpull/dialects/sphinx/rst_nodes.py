@@ -16,7 +16,7 @@ from docutils import nodes
 
 from .rst_directives import HIGHLIGHT, MARKDOWN
 from .rst_roles import REF_LABEL
-from ..parsing.blocks import Block, Code, Heading, ListBlock, Paragraph, Table, MAX_HEADING_LEVEL
+from ...parsing.blocks import Block, Code, Heading, ListBlock, Paragraph, Table, MAX_HEADING_LEVEL
 
 # What is not on the rendered page.
 _SILENT = (

@@ -20,10 +20,10 @@ import re
 from functools import lru_cache
 
 from . import hugo_data
-from .api import Context, Included
-from .markup import (dedent_block, html_to_text, labelled, outside_code, split_code, strip_heading_attributes,
+from ..api import Context, Included
+from ..markup import (dedent_block, html_to_text, labelled, outside_code, split_code, strip_heading_attributes,
                      strip_html_comments, title_case)
-from .registry import load_module
+from ..registry import load_module
 from .shortcodes import Call, calls, protect, restore
 
 NAME = "hugo"

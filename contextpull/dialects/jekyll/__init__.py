@@ -1,0 +1,2 @@
+"""The Jekyll dialect (issue 26): Liquid, and kramdown's extensions to Markdown.
+"""
