@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import posixpath
 import re
-from functools import lru_cache
 
 from . import hugo_data
 from ..api import Context, Included
 from ..markup import (dedent_block, html_to_text, labelled, outside_code, split_code, strip_heading_attributes,
                      strip_html_comments, title_case)
-from ..registry import load_module
+from ..callouts import callouts
 from .shortcodes import Call, calls, protect, restore
 
 NAME = "hugo"
@@ -79,15 +78,8 @@ def _drop_block_attributes(prose: str, ctx: Context) -> str:
 
 
 def _callouts(text: str, ctx: Context) -> str:
-    """Hugo renders GitHub-style callouts; the shared step that reads them (``callouts.py``)
-    lands with the Docusaurus work, and until it is there they stay as written."""
-    module = _callouts_module()
-    return text if module is None else module.callouts(text, ctx)
-
-
-@lru_cache(maxsize=1)  # a module that is absent is looked for once per process, not per page
-def _callouts_module():
-    return load_module("callouts")
+    """Hugo renders GitHub-style callouts, so they read as every dialect reads them."""
+    return callouts(text, ctx)
 
 
 def _render(text: str, ctx: Context, first_line: int, within: Included | None, held: list[str],
