@@ -118,3 +118,11 @@ def test_directives_nested_past_the_limit_stay_as_written(tmp_path):
     assert text.startswith("Note:")
     assert ctx.notes[-1] == ("myst directive", "unresolved", 21,
                              "directives nested deeper than 20: 'note' kept as written")
+
+
+def test_a_todo_is_not_on_the_page_in_myst_as_in_rst(tmp_path):
+    """Sphinx shows todos only with todo_include_todos, which is off by default."""
+    ctx = FakeContext(tmp_path, "page.md", config=CONFIG, config_file="conf.py")
+    out = sphinx.prepare("Before.\n\n```{todo}\nWrite the upgrade guide.\n```\n\nAfter.\n", ctx)
+    assert "upgrade guide" not in out and "Todo" not in out
+    assert "Before." in out and "After." in out

@@ -6,10 +6,10 @@ hands it, inside the settings, to every worker. A worker reads one document thro
 report (``note``). What passes through the door becomes a dependency of the document, so its
 fingerprint covers what it includes and reads.
 
-A dialect module exposes:
+A dialect module exposes (the file names that identify its generator are in ``registry.DIALECTS``,
+the one table detection reads, so detection never imports a dialect):
 
 - ``NAME``: its setting value (``mkdocs``);
-- ``CONFIG_FILES``: the file names that identify the generator, most specific first;
 - ``prepare(text, ctx) -> str``: Markdown (or MDX) source in, the Markdown the shared parser reads
   out: includes resolved, markup a reader never sees removed, markup with meaning made text;
 - optionally ``finish(doc, ctx) -> ParsedDocument``: titles from navigation and the like.

@@ -21,7 +21,6 @@ from ..api import Context
 from ..callouts import callouts
 
 NAME = "docusaurus"
-CONFIG_FILES = ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs")
 PARTIAL = "partial, included where a page imports it"
 
 

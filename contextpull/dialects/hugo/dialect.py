@@ -26,7 +26,6 @@ from ..callouts import callouts
 from .shortcodes import Call, calls, protect, restore
 
 NAME = "hugo"
-CONFIG_FILES = ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config.toml", "config.yaml", "config.yml")
 
 ADMONITIONS = frozenset(
     "note notice info tip hint important warning caution danger alert callout admonition".split()

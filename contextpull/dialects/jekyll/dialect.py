@@ -23,7 +23,6 @@ from ..data_values import dotted, parse_data
 from ..markup import html_to_text, outside_code, strip_html_comments
 
 NAME = "jekyll"
-CONFIG_FILES = ("_config.yml", "_config.yaml", "_config.toml")
 
 DATA_EXTENSIONS = (".yml", ".yaml", ".json", ".csv", ".tsv")
 _CODE_ELEMENT = re.compile(r"<code>(.*?)</code>", re.S)
