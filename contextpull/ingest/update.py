@@ -35,7 +35,7 @@ from ..writing import trigram
 from ..writing.fingerprint import corpus_fingerprint
 from .report import IngestReport
 from .summaries import SummaryStage
-from ..writing.records import Skipped
+from ..writing.records import NotAPage, Skipped
 from .workers import ordered_map
 from .write_thread import WriteThread
 from ..writing.writer import SECTION_SETTINGS_KEYS, DocumentBatch, delete_document, index_meta, next_section_rowid, write_meta
@@ -102,7 +102,7 @@ def apply_corpus(
 
     def jobs() -> Iterator[tuple[bool, object]]:
         for item in items:
-            if isinstance(item, Skipped):
+            if isinstance(item, (Skipped, NotAPage)):
                 yield False, item
                 continue
             path = item.candidate.path
@@ -144,13 +144,17 @@ def apply_corpus(
     try:
         for record in records:
             report.seen += 1
-            if not isinstance(record, (Unchanged, Skipped)) and record.path in retrying and record.summary_src != "llm":
+            if not isinstance(record, (Unchanged, Skipped, NotAPage)) and record.path in retrying and record.summary_src != "llm":
                 record = Unchanged(record.path)  # the retry failed again: keep the stored copy
             if isinstance(record, Unchanged):
                 present.add(record.path)
                 report.unchanged += 1
                 tally.add_notes(record.path, notes_of(reads, record.path))  # as read last time
                 continue
+            if isinstance(record, NotAPage):
+                tally.not_page(record)
+                reads.pop(record.path, None)
+                continue  # a copy stored while it was a page is removed with the deleted files
             if isinstance(record, Skipped):
                 report.skipped.append(record)
                 reads.pop(record.path, None)
