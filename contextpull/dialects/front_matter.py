@@ -11,11 +11,10 @@ as the published parser reads it).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from .api import Note
-from .data_files import DataError, load_toml, load_yaml
+from .data_files import DataError, load_toml, load_yaml, object_tags
 
 CONSTRUCT = "front matter"
 _FENCES = {"---": ("yaml", ("---", "...")), "+++": ("toml", ("+++",))}
@@ -51,19 +50,6 @@ def split_front_matter(text: str) -> FrontMatter:
         return FrontMatter({}, body, [note])
     notes = [Note(CONSTRUCT, "converted", 1, fmt)]
     if fmt == "yaml" and "python/" in source:
-        notes.extend(object_tags(source, first_line=2))
+        notes.extend(Note(CONSTRUCT, "unresolved", line, f"YAML tag {tag} ignored") for tag, line in object_tags(source, 2))
     return FrontMatter(data, body, notes)
 
-
-# PyYAML's tags that construct a Python object (the unsafe loader's); the safe loader reads them
-# as nothing, and the author is told which tag on which line was ignored.
-_OBJECT_TAG = re.compile(r"!!python/[^\s,\]\}]+|!<tag:yaml\.org,2002:python/[^>]*>")
-
-
-def object_tags(source: str, first_line: int = 1) -> list[Note]:
-    """An ``unresolved`` note per object-constructing tag in YAML ``source``, with its line."""
-    return [
-        Note(CONSTRUCT, "unresolved", first_line + n, f"YAML tag {m.group(0)} ignored")
-        for n, line in enumerate(source.split("\n"))
-        for m in _OBJECT_TAG.finditer(line)
-    ]
