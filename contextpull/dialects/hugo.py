@@ -82,7 +82,7 @@ def _callouts(text: str, ctx: Context) -> str:
     """Hugo renders GitHub-style callouts; the shared step that reads them (``callouts.py``)
     lands with the Docusaurus work, and until it is there they stay as written."""
     module = _callouts_module()
-    return text if module is None else module.callouts(text, ctx)
+    return text if module is None else module.callouts(text, ctx, extended=True)  # Hugo reads titled ones
 
 
 @lru_cache(maxsize=1)  # a module that is absent is looked for once per process, not per page
