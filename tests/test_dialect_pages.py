@@ -127,3 +127,14 @@ def test_ingest_removes_a_document_that_stopped_being_a_page(tmp_path):
     assert second.exit_code == 0, second.output + second.stderr
     assert _paths(store) == ["chapter.md"]
     assert [e["path"] for e in json.loads(second.stdout)["dialect"]["not_pages"]] == ["SUMMARY.md", "part.md"]
+
+
+def test_a_site_of_partials_only_says_so(tmp_path):
+    docs = _site(tmp_path, "docusaurus")
+    (docs / "intro.mdx").unlink()
+    build = _run("build", str(docs), "--out", str(tmp_path / "out"))
+    assert build.exit_code == 3, build.output
+    assert "2 file(s) are not pages, such as _drafts/wip.md: partial" in build.stderr
+    ingest = _run("ingest", str(docs), "--store", str(tmp_path / "store.sqlite"))
+    assert ingest.exit_code == 3, ingest.output
+    assert "0 file(s) skipped, 2 not pages: _drafts/wip.md (partial" in ingest.stderr

@@ -143,18 +143,18 @@ def apply_corpus(
         records = summaries.apply(records)
     try:
         for record in records:
+            if isinstance(record, NotAPage):  # not a document: counted in none of the report's figures
+                tally.not_page(record)
+                reads.pop(record.path, None)
+                continue  # a copy stored while it was a page is removed with the deleted files
             report.seen += 1
-            if not isinstance(record, (Unchanged, Skipped, NotAPage)) and record.path in retrying and record.summary_src != "llm":
+            if not isinstance(record, (Unchanged, Skipped)) and record.path in retrying and record.summary_src != "llm":
                 record = Unchanged(record.path)  # the retry failed again: keep the stored copy
             if isinstance(record, Unchanged):
                 present.add(record.path)
                 report.unchanged += 1
                 tally.add_notes(record.path, notes_of(reads, record.path))  # as read last time
                 continue
-            if isinstance(record, NotAPage):
-                tally.not_page(record)
-                reads.pop(record.path, None)
-                continue  # a copy stored while it was a page is removed with the deleted files
             if isinstance(record, Skipped):
                 report.skipped.append(record)
                 reads.pop(record.path, None)
@@ -190,9 +190,11 @@ def apply_corpus(
         raise
     if not report.changed and not report.unchanged:
         # Every file was skipped: emptying the store would look like success (build refuses too).
-        names = ", ".join(f"{s.path} ({s.reason})" for s in report.skipped[:3])
+        names = ", ".join(f"{s.path} ({s.reason})" for s in [*report.skipped, *map(_as_skip, tally.not_pages)][:3])
+        counted = f"{len(report.skipped)} file(s) skipped" + (
+            f", {len(tally.not_pages)} not pages" if tally.not_pages else "")
         raise InputError(
-            f"no usable documents in {corpus_label} ({len(report.skipped)} file(s) skipped: {names})",
+            f"no usable documents in {corpus_label} ({counted}: {names})",
             "the store is left as it was; fix the files or point at the right folder",
         )
     vanished = sorted(set(existing) - present)
@@ -273,3 +275,8 @@ def _index_is_current(meta: dict[str, str], settings: Settings) -> bool:
     if any(meta.get(key) != str(getattr(settings, key)) for key in _INDEX_SETTINGS):
         return False
     return meta.get("schema_version") == SCHEMA_VERSION
+
+
+def _as_skip(entry: tuple[str, str]) -> Skipped:
+    """A not-page entry, for naming it in the error of a corpus without documents."""
+    return Skipped(*entry)
