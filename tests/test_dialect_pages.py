@@ -138,3 +138,17 @@ def test_a_site_of_partials_only_says_so(tmp_path):
     ingest = _run("ingest", str(docs), "--store", str(tmp_path / "store.sqlite"))
     assert ingest.exit_code == 3, ingest.output
     assert "0 file(s) skipped, 2 not pages: _drafts/wip.md (partial" in ingest.stderr
+
+
+def test_a_cached_build_drops_a_document_that_stopped_being_a_page(tmp_path):
+    docs = _site(tmp_path, "mdbook")
+    (docs / "SUMMARY.md").write_text("# Summary\n\n- [Chapter](chapter.md)\n- [Part](part.md)\n")
+    first = _run("build", str(docs), "--out", str(tmp_path / "one"))
+    assert first.exit_code == 0, first.output + first.stderr
+    assert "part.md" in _paths(tmp_path / "one" / "store.sqlite")
+    (docs / "SUMMARY.md").write_text("# Summary\n\n- [Chapter](chapter.md)\n")
+    cached = _run("build", str(docs), "--out", str(tmp_path / "two"), "--cache", str(tmp_path / "one" / "store.sqlite"))
+    fresh = _run("build", str(docs), "--out", str(tmp_path / "three"))
+    assert cached.exit_code == 0 and fresh.exit_code == 0, cached.output + cached.stderr
+    assert _paths(tmp_path / "two" / "store.sqlite") == ["chapter.md"]
+    assert (tmp_path / "two" / "store.sqlite").read_bytes() == (tmp_path / "three" / "store.sqlite").read_bytes()
