@@ -39,7 +39,7 @@ SITES = {
         "src/part.md": "Shared PARTIAL-TEXT-M.\n",
     }),
     "jekyll": ("docs", {
-        "docs/_config.yml": "title: Site\ncollections:\n  guides:\n    output: true\n  notes:\n    output: false\n",
+        "docs/_config.yml": "title: Site\nexclude: [vendor, README.md]\ncollections:\n  guides:\n    output: true\n  notes:\n    output: false\n",
         "docs/index.md": "---\ntitle: Home\n---\n\n{% include part.md %}\n",
         "docs/_includes/part.md": "Shared PARTIAL-TEXT-J.\n",
         "docs/_layouts/default.html": "<html>{{ content }}</html>\n",
@@ -47,6 +47,8 @@ SITES = {
         "docs/_notes/two.md": "---\ntitle: Two\n---\n\nAn unrendered collection.\n",
         "docs/_posts/2020-01-01-hello.md": "---\ntitle: Hello\n---\n\nA post.\n",
         "docs/readme.md": "# Readme\n\nNo front matter, copied as is.\n",
+        "docs/README.md": "---\ntitle: Readme\n---\n\nExcluded by the configuration.\n",
+        "docs/vendor/lib/notes.md": "---\ntitle: Vendored\n---\n\nExcluded folder.\n",
     }),
 }
 

@@ -1,7 +1,8 @@
 """Which files Hugo, Jekyll and mdBook render as pages (issue 26; the hook is ``pages.py``).
 Each rule is the generator's own, read from its documentation:
 
-- Jekyll leaves out every file and folder whose name starts with ``_`` (``_includes``,
+- Jekyll leaves out what its ``exclude`` setting lists, and every file and folder whose name
+  starts with ``_`` (``_includes``,
   ``_layouts``, ``_data``, ``_sass``, ``_drafts``), except ``_posts``, a collection whose
   ``output`` is true and a name the ``include`` setting lists; and it copies a Markdown file
   without front matter as it is, unrendered (unless the site uses
@@ -21,6 +22,7 @@ Each rule is the generator's own, read from its documentation:
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import posixpath
 from functools import lru_cache
@@ -61,6 +63,9 @@ def jekyll(path: str, site: Site) -> str | None:
     if rel is None:
         return None
     parts = rel.split("/")
+    excluded = _excluded(rel, [str(x) for x in _list(config.get("exclude"))])
+    if excluded is not None:
+        return f"listed in exclude of the Jekyll configuration ({excluded})"
     included = {str(x).strip("/") for x in _list(config.get("include"))}
     outputs = {"_posts"} | {f"_{name}" for name, c in _collections(config).items() if c.get("output") is True}
     for depth, part in enumerate(parts):
@@ -77,6 +82,18 @@ def jekyll(path: str, site: Site) -> str | None:
         plugins = {str(p) for key in ("plugins", "gems") for p in _list(config.get(key))}
         if "jekyll-optional-front-matter" not in plugins:
             return "no front matter: Jekyll copies the file as it is, unrendered"
+    return None
+
+
+def _excluded(rel: str, patterns: list[str]) -> str | None:
+    """The ``exclude`` entry that covers ``rel``: a path (a folder covers what is under it) or a
+    glob, as Jekyll matches them; None when none does."""
+    for pattern in patterns:
+        entry = pattern.strip().strip("/")
+        if not entry:
+            continue
+        if rel == entry or rel.startswith(entry + "/") or fnmatch.fnmatchcase(rel, entry):
+            return pattern
     return None
 
 
