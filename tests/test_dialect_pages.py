@@ -154,3 +154,17 @@ def test_a_cached_build_drops_a_document_that_stopped_being_a_page(tmp_path):
     assert cached.exit_code == 0 and fresh.exit_code == 0, cached.output + cached.stderr
     assert _paths(tmp_path / "two" / "store.sqlite") == ["chapter.md"]
     assert (tmp_path / "two" / "store.sqlite").read_bytes() == (tmp_path / "three" / "store.sqlite").read_bytes()
+
+
+def test_hugo_reads_a_front_matter_longer_than_the_head_it_looks_at(tmp_path):
+    from contextpull.dialects.detect import detect_site
+    from contextpull.dialects.pages import not_a_page
+
+    docs = _site(tmp_path, "hugo")
+    padding = "".join(f"k{i}: {'é' * 40}\n" for i in range(400))  # about 33 KB, multi-byte
+    (docs / "long.md").write_text(f"---\ntitle: Long\n{padding}build:\n  render: never\n  list: never\n---\n\nBody.\n")
+    (docs / "build-word.md").write_text("---\ntitle: Words\n---\n\nHow to build: render never, list never.\n")
+    site = detect_site(docs, "auto")
+    assert not_a_page("long.md", site) == "build render and list are never: Hugo renders no page for it"
+    assert not_a_page("build-word.md", site) is None  # the body is not front matter
+    assert not_a_page("page.md", site) is None

@@ -33,8 +33,9 @@ from .api import Site
 from .detect import load_config
 from .front_matter import split_front_matter
 
-# Front matter is at the start of a file: this much of it is enough to read any real one.
-HEAD_LIMIT = 64 * 1024
+# Front matter is at the start of a file: this much of it holds nearly every real one, and a
+# longer one is read whole (``front_matter``).
+HEAD_LIMIT = 8 * 1024
 _MARKDOWN = (".md", ".markdown", ".mdown", ".mkd", ".mkdn")
 _JEKYLL_FOLDERS = {
     "_includes": "Jekyll include, read where a page includes it",
@@ -132,24 +133,40 @@ def hugo(path: str, site: Site) -> str | None:
     name = parts[-1]
     if not name.lower().endswith((*_MARKDOWN, ".html", ".htm", ".org", ".adoc", ".rst", ".ipynb")):
         return None
-    own = front_matter(docs_path(site, path)) or {}
+    own = _build_front_matter(docs_path(site, path))
     if _hidden(own.get("build")) or _hidden(own.get("_build")):
         return "build render and list are never: Hugo renders no page for it"
     if own.get("headless") is True and _stem(name) == "index":
         return "headless bundle: Hugo renders no page for it"
     for depth in range(len(parts) - 1, 0, -1):
         folder = posixpath.join(*parts[:depth])
-        bundle = _bundle_kind(content, folder, *_stamp(os.path.join(content, *folder.split("/"))))
+        base = os.path.join(content, *parts[:depth])
+        bundle, headless = _folder(base, *_stamp(base))
         if bundle == "leaf" and not (depth == len(parts) - 1 and _stem(name) == "index"):
             return f"resource of the leaf bundle {folder}/index.md, not a page"
         own_section = depth == len(parts) - 1 and _stem(name) == "_index"
-        if bundle == "branch" and not own_section and _headless(content, folder):
+        if headless and not own_section:
             return f"under {folder}/, whose _index.md cascades build render and list never (a headless section)"
     own_build = own.get("build") if isinstance(own.get("build"), dict) else {}
-    if (_stem(name) == "_index" and len(parts) > 1 and "render" not in own_build
-            and _headless(content, posixpath.join(*parts[:-1]))):
+    folder = os.path.join(content, *parts[:-1])
+    if _stem(name) == "_index" and len(parts) > 1 and "render" not in own_build and _folder(folder, *_stamp(folder))[1]:
         return "headless section: its cascade sets build render and list never"
     return None
+
+
+def _build_front_matter(abspath: str) -> dict:
+    """A page's front matter when it can say anything about building (most pages' cannot, and
+    parsing every page's YAML twice would cost a Hugo build a good part of its time)."""
+    text = head(abspath)
+    if not text or not text.startswith(("---", "+++")):
+        return {}
+    end = text.find("\n" + text[:3], 3)
+    if end < 0:
+        return front_matter(abspath) or {}  # not closed within the head: read it whole
+    block = text if end < 0 else text[:end]
+    if "build" not in block and "headless" not in block:
+        return {}
+    return front_matter(abspath) or {}
 
 
 def _stem(name: str) -> str:
@@ -168,23 +185,16 @@ def _never(value) -> bool:
 
 
 @lru_cache(maxsize=4096)  # per folder and version of it: every file under it asks
-def _bundle_kind(content: str, folder: str, *stamp) -> str | None:
-    base = os.path.join(content, *folder.split("/"))
+def _folder(base: str, *stamp) -> tuple[str | None, bool]:
+    """A content folder's bundle kind (``leaf``, ``branch`` or None) and whether it is a headless
+    section (its ``_index`` cascades ``build`` render and list never)."""
     for ext in (".md", ".markdown", ".html"):
         if os.path.isfile(os.path.join(base, "index" + ext)):
-            return "leaf"
-        if os.path.isfile(os.path.join(base, "_index" + ext)):
-            return "branch"
-    return None
-
-
-def _headless(content: str, folder: str) -> bool:
-    base = os.path.join(content, *folder.split("/"))
-    for ext in (".md", ".markdown", ".html"):
+            return "leaf", False
         index = os.path.join(base, "_index" + ext)
         if os.path.isfile(index):
-            return _headless_index(index, *_stamp(index))
-    return False
+            return "branch", _headless_index(index, *_stamp(index))
+    return None, False
 
 
 @lru_cache(maxsize=4096)  # per section index and version of it
@@ -257,7 +267,7 @@ def front_matter(abspath: str) -> dict | None:
     text = head(abspath)
     if text is None:
         return None
-    if text.startswith(("---", "+++")) and len(text) == HEAD_LIMIT:
+    if text.startswith(("---", "+++")) and text.find("\n" + text[:3], 3) < 0:
         try:  # front matter longer than the head: read the whole file (bounded)
             text = read_regular(abspath, 4 * 1024 * 1024).decode("utf-8", "replace").replace("\r\n", "\n")
         except OSError:
