@@ -46,7 +46,7 @@ SITES = {
         "docs/_guides/one.md": "---\ntitle: One\n---\n\nA rendered collection.\n",
         "docs/_notes/two.md": "---\ntitle: Two\n---\n\nAn unrendered collection.\n",
         "docs/_posts/2020-01-01-hello.md": "---\ntitle: Hello\n---\n\nA post.\n",
-        "docs/readme.md": "# Readme\n\nNo front matter, copied as is.\n",
+        "docs/readme.md": "# Readme\n\nNo front matter: a page, as GitHub Pages renders it.\n",
         "docs/README.md": "---\ntitle: Readme\n---\n\nExcluded by the configuration.\n",
         "docs/vendor/lib/notes.md": "---\ntitle: Vendored\n---\n\nExcluded folder.\n",
     }),

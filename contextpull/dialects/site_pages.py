@@ -2,11 +2,12 @@
 Each rule is the generator's own, read from its documentation:
 
 - Jekyll leaves out what its ``exclude`` setting lists, and every file and folder whose name
-  starts with ``_`` (``_includes``,
-  ``_layouts``, ``_data``, ``_sass``, ``_drafts``), except ``_posts``, a collection whose
-  ``output`` is true and a name the ``include`` setting lists; and it copies a Markdown file
-  without front matter as it is, unrendered (unless the site uses
-  ``jekyll-optional-front-matter``, which renders those too).
+  starts with ``_`` (``_includes``, ``_layouts``, ``_data``, ``_sass``, ``_drafts``), except
+  ``_posts``, a collection whose ``output`` is true and a name the ``include`` setting lists. A
+  Markdown file without front matter stays a page: Jekyll alone copies it unrendered, but GitHub
+  Pages, where most Jekyll sites are built, renders it (``jekyll-optional-front-matter`` is one
+  of its default plugins, which a site cannot turn off), and a site's files do not say where it
+  is built; a wrong exclusion would lose the text.
 - Hugo renders no page for content under a section whose ``_index.md`` cascades
   ``build: {render: never, list: never}`` (a headless branch bundle, such as a folder of
   snippets for the ``include`` shortcode; the cascade covers the section's own page unless its
@@ -79,10 +80,6 @@ def jekyll(path: str, site: Site) -> str | None:
         if part[1:] in _collections(config):
             return f"{part}/: collection without output: true, which Jekyll renders no page for"
         return f"{part}: Jekyll leaves out names starting with _"
-    if path.lower().endswith(_MARKDOWN) and not _jekyll_front_matter(docs_path(site, path)):
-        plugins = {str(p) for key in ("plugins", "gems") for p in _list(config.get(key))}
-        if "jekyll-optional-front-matter" not in plugins:
-            return "no front matter: Jekyll copies the file as it is, unrendered"
     return None
 
 
@@ -96,14 +93,6 @@ def _excluded(rel: str, patterns: list[str]) -> str | None:
         if rel == entry or rel.startswith(entry + "/") or fnmatch.fnmatchcase(rel, entry):
             return pattern
     return None
-
-
-def _jekyll_front_matter(abspath: str) -> bool:
-    text = head(abspath)
-    if text is None:
-        return True  # unreadable here: reading it will say so
-    first = text.lstrip("\ufeff").split("\n", 1)[0]
-    return first.rstrip() == "---"
 
 
 def _collections(config: dict) -> dict[str, dict]:
