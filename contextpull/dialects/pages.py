@@ -13,18 +13,16 @@ exclusion loses text, a wrong inclusion only adds some.
 from __future__ import annotations
 
 from .api import Site
-from .registry import load_module
+from .site_pages import RULES, reading_module
 
 
 def not_a_page(path: str, site: Site | None) -> str | None:
     """The dialect's reason the file at ``path`` is not a page, or None (module docstring)."""
     if site is None or site.dialect == "plain":
         return None
-    module = load_module(site.dialect)
-    rule = getattr(module, "skip", None) if module is not None else None
-    if rule is None:
-        from .site_pages import RULES  # Hugo's, Jekyll's and mdBook's rules live there
-
+    module = reading_module(site.dialect)
+    rule = getattr(module, "skip", None)
+    if rule is None:  # Hugo's, Jekyll's and mdBook's rules live in site_pages
         rule = RULES.get(site.dialect)
     if rule is None:
         return None
@@ -32,3 +30,4 @@ def not_a_page(path: str, site: Site | None) -> str | None:
         return rule(path, site)
     except Exception:  # noqa: BLE001 - a rule's failure keeps the file a page (module docstring)
         return None
+

@@ -24,6 +24,7 @@ Each rule is the generator's own, read from its documentation:
 from __future__ import annotations
 
 import fnmatch
+import importlib
 import os
 import posixpath
 from functools import lru_cache
@@ -32,6 +33,7 @@ from ..bounded_read import read_regular
 from ..config import CONFIG_FILE_LIMIT
 from .api import Site
 from .detect import load_config
+from .registry import dialect
 from .front_matter import split_front_matter
 
 # Front matter is at the start of a file: this much of it holds nearly every real one, and a
@@ -227,7 +229,7 @@ def _stamp(path: str) -> tuple:
 @lru_cache(maxsize=8)
 def _chapters(summary: str, *stamp) -> frozenset[str] | None:
     """The chapter files SUMMARY.md lists, or None when there is none to go by (every file a page)."""
-    from .mdbook import parse_summary
+    parse_summary = reading_module("mdbook").parse_summary
 
     if not stamp:
         return None
@@ -266,6 +268,12 @@ def front_matter(abspath: str) -> dict | None:
 
 def docs_path(site: Site, path: str) -> str:
     return os.path.join(site.docs_root, *path.split("/"))
+
+
+def reading_module(name: str):
+    """A dialect's reading module, by its path in the registry's table (``mdbook``, or a path
+    inside a sub-package), imported when first asked for."""
+    return importlib.import_module(f"{__package__}.{dialect(name).module}")
 
 
 RULES = {"hugo": hugo, "jekyll": jekyll, "mdbook": mdbook}

@@ -35,7 +35,6 @@ from .report import IngestReport, strict_failure, strict_problems
 from .summaries import SummaryStage, wants_model
 from .target import StoreTarget
 from .update import apply_corpus
-from ..dialects.pages import not_a_page
 from ..dialects.reads import expected_sha, reads_dialect
 from ..parsing.parse import kind_for, parse_file
 from ..writing.records import DocumentRecord, NotAPage, PreparedRecord, Skipped
@@ -111,6 +110,9 @@ def _scan(
     # Discovery is listed in full first (paths only, cheap beside reading the files): the total
     # is what lets progress say how far a run is, and how long it has left.
     found = list(discover(corpus, exclude=exclude))
+    not_a_page = None
+    if site is not None and site.dialect != "plain":
+        from ..dialects.pages import not_a_page  # a plain build never loads the dialects' rules
     if progress is not None:
         progress.start(len(found))
     for item in found:
@@ -119,7 +121,7 @@ def _scan(
         if isinstance(item, Skipped):
             yield item
             continue
-        reason = not_a_page(item.path, site)
+        reason = not_a_page(item.path, site) if not_a_page is not None else None
         yield NotAPage(item.path, reason) if reason is not None else _read(item, max_bytes)
 
 
