@@ -4,11 +4,17 @@ directive mdBook does not know. Each is an ``unresolved`` note an author can act
 
 from __future__ import annotations
 
+import importlib
+
 from dialect_context import context
 
-from contextpull.dialects import jekyll, mdbook
 from contextpull.dialects.front_matter import split_front_matter
-from contextpull.dialects.read_rst import parse_rst
+from contextpull.dialects.site_pages import reading_module
+
+# By the registry's table, so these tests hold wherever a dialect's modules live in the package.
+jekyll, mdbook = reading_module("jekyll"), reading_module("mdbook")
+# The rst reader sits beside the Sphinx dialect's module.
+parse_rst = importlib.import_module(reading_module("sphinx").__name__.rpartition(".")[0] + ".read_rst").parse_rst
 
 
 def _unresolved(notes):
