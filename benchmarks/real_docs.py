@@ -6,8 +6,9 @@ For each repository in ``REPOSITORIES`` (one per site generator, each at a named
 alternating the two, ``--repeats`` times, and prints one row per repository:
 
 - documentation files under DOCS by extension (hidden names left out, as the build does);
-- documents read, named skips (counted by reason), documentation files neither read nor named
-  (target: none), sections;
+- documents read, named skips (counted by reason), files the generator renders no page for
+  (``dialect.not_pages``: partials, headless sections), documentation files neither read nor
+  named (target: none), sections;
 - the share of sections that still show markup a reader of the rendered page never sees
   (``docs_markup.MARKUP``; HTML tags are a column of their own);
 - includes resolved and missing, from the build report's construct counts when it has them, and
@@ -243,7 +244,12 @@ def measure(name: str, generator: str, url: str, commit: str, docs_rel: str, *, 
                       {"sections": 0, "sections_with_markup": 0, "markup_share": 0.0, "markup_by_pattern": {},
                        "sections_with_html_tags": 0, "includes_left": 0, "includes_left_target_exists": 0,
                        "includes_left_by_construct": {}, "stem_titles": 0, "stem_title_examples": []})
-        silent = sorted(set(documentation_paths(docs)) - stored_paths(store) - {s.get("path") for s in skipped})
+        # Files the generator renders no page for are named too, in the construct report.
+        not_pages = (last["report"].get("dialect") or {}).get("not_pages") or []
+        result["not_pages"] = len(not_pages)
+        result["not_page_reasons"] = dict(collections.Counter(e.get("reason", "?") for e in not_pages).most_common())
+        named = {s.get("path") for s in skipped} | {e.get("path") for e in not_pages}
+        silent = sorted(set(documentation_paths(docs)) - stored_paths(store) - named)
         result.update(unaccounted=len(silent), unaccounted_examples=silent[:5])
         row["plain" if dialect in (None, "plain") else dialect] = result
     if "auto" in row and "plain" in row and row["plain"]["build_s"]:
@@ -260,6 +266,7 @@ COLUMNS = [
     ("doc files", None),
     ("read", lambda r: f"{r['documents']:,}" + (f" (exit {r['exit_code']})" if r["exit_code"] else "")),
     ("named skips", lambda r: f"{r['skipped']}" + "".join(f"; {n} {why}" for why, n in r["skip_reasons"].items())),
+    ("not pages", lambda r: f"{r.get('not_pages', 0):,}"),
     ("neither read nor named", lambda r: f"{r['unaccounted']:,}"),
     ("sections", lambda r: f"{r['sections']:,}"),
     ("markup", lambda r: f"{r['markup_share']:.1%} ({r['sections_with_markup']:,})"),

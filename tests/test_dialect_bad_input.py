@@ -50,7 +50,8 @@ def test_bad_front_matter_is_named_and_the_document_kept(repo, tmp_path):
     assert "alias bomb" in found[("bomb.md", "front matter")]
     assert "malformed YAML" in found[("broken.md", "front matter")]
     assert "not a mapping" in found[("list.md", "front matter")]
-    assert ("tag.md", "front matter") not in found  # the tag reads as nothing; the title falls back
+    # the tag reads as nothing (the title falls back), and the author is told which and where
+    assert found[("tag.md", "front matter")] == "YAML tag !!python/object/apply:os.system ignored"
 
 
 def test_includes_that_escape_cycle_or_block_are_named(repo, tmp_path):

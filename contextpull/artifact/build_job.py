@@ -27,7 +27,7 @@ from ..writing.held_signals import held_signals
 from .outdir import MANIFEST_FILE, SHA_FILE, STORE_FILE, TMP_PREFIX
 from .outdir import remove_files as _remove
 from .patch import Patch
-from ..writing.records import DocumentRecord, Skipped
+from ..writing.records import DocumentRecord, NotAPage, Skipped
 from .report import BuildReport, iso_time
 from ..writing.writer import first_meta
 from ..provenance import Provenance
@@ -111,6 +111,9 @@ class BuildJob:
         for item in records:
             if isinstance(item, Skipped):
                 self.skipped.append(item)
+                continue
+            if isinstance(item, NotAPage):
+                self.constructs.not_page(item)
                 continue
             self.documents.append((item.path, item.sha256))
             self.constructs.add(item)

@@ -132,6 +132,9 @@ def build(
             found = found_extensions(docs)
             detail = f" ({len(job.skipped)} file(s) skipped; it holds {found})" if job.skipped else (
                 f" (it holds {found})" if found else " (it is empty)")
+            pages = job.constructs.not_pages
+            if pages:  # every file a partial, say: the generator's reason for the first
+                detail += f"; {len(pages)} file(s) are not pages, such as {pages[0][0]}: {pages[0][1]}"
             raise InputError(f"no usable documents in {docs}{detail}", "DOCS must hold " + ", ".join(SUPPORTED_EXTENSIONS) + " files")
         if strict and job.skipped:
             raise StrictSkips(job.skipped)

@@ -6,6 +6,12 @@ GitHub renders a blockquote whose first line is exactly ``[!NOTE]``, ``[!TIP]``,
 call ``callouts`` (GitHub, mkdocs-material and Docusaurus plugins read the same syntax). A marker
 GitHub would not render (an unknown type, text after it on the same line) is left as written,
 because that is what the page shows. Fenced code is never edited (``markup.split_code``).
+
+Hugo also reads the extended (Obsidian) syntax, ``> [!WARNING]+ Radiation hazard``: an optional
+fold sign (``+`` or ``-``) and a title after the marker, which its blockquote render hook shows as
+the box's heading (``.AlertTitle``). GitHub renders that form as a plain quote, so only a dialect
+that asks for it (``extended=True``, Hugo's) reads it: the title is the label, as a titled
+admonition's is, and the sign, which only folds the box, goes.
 """
 
 from __future__ import annotations
@@ -19,27 +25,29 @@ CONSTRUCT = "callout"
 KINDS = ("note", "tip", "important", "warning", "caution")
 
 _MARKER = re.compile(r"^([ \t]*)>[ \t]?\[!([A-Za-z]+)\][ \t]*$")
+_EXTENDED = re.compile(r"^([ \t]*)>[ \t]?\[!([A-Za-z]+)\][+-]?(?:[ \t]+(.*?))?[ \t]*$")
 _QUOTED = re.compile(r"^([ \t]*)>[ \t]?(.*)$")
 
 
-def callouts(text: str, ctx: Context) -> str:
-    """``text`` with every callout outside fenced code replaced by ``Label: body``."""
+def callouts(text: str, ctx: Context, extended: bool = False) -> str:
+    """``text`` with every callout outside fenced code replaced by ``Label: body``; with
+    ``extended``, the titled form too (module docstring)."""
     if "[!" not in text:
         return text
     out: list[str] = []
     line = 1
     for is_code, chunk in split_code(text):
-        out.append(chunk if is_code else _prose(chunk, line, ctx))
+        out.append(chunk if is_code else _prose(chunk, line, ctx, _EXTENDED if extended else _MARKER))
         line += chunk.count("\n") + 1
     return "\n".join(out)
 
 
-def _prose(chunk: str, first_line: int, ctx: Context) -> str:
+def _prose(chunk: str, first_line: int, ctx: Context, marker: re.Pattern[str]) -> str:
     lines = chunk.split("\n")
     out: list[str] = []
     i, n = 0, len(lines)
     while i < n:
-        m = _MARKER.match(lines[i])
+        m = marker.match(lines[i])
         if m is None or m.group(2).lower() not in KINDS:
             out.append(lines[i])
             i += 1
@@ -47,7 +55,8 @@ def _prose(chunk: str, first_line: int, ctx: Context) -> str:
         indent = m.group(1)
         body, j = _quote_body(lines, i + 1, indent)
         ctx.note(CONSTRUCT, "converted", first_line + i, m.group(2).lower())
-        block = labelled(title_case(m.group(2).lower()), "\n".join(body))
+        title = m.group(3).strip() if m.lastindex and m.lastindex >= 3 and m.group(3) else ""
+        block = labelled(title or title_case(m.group(2).lower()), "\n".join(body))
         out.extend(indent + part if part else part for part in block.split("\n"))
         i = j
     return "\n".join(out)

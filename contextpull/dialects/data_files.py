@@ -16,6 +16,7 @@ Every failure is a ``DataError`` whose message is the reason a note or an error 
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from typing import Any
 
@@ -115,6 +116,21 @@ def load_yaml(text: str) -> Any:
         raise DataError("YAML nested too deeply") from None
     except (ValueError, TypeError, OverflowError) as exc:  # a timestamp out of range, a bad key
         raise DataError(f"malformed YAML: {exc}") from None
+
+
+# PyYAML's tags that construct a Python object (its unsafe loader's); the safe loader reads them
+# as nothing, and the report tells the author which tag on which line was ignored.
+_OBJECT_TAG = re.compile(r"!!python/[^\s,\]\}]+|!<tag:yaml\.org,2002:python/[^>]*>")
+
+
+def object_tags(source: str, first_line: int = 1) -> list[tuple[str, int]]:
+    """Each object-constructing tag in YAML ``source`` with its line (``first_line`` the first)."""
+    return [
+        (m.group(0), first_line + n)
+        for n, line in enumerate(source.split("\n"))
+        if "python/" in line
+        for m in _OBJECT_TAG.finditer(line)
+    ]
 
 
 def _yaml_reason(exc: yaml.YAMLError) -> str:

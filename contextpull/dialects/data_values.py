@@ -15,7 +15,7 @@ import hashlib
 import io
 import json
 
-from .data_files import DataError, load_toml, load_yaml
+from .data_files import DataError, load_toml, load_yaml, object_tags
 
 VALUE_NODES = 5_000
 _PARSED: dict[str, object] = {}
@@ -54,6 +54,19 @@ def _load(raw: bytes, ext: str) -> object:
         return load_toml(text) if ext == ".toml" else load_yaml(text)
     except DataError:
         return None
+
+
+def note_object_tags(ctx, raw: bytes, path: str, ext: str) -> None:
+    """An ``unresolved`` ``data file`` note for each object-constructing YAML tag in the data
+    file at ``path`` (read as nothing by the safe loader), once per file and document, naming
+    the tag and its line in the data file."""
+    if ext not in (".yml", ".yaml") or b"python/" not in raw:
+        return
+    seen = {n.detail for n in getattr(ctx, "notes", ())}
+    for tag, line in object_tags(raw.decode("utf-8", "replace")):
+        detail = f"YAML tag {tag} ignored ({path} line {line})"
+        if detail not in seen:
+            ctx.note("data file", "unresolved", 0, detail)
 
 
 def dotted(table: object, key: str, exact: bool = False) -> object:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .api import Note
-from .data_files import DataError, load_toml, load_yaml
+from .data_files import DataError, load_toml, load_yaml, object_tags
 
 CONSTRUCT = "front matter"
 _FENCES = {"---": ("yaml", ("---", "...")), "+++": ("toml", ("+++",))}
@@ -48,4 +48,8 @@ def split_front_matter(text: str) -> FrontMatter:
     if not isinstance(data, dict):
         note = Note(CONSTRUCT, "unresolved", 1, f"{fmt.upper()} front matter is a {type(data).__name__}, not a mapping")
         return FrontMatter({}, body, [note])
-    return FrontMatter(data, body, [Note(CONSTRUCT, "converted", 1, fmt)])
+    notes = [Note(CONSTRUCT, "converted", 1, fmt)]
+    if fmt == "yaml" and "python/" in source:
+        notes.extend(Note(CONSTRUCT, "unresolved", line, f"YAML tag {tag} ignored") for tag, line in object_tags(source, 2))
+    return FrontMatter(data, body, notes)
+

@@ -20,6 +20,7 @@ class ConstructTally:
         self.reads: dict[str, dict] = {}  # path -> reads.entry, for meta.dialect_reads
         self.counts: Counter[tuple[str, str]] = Counter()
         self.unresolved: list[tuple[str, Note]] = []  # (document path, note), in path order
+        self.not_pages: list[tuple[str, str]] = []  # (path, reason): files that are not pages
 
     def add(self, record) -> None:
         """One written document (a ``DocumentRecord``, from a parse or from the cache)."""
@@ -36,11 +37,15 @@ class ConstructTally:
             if note.outcome == "unresolved":
                 self.unresolved.append((path, note))
 
+    def not_page(self, entry) -> None:
+        """A file the generator never renders as a page (``writing.records.NotAPage``)."""
+        self.not_pages.append((entry.path, entry.reason))
+
     def to_dict(self, site) -> dict:
         constructs: dict[str, dict[str, int]] = {}
         for (construct, outcome), n in sorted(self.counts.items()):
             constructs.setdefault(construct, dict.fromkeys(OUTCOMES, 0))[outcome] = n
-        return {
+        report = {
             "name": site.dialect if site is not None else "plain",
             "config_file": site.config_file if site is not None else None,
             "constructs": constructs,
@@ -50,6 +55,9 @@ class ConstructTally:
                 for path, n in self.unresolved
             ],
         }
+        if self.not_pages:  # only when there are some: every other report is what it was
+            report["not_pages"] = [{"path": path, "reason": reason} for path, reason in self.not_pages]
+        return report
 
 
 def chosen_line(report: dict) -> str:
@@ -78,4 +86,16 @@ def text_lines(report: dict, limit: int = TEXT_LIMIT) -> list[str]:
             lines.append(f"    {where}: {item['detail']}" if item["detail"] else f"    {where}")
         if len(items) > limit:
             lines.append(f"    ... and {len(items) - limit} more (--json lists all)")
+    lines.extend(_not_page_lines(report.get("not_pages", []), limit))
+    return lines
+
+
+def _not_page_lines(entries: list[dict], limit: int) -> list[str]:
+    """Files left out because the generator renders no page for them, the first few by name."""
+    if not entries:
+        return []
+    lines = [f"  not pages: {len(entries)} file{'s' if len(entries) != 1 else ''} the generator renders no page for"]
+    lines.extend(f"    {e['path']}: {e['reason']}" for e in entries[:limit])
+    if len(entries) > limit:
+        lines.append(f"    ... and {len(entries) - limit} more (--json lists all)")
     return lines

@@ -37,7 +37,7 @@ from .target import StoreTarget
 from .update import apply_corpus
 from ..dialects.reads import expected_sha, reads_dialect
 from ..parsing.parse import kind_for, parse_file
-from ..writing.records import DocumentRecord, PreparedRecord, Skipped
+from ..writing.records import DocumentRecord, NotAPage, PreparedRecord, Skipped
 from ..writing.section import section_document
 from ..writing.summary import offline_summary
 from .workers import ordered_map
@@ -103,17 +103,26 @@ def _read(candidate: Candidate, max_bytes: int) -> _Read | Skipped:
 
 
 def _scan(
-    corpus: Path, exclude: Iterable[Path], progress, max_bytes: int
-) -> Iterator[_Read | Skipped]:
+    corpus: Path, exclude: Iterable[Path], progress, max_bytes: int, site=None
+) -> Iterator[_Read | Skipped | NotAPage]:
+    """What discovery found, read; a file the site's generator never renders as a page is a
+    ``NotAPage`` entry, never read (``dialects.pages``)."""
     # Discovery is listed in full first (paths only, cheap beside reading the files): the total
     # is what lets progress say how far a run is, and how long it has left.
     found = list(discover(corpus, exclude=exclude))
+    not_a_page = None
+    if site is not None and site.dialect != "plain":
+        from ..dialects.pages import not_a_page  # a plain build never loads the dialects' rules
     if progress is not None:
         progress.start(len(found))
     for item in found:
         if progress is not None:
             progress.advance(item.path)
-        yield item if isinstance(item, Skipped) else _read(item, max_bytes)
+        if isinstance(item, Skipped):
+            yield item
+            continue
+        reason = not_a_page(item.path, site) if not_a_page is not None else None
+        yield NotAPage(item.path, reason) if reason is not None else _read(item, max_bytes)
 
 
 def _stem(path: str) -> str:
@@ -226,8 +235,8 @@ def collect(
     memo: dict[str, str] = {}
 
     def jobs() -> Iterator[tuple[bool, object]]:
-        for item in _scan(Path(corpus), exclude, progress, settings.max_file_bytes):
-            if isinstance(item, Skipped):
+        for item in _scan(Path(corpus), exclude, progress, settings.max_file_bytes, settings.site):
+            if isinstance(item, (Skipped, NotAPage)):
                 yield False, item
                 continue
             path = item.candidate.path
@@ -264,7 +273,7 @@ def ingest(
     summaries = SummaryStage(settings, environ=environ) if wants_model(settings) else None
     check_corpus(corpus)
     settings = with_site(settings, corpus)
-    scan = _scan(corpus, [*exclude, store], progress, settings.max_file_bytes)
+    scan = _scan(corpus, [*exclude, store], progress, settings.max_file_bytes, settings.site)
     first = next(scan, None)
     if first is None:
         raise empty_corpus_error(corpus)

@@ -35,7 +35,7 @@ from ..writing import trigram
 from ..writing.fingerprint import corpus_fingerprint
 from .report import IngestReport
 from .summaries import SummaryStage
-from ..writing.records import Skipped
+from ..writing.records import NotAPage, Skipped
 from .workers import ordered_map
 from .write_thread import WriteThread
 from ..writing.writer import SECTION_SETTINGS_KEYS, DocumentBatch, delete_document, index_meta, next_section_rowid, write_meta
@@ -102,7 +102,7 @@ def apply_corpus(
 
     def jobs() -> Iterator[tuple[bool, object]]:
         for item in items:
-            if isinstance(item, Skipped):
+            if isinstance(item, (Skipped, NotAPage)):
                 yield False, item
                 continue
             path = item.candidate.path
@@ -143,6 +143,10 @@ def apply_corpus(
         records = summaries.apply(records)
     try:
         for record in records:
+            if isinstance(record, NotAPage):  # not a document: counted in none of the report's figures
+                tally.not_page(record)
+                reads.pop(record.path, None)
+                continue  # a copy stored while it was a page is removed with the deleted files
             report.seen += 1
             if not isinstance(record, (Unchanged, Skipped)) and record.path in retrying and record.summary_src != "llm":
                 record = Unchanged(record.path)  # the retry failed again: keep the stored copy
@@ -186,9 +190,11 @@ def apply_corpus(
         raise
     if not report.changed and not report.unchanged:
         # Every file was skipped: emptying the store would look like success (build refuses too).
-        names = ", ".join(f"{s.path} ({s.reason})" for s in report.skipped[:3])
+        names = ", ".join(f"{s.path} ({s.reason})" for s in [*report.skipped, *map(_as_skip, tally.not_pages)][:3])
+        counted = f"{len(report.skipped)} file(s) skipped" + (
+            f", {len(tally.not_pages)} not pages" if tally.not_pages else "")
         raise InputError(
-            f"no usable documents in {corpus_label} ({len(report.skipped)} file(s) skipped: {names})",
+            f"no usable documents in {corpus_label} ({counted}: {names})",
             "the store is left as it was; fix the files or point at the right folder",
         )
     vanished = sorted(set(existing) - present)
@@ -269,3 +275,8 @@ def _index_is_current(meta: dict[str, str], settings: Settings) -> bool:
     if any(meta.get(key) != str(getattr(settings, key)) for key in _INDEX_SETTINGS):
         return False
     return meta.get("schema_version") == SCHEMA_VERSION
+
+
+def _as_skip(entry: tuple[str, str]) -> Skipped:
+    """A not-page entry, for naming it in the error of a corpus without documents."""
+    return Skipped(*entry)

@@ -50,3 +50,14 @@ class Skipped:
 
     path: str
     reason: str
+
+
+@dataclass(frozen=True)
+class NotAPage:
+    """A file the site's generator never renders as a page of its own (a partial, a headless
+    bundle, a chapter missing from the navigation), and why (``dialects.pages``). Not a defect,
+    so not ``Skipped``: ``--strict`` does not fail on it. It is not a document; where a page
+    includes it, it is read there, as a dependency of that page."""
+
+    path: str
+    reason: str

@@ -39,8 +39,9 @@ def finish(doc: ParsedDocument, ctx: Context) -> ParsedDocument:
     return ParsedDocument(" ".join(label.split()), doc.blocks)
 
 
-def skip(path: str) -> str | None:
-    """Why the document at ``path`` (relative to DOCS) is not a page, or None when it is one."""
+def skip(path: str, site=None) -> str | None:
+    """Why the document at ``path`` (relative to DOCS) is not a page, or None when it is one
+    (the ``dialects.pages`` hook)."""
     parts = path.replace("\\", "/").split("/")
     return PARTIAL if any(part.startswith("_") for part in parts) else None
 

@@ -77,8 +77,9 @@ def _drop_block_attributes(prose: str, ctx: Context) -> str:
 
 
 def _callouts(text: str, ctx: Context) -> str:
-    """Hugo renders GitHub-style callouts, so they read as every dialect reads them."""
-    return callouts(text, ctx)
+    """Hugo renders GitHub-style callouts, titled ones too (its extended alert syntax), so they
+    read as every dialect reads them."""
+    return callouts(text, ctx, extended=True)
 
 
 def _render(text: str, ctx: Context, first_line: int, within: Included | None, held: list[str],

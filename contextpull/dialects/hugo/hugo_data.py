@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from ..api import Context, Included
 from ..front_matter import split_front_matter
-from ..data_values import VALUE_NODES, dotted, nodes, parse_data, scalar
+from ..data_values import VALUE_NODES, dotted, nodes, note_object_tags, parse_data, scalar
 
 
 def site_root(ctx: Context) -> str:
@@ -184,5 +184,6 @@ def _data_file(ctx: Context, stem: str) -> object:
     for ext in (".yaml", ".yml", ".toml", ".json"):
         raw = ctx.read_data(base.lstrip("/") + ext)
         if raw is not None:
+            note_object_tags(ctx, raw, base.lstrip("/") + ext, ext)
             return parse_data(raw, ext)
     return None

@@ -19,7 +19,7 @@ import re
 
 from . import kramdown, liquid
 from ..api import Context, Included
-from ..data_values import dotted, parse_data
+from ..data_values import dotted, note_object_tags, parse_data
 from ..markup import html_to_text, outside_code, strip_html_comments
 
 NAME = "jekyll"
@@ -139,6 +139,7 @@ def _data(ctx: Context, path: str) -> object:
             raw = ctx.read_data(stem + ext)
             if raw is None:
                 continue
+            note_object_tags(ctx, raw, stem + ext, ext)
             value = parse_data(raw, ".csv" if ext == ".tsv" else ext)
             return dotted(value, ".".join(parts[i:]), exact=True) if i < len(parts) else value
     return None

@@ -108,7 +108,34 @@ def _page(text: str, ctx: Context) -> str:
 def prepare(text: str, ctx: Context) -> str:
     """Links resolved, then the page as the renderer shows it. Notes of the second step name the
     line in the expanded text, which is the source line until the first multi-line include."""
+    if "{{" in text:
+        _unknown_directives(text, ctx)
     return _page(expand_links(text, ctx, _doc_folder(ctx)), ctx)
+
+
+# mdBook's own directives (its links preprocessor's); any other ``{{#name}}`` is left as written.
+_KNOWN = frozenset(("include", "rustdoc_include", "playground", "title"))
+_DIRECTIVE = re.compile(r"(\\)?\{\{[ \t]*#([A-Za-z_][\w-]*)")
+_CODE_SPAN = re.compile(r"(`+)[^`]*?\1")
+
+
+def _unknown_directives(text: str, ctx: Context) -> None:
+    """An ``unresolved`` note, with its line, for each ``{{#name ...}}`` in prose that mdBook
+    does not know: the page shows it as written, which its author will want to know. Code
+    blocks and code spans are left out, where such text is most often an example of a template
+    language (Handlebars' ``{{#each}}``)."""
+    line = 1
+    for is_code, chunk in split_code(text):
+        if not is_code and "{{" in chunk:
+            for k, row in enumerate(chunk.split("\n")):
+                if "{{" not in row:
+                    continue
+                row = _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), row)
+                for m in _DIRECTIVE.finditer(row):
+                    if m.group(1) is None and m.group(2) not in _KNOWN:
+                        ctx.note("mdbook directive", "unresolved", line + k,
+                                 f"unknown directive {{{{#{m.group(2)}}}}}, kept as written")
+        line += chunk.count("\n") + 1
 
 
 def _book_src(ctx: Context) -> str:

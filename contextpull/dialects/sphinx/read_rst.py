@@ -123,11 +123,13 @@ def parse_rst(text: str, ctx: Context) -> ParsedDocument:
 
     def observe(message) -> None:
         # An error is markup docutils could not turn into its meaning; a warning is markup it
-        # read another way (an unclosed backquote as text): both are the author's to see.
+        # read another way (an unclosed backquote as text, shown as written): both are the
+        # author's to see, so both are unresolved, each with its text and line, as Sphinx
+        # prints them.
         level = message["level"]
         if level >= 2:
-            construct, outcome = ("rst markup error", "unresolved") if level >= 3 else (
-                "rst markup warning", "converted")
+            construct = "rst markup error" if level >= 3 else "rst markup warning"
+            outcome = "unresolved"
             text = message.children[0].astext() if message.children else message.astext()
             state.note(construct, outcome, message.get("source"), message.get("line"),
                        _first_line(text))
