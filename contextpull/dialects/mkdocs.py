@@ -36,6 +36,7 @@ _ICON = re.compile(r"[ \t]*:(?:material|fontawesome|octicons|simple)-[\w-]+:")
 _EMPTY_LINK = re.compile(r"!?\[[ \t]*\](?:\[[^\]\n]*\]|\([^)\n]*\))")
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _FENCE_ATTR_LANG = re.compile(r"\{\s*\.([\w+#-]+)")
+_MAY_HOLD_INLINE = re.compile(r"[{:<&]")
 
 HEADING_ATTRIBUTES = "heading attributes"
 ATTR_LIST = "attr_list"
@@ -87,7 +88,8 @@ def _inline_pass(lines: list[tuple[int, str]], ctx: Context) -> list[str]:
             continue
         if "<!--" in text:
             ctx.note("html comment", "converted", origin)
-        out.append(_inline(text, origin, ctx))
+        # Every rewrite of _inline needs one of these characters; most prose lines hold none.
+        out.append(_inline(text, origin, ctx) if _MAY_HOLD_INLINE.search(text) else text)
     return out
 
 
