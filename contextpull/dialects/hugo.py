@@ -39,8 +39,6 @@ EMBEDS = frozenset("instagram x twitter tweet gist".split())
 _CAPTION_KEYS = ("caption", "title", "alt", "text")
 _ATTR = r"(?:[.#][\w-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s}]+))"
 _BLOCK_ATTRIBUTES = re.compile(r"^\{\s*" + _ATTR + r"(?:\s+" + _ATTR + r")*\s*\}\s*$")
-# What a line must start with to be one ("{{" is a shortcode's, never an attribute block's).
-_ATTRIBUTE_LINE_START = re.compile(r"^\{(?!\{)", re.M)
 # Calls inside calls deeper than this are kept as written: real pages nest two or three, and the
 # bound keeps a page of ten thousand openers linear instead of a stack overflow.
 MAX_NESTING = 20
@@ -66,7 +64,7 @@ def _drop_block_attributes(prose: str, ctx: Context) -> str:
     """Goldmark's block attributes (``{class="wide"}`` on the line after a block, switched on by
     ``markup.goldmark.parser.attribute.block``) style the block and are never shown; the line is
     left blank, so later lines keep their numbers."""
-    if _ATTRIBUTE_LINE_START.search(prose) is None:
+    if not _may_hold_attributes(prose):
         return prose  # no line can be one (the chunks below join back to the text)
     out: list[str] = []
     first = 1
@@ -80,6 +78,19 @@ def _drop_block_attributes(prose: str, ctx: Context) -> str:
         out.append("\n".join(lines))
         first += len(lines)
     return "\n".join(out)
+
+
+def _may_hold_attributes(prose: str) -> bool:
+    """Whether a line of ``prose`` starts with "{" and not "{{" (a shortcode's opener, never an
+    attribute block's), as a block attribute line must; ``str.find`` finds the candidates."""
+    if prose.startswith("{") and not prose.startswith("{{"):
+        return True
+    at = prose.find("\n{")
+    while at >= 0:
+        if prose[at + 2 : at + 3] != "{":
+            return True
+        at = prose.find("\n{", at + 2)
+    return False
 
 
 def _callouts(text: str, ctx: Context) -> str:
