@@ -39,7 +39,6 @@ _ICON_NAME = re.compile(_ICON.pattern.removeprefix(r"[ \t]*"))
 _EMPTY_LINK = re.compile(r"!?\[[ \t]*\](?:\[[^\]\n]*\]|\([^)\n]*\))")
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _FENCE_ATTR_LANG = re.compile(r"\{\s*\.([\w+#-]+)")
-_MAY_HOLD_INLINE = re.compile(r"[{:<&]")
 
 HEADING_ATTRIBUTES = "heading attributes"
 ATTR_LIST = "attr_list"
@@ -91,8 +90,7 @@ def _inline_pass(lines: list[tuple[int, str]], ctx: Context) -> list[str]:
             continue
         if "<!--" in text:
             ctx.note("html comment", "converted", origin)
-        # Every rewrite of _inline needs one of these characters; most prose lines hold none.
-        out.append(_inline(text, origin, ctx) if _MAY_HOLD_INLINE.search(text) else text)
+        out.append(_inline(text, origin, ctx))
     return out
 
 
