@@ -21,6 +21,11 @@ def test_a_shorter_closing_run_does_not_close_a_fence():
     assert markup.split_code(text) == [(True, "````\n```\ninside\n````"), (False, "out")]
 
 
+def test_a_text_without_fences_is_one_prose_chunk_as_written():
+    text = "\n  ``inline`` and ~~strike~~ \n\n``"
+    assert markup.split_code(text) == [(False, text)]
+
+
 def test_outside_code_leaves_fenced_html_alone():
     text = "<em>x</em>\n\n```\n<em>y</em>\n```"
     assert markup.outside_code(text, markup.html_to_text) == "x\n\n```\n<em>y</em>\n```"

@@ -28,6 +28,8 @@ def split_code(text: str) -> list[tuple[bool, str]]:
     """``text`` cut into (is_code, chunk) runs; a code chunk is a whole fenced block, fences
     included, so joining the chunks gives back ``text`` exactly. An unclosed fence runs to the
     end, as the shared parser reads it."""
+    if "```" not in text and "~~~" not in text:
+        return [(False, text)]  # no line can open a fence: most included files, most chunks
     lines = text.split("\n")
     out: list[tuple[bool, str]] = []
     prose: list[str] = []

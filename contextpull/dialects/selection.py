@@ -25,6 +25,12 @@ def drop_markers(lines: list[str]) -> list[str]:
     return [line for line in lines if _MARKER.search(line) is None]
 
 
+def _unmarked(text: str) -> bool:
+    """True when no line of ``text`` can hold a marker (each pattern needs one of these words):
+    most included files have none, and a search per line of each was most of an include's cost."""
+    return "ANCHOR" not in text and "--8<--" not in text
+
+
 def lines_between(text: str, start: int | None, end: int | None) -> str:
     """Lines ``start`` to ``end``, 1-based and inclusive, either open; a negative number counts
     from the end (-1 is the last line). Out-of-range bounds are clipped, as mdBook does."""
@@ -40,6 +46,8 @@ def lines_between(text: str, start: int | None, end: int | None) -> str:
 
     lo = max(index(start, 0), 0)
     hi = min(index(end, n - 1), n - 1)
+    if _unmarked(text):
+        return "\n".join(lines[lo : hi + 1])
     return "\n".join(drop_markers(lines[lo : hi + 1]))
 
 
@@ -49,6 +57,10 @@ def region(text: str, name: str) -> str:
     out: list[str] = []
     inside = found = False
     for line in text.split("\n"):
+        if _unmarked(line):
+            if inside:
+                out.append(line)
+            continue
         start = _START.search(line)
         if start is not None and name in start.groups():
             inside = found = True
@@ -69,4 +81,4 @@ def whole(text: str) -> str:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    return "\n".join(drop_markers(lines))
+    return "\n".join(lines if _unmarked(text) else drop_markers(lines))

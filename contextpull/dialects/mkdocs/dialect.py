@@ -33,6 +33,9 @@ _ATTR_LIST = re.compile(
     r"(?:(?<=[)\]*_`])|[ \t]+|^)\{:?[ \t]*" + _ATTR + r"(?:[ \t]+" + _ATTR + r")*[ \t]*\}(?=[ \t]*$|[ \t]|[.,;:!?])"
 )
 _ICON = re.compile(r"[ \t]*:(?:material|fontawesome|octicons|simple)-[\w-]+:")
+# _ICON without its leading blanks (which may be empty): found exactly where _ICON is, and
+# searched for much faster, since it starts with a character the regex engine can skip to.
+_ICON_NAME = re.compile(_ICON.pattern.removeprefix(r"[ \t]*"))
 _EMPTY_LINK = re.compile(r"!?\[[ \t]*\](?:\[[^\]\n]*\]|\([^)\n]*\))")
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _FENCE_ATTR_LANG = re.compile(r"\{\s*\.([\w+#-]+)")
@@ -55,7 +58,7 @@ def _inline(text: str, origin: int, ctx: Context) -> str:
         if bare != text:
             ctx.note(ATTR_LIST, "converted", origin)
             text = bare.rstrip() if bare.strip() else ""
-    if ":" in text and _ICON.search(text):
+    if ":" in text and _ICON_NAME.search(text):
         # An icon-only link ("[:octicons-file-code-24:][ref]") shows nothing once its icon goes.
         bare = outside_inline_code(text, lambda part: _EMPTY_LINK.sub("", _ICON.sub("", part)))
         text = bare if text[:1].isspace() else bare.lstrip()
