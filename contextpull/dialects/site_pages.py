@@ -32,7 +32,7 @@ from functools import lru_cache
 from ..bounded_read import read_regular
 from ..config import CONFIG_FILE_LIMIT
 from .api import Site
-from .detect import load_config
+from .detect import file_stamp, load_config
 from .registry import dialect
 from .front_matter import split_front_matter
 
@@ -40,6 +40,7 @@ from .front_matter import split_front_matter
 # longer one is read whole (``front_matter``).
 HEAD_LIMIT = 8 * 1024
 _MARKDOWN = (".md", ".markdown", ".mdown", ".mkd", ".mkdn")
+_HUGO_CONTENT = (*_MARKDOWN, ".html", ".htm", ".org", ".adoc", ".rst", ".ipynb")
 _JEKYLL_FOLDERS = {
     "_includes": "Jekyll include, read where a page includes it",
     "_layouts": "Jekyll layout, not a page",
@@ -113,36 +114,56 @@ def _list(value) -> list:
 
 
 def hugo(path: str, site: Site) -> str | None:
-    config = load_config(site)[0]
-    content_dir = config.get("contentDir") or config.get("contentdir") or "content"
-    content = os.path.join(_site_folder(site), str(content_dir))
-    rel = _relative(site, path, content)
-    if rel is None:
-        rel = path  # DOCS is the content folder under another name: its own root bounds the walk
-        content = site.docs_root
-    parts = rel.split("/")
-    name = parts[-1]
-    if not name.lower().endswith((*_MARKDOWN, ".html", ".htm", ".org", ".adoc", ".rst", ".ipynb")):
+    name = path.rpartition("/")[2]
+    if not name.lower().endswith(_HUGO_CONTENT):
         return None
+    content, rel = _hugo_place(site, path)
+    parts = rel.split("/")
     own = _build_front_matter(docs_path(site, path))
     if _hidden(own.get("build")) or _hidden(own.get("_build")):
         return "build render and list are never: Hugo renders no page for it"
     if own.get("headless") is True and _stem(name) == "index":
         return "headless bundle: Hugo renders no page for it"
     for depth in range(len(parts) - 1, 0, -1):
-        folder = posixpath.join(*parts[:depth])
-        base = os.path.join(content, *parts[:depth])
+        base = content + "/" + "/".join(parts[:depth])
         bundle, headless = _folder(base, *_stamp(base))
         if bundle == "leaf" and not (depth == len(parts) - 1 and _stem(name) == "index"):
-            return f"resource of the leaf bundle {folder}/index.md, not a page"
+            return f"resource of the leaf bundle {'/'.join(parts[:depth])}/index.md, not a page"
         own_section = depth == len(parts) - 1 and _stem(name) == "_index"
         if headless and not own_section:
-            return f"under {folder}/, whose _index.md cascades build render and list never (a headless section)"
+            return f"under {'/'.join(parts[:depth])}/, whose _index.md cascades build render and list never (a headless section)"
     own_build = own.get("build") if isinstance(own.get("build"), dict) else {}
-    folder = os.path.join(content, *parts[:-1])
-    if _stem(name) == "_index" and len(parts) > 1 and "render" not in own_build and _folder(folder, *_stamp(folder))[1]:
-        return "headless section: its cascade sets build render and list never"
+    if _stem(name) == "_index" and len(parts) > 1 and "render" not in own_build:
+        folder = content + "/" + "/".join(parts[:-1])
+        if _folder(folder, *_stamp(folder))[1]:
+            return "headless section: its cascade sets build render and list never"
     return None
+
+
+def _hugo_place(site: Site, path: str) -> tuple[str, str]:
+    """The folder that bounds the walk up from ``path`` (the content folder, absolute and
+    normalised; DOCS when the file is not inside it: DOCS is the content folder under another
+    name), and ``path`` relative to it. The folders are worked out once per site: the rule asks
+    for every file of a build, and normalising the same folders again was most of its cost."""
+    docs_root, content = _hugo_folders(site, *file_stamp(site.repo_root, site.config_file))
+    if path.startswith(("/", "./", "../")) or "/./" in path or "/../" in path or "//" in path \
+            or path.endswith(("/.", "/..")) or path in (".", ".."):
+        rel = _relative(site, path, content)  # not in discovery's form: normalised the general way
+        return (content, rel) if rel is not None else (site.docs_root, path)
+    prefix = content.rstrip("/") + "/"
+    full = docs_root.rstrip("/") + "/" + path
+    if full.startswith(prefix):
+        return content, full[len(prefix):]
+    return site.docs_root, path
+
+
+@lru_cache(maxsize=8)  # per site and version of its configuration
+def _hugo_folders(site: Site, *stamp) -> tuple[str, str]:
+    """DOCS and the Hugo content folder, both absolute and normalised."""
+    config = load_config(site)[0]
+    content_dir = config.get("contentDir") or config.get("contentdir") or "content"
+    content = os.path.abspath(os.path.join(_site_folder(site), str(content_dir)))
+    return os.path.abspath(site.docs_root), content
 
 
 def _build_front_matter(abspath: str) -> dict:
