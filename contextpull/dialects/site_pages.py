@@ -62,7 +62,7 @@ def _relative(site: Site, path: str, folder: str) -> str | None:
     return None if rel == ".." or rel.startswith("../") else rel
 
 
-def jekyll(path: str, site: Site) -> str | None:
+def jekyll(path: str, site: Site, data: bytes | None = None) -> str | None:
     config = load_config(site)[0]
     rel = _relative(site, path, _site_folder(site))
     if rel is None:
@@ -113,13 +113,15 @@ def _list(value) -> list:
     return value if isinstance(value, list) else [value]
 
 
-def hugo(path: str, site: Site) -> str | None:
+def hugo(path: str, site: Site, data: bytes | None = None) -> str | None:
+    """``data``, when given, is the file's bytes as the build read them: its front matter is
+    taken from them rather than from a second read of the file."""
     name = path.rpartition("/")[2]
     if not name.lower().endswith(_HUGO_CONTENT):
         return None
     content, rel = _hugo_place(site, path)
     parts = rel.split("/")
-    own = _build_front_matter(docs_path(site, path))
+    own = _build_front_matter(docs_path(site, path), data)
     if _hidden(own.get("build")) or _hidden(own.get("_build")):
         return "build render and list are never: Hugo renders no page for it"
     if own.get("headless") is True and _stem(name) == "index":
@@ -166,19 +168,19 @@ def _hugo_folders(site: Site, *stamp) -> tuple[str, str]:
     return os.path.abspath(site.docs_root), content
 
 
-def _build_front_matter(abspath: str) -> dict:
+def _build_front_matter(abspath: str, data: bytes | None = None) -> dict:
     """A page's front matter when it can say anything about building (most pages' cannot, and
     parsing every page's YAML twice would cost a Hugo build a good part of its time)."""
-    text = head(abspath)
+    text = head(abspath) if data is None else _decoded(data[:HEAD_LIMIT])
     if not text or not text.startswith(("---", "+++")):
         return {}
     end = text.find("\n" + text[:3], 3)
     if end < 0:
         return front_matter(abspath) or {}  # not closed within the head: read it whole
-    block = text if end < 0 else text[:end]
+    block = text[:end]
     if "build" not in block and "headless" not in block:
         return {}
-    return front_matter(abspath) or {}
+    return (front_matter(abspath) if data is None else front_matter_of(text)) or {}
 
 
 def _stem(name: str) -> str:
@@ -221,7 +223,7 @@ def _headless_index(index: str, *stamp) -> bool:
     )
 
 
-def mdbook(path: str, site: Site) -> str | None:
+def mdbook(path: str, site: Site, data: bytes | None = None) -> str | None:
     if not path.lower().endswith(".md"):
         return None
     config = load_config(site)[0]
@@ -270,6 +272,10 @@ def head(abspath: str) -> str | None:
             data = fh.read(HEAD_LIMIT)
     except OSError:
         return None
+    return _decoded(data)
+
+
+def _decoded(data: bytes) -> str:
     return data.decode("utf-8", "replace").replace("\r\n", "\n")
 
 
@@ -281,9 +287,14 @@ def front_matter(abspath: str) -> dict | None:
         return None
     if text.startswith(("---", "+++")) and text.find("\n" + text[:3], 3) < 0:
         try:  # front matter longer than the head: read the whole file (bounded)
-            text = read_regular(abspath, 4 * 1024 * 1024).decode("utf-8", "replace").replace("\r\n", "\n")
+            text = _decoded(read_regular(abspath, 4 * 1024 * 1024))
         except OSError:
             return None
+    return front_matter_of(text)
+
+
+def front_matter_of(text: str) -> dict:
+    """The front matter of a file's head, already read, whose block closes within it."""
     return split_front_matter(text).data
 
 
