@@ -6,6 +6,7 @@ prepared text and the notes are regression fixtures."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tomllib
 
@@ -156,3 +157,19 @@ def test_unclosed_openers_stay_text_and_deep_nesting_is_named(tmp_path):
 def test_the_site_root_is_above_a_config_folder(tmp_path, config_file, root):
     """Includes and data are found from the project folder, which holds ``config/_default/``."""
     assert hugo_data.site_root(context(tmp_path, "p.md", dialect="hugo", config_file=config_file)) == root
+
+
+def test_a_printed_data_section_follows_the_data_file_and_stays_a_dependency(tmp_path):
+    # docs_section keeps what it printed for the process, by the data file's digest: an edit
+    # between two pages must show, and every page must still record the file it printed from.
+    (tmp_path / "data").mkdir()
+    (tmp_path / "hugo.toml").write_text("")
+    data = tmp_path / "data" / "docs.yaml"
+    shown = []
+    for value in ("first", "second", "first"):
+        data.write_text(f"config:\n  lamp:\n    wick: {value}\n")
+        ctx = context(tmp_path, "p.md", dialect="hugo", config_file="hugo.toml")
+        shown.append(hugo.prepare("{{< code-toggle config=lamp />}}", ctx))
+        assert ctx.deps["data/docs.yaml"] == hashlib.sha256(data.read_bytes()).hexdigest()
+    assert "wick: first" in shown[0] and "wick: second" in shown[1]
+    assert shown[2] == shown[0] != shown[1]

@@ -22,10 +22,11 @@ _PARSED: dict[str, object] = {}
 _CACHE_LIMIT = 64
 
 
-def parse_data(raw: bytes, ext: str) -> object:
+def parse_data(raw: bytes, ext: str, sha256: str | None = None) -> object:
     """A data file's value, or None when it does not parse. Cached by content, so a page that
-    looks up many keys of one file parses it once per process."""
-    digest = hashlib.sha256(raw).hexdigest() + ext
+    looks up many keys of one file parses it once per process; ``sha256`` is the digest of
+    ``raw`` when the caller has it already (the dependency record holds it)."""
+    digest = (sha256 or hashlib.sha256(raw).hexdigest()) + ext
     if digest in _PARSED:
         return _PARSED[digest]
     value = _load(raw, ext)

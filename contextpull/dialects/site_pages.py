@@ -32,7 +32,7 @@ from functools import lru_cache
 from ..bounded_read import read_regular
 from ..config import CONFIG_FILE_LIMIT
 from .api import Site
-from .detect import load_config
+from .detect import file_stamp, load_config
 from .registry import dialect
 from .front_matter import split_front_matter
 
@@ -40,6 +40,7 @@ from .front_matter import split_front_matter
 # longer one is read whole (``front_matter``).
 HEAD_LIMIT = 8 * 1024
 _MARKDOWN = (".md", ".markdown", ".mdown", ".mkd", ".mkdn")
+_HUGO_CONTENT = (*_MARKDOWN, ".html", ".htm", ".org", ".adoc", ".rst", ".ipynb")
 _JEKYLL_FOLDERS = {
     "_includes": "Jekyll include, read where a page includes it",
     "_layouts": "Jekyll layout, not a page",
@@ -61,7 +62,7 @@ def _relative(site: Site, path: str, folder: str) -> str | None:
     return None if rel == ".." or rel.startswith("../") else rel
 
 
-def jekyll(path: str, site: Site) -> str | None:
+def jekyll(path: str, site: Site, data: bytes | None = None) -> str | None:
     config = load_config(site)[0]
     rel = _relative(site, path, _site_folder(site))
     if rel is None:
@@ -112,52 +113,74 @@ def _list(value) -> list:
     return value if isinstance(value, list) else [value]
 
 
-def hugo(path: str, site: Site) -> str | None:
-    config = load_config(site)[0]
-    content_dir = config.get("contentDir") or config.get("contentdir") or "content"
-    content = os.path.join(_site_folder(site), str(content_dir))
-    rel = _relative(site, path, content)
-    if rel is None:
-        rel = path  # DOCS is the content folder under another name: its own root bounds the walk
-        content = site.docs_root
-    parts = rel.split("/")
-    name = parts[-1]
-    if not name.lower().endswith((*_MARKDOWN, ".html", ".htm", ".org", ".adoc", ".rst", ".ipynb")):
+def hugo(path: str, site: Site, data: bytes | None = None) -> str | None:
+    """``data``, when given, is the file's bytes as the build read them: its front matter is
+    taken from them rather than from a second read of the file."""
+    name = path.rpartition("/")[2]
+    if not name.lower().endswith(_HUGO_CONTENT):
         return None
-    own = _build_front_matter(docs_path(site, path))
+    content, rel = _hugo_place(site, path)
+    parts = rel.split("/")
+    own = _build_front_matter(docs_path(site, path), data)
     if _hidden(own.get("build")) or _hidden(own.get("_build")):
         return "build render and list are never: Hugo renders no page for it"
     if own.get("headless") is True and _stem(name) == "index":
         return "headless bundle: Hugo renders no page for it"
     for depth in range(len(parts) - 1, 0, -1):
-        folder = posixpath.join(*parts[:depth])
-        base = os.path.join(content, *parts[:depth])
+        base = content + "/" + "/".join(parts[:depth])
         bundle, headless = _folder(base, *_stamp(base))
         if bundle == "leaf" and not (depth == len(parts) - 1 and _stem(name) == "index"):
-            return f"resource of the leaf bundle {folder}/index.md, not a page"
+            return f"resource of the leaf bundle {'/'.join(parts[:depth])}/index.md, not a page"
         own_section = depth == len(parts) - 1 and _stem(name) == "_index"
         if headless and not own_section:
-            return f"under {folder}/, whose _index.md cascades build render and list never (a headless section)"
+            return f"under {'/'.join(parts[:depth])}/, whose _index.md cascades build render and list never (a headless section)"
     own_build = own.get("build") if isinstance(own.get("build"), dict) else {}
-    folder = os.path.join(content, *parts[:-1])
-    if _stem(name) == "_index" and len(parts) > 1 and "render" not in own_build and _folder(folder, *_stamp(folder))[1]:
-        return "headless section: its cascade sets build render and list never"
+    if _stem(name) == "_index" and len(parts) > 1 and "render" not in own_build:
+        folder = content + "/" + "/".join(parts[:-1])
+        if _folder(folder, *_stamp(folder))[1]:
+            return "headless section: its cascade sets build render and list never"
     return None
 
 
-def _build_front_matter(abspath: str) -> dict:
+def _hugo_place(site: Site, path: str) -> tuple[str, str]:
+    """The folder that bounds the walk up from ``path`` (the content folder, absolute and
+    normalised; DOCS when the file is not inside it: DOCS is the content folder under another
+    name), and ``path`` relative to it. The folders are worked out once per site: the rule asks
+    for every file of a build, and normalising the same folders again was most of its cost."""
+    docs_root, content = _hugo_folders(site, *file_stamp(site.repo_root, site.config_file))
+    if path.startswith(("/", "./", "../")) or "/./" in path or "/../" in path or "//" in path \
+            or path.endswith(("/.", "/..")) or path in (".", ".."):
+        rel = _relative(site, path, content)  # not in discovery's form: normalised the general way
+        return (content, rel) if rel is not None else (site.docs_root, path)
+    prefix = content.rstrip("/") + "/"
+    full = docs_root.rstrip("/") + "/" + path
+    if full.startswith(prefix):
+        return content, full[len(prefix):]
+    return site.docs_root, path
+
+
+@lru_cache(maxsize=8)  # per site and version of its configuration
+def _hugo_folders(site: Site, *stamp) -> tuple[str, str]:
+    """DOCS and the Hugo content folder, both absolute and normalised."""
+    config = load_config(site)[0]
+    content_dir = config.get("contentDir") or config.get("contentdir") or "content"
+    content = os.path.abspath(os.path.join(_site_folder(site), str(content_dir)))
+    return os.path.abspath(site.docs_root), content
+
+
+def _build_front_matter(abspath: str, data: bytes | None = None) -> dict:
     """A page's front matter when it can say anything about building (most pages' cannot, and
     parsing every page's YAML twice would cost a Hugo build a good part of its time)."""
-    text = head(abspath)
+    text = head(abspath) if data is None else _decoded(data[:HEAD_LIMIT])
     if not text or not text.startswith(("---", "+++")):
         return {}
     end = text.find("\n" + text[:3], 3)
     if end < 0:
         return front_matter(abspath) or {}  # not closed within the head: read it whole
-    block = text if end < 0 else text[:end]
+    block = text[:end]
     if "build" not in block and "headless" not in block:
         return {}
-    return front_matter(abspath) or {}
+    return (front_matter(abspath) if data is None else front_matter_of(text)) or {}
 
 
 def _stem(name: str) -> str:
@@ -200,7 +223,7 @@ def _headless_index(index: str, *stamp) -> bool:
     )
 
 
-def mdbook(path: str, site: Site) -> str | None:
+def mdbook(path: str, site: Site, data: bytes | None = None) -> str | None:
     if not path.lower().endswith(".md"):
         return None
     config = load_config(site)[0]
@@ -249,6 +272,10 @@ def head(abspath: str) -> str | None:
             data = fh.read(HEAD_LIMIT)
     except OSError:
         return None
+    return _decoded(data)
+
+
+def _decoded(data: bytes) -> str:
     return data.decode("utf-8", "replace").replace("\r\n", "\n")
 
 
@@ -260,9 +287,14 @@ def front_matter(abspath: str) -> dict | None:
         return None
     if text.startswith(("---", "+++")) and text.find("\n" + text[:3], 3) < 0:
         try:  # front matter longer than the head: read the whole file (bounded)
-            text = read_regular(abspath, 4 * 1024 * 1024).decode("utf-8", "replace").replace("\r\n", "\n")
+            text = _decoded(read_regular(abspath, 4 * 1024 * 1024))
         except OSError:
             return None
+    return front_matter_of(text)
+
+
+def front_matter_of(text: str) -> dict:
+    """The front matter of a file's head, already read, whose block closes within it."""
     return split_front_matter(text).data
 
 

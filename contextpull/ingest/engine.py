@@ -106,7 +106,7 @@ def _scan(
     corpus: Path, exclude: Iterable[Path], progress, max_bytes: int, site=None
 ) -> Iterator[_Read | Skipped | NotAPage]:
     """What discovery found, read; a file the site's generator never renders as a page is a
-    ``NotAPage`` entry, never read (``dialects.pages``)."""
+    ``NotAPage`` entry, whose bytes go no further (``dialects.pages``)."""
     # Discovery is listed in full first (paths only, cheap beside reading the files): the total
     # is what lets progress say how far a run is, and how long it has left.
     found = list(discover(corpus, exclude=exclude))
@@ -121,8 +121,13 @@ def _scan(
         if isinstance(item, Skipped):
             yield item
             continue
-        reason = not_a_page(item.path, site) if not_a_page is not None else None
-        yield NotAPage(item.path, reason) if reason is not None else _read(item, max_bytes)
+        read = _read(item, max_bytes)
+        if not_a_page is None:
+            yield read
+            continue
+        # asked with the bytes just read, so a rule need not open the page again (dialects.pages)
+        reason = not_a_page(item.path, site, read.data if isinstance(read, _Read) else None)
+        yield NotAPage(item.path, reason) if reason is not None else read
 
 
 def _stem(path: str) -> str:

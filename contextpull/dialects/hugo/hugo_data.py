@@ -9,6 +9,7 @@ enough to print, whatever aliases its YAML uses.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import posixpath
 from functools import lru_cache
@@ -153,7 +154,7 @@ def param(ctx: Context, key: str) -> str | None:
 
 
 def embedded_template_url(ctx: Context, name: str) -> str | None:
-    table = _data_file(ctx, "embedded_template_urls")
+    table = _data_file(ctx, "embedded_template_urls")[0]
     if not isinstance(table, dict):
         return None
     base, path = table.get("base_url"), table.get(name)
@@ -164,8 +165,27 @@ def embedded_template_url(ctx: Context, name: str) -> str | None:
 
 def docs_section(ctx: Context, key: str, *, section: str | None, skip_header: bool) -> str | None:
     """The docs site's ``hugo.Data.docs`` section ``key`` (under ``section``) as YAML, nested
-    under its dotted key as ``code-toggle`` prints it; None when absent or too large."""
-    docs = _data_file(ctx, "docs")
+    under its dotted key as ``code-toggle`` prints it; None when absent or too large. Each one
+    printed is kept for the process, by the data file's digest: printing is pure Python, and a
+    worker asked for the same section again (the same page rebuilt, a key two pages show) need
+    not print it twice."""
+    docs, identity = _data_file(ctx, "docs")
+    cache_key = (identity, section, key, skip_header)
+    if identity is not None and cache_key in _SECTIONS:
+        return _SECTIONS[cache_key]
+    text = _section(docs, key, section, skip_header)
+    if identity is not None:
+        if len(_SECTIONS) >= _SECTIONS_LIMIT:
+            _SECTIONS.clear()
+        _SECTIONS[cache_key] = text
+    return text
+
+
+_SECTIONS: dict[tuple, str | None] = {}
+_SECTIONS_LIMIT = 1024
+
+
+def _section(docs: object, key: str, section: str | None, skip_header: bool) -> str | None:
     keys = key.split(".")
     # Hugo reads configuration keys without case: config=markup.asciidocExt finds asciiDocExt.
     value = dotted(docs.get(section) if section and isinstance(docs, dict) else docs, key)
@@ -179,11 +199,19 @@ def docs_section(ctx: Context, key: str, *, section: str | None, skip_header: bo
     return yaml.safe_dump(value, sort_keys=False, allow_unicode=True, default_flow_style=False)
 
 
-def _data_file(ctx: Context, stem: str) -> object:
-    base = posixpath.join(site_root(ctx), "data", stem)
+def _data_file(ctx: Context, stem: str) -> tuple[object, str | None]:
+    """The data file's value and what identifies it (the sha256 of its bytes and its format;
+    None, None when there is none). It is read through ``ctx.read_data`` on every call, which
+    records it as the page's dependency (the fingerprint covers it); the digest is the one that
+    read recorded, so the bytes are not hashed again to find the parsed value."""
+    base = posixpath.join(site_root(ctx), "data", stem).lstrip("/")
     for ext in (".yaml", ".yml", ".toml", ".json"):
-        raw = ctx.read_data(base.lstrip("/") + ext)
+        path = base + ext
+        raw = ctx.read_data(path)
         if raw is not None:
-            note_object_tags(ctx, raw, base.lstrip("/") + ext, ext)
-            return parse_data(raw, ext)
-    return None
+            note_object_tags(ctx, raw, path, ext)
+            digest = ctx.deps.get(path) if isinstance(getattr(ctx, "deps", None), dict) else None
+            if not isinstance(digest, str) or len(digest) != 64:
+                digest = hashlib.sha256(raw).hexdigest()
+            return parse_data(raw, ext, digest), digest + ext
+    return None, None
