@@ -32,7 +32,7 @@ from pathlib import Path
 from search_probe import store_and_queries
 
 WORD = re.compile(r"[\w.\-]+")  # normalised FTS text: edge runs of ._- are already gone
-TOP = 10 + 256  # the reader's first ranking query for limit 10 (contextpull/ranking.py)
+TOP = 10 + 256  # the reader's first ranking query for limit 10 (contextpull/search/ranking.py)
 
 
 def _pairs(text: str) -> str:

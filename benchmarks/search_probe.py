@@ -27,7 +27,7 @@ from compare import DEFAULT_CPBENCH, load_cpbench
 
 from contextpull import Ops, Store
 from contextpull.ops import SNIPPET
-from contextpull.ranking import BM25
+from contextpull.search.ranking import BM25
 from contextpull.text import query_tokens
 
 

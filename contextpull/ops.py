@@ -15,7 +15,7 @@ import re
 from dataclasses import replace
 from typing import Sequence
 
-from . import dense, ranking
+from .search import dense, ranking
 from .grep import literal as literal_grep
 from .grep import regex as regex_grep
 from .errors import ContextPullError, OpsError, ToolError  # noqa: F401 - OpsError: the tool error's library name

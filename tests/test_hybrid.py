@@ -15,7 +15,7 @@ from fake_embedder import SETTING, FakeEmbedder, embed_fn
 
 import contextpull.artifact.run as run_mod
 import contextpull.ingest.engine as engine
-from contextpull import dense
+from contextpull.search import dense
 from contextpull.config import Settings
 from contextpull.ops import HINT_NO_EMBEDDINGS, Ops
 from contextpull.store import Store

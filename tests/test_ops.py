@@ -314,7 +314,7 @@ def test_library_api_as_the_readme_shows(ops):
 def test_many_equal_scores_still_ordered_by_id(tmp_path, monkeypatch, margin):
     # Equal scores past the ranking margin (the plain query answers) and within it (ids read
     # for the tied rows only): either way the order must be bm25, then id.
-    from contextpull import ranking
+    from contextpull.search import ranking
 
     if margin is not None:
         monkeypatch.setattr(ranking, "MARGIN", margin)
@@ -425,7 +425,7 @@ FILTERED = [
 
 @pytest.mark.parametrize("query, in_", FILTERED)
 def test_filtered_search_is_the_same_whatever_the_fts_rowids(ops, misaligned_ops, monkeypatch, query, in_):
-    from contextpull import ranking
+    from contextpull.search import ranking
 
     expected = [(h.id, h.score) for h in ops.search(query, in_=in_).hits]
     assert [(h.id, h.score) for h in misaligned_ops.search(query, in_=in_).hits] == expected

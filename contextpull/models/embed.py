@@ -20,7 +20,7 @@ import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
-from ..dense import from_blob, section_text, to_blob  # noqa: F401 - the store's encoding, the reader's to own
+from ..search.dense import from_blob, section_text, to_blob  # noqa: F401 - the store's encoding, the reader's to own
 from ..errors import ContextPullError
 
 # Texts a request to an OpenAI-compatible /embeddings endpoint carries: fewer requests against

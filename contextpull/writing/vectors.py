@@ -19,7 +19,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..dense import section_text, to_blob
+from ..search.dense import section_text, to_blob
 
 if TYPE_CHECKING:  # pragma: no cover - the model room loads only when a build embeds
     from ..models.embed import Embedder

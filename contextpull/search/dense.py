@@ -26,7 +26,7 @@ import sys
 from array import array
 from collections.abc import Sequence
 
-from .errors import ContextPullError, StoreError
+from ..errors import ContextPullError, StoreError
 
 RRF_K = 60
 HINT_NO_EMBEDDINGS = "no embeddings in store; ran lexical"  # the published words for store-format "Search" step 8
