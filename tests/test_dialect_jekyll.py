@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from contextpull.dialects.jekyll import dialect as jekyll, kramdown
-from contextpull.dialects.front_matter import split_front_matter
+from contextpull.dialects.data.front_matter import split_front_matter
 from dialect_context import context, outcomes, read
 
 SITE = os.path.join(os.path.dirname(__file__), "dialect_sites", "jekyll")

@@ -158,7 +158,7 @@ def test_a_cached_build_drops_a_document_that_stopped_being_a_page(tmp_path):
 
 def test_hugo_reads_a_front_matter_longer_than_the_head_it_looks_at(tmp_path):
     from contextpull.dialects.detect import detect_site
-    from contextpull.dialects.pages import not_a_page
+    from contextpull.dialects.pages.hook import not_a_page
 
     docs = _site(tmp_path, "hugo")
     padding = "".join(f"k{i}: {'é' * 40}\n" for i in range(400))  # about 33 KB, multi-byte

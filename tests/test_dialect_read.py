@@ -6,11 +6,11 @@ import time
 
 import pytest
 
-from contextpull.dialects import data_files
+from contextpull.dialects.data import files as data_files
 from contextpull.dialects.api import Site
-from contextpull.dialects.data_files import DataError, load_conf_py, load_yaml
+from contextpull.dialects.data.files import DataError, load_conf_py, load_yaml
 from contextpull.dialects.detect import detect_site, load_config
-from contextpull.dialects.front_matter import split_front_matter
+from contextpull.dialects.data.front_matter import split_front_matter
 from contextpull.dialects.read import read_document
 from contextpull.parsing.blocks import Heading
 

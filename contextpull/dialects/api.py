@@ -14,8 +14,8 @@ the one table detection reads, so detection never imports a dialect):
   out: includes resolved, markup a reader never sees removed, markup with meaning made text;
 - optionally ``finish(doc, ctx) -> ParsedDocument``: titles from navigation and the like.
 - optionally ``skip(path, site) -> str | None``: why its generator renders no page for a file
-  (a partial, a headless section), asked before the file is read (``pages.py``; Hugo's, Jekyll's
-  and mdBook's rules are in ``site_pages.py``).
+  (a partial, a headless section), asked before the file is read (``pages/hook.py``; Hugo's, Jekyll's
+  and mdBook's rules are in ``pages/rules.py``).
 """
 
 from __future__ import annotations

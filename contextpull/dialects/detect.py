@@ -13,7 +13,7 @@ it below: Hugo's configuration folder (``config/_default/hugo.toml``), and the l
 ``_config.yml`` beside a ``_toc.yml`` is a Jupyter Book (MyST Markdown and notebooks on Sphinx),
 read as ``sphinx``. No file found: ``plain``, exactly today's reading.
 
-The configuration is read as data (``data_files``): a file that cannot be read gives an empty
+The configuration is read as data (``data/files.py``): a file that cannot be read gives an empty
 configuration and a problem the report names, never a failed build.
 """
 
@@ -26,7 +26,7 @@ from pathlib import Path
 from ..bounded_read import read_regular_text, why
 from ..config import CONFIG_FILE_LIMIT
 from .api import Site
-from .data_files import DataError, load_conf_py, load_toml, load_yaml
+from .data.files import DataError, load_conf_py, load_toml, load_yaml
 from .registry import DIALECTS, HUGO_SHARED_CONFIG, dialect
 
 JUPYTER_BOOK_TOC = "_toc.yml"

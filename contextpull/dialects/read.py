@@ -32,7 +32,7 @@ from ..parsing.parse_markdown import normalize_newlines, parse_markdown
 from .api import Note, Site
 from .context import DocumentContext
 from .detect import file_stamp, load_config
-from .front_matter import split_front_matter
+from .data.front_matter import split_front_matter
 from .includes import MISSING
 from .registry import dialect, load_module
 

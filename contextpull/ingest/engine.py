@@ -112,7 +112,7 @@ def _scan(
     found = list(discover(corpus, exclude=exclude))
     not_a_page = None
     if site is not None and site.dialect != "plain":
-        from ..dialects.pages import not_a_page  # a plain build never loads the dialects' rules
+        from ..dialects.pages.hook import not_a_page  # a plain build never loads the dialects' rules
     if progress is not None:
         progress.start(len(found))
     for item in found:

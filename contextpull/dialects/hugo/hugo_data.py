@@ -15,8 +15,8 @@ import posixpath
 from functools import lru_cache
 
 from ..api import Context, Included
-from ..front_matter import split_front_matter
-from ..data_values import VALUE_NODES, dotted, nodes, note_object_tags, parse_data, scalar
+from ..data.front_matter import split_front_matter
+from ..data.values import VALUE_NODES, dotted, nodes, note_object_tags, parse_data, scalar
 
 
 def site_root(ctx: Context) -> str:

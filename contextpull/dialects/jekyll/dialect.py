@@ -19,7 +19,7 @@ import re
 
 from . import kramdown, liquid
 from ..api import Context, Included
-from ..data_values import dotted, note_object_tags, parse_data
+from ..data.values import dotted, note_object_tags, parse_data
 from ..markup import html_to_text, outside_code, strip_html_comments
 
 NAME = "jekyll"

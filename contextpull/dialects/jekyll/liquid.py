@@ -53,7 +53,7 @@ class Scope:
         path = re.sub(r"""\[\s*["']([^"'\]]+)["']\s*\]""", r".\1", expr)
         head = path.split(".", 1)[0]
         if head in self.names:
-            from ..data_values import dotted
+            from ..data.values import dotted
 
             return self.names[head] if "." not in path else dotted(self.names[head], path.split(".", 1)[1])
         return self.lookup(path)

@@ -17,7 +17,7 @@ import hashlib
 import posixpath
 
 from ..api import Context
-from ..data_files import DataError, load_yaml
+from ..data.files import DataError, load_yaml
 
 MAX_INHERIT = 5
 

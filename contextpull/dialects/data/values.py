@@ -2,7 +2,7 @@
 ``site.data.*`` and Hugo's ``data/`` lookups (issue 26, "Markup to meaning": the fact itself
 where the template names it).
 
-Data is parsed, never evaluated: YAML and TOML through the build's own loaders (``data_files``:
+Data is parsed, never evaluated: YAML and TOML through the build's own loaders (``files``:
 no tags that construct objects, alias bombs refused), JSON and CSV through the standard library. A value is printed only when
 its tree is small (``VALUE_NODES``): a YAML alias bomb is a few hundred bytes that a printer would
 expand into billions of nodes, so the count follows aliases as printing would and stops early.
@@ -15,7 +15,7 @@ import hashlib
 import io
 import json
 
-from .data_files import DataError, load_toml, load_yaml, object_tags
+from .files import DataError, load_toml, load_yaml, object_tags
 
 VALUE_NODES = 5_000
 _PARSED: dict[str, object] = {}

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .api import Note
-from .data_files import DataError, load_toml, load_yaml, object_tags
+from ..api import Note
+from .files import DataError, load_toml, load_yaml, object_tags
 
 CONSTRUCT = "front matter"
 _FENCES = {"---": ("yaml", ("---", "...")), "+++": ("toml", ("+++",))}

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from functools import partial
 
-from .api import Site
-from .site_pages import RULES, reading_module
+from ..api import Site
+from .rules import RULES, reading_module
 
 
 def not_a_page(path: str, site: Site | None, data: bytes | None = None) -> str | None:
@@ -28,7 +28,7 @@ def not_a_page(path: str, site: Site | None, data: bytes | None = None) -> str |
         return None
     module = reading_module(site.dialect)
     rule = getattr(module, "skip", None)
-    if rule is None:  # Hugo's, Jekyll's and mdBook's rules live in site_pages
+    if rule is None:  # Hugo's, Jekyll's and mdBook's rules live in rules.py
         rule = RULES.get(site.dialect)
         if rule is None:
             return None

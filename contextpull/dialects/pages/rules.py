@@ -1,4 +1,4 @@
-"""Which files Hugo, Jekyll and mdBook render as pages (issue 26; the hook is ``pages.py``).
+"""Which files Hugo, Jekyll and mdBook render as pages (issue 26; the hook is ``hook.py``).
 Each rule is the generator's own, read from its documentation:
 
 - Jekyll leaves out what its ``exclude`` setting lists, and every file and folder whose name
@@ -24,17 +24,16 @@ Each rule is the generator's own, read from its documentation:
 from __future__ import annotations
 
 import fnmatch
-import importlib
 import os
 import posixpath
 from functools import lru_cache
 
-from ..bounded_read import read_regular
-from ..config import CONFIG_FILE_LIMIT
-from .api import Site
-from .detect import file_stamp, load_config
-from .registry import dialect
-from .front_matter import split_front_matter
+from ...bounded_read import read_regular
+from ...config import CONFIG_FILE_LIMIT
+from ..api import Site
+from ..detect import file_stamp, load_config
+from ..registry import dialect, load_module
+from ..data.front_matter import split_front_matter
 
 # Front matter is at the start of a file: this much of it holds nearly every real one, and a
 # longer one is read whole (``front_matter``).
@@ -303,9 +302,9 @@ def docs_path(site: Site, path: str) -> str:
 
 
 def reading_module(name: str):
-    """A dialect's reading module, by its path in the registry's table (``mdbook``, or a path
-    inside a sub-package), imported when first asked for."""
-    return importlib.import_module(f"{__package__}.{dialect(name).module}")
+    """A dialect's reading module, by its path in the registry's table, imported when first
+    asked for (the registry's own loader, cached per process)."""
+    return load_module(dialect(name).module)
 
 
 RULES = {"hugo": hugo, "jekyll": jekyll, "mdbook": mdbook}
