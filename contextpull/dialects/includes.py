@@ -21,7 +21,6 @@ itself a million times. The refusals, each a reason the report shows beside the 
 
 from __future__ import annotations
 
-import codecs
 import hashlib
 import os
 import posixpath
@@ -29,6 +28,9 @@ import re
 from dataclasses import dataclass, field
 
 from ..bounded_read import FileTooLarge, NotRegularFile, read_regular, why
+from ..parsing.blocks import ParseError
+from ..parsing.parse import decode_bytes
+from ..parsing.parse_markdown import normalize_newlines
 from .api import Included
 
 MAX_DEPTH = 10
@@ -130,21 +132,8 @@ def _inside(path: str, root: str) -> bool:
 
 
 def _decode(data: bytes) -> str | None:
-    """UTF-8 (a BOM dropped), else Latin-1, newlines normalised; None for a binary file."""
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        try:
-            text = data.decode("utf-16")
-        except UnicodeDecodeError:
-            return None
-    elif b"\x00" in data:
+    """The document rule (``parse.decode_bytes``), newlines normalised; None for a binary file."""
+    try:
+        return normalize_newlines(decode_bytes(data))
+    except ParseError:
         return None
-    else:
-        if data.startswith(codecs.BOM_UTF8):
-            data = data[len(codecs.BOM_UTF8) :]
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            text = data.decode("latin-1")
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text

@@ -51,10 +51,11 @@ def kind_for(path: str) -> str | None:
     return KINDS.get(path[dot:].lower())
 
 
-def decode_text(data: bytes) -> str:
-    """UTF-8 (with or without BOM), UTF-16 with a BOM, else Latin-1; never fails on bytes.
+def decode_bytes(data: bytes) -> str:
+    """UTF-8 (with or without BOM), UTF-16 with a BOM, else Latin-1; never fails on text bytes.
 
-    NUL bytes in anything but UTF-16 mean a binary file wearing a text extension.
+    NUL bytes in anything but UTF-16 mean a binary file wearing a text extension: ParseError.
+    An included file is decoded by this rule too (``dialects.includes``), where empty is fine.
     """
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         try:
@@ -72,6 +73,12 @@ def decode_text(data: bytes) -> str:
             text = data.decode("latin-1")
     if "\x00" in text:
         raise ParseError("binary file (NUL bytes)")
+    return text
+
+
+def decode_text(data: bytes) -> str:
+    """A document's text by ``decode_bytes``; a document with none is ParseError("empty file")."""
+    text = decode_bytes(data)
     if not text.strip():
         raise ParseError("empty file")
     return text
