@@ -156,11 +156,30 @@ def build_record(path: str, data: bytes, sha256: str, settings: Settings) -> Doc
     if kind is None:
         return Skipped(path, "unsupported file type")
     if reads_dialect(path, settings.site):
-        return _dialect_record(path, data, sha256, settings, kind)
+        return _prepared(path, data, kind, settings, lambda: _read_dialect(path, data, sha256, settings, kind))
+    return _prepared(path, data, kind, settings, lambda: (parse_file(data, kind, _stem(path)), None, sha256, {}))
+
+
+def _read_dialect(path: str, data: bytes, sha256: str, settings: Settings, kind: str):
+    """(parsed, description, the document's sha256, its dependencies and notes) by its dialect."""
+    from ..dialects.api import Site
+    from ..dialects.fingerprint import document_sha
+    from ..dialects.read import read_document
+
+    site = settings.site
+    if site is None:  # a caller that resolved no site (a library user): no root, so no includes
+        site = Site("plain", None, "", "")
+    result = read_document(data, kind, _stem(path), path, site)
+    sha = document_sha(site.dialect, sha256, result.deps)
+    return result.parsed, result.description, sha, {"deps": result.deps, "notes": result.notes}
+
+
+def _prepared(path: str, data: bytes, kind: str, settings: Settings, read) -> PreparedRecord | Skipped:
+    """Section, classify and summarise what ``read()`` gives; any failure is a skip naming it."""
     try:
-        parsed = parse_file(data, kind, _stem(path))
+        parsed, description, sha256, extra = read()
         drafts = section_document(parsed, settings)
-        summary = offline_summary(parsed.title, drafts)
+        summary = offline_summary(parsed.title, drafts, description)
     except ParseError as exc:
         return Skipped(path, str(exc) or "could not be parsed")
     except RecursionError:
@@ -180,43 +199,7 @@ def build_record(path: str, data: bytes, sha256: str, settings: Settings) -> Doc
         kind=kind,
         sections=sections,
         fts=tuple((fts_normalize(s.heading_path), fts_normalize(s.text)) for s in sections),
-    )
-
-
-def _dialect_record(path: str, data: bytes, sha256: str, settings: Settings, kind: str):
-    from ..dialects.api import Site
-    from ..dialects.fingerprint import document_sha
-    from ..dialects.read import read_document
-
-    site = settings.site
-    if site is None:  # a caller that resolved no site (a library user): no root, so no includes
-        site = Site("plain", None, "", "")
-    try:
-        result = read_document(data, kind, _stem(path), path, site)
-        parsed = result.parsed
-        drafts = section_document(parsed, settings)
-        summary = offline_summary(parsed.title, drafts, result.description)
-    except ParseError as exc:
-        return Skipped(path, str(exc) or "could not be parsed")
-    except RecursionError:
-        return Skipped(path, "could not be parsed (structure nested too deeply)")
-    except Exception as exc:  # noqa: BLE001 - one bad file must never stop the run
-        return Skipped(path, f"could not be parsed ({type(exc).__name__}: {exc})")
-    if not drafts:
-        return Skipped(path, "no text to index")
-    sections = tuple(drafts)
-    return PreparedRecord(
-        path=path,
-        title=parsed.title,
-        summary=summary,
-        summary_src="offline",
-        sha256=document_sha(site.dialect, sha256, result.deps),
-        bytes=len(data),
-        kind=kind,
-        sections=sections,
-        deps=result.deps,
-        notes=result.notes,
-        fts=tuple((fts_normalize(s.heading_path), fts_normalize(s.text)) for s in sections),
+        **extra,
     )
 
 
