@@ -73,3 +73,13 @@ def read_fixtures(path):
             parts.append("\n".join(lines[i:end]))
             i = end + 1
         yield start, title, parts[0], parts[1]
+
+
+def fixture_cases(folder):
+    """One ``pytest.param(source, expected)`` per case of every fixture file in ``folder``."""
+    import pytest
+    from pathlib import Path
+
+    for path in sorted(Path(folder).glob("*.txt")):
+        for line, title, source, expected in read_fixtures(path):
+            yield pytest.param(source, expected, id=f"{path.stem}:{line}:{title}")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from contextpull.dialects.sphinx import dialect as sphinx
-from rst_context import FakeContext, read_fixtures
+from rst_context import FakeContext, fixture_cases
 
 FIXTURES = Path(__file__).parent / "dialects" / "myst"
 CONFIG = {"myst_substitutions": {"version": "2.0"}}
@@ -24,13 +24,7 @@ def render(text, notes) -> str:
     return "\n\n".join(parts)
 
 
-def cases():
-    for path in sorted(FIXTURES.glob("*.txt")):
-        for line, title, source, expected in read_fixtures(path):
-            yield pytest.param(source, expected, id=f"{path.stem}:{line}:{title}")
-
-
-@pytest.mark.parametrize(("source", "expected"), list(cases()))
+@pytest.mark.parametrize(("source", "expected"), list(fixture_cases(FIXTURES)))
 def test_fixture(tmp_path, source, expected):
     ctx = FakeContext(tmp_path, "page.md", config=CONFIG, config_file="conf.py")
     assert render(sphinx.prepare(source, ctx), ctx.notes) == expected

@@ -12,7 +12,7 @@ import pytest
 
 from contextpull.dialects.sphinx.read_rst import parse_rst
 from contextpull.parsing.blocks import Code, Heading, ListBlock, Paragraph, Table
-from rst_context import FakeContext, read_fixtures
+from rst_context import FakeContext, fixture_cases
 
 FIXTURES = Path(__file__).parent / "dialects" / "rst"
 
@@ -30,13 +30,7 @@ def render(doc, notes) -> str:
     return "\n\n".join(out)
 
 
-def cases():
-    for path in sorted(FIXTURES.glob("*.txt")):
-        for line, title, source, expected in read_fixtures(path):
-            yield pytest.param(source, expected, id=f"{path.stem}:{line}:{title}")
-
-
-@pytest.mark.parametrize(("source", "expected"), list(cases()))
+@pytest.mark.parametrize(("source", "expected"), list(fixture_cases(FIXTURES)))
 def test_fixture(tmp_path, source, expected):
     ctx = FakeContext(tmp_path, config={"default_role": "code"}, config_file="conf.py")
     doc = parse_rst(source, ctx)
