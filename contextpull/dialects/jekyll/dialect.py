@@ -17,7 +17,7 @@ import html
 import posixpath
 import re
 
-from . import kramdown, liquid
+from . import kramdown, liquid, tags
 from ..api import Context, Included
 from ..data.values import dotted, note_object_tags, parse_data
 from ..markup import html_to_text, outside_code, strip_html_comments
@@ -85,7 +85,10 @@ def _scope(ctx: Context, within: Included | None, params: dict, held: list[str] 
             return args.split()[0] if args else ""
         return None
 
-    scope = liquid.Scope(lookup, tag, ctx.note, {}, held if held is not None else [])
+    def defined(name: str) -> bool | None:
+        return tags.defined(ctx, name, _site_root(ctx), _setting(ctx, "plugins_dir", "_plugins"))
+
+    scope = liquid.Scope(lookup, tag, ctx.note, {}, held if held is not None else [], defined=defined)
     return scope
 
 
