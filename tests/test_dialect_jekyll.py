@@ -157,3 +157,15 @@ def test_a_tag_a_plugin_may_define_is_not_called_unknown(tmp_path, config, files
     ctx = _tag_site(tmp_path, config, files)
     assert "INNER" in jekyll.prepare("{% notebox %}\nINNER\n{% endnotebox %}\n", ctx)
     assert [o for o, _, _ in _tag_notes(ctx)] == ["converted"]
+
+
+def test_a_data_file_that_is_an_alias_bomb_is_named_once_where_it_is_asked_for(tmp_path):
+    levels = ['a0: &a0 "lol"'] + [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 10)]
+    ctx = _tag_site(tmp_path, files={"_data/bomb.yml": "\n".join(levels) + "\n"})
+    out = jekyll.prepare("# P\n\nValue: {{ site.data.bomb.a9 }}\n\nAgain: {{ site.data.bomb.a1 }}\n", ctx)
+    assert "lol" not in out
+    assert [(n.construct, n.line, n.detail) for n in ctx.notes if n.outcome == "unresolved"] == [
+        ("data file", 3, "_data/bomb.yml: YAML expands to more than 200000 nodes (an alias bomb?)"),
+        ("liquid output", 3, "site.data.bomb.a9"),
+        ("liquid output", 5, "site.data.bomb.a1"),
+    ]

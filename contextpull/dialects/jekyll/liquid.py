@@ -46,6 +46,7 @@ class Scope:
     # Whether the site defines a tag the layers above do not render: True, False (the build would
     # fail on it) or None (it cannot be told); None as a whole when the dialect cannot say.
     defined: Callable[[str], bool | None] | None = None
+    line: int = 0  # the line of the tag or output being read, for notes made by ``lookup``
 
     def value(self, expr: str) -> object:
         """A literal or a variable path's value, None when unknown."""
@@ -126,6 +127,7 @@ def render(text: str, scope: Scope, first_line: int, fixed_line: bool = False) -
         if not fixed_line:  # counted on from the last tag: a page of thousands of tags stays linear
             line += text.count("\n", counted, tok.start)
             counted = tok.start
+        scope.line = line
         if tok.name is None:
             rendered, pos = _output(tok.body, scope, line), tok.end
         else:
