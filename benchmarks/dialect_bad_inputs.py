@@ -96,7 +96,7 @@ CASES: dict[str, tuple[str, str, dict[str, str], str]] = {
     }, "front matter refused (aliases), body kept"),
     "yaml-bomb-data": ("jekyll", "docs/_data/bomb.yml", {
         "docs/_data/bomb.yml": _laughs(), "docs/page.md": "# Page\n\nValue: {{ site.data.bomb.a9 }}\n",
-    }, "data file refused, the reference reported"),
+    }, "data file refused, the file and its reason named at the reference"),
     "yaml-object-tags": ("mkdocs", "docs/tags.md", {
         "docs/tags.md": "---\ntitle: !!python/object/apply:os.system ['touch {PWNED}']\n"
                         "x: !!python/object/new:builtins.exec [\"open('{PWNED}', 'w')\"]\n---\n# Tags\n\nBody.\n",
@@ -123,21 +123,21 @@ CASES: dict[str, tuple[str, str, dict[str, str], str]] = {
     }, "a named skip each"),
     "unknown-mkdocs": ("mkdocs", "docs/unknown.md", {
         "docs/unknown.md": '# U\n\n!!! madeup "Made up"\n    INNER-TEXT-1\n\n/// frob\nINNER-TEXT-2\n///\n',
-    }, "inner text kept, converted"),
+    }, "inner text kept; !!! madeup converted, /// frob named unresolved"),
     "unknown-mdbook": ("mdbook", "src/unknown.md", {"src/unknown.md": "# U\n\n{{#frobnicate x}}\n\nINNER-TEXT-1\n"},
                        "left visible, noted"),
     "unknown-hugo": ("hugo", "content/unknown.md", {
         "content/unknown.md": "# U\n\n{{< nosuch arg >}}INNER-TEXT-1{{< /nosuch >}}\n\n{{% nosuch2 %}}INNER-TEXT-2{{% /nosuch2 %}}\n",
-    }, "inner text kept, converted"),
+    }, "inner text kept, each named unresolved (no template)"),
     "unknown-jekyll": ("jekyll", "docs/unknown.md", {
         "docs/unknown.md": "# U\n\n{% nosuchtag x %}\nINNER-TEXT-1\n{% endnosuchtag %}\n\n{{ site.data.missing.key }}\n",
-    }, "inner text kept, reported"),
+    }, "inner text kept, the tag and the output named unresolved"),
     "unknown-docusaurus": ("docusaurus", "docs/unknown.mdx", {
         "docs/unknown.mdx": "# U\n\n<NoSuch prop={1}>\nINNER-TEXT-1\n</NoSuch>\n\n:::nosuch\nINNER-TEXT-2\n:::\n",
-    }, "inner text kept, converted"),
+    }, "inner text kept, each named unresolved"),
     "unknown-sphinx": ("sphinx", "docs/unknown.rst", {
         "docs/unknown.rst": "U\n=\n\n.. nosuch::\n\n   INNER-TEXT-1\n",
-    }, "inner text kept, noted"),
+    }, "inner text kept, named unresolved"),
 }
 
 
