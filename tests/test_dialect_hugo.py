@@ -241,3 +241,13 @@ def test_a_layouts_folder_linked_out_of_the_repository_is_not_listed(tmp_path):
     ctx = _shortcode_site(repo)
     hugo.prepare("{{< widget >}}INNER{{< /widget >}}", ctx)
     assert [n.outcome for n in ctx.notes] == ["unresolved"]
+
+
+def test_a_template_added_between_two_reads_in_one_process_is_seen(tmp_path):
+    ctx = _shortcode_site(tmp_path)
+    hugo.prepare("{{< widget >}}INNER{{< /widget >}}", ctx)
+    (tmp_path / "layouts" / "_shortcodes").mkdir(parents=True)
+    (tmp_path / "layouts" / "_shortcodes" / "widget.html").write_text("{{ .Inner }}")
+    again = _shortcode_site(tmp_path)
+    hugo.prepare("{{< widget >}}INNER{{< /widget >}}", again)
+    assert [n.outcome for n in ctx.notes + again.notes] == ["unresolved", "converted"]

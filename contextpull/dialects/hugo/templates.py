@@ -8,8 +8,8 @@ other name fails the build ("template for shortcode not found"), so the page a r
 does not exist; the store keeps the call's inner text and the report says so.
 
 The folders are listed, never read: a template's name is its path below the folder without its
-extensions (``foo/bar.en.html`` is ``foo/bar``). Listing happens once per process and site and is
-bounded in files; a folder whose real path leaves the repository is not listed. When a template
+extensions (``foo/bar.en.html`` is ``foo/bar``). Listing happens once per process and site (again
+only when a folder's modification time moves) and is bounded in files; a folder whose real path leaves the repository is not listed. When a template
 may come from where the build cannot look (a theme or module that is not a folder of the
 repository), ``complete`` is False and no call is called unknown.
 """
@@ -49,7 +49,20 @@ def shortcode_templates(ctx: Context) -> Templates:
     config = ctx.config if isinstance(ctx.config, dict) else {}
     root = hugo_data.site_root(ctx)
     layouts, complete = _layout_folders(config, root, ctx.site.repo_root)
-    return _listed(ctx.site.repo_root, layouts, complete)
+    return _listed(ctx.site.repo_root, layouts, complete, _stamp(ctx.site.repo_root, layouts))
+
+
+def _stamp(repo_root: str, layouts: tuple[str, ...]) -> tuple:
+    """When each template folder last changed: part of the listing's cache key, so a process
+    that builds twice (a test run, a long-lived ingest) sees a template added in between."""
+    out = []
+    for layout in layouts:
+        for sub in _FOLDERS:
+            try:
+                out.append(os.stat(os.path.join(repo_root, *layout.split("/"), sub)).st_mtime_ns)
+            except OSError:
+                out.append(None)
+    return tuple(out)
 
 
 def _layout_folders(config: dict, root: str, repo_root: str) -> tuple[tuple[str, ...], bool]:
@@ -76,7 +89,7 @@ def _layout_folders(config: dict, root: str, repo_root: str) -> tuple[tuple[str,
 
 
 @lru_cache(maxsize=8)
-def _listed(repo_root: str, layouts: tuple[str, ...], complete: bool) -> Templates:
+def _listed(repo_root: str, layouts: tuple[str, ...], complete: bool, stamp: tuple) -> Templates:
     found: dict[str, str] = {}
     searched: list[str] = []
     budget = MAX_TEMPLATES
