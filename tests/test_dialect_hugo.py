@@ -251,3 +251,11 @@ def test_a_template_added_between_two_reads_in_one_process_is_seen(tmp_path):
     again = _shortcode_site(tmp_path)
     hugo.prepare("{{< widget >}}INNER{{< /widget >}}", again)
     assert [n.outcome for n in ctx.notes + again.notes] == ["unresolved", "converted"]
+
+
+def test_many_calls_of_one_custom_shortcode_read_its_template_once(tmp_path):
+    ctx = _shortcode_site(tmp_path, files={"layouts/_shortcodes/widget.html": "{{ .Inner }}",
+                                           "snippets/tail.txt": "TAIL"})
+    source = "{{< widget >}}x{{< /widget >}}\n" * 12_000 + '{{< readfile file="snippets/tail.txt" >}}\n'
+    assert hugo.prepare(source, ctx).rstrip().endswith("TAIL")
+    assert ctx._resolver.reads == 2  # the template and the file, within the page's read budget

@@ -132,8 +132,16 @@ def defined(ctx: Context, name: str) -> bool | None:
     templates = shortcode_templates(ctx)
     path = templates.found.get(name)
     if path is not None:
-        ctx.read_data(path)
+        _depend(ctx, path)
         return True
     for folder in templates.folders:
-        ctx.read_data(f"{folder}/{name}.html")
+        _depend(ctx, f"{folder}/{name}.html")
     return False if templates.complete else None
+
+
+def _depend(ctx: Context, path: str) -> None:
+    """``path`` as a dependency of the page, read once per page: a page of thousands of calls
+    must not spend the read budget its includes need."""
+    deps = getattr(ctx, "deps", None)
+    if not (isinstance(deps, dict) and path in deps):
+        ctx.read_data(path)

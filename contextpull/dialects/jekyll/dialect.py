@@ -85,8 +85,12 @@ def _scope(ctx: Context, within: Included | None, params: dict, held: list[str] 
             return args.split()[0] if args else ""
         return None
 
+    answers: dict[str, bool | None] = {}  # once per name and text: the plugin files are read then
+
     def defined(name: str) -> bool | None:
-        return tags.defined(ctx, name, _site_root(ctx), _setting(ctx, "plugins_dir", "_plugins"))
+        if name not in answers:
+            answers[name] = tags.defined(ctx, name, _site_root(ctx), _setting(ctx, "plugins_dir", "_plugins"))
+        return answers[name]
 
     scope = liquid.Scope(lookup, tag, ctx.note, {}, held if held is not None else [], defined=defined)
     return scope

@@ -57,6 +57,7 @@ class _Env:
     commonmark: bool = False  # a file the site reads as CommonMark: no ESM, braces are text
     data: dict = field(default_factory=dict)  # JSON imports read so far, by name
     bound: set = field(default_factory=set)  # names the source's import/export statements bind
+    site_names: dict = field(default_factory=dict)  # what the site provides, read once per source
 
     def at(self, pos: int) -> int:
         if self.line is not None:
@@ -290,12 +291,18 @@ def _undefined(name: str, env: _Env) -> bool:
     if env.commonmark or not provided.applies(env.ctx):
         return False
     root = name.split(".", 1)[0]
-    return root not in env.bound and root not in provided.provided_components(env.ctx)
+    if root in env.bound:
+        return False
+    if "components" not in env.site_names:
+        env.site_names["components"] = provided.provided_components(env.ctx)
+    return root not in env.site_names["components"]
 
 
 def _note_directive(node: jsx.Directive, env: _Env) -> None:
     """``:::name`` is an admonition for a keyword the site has; any other is not drawn as one."""
-    keywords = provided.admonition_keywords(env.ctx) if provided.applies(env.ctx) else None
+    if "keywords" not in env.site_names:
+        env.site_names["keywords"] = provided.admonition_keywords(env.ctx) if provided.applies(env.ctx) else None
+    keywords = env.site_names["keywords"]
     if keywords is not None and node.name.lower() not in keywords:
         env.note("admonition", "unresolved", node.pos,
                  f"unknown admonition :::{node.name}: not a Docusaurus keyword nor in admonitions.keywords,"
