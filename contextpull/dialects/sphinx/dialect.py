@@ -225,7 +225,7 @@ class _Converter:
         if key in _KEPT:
             self.note(f"myst {key}", "converted", number)
             return self.convert(content, start, within, at)
-        if defined(name, self.config, _rst_names()) is False:
+        if defined(name, self.config, _rst_names(), self.ctx) is False:
             self.note("myst directive", "unresolved", number, unknown_detail(name, bool(content)))
             return self.convert(content, start, within, at)
         if content:

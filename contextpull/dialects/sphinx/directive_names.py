@@ -3,15 +3,18 @@ construct report" and "Bad input": unknown directives).
 
 Sphinx stops at a directive no one registered ("Unknown directive type"): the page shows an
 error there, not the directive's rendering. A name is defined by docutils, by Sphinx itself (its
-domains included), or by an extension listed in ``conf.py``'s ``extensions`` (read as data; no
-extension is imported, so what each one registers is written here). When ``conf.py`` lists an
-extension this table does not know, that extension may define any name, and no name is called
-unknown (``defined`` answers None): a real project's own directives must not be reported as
-mistakes.
+domains included), by an extension listed in ``conf.py``'s ``extensions`` (read as data; no
+extension is imported, so what each one registers is written here), or by ``conf.py``'s own
+``setup(app)`` (``app.add_directive("name", ...)``, found in its text). When ``conf.py`` lists an
+extension this table does not know, or registers a directive under a computed name, any name may
+be defined, and none is called unknown (``defined`` answers None): a real project's own
+directives must not be reported as mistakes.
 """
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Collection
 
 # Sphinx's own directives that are neither docutils' nor stood in for by ``rst_registry``.
@@ -66,18 +69,31 @@ EXTENSIONS: dict[str, frozenset[str]] = {name: frozenset(names.split()) for name
 }.items()}
 
 
-def defined(name: str, config: dict, known: Collection[str] = ()) -> bool | None:
+# conf.py's own ``setup(app)`` registering a directive: ``app.add_directive("name", ...)``,
+# ``add_directive_to_domain("py", "name", ...)``, docutils' ``register_directive("name", ...)``.
+_REGISTERS = re.compile(
+    r"\b(?:add_directive|register_directive)\s*\(\s*(?:(['\"])([^'\"]+)\1|(\S))"
+    r"|\badd_directive_to_domain\s*\(\s*(['\"])(\w+)\4\s*,\s*(?:(['\"])([^'\"]+)\6|(\S))"
+)
+_CONF: dict[str, tuple[frozenset[str], bool]] = {}  # sha256 of conf.py -> what it registers
+
+
+def defined(name: str, config: dict, known: Collection[str] = (), ctx=None) -> bool | None:
     """Whether Sphinx would know directive ``name`` in a project configured by ``config``:
     True, False, or None when a listed extension may define names this table does not know.
-    ``known``: names the caller renders by a rule of its own (``rst_registry.TABLE``)."""
+    ``known``: names the caller renders by a rule of its own (``rst_registry.TABLE``); ``ctx``:
+    the page's context, through which ``conf.py`` is read for the directives its own ``setup``
+    registers (read as text, never run)."""
     from docutils.parsers.rst import directives
 
     key = name.lower()
     domain, _, _ = key.rpartition(":")
     if key in known or key in SPHINX or key in directives._directive_registry or domain in DOMAINS:
         return True
+    registered, complete = conf_directives(ctx) if ctx is not None else (frozenset(), True)
+    if key in registered:
+        return True
     listed = config.get("extensions") if isinstance(config, dict) else None
-    complete = True
     for extension in listed if isinstance(listed, list) else []:
         names = EXTENSIONS.get(extension) if isinstance(extension, str) else frozenset()
         if names is None:
@@ -85,6 +101,39 @@ def defined(name: str, config: dict, known: Collection[str] = ()) -> bool | None
         elif key in names:
             return True
     return False if complete else None
+
+
+def conf_directives(ctx) -> tuple[frozenset[str], bool]:
+    """The directive names ``conf.py`` registers itself, and False when one of its registrations
+    names a directive by something other than a literal. conf.py is a dependency of the page,
+    read once per page (a page of a thousand unknown directives must not spend its read budget)
+    and parsed once per process and content."""
+    path = ctx.site.config_file
+    if not path or not path.endswith("conf.py"):
+        return frozenset(), True
+    deps = getattr(ctx, "deps", None)
+    sha = deps.get(path) if isinstance(deps, dict) else None
+    if sha not in _CONF:
+        data = ctx.read_data(path)
+        if data is None:
+            return frozenset(), True
+        sha = hashlib.sha256(data).hexdigest()
+        if sha not in _CONF:
+            _CONF[sha] = _registered(data.decode("utf-8", "replace"))
+    return _CONF[sha]
+
+
+def _registered(text: str) -> tuple[frozenset[str], bool]:
+    names: set[str] = set()
+    complete = True
+    for m in _REGISTERS.finditer(text):
+        if m.group(3) is not None or m.group(8) is not None:
+            complete = False
+        elif m.group(2) is not None:
+            names.add(m.group(2).lower())
+        elif m.group(7) is not None:
+            names.update({m.group(7).lower(), f"{m.group(5)}:{m.group(7)}".lower()})
+    return frozenset(names), complete
 
 
 def unknown_detail(name: str, kept: bool) -> str:

@@ -340,7 +340,7 @@ class Unknown(Kept):
     def run(self):
         from .directive_names import defined, unknown_detail
 
-        if defined(self.name, _state(self).config) is False:
+        if defined(self.name, _state(self).config, ctx=_state(self).ctx) is False:
             note_at(self, "rst directive", "unresolved", unknown_detail(self.name, bool(self.content)))
             return parse_body(self)
         if not self.content:
