@@ -241,6 +241,8 @@ def test_outside_docusaurus_no_component_is_called_undefined():
         ("module.exports = {presets: [['classic', {docs: {admonitions: {keywords: ['nosuch', 'x']}}}]]};", "converted"),
         ("const admonitions = require('./admonitions');\nmodule.exports = {presets: [['classic', {docs: {admonitions}}]]};",
          "converted"),  # keywords the build cannot read: none is called unknown
+        ("module.exports = {presets: [['classic', {docs: {remarkPlugins: [myDirectives]}}]]};", "converted"),
+        ("module.exports = {presets: [['classic', {docs: {remarkPlugins: []}}]]};", "unresolved"),
     ],
 )
 def test_a_container_that_is_no_admonition_keyword_is_named(config, outcome):

@@ -6,7 +6,8 @@ MDX compiles ``<Name>`` to a reference to ``Name``: the page must import it, def
 ``MDXComponents`` (``Head``, ``Details``, ``Mermaid`` and the HTML elements it restyles) and a site
 may extend by swizzling ``src/theme/MDXComponents``. Any other name fails to render ("Expected
 component to be defined"). A ``:::name`` container is an admonition only for a keyword of
-Docusaurus or of the configuration's ``admonitions.keywords``; any other one is not drawn as one.
+Docusaurus or of the configuration's ``admonitions.keywords``; any other one is not drawn as one,
+unless a remark plugin of the configuration handles it (which the build cannot tell).
 
 Everything here reads source as text: an ESM statement's identifiers, the configuration's and the
 swizzled file's words. That over-counts what is defined (a word in a comment counts), never
@@ -28,6 +29,7 @@ DEFAULT_KEYWORDS = frozenset({"note", "tip", "info", "warning", "danger", "cauti
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _STRING = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`[^`]*`""")
 _KEYWORDS = re.compile(r"\bkeywords\s*:\s*\[([^\]]*)\]")
+_REMARK_PLUGINS = re.compile(r"\b(?:beforeDefaultRemarkPlugins|remarkPlugins)\s*:(?!\s*\[\s*\])")
 _SWIZZLED = tuple(f"src/theme/MDXComponents{ext}" for ext in (".js", ".jsx", ".ts", ".tsx", "/index.js",
                                                                "/index.jsx", "/index.ts", "/index.tsx"))
 
@@ -55,8 +57,11 @@ def provided_components(ctx: Context) -> frozenset[str]:
 
 def admonition_keywords(ctx: Context) -> frozenset[str] | None:
     """The keywords ``:::name`` may use; None when the configuration sets admonitions in a way
-    not written as a literal list in it (then no keyword is called unknown)."""
+    not written as a literal list in it, or adds remark plugins (one may handle any directive):
+    then no keyword is called unknown."""
     text = (ctx.read_data(ctx.site.config_file) or b"").decode("utf-8", "replace") if ctx.site.config_file else ""
+    if _REMARK_PLUGINS.search(text):
+        return None
     if "admonitions" not in text:
         return DEFAULT_KEYWORDS
     lists = _KEYWORDS.findall(text)
