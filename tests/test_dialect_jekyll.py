@@ -150,6 +150,7 @@ def test_a_tag_no_one_defines_is_named_and_keeps_its_inner_text(tmp_path):
         ("plugins_dir: lib/tags\n", {"lib/tags/n.rb": "Liquid::Template.register_tag :notebox, Notes\n"}),
         ("", {"_plugins/any.rb": "Liquid::Template.register_tag(NAME, Notes)\n"}),  # a computed name may be it
         ("plugins:\n  - jekyll-house-tags\n", {}),  # a gem whose tags are not known here
+        ("theme: house-theme\n", {}),  # a theme gem loads its own dependencies
         ("", {"Gemfile": "group :jekyll_plugins do\n  gem \"jekyll-house-tags\"\nend\n"}),
     ],
 )
@@ -169,3 +170,10 @@ def test_a_data_file_that_is_an_alias_bomb_is_named_once_where_it_is_asked_for(t
         ("liquid output", 3, "site.data.bomb.a9"),
         ("liquid output", 5, "site.data.bomb.a1"),
     ]
+
+
+def test_a_theme_gem_brings_the_tags_of_the_plugins_it_loads(tmp_path):
+    ctx = _tag_site(tmp_path, "theme: minima\n")
+    jekyll.prepare("{% seo %}\n\n{% nosuchtag %}\n", ctx)
+    assert [(o, d.split(":")[0]) for o, _, d in _tag_notes(ctx)] == [
+        ("unresolved", "seo"), ("unresolved", "unknown Liquid tag {% nosuchtag %}")]

@@ -3,8 +3,8 @@ report" and "Bad input": unknown directives).
 
 Jekyll stops at a tag no one registered ("Liquid syntax error: Unknown tag"), so the page does not
 exist as written. A tag is defined by Liquid, by Jekyll, by a plugin gem the site loads
-(``plugins:``, the older ``gems:``, or a Gemfile's ``jekyll_plugins`` group; what each gem
-registers is written in ``GEMS``), or by a Ruby file in the site's ``_plugins`` folder that calls
+(``plugins:``, the older ``gems:``, a Gemfile's ``jekyll_plugins`` group, or the ``theme:`` gem's
+own dependencies; what each gem registers is written in ``GEMS``), or by a Ruby file in the site's ``_plugins`` folder that calls
 ``register_tag`` with a literal name. The plugin files are read as text, never run. When a plugin
 may register names this module cannot read (a gem not in ``GEMS``, a ``register_tag`` with a
 computed name), ``defined`` answers None and no tag is called unknown.
@@ -37,6 +37,11 @@ GEMS: dict[str, frozenset[str]] = {name: frozenset(tags.split()) for name, tags 
     "jekyll-sass-converter": "", "jekyll-archives": "", "jekyll-toc": "", "jekyll-target-blank": "",
     "jekyll-data": "", "jekyll-environment-variables": "", "jekyll-minifier": "", "jekyll-postcss": "",
 }.items()}
+# Theme gems -> the plugin gems Jekyll loads with them (a theme's runtime dependencies).
+THEMES: dict[str, tuple[str, ...]] = {
+    "minima": ("jekyll-feed", "jekyll-seo-tag"),
+    "just-the-docs": ("jekyll-seo-tag", "jekyll-include-cache"),
+}
 _REGISTER = re.compile(r"register_tag\s*\(?\s*(?:[\"']([\w-]+)[\"']|:(\w+)|(\S))")
 _GEM = re.compile(r"""^\s*gem\s+["']([\w.-]+)["']""", re.M)
 MAX_PLUGIN_FILES = 200
@@ -71,6 +76,11 @@ def defined(ctx: Context, name: str, site_root: str, plugins_dir: str) -> bool |
 def _gems(ctx: Context, site_root: str) -> list[str]:
     config = ctx.config if isinstance(ctx.config, dict) else {}
     found = [g for key in ("plugins", "gems") if isinstance(config.get(key), list) for g in config[key]]
+    theme = config.get("theme")
+    if isinstance(theme, str) and theme.strip():
+        # GitHub Pages' own themes load jekyll-seo-tag; another theme gem, what THEMES says or
+        # anything (its name is then a gem GEMS does not know).
+        found.extend(("jekyll-seo-tag",) if theme.startswith("jekyll-theme-") else THEMES.get(theme, (theme,)))
     for folder in dict.fromkeys((site_root, "")):
         data = ctx.read_data(posixpath.join(folder, "Gemfile").lstrip("/"))
         text = data.decode("utf-8", "replace") if data is not None else ""
