@@ -9,9 +9,10 @@ does not exist; the store keeps the call's inner text and the report says so.
 
 The folders are listed, never read: a template's name is its path below the folder without its
 extensions (``foo/bar.en.html`` is ``foo/bar``). Listing happens once per process and site (again
-only when a folder's modification time moves) and is bounded in files; a folder whose real path leaves the repository is not listed. When a template
-may come from where the build cannot look (a theme or module that is not a folder of the
-repository), ``complete`` is False and no call is called unknown.
+only when a folder's modification time moves) and is bounded in files; a folder whose real path
+leaves the repository is not listed. When a template may come from where the build cannot look
+(a theme or module that is not a folder of the repository), ``complete`` is False and no call is
+called unknown.
 """
 
 from __future__ import annotations

@@ -4,10 +4,11 @@ report" and "Bad input": unknown directives).
 Jekyll stops at a tag no one registered ("Liquid syntax error: Unknown tag"), so the page does not
 exist as written. A tag is defined by Liquid, by Jekyll, by a plugin gem the site loads
 (``plugins:``, the older ``gems:``, a Gemfile's ``jekyll_plugins`` group, or the ``theme:`` gem's
-own dependencies; what each gem registers is written in ``GEMS``), or by a Ruby file in the site's ``_plugins`` folder that calls
-``register_tag`` with a literal name. The plugin files are read as text, never run. When a plugin
-may register names this module cannot read (a gem not in ``GEMS``, a ``register_tag`` with a
-computed name), ``defined`` answers None and no tag is called unknown.
+own dependencies; what each gem registers is written in ``GEMS``), or by a Ruby file in the
+site's ``_plugins`` folder that calls ``register_tag`` with a literal name. The plugin files are
+read as text, never run. When a plugin may register names this module cannot read (a gem not in
+``GEMS``, a ``register_tag`` with a computed name), ``defined`` answers None and no tag is
+called unknown.
 """
 
 from __future__ import annotations

@@ -48,7 +48,9 @@ ABBREVIATION = "abbreviation"
 MAX_NESTING = 20
 
 # pymdown's block extensions and the names they register by default (pymdownx/blocks/*.py).
-_BLOCK_EXTENSIONS = frozenset(f"pymdownx.blocks.{n}" for n in "admonition details tab html definition caption figure".split())
+_BLOCK_EXTENSIONS = frozenset(
+    f"pymdownx.blocks.{n}" for n in "admonition details tab html definition caption figure".split()
+)
 _BLOCK_NAMES = frozenset(
     "admonition details tab html define caption figure-caption table-caption figure"
     " note attention caution danger error tip hint warning".split()
