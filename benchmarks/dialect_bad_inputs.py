@@ -9,7 +9,8 @@ never reach the store. Per case it prints: exit code, wall time, peak RSS of the
 reaped worker processes included), whether it was killed at ``--timeout``, whether a Python
 traceback appeared, whether ``ok.md`` (and the text inside unknown constructs) is in the store,
 whether anything leaked (the outside marker in the store, or a file a YAML tag would create), and
-the first warning, skip or unresolved construct the build named for the case's file.
+the number of unresolved constructs the construct report names, and the first warning, skip or
+unresolved construct the build named for the case's file.
 
     .venv/bin/python benchmarks/dialect_bad_inputs.py
     .venv/bin/python benchmarks/dialect_bad_inputs.py --only include-cycle --only notebook-not-json --json bad.json
@@ -96,7 +97,7 @@ CASES: dict[str, tuple[str, str, dict[str, str], str]] = {
     }, "front matter refused (aliases), body kept"),
     "yaml-bomb-data": ("jekyll", "docs/_data/bomb.yml", {
         "docs/_data/bomb.yml": _laughs(), "docs/page.md": "# Page\n\nValue: {{ site.data.bomb.a9 }}\n",
-    }, "data file refused, the reference reported"),
+    }, "data file refused, the file and its reason named at the reference"),
     "yaml-object-tags": ("mkdocs", "docs/tags.md", {
         "docs/tags.md": "---\ntitle: !!python/object/apply:os.system ['touch {PWNED}']\n"
                         "x: !!python/object/new:builtins.exec [\"open('{PWNED}', 'w')\"]\n---\n# Tags\n\nBody.\n",
@@ -123,21 +124,21 @@ CASES: dict[str, tuple[str, str, dict[str, str], str]] = {
     }, "a named skip each"),
     "unknown-mkdocs": ("mkdocs", "docs/unknown.md", {
         "docs/unknown.md": '# U\n\n!!! madeup "Made up"\n    INNER-TEXT-1\n\n/// frob\nINNER-TEXT-2\n///\n',
-    }, "inner text kept, converted"),
+    }, "inner text kept; !!! madeup converted, /// frob named unresolved"),
     "unknown-mdbook": ("mdbook", "src/unknown.md", {"src/unknown.md": "# U\n\n{{#frobnicate x}}\n\nINNER-TEXT-1\n"},
                        "left visible, noted"),
     "unknown-hugo": ("hugo", "content/unknown.md", {
         "content/unknown.md": "# U\n\n{{< nosuch arg >}}INNER-TEXT-1{{< /nosuch >}}\n\n{{% nosuch2 %}}INNER-TEXT-2{{% /nosuch2 %}}\n",
-    }, "inner text kept, converted"),
+    }, "inner text kept, each named unresolved (no template)"),
     "unknown-jekyll": ("jekyll", "docs/unknown.md", {
         "docs/unknown.md": "# U\n\n{% nosuchtag x %}\nINNER-TEXT-1\n{% endnosuchtag %}\n\n{{ site.data.missing.key }}\n",
-    }, "inner text kept, reported"),
+    }, "inner text kept, the tag and the output named unresolved"),
     "unknown-docusaurus": ("docusaurus", "docs/unknown.mdx", {
         "docs/unknown.mdx": "# U\n\n<NoSuch prop={1}>\nINNER-TEXT-1\n</NoSuch>\n\n:::nosuch\nINNER-TEXT-2\n:::\n",
-    }, "inner text kept, converted"),
+    }, "inner text kept, each named unresolved"),
     "unknown-sphinx": ("sphinx", "docs/unknown.rst", {
         "docs/unknown.rst": "U\n=\n\n.. nosuch::\n\n   INNER-TEXT-1\n",
-    }, "inner text kept, noted"),
+    }, "inner text kept, named unresolved"),
 }
 
 
@@ -270,6 +271,7 @@ def run_case(name: str, cli: list[str], how: str | None, timeout: float, memory_
             "leak": SECRET in text or pwned.exists(),
             "document": document_status(out / "store.sqlite", report, docs, root / "repo" / hostile),
             "store_mb": round((((report.get("manifest") or {}).get("store") or {}).get("bytes") or 0) / 1e6, 2),
+            "unresolved": len(_unresolved(report)),
             "named": named_line(report, run["stderr"], hostile)[:160],
         }
 
@@ -296,13 +298,13 @@ def main(argv: list[str] | None = None) -> int:
     rows = [run_case(name, cli, how, args.timeout, args.memory_mb)
             for name in (args.only or list(CASES))]
     print("| case | dialect | exit | wall s | peak RSS MB | killed | traceback | hostile document | ok.md kept"
-          " | inner text | leak | store MB | named |")
-    print("|---" * 13 + "|")
+          " | inner text | leak | store MB | unresolved | named |")
+    print("|---" * 14 + "|")
     yes = {True: "yes", False: "no"}
     for r in rows:
         print(f"| {r['case']} | {r['dialect']} | {r['exit_code']} | {r['wall_s']:.2f} | {r['rss_mb']:.0f} | {yes[r['timed_out']]}"
               f" | {yes[r['traceback']]} | {r['document']} | {yes[r['ok_kept']]} | {r['inner_kept'] or '-'}"
-              f" | {yes[r['leak']]} | {r['store_mb']:.2f}"
+              f" | {yes[r['leak']]} | {r['store_mb']:.2f} | {r['unresolved']}"
               f" | {r['named'].replace('|', '/')} |")
     if args.json:
         args.json.write_text(json.dumps(rows, indent=2) + "\n")

@@ -139,3 +139,17 @@ def test_bad_inputs_case_files_hold_what_they_name(tmp_path):
         assert (root / "repo" / hostile).is_file() and (docs / "ok.md").is_file()
         assert bad.SECRET in (root / "secret.txt").read_text()
     assert bad._laughs(3, 2).count("*a") == 6
+
+
+def test_bad_inputs_name_each_unknown_construct(tmp_path):
+    """Each construct the generator itself would not render is an unresolved note of its own."""
+    cases = {"unknown-hugo": 2, "unknown-docusaurus": 2, "unknown-sphinx": 1, "unknown-mkdocs": 1, "unknown-jekyll": 2}
+    out = tmp_path / "bad.json"
+    args = [a for case in cases for a in ("--only", case)]
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "dialect_bad_inputs.py"), *args, "--json", str(out)],
+                          capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr
+    rows = {r["case"]: r for r in json.loads(out.read_text())}
+    assert {case: rows[case]["unresolved"] for case in cases} == cases
+    assert all(r["inner_kept"].split("/")[0] == r["inner_kept"].split("/")[1] for r in rows.values())
+    assert "unknown shortcode {{< nosuch >}}" in rows["unknown-hugo"]["named"]

@@ -173,3 +173,89 @@ def test_a_printed_data_section_follows_the_data_file_and_stays_a_dependency(tmp
         assert ctx.deps["data/docs.yaml"] == hashlib.sha256(data.read_bytes()).hexdigest()
     assert "wick: first" in shown[0] and "wick: second" in shown[1]
     assert shown[2] == shown[0] != shown[1]
+
+
+def _shortcode_site(tmp_path, config: str = "", files: dict | None = None):
+    (tmp_path / "hugo.toml").write_text(config)
+    for rel, text in (files or {}).items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return context(tmp_path, "p.md", dialect="hugo", config_file="hugo.toml", config=tomllib.loads(config))
+
+
+def test_a_shortcode_no_template_defines_is_named_and_keeps_its_text(tmp_path):
+    ctx = _shortcode_site(tmp_path)
+    source = "# P\n\n{{< nosuch arg >}}INNER{{< /nosuch >}}\n\n{{% nosuch2 %}}MORE{{% /nosuch2 %}}\n\n{{< alone >}}\n"
+    out = hugo.prepare(source, ctx)
+    assert "INNER" in out and "MORE" in out
+    assert [(n.outcome, n.line, n.detail) for n in ctx.notes] == [
+        ("unresolved", 3, "unknown shortcode {{< nosuch >}}: no template in layouts/_shortcodes or"
+                          " layouts/shortcodes, its inner text kept"),
+        ("unresolved", 5, "unknown shortcode {{% nosuch2 %}}: no template in layouts/_shortcodes or"
+                          " layouts/shortcodes, its inner text kept"),
+        ("unresolved", 7, "unknown shortcode {{< alone >}}: no template in layouts/_shortcodes or"
+                          " layouts/shortcodes, nothing kept"),
+    ]
+    # Where the template would be is a dependency: adding it rebuilds the page.
+    assert ctx.deps["layouts/_shortcodes/nosuch.html"] == "missing"
+
+
+@pytest.mark.parametrize(
+    ("config", "template"),
+    [
+        ("", "layouts/shortcodes/widget.html"),  # before Hugo 0.146
+        ("", "layouts/_shortcodes/widget.en.html"),  # a language variant names the same one
+        ('theme = "lamp"', "themes/lamp/layouts/_shortcodes/widget.html"),
+        ('[module]\n[[module.mounts]]\nsource = "site-layouts"\ntarget = "layouts"', "site-layouts/_shortcodes/widget.html"),
+    ],
+)
+def test_a_custom_shortcode_with_a_template_stays_converted(tmp_path, config, template):
+    ctx = _shortcode_site(tmp_path, config, {template: "<div>{{ .Inner }}</div>\n"})
+    assert hugo.prepare("{{< widget >}}INNER{{< /widget >}}", ctx) == "INNER"
+    assert [(n.outcome, n.detail) for n in ctx.notes] == [("converted", "widget")]
+    assert template in read(ctx)
+
+
+def test_a_built_in_shortcode_needs_no_template(tmp_path):
+    ctx = _shortcode_site(tmp_path)
+    assert hugo.prepare("{{< comment >}}a note to authors{{< /comment >}}", ctx) == "a note to authors"
+    assert outcomes(ctx) == [("hugo shortcode", "converted", 1)]
+
+
+@pytest.mark.parametrize("config", ['theme = "github.com/someone/theme"', 'theme = "not-checked-in"',
+                                    '[module]\n[[module.imports]]\npath = "github.com/someone/mod"'])
+def test_no_shortcode_is_called_unknown_when_templates_come_from_outside(tmp_path, config):
+    ctx = _shortcode_site(tmp_path, config)
+    assert hugo.prepare("{{< widget >}}INNER{{< /widget >}}", ctx) == "INNER"
+    assert [(n.outcome, n.detail) for n in ctx.notes] == [("converted", "widget")]
+
+
+def test_a_layouts_folder_linked_out_of_the_repository_is_not_listed(tmp_path):
+    outside = tmp_path / "outside" / "_shortcodes"
+    outside.mkdir(parents=True)
+    (outside / "widget.html").write_text("x")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    os.symlink(tmp_path / "outside", repo / "layouts")
+    ctx = _shortcode_site(repo)
+    hugo.prepare("{{< widget >}}INNER{{< /widget >}}", ctx)
+    assert [n.outcome for n in ctx.notes] == ["unresolved"]
+
+
+def test_a_template_added_between_two_reads_in_one_process_is_seen(tmp_path):
+    ctx = _shortcode_site(tmp_path)
+    hugo.prepare("{{< widget >}}INNER{{< /widget >}}", ctx)
+    (tmp_path / "layouts" / "_shortcodes").mkdir(parents=True)
+    (tmp_path / "layouts" / "_shortcodes" / "widget.html").write_text("{{ .Inner }}")
+    again = _shortcode_site(tmp_path)
+    hugo.prepare("{{< widget >}}INNER{{< /widget >}}", again)
+    assert [n.outcome for n in ctx.notes + again.notes] == ["unresolved", "converted"]
+
+
+def test_many_calls_of_one_custom_shortcode_read_its_template_once(tmp_path):
+    ctx = _shortcode_site(tmp_path, files={"layouts/_shortcodes/widget.html": "{{ .Inner }}",
+                                           "snippets/tail.txt": "TAIL"})
+    source = "{{< widget >}}x{{< /widget >}}\n" * 12_000 + '{{< readfile file="snippets/tail.txt" >}}\n'
+    assert hugo.prepare(source, ctx).rstrip().endswith("TAIL")
+    assert ctx._resolver.reads == 2  # the template and the file, within the page's read budget

@@ -114,3 +114,66 @@ def test_a_page_without_liquid_still_shows_its_html_as_text():
     out, _ = _prepare("guide/descaling.md")
     assert "<" not in out and "Use vinegar" in out and "Never use bleach & water." in out
     assert "The variable  is empty." in out
+
+
+def _tag_site(tmp_path, config: str = "", files: dict | None = None):
+    (tmp_path / "_config.yml").write_text(config)
+    for rel, text in (files or {}).items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return context(tmp_path, "page.md", dialect="jekyll", config_file="_config.yml",
+                   config=yaml.safe_load(config) or {})
+
+
+def _tag_notes(ctx):
+    return [(n.outcome, n.line, n.detail) for n in ctx.notes if n.construct == "liquid tag"]
+
+
+def test_a_tag_no_one_defines_is_named_and_keeps_its_inner_text(tmp_path):
+    ctx = _tag_site(tmp_path)
+    out = jekyll.prepare("# U\n\n{% nosuchtag x %}\nINNER\n{% endnosuchtag %}\n\n{% alone %}\n", ctx)
+    assert "INNER" in out
+    assert _tag_notes(ctx) == [
+        ("unresolved", 3, "unknown Liquid tag {% nosuchtag %}: not defined by Liquid, Jekyll or the site's plugins,"
+                          " its inner text kept"),
+        ("unresolved", 7, "unknown Liquid tag {% alone %}: not defined by Liquid, Jekyll or the site's plugins,"
+                          " nothing kept"),
+    ]
+    assert ctx.deps["_plugins/nosuchtag.rb"] == "missing"  # a plugin added later rebuilds the page
+
+
+@pytest.mark.parametrize(
+    ("config", "files"),
+    [
+        ("", {"_plugins/notes.rb": "class Notes < Liquid::Block; end\nLiquid::Template.register_tag('notebox', Notes)\n"}),
+        ("plugins_dir: lib/tags\n", {"lib/tags/n.rb": "Liquid::Template.register_tag :notebox, Notes\n"}),
+        ("", {"_plugins/any.rb": "Liquid::Template.register_tag(NAME, Notes)\n"}),  # a computed name may be it
+        ("plugins:\n  - jekyll-house-tags\n", {}),  # a gem whose tags are not known here
+        ("theme: house-theme\n", {}),  # a theme gem loads its own dependencies
+        ("", {"Gemfile": "group :jekyll_plugins do\n  gem \"jekyll-house-tags\"\nend\n"}),
+    ],
+)
+def test_a_tag_a_plugin_may_define_is_not_called_unknown(tmp_path, config, files):
+    ctx = _tag_site(tmp_path, config, files)
+    assert "INNER" in jekyll.prepare("{% notebox %}\nINNER\n{% endnotebox %}\n", ctx)
+    assert [o for o, _, _ in _tag_notes(ctx)] == ["converted"]
+
+
+def test_a_data_file_that_is_an_alias_bomb_is_named_once_where_it_is_asked_for(tmp_path):
+    levels = ['a0: &a0 "lol"'] + [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 10)]
+    ctx = _tag_site(tmp_path, files={"_data/bomb.yml": "\n".join(levels) + "\n"})
+    out = jekyll.prepare("# P\n\nValue: {{ site.data.bomb.a9 }}\n\nAgain: {{ site.data.bomb.a1 }}\n", ctx)
+    assert "lol" not in out
+    assert [(n.construct, n.line, n.detail) for n in ctx.notes if n.outcome == "unresolved"] == [
+        ("data file", 3, "_data/bomb.yml: YAML expands to more than 200000 nodes (an alias bomb?)"),
+        ("liquid output", 3, "site.data.bomb.a9"),
+        ("liquid output", 5, "site.data.bomb.a1"),
+    ]
+
+
+def test_a_theme_gem_brings_the_tags_of_the_plugins_it_loads(tmp_path):
+    ctx = _tag_site(tmp_path, "theme: minima\n")
+    jekyll.prepare("{% seo %}\n\n{% nosuchtag %}\n", ctx)
+    assert [(o, d.split(":")[0]) for o, _, d in _tag_notes(ctx)] == [
+        ("unresolved", "seo"), ("unresolved", "unknown Liquid tag {% nosuchtag %}")]

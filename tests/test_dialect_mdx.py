@@ -194,3 +194,63 @@ def test_a_raw_query_import_fills_its_code_block():
     ctx = FakeContext({"src/types.ts": "export type A = 1;\n"}, path="docs/page.mdx")
     source = "import Types from '!!../src/types.ts?raw';\n\n<CodeBlock language=\"ts\">{Types}</CodeBlock>"
     assert prepare(source, ctx) == "```ts\nexport type A = 1;\n```"
+
+
+def _component_notes(ctx):
+    return [(n.outcome, n.line, n.detail) for n in ctx.notes if n.construct in ("jsx component", "admonition")]
+
+
+def test_a_component_the_page_never_defines_is_named_and_keeps_its_text():
+    ctx = FakeContext()
+    out = prepare("# U\n\n<NoSuch prop={1}>\nINNER\n</NoSuch>\n\n<Gone />\n", ctx)
+    assert "INNER" in out
+    assert _component_notes(ctx) == [
+        ("unresolved", 3, "unknown component <NoSuch>: not imported and not provided by Docusaurus, its inner text kept"),
+        ("unresolved", 7, "unknown component <Gone>: not imported and not provided by Docusaurus, nothing kept"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("source", "files"),
+    [
+        ("import Box from '@site/src/components/Box'\n\n<Box>INNER</Box>", {}),
+        ("import { Box as Boxed } from './box'\n\n<Boxed>INNER</Boxed>", {}),
+        ("import * as UI from './ui'\n\n<UI.Box>INNER</UI.Box>", {}),
+        ("export const Box = ({children}) => <b>{children}</b>;\n\n<Box>INNER</Box>", {}),
+        ("<Details>INNER</Details>", {}),  # the theme's MDXComponents
+        ("<Box>INNER</Box>", {"src/theme/MDXComponents.js": "import Box from '@site/src/Box';\n"
+                                                             "export default {...MDXComponents, Box};\n"}),
+    ],
+)
+def test_a_component_that_is_imported_defined_or_provided_stays_converted(source, files):
+    ctx = FakeContext(files)
+    assert "INNER" in prepare(source, ctx)
+    assert [o for o, _, _ in _component_notes(ctx)] == ["converted"]
+
+
+def test_outside_docusaurus_no_component_is_called_undefined():
+    ctx = FakeContext(dialect="mkdocs", config_file="mkdocs.yml")
+    prepare("<NoSuch>INNER</NoSuch>", ctx)
+    assert [o for o, _, _ in _component_notes(ctx)] == ["converted"]
+
+
+@pytest.mark.parametrize(
+    ("config", "outcome"),
+    [
+        ("module.exports = {title: 'x'};", "unresolved"),
+        ("module.exports = {presets: [['classic', {docs: {admonitions: {keywords: ['nosuch', 'x']}}}]]};", "converted"),
+        ("const admonitions = require('./admonitions');\nmodule.exports = {presets: [['classic', {docs: {admonitions}}]]};",
+         "converted"),  # keywords the build cannot read: none is called unknown
+        ("module.exports = {presets: [['classic', {docs: {remarkPlugins: [myDirectives]}}]]};", "converted"),
+        ("module.exports = {presets: [['classic', {docs: {remarkPlugins: []}}]]};", "unresolved"),
+    ],
+)
+def test_a_container_that_is_no_admonition_keyword_is_named(config, outcome):
+    ctx = FakeContext({"docusaurus.config.js": config})
+    out = prepare(":::nosuch\nINNER\n:::\n\n:::tip\nTIP\n:::\n", ctx)
+    assert "INNER" in out and "TIP" in out
+    notes = _component_notes(ctx)
+    assert [o for o, _, _ in notes] == [outcome, "converted"]
+    if outcome == "unresolved":
+        assert notes[0][2] == ("unknown admonition :::nosuch: not a Docusaurus keyword nor in admonitions.keywords,"
+                               " its text kept")

@@ -153,3 +153,33 @@ def test_a_base_path_that_is_a_file_serves_only_its_own_name(tmp_path):
     files = {"LICENSE.md": "MIT, with no warranty.\n"}
     ctx = FakeContext(files, docs="docs/pages", config=config, config_file="mkdocs.yml", repo_root=str(tmp_path))
     assert mkdocs.prepare('--8<-- "LICENSE.md"', ctx) == "MIT, with no warranty."
+
+
+def _block_notes(ctx):
+    return [(n.construct, n.outcome, n.line, n.detail) for n in ctx.notes if n.construct in ("pymdown block", "admonition")]
+
+
+def test_a_block_name_no_extension_registers_is_named_and_keeps_its_body():
+    ctx = _context()
+    out = mkdocs.prepare('# U\n\n!!! madeup "Made up"\n    INNER-1\n\n/// frob\nINNER-2\n///\n', ctx)
+    assert "INNER-1" in out and "INNER-2" in out
+    assert _block_notes(ctx) == [
+        ("admonition", "converted", 3, ""),  # Python-Markdown renders any type, with its title
+        ("pymdown block", "unresolved", 6, "unknown block /// frob: no pymdown blocks extension of the site"
+                                           " defines it, so the page shows it as text; its body kept"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "extensions",
+    [
+        [{"pymdownx.blocks.admonition": {"types": ["note", "frob"]}}],
+        [{"pymdownx.blocks.details": {"types": [{"name": "frob", "class": "x"}]}}],
+        ["house.blocks"],  # a blocks extension of the site's own may register any name
+    ],
+)
+def test_a_block_name_the_configuration_registers_stays_converted(extensions):
+    ctx = FakeContext(FILES, path="guide/page.md", docs="docs/en/docs", config={"markdown_extensions": extensions},
+                      config_file="docs/en/mkdocs.yml")
+    assert "INNER" in mkdocs.prepare("/// frob\nINNER\n///\n\n/// details | More\nMORE\n///\n", ctx)
+    assert [o for _, o, _, _ in _block_notes(ctx)] == ["converted", "converted"]

@@ -120,3 +120,14 @@ def test_a_todo_is_not_on_the_page_in_myst_as_in_rst(tmp_path):
     out = sphinx.prepare("Before.\n\n```{todo}\nWrite the upgrade guide.\n```\n\nAfter.\n", ctx)
     assert "upgrade guide" not in out and "Todo" not in out
     assert "Before." in out and "After." in out
+
+
+@pytest.mark.parametrize(
+    ("extensions", "outcome"),
+    [(["sphinx_design"], "converted"), (["house_extension"], "converted"), ([], "unresolved")],
+)
+def test_a_myst_directive_a_configured_extension_defines_is_not_called_unknown(tmp_path, extensions, outcome):
+    ctx = FakeContext(tmp_path, "page.md", config={"extensions": extensions}, config_file="conf.py")
+    out = sphinx.prepare("```{button-link} https://example.org\nSow now\n```\n", ctx)
+    assert out.strip() == "Sow now"
+    assert [(c, o, line) for c, o, line, _ in ctx.notes] == [("myst directive", outcome, 1)]

@@ -35,3 +35,44 @@ def test_fixture(tmp_path, source, expected):
     ctx = FakeContext(tmp_path, config={"default_role": "code"}, config_file="conf.py")
     doc = parse_rst(source, ctx)
     assert render(doc, ctx.notes) == expected
+
+
+@pytest.mark.parametrize(
+    ("extensions", "outcome", "detail"),
+    [
+        (["sphinx_tabs.tabs", "sphinxcontrib.programoutput"], "converted", "unknown directive 'command-output'"),
+        (["some_house_extension"], "converted", "unknown directive 'command-output'"),  # it may define it
+        (["sphinx.ext.autodoc"], "unresolved", "unknown directive 'command-output': not defined by docutils,"
+                                              " Sphinx or a configured extension, its body kept"),
+    ],
+)
+def test_a_directive_a_configured_extension_defines_is_not_called_unknown(tmp_path, extensions, outcome, detail):
+    ctx = FakeContext(tmp_path, config={"extensions": extensions}, config_file="conf.py")
+    doc = parse_rst(".. command-output:: make seeds\n\n   Seeds made.\n", ctx)
+    assert [b.text for b in doc.blocks if isinstance(b, Paragraph)] == ["Seeds made."]
+    assert [(c, o, line, d) for c, o, line, d in ctx.notes] == [("rst directive", outcome, 1, detail)]
+
+
+def test_a_directive_of_sphinx_or_a_domain_is_not_called_unknown(tmp_path):
+    ctx = FakeContext(tmp_path, config={}, config_file="conf.py")
+    parse_rst(".. acks::\n\n   Thanks.\n\n.. js:function:: sow()\n\n   Sows.\n", ctx)
+    assert all(o == "converted" for _, o, _, _ in ctx.notes)
+
+
+@pytest.mark.parametrize(
+    ("setup", "outcome"),
+    [
+        ('def setup(app):\n    app.add_directive("sprout", Sprout)\n', "converted"),
+        ('def setup(app):\n    app.add_directive_to_domain("py", "sprout", Sprout)\n', "converted"),
+        ('def setup(app):\n    for name in NAMES:\n        app.add_directive(name, Sprout)\n', "converted"),
+        ('def setup(app):\n    app.add_directive("seed", Seed)\n', "unresolved"),
+    ],
+)
+def test_a_directive_conf_py_registers_itself_is_not_called_unknown(tmp_path, setup, outcome):
+    from dialect_context import context
+
+    (tmp_path / "conf.py").write_text('extensions = []\n\n' + setup)
+    ctx = context(tmp_path, "index.rst", dialect="sphinx", config_file="conf.py", config={"extensions": []})
+    parse_rst(".. sprout::\n\n   Seeds.\n\n.. sprout::\n\n   More.\n", ctx)
+    assert [(n.construct, n.outcome) for n in ctx.notes] == [("rst directive", outcome)] * 2
+    assert ctx._resolver.reads == 1 and "conf.py" in ctx.deps  # read once for the page, however many uses

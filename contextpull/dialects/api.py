@@ -24,7 +24,10 @@ from dataclasses import dataclass
 from typing import Protocol
 
 # What became of one construct: replaced by the content it stands for (an include, a data value),
-# turned into the text a reader sees (an admonition, a shortcode), or left as it was, with a reason.
+# turned into the text a reader sees (an admonition, a shortcode whose rendering the generator
+# defines), or not what the page shows, with a reason: left as it was, dropped, or one the
+# generator itself would fail on or show as raw text (an unknown shortcode, component, directive,
+# block or tag), whose text is kept all the same (docs/dialects.md, "The construct report").
 OUTCOMES = ("resolved", "converted", "unresolved")
 
 

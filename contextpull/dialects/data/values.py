@@ -19,6 +19,7 @@ from .files import DataError, load_toml, load_yaml, object_tags
 
 VALUE_NODES = 5_000
 _PARSED: dict[str, object] = {}
+_ERRORS: dict[str, str] = {}  # digest -> why the file is not data (an alias bomb, malformed YAML)
 _CACHE_LIMIT = 64
 
 
@@ -29,32 +30,52 @@ def parse_data(raw: bytes, ext: str, sha256: str | None = None) -> object:
     digest = (sha256 or hashlib.sha256(raw).hexdigest()) + ext
     if digest in _PARSED:
         return _PARSED[digest]
-    value = _load(raw, ext)
     if len(_PARSED) >= _CACHE_LIMIT:
         _PARSED.clear()
+        _ERRORS.clear()
+    try:
+        value = _load(raw, ext)
+    except DataError as exc:
+        value = None
+        _ERRORS[digest] = str(exc)
     _PARSED[digest] = value
     return value
 
 
 def _load(raw: bytes, ext: str) -> object:
+    """The file's value; ``DataError`` with the reason when it is not data."""
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        return None
+        raise DataError("not UTF-8 text") from None
     if ext == ".csv":
         try:
             return [dict(row) for row in csv.DictReader(io.StringIO(text))]
-        except csv.Error:
-            return None
+        except csv.Error as exc:
+            raise DataError(f"malformed CSV: {exc}") from None
     if ext == ".json":
         try:
             return json.loads(text)
-        except (ValueError, RecursionError):
-            return None
-    try:
-        return load_toml(text) if ext == ".toml" else load_yaml(text)
-    except DataError:
-        return None
+        except ValueError as exc:
+            raise DataError(f"malformed JSON: {exc}") from None
+        except RecursionError:
+            raise DataError("JSON nested too deeply") from None
+    return load_toml(text) if ext == ".toml" else load_yaml(text)
+
+
+def note_unreadable(ctx, raw: bytes, path: str, ext: str, line: int, sha256: str | None = None) -> None:
+    """An ``unresolved`` ``data file`` note naming the data file at ``path`` and why it is not
+    data (``parse_data`` found it so), once per file and document, at ``line``: the place that
+    asked for a value, whose own note says only that the value is missing."""
+    digest = (sha256 or hashlib.sha256(raw).hexdigest()) + ext
+    if digest not in _PARSED:
+        parse_data(raw, ext, sha256)
+    reason = _ERRORS.get(digest)
+    if reason is None:
+        return
+    detail = f"{path}: {reason}"
+    if all(n.detail != detail for n in getattr(ctx, "notes", ())):
+        ctx.note("data file", "unresolved", line, detail)
 
 
 def note_object_tags(ctx, raw: bytes, path: str, ext: str) -> None:

@@ -7,8 +7,10 @@ rule: ``include`` (a page path under the content folder) and ``readfile`` (a pat
 root) bring their file through the build's guarded resolver; ``code-toggle`` and ``highlight``
 become code blocks; admonition-like calls, ``details``, ``new-in`` and ``deprecated-in`` become
 labelled text; ``ref``/``relref`` their target; ``param`` its value from the page's front matter
-or the site's ``[params]``. Any other call keeps its inner text (noted ``converted``); one that
-stands alone renders what only its template knows, so it goes and is noted ``unresolved``.
+or the site's ``[params]``. Any other call keeps its inner text, noted ``converted`` when a
+template defines the shortcode and ``unresolved`` when none does (Hugo's build fails there;
+``templates``); one that stands alone renders what only its template knows, so it goes and is
+noted ``unresolved``.
 
 Hugo renders ``> [!NOTE]`` callouts too; those are the shared ``callouts`` step's.
 """
@@ -18,7 +20,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from . import hugo_data
+from . import hugo_data, templates
 from ..api import Context, Included
 from ..markup import (dedent_block, html_to_text, labelled, outside_code, split_code, strip_heading_attributes,
                      strip_html_comments, title_case)
@@ -160,6 +162,22 @@ def _one(call: Call, ctx: Context, line: int, within: Included | None, held: lis
     if name in MEDIA:
         ctx.note("hugo media", "converted", line, name)
         return next((call.named[k] for k in _CAPTION_KEYS if call.named.get(k)), "")
+    return _other(call, ctx, line, inner)
+
+
+def _other(call: Call, ctx: Context, line: int, inner: str | None) -> str:
+    """A shortcode no rule here knows keeps its inner text. One no template defines fails
+    Hugo's build, so it is named as unknown (``templates``); one that stands alone renders what
+    only its template knows."""
+    name = call.name
+    known = templates.defined(ctx, name)
+    if known is False:
+        opener, closer = ("{{%", "%}}") if call.markdown else ("{{<", ">}}")
+        written = f"{opener} {name} {closer}"
+        kept = "its inner text kept" if inner is not None else "nothing kept"
+        ctx.note("hugo shortcode", "unresolved", line,
+                 f"unknown shortcode {written}: no template in layouts/_shortcodes or layouts/shortcodes, {kept}")
+        return inner or ""
     if inner is not None:
         ctx.note("hugo shortcode", "converted", line, name)
         return inner

@@ -17,9 +17,9 @@ import html
 import posixpath
 import re
 
-from . import kramdown, liquid
+from . import kramdown, liquid, tags
 from ..api import Context, Included
-from ..data.values import dotted, note_object_tags, parse_data
+from ..data.values import dotted, note_object_tags, note_unreadable, parse_data
 from ..markup import html_to_text, outside_code, strip_html_comments
 
 NAME = "jekyll"
@@ -70,7 +70,7 @@ def _scope(ctx: Context, within: Included | None, params: dict, held: list[str] 
             return dotted(front, rest, exact=True) if rest else None
         if head == "site":
             if rest.startswith("data."):
-                return _data(ctx, rest[len("data.") :])
+                return _data(ctx, rest[len("data.") :], scope.line)
             config = ctx.config if isinstance(ctx.config, dict) else {}
             if rest in ("baseurl", "url") and rest not in config:
                 return ""
@@ -85,7 +85,14 @@ def _scope(ctx: Context, within: Included | None, params: dict, held: list[str] 
             return args.split()[0] if args else ""
         return None
 
-    scope = liquid.Scope(lookup, tag, ctx.note, {}, held if held is not None else [])
+    answers: dict[str, bool | None] = {}  # once per name and text: the plugin files are read then
+
+    def defined(name: str) -> bool | None:
+        if name not in answers:
+            answers[name] = tags.defined(ctx, name, _site_root(ctx), _setting(ctx, "plugins_dir", "_plugins"))
+        return answers[name]
+
+    scope = liquid.Scope(lookup, tag, ctx.note, {}, held if held is not None else [], defined=defined)
     return scope
 
 
@@ -128,9 +135,10 @@ def _include_args(args: str, scope: liquid.Scope) -> tuple[str, dict]:
     return file, params
 
 
-def _data(ctx: Context, path: str) -> object:
+def _data(ctx: Context, path: str, line: int) -> object:
     """``site.data.a.b.c``: the first of ``_data/a.yml`` (key ``b.c``), ``_data/a/b.yml`` (key
-    ``c``), ... that exists; Jekyll reads a data folder as nested tables the same way."""
+    ``c``), ... that exists; Jekyll reads a data folder as nested tables the same way. A file
+    that is not data (an alias bomb, malformed YAML) is named with why, at ``line``."""
     parts = [p for p in path.split(".") if p]
     folder = posixpath.join(_site_root(ctx), _setting(ctx, "data_dir", "_data")).strip("/")
     for i in range(1, len(parts) + 1):
@@ -141,6 +149,8 @@ def _data(ctx: Context, path: str) -> object:
                 continue
             note_object_tags(ctx, raw, stem + ext, ext)
             value = parse_data(raw, ".csv" if ext == ".tsv" else ext)
+            if value is None:
+                note_unreadable(ctx, raw, stem + ext, ".csv" if ext == ".tsv" else ext, line)
             return dotted(value, ".".join(parts[i:]), exact=True) if i < len(parts) else value
     return None
 

@@ -9,6 +9,8 @@ later output. An output ``{{ x | f }}`` is looked up through ``Scope.lookup`` (t
 and the simple filters applied; one that cannot be resolved goes and is noted ``unresolved``:
 the page shows a value there, a variable's name is not that value, and an agent quoting it would
 present the name as a fact. The report names each one by line, so the author sees what was lost.
+A tag no one defines (``Scope.defined``: Jekyll's build fails there) keeps the text between it
+and its end tag and is noted ``unresolved`` too.
 """
 
 from __future__ import annotations
@@ -41,6 +43,10 @@ class Scope:
     held: list[str] = field(default_factory=list)  # raw text, restored last
     loops: dict = field(default_factory=dict)  # a for loop's variable -> what it iterates
     no_end: dict = field(default_factory=dict)  # (id(text), block name) -> start of a failed search
+    # Whether the site defines a tag the layers above do not render: True, False (the build would
+    # fail on it) or None (it cannot be told); None as a whole when the dialect cannot say.
+    defined: Callable[[str], bool | None] | None = None
+    line: int = 0  # the line of the tag or output being read, for notes made by ``lookup``
 
     def value(self, expr: str) -> object:
         """A literal or a variable path's value, None when unknown."""
@@ -121,6 +127,7 @@ def render(text: str, scope: Scope, first_line: int, fixed_line: bool = False) -
         if not fixed_line:  # counted on from the last tag: a page of thousands of tags stays linear
             line += text.count("\n", counted, tok.start)
             counted = tok.start
+        scope.line = line
         if tok.name is None:
             rendered, pos = _output(tok.body, scope, line), tok.end
         else:
@@ -187,7 +194,13 @@ def _tag(text: str, m: _Token, scope: Scope, line: int, first_line: int, fixed: 
     rendered = scope.tag(name, args, line)
     if rendered is not None:
         return rendered, m.end
-    if _end(text, name, m.end, scope) is not None:
+    has_end = _end(text, name, m.end, scope) is not None
+    if scope.defined is not None and scope.defined(name) is False:
+        kept = "its inner text kept" if has_end else "nothing kept"
+        scope.note("liquid tag", "unresolved", line,
+                   f"unknown Liquid tag {{% {name} %}}: not defined by Liquid, Jekyll or the site's plugins, {kept}")
+        return "", m.end
+    if has_end:
         scope.note("liquid tag", "converted", line, name)  # a plugin block: its text stays
         return "", m.end
     scope.note("liquid tag", "unresolved", line, f"{name}: rendered by a plugin alone")

@@ -9,7 +9,9 @@ label and body; ``<Tabs>``/``<TabItem label>`` and ``<details><summary>`` as lab
 partial (``import Part from './_part.mdx'``, or ``@site/...``) rendered where ``<Part />`` stands,
 read through ``ctx.include`` so the repository guard, depth and cycle limits hold. A ``{value}``
 expression is JavaScript, which is never run: a string literal or a partial's string prop is its
-text, anything else is dropped and reported ``unresolved``.
+text, anything else is dropped and reported ``unresolved``. On a Docusaurus site, a component the
+page neither imports nor gets from the theme, and a ``:::name`` that is no admonition keyword,
+keep their text and are reported ``unresolved`` (``provided``): the site would not render them.
 
 Code (fenced blocks and inline spans) is masked first (``mdx_source.mask``) and never edited.
 """
@@ -23,7 +25,7 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 
-from . import jsx
+from . import jsx, provided
 from ..api import Context, Included
 from ..markup import dedent_block, labelled, strip_heading_attributes, title_case
 from .mdx_source import Import, blank_comments, mask, take_esm, unmask
@@ -54,6 +56,8 @@ class _Env:
     starts: list[int] = field(default_factory=list)  # offsets where lines of the masked text begin
     commonmark: bool = False  # a file the site reads as CommonMark: no ESM, braces are text
     data: dict = field(default_factory=dict)  # JSON imports read so far, by name
+    bound: set = field(default_factory=set)  # names the source's import/export statements bind
+    site_names: dict = field(default_factory=dict)  # what the site provides, read once per source
 
     def at(self, pos: int) -> int:
         if self.line is not None:
@@ -105,7 +109,9 @@ def _render_source(text: str, env: _Env) -> str:
     statements: list[tuple[str, int]] = []
     imports: list[Import] = []
     if not env.commonmark:
-        masked, statements, imports = take_esm(masked, env.codes)
+        sources: list[str] = []
+        masked, statements, imports = take_esm(masked, env.codes, sources)
+        env.bound |= provided.bound_names(sources)
     env.starts = [0] + [m.end() for m in re.finditer("\n", masked)]
     for kind, line in statements:
         env.ctx.note(kind, "converted", env.line or line)
@@ -125,7 +131,7 @@ def _render(nodes: list, env: _Env, tab_labels: dict[str, str] | None = None) ->
         elif isinstance(node, jsx.Expr):
             parts.append(_expression(node, env))
         elif isinstance(node, jsx.Directive):
-            env.note("admonition", "converted", node.pos)
+            _note_directive(node, env)
             parts.append(_block(_labelled(node.title or title_case(node.name), _body(node.children, env), env)))
         else:
             parts.append(_element(node, env, tab_labels))
@@ -261,7 +267,12 @@ def _element(node: jsx.Element, env: _Env, tab_labels: dict[str, str] | None) ->
     if name == "CodeBlock":
         return _code_block(node, env)
     construct = "html element" if name[:1].islower() else "jsx component"
-    env.note(construct, "converted", node.pos)
+    if construct == "jsx component" and _undefined(name, env):
+        kept = "its inner text kept" if node.children else "nothing kept"
+        env.note(construct, "unresolved", node.pos,
+                 f"unknown component <{name}>: not imported and not provided by Docusaurus, {kept}")
+    else:
+        env.note(construct, "converted", node.pos)
     if name == "br":
         return "\n"
     if name in _DRAWN or not node.children:
@@ -272,6 +283,32 @@ def _element(node: jsx.Element, env: _Env, tab_labels: dict[str, str] | None) ->
     if node.block:
         return _block(_body(node.children, env))
     return _render(node.children, env)
+
+
+def _undefined(name: str, env: _Env) -> bool:
+    """A component the page neither imports nor defines and its site does not provide: MDX
+    fails to render the page there (``provided``)."""
+    if env.commonmark or not provided.applies(env.ctx):
+        return False
+    root = name.split(".", 1)[0]
+    if root in env.bound:
+        return False
+    if "components" not in env.site_names:
+        env.site_names["components"] = provided.provided_components(env.ctx)
+    return root not in env.site_names["components"]
+
+
+def _note_directive(node: jsx.Directive, env: _Env) -> None:
+    """``:::name`` is an admonition for a keyword the site has; any other is not drawn as one."""
+    if "keywords" not in env.site_names:
+        env.site_names["keywords"] = provided.admonition_keywords(env.ctx) if provided.applies(env.ctx) else None
+    keywords = env.site_names["keywords"]
+    if keywords is not None and node.name.lower() not in keywords:
+        env.note("admonition", "unresolved", node.pos,
+                 f"unknown admonition :::{node.name}: not a Docusaurus keyword nor in admonitions.keywords,"
+                 " its text kept")
+        return
+    env.note("admonition", "converted", node.pos)
 
 
 def _tab_values(values: str | jsx.Expr | bool | None) -> dict[str, str]:

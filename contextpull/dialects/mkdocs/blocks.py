@@ -5,8 +5,10 @@
   indented body, dedented, behind its label (``Note: ...``; the custom title is the label).
 - pymdown blocks ``/// name | title`` ... ``///`` (the closing line has as many slashes as the
   opening one, so blocks nest by count): admonition types as above, ``details`` behind its
-  summary, ``tab`` as a labelled part, ``html``, ``caption`` and unknown names as their body. The
-  indented ``key: value`` options under the header configure rendering and go.
+  summary, ``tab`` as a labelled part, ``html`` and ``caption`` as their body. A name no blocks
+  extension registers (``block_names``) is not a block to pymdown: the page shows its lines as
+  text; its body is kept and it is noted ``unresolved``. The indented ``key: value`` options
+  under the header configure rendering and go.
 - content tabs ``=== "Label"``: the label as a line, the indented content dedented below it.
 - mkdocstrings ``::: package.module`` (and its indented options): the API text it stands for comes
   from code the build never imports, so the line goes and is reported unresolved.
@@ -22,6 +24,7 @@ import re
 
 from ..api import Context
 from ..markup import dedent_block, labelled, title_case
+from .config import extension_options
 
 Lines = list[tuple[int, str]]
 
@@ -44,8 +47,42 @@ ABBREVIATION = "abbreviation"
 # text, which bounds the recursion and the rescans of unclosed blocks.
 MAX_NESTING = 20
 
+# pymdown's block extensions and the names they register by default (pymdownx/blocks/*.py).
+_BLOCK_EXTENSIONS = frozenset(
+    f"pymdownx.blocks.{n}" for n in "admonition details tab html definition caption figure".split()
+)
+_BLOCK_NAMES = frozenset(
+    "admonition details tab html define caption figure-caption table-caption figure"
+    " note attention caution danger error tip hint warning".split()
+)
+
 # Block names that are not admonition types: their label (if any) is not the name.
 _UNLABELLED = {"html", "caption", "define"}
+
+
+def block_names(config: dict) -> frozenset[str] | None:
+    """The ``///`` names pymdown's block extensions register for this site: each extension's own
+    name, its default types and the ``types`` the configuration gives it (a name or a mapping
+    with ``name``). Every extension is counted whether or not it is enabled, so a block is called
+    unknown only for a name none of them has; a blocks extension this table does not know may
+    register anything, and then no name is (None)."""
+    names = set(_BLOCK_NAMES)
+    listed = config.get("markdown_extensions") if isinstance(config, dict) else None
+    if isinstance(listed, dict):
+        listed = list(listed)
+    for entry in listed if isinstance(listed, list) else []:
+        ext = next(iter(entry), "") if isinstance(entry, dict) else entry
+        if not isinstance(ext, str) or "blocks" not in ext:
+            continue
+        if ext not in _BLOCK_EXTENSIONS:
+            return None
+        options = extension_options(config, ext) or {}
+        types = options.get("types")
+        for kind in types if isinstance(types, list) else []:
+            name = kind.get("name") if isinstance(kind, dict) else kind
+            if isinstance(name, str):
+                names.add(name.lower())
+    return frozenset(names)
 
 
 def _width(text: str) -> int:
@@ -140,7 +177,9 @@ def _part(out: Lines, origin: int, indent: str, label: str, body: Lines) -> None
     out.extend((o, indent + t if t else t) for o, t in _trimmed(body))
 
 
-def convert_blocks(lines: Lines, ctx: Context, depth: int = 0) -> Lines:
+def convert_blocks(lines: Lines, ctx: Context, depth: int = 0, names: frozenset | None = None) -> Lines:
+    """``lines`` with every container replaced by what the page shows; ``names`` are the ``///``
+    block names the site's extensions register (``block_names``), None when not all are known."""
     if depth >= MAX_NESTING:
         detail = f"containers nested deeper than {MAX_NESTING} are kept as text"
         ctx.note(BLOCK, "unresolved", lines[0][0] if lines else 0, detail)
@@ -158,7 +197,7 @@ def convert_blocks(lines: Lines, ctx: Context, depth: int = 0) -> Lines:
         if m is not None:
             indent, kind, title = m.group(1), m.group(3), m.group(5)
             end = _indented_body(lines, i + 1, _width(indent) + 4)
-            body = convert_blocks(_dedented(lines[i + 1 : end], _width(indent) + 4), ctx, depth + 1)
+            body = convert_blocks(_dedented(lines[i + 1 : end], _width(indent) + 4), ctx, depth + 1, names)
             label = title_case(kind) if title is None else title
             _labelled(out, origin, indent, label, body)
             ctx.note(ADMONITION, "converted", origin)
@@ -166,13 +205,13 @@ def convert_blocks(lines: Lines, ctx: Context, depth: int = 0) -> Lines:
             continue
         m = _BLOCK_OPEN.match(text) if "///" in text else None
         if m is not None:
-            i = _block(lines, i, m, out, ctx, depth)
+            i = _block(lines, i, m, out, ctx, depth, names)
             continue
         m = _TAB.match(text) if "===" in text else None
         if m is not None:
             indent, label = m.group(1), m.group(2)
             end = _indented_body(lines, i + 1, _width(indent) + 4)
-            body = convert_blocks(_dedented(lines[i + 1 : end], _width(indent) + 4), ctx, depth + 1)
+            body = convert_blocks(_dedented(lines[i + 1 : end], _width(indent) + 4), ctx, depth + 1, names)
             _part(out, origin, indent, label, body)
             ctx.note(TAB, "converted", origin)
             i = end
@@ -193,7 +232,8 @@ def convert_blocks(lines: Lines, ctx: Context, depth: int = 0) -> Lines:
     return out
 
 
-def _block(lines: Lines, i: int, m: re.Match, out: Lines, ctx: Context, depth: int) -> int:
+def _block(lines: Lines, i: int, m: re.Match, out: Lines, ctx: Context, depth: int,
+           names: frozenset | None) -> int:
     """One ``/// name | title`` block into ``out``; returns the index after its closing line."""
     origin = lines[i][0]
     indent, slashes, name, title = m.group(1), len(m.group(2)), m.group(3).lower(), m.group(4)
@@ -201,8 +241,11 @@ def _block(lines: Lines, i: int, m: re.Match, out: Lines, ctx: Context, depth: i
     while start < len(lines) and _BLOCK_OPTION.match(lines[start][1]) and _width(lines[start][1]) >= _width(indent) + 4:
         start += 1
     close = _block_close(lines, start, slashes)
-    body = convert_blocks(_dedented(lines[start:close], _width(indent)), ctx, depth + 1)
-    if close == len(lines):
+    body = convert_blocks(_dedented(lines[start:close], _width(indent)), ctx, depth + 1, names)
+    if names is not None and name not in names:
+        ctx.note(BLOCK, "unresolved", origin, f"unknown block /// {name}: no pymdown blocks extension of the site"
+                                              " defines it, so the page shows it as text; its body kept")
+    elif close == len(lines):
         ctx.note(BLOCK, "converted", origin, f"/// {name} is never closed; it runs to the end")
     else:
         ctx.note(BLOCK, "converted", origin)

@@ -21,7 +21,7 @@ import re
 from ...parsing.blocks import Code, Heading, ParsedDocument
 from ..api import Context
 from ..markup import html_to_text, outside_code, outside_inline_code, strip_heading_attributes, strip_html_comments
-from .blocks import convert_blocks
+from .blocks import block_names, convert_blocks
 from .config import nav_titles, site_config
 from .snippets import expand_snippets, expand_variants
 
@@ -96,9 +96,10 @@ def _inline_pass(lines: list[tuple[int, str]], ctx: Context) -> list[str]:
 
 def prepare(text: str, ctx: Context) -> str:
     lines = list(enumerate(text.split("\n"), start=1))
-    lines = expand_snippets(lines, ctx, site_config(ctx))
+    config = site_config(ctx)
+    lines = expand_snippets(lines, ctx, config)
     lines = expand_variants(lines, ctx)
-    lines = convert_blocks(lines, ctx)
+    lines = convert_blocks(lines, ctx, names=block_names(config))
     return outside_code("\n".join(_inline_pass(lines, ctx)), strip_html_comments)
 
 

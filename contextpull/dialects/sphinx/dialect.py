@@ -7,8 +7,9 @@ rst forms, so a page reads the same whichever syntax its author chose:
 
 - directive fences (```` ```{note} ````, ``:::{admonition} Title``) by name: admonitions and
   tabs as labelled text, ``code-block`` as a fence, ``include``/``literalinclude`` through
-  ``ctx.include``, ``toctree`` and other navigation dropped, ``eval-rst`` through docutils, an
-  unknown name keeping its body (noted ``converted``);
+  ``ctx.include``, ``toctree`` and other navigation dropped, ``eval-rst`` through docutils, any
+  other name keeping its body (noted ``converted``, or ``unresolved`` when no one defines it:
+  ``directive_names``);
 - roles (``{ref}`text <label>```) reduced to their text, as ``rst_roles`` reduces them;
 - ``(label)=`` targets, ``%`` comments, ``+++`` breaks and HTML comments, which a reader never
   sees, dropped; ``{{ name }}`` substitutions resolved from ``myst_substitutions`` in conf.py.
@@ -23,6 +24,7 @@ import re
 
 from ..api import Context, Included
 from ..markup import html_to_text, labelled, strip_html_comments
+from .directive_names import defined, unknown_detail
 from .myst_lines import (
     OPEN, autodoc_only, closing, code_span, dedent_to, fence, options_and_content, squeeze,
     without_html_comments,
@@ -223,6 +225,9 @@ class _Converter:
         if key in _KEPT:
             self.note(f"myst {key}", "converted", number)
             return self.convert(content, start, within, at)
+        if defined(name, self.config, _rst_names(), self.ctx) is False:
+            self.note("myst directive", "unresolved", number, unknown_detail(name, bool(content)))
+            return self.convert(content, start, within, at)
         if content:
             self.note("myst directive", "converted", number, f"unknown directive {name!r}")
             return self.convert(content, start, within, at)
@@ -304,6 +309,13 @@ class _Converter:
 _OBJECTS = {"function", "class", "method", "staticmethod", "classmethod", "attribute", "data",
             "exception", "decorator", "property", "envvar", "option", "cmdoption", "confval",
             "describe", "object", "type", "module-attribute"}
+
+
+def _rst_names():
+    """The directive names the rst reader renders by a rule (docutils is loaded only here)."""
+    from .rst_registry import TABLE
+
+    return TABLE
 
 
 def _is_object(name: str) -> bool:

@@ -11,7 +11,8 @@ returns plain docutils nodes so that ``rst_nodes`` needs no Sphinx node types:
 - object descriptions (``function``, ``py:data``...) become their signature and body;
 - navigation and metadata (``toctree``, ``index``, ``currentmodule``...) are dropped; autodoc is
   dropped with an ``unresolved`` note, its text lives in code the build never imports;
-- any other directive keeps its body (pandoc's rule), noted ``converted``.
+- any other directive keeps its body (pandoc's rule), noted ``converted``; one that no one
+  defines (``directive_names``) is noted ``unresolved``, its body still kept.
 
 Which name maps to which stand-in is ``rst_registry``; roles are in ``rst_roles``. The
 ``literalinclude`` slice options are ``literal_include``'s.
@@ -332,9 +333,16 @@ class Kept(Base):
 
 
 class Unknown(Kept):
-    """A directive nobody here knows: its body stays (pandoc), and the report says so."""
+    """A directive nobody here knows: its body stays (pandoc), and the report says so; one that
+    neither docutils, Sphinx nor a configured extension defines is an error on the rendered page,
+    so it is named ``unresolved`` (``directive_names``)."""
 
     def run(self):
+        from .directive_names import defined, unknown_detail
+
+        if defined(self.name, _state(self).config, ctx=_state(self).ctx) is False:
+            note_at(self, "rst directive", "unresolved", unknown_detail(self.name, bool(self.content)))
+            return parse_body(self)
         if not self.content:
             note_at(self, "rst directive", "unresolved", f"unknown directive {self.name!r} has no body")
             return []
