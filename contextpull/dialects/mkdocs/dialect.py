@@ -23,6 +23,7 @@ from ..api import Context
 from ..markup import html_to_text, outside_code, outside_inline_code, strip_heading_attributes, strip_html_comments
 from .blocks import convert_blocks
 from .config import nav_titles, site_config
+from .pages import skip  # noqa: F401 - the dialect's not-a-page rule (pages/hook.py)
 from .snippets import expand_snippets, expand_variants
 
 NAME = "mkdocs"

@@ -1,0 +1,134 @@
+"""A generator's own exclusion settings make files not pages (issue 26, "every documentation file
+read or named"): mkdocs' ``exclude_docs`` and ``draft_docs`` (``dialects/mkdocs/pages.py``) and
+Sphinx's ``exclude_patterns`` read from ``conf.py`` as data (``dialects/sphinx/pages.py``), each
+built through the CLI and listed with its reason."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from artifact_helpers import clean_env
+from contextpull.cli import cli
+
+MKDOCS = {
+    "mkdocs.yml": (
+        "site_name: S\n"
+        "exclude_docs: |\n"
+        "  drafts/\n"
+        "  *.tmp.md\n"
+        "  /api/internal.md\n"
+        "  !drafts/keep.md\n"
+        "  legacy/*\n"
+        "  !legacy/still.md\n"
+        "draft_docs: |\n"
+        "  wip-*.md\n"
+        "not_in_nav: |\n"
+        "  orphan.md\n"
+    ),
+    "docs/index.md": "# Home\n\nWelcome.\n",
+    "docs/README.md": "# Readme\n\nShadowed by index.md.\n",
+    "docs/drafts/a.md": "# A\n\nDraft.\n",
+    "docs/drafts/keep.md": "# Keep\n\nUnder an excluded folder, taken back by its own ! line (as GitIgnoreSpec decides).\n",
+    "docs/notes.tmp.md": "# Tmp\n\nScratch.\n",
+    "docs/api/internal.md": "# Internal\n\nAnchored pattern.\n",
+    "docs/api/public.md": "# Public\n\nA page.\n",
+    "docs/guide/api/internal.md": "# Nested internal\n\nNot matched by the anchored pattern.\n",
+    "docs/legacy/old.md": "# Old\n\nExcluded.\n",
+    "docs/legacy/still.md": "# Still\n\nTaken back by the ! line.\n",
+    "docs/wip-next.md": "# Next\n\nA draft.\n",
+    "docs/orphan.md": "# Orphan\n\nNot in nav, still built.\n",
+    "docs/templates/page.md": "# Template\n\nmkdocs leaves templates/ out by default.\n",
+    "docs/sub/index.md": "# Sub\n\nThe folder's page.\n",
+    "docs/sub/README.md": "# Sub readme\n\nShadowed.\n",
+    "docs/other/README.md": "# Other\n\nNo index beside it: the folder's page.\n",
+}
+
+
+def _site(tmp_path: Path, files: dict[str, str], docs: str) -> Path:
+    root = tmp_path / "site"
+    (root / ".git").mkdir(parents=True)
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root / docs
+
+
+def _build(docs: Path, out: Path, *extra: str) -> dict:
+    result = CliRunner().invoke(cli, ["build", str(docs), "--out", str(out), "--json", "--strict", *extra],
+                                env=clean_env())
+    assert result.exit_code == 0, result.output + result.stderr
+    return json.loads(result.stdout)
+
+
+def _paths(store: Path) -> list[str]:
+    conn = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+    try:
+        return [p for (p,) in conn.execute("SELECT path FROM documents ORDER BY path")]
+    finally:
+        conn.close()
+
+
+def test_mkdocs_exclude_docs_and_draft_docs_are_not_pages(tmp_path, data_regression):
+    docs = _site(tmp_path, MKDOCS, "docs")
+    report = _build(docs, tmp_path / "out")
+    not_pages = report["dialect"]["not_pages"]
+    stored = _paths(tmp_path / "out" / "store.sqlite")
+    assert not set(stored) & {e["path"] for e in not_pages}
+    assert "orphan.md" in stored  # not_in_nav is no exclusion
+    data_regression.check({"documents": stored, "not_pages": not_pages})
+
+
+def test_a_mkdocs_site_without_exclusions_keeps_every_file_but_the_defaults(tmp_path):
+    files = {"mkdocs.yml": "site_name: S\n", "docs/index.md": "# Home\n\nHi.\n", "docs/drafts/a.md": "# A\n\nA.\n",
+             "docs/README.md": "# Readme\n\nAlone.\n"}
+    docs = _site(tmp_path, files, "docs")
+    report = _build(docs, tmp_path / "out")
+    assert _paths(tmp_path / "out" / "store.sqlite") == ["drafts/a.md", "index.md"]
+    assert report["dialect"]["not_pages"] == [
+        {"path": "README.md", "reason": "README.md beside index.md: mkdocs builds the folder's page from index.md"}]
+
+
+def test_mkdocs_exclusions_come_through_inherit_and_a_plain_build_keeps_every_file(tmp_path):
+    files = {
+        "base.yml": "exclude_docs: |\n  drafts/\n",
+        "mkdocs.yml": "INHERIT: base.yml\nsite_name: S\n",
+        "docs/index.md": "# Home\n\nHi.\n",
+        "docs/drafts/a.md": "# A\n\nA.\n",
+    }
+    docs = _site(tmp_path, files, "docs")
+    report = _build(docs, tmp_path / "out")
+    assert report["dialect"]["not_pages"] == [{"path": "drafts/a.md", "reason": "mkdocs.yml exclude_docs: drafts/"}]
+    plain = _build(docs, tmp_path / "plain", "--dialect", "plain")
+    assert "not_pages" not in plain["dialect"]
+    assert _paths(tmp_path / "plain" / "store.sqlite") == ["drafts/a.md", "index.md"]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "path", "excluded"),
+    [
+        ("drafts/", "drafts/a.md", True),
+        ("drafts/", "x/drafts/a.md", True),  # unanchored: any depth
+        ("drafts/", "drafts.md", False),  # a folder pattern never matches a file
+        ("/drafts/", "x/drafts/a.md", False),
+        ("*.md", "a/b.md", True),
+        ("a/*.md", "a/b/c.md", False),  # * stops at a slash
+        ("a/**/c.md", "a/c.md", True),
+        ("a/**/c.md", "a/x/y/c.md", True),
+        ("a/**", "a/b/c.md", True),
+        ("b?.md", "b1.md", True),
+        ("b[0-9].md", "b7.md", True),
+        ("b[!0-9].md", "b7.md", False),
+        ("# comment", "# comment", False),
+    ],
+)
+def test_the_gitignore_rule_of_exclude_docs(pattern, path, excluded):
+    from contextpull.dialects.mkdocs.pages import compile_pattern, matching_line
+
+    compiled = compile_pattern(pattern)
+    assert (matching_line((compiled,) if compiled else (), path) is not None) is excluded
