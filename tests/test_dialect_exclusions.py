@@ -132,3 +132,90 @@ def test_the_gitignore_rule_of_exclude_docs(pattern, path, excluded):
 
     compiled = compile_pattern(pattern)
     assert (matching_line((compiled,) if compiled else (), path) is not None) is excluded
+
+
+SPHINX = {
+    "docs/conf.py": (
+        'project = "P"\n'
+        'extensions = ["myst_parser"]\n'
+        'templates_path = ["_templates"]\n'
+        'exclude_patterns = ["_build", "Thumbs.db", "drafts/*"]\n'
+        'exclude_patterns += ["**/generated", "old/page.rst"]\n'
+        'html_static_path = ["_static"]\n'
+    ),
+    "docs/index.rst": "Home\n====\n\nWelcome.\n",
+    "docs/guide.md": "# Guide\n\nA MyST page.\n",
+    "docs/_build/html/_sources/index.rst.txt": "Home\n",
+    "docs/_build/page.rst": "Built\n=====\n\nOutput.\n",
+    "docs/drafts/a.rst": "A\n=\n\nDraft.\n",
+    "docs/drafts/sub/b.md": "# B\n\nUnder a folder drafts/* matches: pruned with it.\n",
+    "docs/api/generated/x.rst": "X\n=\n\nGenerated.\n",
+    "docs/generated/y.rst": "Y\n=\n\nSphinx's double star pattern does not match at the top.\n",
+    "docs/old/page.rst": "Old\n===\n\nGone.\n",
+    "docs/old/kept.rst": "Kept\n====\n\nStill here.\n",
+    "docs/_templates/note.md": "# Template\n\nNot a document.\n",
+    "docs/_static/readme.md": "# Static\n\nCopied, not read.\n",
+    "docs/api/_sources/src.rst": "Src\n===\n\nSphinx always leaves _sources out.\n",
+}
+
+
+def test_sphinx_exclude_patterns_and_what_sphinx_always_leaves_out_are_not_pages(tmp_path, data_regression):
+    docs = _site(tmp_path, SPHINX, "docs")
+    report = _build(docs, tmp_path / "out")
+    assert report["dialect"]["unresolved"] == []
+    stored = _paths(tmp_path / "out" / "store.sqlite")
+    data_regression.check({"documents": stored, "not_pages": report["dialect"]["not_pages"]})
+
+
+def test_a_computed_exclude_patterns_is_not_read_and_named_once(tmp_path):
+    files = {
+        "docs/conf.py": 'import os\nexclude_patterns = ["_build"] + os.environ.get("X", "").split()\n',
+        "docs/index.rst": "Home\n====\n\nWelcome.\n",
+        "docs/other.rst": "Other\n=====\n\nText.\n",
+        "docs/_build/page.rst": "Built\n=====\n\nKept: the patterns were not read.\n",
+    }
+    docs = _site(tmp_path, files, "docs")
+    report = _build(docs, tmp_path / "out")
+    assert "not_pages" not in report["dialect"]
+    assert _paths(tmp_path / "out" / "store.sqlite") == ["_build/page.rst", "index.rst", "other.rst"]
+    assert report["dialect"]["unresolved"] == [{
+        "path": "index.rst", "line": 0, "construct": "sphinx exclude_patterns",
+        "detail": "docs/conf.py line 2: exclude_patterns is not a literal list, not read; the files it names stay pages",
+    }]
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ('exclude_patterns = ["a", "b"]\n', (("a", "b"), 0)),
+        ('exclude_patterns = ("a",)\nexclude_patterns += ["b"]\n', (("a", "b"), 0)),
+        ('exclude_patterns: list[str] = ["a"]\n', (("a",), 0)),
+        ('exclude_patterns = ["a"]\nexclude_patterns.append("b")\n', (None, 2)),
+        ('exclude_patterns = ["a"]\nif True:\n    exclude_patterns = ["b"]\n', (None, 2)),
+        ('exclude_patterns = sorted(["a"])\n', (None, 1)),
+        ('exclude_patterns = [x for x in "ab"]\nexclude_patterns = ["c"]\n', (("c",), 0)),  # a literal again
+        ('exclude_patterns = f()\nexclude_patterns += ["c"]\n', (None, 1)),
+        ('exclude_patterns = ["a", 1]\n', (None, 1)),
+        ('exclude_patterns, other = ["a"], 1\n', (None, 1)),
+        ('other = exclude_patterns = ["a"]\n', (("a",), 0)),
+        ('print(exclude_patterns)\nexclude_patterns = ["a"]\n', (("a",), 0)),  # reading it sets nothing
+    ],
+)
+def test_conf_py_lists_are_read_from_literal_top_level_statements_only(source, expected):
+    from contextpull.dialects.sphinx.pages import read_settings
+
+    found = read_settings(source, ("exclude_patterns",))["exclude_patterns"]
+    assert (found.values, found.unread_line) == expected
+
+
+def test_nothing_in_conf_py_is_run(tmp_path):
+    marker = tmp_path / "ran"
+    files = {
+        "docs/conf.py": f'open({str(marker)!r}, "w").write("x")\nexclude_patterns = ["_build"]\n',
+        "docs/index.rst": "Home\n====\n\nWelcome.\n",
+        "docs/_build/page.rst": "Built\n=====\n\nOut.\n",
+    }
+    docs = _site(tmp_path, files, "docs")
+    report = _build(docs, tmp_path / "out")
+    assert not marker.exists()
+    assert report["dialect"]["not_pages"] == [{"path": "_build/page.rst", "reason": "conf.py exclude_patterns: _build"}]
