@@ -219,3 +219,31 @@ def test_nothing_in_conf_py_is_run(tmp_path):
     report = _build(docs, tmp_path / "out")
     assert not marker.exists()
     assert report["dialect"]["not_pages"] == [{"path": "_build/page.rst", "reason": "conf.py exclude_patterns: _build"}]
+
+
+@pytest.mark.parametrize(
+    "tokens",
+    [
+        [("star",), ("lit", "a"), ("star",), ("lit", "a"), ("star",), ("lit", "a"), ("star",), ("lit", "b")],
+        [("any",), ("lit", "a"), ("any",), ("lit", "/"), ("any",), ("lit", "x"), ("any",)],
+        [("dirs",), ("lit", "d"), ("dirs",), ("lit", "e"), ("dirs",), ("lit", "f"), ("dirs",), ("one",), ("lit", ".md")],
+        [("star",), ("class", "[0-9]"), ("star",), ("class", "[^/a]"), ("any",), ("dirs",), ("lit", "z")],
+    ],
+)
+def test_a_pattern_with_many_stars_matches_as_its_regular_expression_would(tokens):
+    """Past MAX_REGEX_STARS a glob is matched by its automaton (bounded in time on any path);
+    it must decide exactly as the regular expression it replaces."""
+    import itertools
+    import re
+
+    from contextpull.dialects.pages.globs import _REGEX, compile_glob
+
+    glob = compile_glob(tokens)
+    assert glob.regex is None
+    regex = re.compile("".join(re.escape(t[1]) if t[0] == "lit" else t[1] if t[0] == "class" else _REGEX[t[0]]
+                               for t in tokens) + r"\Z")
+    alphabet = "ab/dez1x"
+    samples = ["".join(p) for n in range(5) for p in itertools.product(alphabet, repeat=n)]
+    samples += ["aaa/b", "d/e/f/x.md", "de/f/q.md", "d/ee/f/x.md", "1b/q/z", "a" * 40 + "b"]
+    disagree = [s for s in samples if glob.match(s) != bool(regex.match(s))]
+    assert disagree == []

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import os
 import posixpath
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 from ..api import Site
 from ..context import DocumentContext
 from ..detect import file_stamp, load_config
+from ..pages.globs import Glob, compile_glob
 from .config import site_config
 
 DEFAULT_EXCLUDE = (".*", "/templates/")
@@ -36,7 +36,7 @@ DEFAULT_EXCLUDE = (".*", "/templates/")
 class _Pattern:
     line: str  # as mkdocs.yml wrote it, for the reason
     setting: str  # where it comes from: "exclude_docs", "draft_docs" or "default"
-    regex: re.Pattern[str]
+    glob: Glob
     anchored: bool  # against the whole path, else against each name
     dir_only: bool
     negated: bool
@@ -57,34 +57,35 @@ def compile_pattern(line: str, setting: str = "exclude_docs") -> _Pattern | None
         return None
     if body.endswith("/**") and any(part != "**" for part in body.split("/")):
         dir_only = False  # "a/**/" is everything inside a, as pathspec reads it
-    out, i = [], 0
+    tokens: list[tuple] = []
+    i = 0
     while i < len(body):
         if body.startswith("**/", i):
-            out.append("(?:.*/)?")
+            tokens.append(("dirs",))
             i += 3
         elif body.startswith("/**", i) and i + 3 == len(body):
-            out.append("/.*")
+            tokens += [("lit", "/"), ("any",)]
             i += 3
         elif body.startswith("**", i):
-            out.append(".*")
+            tokens.append(("any",))
             i += 2
         elif body[i] == "*":
-            out.append("[^/]*")
+            tokens.append(("star",))
             i += 1
         elif body[i] == "?":
-            out.append("[^/]")
+            tokens.append(("one",))
             i += 1
         elif body[i] == "[" and "]" in body[i + 2 :]:
             end = body.index("]", i + 2)
             inner = body[i + 1 : end].replace("\\", "\\\\")
             negate = inner[:1] == "!"
             inner = inner[1:] if negate else inner
-            out.append("[" + ("^" if negate else "") + ("\\" + inner if inner[:1] == "^" else inner) + "]")
+            tokens.append(("class", "[" + ("^" if negate else "") + ("\\" + inner if inner[:1] == "^" else inner) + "]"))
             i = end + 1
         else:
-            out.append(re.escape(body[i]))
+            tokens.append(("lit", body[i]))
             i += 1
-    return _Pattern(line.strip(), setting, re.compile("".join(out) + r"\Z"), anchored, dir_only, negated)
+    return _Pattern(line.strip(), setting, compile_glob(tokens), anchored, dir_only, negated)
 
 
 def matching_line(patterns: tuple[_Pattern, ...], rel: str) -> _Pattern | None:
@@ -108,11 +109,11 @@ def matching_line(patterns: tuple[_Pattern, ...], rel: str) -> _Pattern | None:
 
 def _how(pattern: _Pattern, rel: str, parts: list[str]) -> int:
     """2 when ``pattern`` matches the file's own path, 1 when it matches a folder above it, 0."""
-    if not pattern.dir_only and pattern.regex.match(rel if pattern.anchored else parts[-1]):
+    if not pattern.dir_only and pattern.glob.match(rel if pattern.anchored else parts[-1]):
         return 2
     for depth in range(1, len(parts)):
         folder = "/".join(parts[:depth])
-        if pattern.regex.match(folder if pattern.anchored else parts[depth - 1]):
+        if pattern.glob.match(folder if pattern.anchored else parts[depth - 1]):
             return 1
     return 0
 

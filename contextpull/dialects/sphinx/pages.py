@@ -22,7 +22,6 @@ from __future__ import annotations
 import ast
 import os
 import posixpath
-import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -31,6 +30,7 @@ from ...bounded_read import read_regular_text
 from ...config import CONFIG_FILE_LIMIT
 from ..api import Context, Site
 from ..detect import file_stamp, load_config
+from ..pages.globs import Glob, compile_glob
 
 ALWAYS = ("**/_sources", ".#*", "**/.#*", "*.lproj/**")
 # The lists of conf.py that name what is not a source file, in Sphinx's order, and why.
@@ -54,31 +54,32 @@ class Setting:
 class _Rules:
     source: str  # absolute: the folder of conf.py
     conf: str  # conf.py's name as the reasons show it
-    exclude: tuple[tuple[re.Pattern[str], str], ...]  # (matcher, reason)
-    include: tuple[re.Pattern[str], ...] | None  # None: every file
+    exclude: tuple[tuple[Glob, str], ...]  # (matcher, reason)
+    include: tuple[Glob, ...] | None  # None: every file
 
 
-def translate(pattern: str) -> re.Pattern[str]:
-    """A Sphinx glob as a regular expression matched from the start of the path to its end."""
-    out, i, n = [], 0, len(pattern)
+def translate(pattern: str) -> Glob:
+    """A Sphinx glob, matched from the start of the path to its end."""
+    tokens: list[tuple] = []
+    i, n = 0, len(pattern)
     while i < n:
         c = pattern[i]
         i += 1
         if c == "*":
             if i < n and pattern[i] == "*":
                 i += 1
-                out.append(".*")
+                tokens.append(("any",))
             else:
-                out.append("[^/]*")
+                tokens.append(("star",))
         elif c == "?":
-            out.append("[^/]")
+            tokens.append(("one",))
         elif c == "[":
             j = i + (1 if i < n and pattern[i] == "!" else 0)
             j += 1 if j < n and pattern[j] == "]" else 0
             while j < n and pattern[j] != "]":
                 j += 1
             if j >= n:
-                out.append("\\[")
+                tokens.append(("lit", "["))
                 continue
             inner = pattern[i:j].replace("\\", "\\\\")
             i = j + 1
@@ -86,10 +87,10 @@ def translate(pattern: str) -> re.Pattern[str]:
                 inner = "^/" + inner[1:]
             elif inner.startswith("^"):
                 inner = "\\" + inner
-            out.append(f"[{inner}]")
+            tokens.append(("class", f"[{inner}]"))
         else:
-            out.append(re.escape(c))
-    return re.compile("".join(out) + r"\Z")
+            tokens.append(("lit", c))
+    return compile_glob(tokens)
 
 
 def read_settings(text: str, names: tuple[str, ...]) -> dict[str, Setting]:
