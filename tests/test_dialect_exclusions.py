@@ -247,3 +247,17 @@ def test_a_pattern_with_many_stars_matches_as_its_regular_expression_would(token
     samples += ["aaa/b", "d/e/f/x.md", "de/f/q.md", "d/ee/f/x.md", "1b/q/z", "a" * 40 + "b"]
     disagree = [s for s in samples if glob.match(s) != bool(regex.match(s))]
     assert disagree == []
+
+
+def test_ingest_drops_a_page_once_exclude_docs_names_it(tmp_path):
+    files = {"mkdocs.yml": "site_name: S\n", "docs/index.md": "# Home\n\nHi.\n", "docs/drafts/a.md": "# A\n\nA.\n"}
+    docs = _site(tmp_path, files, "docs")
+    store = tmp_path / "store.sqlite"
+    run = CliRunner().invoke(cli, ["ingest", str(docs), "--store", str(store)], env=clean_env())
+    assert run.exit_code == 0, run.output + run.stderr
+    assert "drafts/a.md" in _paths(store)
+    (docs.parent / "mkdocs.yml").write_text("site_name: S\nexclude_docs: |\n  drafts/\n")
+    run = CliRunner().invoke(cli, ["ingest", str(docs), "--store", str(store), "--json"], env=clean_env())
+    assert run.exit_code == 0, run.output + run.stderr
+    assert _paths(store) == ["index.md"]
+    assert json.loads(run.stdout)["dialect"]["not_pages"] == [{"path": "drafts/a.md", "reason": "mkdocs.yml exclude_docs: drafts/"}]

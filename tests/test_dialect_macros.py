@@ -108,3 +108,45 @@ def test_notes_after_the_template_layer_keep_their_source_lines():
     ctx = _context({**CONFIG, "markdown_extensions": ["admonition"]})
     mkdocs.prepare("{# a\nb #}\n\n!!! note\n    x\n", ctx)
     assert ("admonition", "converted", 4) in ctx.outcomes()
+
+
+def test_a_data_file_a_page_prints_is_in_its_fingerprint(tmp_path):
+    """A cached build after the data file changed shows the new value and equals a fresh build."""
+    import json
+    import sqlite3
+
+    from click.testing import CliRunner
+
+    from artifact_helpers import clean_env
+    from contextpull.cli import cli
+
+    root = tmp_path / "site"
+    (root / ".git").mkdir(parents=True)
+    (root / "docs").mkdir()
+    (root / "data").mkdir()
+    (root / "mkdocs.yml").write_text("site_name: S\nplugins:\n  - macros:\n      include_yaml:\n        - data/crew.yml\n")
+    (root / "data" / "crew.yml").write_text("captain: Ines\n")
+    (root / "docs" / "index.md").write_text("# Crew\n\nThe captain is {{ captain }}.\n\n{% raw %}{{ captain }}{% endraw %} is how.\n")
+    (root / "docs" / "other.md").write_text("# Other\n\nNo template here.\n")
+
+    def build(out: str, *extra: str) -> dict:
+        result = CliRunner().invoke(cli, ["build", str(root / "docs"), "--out", str(tmp_path / out), "--json", *extra],
+                                    env=clean_env())
+        assert result.exit_code == 0, result.output + result.stderr
+        return json.loads(result.stdout)
+
+    def text(out: str) -> str:
+        conn = sqlite3.connect(f"file:{tmp_path / out / 'store.sqlite'}?mode=ro", uri=True)
+        try:
+            return "\n".join(t for (t,) in conn.execute("SELECT text FROM sections WHERE id LIKE 'index.md#%'"))
+        finally:
+            conn.close()
+
+    build("one")
+    assert "The captain is Ines." in text("one") and "{{ captain }} is how." in text("one")
+    (root / "data" / "crew.yml").write_text("captain: Noor\n")
+    report = build("two", "--cache", str(tmp_path / "one" / "store.sqlite"))
+    build("three")
+    assert "The captain is Noor." in text("two")
+    assert report["cache"]["parsed_documents"] == 1
+    assert (tmp_path / "two" / "store.sqlite").read_bytes() == (tmp_path / "three" / "store.sqlite").read_bytes()
