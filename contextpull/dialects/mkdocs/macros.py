@@ -105,13 +105,7 @@ def _variables(ctx: Context, config: dict, opts: dict, fm: dict) -> dict:
         names["extra"] = extra
         names.update(extra)
     folder = config_folder(ctx)
-    include = opts.get("include_yaml")
-    entries = list(include.items()) if isinstance(include, dict) else include if isinstance(include, list) else []
-    for entry in entries:
-        key, path = (entry if isinstance(entry, tuple) else next(iter(entry.items()), (None, None))
-                     if isinstance(entry, dict) else (None, entry))
-        if not isinstance(path, str):
-            continue
+    for key, path in _yaml_files(opts.get("include_yaml")):
         target = posixpath.normpath(posixpath.join(folder, path))
         raw = ctx.read_data(target)
         value = parse_data(raw, posixpath.splitext(target)[1].lower()) if raw is not None else None
@@ -125,6 +119,22 @@ def _variables(ctx: Context, config: dict, opts: dict, fm: dict) -> dict:
     names["page"] = {"meta": fm, "title": fm.get("title")}
     names.update(fm)
     return names
+
+
+def _yaml_files(include) -> list[tuple[str | None, str]]:
+    """``include_yaml`` as (key, path) pairs: a path's data is merged at the top (key None), a
+    ``key: path`` entry's data is put under its key; the option is a list of either, or a mapping."""
+    if isinstance(include, dict):
+        entries = [{key: path} for key, path in include.items()]
+    else:
+        entries = include if isinstance(include, list) else []
+    out: list[tuple[str | None, str]] = []
+    for entry in entries:
+        if isinstance(entry, str):
+            out.append((None, entry))
+        elif isinstance(entry, dict):
+            out += [(str(key), path) for key, path in entry.items() if isinstance(path, str)]
+    return out
 
 
 class _Renderer:
