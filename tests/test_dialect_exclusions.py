@@ -25,6 +25,7 @@ MKDOCS = {
         "  !drafts/keep.md\n"
         "  legacy/*\n"
         "  !legacy/still.md\n"
+        "  !legacy/README.md\n"
         "draft_docs: |\n"
         "  wip-*.md\n"
         "not_in_nav: |\n"
@@ -46,6 +47,8 @@ MKDOCS = {
     "docs/sub/index.md": "# Sub\n\nThe folder's page.\n",
     "docs/sub/README.md": "# Sub readme\n\nShadowed.\n",
     "docs/other/README.md": "# Other\n\nNo index beside it: the folder's page.\n",
+    "docs/legacy/README.md": "# Legacy readme\n\nIts index.md is excluded, so it is the folder's page.\n",
+    "docs/legacy/index.md": "# Legacy index\n\nExcluded by legacy/*.\n",
 }
 
 

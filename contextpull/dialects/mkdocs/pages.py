@@ -141,7 +141,9 @@ def skip(path: str, site: Site) -> str | None:
     if found is not None:
         return f"mkdocs.yml draft_docs: {found.line} (shown by mkdocs serve only, never built)"
     folder, _, name = rel.rpartition("/")
-    if name == "README.md" and os.path.isfile(os.path.join(rules.docs_dir, *filter(None, folder.split("/")), "index.md")):
+    index = f"{folder}/index.md" if folder else "index.md"
+    if name == "README.md" and os.path.isfile(os.path.join(rules.docs_dir, *index.split("/"))) \
+            and matching_line(rules.exclude, index) is None and matching_line(rules.drafts, index) is None:
         return "README.md beside index.md: mkdocs builds the folder's page from index.md"
     return None
 
