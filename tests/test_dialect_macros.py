@@ -150,3 +150,10 @@ def test_a_data_file_a_page_prints_is_in_its_fingerprint(tmp_path):
     assert "The captain is Noor." in text("two")
     assert report["cache"]["parsed_documents"] == 1
     assert (tmp_path / "two" / "store.sqlite").read_bytes() == (tmp_path / "three" / "store.sqlite").read_bytes()
+
+
+def test_a_loop_variable_is_named_as_one():
+    ctx = _context()
+    source = "{% for boat in boats %}{{ boat.name }}{% endfor %}"
+    assert mkdocs.prepare(source, ctx) == source
+    assert ctx.notes[1].detail == "boat.name: a {% for %} loop's variable, known to the template engine only; kept as written"

@@ -42,6 +42,7 @@ TEMPLATE = "macros template"
 
 _LITERAL = re.compile(r"""^(?:"([^"\\]*)"|'([^'\\]*)'|(-?\d+(?:\.\d+)?))$""")
 _PATH = re.compile(r"""^[A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*|\s*\[\s*(?:"[^"\]]*"|'[^']*'|\d+)\s*\])*$""")
+_FOR = re.compile(r"^for\s+([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s+in\b")
 _PART = re.compile(r"""[A-Za-z_]\w*|\[\s*(?:"([^"\]]*)"|'([^']*)'|(\d+))\s*\]""")
 
 
@@ -144,6 +145,7 @@ class _Renderer:
         for _ in range(len(lines) - 1):
             self.starts.append(text.index("\n", self.starts[-1]) + 1)
         self.origins = [origin for origin, _ in lines]
+        self.loop_names: set[str] = set()  # names a {% for %} binds: only the engine knows them
 
     def line(self, pos: int) -> int:
         lo, hi = 0, len(self.starts) - 1
@@ -199,6 +201,9 @@ class _Renderer:
                 pos = after
             else:
                 name = body.split(None, 1)[0] if body else ""
+                loop = _FOR.match(body)
+                if loop:
+                    self.loop_names.update(n.strip() for n in loop.group(1).split(","))
                 self.ctx.note(STATEMENT, "unresolved", self.line(at),
                               f"{{% {name} %}}: only the template engine knows what it shows; kept as written")
                 out.append(text[at:end])
@@ -226,6 +231,8 @@ class _Renderer:
             return next(g for g in literal.groups() if g is not None), ""
         if not _PATH.match(expr):
             return "", "an expression (a filter, call or operator), not a name"
+        if _PART.match(expr).group(0) in self.loop_names:
+            return "", "a {% for %} loop's variable, known to the template engine only"
         value: object = self.names
         for part in _PART.finditer(expr):
             key = part.group(0) if part.group(0)[0] != "[" else next(g for g in part.groups() if g is not None)
