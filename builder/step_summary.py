@@ -4,7 +4,8 @@ Rendered from the ``contextpull build --json`` report (the shape in notes/common
 ``contextpull/cli/build.py``): counts, index mode and size, fingerprints, skipped files, and on
 golden drift the section ids added, removed and changed plus the index text diff; with a model
 summarizer, what the model did and cost and which documents kept their offline summary (the
-report's ``summaries`` object; an offline build has none, and its summary is unchanged). The key
+report's ``summaries`` object; an offline build has none, and its summary is unchanged); with a
+dialect, its construct report and the files the generator renders no page for (issue 26). The key
 never reaches the report, so it cannot reach this page. Annotations are
 capped at ten of a kind (``file_annotations.py``); this page lists everything, so nothing is lost.
 Pure functions of the report: the tests render it without a runner.
@@ -117,8 +118,10 @@ def dialect_text(dialect: Mapping[str, object]) -> str:
     """One table cell: the dialect chosen, from which file, and its constructs by outcome."""
     source = f"from {dialect.get('config_file')}" if dialect.get("config_file") else "no generator configuration file"
     totals = dialect.get("totals") or {}
+    pages = len(dialect.get("not_pages") or [])
     return (f"{dialect.get('name', '?')} ({source}): {totals.get('resolved', 0)} resolved, "
-            f"{totals.get('converted', 0)} converted, {totals.get('unresolved', 0)} unresolved")
+            f"{totals.get('converted', 0)} converted, {totals.get('unresolved', 0)} unresolved"
+            + (f"; {pages} file{'' if pages == 1 else 's'} not pages" if pages else ""))
 
 
 def shows_dialect(dialect: object) -> bool:
@@ -151,6 +154,20 @@ def constructs_section(dialect: Mapping[str, object], docs: str) -> list[str]:
             lines.append(f"| ... | | and {len(unresolved) - MAX_LISTED} more |")
         lines.append("")
     return lines
+
+
+def not_pages_section(dialect: Mapping[str, object], docs: str) -> list[str]:
+    """The files the generator renders no page for (partials, excluded drafts, a headless
+    section), folded: they are no fault, and a site may have hundreds, but an author must be able
+    to see that a file an agent will not find was left out on purpose, and why."""
+    entries = list(dialect.get("not_pages") or [])
+    if not entries:
+        return []
+    return [f"### Files that are not pages ({len(entries)})", "",
+            "The generator renders no page of their own for these files, so they are not documents in "
+            "the store; a partial's text is in the pages that include it.", "",
+            f"<details><summary>Files and reasons ({len(entries)})</summary>", ""] + file_table(
+        entries, docs) + ["</details>", ""]
 
 
 def join_docs(docs: str, path: str) -> str:
@@ -275,6 +292,7 @@ def render(report: Mapping[str, object], docs: str, installed: Sequence[tuple[st
         lines += summary_failures_section(list(summaries.get("failed") or []), docs)
     if shows_dialect(dialect):
         lines += constructs_section(dialect, docs)
+        lines += not_pages_section(dialect, docs)
     lines += installed_section(installed)
     return "\n".join(lines).rstrip("\n") + "\n"
 

@@ -16,6 +16,9 @@ the one table detection reads, so detection never imports a dialect):
 - optionally ``skip(path, site) -> str | None``: why its generator renders no page for a file
   (a partial, a headless section), asked before the file is read (``pages/hook.py``; Hugo's, Jekyll's
   and mdBook's rules are in ``pages/rules.py``).
+- optionally ``config_notes(ctx) -> None``: notes on what its configuration sets in a way that is
+  not read as data (Sphinx: a computed ``exclude_patterns``), made on the one document it picks
+  so the report says it once (``read.py``).
 """
 
 from __future__ import annotations

@@ -56,6 +56,7 @@ def read_document(data: bytes, kind: str, stem: str, path: str, site: Site) -> R
     ctx = DocumentContext(site, path, config)
     if problem is not None:
         ctx.note("configuration", "unresolved", 0, problem)
+    _config_notes(ctx)
     nav = None
     if kind == "rst":
         parsed = _rst(text, stem, ctx)
@@ -87,6 +88,16 @@ def _markdown(text: str, kind: str, stem: str, ctx: DocumentContext) -> tuple[Pa
     if module is not None and hasattr(module, "finish"):
         parsed = _guarded(ctx, ctx.site.dialect, lambda: module.finish(parsed, ctx), parsed)
     return parsed, (parsed.title if parsed.title != parsed_title else None)
+
+
+def _config_notes(ctx: DocumentContext) -> None:
+    """What the dialect could not read of its configuration (Sphinx: a computed
+    ``exclude_patterns``), noted by its module's ``config_notes`` on the one document it picks."""
+    if ctx.site.dialect == "plain":
+        return
+    module = load_module(dialect(ctx.site.dialect).module)
+    if hasattr(module, "config_notes"):
+        _guarded(ctx, ctx.site.dialect, lambda: module.config_notes(ctx), None)
 
 
 def _rst(text: str, stem: str, ctx: DocumentContext) -> ParsedDocument:

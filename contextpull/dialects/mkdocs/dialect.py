@@ -1,7 +1,9 @@
 """The mkdocs dialect: mkdocs-material sites with pymdown extensions (issue 26).
 
-Two layers, in the generator's order (shared/style/dialects.md, proposal 3):
+Layers, in the generator's order (shared/style/dialects.md, proposal 3):
 
+0. with mkdocs-macros enabled, the page as a Jinja template (``macros``): ``{% raw %}``
+   unwrapped, comments gone, ``{{ extra.x }}`` printed where its value is known;
 1. includes on raw text, fenced code too (``snippets``): pymdown ``--8<--``, FastAPI's
    ``{* file *}`` and ``{!file!}``;
 2. Markdown extensions, never inside fenced code or an inline code span: admonitions, ``///``
@@ -23,6 +25,8 @@ from ..api import Context
 from ..markup import html_to_text, outside_code, outside_inline_code, strip_heading_attributes, strip_html_comments
 from .blocks import block_names, convert_blocks
 from .config import nav_titles, site_config
+from .macros import render as render_macros
+from .pages import skip  # noqa: F401 - the dialect's not-a-page rule (pages/hook.py)
 from .snippets import expand_snippets, expand_variants
 
 NAME = "mkdocs"
@@ -97,6 +101,7 @@ def _inline_pass(lines: list[tuple[int, str]], ctx: Context) -> list[str]:
 def prepare(text: str, ctx: Context) -> str:
     lines = list(enumerate(text.split("\n"), start=1))
     config = site_config(ctx)
+    lines = render_macros(lines, ctx, config)  # mkdocs-macros renders the raw page first
     lines = expand_snippets(lines, ctx, config)
     lines = expand_variants(lines, ctx)
     lines = convert_blocks(lines, ctx, names=block_names(config))

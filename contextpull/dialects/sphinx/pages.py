@@ -1,0 +1,232 @@
+"""Which files of a Sphinx project are not pages (issue 26, "every documentation file read or
+named"; Sphinx's ``exclude_patterns`` and ``include_patterns``, the hook is ``pages/hook.py``).
+
+Sphinx reads no source file that a pattern of its exclusion list matches, nor any file under a
+folder one matches (it prunes the folder from its walk), and only files that ``include_patterns``
+(default ``**``) match. The exclusion list is ``exclude_patterns``, then ``templates_path`` and,
+for the HTML builders every published site uses, ``html_extra_path`` and ``html_static_path``
+(templates and static files are copied or rendered, never read as documents), then Sphinx's
+own ``**/_sources``, ``.#*``, ``**/.#*`` and ``*.lproj/**``. Patterns are Sphinx's globs,
+matched against the path relative to the source folder (the folder of ``conf.py``): ``*`` and
+``?`` stop at a slash, ``**`` does not, ``[...]`` is a class.
+
+``conf.py`` is never run. A setting is read from top-level statements alone: an assignment of a
+literal list or tuple of strings, and ``+=`` of one. Any other statement that sets it (a
+computed value, an ``append``, an assignment inside an ``if``) leaves it unknown from there on:
+its patterns exclude nothing, and ``config_notes`` names the setting and its line once, on the
+project's root document, so the report says what was not read without repeating it per page.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import posixpath
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ...bounded_read import read_regular_text
+from ...config import CONFIG_FILE_LIMIT
+from ..api import Context, Site
+from ..detect import file_stamp, load_config
+from ..pages.globs import Glob, compile_glob
+
+ALWAYS = ("**/_sources", ".#*", "**/.#*", "*.lproj/**")
+# The lists of conf.py that name what is not a source file, in Sphinx's order, and why.
+SETTINGS = (
+    ("exclude_patterns", ""),
+    ("templates_path", " (templates, not documents)"),
+    ("html_extra_path", " (copied to the site as they are)"),
+    ("html_static_path", " (static files, copied to the site)"),
+)
+INCLUDE = "include_patterns"
+CONSTRUCT = "sphinx exclude_patterns"
+
+
+@dataclass(frozen=True)
+class Setting:
+    values: tuple[str, ...] | None  # None: set by a statement that is not a literal
+    unread_line: int = 0  # the line of the first statement that was not read
+
+
+@dataclass(frozen=True)
+class _Rules:
+    source: str  # absolute: the folder of conf.py
+    conf: str  # conf.py's name as the reasons show it
+    exclude: tuple[tuple[Glob, str], ...]  # (matcher, reason)
+    include: tuple[Glob, ...] | None  # None: every file
+
+
+def translate(pattern: str) -> Glob:
+    """A Sphinx glob, matched from the start of the path to its end."""
+    tokens: list[tuple] = []
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        i += 1
+        if c == "*":
+            if i < n and pattern[i] == "*":
+                i += 1
+                tokens.append(("any",))
+            else:
+                tokens.append(("star",))
+        elif c == "?":
+            tokens.append(("one",))
+        elif c == "[":
+            j = i + (1 if i < n and pattern[i] == "!" else 0)
+            j += 1 if j < n and pattern[j] == "]" else 0
+            while j < n and pattern[j] != "]":
+                j += 1
+            if j >= n:
+                tokens.append(("lit", "["))
+                continue
+            inner = pattern[i:j].replace("\\", "\\\\")
+            i = j + 1
+            if inner.startswith("!"):
+                inner = "^/" + inner[1:]
+            elif inner.startswith("^"):
+                inner = "\\" + inner
+            tokens.append(("class", f"[{inner}]"))
+        else:
+            tokens.append(("lit", c))
+    return compile_glob(tokens)
+
+
+def read_settings(text: str, names: tuple[str, ...]) -> dict[str, Setting]:
+    """The list settings ``names`` as the top-level statements of ``conf.py`` leave them (module
+    docstring); a name no statement sets is absent."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return {}
+    found: dict[str, Setting] = {}
+    for stmt in tree.body:
+        for name, value, augmented in _sets(stmt, names):
+            before = found.get(name)
+            literal = _literal(value)
+            if before is not None and before.values is None:
+                if not augmented and literal is not None:
+                    found[name] = Setting(literal)
+                continue
+            if literal is None:
+                found[name] = Setting(None, stmt.lineno)
+            elif augmented:
+                found[name] = Setting((before.values if before else ()) + literal)
+            else:
+                found[name] = Setting(literal)
+    return found
+
+
+def _sets(stmt: ast.stmt, names: tuple[str, ...]):
+    """(name, value or None, augmented) for each of ``names`` that ``stmt`` sets; value None
+    when it sets it some other way than a plain or augmented assignment at the top level."""
+    if isinstance(stmt, ast.Assign):
+        for target in stmt.targets:
+            if isinstance(target, ast.Name) and target.id in names:
+                yield target.id, stmt.value, False
+            elif isinstance(target, (ast.Tuple, ast.List)):
+                for elt in target.elts:
+                    if isinstance(elt, ast.Name) and elt.id in names:
+                        yield elt.id, None, False
+        return
+    if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id in names:
+        if stmt.value is not None:
+            yield stmt.target.id, stmt.value, False
+        return
+    if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id in names:
+        yield stmt.target.id, stmt.value if isinstance(stmt.op, ast.Add) else None, True
+        return
+    # anything else that mentions the name may change it (an append, a loop, an if): not read
+    touched = {node.id for node in ast.walk(stmt) if isinstance(node, ast.Name)}
+    for name in names:
+        if name in touched and _may_set(stmt, name):
+            yield name, None, False
+
+
+def _may_set(stmt: ast.stmt, name: str) -> bool:
+    """Whether ``stmt`` can change ``name``: it assigns it somewhere inside, or calls a method
+    on it (``exclude_patterns.append(...)``)."""
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, (ast.Store, ast.Del)):
+            return True
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name:
+            return True
+    return False
+
+
+def _literal(value) -> tuple[str, ...] | None:
+    if not isinstance(value, (ast.List, ast.Tuple)):
+        return None
+    out = []
+    for elt in value.elts:
+        if not (isinstance(elt, ast.Constant) and isinstance(elt.value, str)):
+            return None
+        out.append(elt.value)
+    return tuple(out)
+
+
+def skip(path: str, site: Site) -> str | None:
+    """Why Sphinx reads no document from the file at ``path`` (relative to DOCS), or None."""
+    rules = _rules(site, *file_stamp(site.repo_root, site.config_file))
+    full = os.path.join(site.docs_root, *path.split("/"))
+    rel = os.path.relpath(full, rules.source).replace(os.sep, "/")
+    if rel == ".." or rel.startswith("../"):
+        return None
+    rel = unicodedata.normalize("NFC", rel)
+    parts = rel.split("/")
+    for depth in range(1, len(parts) + 1):
+        prefix = "/".join(parts[:depth])
+        for matcher, reason in rules.exclude:
+            if matcher.match(prefix):
+                return reason
+    if rules.include is not None and not any(m.match(rel) for m in rules.include):
+        return f"not matched by {rules.conf} {INCLUDE}"
+    return None
+
+
+@lru_cache(maxsize=8)  # per site and version of conf.py: every file of a build asks
+def _rules(site: Site, *stamp) -> _Rules:
+    conf = site.config_file.rsplit("/", 1)[-1] if site.config_file else "conf.py"
+    if site.config_file is None:
+        source, settings = site.docs_root, {}
+    else:
+        path = os.path.join(site.repo_root, *site.config_file.split("/"))
+        source = os.path.dirname(path)
+        settings = _settings(path)
+    exclude = []
+    for name, why in SETTINGS:
+        for pattern in (settings.get(name) or Setting(())).values or ():
+            exclude.append((translate(pattern), f"{conf} {name}: {pattern}{why}"))
+    exclude += [(translate(p), f"Sphinx always leaves out {p}") for p in ALWAYS]
+    include = settings.get(INCLUDE)
+    matchers = None if include is None or include.values is None else tuple(map(translate, include.values))
+    return _Rules(source, conf, tuple(exclude), matchers)
+
+
+def _settings(path: str) -> dict[str, Setting]:
+    try:
+        text = read_regular_text(path, CONFIG_FILE_LIMIT, "utf-8-sig", "replace")
+    except OSError:
+        return {}
+    return read_settings(text, (*(name for name, _ in SETTINGS), INCLUDE))
+
+
+def config_notes(ctx: Context) -> None:
+    """On the project's root document (``root_doc``, else ``master_doc``, else ``index``), one
+    ``unresolved`` note per list setting ``conf.py`` sets in a way that was not read."""
+    site = ctx.site
+    if site.config_file is None or site.dialect != "sphinx":
+        return
+    rules = _rules(site, *file_stamp(site.repo_root, site.config_file))
+    rel = os.path.relpath(os.path.join(site.docs_root, *ctx.path.split("/")), rules.source).replace(os.sep, "/")
+    config = load_config(site)[0]
+    root = config.get("root_doc") or config.get("master_doc") or "index"
+    if not isinstance(root, str) or posixpath.splitext(rel)[0] != root:
+        return
+    path = os.path.join(site.repo_root, *site.config_file.split("/"))
+    for name, setting in sorted(_settings(path).items()):
+        if setting.values is None:
+            ctx.note(CONSTRUCT, "unresolved", 0,
+                     f"{site.config_file} line {setting.unread_line}: {name} is not a literal list,"
+                     " not read; the files it names stay pages")
