@@ -29,6 +29,7 @@ import hashlib
 import os
 import posixpath
 import re
+import stat
 from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
@@ -170,28 +171,34 @@ def table(repo_root: str, source_dir: str, exclude: tuple[str, ...] = ()) -> dic
 
 
 def _documents(repo_root: str, source_dir: str, exclude: tuple[str, ...]):
-    """(repository path, absolute path, stamp) of each document file, sorted; symbolic links and
-    hidden folders are not followed, so the scan never leaves the repository."""
+    """(repository path, absolute path, stamp) of each document file, sorted. Symbolic links and
+    hidden names are not followed, so the scan never leaves the repository; one ``lstat`` per
+    entry (``scandir``), since every document that shows a ref walks the tree again."""
     top = os.path.join(repo_root, *[p for p in source_dir.split("/") if p])
-    matchers = [_pattern(p) for p in exclude if isinstance(p, str)]
-    out = []
-    for folder, dirs, files in os.walk(top):
-        dirs[:] = [d for d in dirs if not d.startswith(".") and not os.path.islink(os.path.join(folder, d))]
-        for name in files:
-            if not name.endswith(SUFFIXES) or name.startswith("."):
+    matchers = [_pattern(p) for p in exclude]
+    out: list[tuple[str, str, tuple[int, int]]] = []
+    stack = [(top, "")]
+    while stack:
+        folder, inside = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name.startswith("."):
                 continue
-            full = os.path.join(folder, name)
-            inside = os.path.relpath(full, top).replace(os.sep, "/")
-            if any(m.match(inside) for m in matchers):
+            rel_inside = f"{inside}/{entry.name}" if inside else entry.name
+            if any(m.match(rel_inside) for m in matchers):
                 continue
             try:
-                st = os.lstat(full)
+                st = entry.stat(follow_symlinks=False)
             except OSError:
                 continue
-            if not os.path.isfile(full) or os.path.islink(full):
-                continue
-            rel = posixpath.join(source_dir, inside) if source_dir else inside
-            out.append((rel, full, (st.st_mtime_ns, st.st_size)))
+            if stat.S_ISDIR(st.st_mode):
+                stack.append((entry.path, rel_inside))
+            elif stat.S_ISREG(st.st_mode) and entry.name.endswith(SUFFIXES):
+                rel = f"{source_dir}/{rel_inside}" if source_dir else rel_inside
+                out.append((rel, entry.path, (st.st_mtime_ns, st.st_size)))
     out.sort()
     return out
 
