@@ -212,3 +212,24 @@ def test_build_cache_after_a_label_change_equals_a_fresh_build(tmp_path, change,
         total = con.execute("SELECT count(*) FROM documents").fetchone()[0]
     assert cached.parsed_documents == len(parsed)
     assert cached.reused_documents == total - len(parsed)
+
+
+def test_myst_directives_name_labels_and_eval_rst_blocks_are_scanned_as_rst():
+    text = ("```{figure} fish.png\n:name: fish\n:width: 10px\n\nParty *time*!\n```\n\n"
+            "(code)=\n```{code-block} python\n:caption: A `loop`\n\nfor x in y: pass\n```\n\n"
+            "```{eval-rst}\n.. figure:: a.png\n   :name: rst-fig\n\n   Inside rst.\n\n"
+            ".. _rst-sec:\n\nAn rst section\n--------------\n```\n\n(plain-fence)=\n```text\nx\n```\n")
+    found = dict(labels.scan(text, "docs/page.md"))
+    assert {k: v.title for k, v in found.items()} == {
+        "fish": "Party time!", "code": "A loop", "rst-fig": "Inside rst.",
+        "rst-sec": "An rst section", "plain-fence": None}
+    assert (found["fish"].line, found["rst-fig"].line, found["rst-sec"].line) == (1, 16, 21)
+
+
+def test_an_external_role_is_never_looked_up(tmp_path):
+    ctx = _ctx(_site(tmp_path), "index.rst")
+    doc = parse_rst("See :external+python:ref:`tut-intro` and :external:doc:`tutorial/index`.\n", ctx)
+    assert doc.blocks[0].text == "See tut-intro and tutorial/index."
+    assert not [k for k in ctx.deps if "://" in k] and not ctx.deps.get("docs/tutorial/index.rst")
+    out = prepare("See {external+sphinx:ref}`code-examples`.\n", _ctx(_site(tmp_path / "b"), "p.md"))
+    assert out.strip() == "See code-examples."

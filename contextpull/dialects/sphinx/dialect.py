@@ -157,10 +157,11 @@ class _Converter:
         from .rst_roles import display
 
         shown, code = display(match.group(1), match.group(3), self.config)
-        if match.group(1).rsplit(":", 1)[-1] == "ref" and "<" not in match.group(3):
+        local = not match.group(1).startswith("external")  # intersphinx's external+x:ref
+        if local and match.group(1).rsplit(":", 1)[-1] == "ref" and "<" not in match.group(3):
             return self.ref(match.group(3).strip(), shown, number)
         self.note("myst role", "converted", number)
-        if match.group(1).rsplit(":", 1)[-1] == "doc" and "<" not in match.group(3):
+        if local and match.group(1).rsplit(":", 1)[-1] == "doc" and "<" not in match.group(3):
             from .doc_titles import doc_title
 
             shown = doc_title(self.ctx, match.group(3).strip(), self.doc_folder, self.source_dir,

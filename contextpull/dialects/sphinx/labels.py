@@ -51,6 +51,8 @@ _MYST_TARGET = re.compile(r"^\s{0,3}\(([^()\s][^()]*)\)=\s*$")
 _ATX = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)(?:\s+#+)?\s*$")
 _SETEXT = re.compile(r"^\s{0,3}(=+|-+)\s*$")
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+_MYST_DIRECTIVE = re.compile(r"^\s*(?:`{3,}|~{3,})\{([\w:.+-]+)\}(.*)$")
+_MYST_OPTION = re.compile(r"^\s*:([\w-]+):(?:\s+(.*))?$")
 _MYST_ROLE = re.compile(r"\{[\w:.+-]+\}`([^`]*?)(?:\s*<[^`]*>)?`")
 _MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 
@@ -310,35 +312,88 @@ def _figure_caption(lines: list[str], i: int) -> str | None:
 def _scan_myst(lines: list[str], path: str) -> list[tuple[str, Label]]:
     out: list[tuple[str, Label]] = []
     pending: list[tuple[str, int]] = []
-    fence = ""
-    for i, line in enumerate(lines):
-        opener = _FENCE.match(line)
-        if fence:
-            if opener is not None and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence) \
-                    and not line.strip()[len(opener.group(1)):].strip():
-                fence = ""
-            continue
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i]
         target = _MYST_TARGET.match(line)
         if target is not None:
             pending.append((normalize(target.group(1)), i + 1))
+            i += 1
             continue
         if not line.strip():
+            i += 1
             continue
-        if pending:
-            title = _myst_title(lines, i)
+        opener = _FENCE.match(line)
+        if opener is None:
+            if pending:
+                out.extend((name, Label(path, number, _myst_title(lines, i))) for name, number in pending)
+                pending = []
+            i += 1
+            continue
+        end = _fence_end(lines, i, opener.group(1))
+        directive = _MYST_DIRECTIVE.match(line)
+        if directive is not None and directive.group(1).lower() in ("eval-rst", "rst"):
+            out.extend((name, Label(path, label.line + i + 1, label.title))
+                       for name, label in _scan_rst(lines[i + 1 : end], path))
+        elif directive is not None:
+            options, body = _myst_options(lines[i + 1 : end])
+            title = _myst_directive_title(directive.group(1), directive.group(2).strip(), options, body)
             out.extend((name, Label(path, number, title)) for name, number in pending)
             pending = []
-        if opener is not None:
-            fence = opener.group(1)
+            if options.get("name"):
+                out.append((normalize(options["name"]), Label(path, i + 1, title)))
+        out.extend((name, Label(path, number, None)) for name, number in pending)
+        pending = []
+        i = end + 1
     out.extend((name, Label(path, number, None)) for name, number in pending)
     return out
+
+
+def _fence_end(lines: list[str], i: int, fence: str) -> int:
+    """The line that closes the fence opened at ``i`` (the last line when none does)."""
+    for j in range(i + 1, len(lines)):
+        closer = _FENCE.match(lines[j])
+        if closer is not None and closer.group(1)[0] == fence[0] and len(closer.group(1)) >= len(fence) \
+                and not lines[j].strip()[len(closer.group(1)):].strip():
+            return j
+    return len(lines) - 1
+
+
+def _myst_options(body: list[str]) -> tuple[dict[str, str], list[str]]:
+    """A MyST directive's ``:key: value`` options and the content after them."""
+    options: dict[str, str] = {}
+    j = 0
+    while j < len(body):
+        match = _MYST_OPTION.match(body[j])
+        if match is None:
+            break
+        options[match.group(1)] = (match.group(2) or "").strip()
+        j += 1
+    return options, body[j:]
+
+
+def _myst_directive_title(name: str, argument: str, options: dict[str, str], body: list[str]) -> str | None:
+    base = name.lower().rsplit(":", 1)[-1]
+    if base in _TITLE_ARGUMENT:
+        return _myst_plain(argument) if argument else None
+    if base in _CAPTION_OPTION:
+        return _myst_plain(options["caption"]) if options.get("caption") else None
+    if base == "figure":
+        caption = []
+        for line in body:
+            if line.strip():
+                caption.append(line.strip())
+            elif caption:
+                break
+        return _myst_plain(" ".join(caption)) if caption else None
+    return None
 
 
 def _myst_title(lines: list[str], i: int) -> str | None:
     heading = _ATX.match(lines[i])
     if heading is not None:
         return _myst_plain(heading.group(2))
-    if i + 1 < len(lines) and _SETEXT.match(lines[i + 1]) and not _FENCE.match(lines[i]):
+    if i + 1 < len(lines) and _SETEXT.match(lines[i + 1]):
         return _myst_plain(lines[i].strip())
     return None
 
@@ -346,7 +401,8 @@ def _myst_title(lines: list[str], i: int) -> str | None:
 def _myst_plain(title: str) -> str:
     """A MyST heading as the page shows it: roles as their text, links as their text."""
     title = _MYST_ROLE.sub(lambda m: m.group(1).lstrip("~!"), title)
-    return CODE_SPAN.sub(r"\2", _MD_LINK.sub(r"\1", title)).strip()
+    title = CODE_SPAN.sub(r"\2", _MD_LINK.sub(r"\1", title))
+    return re.sub(r"\*{1,2}([^*]+)\*{1,2}", r"\1", title).strip()
 
 
 def _shown(rst: str) -> str:

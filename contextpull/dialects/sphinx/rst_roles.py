@@ -80,10 +80,12 @@ def _role(name: str):
         effective = name or state.default_role
         shown, code = display(effective or "title-reference", utils.unescape(text), state.config)
         source, line = inliner.reporter.get_source_and_line(lineno)
-        ref = name.rsplit(":", 1)[-1] == "ref" and _EXPLICIT.match(text) is None
+        # ``external+python:ref``: intersphinx's, whose titles are in an inventory never fetched.
+        local = not name.startswith("external")
+        ref = local and name.rsplit(":", 1)[-1] == "ref" and _EXPLICIT.match(text) is None
         if name and not ref:  # a ref is noted when it is resolved (rst_nodes)
             state.note("rst role", "converted", source, line)
-        if name.rsplit(":", 1)[-1] == "doc" and _EXPLICIT.match(text) is None:
+        if local and name.rsplit(":", 1)[-1] == "doc" and _EXPLICIT.match(text) is None:
             title = doc_title(state.ctx, utils.unescape(text).strip(), state.doc_folder,
                               state.source_dir, state.doc_titles)
             shown = title or shown
