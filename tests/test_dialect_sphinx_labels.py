@@ -233,3 +233,20 @@ def test_an_external_role_is_never_looked_up(tmp_path):
     assert not [k for k in ctx.deps if "://" in k] and not ctx.deps.get("docs/tutorial/index.rst")
     out = prepare("See {external+sphinx:ref}`code-examples`.\n", _ctx(_site(tmp_path / "b"), "p.md"))
     assert out.strip() == "See code-examples."
+
+
+def test_ingest_in_place_reads_again_exactly_the_pages_a_label_change_touches(tmp_path):
+    from artifact_helpers import clean_env
+
+    from contextpull.config import Settings
+    from contextpull.ingest.engine import ingest
+
+    root = _site(tmp_path)
+    docs, store, env = root / "docs", tmp_path / "store.sqlite", clean_env()
+    assert ingest(docs, store, Settings(), environ=env).changed == 3
+    assert ingest(docs, store, Settings(), environ=env).changed == 0
+    _retitle(docs)
+    assert ingest(docs, store, Settings(), environ=env).changed == 2  # soil.rst and index.rst
+    with sqlite3.connect(store) as con:
+        text = "\n".join(t for (t,) in con.execute("SELECT text FROM sections"))
+    assert "then Compost, then watering (the label's" in text
