@@ -114,7 +114,7 @@ def test_a_ref_shows_its_section_title_from_another_document_and_depends_on_it(t
     assert "Start with Soil types and loam, then Compost and watering (the label's" in text
     assert "the compost notes." in text and "The tools are in The tool list, the shed" in text
     assert "photo is The shed in spring. and the raking example is Raking the bed." in text
-    assert "Not written yet: not-yet-written. A label before a paragraph: bare-label." in text
+    assert "Not written yet: not-yet-written. A label before a paragraph: bare-label\nand tools-bare." in text
     assert "Python's own: python:tutorial-index." in text
     assert "This page's own section is Local section." in text
     refs = [(n.outcome, n.line, n.detail) for n in ctx.notes if n.construct == "rst ref"]
@@ -125,15 +125,17 @@ def test_a_ref_shows_its_section_title_from_another_document_and_depends_on_it(t
         ("resolved", 4, "shed-photo (docs/garden/soil.rst)"),
         ("resolved", 4, "rake-example (docs/garden/soil.rst)"),
         ("unresolved", 8, "undefined label: not-yet-written"),
-        ("unresolved", 8, "label bare-label (docs/garden/soil.rst:24) stands before no section"
+        ("unresolved", 8, "label bare-label (docs/garden/soil.rst) stands before no section"
+                          " title or caption, so the ref needs a title of its own"),
+        ("unresolved", 8, "label tools-bare (docs/garden/tools.md) stands before no section"
                           " title or caption, so the ref needs a title of its own"),
         ("converted", 8, "python:tutorial-index: another project's (intersphinx)"),
-        ("resolved", 16, "top-label"),
+        ("resolved", 17, "top-label"),
     ]
     virtual = {k: v for k, v in ctx.deps.items() if k.startswith(labels.SCHEME)}
     assert sorted(virtual) == [f"sphinx-label://docs/{n}" for n in (
         "bare-label", "not-yet-written", "rake-example", "shed-photo", "soil-types", "tool-list",
-        "watering%20schedule")]
+        "tools-bare", "watering%20schedule")]
     assert virtual["sphinx-label://docs/not-yet-written"] == MISSING
     for key, sha in virtual.items():  # what an incremental build recomputes agrees
         assert dependency_sha(str(root.resolve()), key, {}) == sha
@@ -185,6 +187,11 @@ def _remove_label(docs: Path) -> None:
     tools.write_text(tools.read_text().replace("(tool-list)=\n", ""))
 
 
+def _shift_lines(docs: Path) -> None:
+    tools = docs / "garden" / "tools.md"
+    tools.write_text(tools.read_text().replace("# Tools\n", "# Tools\n\nA new first line.\n"))
+
+
 def _edit_prose(docs: Path) -> None:
     tools = docs / "garden" / "tools.md"
     tools.write_text(tools.read_text().replace("A spade, a fork", "A spade, two forks"))
@@ -197,7 +204,9 @@ def _edit_prose(docs: Path) -> None:
     # index.rst refers to tools.md's label, whose entry did not change: only tools.md is read
     # (an edit of soil.rst would read index.rst too: its :doc: reads that file's title)
     (_edit_prose, {"garden/tools.md"}),
-], ids=["retitle", "add-label", "remove-label", "edit-prose"])
+    # tools.md's labels move down: index.rst's notes on them name no line, so it is kept
+    (_shift_lines, {"garden/tools.md"}),
+], ids=["retitle", "add-label", "remove-label", "edit-prose", "shift-lines"])
 def test_build_cache_after_a_label_change_equals_a_fresh_build(tmp_path, change, parsed):
     root = _site(tmp_path)
     docs, out = root / "docs", tmp_path / "out"

@@ -120,8 +120,10 @@ def resolve(ctx, construct: str, source_dir: str, name: str, line: int, held: di
         ctx.note(construct, "unresolved", line, f"undefined label: {name}")
         return None
     if label.title is None:
-        ctx.note(construct, "unresolved", line, f"label {name} ({label.path}:{label.line}) stands"
-                 " before no section title or caption, so the ref needs a title of its own")
+        # No line in the detail: the entry's sha256 covers path and title, and a cached page's
+        # notes must stay what a fresh read would write when lines above the label move.
+        ctx.note(construct, "unresolved", line, f"label {name} ({label.path}) stands before no"
+                 " section title or caption, so the ref needs a title of its own")
         return None
     ctx.note(construct, "resolved", line, f"{name} ({label.path})")
     return label.title
