@@ -16,7 +16,7 @@ from dialect_context import context
 
 from contextpull.dialects.fingerprint import dependency_sha
 from contextpull.dialects.includes import MISSING
-from contextpull.dialects.sphinx import labels
+from contextpull.dialects.sphinx.xrefs import label_scan, labels
 from contextpull.dialects.sphinx.dialect import prepare
 from contextpull.dialects.sphinx.read_rst import parse_rst
 
@@ -24,7 +24,7 @@ SITE = Path(__file__).parent / "sphinx_refs_site"
 
 
 def titles(text: str, path: str = "docs/page.rst") -> dict[str, str | None]:
-    return {name: label.title for name, label in labels.scan(text, path)}
+    return {name: label.title for name, label in label_scan.scan(text, path)}
 
 
 # ---- the scan -----------------------------------------------------------------------------
@@ -37,7 +37,7 @@ def test_an_rst_label_shows_the_section_title_after_it_underlined_or_overlined()
 def test_rst_label_names_are_normalised_as_docutils_does():
     text = ".. _`Odd:  Name`:\n\nTitle\n-----\n\n.. _with\\:colon:\n\nOther\n-----\n"
     assert titles(text) == {"odd: name": "Title", "with:colon": "Other"}
-    assert labels.normalize("  Watering\tSchedule ") == "watering schedule"
+    assert label_scan.normalize("  Watering\tSchedule ") == "watering schedule"
 
 
 def test_a_label_before_a_caption_shows_it_and_before_anything_else_shows_nothing():
@@ -228,7 +228,7 @@ def test_myst_directives_name_labels_and_eval_rst_blocks_are_scanned_as_rst():
             "(code)=\n```{code-block} python\n:caption: A `loop`\n\nfor x in y: pass\n```\n\n"
             "```{eval-rst}\n.. figure:: a.png\n   :name: rst-fig\n\n   Inside rst.\n\n"
             ".. _rst-sec:\n\nAn rst section\n--------------\n```\n\n(plain-fence)=\n```text\nx\n```\n")
-    found = dict(labels.scan(text, "docs/page.md"))
+    found = dict(label_scan.scan(text, "docs/page.md"))
     assert {k: v.title for k, v in found.items()} == {
         "fish": "Party time!", "code": "A loop", "rst-fig": "Inside rst.",
         "rst-sec": "An rst section", "plain-fence": None}

@@ -42,7 +42,7 @@ def document_sha(dialect: str, file_sha: str, deps: Iterable[tuple[str, str]]) -
 
 # Dependencies that are not files (``Context.depend``): scheme -> the module, in this package,
 # whose ``current(repo_root, key, memo)`` gives the sha256 such a key has now.
-VIRTUAL = {"sphinx-label": "sphinx.labels"}
+VIRTUAL = {"sphinx-label": "sphinx.xrefs.labels"}
 
 
 def dependency_sha(repo_root: str, path: str, memo: dict | None = None) -> str:

@@ -10,7 +10,7 @@ rst forms, so a page reads the same whichever syntax its author chose:
   ``ctx.include``, ``toctree`` and other navigation dropped, ``eval-rst`` through docutils, an
   unknown name keeping its body (noted ``converted``);
 - roles (``{ref}`text <label>```) reduced to their text, as ``rst_roles`` reduces them, a
-  ``{ref}`` without a title to its section's title (``labels``);
+  ``{ref}`` without a title to its section's title (``xrefs.labels``);
 - ``(label)=`` targets, ``%`` comments, ``+++`` breaks and HTML comments, which a reader never
   sees, dropped; ``{{ name }}`` substitutions resolved from ``myst_substitutions`` in conf.py.
 
@@ -162,7 +162,7 @@ class _Converter:
             return self.ref(match.group(3).strip(), shown, number)
         self.note("myst role", "converted", number)
         if local and match.group(1).rsplit(":", 1)[-1] == "doc" and "<" not in match.group(3):
-            from .doc_titles import doc_title
+            from .xrefs.doc_titles import doc_title
 
             shown = doc_title(self.ctx, match.group(3).strip(), self.doc_folder, self.source_dir,
                               self.doc_titles) or shown
@@ -170,7 +170,7 @@ class _Converter:
 
     def ref(self, name: str, shown: str, number: int) -> str:
         """A ``{ref}`` without a title: its section's title from the site's label table."""
-        from .labels import external, resolve
+        from .xrefs.labels import external, resolve
 
         if external(name, self.config):
             self.note("myst ref", "converted", number, f"{name}: another project's (intersphinx)")

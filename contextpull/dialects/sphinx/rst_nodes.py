@@ -202,8 +202,8 @@ class _Walker:
 def _resolve_refs(document: nodes.document, state) -> None:
     """A ``:ref:`label``` shows the title of the section the label names: in this document
     (docutils has moved the label's id onto the section by now), else from the site's label
-    table (``labels.py``), which also makes the label a dependency of this document."""
-    from .labels import external, resolve
+    table (``xrefs/labels.py``), which also makes the label a dependency of this document."""
+    from .xrefs.labels import external, resolve
 
     for ref in document.findall(lambda n: isinstance(n, nodes.inline) and REF_LABEL in n.attributes):
         name, line = ref[REF_LABEL], ref.get(REF_LINE, 0)

@@ -1,10 +1,11 @@
 """Sphinx roles reduced to the text the rendered page shows (issue 26, "Markup to meaning").
 
 ``:func:`~flask.Flask.url_for``` shows ``url_for()`` in code type; ``:ref:`text <label>``` shows
-"text"; ``:rfc:`2616``` shows "RFC 2616". A ``:ref:`` without a title shows the title of the section its label stands
-before, found in this document or in the site's label table (``labels``); a ``:doc:`` without
-one, the title of the document it names (``doc_titles``). A
-role nobody here knows keeps its text (the explicit title when there is one), noted ``converted``.
+"text"; ``:rfc:`2616``` shows "RFC 2616". A ``:ref:`` without a title shows the title of the
+section its label stands before, found in this document or in the site's label table
+(``xrefs.labels``); a ``:doc:`` without one, the title of the document it names
+(``xrefs.doc_titles``). A role nobody here knows keeps its text (the explicit title when there
+is one), noted ``converted``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import re
 
 from docutils import nodes, utils
 
-from .doc_titles import doc_title
+from .xrefs.doc_titles import doc_title
 
 # The attribute of a ``:ref:`` without a title: the label whose section title the page shows.
 REF_LABEL = "contextpull-ref"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from ..api import Context
+from ...api import Context
 
 _SUFFIXES = (".rst", ".md", ".txt", "")
 ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1{2,}\s*$")
