@@ -51,6 +51,23 @@ def test_a_label_before_a_caption_shows_it_and_before_anything_else_shows_nothin
                             "rub": "Footnotes", "in-code": None}
 
 
+def test_a_label_before_a_definition_list_field_list_or_toctree_shows_its_first_term():
+    text = (".. _fvset:\n\n``'fvset'`` : str\n   Options of fancyvrb.\n\n``'other'``\n   x\n\n"
+            ".. _field:\n\n:Version: 2.0\n\n"
+            ".. _nav:\n\n.. toctree::\n   :caption: Contents\n\n   a\n\n"
+            ".. _items:\n\n- an item\n  continued\n\n.. _numbered:\n\n(1) one\n    more\n")
+    assert titles(text) == {"fvset": "'fvset'", "field": "Version", "nav": "Contents",
+                            "items": None, "numbered": None}
+
+
+def test_sphinx_s_own_labels_are_in_every_table_and_a_page_s_own_replaces_them(tmp_path):
+    assert {k: v.title for k, v in labels.table(str(tmp_path), "").items()} == {
+        "genindex": "Index", "modindex": "Module Index", "search": "Search Page",
+        "py-modindex": "Python Module Index"}
+    (tmp_path / "s.rst").write_text(".. _search:\n\nFinding things\n==============\n")
+    assert labels.table(str(tmp_path), "")["search"].title == "Finding things"
+
+
 def test_a_myst_label_shows_the_heading_after_it_and_code_fences_hold_none():
     text = ("(intro)=\n# The {term}`intro` of `x`\n\n(para)=\nJust text.\n\n"
             "```text\n(fenced)=\n# not a heading\n```\n\n(setext)=\nSetext title\n---\n")
@@ -68,9 +85,9 @@ def test_the_table_keeps_the_last_definition_and_leaves_out_what_sphinx_excludes
     (docs / "drafts" / "d.md").write_text("(draft)=\n# Draft\n")
     (docs / "conf.py").write_text('exclude_patterns = ["_build", "drafts/*.md"]\n')
     found = labels.site_table(str(tmp_path), "docs")
-    assert {k: (v.path, v.title) for k, v in found.items()} == {"twice": ("docs/b.rst", "Second")}
+    assert {k: (v.path, v.title) for k, v in found.items() if v.path} == {"twice": ("docs/b.rst", "Second")}
     (docs / "conf.py").write_text("exclude_patterns = []\n")
-    assert set(labels.site_table(str(tmp_path), "docs")) == {"twice", "built", "draft"}
+    assert set(labels.site_table(str(tmp_path), "docs")) - set(labels.BUILT_IN) == {"twice", "built", "draft"}
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="symbolic links")
@@ -82,7 +99,7 @@ def test_the_scan_never_follows_a_link_out_of_the_repository(tmp_path):
     (root / "docs").mkdir(parents=True)
     os.symlink(outside, root / "docs" / "linked")
     os.symlink(outside / "x.rst", root / "docs" / "y.rst")
-    assert labels.site_table(str(root), "docs") == {}
+    assert labels.site_table(str(root), "docs") == labels.BUILT_IN
 
 
 def test_a_rescan_sees_an_edit_between_two_builds_in_one_process(tmp_path):

@@ -17,6 +17,8 @@ from .doc_titles import ADORNMENT, CODE_SPAN, plain_title
 
 _RST_TARGET = re.compile(r"^(\s*)\.\.\s+_(?:`(?P<quoted>[^`]+)`|(?P<name>[^`_\s].*?)):\s*$")
 _RST_DIRECTIVE = re.compile(r"^(\s*)\.\.\s+([\w:.+-]+)::(.*)$")
+_RST_FIELD = re.compile(r"^\s*:((?:[^:`\\]|\\.)+):(?:\s|$)")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+\u2022\u2023\u2043]|\(?(?:\d+|[a-zA-Z]|#)[.)])(?:\s|$)")
 _RST_OPTION = re.compile(r"^\s+:([\w-]+):(?:\s+(.*))?$")
 _MYST_TARGET = re.compile(r"^\s{0,3}\(([^()\s][^()]*)\)=\s*$")
 _ATX = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)(?:\s+#+)?\s*$")
@@ -67,7 +69,10 @@ def _scan_rst(lines: list[str], path: str) -> list[tuple[str, Label]]:
             continue
         directive = _RST_DIRECTIVE.match(line)
         if pending:
-            title = _rst_title(lines, i) if directive is None else _directive_title(lines, i, directive)
+            if directive is not None:
+                title = _directive_title(lines, i, directive)
+            else:
+                title = _rst_title(lines, i) or _first_term(lines, i)
             out.extend((name, Label(path, number, title)) for name, number in pending)
             pending = []
         if directive is not None:
@@ -104,12 +109,28 @@ def _options(lines: list[str], i: int) -> dict[str, str]:
     return options
 
 
+def _first_term(lines: list[str], i: int) -> str | None:
+    """A definition list's first term, or a field list's first field name: what Sphinx shows
+    for a label before either (``.. _fvset:`` above ```` ``'fvset'`` ```` and its definition)."""
+    line = lines[i]
+    field = _RST_FIELD.match(line)
+    if field is not None:
+        return _shown(field.group(1))
+    if _LIST_ITEM.match(line) or line.lstrip().startswith(".."):
+        return None  # a list's item or a comment continued on indented lines: no term
+    following = lines[i + 1] if i + 1 < len(lines) else ""
+    indent = len(line) - len(line.lstrip())
+    if following.strip() and len(following) - len(following.lstrip()) > indent:
+        return _shown(line.strip().split(" : ", 1)[0])  # a term's classifiers are not shown
+    return None
+
+
 def _directive_title(lines: list[str], i: int, directive: re.Match) -> str | None:
     name = directive.group(2).lower().rsplit(":", 1)[-1]
     argument = directive.group(3).strip()
     if name in _TITLE_ARGUMENT:
         return _shown(argument) if argument else None
-    if name in _CAPTION_OPTION:
+    if name in _CAPTION_OPTION or name == "toctree":
         caption = _options(lines, i).get("caption")
         return _shown(caption) if caption else None
     if name == "figure":

@@ -92,7 +92,7 @@ def resolve(ctx, construct: str, source_dir: str, name: str, line: int, held: di
         ctx.note(construct, "unresolved", line, f"label {name} ({label.path}) stands before no"
                  " section title or caption, so the ref needs a title of its own")
         return None
-    ctx.note(construct, "resolved", line, f"{name} ({label.path})")
+    ctx.note(construct, "resolved", line, f"{name} ({label.path or 'Sphinx'})")
     return label.title
 
 
@@ -113,6 +113,15 @@ def _exclude(repo_root: str, source_dir: str) -> tuple[str, ...]:
     return tuple(p for p in patterns if isinstance(p, str))
 
 
+# The labels Sphinx defines on every site (its standard domain's, and the Python module index's),
+# with the titles an English build shows; a document's own label of the same name replaces one.
+BUILT_IN = {
+    name: Label("", 0, title) for name, title in (
+        ("genindex", "Index"), ("modindex", "Module Index"), ("search", "Search Page"),
+        ("py-modindex", "Python Module Index"))
+}
+
+
 # ---- the table ----------------------------------------------------------------------------
 # Absolute path -> ((mtime_ns, size), labels found): one scan per process and version of a file.
 _SCANNED: dict[str, tuple[tuple[int, int], tuple[tuple[str, Label], ...]]] = {}
@@ -123,7 +132,7 @@ def table(repo_root: str, source_dir: str, exclude: tuple[str, ...] = ()) -> dic
 
     Files are taken in path order and a later definition replaces an earlier one, as Sphinx's
     table keeps the last document it read (it warns "duplicate label")."""
-    found: dict[str, Label] = {}
+    found: dict[str, Label] = dict(BUILT_IN)
     if not repo_root:
         return found
     for rel, full, stamp in _documents(repo_root, source_dir, exclude):
