@@ -29,6 +29,7 @@ import os
 import posixpath
 import re
 import stat
+from functools import lru_cache
 from urllib.parse import quote, unquote
 
 from ....bounded_read import read_regular
@@ -127,15 +128,25 @@ BUILT_IN = {
 _SCANNED: dict[str, tuple[tuple[int, int], tuple[tuple[str, Label], ...]]] = {}
 
 
+# (repo_root, source_dir, exclude) -> (the files and their stamps, the table built from them).
+_TABLES: dict[tuple, tuple[tuple, dict[str, Label]]] = {}
+
+
 def table(repo_root: str, source_dir: str, exclude: tuple[str, ...] = ()) -> dict[str, Label]:
     """Normalised label -> ``Label`` for every document under ``source_dir`` (repository-relative).
+    The dict is shared by the callers of one version of the site: read it, never change it.
 
     Files are taken in path order and a later definition replaces an earlier one, as Sphinx's
     table keeps the last document it read (it warns "duplicate label")."""
-    found: dict[str, Label] = dict(BUILT_IN)
     if not repo_root:
-        return found
-    for rel, full, stamp in _documents(repo_root, source_dir, exclude):
+        return dict(BUILT_IN)
+    files = tuple(_documents(repo_root, source_dir, exclude))
+    key = (repo_root, source_dir, exclude)
+    held = _TABLES.get(key)
+    if held is not None and held[0] == files:
+        return held[1]
+    found: dict[str, Label] = dict(BUILT_IN)
+    for rel, full, stamp in files:
         cached = _SCANNED.get(full)
         if cached is None or cached[0] != stamp:
             try:
@@ -147,13 +158,15 @@ def table(repo_root: str, source_dir: str, exclude: tuple[str, ...] = ()) -> dic
             _SCANNED[full] = cached
         for name, label in cached[1]:
             found[name] = label
+    _TABLES[key] = (files, found)
     return found
 
 
 def _documents(repo_root: str, source_dir: str, exclude: tuple[str, ...]):
     """(repository path, absolute path, stamp) of each document file, sorted. Symbolic links and
     hidden names are not followed, so the scan never leaves the repository; one ``lstat`` per
-    entry (``scandir``), since every document that shows a ref walks the tree again."""
+    document file and none for anything else (``scandir``), since every document that shows a
+    ref walks the tree again."""
     top = os.path.join(repo_root, *[p for p in source_dir.split("/") if p])
     matchers = [_pattern(p) for p in exclude]
     out: list[tuple[str, str, tuple[int, int]]] = []
@@ -165,24 +178,33 @@ def _documents(repo_root: str, source_dir: str, exclude: tuple[str, ...]):
         except OSError:
             continue
         for entry in entries:
-            if entry.name.startswith("."):
+            name = entry.name
+            if name.startswith("."):
                 continue
-            rel_inside = f"{inside}/{entry.name}" if inside else entry.name
-            if any(m.match(rel_inside) for m in matchers):
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)  # from the directory entry: no stat
+            except OSError:
+                continue
+            if not is_dir and not name.endswith(SUFFIXES):
+                continue
+            rel_inside = f"{inside}/{name}" if inside else name
+            if matchers and any(m.match(rel_inside) for m in matchers):
+                continue
+            if is_dir:
+                stack.append((entry.path, rel_inside))
                 continue
             try:
                 st = entry.stat(follow_symlinks=False)
             except OSError:
                 continue
-            if stat.S_ISDIR(st.st_mode):
-                stack.append((entry.path, rel_inside))
-            elif stat.S_ISREG(st.st_mode) and entry.name.endswith(SUFFIXES):
+            if stat.S_ISREG(st.st_mode):
                 rel = f"{source_dir}/{rel_inside}" if source_dir else rel_inside
                 out.append((rel, entry.path, (st.st_mtime_ns, st.st_size)))
     out.sort()
     return out
 
 
+@lru_cache(maxsize=256)
 def _pattern(glob: str) -> re.Pattern:
     """A Sphinx ``exclude_patterns`` entry: ``*`` within one folder, ``**`` across folders."""
     out, i = [], 0
