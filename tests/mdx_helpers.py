@@ -47,6 +47,7 @@ class FakeContext:
         self.config = {}
         self.front_matter = front_matter or {}
         self.notes: list[Note] = []
+        self.depended: dict[str, str] = {}
         self.included: list[str] = []
 
     def include(self, target, *, base, line, construct, within=None):
@@ -68,6 +69,10 @@ class FakeContext:
     def read_data(self, target):
         data = self.files.get(target)
         return None if data is None else data.encode()
+
+    def depend(self, key, sha):
+        """A dependency that is not a file (a Sphinx label's entry): kept for the tests to see."""
+        self.depended[key] = sha
 
     def note(self, construct, outcome, line, detail=""):
         self.notes.append(Note(construct, outcome, line, detail))

@@ -34,6 +34,7 @@ class FakeContext:
         self.config = config or {}
         self.front_matter = front_matter or {}
         self.notes: list[Note] = []
+        self.depended: dict[str, str] = {}
         self.dependencies: list[str] = []
 
     def include(self, target, *, base, line, construct, within=None):
@@ -60,6 +61,10 @@ class FakeContext:
             return None
         self.dependencies.append(target)
         return self.files[target].encode("utf-8")
+
+    def depend(self, key, sha):
+        """A dependency that is not a file (a Sphinx label's entry): kept for the tests to see."""
+        self.depended[key] = sha
 
     def note(self, construct, outcome, line, detail=""):
         self.notes.append(Note(construct, outcome, line, detail))

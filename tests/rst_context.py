@@ -22,6 +22,7 @@ class FakeContext:
         self.config = config if config is not None else {}
         self.front_matter = {}
         self.notes: list[tuple[str, str, int, str]] = []
+        self.depended: dict[str, str] = {}
         self.data_read: list[str] = []
 
     def include(self, target, *, base, line, construct, within=None):
@@ -52,6 +53,10 @@ class FakeContext:
         self.data_read.append(target)
         with open(full, "rb") as f:
             return f.read()
+
+    def depend(self, key, sha):
+        """A dependency that is not a file (a Sphinx label's entry): kept for the tests to see."""
+        self.depended[key] = sha
 
     def note(self, construct, outcome, line, detail=""):
         self.notes.append((construct, outcome, line, detail))

@@ -2,8 +2,8 @@
 
 A build resolves one ``Site`` (which dialect, decided by which file, under which guard root) and
 hands it, inside the settings, to every worker. A worker reads one document through a
-``Context``: the only door a dialect has to other files (``include``, ``read_data``) and to the
-report (``note``). What passes through the door becomes a dependency of the document, so its
+``Context``: the only door a dialect has to other files (``include``, ``read_data``), to what
+it shows from a site-wide table (``depend``) and to the report (``note``). What passes through the door becomes a dependency of the document, so its
 fingerprint covers what it includes and reads.
 
 A dialect module exposes (the file names that identify its generator are in ``registry.DIALECTS``,
@@ -90,6 +90,13 @@ class Context(Protocol):
     def read_data(self, target: str) -> bytes | None:
         """A data file's bytes (relative to repo_root) under the same guard, recorded as a
         dependency; None when missing or refused (no note: the caller knows what it wanted)."""
+
+    def depend(self, key: str, sha: str) -> None:
+        """Record a dependency that is not a file: what the document shows from a site-wide
+        table (a Sphinx label's title), so reading every file the table was built from is not
+        needed to say the document changed. ``key`` is ``scheme://...`` (never a path: the
+        resolver refuses those), ``sha`` the sha256 of the entry now, or ``includes.MISSING``;
+        ``fingerprint.VIRTUAL`` names the module that recomputes it for an incremental build."""
 
     def note(self, construct: str, outcome: str, line: int, detail: str = "") -> None:
         """Record one construct for the report."""

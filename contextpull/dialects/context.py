@@ -64,6 +64,11 @@ class DocumentContext:
         except Refused:
             return None
 
+    def depend(self, key: str, sha: str) -> None:
+        if "://" not in key:
+            raise ValueError(f"a dependency that is not a file is scheme://..., got {key!r}")
+        self._resolver.deps[key] = sha
+
     def note(self, construct: str, outcome: str, line: int, detail: str = "") -> None:
         if outcome not in OUTCOMES:
             raise ValueError(f"outcome must be one of {OUTCOMES}, got {outcome!r}")

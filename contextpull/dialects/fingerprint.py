@@ -5,7 +5,8 @@
 read no other file: then the store is byte-identical to the published writer's. Otherwise it is
 ``fingerprint(dialect, file_sha, deps)``: the dialect that read it, the file's own sha256 and
 each file it read (repository path and sha256, ``includes.MISSING`` for a target that was not
-there), so the same comparison every incremental path already makes (stored sha256 against the
+there) and each entry of a site-wide table it shows (``Context.depend``: a ``scheme://`` key and
+the entry's sha256, recomputed through ``VIRTUAL``), so the same comparison every incremental path already makes (stored sha256 against the
 one computed now) rebuilds a document exactly when its file, one of its dependencies or the
 dialect changed. The dependency list itself is kept in the store (``meta.dialect_reads``).
 """
@@ -39,9 +40,21 @@ def document_sha(dialect: str, file_sha: str, deps: Iterable[tuple[str, str]]) -
     return fingerprint(dialect, file_sha, deps)
 
 
-def dependency_sha(repo_root: str, path: str) -> str:
+# Dependencies that are not files (``Context.depend``): scheme -> the module, in this package,
+# whose ``current(repo_root, key, memo)`` gives the sha256 such a key has now.
+VIRTUAL = {"sphinx-label": "sphinx.xrefs.labels"}
+
+
+def dependency_sha(repo_root: str, path: str, memo: dict | None = None) -> str:
     """The sha256 a dependency has now (``MISSING`` when it cannot be read as an include would):
     what an incremental build compares with the one recorded."""
+    scheme, sep, _ = path.partition("://")
+    if sep:
+        if scheme not in VIRTUAL:
+            return "unknown"  # a key this version cannot recompute: the document is read again
+        from .registry import load_module
+
+        return load_module(VIRTUAL[scheme]).current(repo_root, path, memo)
     full = os.path.join(repo_root, *path.split("/"))
     try:
         data = read_regular(full, MAX_INCLUDE_BYTES)
@@ -58,7 +71,7 @@ def current_sha(dialect: str, file_sha: str, deps: Iterable[str], repo_root: str
         if memo is not None and path in memo:
             sha = memo[path]
         else:
-            sha = dependency_sha(repo_root, path)
+            sha = dependency_sha(repo_root, path, memo)
             if memo is not None:
                 memo[path] = sha
         now.append((path, sha))

@@ -10,7 +10,8 @@ rst forms, so a page reads the same whichever syntax its author chose:
   ``ctx.include``, ``toctree`` and other navigation dropped, ``eval-rst`` through docutils, any
   other name keeping its body (noted ``converted``, or ``unresolved`` when no one defines it:
   ``directive_names``);
-- roles (``{ref}`text <label>```) reduced to their text, as ``rst_roles`` reduces them;
+- roles (``{ref}`text <label>```) reduced to their text, as ``rst_roles`` reduces them, a
+  ``{ref}`` without a title to its section's title (``xrefs.labels``);
 - ``(label)=`` targets, ``%`` comments, ``+++`` breaks and HTML comments, which a reader never
   sees, dropped; ``{{ name }}`` substitutions resolved from ``myst_substitutions`` in conf.py.
 
@@ -96,6 +97,7 @@ class _Converter:
         if isinstance(page, dict) and isinstance(page.get("substitutions"), dict):
             self.substitutions.update(page["substitutions"])
         self.doc_titles: dict[str, str | None] = {}
+        self.labels: dict = {}  # the site's label table, once fetched (labels.lookup)
         self.depth = 0
         role = config.get("default_role")
         self.default_role = role if isinstance(role, str) else ""
@@ -157,14 +159,26 @@ class _Converter:
             return match.group(0)  # an inline code span, kept as written
         from .rst_roles import display
 
-        self.note("myst role", "converted", number)
         shown, code = display(match.group(1), match.group(3), self.config)
-        if match.group(1).rsplit(":", 1)[-1] == "doc" and "<" not in match.group(3):
-            from .doc_titles import doc_title
+        local = not match.group(1).startswith("external")  # intersphinx's external+x:ref
+        if local and match.group(1).rsplit(":", 1)[-1] == "ref" and "<" not in match.group(3):
+            return self.ref(match.group(3).strip(), shown, number)
+        self.note("myst role", "converted", number)
+        if local and match.group(1).rsplit(":", 1)[-1] == "doc" and "<" not in match.group(3):
+            from .xrefs.doc_titles import doc_title
 
             shown = doc_title(self.ctx, match.group(3).strip(), self.doc_folder, self.source_dir,
                               self.doc_titles) or shown
         return code_span(shown) if code else shown
+
+    def ref(self, name: str, shown: str, number: int) -> str:
+        """A ``{ref}`` without a title: its section's title from the site's label table."""
+        from .xrefs.labels import external, resolve
+
+        if external(name, self.config):
+            self.note("myst ref", "converted", number, f"{name}: another project's (intersphinx)")
+            return shown
+        return resolve(self.ctx, "myst ref", self.source_dir, name, number, self.labels) or shown
 
     def substitute(self, match: re.Match, number: int) -> str:
         value = self.substitutions.get(match.group(1))

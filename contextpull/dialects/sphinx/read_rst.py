@@ -72,6 +72,7 @@ class ParseState:
         role = config.get("default_role")
         self.default_role = role if isinstance(role, str) else ""
         self.doc_titles: dict[str, str | None] = {}  # :doc: targets read, for this parse
+        self.labels: dict = {}  # the site's label table, once fetched (labels.lookup)
         self.included: dict[str, object] = {}  # source path -> Included, for nested includes
         self.include_lines: dict[str, int] = {}  # source path -> line of its include in the doc
 

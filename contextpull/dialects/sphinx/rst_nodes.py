@@ -15,7 +15,7 @@ import re
 from docutils import nodes
 
 from .rst_directives import HIGHLIGHT, MARKDOWN
-from .rst_roles import REF_LABEL
+from .rst_roles import REF_LABEL, REF_LINE
 from ...parsing.blocks import Block, Code, Heading, ListBlock, Paragraph, Table, MAX_HEADING_LEVEL
 
 # What is not on the rendered page.
@@ -35,7 +35,7 @@ _TARGET = re.compile(r"`([^`<]*?)\s*<[^<>`]*>`_{0,2}|`([^`]*)`_{0,2}")
 def to_blocks(document: nodes.document, state) -> tuple[str, list[Block]]:
     """(first heading's text, blocks) for a parsed document."""
     walker = _Walker(state)
-    _resolve_refs(document)
+    _resolve_refs(document, state)
     text_seen = False
     for child in document.children:
         # A field list before any text is page metadata to Sphinx (":orphan:", ":tocdepth:").
@@ -199,16 +199,29 @@ class _Walker:
         self.out.append(Table(header_line, separator, lines, "\n".join((header_line, separator, *lines))))
 
 
-def _resolve_refs(document: nodes.document) -> None:
-    """A ``:ref:`label``` shows the title of the section the label names, when that section is
-    in this document (docutils has moved the label's id onto the section by now)."""
+def _resolve_refs(document: nodes.document, state) -> None:
+    """A ``:ref:`label``` shows the title of the section the label names: in this document
+    (docutils has moved the label's id onto the section by now), else from the site's label
+    table (``xrefs/labels.py``), which also makes the label a dependency of this document."""
+    from .xrefs.labels import external, resolve
+
     for ref in document.findall(lambda n: isinstance(n, nodes.inline) and REF_LABEL in n.attributes):
-        target_id = document.nameids.get(nodes.fully_normalize_name(ref[REF_LABEL]))
+        name, line = ref[REF_LABEL], ref.get(REF_LINE, 0)
+        if external(name, state.config):
+            state.ctx.note("rst ref", "converted", line, f"{name}: another project's (intersphinx)")
+            continue
+        key = nodes.fully_normalize_name(name)
+        target_id = document.nameids.get(key) if document.nametypes.get(key) else None
         section = document.ids.get(target_id) if target_id else None
         title = section.next_node(nodes.title) if isinstance(section, nodes.section) else None
         if title is not None:
+            shown = " ".join(title.astext().split())  # plain, as Sphinx's clean_astext
+            state.ctx.note("rst ref", "resolved", line, name)
+        else:
+            shown = resolve(state.ctx, "rst ref", state.source_dir, name, line, state.labels)
+        if shown is not None:
             ref.children = []
-            ref += nodes.Text(inline(title))
+            ref += nodes.Text(shown)
 
 
 def _line(node: nodes.Node) -> int:

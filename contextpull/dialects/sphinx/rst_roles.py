@@ -1,9 +1,11 @@
 """Sphinx roles reduced to the text the rendered page shows (issue 26, "Markup to meaning").
 
 ``:func:`~flask.Flask.url_for``` shows ``url_for()`` in code type; ``:ref:`text <label>``` shows
-"text"; ``:rfc:`2616``` shows "RFC 2616". A cross-reference without a title shows its target's
-title on the page, which lives in another document: the target is the nearest text we have. A
-role nobody here knows keeps its text (the explicit title when there is one), noted ``converted``.
+"text"; ``:rfc:`2616``` shows "RFC 2616". A ``:ref:`` without a title shows the title of the
+section its label stands before, found in this document or in the site's label table
+(``xrefs.labels``); a ``:doc:`` without one, the title of the document it names
+(``xrefs.doc_titles``). A role nobody here knows keeps its text (the explicit title when there
+is one), noted ``converted``.
 """
 
 from __future__ import annotations
@@ -12,10 +14,11 @@ import re
 
 from docutils import nodes, utils
 
-from .doc_titles import doc_title
+from .xrefs.doc_titles import doc_title
 
 # The attribute of a ``:ref:`` without a title: the label whose section title the page shows.
 REF_LABEL = "contextpull-ref"
+REF_LINE = "contextpull-ref-line"
 
 _EXPLICIT = re.compile(r"^(.+?)\s*<([^<>]*)>$", re.DOTALL)
 
@@ -78,18 +81,22 @@ def _role(name: str):
         effective = name or state.default_role
         shown, code = display(effective or "title-reference", utils.unescape(text), state.config)
         source, line = inliner.reporter.get_source_and_line(lineno)
-        if name:
+        # ``external+python:ref``: intersphinx's, whose titles are in an inventory never fetched.
+        local = not name.startswith("external")
+        ref = local and name.rsplit(":", 1)[-1] == "ref" and _EXPLICIT.match(text) is None
+        if name and not ref:  # a ref is noted when it is resolved (rst_nodes)
             state.note("rst role", "converted", source, line)
-        if name.rsplit(":", 1)[-1] == "doc" and _EXPLICIT.match(text) is None:
+        if local and name.rsplit(":", 1)[-1] == "doc" and _EXPLICIT.match(text) is None:
             title = doc_title(state.ctx, utils.unescape(text).strip(), state.doc_folder,
                               state.source_dir, state.doc_titles)
             shown = title or shown
-        if name.rsplit(":", 1)[-1] == "ref" and _EXPLICIT.match(text) is None:
-            # The page shows the title of the section the label names; when it is in this
-            # document, the block walker finds it (REF_LABEL), else the label stays.
-            ref = nodes.inline(rawtext, shown)
-            ref[REF_LABEL] = shown
-            return [ref], []
+        if ref:
+            # The page shows the title of the section the label names, in this document or
+            # another: rst_nodes resolves it once the document is whole (REF_LABEL).
+            node = nodes.inline(rawtext, shown)
+            node[REF_LABEL] = shown
+            node[REF_LINE] = state.line_in_document(source, line)
+            return [node], []
         return [_literal(rawtext, shown) if code else nodes.Text(shown)], []
 
     return role

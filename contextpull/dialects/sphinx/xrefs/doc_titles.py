@@ -14,11 +14,12 @@ from __future__ import annotations
 import posixpath
 import re
 
-from ..api import Context
+from ...api import Context
 
 _SUFFIXES = (".rst", ".md", ".txt", "")
-_ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1{2,}\s*$")
+ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1{2,}\s*$")
 _ATX = re.compile(r"#\s+(.+?)\s*#*\s*$")
+CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 _SCAN_LINES = 200  # a title is near the top; a page without one in 200 lines has none to give
 
 
@@ -40,6 +41,8 @@ def doc_title(ctx: Context, target: str, doc_folder: str, source_dir: str,
             text = data.decode("utf-8", "replace").replace("\r\n", "\n")
             title = markdown_title(text) if (path + suffix).endswith(".md") else rst_title(text)
             break
+    if title is not None:  # the link shows the title as plain text (Sphinx's clean_astext)
+        title = CODE_SPAN.sub(r"\2", title).strip()
     cache[path] = title
     return title
 
@@ -48,12 +51,12 @@ def rst_title(text: str) -> str | None:
     lines = text.split("\n", _SCAN_LINES)[:_SCAN_LINES]
     for i in range(len(lines) - 1):
         line, under = lines[i].strip(), lines[i + 1].rstrip()
-        if line and not _ADORNMENT.match(line) and _ADORNMENT.match(under):
-            return _plain(line)
+        if line and not ADORNMENT.match(line) and ADORNMENT.match(under):
+            return plain_title(line)
     return None
 
 
-def _plain(title: str) -> str:
+def plain_title(title: str) -> str:
     """An rst title's inline markup as the page shows it: literals as code, roles as text."""
     title = re.sub(r":[\w:.+-]+:`([^`<]*?)\s*(?:<[^`]*>)?`", lambda m: _target(m.group(1)), title)
     title = re.sub(r"``([^`]+)``", r"`\1`", title)
