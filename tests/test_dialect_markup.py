@@ -99,3 +99,63 @@ def test_labelled(label, body, expected):
 )
 def test_title_case(kind, title):
     assert markup.title_case(kind) == title
+
+
+def _split_code_line_by_line(text: str) -> list[tuple[bool, str]]:
+    """The rule ``split_code`` implements, written the plain way, line by line: the reference
+    the search-based cut must agree with on every text."""
+    import re
+
+    opening = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+    lines = text.split("\n")
+    out: list[tuple[bool, str]] = []
+    prose: list[str] = []
+    i, n = 0, len(lines)
+    while i < n:
+        m = opening.match(lines[i])
+        if m is None:
+            prose.append(lines[i])
+            i += 1
+            continue
+        marker = m.group(1)
+        j = i + 1
+        while j < n:
+            stripped = lines[j].strip()
+            if stripped and stripped == marker[0] * len(stripped) and len(stripped) >= len(marker):
+                break
+            j += 1
+        end = min(j, n - 1)
+        if prose:
+            out.append((False, "\n".join(prose)))
+            prose = []
+        out.append((True, "\n".join(lines[i : end + 1])))
+        i = end + 1
+    if prose or not out:
+        out.append((False, "\n".join(prose)))
+    return out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```", "```\n", "\n```", "```\n```", "```\n```\n", "a\n```py\nx\n```\nb\n", "~~~\n```\n~~~~ \n",
+        "  ```\n\t```\t\n", "```\n ``` x\n", "````\n```\n", "```\n\xa0```\u2028\n", "x\n\n```\n\n```\n\n",
+        "```a\n~~~\n```", "\n\n", "~~~\n~~~\n~~~\n~~~\n~~~", "a```\n```\nb",
+    ],
+)
+def test_split_code_agrees_with_the_line_by_line_rule(text):
+    assert markup.split_code(text) == _split_code_line_by_line(text)
+
+
+def test_split_code_agrees_with_the_line_by_line_rule_on_any_text():
+    hypothesis = pytest.importorskip("hypothesis")
+    from hypothesis import strategies as st
+
+    alphabet = st.sampled_from(["`", "```", "~~~", "~", " ", "\t", "\n", "\r", "\xa0", "\x1c", "\u2028", "a", "#"])
+
+    @hypothesis.settings(max_examples=400, deadline=None)
+    @hypothesis.given(st.lists(alphabet, max_size=40).map("".join))
+    def check(text):
+        assert markup.split_code(text) == _split_code_line_by_line(text)
+
+    check()
