@@ -27,9 +27,6 @@ KINDS = ("note", "tip", "important", "warning", "caution")
 _MARKER = re.compile(r"^([ \t]*)>[ \t]?\[!([A-Za-z]+)\][ \t]*$")
 _EXTENDED = re.compile(r"^([ \t]*)>[ \t]?\[!([A-Za-z]+)\][+-]?(?:[ \t]+(.*?))?[ \t]*$")
 _QUOTED = re.compile(r"^([ \t]*)>[ \t]?(.*)$")
-# Each marker searched for in a whole chunk at once: a line of it matches where the marker
-# matches the line alone (no part of either pattern can cross a newline).
-_ANY_LINE = {marker: re.compile(marker.pattern, re.M) for marker in (_MARKER, _EXTENDED)}
 
 
 def callouts(text: str, ctx: Context, extended: bool = False) -> str:
@@ -46,8 +43,8 @@ def callouts(text: str, ctx: Context, extended: bool = False) -> str:
 
 
 def _prose(chunk: str, first_line: int, ctx: Context, marker: re.Pattern[str]) -> str:
-    if not any(m.group(2).lower() in KINDS for m in _ANY_LINE[marker].finditer(chunk)):
-        return chunk  # no line is a callout's marker: the loop below would give the chunk back
+    if "[!" not in chunk:
+        return chunk  # no line can hold a marker: the loop below would give the chunk back
     lines = chunk.split("\n")
     out: list[str] = []
     i, n = 0, len(lines)

@@ -27,45 +27,35 @@ _BLOCK_START = re.compile(r"(?:[ \t]*(?:`{3,}|~{3,}|[-*+]\s|\d{1,9}[.)]\s|\||#{1
 def split_code(text: str) -> list[tuple[bool, str]]:
     """``text`` cut into (is_code, chunk) runs; a code chunk is a whole fenced block, fences
     included, so joining the chunks gives back ``text`` exactly. An unclosed fence runs to the
-    end, as the shared parser reads it. Fences are found by searching the whole text rather
-    than testing it line by line: every dialect cuts every page and included file this way, and
-    the line loop was the larger part of a code-heavy book's markup time."""
+    end, as the shared parser reads it."""
     if "```" not in text and "~~~" not in text:
         return [(False, text)]  # no line can open a fence: most included files, most chunks
+    lines = text.split("\n")
     out: list[tuple[bool, str]] = []
-    pos = 0  # always the start of a line
-    while True:
-        opening = _FENCE_OPEN_LINE.search(text, pos)
-        if opening is None:
-            out.append((False, text[pos:]))
-            return out
-        start = opening.start()
-        if start > pos:
-            out.append((False, text[pos : start - 1]))  # the lines before it, less their last newline
-        eol = text.find("\n", opening.end())
-        closing = None if eol < 0 else _closing_fence(opening.group(1)).search(text, eol + 1)
-        if closing is None:  # unclosed: the fence runs to the end
-            out.append((True, text[start:]))
-            return out
-        out.append((True, text[start : closing.end()]))
-        if closing.end() == len(text):
-            return out
-        pos = closing.end() + 1
-
-
-# A line that opens a fence (``_FENCE_OPEN`` at a line start) and one that closes a fence opened
-# with ``marker``: nothing on it but the marker's character, at least as many, and whitespace
-# (``[^\S\n]`` is what ``str.strip`` removes, less the newline that ends the line).
-_FENCE_OPEN_LINE = re.compile(_FENCE_OPEN.pattern, re.M)
-_CLOSING: dict[tuple[str, int], re.Pattern] = {}
-
-
-def _closing_fence(marker: str) -> re.Pattern:
-    key = (marker[0], len(marker))
-    found = _CLOSING.get(key)
-    if found is None:
-        found = _CLOSING[key] = re.compile(rf"^[^\S\n]*{re.escape(marker[0])}{{{len(marker)},}}[^\S\n]*$", re.M)
-    return found
+    prose: list[str] = []
+    i, n = 0, len(lines)
+    while i < n:
+        m = _FENCE_OPEN.match(lines[i])
+        if m is None:
+            prose.append(lines[i])
+            i += 1
+            continue
+        marker = m.group(1)
+        j = i + 1
+        while j < n:
+            stripped = lines[j].strip()
+            if stripped and stripped == marker[0] * len(stripped) and len(stripped) >= len(marker):
+                break
+            j += 1
+        end = min(j, n - 1)
+        if prose:
+            out.append((False, "\n".join(prose)))
+            prose = []
+        out.append((True, "\n".join(lines[i : end + 1])))
+        i = end + 1
+    if prose or not out:
+        out.append((False, "\n".join(prose)))
+    return out
 
 
 def outside_code(text: str, fn: Callable[[str], str]) -> str:
