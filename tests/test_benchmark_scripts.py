@@ -23,3 +23,28 @@ def test_mounts_bench_help_prints_its_docstring_and_builds_nothing(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "Several stores in one server" in done.stdout
     assert not (tmp_path / "w").exists()
+
+
+def test_dialect_steps_times_each_step_of_a_tiny_book(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "book.toml").write_text('[book]\ntitle = "T"\n')
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "SUMMARY.md").write_text("# Summary\n\n- [One](one.md)\n")
+    (src / "one.md").write_text("## One\n\n{{#include two.rs}}\n")
+    (src / "two.rs").write_text("fn main() {}\n")
+    (src / "unlisted.md").write_text("# Not a chapter\n")
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "dialect_steps.py"), str(src), "--passes", "2"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith(f"{src} (mdbook, 3 files;")
+    steps = [line.split()[0] for line in lines[1:]]
+    assert steps == ["imports", "page", "front", "mdx", "prepare", "parse", "rest", "dialect", "plain"]
+
+
+def test_dialect_steps_refuses_a_plain_site(tmp_path):
+    (tmp_path / "a.md").write_text("# A\n")
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "dialect_steps.py"), str(tmp_path)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "the dialect is plain" in done.stderr
