@@ -12,10 +12,12 @@ discovery finds under DOCS:
 - ``front matter``: the block parsed and taken off;
 - ``mdx``: the MDX rules (a ``.mdx`` file, or any page of a Docusaurus site);
 - ``prepare``: the dialect's own ``prepare`` (includes, shortcodes, markup to text);
-- ``parse``: the shared Markdown parser on what the dialect gives it;
+- ``parse``: the shared Markdown parser on what the dialect gives it, or docutils on a ``.rst``
+  file (``sphinx.read_rst``, whose directives and roles are the Sphinx dialect's work);
 - ``rest``: the rest of ``read_document`` (the dialect's ``finish``, the title rule,
   dependencies);
-- and beside them ``plain``: the same files read as ``--dialect plain`` reads them.
+- and beside them ``plain``: the same files read as ``--dialect plain`` reads them (a kind plain
+  does not read, such as ``.rst``, costs nothing there).
 
 The first pass pays what a build pays once (a data file parsed and printed, folders stamped);
 later passes show the per-document cost alone, so both are printed: ``cold`` (the first pass) and
@@ -81,9 +83,10 @@ def main(argv: list[str] | None = None) -> int:
         return run
 
     # The steps as read_document calls them, each wrapped where the read module looks it up.
-    originals = {name: getattr(dialect_read, name) for name in ("split_front_matter", "parse_markdown", "_step")}
+    originals = {name: getattr(dialect_read, name) for name in ("split_front_matter", "parse_markdown", "_rst", "_step")}
     dialect_read.split_front_matter = timed("front matter", originals["split_front_matter"])
     dialect_read.parse_markdown = timed("parse", originals["parse_markdown"])
+    dialect_read._rst = timed("parse", originals["_rst"])
     dialect_read._step = lambda name, *a: timed("mdx" if name == "mdx" else "prepare", originals["_step"])(name, *a)
     page_rule = timed("page rule", not_a_page)
 
