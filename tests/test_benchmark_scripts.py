@@ -41,3 +41,28 @@ def test_sphinx_refs_counts_the_refs_of_a_site_and_checks_its_cache_after_a_reti
     # soil-types is overlined, so the first underlined one is retitled; tools.md does not refer to it
     assert lines[6] == ("edit: retitled Watering   Schedule in docs/garden/soil.rst; build --cache read 2"
                         " documents again, reused 1; byte-identical to a fresh build: True")
+
+
+def test_dialect_steps_times_each_step_of_a_tiny_book(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "book.toml").write_text('[book]\ntitle = "T"\n')
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "SUMMARY.md").write_text("# Summary\n\n- [One](one.md)\n")
+    (src / "one.md").write_text("## One\n\n{{#include two.rs}}\n")
+    (src / "two.rs").write_text("fn main() {}\n")
+    (src / "unlisted.md").write_text("# Not a chapter\n")
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "dialect_steps.py"), str(src), "--passes", "2"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith(f"{src} (mdbook, 3 files;")
+    steps = [line.split()[0] for line in lines[1:]]
+    assert steps == ["imports", "page", "front", "mdx", "prepare", "parse", "rest", "dialect", "plain"]
+
+
+def test_dialect_steps_refuses_a_plain_site(tmp_path):
+    (tmp_path / "a.md").write_text("# A\n")
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "dialect_steps.py"), str(tmp_path)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "the dialect is plain" in done.stderr

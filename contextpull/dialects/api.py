@@ -14,8 +14,8 @@ the one table detection reads, so detection never imports a dialect):
   out: includes resolved, markup a reader never sees removed, markup with meaning made text;
 - optionally ``finish(doc, ctx) -> ParsedDocument``: titles from navigation and the like.
 - optionally ``skip(path, site) -> str | None``: why its generator renders no page for a file
-  (a partial, a headless section), asked before the file is read (``pages/hook.py``; Hugo's, Jekyll's
-  and mdBook's rules are in ``pages/rules.py``).
+  (a partial, a headless section), asked for every file (``pages/hook.py``; Hugo's, Jekyll's
+  and mdBook's rules, which read front matter or navigation, are ``pages.py`` in their sub-packages).
 - optionally ``config_notes(ctx) -> None``: notes on what its configuration sets in a way that is
   not read as data (Sphinx: a computed ``exclude_patterns``), made on the one document it picks
   so the report says it once (``read.py``).

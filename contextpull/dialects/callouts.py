@@ -43,6 +43,8 @@ def callouts(text: str, ctx: Context, extended: bool = False) -> str:
 
 
 def _prose(chunk: str, first_line: int, ctx: Context, marker: re.Pattern[str]) -> str:
+    if "[!" not in chunk:
+        return chunk  # no line can hold a marker: the loop below would give the chunk back
     lines = chunk.split("\n")
     out: list[str] = []
     i, n = 0, len(lines)

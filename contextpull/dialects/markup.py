@@ -85,8 +85,8 @@ def strip_html_comments(text: str) -> str:
 def strip_heading_attributes(text: str) -> str:
     """``## Title { #custom-id }`` -> ``## Title``: the id is an anchor, not text (attr_list,
     kramdown, Docusaurus and Hugo write it alike)."""
-    if "{" not in text:
-        return text
+    if "{" not in text or (not text.startswith("#") and "\n#" not in text):
+        return text  # no heading line, or none that could end in attributes
     return "\n".join(
         _HEADING_ATTRS.sub(r"\1", line) if line.startswith("#") else line for line in text.split("\n")
     )

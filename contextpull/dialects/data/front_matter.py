@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..api import Note
+from . import plain_yaml
 from .files import DataError, load_toml, load_yaml, object_tags
 
 CONSTRUCT = "front matter"
@@ -40,7 +41,7 @@ def split_front_matter(text: str) -> FrontMatter:
     source = "\n".join(lines[1:end])
     body = "\n" * (end + 1) + "\n".join(lines[end + 1 :])
     try:
-        data = load_yaml(source) if fmt == "yaml" else load_toml(source)
+        data = _yaml(source) if fmt == "yaml" else load_toml(source)
     except DataError as exc:
         return FrontMatter({}, body, [Note(CONSTRUCT, "unresolved", 1, str(exc))])
     if data is None:
@@ -53,3 +54,9 @@ def split_front_matter(text: str) -> FrontMatter:
         notes.extend(Note(CONSTRUCT, "unresolved", line, f"YAML tag {tag} ignored") for tag, line in object_tags(source, 2))
     return FrontMatter(data, body, notes)
 
+
+def _yaml(source: str):
+    """The block's value: the common shape without the parser (``plain_yaml``), anything else
+    through ``load_yaml``, whose guards and messages hold for all it declines."""
+    value = plain_yaml.load(source)
+    return load_yaml(source) if value is plain_yaml.DECLINED else value

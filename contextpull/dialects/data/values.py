@@ -10,7 +10,6 @@ expand into billions of nodes, so the count follows aliases as printing would an
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import io
 import json
@@ -49,6 +48,8 @@ def _load(raw: bytes, ext: str) -> object:
     except UnicodeDecodeError:
         raise DataError("not UTF-8 text") from None
     if ext == ".csv":
+        import csv  # only a site with CSV data loads the module
+
         try:
             return [dict(row) for row in csv.DictReader(io.StringIO(text))]
         except csv.Error as exc:

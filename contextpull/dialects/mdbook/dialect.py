@@ -72,6 +72,8 @@ def _hide_rust_lines(code: str, ctx: Context, origin: int) -> str:
 
 
 def _listings(prose: str, ctx: Context, stack: list[dict[str, str]], first: int) -> str:
+    if "<Listing" not in prose and "</Listing>" not in prose:
+        return prose  # no line opens or closes one: the loop below would give the chunk back as it is
     out = []
     for k, line in enumerate(prose.split("\n")):
         opened = _LISTING_OPEN.match(line) if "<Listing" in line else None

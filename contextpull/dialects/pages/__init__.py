@@ -1,4 +1,4 @@
-"""Which files of a site are pages (issue 26): the hook a dialect offers (``hook``) and the
-page rules of the generators whose rules read front matter or navigation (``rules``: Hugo,
-Jekyll, mdBook).
+"""Which files of a site are pages (issue 26): the hook every dialect's rule is asked through
+(``hook``) and what the rules share (``site_files``); Hugo's, Jekyll's and mdBook's rules are
+``pages.py`` in their own sub-packages.
 """

@@ -10,6 +10,10 @@ a site of a thousand pages was a tenth of its build. Such a file becomes a
 agent meets where a page includes it, and a document of its own would only repeat it out of
 context. A rule that fails or cannot read what it needs keeps the file a page: a wrong
 exclusion loses text, a wrong inclusion only adds some.
+
+A generator whose rule reads front matter or navigation keeps it in ``pages.py`` of its own
+sub-package (``PAGE_RULES``); such a rule also takes the file's bytes, when the build has read
+them. Any other dialect's rule is ``skip`` in its reading module.
 """
 
 from __future__ import annotations
@@ -17,7 +21,11 @@ from __future__ import annotations
 from functools import partial
 
 from ..api import Site
-from .rules import RULES, reading_module
+from ..registry import load_module
+from .site_files import reading_module
+
+# The generators whose page rule is a module of its own, by its path in contextpull.dialects.
+PAGE_RULES = {"hugo": "hugo.pages", "jekyll": "jekyll.pages", "mdbook": "mdbook.pages"}
 
 
 def not_a_page(path: str, site: Site | None, data: bytes | None = None) -> str | None:
@@ -26,16 +34,13 @@ def not_a_page(path: str, site: Site | None, data: bytes | None = None) -> str |
     mdBook's rules then read nothing of the file again."""
     if site is None or site.dialect == "plain":
         return None
-    module = reading_module(site.dialect)
-    rule = getattr(module, "skip", None)
-    if rule is None:  # Hugo's, Jekyll's and mdBook's rules live in rules.py
-        rule = RULES.get(site.dialect)
+    if site.dialect in PAGE_RULES:
+        rule = partial(load_module(PAGE_RULES[site.dialect]).skip, data=data)
+    else:
+        rule = getattr(reading_module(site.dialect), "skip", None)
         if rule is None:
             return None
-        if data is not None:
-            rule = partial(rule, data=data)
     try:
         return rule(path, site)
     except Exception:  # noqa: BLE001 - a rule's failure keeps the file a page (module docstring)
         return None
-

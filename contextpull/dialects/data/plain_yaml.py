@@ -1,0 +1,183 @@
+"""Front matter in the shape nearly every page has, read without the YAML parser (issue 26,
+"Titles and summaries"; the measured build time against ``plain``, target at most 1.5x).
+
+Parsing is per page: on Hugo's documentation (946 pages) PyYAML's constructor and resolver,
+Python even over libyaml's scanner, took 0.065 s of a 1.1 s build, and this reader takes 40% of
+that (``benchmarks/dialect_steps.py``). Most front matter is a handful of ``key: value`` lines, a
+nested mapping or two (``params:``), short lists (``- item``, ``[a, b]``). ``load`` reads exactly
+that shape and declines (``DECLINED``) everything else, so that ``files.load_yaml`` reads it, with
+its guards and its messages:
+
+- only lines of a mapping entry (``key:`` with a name a plain scalar resolves to a string) or a
+  sequence entry (``- value``), nested by indentation of spaces, each block's lines at one
+  indentation; blank lines and whole-line comments;
+- a value is a plain scalar on one line, an empty ``[]`` or ``{}``, a flow sequence of plain
+  scalars on one line, or a quoted scalar without escapes;
+- no tab, carriage return, YAML line break (NEL, U+2028, U+2029), byte order mark or character
+  YAML does not allow; no anchor, alias, tag, comment after a value, ``key: a: b``, or anything
+  a generator writes rarely.
+
+A plain scalar's type is the one PyYAML gives it: its resolver picks the tag (YAML 1.1: bools
+``yes``/``no``/``on``/``off``, ints, floats, nulls, timestamps) and its constructor for that tag
+builds the value, so the values are PyYAML's by construction; any other tag declines.
+``tests/test_dialect_plain_yaml.py`` holds the two readers side by side.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+
+# What a value declined is told apart by (None is a value: an empty document, a ``key:``).
+DECLINED = object()
+
+# PyYAML's reader refuses these (``Reader.NON_PRINTABLE``); a line break YAML 1.1 knows besides
+# the newline, a tab, a carriage return and a byte order mark would each change how lines read.
+_REFUSED = re.compile("[^\x0a\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+_ENTRY = re.compile(r"([A-Za-z_][A-Za-z0-9_.-]*):(?: +(.*))?\Z")
+# A plain scalar may not start with an indicator (or a space), and these are the only tags
+# whose constructors build a scalar value from the text alone.
+_INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@` ")
+_FLOW_REFUSED = frozenset("[]{}#:'\"?")
+_TAGS = {
+    f"tag:yaml.org,2002:{name}" for name in ("str", "bool", "int", "float", "null", "timestamp")
+}
+_STR = "tag:yaml.org,2002:str"
+# YAML's bound on an implicit key's length is 1024 characters: longer ones are left to PyYAML.
+_KEY_LIMIT = 1000
+
+_loader = None
+
+
+def load(source: str) -> Any:
+    """The value of the YAML document ``source`` when it has the shape the module docstring
+    names, else ``DECLINED``."""
+    if _REFUSED.search(source):
+        return DECLINED
+    lines = []
+    for line in source.split("\n"):
+        content = line.lstrip(" ")
+        if content and not content.startswith("#"):
+            lines.append((len(line) - len(content), content.rstrip(" ")))
+    if not lines:
+        return None  # an empty document, or comments only
+    if lines[0][0] != 0:
+        return DECLINED
+    try:
+        value, end = _block(lines, 0, 0)
+    except _Declined:
+        return DECLINED
+    return value if end == len(lines) else DECLINED
+
+
+class _Declined(Exception):
+    pass
+
+
+def _block(lines: list[tuple[int, str]], i: int, indent: int) -> tuple[Any, int]:
+    """The mapping or sequence whose lines start at ``lines[i]``, all at ``indent``; the value
+    and the index of the first line after it."""
+    if lines[i][1] == "-" or lines[i][1].startswith("- "):
+        return _sequence(lines, i, indent)
+    return _mapping(lines, i, indent)
+
+
+def _sequence(lines, i: int, indent: int) -> tuple[list, int]:
+    out: list = []
+    while i < len(lines) and lines[i][0] == indent:
+        content = lines[i][1]
+        if not content.startswith("- "):
+            raise _Declined
+        out.append(_value(content[2:].lstrip(" ")))
+        i += 1
+        _after(lines, i, indent)
+    return out, i
+
+
+def _mapping(lines, i: int, indent: int) -> tuple[dict, int]:
+    out: dict = {}
+    while i < len(lines) and lines[i][0] == indent:
+        entry = _ENTRY.match(lines[i][1])
+        if entry is None:
+            raise _Declined
+        key = _plain(entry.group(1))
+        if not isinstance(key, str) or len(key) > _KEY_LIMIT:
+            raise _Declined
+        text = entry.group(2)
+        i += 1
+        if text:
+            out[key] = _value(text)
+        elif i < len(lines) and lines[i][0] > indent:
+            out[key], i = _block(lines, i, lines[i][0])
+        elif i < len(lines) and lines[i][0] == indent and lines[i][1].startswith("-"):
+            raise _Declined  # a sequence at its key's own indentation: left to PyYAML
+        else:
+            out[key] = _plain("")
+        _after(lines, i, indent)
+    return out, i
+
+
+def _after(lines, i: int, indent: int) -> None:
+    """A line after an entry's value may not be indented deeper than the entry (it would
+    continue it, or be an error), nor between this block's indentation and its parent's."""
+    if i < len(lines) and lines[i][0] > indent:
+        raise _Declined
+
+
+def _value(text: str) -> Any:
+    if text in ("[]", "{}"):
+        return [] if text == "[]" else {}
+    first = text[0]
+    if first == "[":
+        if not text.endswith("]"):
+            raise _Declined
+        items = [item.strip(" ") for item in text[1:-1].split(",")]
+        if any(not item or item[0] in _INDICATORS or not _FLOW_REFUSED.isdisjoint(item) for item in items):
+            raise _Declined
+        return [_plain(item) for item in items]
+    if first == "'":
+        inner = text[1:-1]
+        if len(text) < 2 or text[-1] != "'" or "'" in inner.replace("''", ""):
+            raise _Declined
+        return inner.replace("''", "'")
+    if first == '"':
+        inner = text[1:-1]
+        if len(text) < 2 or text[-1] != '"' or '"' in inner or "\\" in inner:
+            raise _Declined
+        return inner
+    if first in _INDICATORS or ": " in text or text.endswith(":") or " #" in text:
+        raise _Declined
+    return _plain(text)
+
+
+def _plain(text: str) -> Any:
+    """A plain scalar's value, as PyYAML's resolver types it and its constructor builds it;
+    kept per text (keys and short values repeat on every page; each value is immutable)."""
+    found = _PLAIN.get(text, _PLAIN)
+    if found is not _PLAIN:
+        return found
+    global _loader
+    if _loader is None:
+        from .files import _Loader  # the loader the fallback uses: its resolver and constructors
+
+        _loader = _Loader("")
+    tag = _loader.resolve(yaml.ScalarNode, text, (True, False))
+    if tag == _STR:
+        value = text
+    elif tag in _TAGS:
+        try:
+            value = _loader.yaml_constructors[tag](_loader, yaml.ScalarNode(tag, text))
+        except (ValueError, TypeError, OverflowError, yaml.YAMLError):  # 2023-02-30: PyYAML's message
+            raise _Declined from None
+    else:
+        raise _Declined
+    if len(_PLAIN) >= _PLAIN_LIMIT:
+        _PLAIN.clear()
+    _PLAIN[text] = value
+    return value
+
+
+_PLAIN: dict[str, Any] = {}
+_PLAIN_LIMIT = 4096

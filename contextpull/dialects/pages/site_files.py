@@ -1,0 +1,83 @@
+"""What the generators' page rules share (issue 26; the hook is ``hook.py``, each generator's rule
+is ``pages.py`` in its own sub-package): where the site's source folder is, a path relative to a
+folder of it, a file's version stamp, and a page's front matter read from the head of the file.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ...bounded_read import read_regular
+from ..api import Site
+from ..data.front_matter import split_front_matter
+from ..registry import dialect, load_module
+
+# Front matter is at the start of a file: this much of it holds nearly every real one, and a
+# longer one is read whole (``front_matter``).
+HEAD_LIMIT = 8 * 1024
+
+
+def site_folder(site: Site) -> str:
+    """The generator's source folder (where its configuration file is), absolute."""
+    if site.config_file is None:
+        return site.docs_root
+    return os.path.dirname(os.path.join(site.repo_root, *site.config_file.split("/")))
+
+
+def relative(site: Site, path: str, folder: str) -> str | None:
+    """``path`` (relative to DOCS) relative to ``folder``; None when it is not inside it."""
+    rel = os.path.relpath(docs_path(site, path), folder).replace(os.sep, "/")
+    return None if rel == ".." or rel.startswith("../") else rel
+
+
+def docs_path(site: Site, path: str) -> str:
+    return os.path.join(site.docs_root, *path.split("/"))
+
+
+def stamp(path: str) -> tuple:
+    """A file's version for the rules' caches: () when it does not exist."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return ()
+    return (st.st_mtime_ns, st.st_size)
+
+
+def head(abspath: str) -> str | None:
+    """The start of a file as text (its front matter, if it has one); None when unreadable."""
+    try:
+        # never blocking: a file swapped for a pipe since discovery must not hang the build
+        with open(abspath, "rb", opener=lambda p, flags: os.open(p, flags | os.O_NONBLOCK)) as fh:
+            data = fh.read(HEAD_LIMIT)
+    except OSError:
+        return None
+    return decoded(data)
+
+
+def decoded(data: bytes) -> str:
+    return data.decode("utf-8", "replace").replace("\r\n", "\n")
+
+
+def front_matter(abspath: str) -> dict | None:
+    """A file's front matter as data ({} when it has none or it is malformed); None when the
+    file cannot be read."""
+    text = head(abspath)
+    if text is None:
+        return None
+    if text.startswith(("---", "+++")) and text.find("\n" + text[:3], 3) < 0:
+        try:  # front matter longer than the head: read the whole file (bounded)
+            text = decoded(read_regular(abspath, 4 * 1024 * 1024))
+        except OSError:
+            return None
+    return front_matter_of(text)
+
+
+def front_matter_of(text: str) -> dict:
+    """The front matter of a file's head, already read, whose block closes within it."""
+    return split_front_matter(text).data
+
+
+def reading_module(name: str):
+    """A dialect's reading module, by its path in the registry's table, imported when first
+    asked for (the registry's own loader, cached per process)."""
+    return load_module(dialect(name).module)
