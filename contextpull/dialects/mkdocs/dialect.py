@@ -26,7 +26,6 @@ from ..markup import html_to_text, outside_code, outside_inline_code, strip_head
 from .blocks import block_names, convert_blocks
 from .config import nav_titles, site_config
 from .macros import render as render_macros
-from .pages import skip  # noqa: F401 - the dialect's not-a-page rule (pages/hook.py)
 from .snippets import expand_snippets, expand_variants
 
 NAME = "mkdocs"

@@ -125,8 +125,9 @@ class _Rules:
     drafts: tuple[_Pattern, ...]
 
 
-def skip(path: str, site: Site) -> str | None:
-    """Why mkdocs builds no page for the file at ``path`` (relative to DOCS), or None."""
+def skip(path: str, site: Site, data: bytes | None = None) -> str | None:
+    """Why mkdocs builds no page for the file at ``path`` (relative to DOCS), or None; by path
+    alone, so ``data`` (the file's bytes, ``pages/hook.py``) is not looked at."""
     rules = _rules(site, *file_stamp(site.repo_root, site.config_file), *_parent_stamp(site))
     full = os.path.join(site.docs_root, *path.split("/"))
     rel = os.path.relpath(full, rules.docs_dir).replace(os.sep, "/")

@@ -11,9 +11,10 @@ agent meets where a page includes it, and a document of its own would only repea
 context. A rule that fails or cannot read what it needs keeps the file a page: a wrong
 exclusion loses text, a wrong inclusion only adds some.
 
-A generator whose rule reads front matter or navigation keeps it in ``pages.py`` of its own
-sub-package (``PAGE_RULES``); such a rule also takes the file's bytes, when the build has read
-them. Any other dialect's rule is ``skip`` in its reading module.
+A generator's rule is ``pages.py`` of its own sub-package (``PAGE_RULES``), taking the file's
+bytes too when the build has read them (Hugo's, Jekyll's and mdBook's read front matter or
+navigation; mkdocs' and Sphinx's decide by path alone). A dialect with a rule of a few lines keeps
+it as ``skip`` in its reading module (Docusaurus's ``_`` partials).
 """
 
 from __future__ import annotations
@@ -25,7 +26,10 @@ from ..registry import load_module
 from .site_files import reading_module
 
 # The generators whose page rule is a module of its own, by its path in contextpull.dialects.
-PAGE_RULES = {"hugo": "hugo.pages", "jekyll": "jekyll.pages", "mdbook": "mdbook.pages"}
+PAGE_RULES = {
+    "hugo": "hugo.pages", "jekyll": "jekyll.pages", "mdbook": "mdbook.pages", "mkdocs": "mkdocs.pages",
+    "sphinx": "sphinx.pages",
+}
 
 
 def not_a_page(path: str, site: Site | None, data: bytes | None = None) -> str | None:

@@ -26,7 +26,7 @@ import re
 from ..api import Context, Included
 from ..markup import html_to_text, labelled, strip_html_comments
 from .directive_names import defined, unknown_detail
-from .pages import config_notes, skip  # noqa: F401 - what is not a page, what conf.py left unread
+from .pages import config_notes  # noqa: F401 - what conf.py left unread, said once (read.py)
 from .myst_lines import (
     OPEN, autodoc_only, closing, code_span, dedent_to, fence, options_and_content, squeeze,
     without_html_comments,

@@ -166,7 +166,7 @@ def _literal(value) -> tuple[str, ...] | None:
     return tuple(out)
 
 
-def skip(path: str, site: Site) -> str | None:
+def skip(path: str, site: Site, data: bytes | None = None) -> str | None:
     """Why Sphinx reads no document from the file at ``path`` (relative to DOCS), or None."""
     rules = _rules(site, *file_stamp(site.repo_root, site.config_file))
     full = os.path.join(site.docs_root, *path.split("/"))
