@@ -90,6 +90,54 @@ def test_the_table_keeps_the_last_definition_and_leaves_out_what_sphinx_excludes
     assert set(labels.site_table(str(tmp_path), "docs")) - set(labels.BUILT_IN) == {"twice", "built", "draft"}
 
 
+def _labelled_site(tmp_path: Path, conf: str) -> Path:
+    """A source folder in which every document defines one label, named after its file."""
+    docs = tmp_path / "docs"
+    for rel in ("index.rst", "other.rst", "guide/g.md", "guide/deep/h.rst", "_templates/t.rst",
+                "_static/s.rst", "extra/e.md", "notes/_sources/x.rst", "Info.lproj/i.rst"):
+        page = docs / rel
+        page.parent.mkdir(parents=True, exist_ok=True)
+        name = "at-" + rel.replace("/", "-").rsplit(".", 1)[0]
+        if rel.endswith(".md"):
+            page.write_text(f"({name})=\n# {name}\n")
+        else:
+            page.write_text(f".. _{name}:\n\n{name}\n{'=' * len(name)}\n")
+    (docs / "conf.py").write_text(conf)
+    return docs
+
+
+def _defined(tmp_path: Path) -> set[str]:
+    return {label.path for label in labels.site_table(str(tmp_path), "docs").values() if label.path}
+
+
+def test_a_file_sphinx_reads_no_page_from_defines_no_label(tmp_path):
+    _labelled_site(tmp_path, 'templates_path = ["_templates"]\nhtml_static_path = ["_static"]\n'
+                             'html_extra_path = ["extra"]\ninclude_patterns = ["index.rst", "guide/**"]\n')
+    assert _defined(tmp_path) == {"docs/index.rst", "docs/guide/g.md", "docs/guide/deep/h.rst"}
+
+
+def test_the_label_table_and_the_pages_rule_agree_on_every_setting(tmp_path):
+    from contextpull.dialects.api import Site
+    from contextpull.dialects.sphinx.pages import skip
+
+    confs = [
+        "",
+        'exclude_patterns = ["other.rst", "guide/*.md"]\n',
+        'templates_path = ["_templates"]\nexclude_patterns = ["guide"]\n',
+        'include_patterns = ["**/*.rst"]\nhtml_static_path = ["_static", "notes"]\n',
+        'include_patterns = ["*", "guide/deep/*"]\nhtml_extra_path = ["extra"]\n',
+        "exclude_patterns = [p for p in ['other.rst']]\n",  # not a literal: excludes nothing
+    ]
+    docs = _labelled_site(tmp_path, "")
+    site = Site("sphinx", "docs/conf.py", str(docs), str(tmp_path))
+    files = sorted(p.relative_to(docs).as_posix() for p in docs.rglob("*") if p.suffix in (".rst", ".md"))
+    for version, conf in enumerate(confs):
+        (docs / "conf.py").write_text(conf)
+        os.utime(docs / "conf.py", ns=(version * 10**9, version * 10**9))  # a new stamp each time
+        pages = {f"docs/{rel}" for rel in files if skip(rel, site) is None}
+        assert _defined(tmp_path) == pages, conf
+
+
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="symbolic links")
 def test_the_scan_never_follows_a_link_out_of_the_repository(tmp_path):
     outside = tmp_path / "outside"

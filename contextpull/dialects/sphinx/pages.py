@@ -51,11 +51,44 @@ class Setting:
 
 
 @dataclass(frozen=True)
-class _Rules:
+class Rules:
+    """Which paths under one source folder Sphinx reads no page from. Paths are relative to
+    ``source``, POSIX; both the pages hook (``skip``) and the label table (``xrefs/labels.py``)
+    ask through these methods, so a file that is not a page defines no label."""
+
     source: str  # absolute: the folder of conf.py
     conf: str  # conf.py's name as the reasons show it
     exclude: tuple[tuple[Glob, str], ...]  # (matcher, reason)
     include: tuple[Glob, ...] | None  # None: every file
+
+    def excluded(self, rel: str) -> str | None:
+        """Why a pattern of the exclusion list matches ``rel`` itself, or None. A walk that
+        prunes an excluded folder asks this of each name it meets; ``left_out`` asks it of
+        every folder above a file too."""
+        rel = unicodedata.normalize("NFC", rel)
+        for matcher, reason in self.exclude:
+            if matcher.match(rel):
+                return reason
+        return None
+
+    def included(self, rel: str) -> str | None:
+        """Why the file ``rel`` is outside ``include_patterns``, or None (Sphinx applies them to
+        files only, never prunes a folder by them)."""
+        if self.include is None:
+            return None
+        rel = unicodedata.normalize("NFC", rel)
+        if any(m.match(rel) for m in self.include):
+            return None
+        return f"not matched by {self.conf} {INCLUDE}"
+
+    def left_out(self, rel: str) -> str | None:
+        """Why Sphinx reads no page from the file ``rel``, or None."""
+        parts = rel.split("/")
+        for depth in range(1, len(parts) + 1):
+            reason = self.excluded("/".join(parts[:depth]))
+            if reason is not None:
+                return reason
+        return self.included(rel)
 
 
 def translate(pattern: str) -> Glob:
@@ -168,25 +201,31 @@ def _literal(value) -> tuple[str, ...] | None:
 
 def skip(path: str, site: Site, data: bytes | None = None) -> str | None:
     """Why Sphinx reads no document from the file at ``path`` (relative to DOCS), or None."""
-    rules = _rules(site, *file_stamp(site.repo_root, site.config_file))
+    rules = site_rules(site)
     full = os.path.join(site.docs_root, *path.split("/"))
     rel = os.path.relpath(full, rules.source).replace(os.sep, "/")
     if rel == ".." or rel.startswith("../"):
         return None
-    rel = unicodedata.normalize("NFC", rel)
-    parts = rel.split("/")
-    for depth in range(1, len(parts) + 1):
-        prefix = "/".join(parts[:depth])
-        for matcher, reason in rules.exclude:
-            if matcher.match(prefix):
-                return reason
-    if rules.include is not None and not any(m.match(rel) for m in rules.include):
-        return f"not matched by {rules.conf} {INCLUDE}"
-    return None
+    return rules.left_out(rel)
+
+
+def site_rules(site: Site) -> Rules:
+    """The rules of ``site``'s ``conf.py`` as the file is now (a new version is read again)."""
+    return _rules(site, *file_stamp(site.repo_root, site.config_file))
+
+
+def source_rules(repo_root: str, source_dir: str) -> Rules:
+    """The rules of the Sphinx project whose source folder is ``source_dir`` (repository-relative,
+    the folder of its ``conf.py``): those ``skip`` applies to a build of that project, so a
+    reader that walks the folder itself (the label table) leaves out the same files."""
+    conf = posixpath.join(source_dir, "conf.py") if source_dir else "conf.py"
+    top = os.path.join(repo_root, *[p for p in source_dir.split("/") if p])
+    present = file_stamp(repo_root, conf)[1] >= 0
+    return site_rules(Site("sphinx", conf if present else None, top, repo_root))
 
 
 @lru_cache(maxsize=8)  # per site and version of conf.py: every file of a build asks
-def _rules(site: Site, *stamp) -> _Rules:
+def _rules(site: Site, *stamp) -> Rules:
     conf = site.config_file.rsplit("/", 1)[-1] if site.config_file else "conf.py"
     if site.config_file is None:
         source, settings = site.docs_root, {}
@@ -201,7 +240,7 @@ def _rules(site: Site, *stamp) -> _Rules:
     exclude += [(translate(p), f"Sphinx always leaves out {p}") for p in ALWAYS]
     include = settings.get(INCLUDE)
     matchers = None if include is None or include.values is None else tuple(map(translate, include.values))
-    return _Rules(source, conf, tuple(exclude), matchers)
+    return Rules(source, conf, tuple(exclude), matchers)
 
 
 def _settings(path: str) -> dict[str, Setting]:
@@ -218,7 +257,7 @@ def config_notes(ctx: Context) -> None:
     site = ctx.site
     if site.config_file is None or site.dialect != "sphinx":
         return
-    rules = _rules(site, *file_stamp(site.repo_root, site.config_file))
+    rules = site_rules(site)
     rel = os.path.relpath(os.path.join(site.docs_root, *ctx.path.split("/")), rules.source).replace(os.sep, "/")
     config = load_config(site)[0]
     root = config.get("root_doc") or config.get("master_doc") or "index"

@@ -26,16 +26,12 @@ from __future__ import annotations
 
 import hashlib
 import os
-import posixpath
-import re
 import stat
-from functools import lru_cache
 from urllib.parse import quote, unquote
 
 from ....bounded_read import read_regular
-from ...api import Site
-from ...detect import file_stamp, load_config
 from ...includes import MAX_INCLUDE_BYTES, MISSING
+from ..pages import Rules, source_rules
 from .label_scan import Label, normalize, scan
 
 SCHEME = "sphinx-label://"
@@ -98,20 +94,10 @@ def resolve(ctx, construct: str, source_dir: str, name: str, line: int, held: di
 
 
 def site_table(repo_root: str, source_dir: str) -> dict[str, Label]:
-    """``table`` without the files ``exclude_patterns`` in the source directory's ``conf.py``
-    leaves out (Sphinx reads no page from them, so they define no label)."""
-    return table(repo_root, source_dir, _exclude(repo_root, source_dir))
-
-
-def _exclude(repo_root: str, source_dir: str) -> tuple[str, ...]:
-    conf = posixpath.join(source_dir, "conf.py") if source_dir else "conf.py"
-    if file_stamp(repo_root, conf)[1] < 0:
-        return ()
-    config, _ = load_config(Site("sphinx", conf, repo_root, repo_root))
-    patterns = config.get("exclude_patterns") if isinstance(config, dict) else None
-    if not isinstance(patterns, (list, tuple)):
-        return ()
-    return tuple(p for p in patterns if isinstance(p, str))
+    """``table`` without the files Sphinx reads no page from (``pages.source_rules``: the
+    exclusion lists of ``conf.py``, its own patterns, ``include_patterns``): a file that is not
+    a page defines no label, by the same rule that leaves it out of the store."""
+    return table(repo_root, source_dir, source_rules(repo_root, source_dir) if repo_root else None)
 
 
 # The labels Sphinx defines on every site (its standard domain's, and the Python module index's),
@@ -128,20 +114,23 @@ BUILT_IN = {
 _SCANNED: dict[str, tuple[tuple[int, int], tuple[tuple[str, Label], ...]]] = {}
 
 
-# (repo_root, source_dir, exclude) -> (the files and their stamps, the table built from them).
+# (repo_root, source_dir, rules) -> (the files and their stamps, the table built from them). The
+# rules are those of one version of conf.py (``pages`` caches them per stamp), so an edit of its
+# patterns is a new key, and the file list decides whether a held table is still the site's.
 _TABLES: dict[tuple, tuple[tuple, dict[str, Label]]] = {}
 
 
-def table(repo_root: str, source_dir: str, exclude: tuple[str, ...] = ()) -> dict[str, Label]:
+def table(repo_root: str, source_dir: str, rules: Rules | None = None) -> dict[str, Label]:
     """Normalised label -> ``Label`` for every document under ``source_dir`` (repository-relative).
     The dict is shared by the callers of one version of the site: read it, never change it.
 
     Files are taken in path order and a later definition replaces an earlier one, as Sphinx's
-    table keeps the last document it read (it warns "duplicate label")."""
+    table keeps the last document it read (it warns "duplicate label"). ``rules`` None: every
+    document file is read."""
     if not repo_root:
         return dict(BUILT_IN)
-    files = tuple(_documents(repo_root, source_dir, exclude))
-    key = (repo_root, source_dir, exclude)
+    files = tuple(_documents(repo_root, source_dir, rules))
+    key = (repo_root, source_dir, rules)
     held = _TABLES.get(key)
     if held is not None and held[0] == files:
         return held[1]
@@ -162,13 +151,13 @@ def table(repo_root: str, source_dir: str, exclude: tuple[str, ...] = ()) -> dic
     return found
 
 
-def _documents(repo_root: str, source_dir: str, exclude: tuple[str, ...]):
+def _documents(repo_root: str, source_dir: str, rules: Rules | None):
     """(repository path, absolute path, stamp) of each document file, sorted. Symbolic links and
     hidden names are not followed, so the scan never leaves the repository; one ``lstat`` per
     document file and none for anything else (``scandir``), since every document that shows a
-    ref walks the tree again."""
+    ref walks the tree again. An excluded folder is pruned, as Sphinx's own walk does, so each
+    name is tested once against the exclusion list (``Rules.excluded``), never its prefixes."""
     top = os.path.join(repo_root, *[p for p in source_dir.split("/") if p])
-    matchers = [_pattern(p) for p in exclude]
     out: list[tuple[str, str, tuple[int, int]]] = []
     stack = [(top, "")]
     while stack:
@@ -188,10 +177,12 @@ def _documents(repo_root: str, source_dir: str, exclude: tuple[str, ...]):
             if not is_dir and not name.endswith(SUFFIXES):
                 continue
             rel_inside = f"{inside}/{name}" if inside else name
-            if matchers and any(m.match(rel_inside) for m in matchers):
+            if rules is not None and rules.excluded(rel_inside) is not None:
                 continue
             if is_dir:
                 stack.append((entry.path, rel_inside))
+                continue
+            if rules is not None and rules.included(rel_inside) is not None:
                 continue
             try:
                 st = entry.stat(follow_symlinks=False)
@@ -202,26 +193,6 @@ def _documents(repo_root: str, source_dir: str, exclude: tuple[str, ...]):
                 out.append((rel, entry.path, (st.st_mtime_ns, st.st_size)))
     out.sort()
     return out
-
-
-@lru_cache(maxsize=256)
-def _pattern(glob: str) -> re.Pattern:
-    """A Sphinx ``exclude_patterns`` entry: ``*`` within one folder, ``**`` across folders."""
-    out, i = [], 0
-    while i < len(glob):
-        if glob.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif glob[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif glob[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(glob[i]))
-            i += 1
-    return re.compile("".join(out) + "(?:/.*)?$")
 
 
 def external(name: str, config: dict) -> bool:
