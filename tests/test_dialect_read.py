@@ -27,6 +27,30 @@ def test_yaml_alias_bomb_is_refused_quickly():
     assert time.perf_counter() - started < 5  # bounded: the check never expands the aliases
 
 
+def _block_bomb() -> str:
+    lines = ["a: &a\n" + "".join("  - x\n" for _ in range(9))]
+    for i in range(8):
+        prev, name = chr(97 + i), chr(98 + i)
+        lines.append(f"{name}: &{name}\n" + "".join(f"  - *{prev}\n" for _ in range(9)))
+    return "".join(lines)
+
+
+@pytest.mark.parametrize("text", [
+    BOMB,
+    _block_bomb(),  # aliases as block sequence items
+    BOMB.replace(", ", ","),  # flow items with no space after the comma
+    "{" + BOMB.replace("\n", ", ").rstrip(", ") + "}",  # one flow mapping
+    "- " + BOMB.replace("\n", "\n  "),  # inside a sequence item
+])
+def test_every_place_an_alias_can_stand_is_checked(text):
+    with pytest.raises(DataError, match="alias bomb"):
+        load_yaml(text)
+
+
+def test_a_star_that_cannot_be_an_alias_is_plain_text():
+    assert load_yaml('a: "x * y and 2*3"\nb: a **bold** word\n') == {"a": "x * y and 2*3", "b": "a **bold** word"}
+
+
 def test_yaml_self_reference_is_refused():
     with pytest.raises(DataError):
         load_yaml("a: &a [*a]\n")
