@@ -36,7 +36,9 @@ def test_a_second_session_on_a_live_basetemp_stops_before_deleting_its_files(tmp
     (tmp_path / "test_trivial.py").write_text("def test_uses_tmp(tmp_path):\n    assert tmp_path.is_dir()\n")
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "session_lock",
                "--rootdir", str(tmp_path), "-c", os.devnull, f"--basetemp={base}", str(tmp_path / "test_trivial.py")]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])}
+    # Without the installed plugins a session starts in a fraction of the time; the guard is named.
+    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+           "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])}
     running = session_lock.hold(base)  # stands for the first session
     try:
         second = subprocess.run(command, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
