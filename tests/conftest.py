@@ -53,3 +53,10 @@ def cache_mode(request, monkeypatch):
 
         monkeypatch.setattr(cache.BuildCache, "patchable", lambda self: False)
     return request.param
+
+
+# --- one session per --basetemp (session_lock.py says why) ----------------------------------
+def pytest_configure(config):
+    import session_lock
+
+    session_lock.configure(config)

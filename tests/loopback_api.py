@@ -32,6 +32,14 @@ class Reply:
     delay: float = 0.0  # seconds to wait before answering (timeouts)
 
 
+class _Server(ThreadingHTTPServer):
+    # socketserver's backlog of 5 is less than a build's 8 concurrent requests: while the test
+    # process is busy the kernel drops the connections beyond it, and the client sends them again
+    # a second later. A backlog that holds them all keeps a prompt answer prompt.
+    request_queue_size = 64
+    daemon_threads = True
+
+
 class LoopbackAPI:
     """``with LoopbackAPI(handler) as api: api.url``; ``api.requests`` lists what arrived."""
 
@@ -91,8 +99,7 @@ class LoopbackAPI:
                 except (BrokenPipeError, ConnectionResetError):  # the client timed out first
                     pass
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
+        self._server = _Server(("127.0.0.1", 0), Handler)
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
         return self
 

@@ -21,8 +21,14 @@ from summary_helpers import DOCS, SENTINEL, env_for, model, title_of, write_corp
 
 @pytest.fixture(autouse=True)
 def fast_requests(monkeypatch):
+    """Short waits between attempts, and the product's own per-request timeout.
+
+    The loopback server runs in the test process and shares its interpreter lock: a full
+    collection of a long session's heap (0.8 s measured in a whole-suite run) holds up its
+    answer, and a short client timeout turns that pause into a retry, so a second request for
+    the same document that no test here means. Timeouts are test_summaries.py's and
+    test_models_http.py's, with a server that is slow on purpose."""
     monkeypatch.setattr(summarize, "RETRY", Retry(attempts=2, base=0.01, cap=0.05))
-    monkeypatch.setattr(summarize, "TIMEOUT", 0.5)
 
 
 def invoke(args, env):
@@ -43,7 +49,10 @@ def test_build_cache_carries_summaries_so_one_change_is_one_request(tmp_path, da
     docs = write_corpus(tmp_path / "docs")
     with LoopbackAPI(model()) as api:
         first, report = build(docs, tmp_path / "out1", env_for(api))
-        assert first.exit_code == 0 and report["summaries"]["requests"] == 3
+        assert first.exit_code == 0
+        # One request per document, each once, and the report counts what the server saw.
+        assert sorted(title_of(r) for r in api.requests) == ["Caching", "Installing uv", "Tools"]
+        assert (report["summaries"]["requests"], report["summaries"]["retries"]) == (3, 0)
         assert len(cache_rows(tmp_path / "out1" / "store.sqlite")) == 3
         assert report["manifest"]["settings"]["summarizer"] == "openai:gpt-test"
         (docs / "tools.md").write_text(DOCS["tools.md"] + "\nList them with uv tool list.\n", encoding="utf-8")
@@ -58,6 +67,29 @@ def test_build_cache_carries_summaries_so_one_change_is_one_request(tmp_path, da
         ["build", str(docs), "--out", str(tmp_path / "out4"), "--summarizer", "openai:gpt-test",
          "--cache", str(tmp_path / "out3" / "store.sqlite")], env_for(api),
     ).stdout
+
+
+def test_a_retried_request_is_counted_as_a_request_and_a_retry_of_one_document(tmp_path):
+    """The other side of "one document, one request": an answer the client must retry (here a
+    503, once, for one document) is a second request for the same document, and the report
+    says so in ``retries`` rather than hiding it or asking for the document anew next build."""
+    docs = write_corpus(tmp_path / "docs")
+    busy = {"Tools": 1}
+
+    def once_busy(request):
+        if busy.get(title_of(request)):
+            busy[title_of(request)] -= 1
+            return Reply(503, {"error": "overloaded"})
+        return model()(request)
+
+    with LoopbackAPI(once_busy) as api:
+        result, report = build(docs, tmp_path / "out", env_for(api))
+        assert result.exit_code == 0
+        assert sorted(title_of(r) for r in api.requests) == ["Caching", "Installing uv", "Tools", "Tools"]
+        summaries = report["summaries"]
+        assert (summaries["requests"], summaries["retries"], summaries["generated"]) == (4, 1, 3)
+        _, again = build(docs, tmp_path / "out2", env_for(api), "--cache", str(tmp_path / "out" / "store.sqlite"))
+    assert len(api.requests) == 4 and again["summaries"]["requests"] == 0
 
 
 def test_build_strict_fails_on_a_fallback_and_publishes_nothing(tmp_path):
