@@ -50,9 +50,12 @@ def test_build_cache_carries_summaries_so_one_change_is_one_request(tmp_path, da
     with LoopbackAPI(model()) as api:
         first, report = build(docs, tmp_path / "out1", env_for(api))
         assert first.exit_code == 0
-        # One request per document, each once, and the report counts what the server saw.
+        # One request per document, each once, as the server saw them. The report counts the
+        # client's attempts: a connection the loopback resets before it reads a request (seen
+        # about once in three full-suite runs on a loaded machine) is retried, and counted as a
+        # request and a retry, so what is exact is attempts less retries: one per document.
         assert sorted(title_of(r) for r in api.requests) == ["Caching", "Installing uv", "Tools"]
-        assert (report["summaries"]["requests"], report["summaries"]["retries"]) == (3, 0)
+        assert report["summaries"]["requests"] - report["summaries"]["retries"] == 3
         assert len(cache_rows(tmp_path / "out1" / "store.sqlite")) == 3
         assert report["manifest"]["settings"]["summarizer"] == "openai:gpt-test"
         (docs / "tools.md").write_text(DOCS["tools.md"] + "\nList them with uv tool list.\n", encoding="utf-8")
@@ -87,7 +90,10 @@ def test_a_retried_request_is_counted_as_a_request_and_a_retry_of_one_document(t
         assert result.exit_code == 0
         assert sorted(title_of(r) for r in api.requests) == ["Caching", "Installing uv", "Tools", "Tools"]
         summaries = report["summaries"]
-        assert (summaries["requests"], summaries["retries"], summaries["generated"]) == (4, 1, 3)
+        # The 503 is one retry the server saw; a reset connection would add one it did not
+        # (see above), so the report has at least the one and one request per document besides.
+        assert summaries["retries"] >= 1 and summaries["requests"] - summaries["retries"] == 3
+        assert summaries["generated"] == 3
         _, again = build(docs, tmp_path / "out2", env_for(api), "--cache", str(tmp_path / "out" / "store.sqlite"))
     assert len(api.requests) == 4 and again["summaries"]["requests"] == 0
 
