@@ -66,3 +66,10 @@ def test_dialect_steps_refuses_a_plain_site(tmp_path):
     done = subprocess.run([sys.executable, str(BENCHMARKS / "dialect_steps.py"), str(tmp_path)],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "the dialect is plain" in done.stderr
+
+
+def test_real_docs_peer_names_an_unknown_repository_and_builds_nothing(tmp_path):
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "real_docs_peer.py"), "--corpora", str(tmp_path),
+                           "--peer", "true", "--only", "nosuch"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--only: no repository named nosuch" in done.stderr
+    assert list(tmp_path.iterdir()) == []
