@@ -56,9 +56,10 @@ class _Loader(_SAFE):  # type: ignore[misc, valid-type]
 
 
 # Where an alias can stand: ``*`` then an anchor character, at the start of the text or after
-# white space, a flow indicator or ``:`` (a node starts only there). A ``*`` anywhere else is part
-# of a scalar; a match in a scalar (``a **bold** word``) only costs the walk.
-_ALIAS = re.compile(r"(?:\A|[\s\[\]{},:])\*[^\s\[\]{},]")
+# white space, a flow opener, ``,`` or ``:`` (a node starts only there, never right after ``]``
+# or ``}``). A ``*`` anywhere else is part of a scalar; a match inside a scalar (``a **bold**
+# word``) only costs the walk.
+_ALIAS = re.compile(r"(?:\A|[\s\[{,:])\*[^\s\[\]{},]")
 
 
 def _unknown_tag(loader: _Loader, suffix_or_node, node=None) -> None:
