@@ -110,7 +110,8 @@ def test_an_alias_bomb_in_a_data_file_is_not_printed(tmp_path):
     (tmp_path / "hugo.toml").write_text("")
     ctx = context(tmp_path, "p.md", dialect="hugo", config_file="hugo.toml")
     assert hugo.prepare("{{< code-toggle config=i />}}", ctx) == ""
-    assert outcomes(ctx) == [("hugo code-toggle", "unresolved", 1)]
+    assert outcomes(ctx) == [("data file", "unresolved", 1), ("hugo code-toggle", "unresolved", 1)]
+    assert ctx.notes[0].detail == "data/docs.yaml: YAML expands to more than 200000 nodes (an alias bomb?)"
 
 
 def test_arguments_keep_quoted_text_whole():

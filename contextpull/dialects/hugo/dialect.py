@@ -268,7 +268,7 @@ def _code_toggle_data(call: Call, ctx: Context, line: int) -> str:
         ctx.note("hugo code-toggle", "unresolved", line, "no inner text, config or dataKey")
         return ""
     text = hugo_data.docs_section(ctx, key, section="config" if call.arg("config") else None,
-                                  skip_header=call.arg("skipHeader") in ("true", "1"))
+                                  skip_header=call.arg("skipHeader") in ("true", "1"), line=line)
     if text is None:
         ctx.note("hugo code-toggle", "unresolved", line, f"{key}: not in the site's data/docs file")
         return ""
@@ -328,7 +328,7 @@ def _param(call: Call, ctx: Context, line: int) -> str:
 
 def _eturl(call: Call, ctx: Context, line: int) -> str:
     name = call.arg("filename", 0)
-    url = hugo_data.embedded_template_url(ctx, name)
+    url = hugo_data.embedded_template_url(ctx, name, line)
     if url is None:
         ctx.note("hugo eturl", "unresolved", line, f"{name}: not in data/embedded_template_urls")
         return name

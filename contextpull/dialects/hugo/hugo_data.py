@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from ..api import Context, Included
 from ..data.front_matter import split_front_matter
-from ..data.values import VALUE_NODES, dotted, nodes, note_object_tags, parse_data, scalar
+from ..data.values import VALUE_NODES, dotted, nodes, note_object_tags, note_unreadable, parse_data, scalar
 
 
 def site_root(ctx: Context) -> str:
@@ -153,8 +153,8 @@ def param(ctx: Context, key: str) -> str | None:
     return None
 
 
-def embedded_template_url(ctx: Context, name: str) -> str | None:
-    table = _data_file(ctx, "embedded_template_urls")[0]
+def embedded_template_url(ctx: Context, name: str, line: int = 0) -> str | None:
+    table = _data_file(ctx, "embedded_template_urls", line)[0]
     if not isinstance(table, dict):
         return None
     base, path = table.get("base_url"), table.get(name)
@@ -163,13 +163,13 @@ def embedded_template_url(ctx: Context, name: str) -> str | None:
     return base.rstrip("/") + "/" + path.lstrip("/")
 
 
-def docs_section(ctx: Context, key: str, *, section: str | None, skip_header: bool) -> str | None:
+def docs_section(ctx: Context, key: str, *, section: str | None, skip_header: bool, line: int = 0) -> str | None:
     """The docs site's ``hugo.Data.docs`` section ``key`` (under ``section``) as YAML, nested
     under its dotted key as ``code-toggle`` prints it; None when absent or too large. Each one
     printed is kept for the process, by the data file's digest: printing is pure Python, and a
     worker asked for the same section again (the same page rebuilt, a key two pages show) need
     not print it twice."""
-    docs, identity = _data_file(ctx, "docs")
+    docs, identity = _data_file(ctx, "docs", line)
     cache_key = (identity, section, key, skip_header)
     if identity is not None and cache_key in _SECTIONS:
         return _SECTIONS[cache_key]
@@ -199,11 +199,12 @@ def _section(docs: object, key: str, section: str | None, skip_header: bool) -> 
     return yaml.safe_dump(value, sort_keys=False, allow_unicode=True, default_flow_style=False)
 
 
-def _data_file(ctx: Context, stem: str) -> tuple[object, str | None]:
+def _data_file(ctx: Context, stem: str, line: int = 0) -> tuple[object, str | None]:
     """The data file's value and what identifies it (the sha256 of its bytes and its format;
     None, None when there is none). It is read through ``ctx.read_data`` on every call, which
     records it as the page's dependency (the fingerprint covers it); the digest is the one that
-    read recorded, so the bytes are not hashed again to find the parsed value."""
+    read recorded, so the bytes are not hashed again to find the parsed value. A file that is not
+    data (malformed, an alias bomb) is named once on the page, at ``line``, the place that asked."""
     base = posixpath.join(site_root(ctx), "data", stem).lstrip("/")
     for ext in (".yaml", ".yml", ".toml", ".json"):
         path = base + ext
@@ -213,5 +214,7 @@ def _data_file(ctx: Context, stem: str) -> tuple[object, str | None]:
             digest = ctx.deps.get(path) if isinstance(getattr(ctx, "deps", None), dict) else None
             if not isinstance(digest, str) or len(digest) != 64:
                 digest = hashlib.sha256(raw).hexdigest()
-            return parse_data(raw, ext, digest), digest + ext
+            value = parse_data(raw, ext, digest)
+            note_unreadable(ctx, raw, path, ext, line, digest)
+            return value, digest + ext
     return None, None
