@@ -55,8 +55,8 @@ def cache_mode(request, monkeypatch):
     return request.param
 
 
-# --- one session per --basetemp (session_lock.py says why) ----------------------------------
+# --- one pytest run per --basetemp (basetemp_lock.py says why) ----------------------------------
 def pytest_configure(config):
-    import session_lock
+    import basetemp_lock
 
-    session_lock.configure(config)
+    basetemp_lock.configure(config)

@@ -27,7 +27,7 @@ ANTHROPIC = Settings(summarizer="anthropic:claude-test")
 def fast_requests(monkeypatch):
     """Short waits between attempts; the product's per-request timeout except where a test
     makes the server slow on purpose. The loopback server shares the test process's interpreter
-    lock, and a collector pause of a long session outlasts a short timeout, which would turn a
+    lock, and a collector pause in a long test run outlasts a short timeout, which would turn a
     prompt answer into a retry the counts below do not expect."""
     monkeypatch.setattr(summarize, "RETRY", Retry(attempts=3, base=0.01, cap=0.05))
 

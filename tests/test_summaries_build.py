@@ -24,7 +24,7 @@ def fast_requests(monkeypatch):
     """Short waits between attempts, and the product's own per-request timeout.
 
     The loopback server runs in the test process and shares its interpreter lock: a full
-    collection of a long session's heap (0.8 s measured in a whole-suite run) holds up its
+    collection of a long test run's heap (0.8 s measured in a whole-suite run) holds up its
     answer, and a short client timeout turns that pause into a retry, so a second request for
     the same document that no test here means. Timeouts are test_summaries.py's and
     test_models_http.py's, with a server that is slow on purpose."""

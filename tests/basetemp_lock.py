@@ -1,12 +1,12 @@
-"""One pytest session per ``--basetemp`` (loaded by conftest.py; also a plugin: ``-p session_lock``).
+"""One pytest run per ``--basetemp`` (loaded by conftest.py; also a plugin: ``-p basetemp_lock``).
 
-pytest empties a given ``--basetemp`` when a session first needs it. A second session started
+pytest empties a given ``--basetemp`` when a run first needs it. A second run started
 with the same folder while the first still runs deletes the first one's corpora and stores under
 its builds, which then fail as if the product did: "unable to open database file", a build that
-finds no documents, a cache that is not there. Sessions without ``--basetemp`` are safe as they are:
+finds no documents, a cache that is not there. Runs without ``--basetemp`` are safe as they are:
 pytest's numbered ``pytest-N`` folders carry a lock while in use and pruning skips them.
 
-So a session given ``--basetemp`` holds an advisory lock on a file beside that folder until it
+So a run given ``--basetemp`` holds an advisory lock on a file beside that folder until it
 ends (the kernel releases it if the process dies), and a second one stops with one line, before
 pytest touches the folder. Where ``fcntl`` does not exist the guard is off.
 """
@@ -31,8 +31,8 @@ def lock_path(basetemp: Path) -> Path:
 
 
 def hold(basetemp: Path) -> IO[str] | None:
-    """The open, locked file that marks ``basetemp`` as this session's; ``UsageError`` when another
-    session holds it."""
+    """The open, locked file that marks ``basetemp`` as this run's; ``UsageError`` when another
+    run holds it."""
     if fcntl is None:
         return None
     basetemp = Path(os.path.abspath(basetemp))
@@ -42,8 +42,8 @@ def hold(basetemp: Path) -> IO[str] | None:
     except BlockingIOError:
         handle.close()
         raise pytest.UsageError(
-            f"--basetemp {basetemp} is in use by another pytest session, and pytest empties it at start: "
-            "give each concurrent session its own --basetemp, or none"
+            f"--basetemp {basetemp} is in use by another pytest run, and pytest empties it at start: "
+            "give each concurrent run its own --basetemp, or none"
         ) from None
     return handle
 
