@@ -25,7 +25,7 @@ import re
 
 from ..api import Context, Included
 from ..markup import html_to_text, labelled, strip_html_comments
-from .directive_names import defined, unknown_detail
+from .directive_names import VERSION_LABELS, defined, unknown_detail
 from .pages import config_notes  # noqa: F401 - what conf.py left unread, said once (read.py)
 from .myst_lines import (
     OPEN, autodoc_only, closing, code_span, dedent_to, fence, options_and_content, squeeze,
@@ -49,10 +49,6 @@ _ADMONITIONS = {
     "attention": "Attention", "seealso": "See also",
 }
 _TITLED = ("admonition", "dropdown", "tab-item", "tab", "group-tab", "card", "topic", "sidebar")
-_VERSIONS = {
-    "versionadded": "Added in version {}", "versionchanged": "Changed in version {}",
-    "deprecated": "Deprecated since version {}", "versionremoved": "Removed in version {}",
-}
 _CODE = ("code-block", "code", "sourcecode", "code-cell")
 _DROPPED = (
     "toctree", "index", "contents", "currentmodule", "module", "py:module", "py:currentmodule",
@@ -211,7 +207,7 @@ class _Converter:
         if key in _CODE:
             self.note("myst code-block", "converted", number)
             return fence("\n".join(content), argument.split()[0] if argument else "")
-        if key in _ADMONITIONS or key in _TITLED or key in _VERSIONS:
+        if key in _ADMONITIONS or key in _TITLED or key in VERSION_LABELS:
             return self.labelled(key, argument, content, options, number, start, at, within)
         if key in _DROPPED:
             self.note(f"myst {key}", "converted", number)
@@ -252,9 +248,9 @@ class _Converter:
     def labelled(self, key, argument, content, options, number, start, at, within) -> list[str]:
         """"Label: first paragraph", as ``rst_nodes`` writes an admonition."""
         self.note("myst admonition", "converted", number)
-        if key in _VERSIONS:
+        if key in VERSION_LABELS:
             version, _, rest = argument.partition(" ")
-            label = _VERSIONS[key].format(version)
+            label = VERSION_LABELS[key].format(version)
             content = ([rest.strip(), ""] if rest.strip() else []) + content
         elif key in _TITLED:
             label = self.inline(argument, number) if argument else key.replace("-", " ").title()

@@ -17,6 +17,14 @@ import hashlib
 import re
 from collections.abc import Collection
 
+# A version note as Sphinx renders its label, in both syntaxes ("Added in version 2.0: ...").
+VERSION_LABELS = {
+    "versionadded": "Added in version {}",
+    "versionchanged": "Changed in version {}",
+    "deprecated": "Deprecated since version {}",
+    "versionremoved": "Removed in version {}",
+}
+
 # Sphinx's own directives that are neither docutils' nor stood in for by ``rst_registry``.
 SPHINX = frozenset((
     "acks", "centered", "hlist", "deprecated", "versionadded", "versionchanged", "versionremoved",
