@@ -288,7 +288,7 @@ class _Converter:
         return out[:-1]
 
     def include(self, key, argument, options, number, at, within) -> list[str]:
-        from .literal_include import LiteralIncludeError, select_lines
+        from .literal_include import LiteralIncludeError, between_markers, select_lines
 
         target, base = argument.strip(), self.doc_folder
         if target.startswith("/"):
@@ -307,11 +307,7 @@ class _Converter:
             language = options.get("language") or options.get("code") or ""
             caption = options.get("caption")
             return ([caption, ""] if caption else []) + fence(text, language)
-        text = included.text
-        if options.get("start-after"):
-            text = text.partition(options["start-after"])[2]
-        if options.get("end-before"):
-            text = text.partition(options["end-before"])[0]
+        text = between_markers(included.text, options.get("start-after"), options.get("end-before"))
         if included.path.endswith(".rst"):
             return self.eval_rst(text.split("\n"), line)
         return self.convert(text.split("\n"), line, included, line)
