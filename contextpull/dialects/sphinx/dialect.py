@@ -20,7 +20,6 @@ Code fences are copied untouched: Markdown-extension syntax never edits code (th
 
 from __future__ import annotations
 
-import posixpath
 import re
 
 from ..api import Context, Included
@@ -31,6 +30,7 @@ from .myst_lines import (
     OPEN, autodoc_only, closing, code_span, dedent_to, fence, options_and_content, squeeze,
     without_html_comments,
 )
+from .read_rst import document_folders
 
 NAME = "sphinx"
 # Directives inside directives, as deep as markdown-it's default maxNesting.
@@ -76,13 +76,7 @@ def prepare(text: str, ctx: Context) -> str:
 class _Converter:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
-        site = ctx.site
-        docs = _clean(posixpath.relpath(site.docs_root, site.repo_root))
-        self.doc_folder = _clean(posixpath.join(docs, posixpath.dirname(ctx.path)))
-        if site.config_file and site.config_file.endswith("conf.py"):
-            self.source_dir = _clean(posixpath.dirname(site.config_file))
-        else:
-            self.source_dir = docs
+        _, self.doc_folder, self.source_dir = document_folders(ctx)
         config = ctx.config if isinstance(ctx.config, dict) else {}
         self.config = config
         # conf.py's myst_substitutions, then the page's own (front matter ``myst: substitutions:``).
@@ -329,10 +323,3 @@ def _is_object(name: str) -> bool:
     """An object description (``py:function``, ``envvar``): its signature, then its body."""
     domain, _, base = name.rpartition(":")
     return base in _OBJECTS and domain in ("", "py", "c", "cpp", "js", "std", "rst")
-
-
-def _clean(path: str) -> str:
-    path = posixpath.normpath(path) if path else ""
-    return "" if path == "." else path
-
-
