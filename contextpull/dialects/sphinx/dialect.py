@@ -20,17 +20,17 @@ Code fences are copied untouched: Markdown-extension syntax never edits code (th
 
 from __future__ import annotations
 
-import posixpath
 import re
 
 from ..api import Context, Included
 from ..markup import html_to_text, labelled, strip_html_comments
-from .directive_names import defined, unknown_detail
+from .directive_names import VERSION_LABELS, defined, unknown_detail
 from .pages import config_notes  # noqa: F401 - what conf.py left unread, said once (read.py)
 from .myst_lines import (
     OPEN, autodoc_only, closing, code_span, dedent_to, fence, options_and_content, squeeze,
     without_html_comments,
 )
+from .read_rst import document_folders
 
 NAME = "sphinx"
 # Directives inside directives, as deep as markdown-it's default maxNesting.
@@ -49,10 +49,6 @@ _ADMONITIONS = {
     "attention": "Attention", "seealso": "See also",
 }
 _TITLED = ("admonition", "dropdown", "tab-item", "tab", "group-tab", "card", "topic", "sidebar")
-_VERSIONS = {
-    "versionadded": "Added in version {}", "versionchanged": "Changed in version {}",
-    "deprecated": "Deprecated since version {}", "versionremoved": "Removed in version {}",
-}
 _CODE = ("code-block", "code", "sourcecode", "code-cell")
 _DROPPED = (
     "toctree", "index", "contents", "currentmodule", "module", "py:module", "py:currentmodule",
@@ -80,13 +76,7 @@ def prepare(text: str, ctx: Context) -> str:
 class _Converter:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
-        site = ctx.site
-        docs = _clean(posixpath.relpath(site.docs_root, site.repo_root))
-        self.doc_folder = _clean(posixpath.join(docs, posixpath.dirname(ctx.path)))
-        if site.config_file and site.config_file.endswith("conf.py"):
-            self.source_dir = _clean(posixpath.dirname(site.config_file))
-        else:
-            self.source_dir = docs
+        _, self.doc_folder, self.source_dir = document_folders(ctx)
         config = ctx.config if isinstance(ctx.config, dict) else {}
         self.config = config
         # conf.py's myst_substitutions, then the page's own (front matter ``myst: substitutions:``).
@@ -211,7 +201,7 @@ class _Converter:
         if key in _CODE:
             self.note("myst code-block", "converted", number)
             return fence("\n".join(content), argument.split()[0] if argument else "")
-        if key in _ADMONITIONS or key in _TITLED or key in _VERSIONS:
+        if key in _ADMONITIONS or key in _TITLED or key in VERSION_LABELS:
             return self.labelled(key, argument, content, options, number, start, at, within)
         if key in _DROPPED:
             self.note(f"myst {key}", "converted", number)
@@ -252,9 +242,9 @@ class _Converter:
     def labelled(self, key, argument, content, options, number, start, at, within) -> list[str]:
         """"Label: first paragraph", as ``rst_nodes`` writes an admonition."""
         self.note("myst admonition", "converted", number)
-        if key in _VERSIONS:
+        if key in VERSION_LABELS:
             version, _, rest = argument.partition(" ")
-            label = _VERSIONS[key].format(version)
+            label = VERSION_LABELS[key].format(version)
             content = ([rest.strip(), ""] if rest.strip() else []) + content
         elif key in _TITLED:
             label = self.inline(argument, number) if argument else key.replace("-", " ").title()
@@ -292,7 +282,7 @@ class _Converter:
         return out[:-1]
 
     def include(self, key, argument, options, number, at, within) -> list[str]:
-        from .literal_include import LiteralIncludeError, select_lines
+        from .literal_include import LiteralIncludeError, between_markers, select_lines
 
         target, base = argument.strip(), self.doc_folder
         if target.startswith("/"):
@@ -311,11 +301,7 @@ class _Converter:
             language = options.get("language") or options.get("code") or ""
             caption = options.get("caption")
             return ([caption, ""] if caption else []) + fence(text, language)
-        text = included.text
-        if options.get("start-after"):
-            text = text.partition(options["start-after"])[2]
-        if options.get("end-before"):
-            text = text.partition(options["end-before"])[0]
+        text = between_markers(included.text, options.get("start-after"), options.get("end-before"))
         if included.path.endswith(".rst"):
             return self.eval_rst(text.split("\n"), line)
         return self.convert(text.split("\n"), line, included, line)
@@ -337,10 +323,3 @@ def _is_object(name: str) -> bool:
     """An object description (``py:function``, ``envvar``): its signature, then its body."""
     domain, _, base = name.rpartition(":")
     return base in _OBJECTS and domain in ("", "py", "c", "cpp", "js", "std", "rst")
-
-
-def _clean(path: str) -> str:
-    path = posixpath.normpath(path) if path else ""
-    return "" if path == "." else path
-
-

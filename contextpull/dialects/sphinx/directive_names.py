@@ -9,6 +9,9 @@ extension is imported, so what each one registers is written here), or by ``conf
 extension this table does not know, or registers a directive under a computed name, any name may
 be defined, and none is called unknown (``defined`` answers None): a real project's own
 directives must not be reported as mistakes.
+
+The version notes' labels live here too: both syntaxes render them, and this module is the one
+table of directive names the MyST reader loads without docutils.
 """
 
 from __future__ import annotations
@@ -16,6 +19,14 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Collection
+
+# A version note as Sphinx renders its label, in both syntaxes ("Added in version 2.0: ...").
+VERSION_LABELS = {
+    "versionadded": "Added in version {}",
+    "versionchanged": "Changed in version {}",
+    "deprecated": "Deprecated since version {}",
+    "versionremoved": "Removed in version {}",
+}
 
 # Sphinx's own directives that are neither docutils' nor stood in for by ``rst_registry``.
 SPHINX = frozenset((

@@ -4,7 +4,8 @@ The order is Sphinx's (``LiteralIncludeReader``, shared/style/dialects.md sectio
 object first, then the start and end markers, then line numbers (counted in what is left), then
 dedent, prepend and append. Conflicting options are refused before anything is cut, as Sphinx
 refuses them, so a page never shows a slice its author did not ask for. Line ranges go through
-``selection.lines_between``, the one range rule of every dialect.
+``selection.lines_between``, the one range rule of every dialect. A plain ``include`` cuts
+only at its two markers (``between_markers``), in rst and MyST alike.
 """
 
 from __future__ import annotations
@@ -39,6 +40,17 @@ def select_lines(text: str, options: dict) -> str:
         text = f"{options['prepend']}\n{text}"
     if options.get("append"):
         text = f"{text}\n{options['append']}"
+    return text
+
+
+def between_markers(text: str, after: str | None, before: str | None) -> str:
+    """An ``include``'s ``:start-after:``/``:end-before:`` as docutils reads them: the text after
+    the first ``after`` (nothing when it is absent), up to the first ``before`` (to the end when
+    it is absent)."""
+    if after:
+        text = text.partition(after)[2]
+    if before:
+        text = text.partition(before)[0]
     return text
 
 

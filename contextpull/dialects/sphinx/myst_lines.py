@@ -126,6 +126,8 @@ def autodoc_only(content: list[str]) -> bool:
 
 
 def fence(code: str, language: str) -> list[str]:
+    """``code`` fenced for both syntaxes, the fence longer than any backtick run inside it, so the
+    code cannot close it."""
     longest = max((len(run) for run in re.findall(r"`{3,}", code)), default=2)
     marks = "`" * max(3, longest + 1)
     return [f"{marks}{language}", *code.split("\n"), marks]

@@ -60,6 +60,7 @@ class Rules:
     conf: str  # conf.py's name as the reasons show it
     exclude: tuple[tuple[Glob, str], ...]  # (matcher, reason)
     include: tuple[Glob, ...] | None  # None: every file
+    unread: tuple[tuple[str, int], ...] = ()  # (setting, line) conf.py sets by a non-literal
 
     def excluded(self, rel: str) -> str | None:
         """Why a pattern of the exclusion list matches ``rel`` itself, or None. A walk that
@@ -240,7 +241,9 @@ def _rules(site: Site, *stamp) -> Rules:
     exclude += [(translate(p), f"Sphinx always leaves out {p}") for p in ALWAYS]
     include = settings.get(INCLUDE)
     matchers = None if include is None or include.values is None else tuple(map(translate, include.values))
-    return Rules(source, conf, tuple(exclude), matchers)
+    unread = tuple((name, setting.unread_line) for name, setting in sorted(settings.items())
+                   if setting.values is None)
+    return Rules(source, conf, tuple(exclude), matchers, unread)
 
 
 def _settings(path: str) -> dict[str, Setting]:
@@ -253,7 +256,8 @@ def _settings(path: str) -> dict[str, Setting]:
 
 def config_notes(ctx: Context) -> None:
     """On the project's root document (``root_doc``, else ``master_doc``, else ``index``), one
-    ``unresolved`` note per list setting ``conf.py`` sets in a way that was not read."""
+    ``unresolved`` note per list setting ``conf.py`` sets in a way that was not read (kept in
+    the cached ``Rules``, so conf.py is not read again for it)."""
     site = ctx.site
     if site.config_file is None or site.dialect != "sphinx":
         return
@@ -263,9 +267,7 @@ def config_notes(ctx: Context) -> None:
     root = config.get("root_doc") or config.get("master_doc") or "index"
     if not isinstance(root, str) or posixpath.splitext(rel)[0] != root:
         return
-    path = os.path.join(site.repo_root, *site.config_file.split("/"))
-    for name, setting in sorted(_settings(path).items()):
-        if setting.values is None:
-            ctx.note(CONSTRUCT, "unresolved", 0,
-                     f"{site.config_file} line {setting.unread_line}: {name} is not a literal list,"
-                     " not read; the files it names stay pages")
+    for name, line in rules.unread:
+        ctx.note(CONSTRUCT, "unresolved", 0,
+                 f"{site.config_file} line {line}: {name} is not a literal list,"
+                 " not read; the files it names stay pages")

@@ -55,16 +55,7 @@ class ParseState:
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
-        site = ctx.site
-        docs = posixpath.normpath(_relative(site.docs_root, site.repo_root))
-        folder = posixpath.dirname(ctx.path)
-        self.doc_path = _clean(posixpath.join(docs, ctx.path))
-        self.doc_folder = _clean(posixpath.join(docs, folder))
-        # Sphinx resolves "/x" against the source directory: the folder of conf.py.
-        if site.config_file and site.config_file.endswith("conf.py"):
-            self.source_dir = _clean(posixpath.dirname(site.config_file))
-        else:
-            self.source_dir = _clean(docs)
+        self.doc_path, self.doc_folder, self.source_dir = document_folders(ctx)
         config = ctx.config if isinstance(ctx.config, dict) else {}
         self.config = config
         highlight = config.get("highlight_language")
@@ -86,6 +77,19 @@ class ParseState:
     def note(self, construct: str, outcome: str, source: str | None, line: int | None,
              detail: str = "") -> None:
         self.ctx.note(construct, outcome, self.line_in_document(source, line), detail)
+
+
+def document_folders(ctx: Context) -> tuple[str, str, str]:
+    """The document's repository path, its folder and the source directory, which both syntaxes
+    resolve includes and ``:doc:`` targets against: Sphinx resolves "/x" against the source
+    directory, the folder of conf.py (the docs folder when there is none)."""
+    site = ctx.site
+    docs = posixpath.normpath(_relative(site.docs_root, site.repo_root))
+    doc_path = _clean(posixpath.join(docs, ctx.path))
+    doc_folder = _clean(posixpath.join(docs, posixpath.dirname(ctx.path)))
+    if site.config_file and site.config_file.endswith("conf.py"):
+        return doc_path, doc_folder, _clean(posixpath.dirname(site.config_file))
+    return doc_path, doc_folder, _clean(docs)
 
 
 def _relative(path: str, root: str) -> str:

@@ -27,7 +27,7 @@ from docutils import nodes, statemachine
 from docutils.parsers.rst import Directive, directives
 from docutils.parsers.rst.directives.tables import CSVTable
 
-from .literal_include import LiteralIncludeError, dedent, select_lines
+from .literal_include import LiteralIncludeError, between_markers, dedent, select_lines
 
 
 # The attribute of a container holding an included Markdown file's blocks, already parsed.
@@ -198,12 +198,8 @@ class Include(Base):
         included = _include(self, self.arguments[0], "rst include")
         if included is None:
             return []
-        text = included.text
-        after, before = self.options.get("start-after"), self.options.get("end-before")
-        if after:
-            text = text.partition(after)[2] if after in text else ""
-        if before and before in text:
-            text = text.partition(before)[0]
+        text = between_markers(included.text, self.options.get("start-after"),
+                               self.options.get("end-before"))
         lines = statemachine.string2lines(text, 8, convert_whitespace=True)
         limit = self.state.document.settings.line_length_limit
         if any(len(line) > limit for line in lines):

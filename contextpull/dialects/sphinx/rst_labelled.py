@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from docutils import nodes
 
+from .directive_names import VERSION_LABELS
 from .rst_directives import NOTED, Base, code_node, note_at, parse_body
 
 
@@ -21,14 +22,6 @@ def _labelled(label: str | list[nodes.Node], body: list[nodes.Node]) -> nodes.ad
         node += nodes.title("", "", *label)
     node.extend(body)
     return node
-
-
-VERSION_LABELS = {
-    "versionadded": "Added in version {}",
-    "versionchanged": "Changed in version {}",
-    "deprecated": "Deprecated since version {}",
-    "versionremoved": "Removed in version {}",
-}
 
 
 class VersionChange(Base):

@@ -14,6 +14,7 @@ import re
 
 from docutils import nodes
 
+from .myst_lines import fence
 from .rst_directives import HIGHLIGHT, MARKDOWN
 from .rst_roles import REF_LABEL, REF_LINE
 from ...parsing.blocks import Block, Code, Heading, ListBlock, Paragraph, Table, MAX_HEADING_LEVEL
@@ -250,7 +251,7 @@ def block_text(block: Block) -> str:
 
 
 def code_block(node: nodes.Element, state) -> Code:
-    """Fenced code, the fence longer than any backtick run inside it."""
+    """Fenced code in the language docutils or ``highlight`` gave it."""
     if isinstance(node, nodes.doctest_block):
         language = "pycon"
     elif "language" in node.attributes:
@@ -260,10 +261,7 @@ def code_block(node: nodes.Element, state) -> Code:
         language = classes[0] if classes else state.highlight
     if language in ("none", "default"):
         language = "" if language == "none" else "python"
-    text = node.astext().rstrip("\n")
-    longest = max((len(run) for run in re.findall(r"`{3,}", text)), default=2)
-    fence = "`" * max(3, longest + 1)
-    return Code(language, f"{fence}{language}\n{text}\n{fence}")
+    return Code(language, "\n".join(fence(node.astext().rstrip("\n"), language)))
 
 
 def inline(node: nodes.Node) -> str:
