@@ -57,7 +57,7 @@ class _Env:
     commonmark: bool = False  # a file the site reads as CommonMark: no ESM, braces are text
     data: dict = field(default_factory=dict)  # JSON imports read so far, by name
     bound: set = field(default_factory=set)  # names the source's import/export statements bind
-    site_names: dict = field(default_factory=dict)  # what the site provides, read once per source
+    site_names: dict = field(default_factory=dict)  # what the site provides, read once per document
 
     def at(self, pos: int) -> int:
         if self.line is not None:
@@ -351,7 +351,8 @@ def _imported(node: jsx.Element, env: _Env) -> str:
     if included is None:
         return ""
     props = {k: v for k, v in node.attrs.items() if isinstance(v, str)}
-    inner = _Env(env.ctx, included.folder, included, env.at(node.pos), env.codes, props=props)
+    inner = _Env(env.ctx, included.folder, included, env.at(node.pos), env.codes, props=props,
+                 site_names=env.site_names)
     return _block(_render_source(_FRONT_MATTER.sub("", included.text, count=1), inner).strip("\n"))
 
 
