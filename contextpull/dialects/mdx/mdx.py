@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from . import jsx, provided
 from ..api import Context, Included
 from ..markup import dedent_block, labelled, strip_heading_attributes, title_case
+from ..read_ipynb import fence
 from .mdx_source import Import, blank_comments, mask, take_esm, unmask
 
 _BLOCK = "\x02"  # opens every block the rendering makes; removed before the text leaves
@@ -383,7 +384,6 @@ def _code_block(node: jsx.Element, env: _Env) -> str:
     if code is None:
         return ""
     env.note("code block component", "converted", node.pos)
-    fence = "`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", code)), default=0))
     title = _text(attrs.get("title"))
     info = f'{language} title="{title}"' if language and title and '"' not in title else language
-    return _block(mask(f"{fence}{info}\n{code}\n{fence}", env.codes))
+    return _block(mask(fence(code, info), env.codes))
