@@ -148,11 +148,21 @@ def _data(ctx: Context, path: str, line: int) -> object:
             if raw is None:
                 continue
             note_object_tags(ctx, raw, stem + ext, ext)
-            value = parse_data(raw, ".csv" if ext == ".tsv" else ext)
+            kind = ".csv" if ext == ".tsv" else ext
+            digest = _digest(ctx, stem + ext)
+            value = parse_data(raw, kind, digest)
             if value is None:
-                note_unreadable(ctx, raw, stem + ext, ".csv" if ext == ".tsv" else ext, line)
+                note_unreadable(ctx, raw, stem + ext, kind, line, digest)
             return dotted(value, ".".join(parts[i:]), exact=True) if i < len(parts) else value
     return None
+
+
+def _digest(ctx: Context, path: str) -> str | None:
+    """The sha256 ``read_data`` recorded for ``path``, so the bytes just read are not hashed
+    again to find their parsed value (None where the record is not at hand: then it is)."""
+    deps = getattr(ctx, "deps", None)
+    digest = deps.get(path) if isinstance(deps, dict) else None
+    return digest if isinstance(digest, str) and len(digest) == 64 else None
 
 
 def _setting(ctx: Context, key: str, default: str) -> str:
