@@ -60,7 +60,11 @@ def _read(text: str, ctx: Context, scope: liquid.Scope, line: int, fixed: bool) 
     return liquid.render(kramdown.prepare(text, ctx, line, fixed), scope, line, fixed)
 
 
-def _scope(ctx: Context, within: Included | None, params: dict, held: list[str] | None = None) -> liquid.Scope:
+def _scope(ctx: Context, within: Included | None, params: dict, held: list[str] | None = None,
+           defined=None) -> liquid.Scope:
+    """What Liquid reads in one text; an include passes its page's ``held`` and ``defined``, so
+    a tag's definition is looked up in the plugin files once per page, not once per include."""
+
     def lookup(path: str) -> object:
         head, _, rest = path.partition(".")
         if head == "include":
@@ -85,12 +89,15 @@ def _scope(ctx: Context, within: Included | None, params: dict, held: list[str] 
             return args.split()[0] if args else ""
         return None
 
-    answers: dict[str, bool | None] = {}  # once per name and text: the plugin files are read then
+    if defined is None:
+        answers: dict[str, bool | None] = {}  # once per name and page: the plugin files are read then
 
-    def defined(name: str) -> bool | None:
-        if name not in answers:
-            answers[name] = tags.defined(ctx, name, _site_root(ctx), _setting(ctx, "plugins_dir", "_plugins"))
-        return answers[name]
+        def look_up(name: str) -> bool | None:
+            if name not in answers:
+                answers[name] = tags.defined(ctx, name, _site_root(ctx), _setting(ctx, "plugins_dir", "_plugins"))
+            return answers[name]
+
+        defined = look_up
 
     scope = liquid.Scope(lookup, tag, ctx.note, {}, held if held is not None else [], defined=defined)
     return scope
@@ -113,7 +120,7 @@ def _include(name: str, args: str, line: int, ctx: Context, scope: liquid.Scope,
     got = ctx.include(file, base=base.strip("/"), line=line, construct=construct, within=within)
     if got is None:
         return ""
-    inner = _scope(ctx, got, params, scope.held)
+    inner = _scope(ctx, got, params, scope.held, scope.defined)
     inner.names.update(scope.names)
     body = _read(got.text, ctx, inner, line, True)
     return body.strip("\n")
