@@ -142,11 +142,15 @@ def _unknown_directives(text: str, ctx: Context) -> None:
 
 def _book_src(ctx: Context) -> str:
     """The book's source folder relative to the repository root (``[book] src``, default src)."""
-    book = ctx.config.get("book") if isinstance(ctx.config, dict) else None
-    src = book.get("src") if isinstance(book, dict) else None
-    src = src if isinstance(src, str) and src.strip() else "src"
     folder = posixpath.dirname(ctx.site.config_file) if ctx.site.config_file else _doc_folder(ctx)
-    return posixpath.normpath(posixpath.join(folder, src))
+    return posixpath.normpath(posixpath.join(folder, src_name(ctx.config)))
+
+
+def src_name(config: object) -> str:
+    """``[book] src`` of ``book.toml`` as written, relative to its folder (default ``src``)."""
+    book = config.get("book") if isinstance(config, dict) else None
+    src = book.get("src") if isinstance(book, dict) else None
+    return src if isinstance(src, str) and src.strip() else "src"
 
 
 def parse_summary(text: str) -> dict[str, str]:
