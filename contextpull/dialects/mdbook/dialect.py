@@ -170,10 +170,14 @@ def parse_summary(text: str) -> dict[str, str]:
 
 
 def _summary(ctx: Context, src: str) -> dict[str, str]:
-    data = ctx.read_data(posixpath.join(src, "SUMMARY.md") if src != "." else "SUMMARY.md")
+    path = posixpath.join(src, "SUMMARY.md") if src != "." else "SUMMARY.md"
+    data = ctx.read_data(path)
     if data is None:
         return {}
-    key = hashlib.sha256(data).hexdigest()
+    deps = getattr(ctx, "deps", None)  # the digest read_data recorded: the bytes are not hashed twice
+    key = deps.get(path) if isinstance(deps, dict) else None
+    if not isinstance(key, str) or len(key) != 64:
+        key = hashlib.sha256(data).hexdigest()
     if key not in _summaries:
         _summaries[key] = parse_summary(data.decode("utf-8", "replace"))
     return _summaries[key]
