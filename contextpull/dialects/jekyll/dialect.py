@@ -14,6 +14,7 @@ from front matter, ``include.*`` from the include's own parameters; and the tags
 from __future__ import annotations
 
 import html
+import os
 import posixpath
 import re
 
@@ -189,7 +190,5 @@ def _document(ctx: Context) -> str:
 
 
 def _docs(ctx: Context) -> str:
-    import os
-
     rel = os.path.relpath(ctx.site.docs_root, ctx.site.repo_root).replace(os.sep, "/")
     return "" if rel == "." else rel
