@@ -36,7 +36,6 @@ class Import:
     name: str
     kind: str  # "partial", "raw" or "json"
     spec: str  # the path as written, loader prefix removed
-    line: int
 
 
 def mask(text: str, codes: list[str]) -> str:
@@ -170,19 +169,19 @@ def take_esm(text: str, codes: list[str], sources: list[str] | None = None,
         if sources is not None:
             sources.append(source)
         for m in _DEFAULT_IMPORT.finditer(source):
-            imports.extend(_file_import(m.group(1), m.group(3), start + 1))
+            imports.extend(_file_import(m.group(1), m.group(3)))
         lines[start:i] = [""] * (i - start)
     return "\n".join(lines), statements, imports
 
 
-def _file_import(name: str, spec: str, line: int) -> list[Import]:
+def _file_import(name: str, spec: str) -> list[Import]:
     """What a default import names, when it is a file of the site: text through a loader
     (``!!raw-loader!./x.js``, ``./x.ts?raw``), a JSON file's data, or a partial."""
     path = spec.rpartition("!")[2]  # webpack's inline loaders: "!!raw-loader!./x" is ./x
     if "raw-loader!" in spec or path.endswith("?raw"):
-        return [Import(name, "raw", path.removesuffix("?raw"), line)]
+        return [Import(name, "raw", path.removesuffix("?raw"))]
     if path.endswith(".json"):
-        return [Import(name, "json", path, line)]
+        return [Import(name, "json", path)]
     if path.endswith((".md", ".mdx")):
-        return [Import(name, "partial", path, line)]
+        return [Import(name, "partial", path)]
     return []
