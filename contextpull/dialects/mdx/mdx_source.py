@@ -139,13 +139,12 @@ def _depth(line: str) -> int:
     return sum(line.count(c) for c in "([{") - sum(line.count(c) for c in ")]}")
 
 
-def take_esm(text: str, codes: list[str], sources: list[str] | None = None,
-             ) -> tuple[str, list[tuple[str, int]], list[Import]]:
+def take_esm(text: str, codes: list[str], sources: list[str]) -> tuple[str, list[tuple[str, int]], list[Import]]:
     """``text`` with its top-level ``import``/``export`` statements blanked, the statements as
-    (kind, 1-based line), and the default imports that name a file; ``sources``, when given,
-    gets each statement's source (what names it binds). A statement runs until its
-    brackets balance and the next line starts no continuation (MDX ends one at a blank line), or
-    at a blank line before a line at the margin when they never balance."""
+    (kind, 1-based line), and the default imports that name a file; ``sources`` gets each
+    statement's source (what names it binds). A statement runs until its brackets balance and
+    the next line starts no continuation (MDX ends one at a blank line), or at a blank line
+    before a line at the margin when they never balance."""
     lines = text.split("\n")
     statements: list[tuple[str, int]] = []
     imports: list[Import] = []
@@ -166,8 +165,7 @@ def take_esm(text: str, codes: list[str], sources: list[str] | None = None,
                 break
         source = unmask("\n".join(lines[start:i]), codes)
         statements.append(("mdx " + ("import" if source.startswith("import") else "export"), start + 1))
-        if sources is not None:
-            sources.append(source)
+        sources.append(source)
         for m in _DEFAULT_IMPORT.finditer(source):
             imports.extend(_file_import(m.group(1), m.group(3)))
         lines[start:i] = [""] * (i - start)
