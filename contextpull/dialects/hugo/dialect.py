@@ -25,6 +25,7 @@ from ..api import Context, Included
 from ..markup import (dedent_block, html_to_text, labelled, outside_code, split_code, strip_heading_attributes,
                      strip_html_comments, title_case)
 from ..callouts import callouts
+from ..read_ipynb import fence
 from .shortcodes import Call, calls, protect, restore
 
 NAME = "hugo"
@@ -259,7 +260,7 @@ def _code(call: Call, ctx: Context, line: int) -> str:
     ctx.note("hugo highlight", "converted", line, call.name)
     if inline:
         return _inline_code(body.strip())
-    return _fence(lang, dedent_block(body).strip("\n"))
+    return fence(dedent_block(body).strip("\n"), lang)
 
 
 def _code_toggle_data(call: Call, ctx: Context, line: int) -> str:
@@ -285,7 +286,7 @@ def _file_label(call: Call, lang: str) -> str:
 
 
 def _labelled_code(label: str, lang: str, body: str) -> str:
-    block = _fence(lang, body)
+    block = fence(body, lang)
     return labelled(label, block) if label else block
 
 
@@ -301,12 +302,6 @@ def _config_language(body: str) -> str:
             return "toml"
         return "yaml"
     return "yaml"
-
-
-def _fence(lang: str, body: str) -> str:
-    run = max((len(m) for m in re.findall(r"`{3,}", body)), default=2) + 1
-    ticks = "`" * max(run, 3)
-    return f"{ticks}{lang}\n{body}\n{ticks}"
 
 
 def _inline_code(body: str) -> str:

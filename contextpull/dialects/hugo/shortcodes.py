@@ -39,13 +39,13 @@ class Call:
     end: int  # offset after the closing tag (or the opening one when it stands alone)
     inner: str | None  # None when the call stands alone or self-closes
 
-    def arg(self, name: str, position: int | None = None, default: str = "") -> str:
-        """A named argument, else the positional one at ``position``."""
+    def arg(self, name: str, position: int | None = None) -> str:
+        """A named argument, else the positional one at ``position``; "" when neither is given."""
         if name in self.named:
             return self.named[name]
         if position is not None and position < len(self.positional):
             return self.positional[position]
-        return default
+        return ""
 
 
 @dataclass(frozen=True)

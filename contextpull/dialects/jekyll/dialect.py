@@ -14,6 +14,7 @@ from front matter, ``include.*`` from the include's own parameters; and the tags
 from __future__ import annotations
 
 import html
+import os
 import posixpath
 import re
 
@@ -60,7 +61,11 @@ def _read(text: str, ctx: Context, scope: liquid.Scope, line: int, fixed: bool) 
     return liquid.render(kramdown.prepare(text, ctx, line, fixed), scope, line, fixed)
 
 
-def _scope(ctx: Context, within: Included | None, params: dict, held: list[str] | None = None) -> liquid.Scope:
+def _scope(ctx: Context, within: Included | None, params: dict, held: list[str] | None = None,
+           defined=None) -> liquid.Scope:
+    """What Liquid reads in one text; an include passes its page's ``held`` and ``defined``, so
+    a tag's definition is looked up in the plugin files once per page, not once per include."""
+
     def lookup(path: str) -> object:
         head, _, rest = path.partition(".")
         if head == "include":
@@ -85,12 +90,15 @@ def _scope(ctx: Context, within: Included | None, params: dict, held: list[str] 
             return args.split()[0] if args else ""
         return None
 
-    answers: dict[str, bool | None] = {}  # once per name and text: the plugin files are read then
+    if defined is None:
+        answers: dict[str, bool | None] = {}  # once per name and page: the plugin files are read then
 
-    def defined(name: str) -> bool | None:
-        if name not in answers:
-            answers[name] = tags.defined(ctx, name, _site_root(ctx), _setting(ctx, "plugins_dir", "_plugins"))
-        return answers[name]
+        def look_up(name: str) -> bool | None:
+            if name not in answers:
+                answers[name] = tags.defined(ctx, name, _site_root(ctx), _setting(ctx, "plugins_dir", "_plugins"))
+            return answers[name]
+
+        defined = look_up
 
     scope = liquid.Scope(lookup, tag, ctx.note, {}, held if held is not None else [], defined=defined)
     return scope
@@ -113,7 +121,7 @@ def _include(name: str, args: str, line: int, ctx: Context, scope: liquid.Scope,
     got = ctx.include(file, base=base.strip("/"), line=line, construct=construct, within=within)
     if got is None:
         return ""
-    inner = _scope(ctx, got, params, scope.held)
+    inner = _scope(ctx, got, params, scope.held, scope.defined)
     inner.names.update(scope.names)
     body = _read(got.text, ctx, inner, line, True)
     return body.strip("\n")
@@ -148,11 +156,21 @@ def _data(ctx: Context, path: str, line: int) -> object:
             if raw is None:
                 continue
             note_object_tags(ctx, raw, stem + ext, ext)
-            value = parse_data(raw, ".csv" if ext == ".tsv" else ext)
+            kind = ".csv" if ext == ".tsv" else ext
+            digest = _digest(ctx, stem + ext)
+            value = parse_data(raw, kind, digest)
             if value is None:
-                note_unreadable(ctx, raw, stem + ext, ".csv" if ext == ".tsv" else ext, line)
+                note_unreadable(ctx, raw, stem + ext, kind, line, digest)
             return dotted(value, ".".join(parts[i:]), exact=True) if i < len(parts) else value
     return None
+
+
+def _digest(ctx: Context, path: str) -> str | None:
+    """The sha256 ``read_data`` recorded for ``path``, so the bytes just read are not hashed
+    again to find their parsed value (None where the record is not at hand: then it is)."""
+    deps = getattr(ctx, "deps", None)
+    digest = deps.get(path) if isinstance(deps, dict) else None
+    return digest if isinstance(digest, str) and len(digest) == 64 else None
 
 
 def _setting(ctx: Context, key: str, default: str) -> str:
@@ -172,7 +190,5 @@ def _document(ctx: Context) -> str:
 
 
 def _docs(ctx: Context) -> str:
-    import os
-
     rel = os.path.relpath(ctx.site.docs_root, ctx.site.repo_root).replace(os.sep, "/")
     return "" if rel == "." else rel

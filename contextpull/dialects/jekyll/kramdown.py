@@ -22,7 +22,6 @@ from ..markup import labelled, outside_code, outside_inline_code, split_code, st
 # before the generic "note" so ``.note .warning`` reads "Warning".
 LABELS = {"danger": "Danger", "error": "Error", "warning": "Warning", "caution": "Caution",
           "important": "Important", "tip": "Tip", "hint": "Hint", "note": "Note", "info": "Note"}
-_ORDER = ("danger", "error", "warning", "caution", "important", "tip", "hint", "note", "info")
 _BLOCK_IAL = re.compile(r"^[ \t]{0,3}\{:(?!:)\s*([^}]*?)\s*\}[ \t]*$")
 _ALD = re.compile(r"^[ \t]{0,3}\{:[\w-]+:[^}]*\}[ \t]*$")
 _OPTIONS = re.compile(r"^[ \t]*\{::options\b[^}]*/\}[ \t]*$")
@@ -104,7 +103,7 @@ def _extension_blocks(chunk: str, name: str, *, keep: bool) -> str:
 
 def _label(attrs: str) -> str | None:
     classes = {c[1:].lower() for c in attrs.split() if c.startswith(".")}
-    return next((LABELS[c] for c in _ORDER if c in classes), None)
+    return next((label for c, label in LABELS.items() if c in classes), None)
 
 
 def _label_block(out: list[str | None], start: int, step: int, label: str) -> None:

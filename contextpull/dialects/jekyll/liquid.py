@@ -21,6 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from ..read_ipynb import fence
+
 _TAG_NAME = re.compile(r"\s*(#|[A-Za-z_]\w*)")
 CONTROL = frozenset("if elsif else endif unless endunless case when endcase for endfor break continue "
                     "tablerow endtablerow cycle increment decrement ifchanged endifchanged".split())
@@ -175,8 +177,7 @@ def _tag(text: str, m: _Token, scope: Scope, line: int, first_line: int, fixed: 
         scope.note("liquid highlight", "converted", line)
         lang = args.split()[0] if args else ""
         body = inner.strip("\n")
-        ticks = "`" * max(3, max((len(r) for r in re.findall(r"`{3,}", body)), default=2) + 1)
-        return f"{ticks}{lang}\n{body}\n{ticks}", end.end()
+        return fence(body, lang), end.end()
     if name == "assign":
         target, _, expr = args.partition("=")
         value = evaluate(expr, scope)

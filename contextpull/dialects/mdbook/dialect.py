@@ -142,11 +142,15 @@ def _unknown_directives(text: str, ctx: Context) -> None:
 
 def _book_src(ctx: Context) -> str:
     """The book's source folder relative to the repository root (``[book] src``, default src)."""
-    book = ctx.config.get("book") if isinstance(ctx.config, dict) else None
-    src = book.get("src") if isinstance(book, dict) else None
-    src = src if isinstance(src, str) and src.strip() else "src"
     folder = posixpath.dirname(ctx.site.config_file) if ctx.site.config_file else _doc_folder(ctx)
-    return posixpath.normpath(posixpath.join(folder, src))
+    return posixpath.normpath(posixpath.join(folder, src_name(ctx.config)))
+
+
+def src_name(config: object) -> str:
+    """``[book] src`` of ``book.toml`` as written, relative to its folder (default ``src``)."""
+    book = config.get("book") if isinstance(config, dict) else None
+    src = book.get("src") if isinstance(book, dict) else None
+    return src if isinstance(src, str) and src.strip() else "src"
 
 
 def parse_summary(text: str) -> dict[str, str]:
@@ -166,10 +170,14 @@ def parse_summary(text: str) -> dict[str, str]:
 
 
 def _summary(ctx: Context, src: str) -> dict[str, str]:
-    data = ctx.read_data(posixpath.join(src, "SUMMARY.md") if src != "." else "SUMMARY.md")
+    path = posixpath.join(src, "SUMMARY.md") if src != "." else "SUMMARY.md"
+    data = ctx.read_data(path)
     if data is None:
         return {}
-    key = hashlib.sha256(data).hexdigest()
+    deps = getattr(ctx, "deps", None)  # the digest read_data recorded: the bytes are not hashed twice
+    key = deps.get(path) if isinstance(deps, dict) else None
+    if not isinstance(key, str) or len(key) != 64:
+        key = hashlib.sha256(data).hexdigest()
     if key not in _summaries:
         _summaries[key] = parse_summary(data.decode("utf-8", "replace"))
     return _summaries[key]

@@ -13,7 +13,7 @@ from ...config import CONFIG_FILE_LIMIT
 from ..api import Site
 from ..detect import load_config
 from ..pages.site_files import relative, site_folder, stamp
-from .dialect import parse_summary
+from .dialect import parse_summary, src_name
 
 
 def skip(path: str, site: Site, data: bytes | None = None) -> str | None:
@@ -21,13 +21,11 @@ def skip(path: str, site: Site, data: bytes | None = None) -> str | None:
     ``data`` is accepted for the hook's sake: the rule reads the navigation only."""
     if not path.lower().endswith(".md"):
         return None
-    config = load_config(site)[0]
-    book = config.get("book") if isinstance(config.get("book"), dict) else {}
-    src_name = book.get("src") if isinstance(book.get("src"), str) and book.get("src").strip() else "src"
-    src = os.path.normpath(os.path.join(site_folder(site), src_name))
+    name = src_name(load_config(site)[0])
+    src = os.path.normpath(os.path.join(site_folder(site), name))
     rel = relative(site, path, src)
     if rel is None:
-        return f"outside the book's source folder {src_name}/: mdBook renders no page for it"
+        return f"outside the book's source folder {name}/: mdBook renders no page for it"
     if rel == "SUMMARY.md":
         return "the book's table of contents, read for the chapters' titles"
     summary = os.path.join(src, "SUMMARY.md")

@@ -55,7 +55,6 @@ class Element:
     block: bool
     source: str  # the opening tag as written, kept when the element never closes
     children: list = field(default_factory=list)
-    closed: bool = False
 
 
 @dataclass
@@ -67,7 +66,6 @@ class Directive:
     colons: int
     pos: int
     children: list = field(default_factory=list)
-    closed: bool = False
 
 
 def brace_ends(text: str) -> dict[int, int]:
@@ -255,7 +253,6 @@ def parse(text: str) -> tuple[list, list[tuple[str, int]]]:
         alone = _blank_to_line_edge(text, start - 1, -1) and _blank_to_line_edge(text, end, 1)
         element = Element(name, attrs, start, alone, text[start:end])
         if self_closing:
-            element.closed = True
             children().append(element)
         elif len(stack) >= MAX_NESTING:
             problems.append((f"<{name}> nested deeper than {MAX_NESTING}", start))
@@ -296,7 +293,6 @@ def _close(stack: list, k: int, root: list, problems: list, *, found: bool = Tru
         node = stack.pop()
         parent = stack[-1].children if stack else root
         if found and len(stack) == k:
-            node.closed = True
             parent.append(node)
         elif isinstance(node, Element):
             problems.append((f"<{node.name or ''}> is never closed", node.pos))

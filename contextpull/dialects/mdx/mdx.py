@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from . import jsx, provided
 from ..api import Context, Included
 from ..markup import dedent_block, labelled, strip_heading_attributes, title_case
+from ..read_ipynb import fence
 from .mdx_source import Import, blank_comments, mask, take_esm, unmask
 
 _BLOCK = "\x02"  # opens every block the rendering makes; removed before the text leaves
@@ -57,7 +58,7 @@ class _Env:
     commonmark: bool = False  # a file the site reads as CommonMark: no ESM, braces are text
     data: dict = field(default_factory=dict)  # JSON imports read so far, by name
     bound: set = field(default_factory=set)  # names the source's import/export statements bind
-    site_names: dict = field(default_factory=dict)  # what the site provides, read once per source
+    site_names: dict = field(default_factory=dict)  # what the site provides, read once per document
 
     def at(self, pos: int) -> int:
         if self.line is not None:
@@ -351,7 +352,8 @@ def _imported(node: jsx.Element, env: _Env) -> str:
     if included is None:
         return ""
     props = {k: v for k, v in node.attrs.items() if isinstance(v, str)}
-    inner = _Env(env.ctx, included.folder, included, env.at(node.pos), env.codes, props=props)
+    inner = _Env(env.ctx, included.folder, included, env.at(node.pos), env.codes, props=props,
+                 site_names=env.site_names)
     return _block(_render_source(_FRONT_MATTER.sub("", included.text, count=1), inner).strip("\n"))
 
 
@@ -382,7 +384,6 @@ def _code_block(node: jsx.Element, env: _Env) -> str:
     if code is None:
         return ""
     env.note("code block component", "converted", node.pos)
-    fence = "`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", code)), default=0))
     title = _text(attrs.get("title"))
     info = f'{language} title="{title}"' if language and title and '"' not in title else language
-    return _block(mask(f"{fence}{info}\n{code}\n{fence}", env.codes))
+    return _block(mask(fence(code, info), env.codes))

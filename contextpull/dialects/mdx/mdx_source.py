@@ -36,7 +36,6 @@ class Import:
     name: str
     kind: str  # "partial", "raw" or "json"
     spec: str  # the path as written, loader prefix removed
-    line: int
 
 
 def mask(text: str, codes: list[str]) -> str:
@@ -140,13 +139,12 @@ def _depth(line: str) -> int:
     return sum(line.count(c) for c in "([{") - sum(line.count(c) for c in ")]}")
 
 
-def take_esm(text: str, codes: list[str], sources: list[str] | None = None,
-             ) -> tuple[str, list[tuple[str, int]], list[Import]]:
+def take_esm(text: str, codes: list[str], sources: list[str]) -> tuple[str, list[tuple[str, int]], list[Import]]:
     """``text`` with its top-level ``import``/``export`` statements blanked, the statements as
-    (kind, 1-based line), and the default imports that name a file; ``sources``, when given,
-    gets each statement's source (what names it binds). A statement runs until its
-    brackets balance and the next line starts no continuation (MDX ends one at a blank line), or
-    at a blank line before a line at the margin when they never balance."""
+    (kind, 1-based line), and the default imports that name a file; ``sources`` gets each
+    statement's source (what names it binds). A statement runs until its brackets balance and
+    the next line starts no continuation (MDX ends one at a blank line), or at a blank line
+    before a line at the margin when they never balance."""
     lines = text.split("\n")
     statements: list[tuple[str, int]] = []
     imports: list[Import] = []
@@ -167,22 +165,21 @@ def take_esm(text: str, codes: list[str], sources: list[str] | None = None,
                 break
         source = unmask("\n".join(lines[start:i]), codes)
         statements.append(("mdx " + ("import" if source.startswith("import") else "export"), start + 1))
-        if sources is not None:
-            sources.append(source)
+        sources.append(source)
         for m in _DEFAULT_IMPORT.finditer(source):
-            imports.extend(_file_import(m.group(1), m.group(3), start + 1))
+            imports.extend(_file_import(m.group(1), m.group(3)))
         lines[start:i] = [""] * (i - start)
     return "\n".join(lines), statements, imports
 
 
-def _file_import(name: str, spec: str, line: int) -> list[Import]:
+def _file_import(name: str, spec: str) -> list[Import]:
     """What a default import names, when it is a file of the site: text through a loader
     (``!!raw-loader!./x.js``, ``./x.ts?raw``), a JSON file's data, or a partial."""
     path = spec.rpartition("!")[2]  # webpack's inline loaders: "!!raw-loader!./x" is ./x
     if "raw-loader!" in spec or path.endswith("?raw"):
-        return [Import(name, "raw", path.removesuffix("?raw"), line)]
+        return [Import(name, "raw", path.removesuffix("?raw"))]
     if path.endswith(".json"):
-        return [Import(name, "json", path, line)]
+        return [Import(name, "json", path)]
     if path.endswith((".md", ".mdx")):
-        return [Import(name, "partial", path, line)]
+        return [Import(name, "partial", path)]
     return []
