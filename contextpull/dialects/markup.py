@@ -58,6 +58,14 @@ def split_code(text: str) -> list[tuple[bool, str]]:
     return out
 
 
+def fence(code: str, language: str) -> str:
+    """``code`` as a fenced block whose fence is longer than any backtick run inside it, so the
+    code cannot close it: the one rule for every dialect that writes code out as Markdown."""
+    longest = max((len(run) for run in re.findall(r"`{3,}", code)), default=2)
+    marks = "`" * max(3, longest + 1)
+    return f"{marks}{language}\n{code}\n{marks}"
+
+
 def outside_code(text: str, fn: Callable[[str], str]) -> str:
     """``fn`` applied to every run of ``text`` outside fenced code; code runs untouched."""
     return "\n".join(chunk if is_code else fn(chunk) for is_code, chunk in split_code(text))

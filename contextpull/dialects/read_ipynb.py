@@ -17,6 +17,7 @@ import re
 
 from ..parsing.blocks import ParseError
 from .api import Context
+from .markup import fence
 
 OUTPUT_LINES = 10
 OUTPUT_CHARS = 1_000
@@ -113,13 +114,6 @@ def _shorten(text: str, ctx: Context, number: int) -> str:
     ctx.note("notebook output", "converted", 0, f"cell {number}: output shortened")
     more = len(lines) - (short.count("\n") + 1)
     return f"{short}\n… ({more} more lines)" if more else f"{short}…"
-
-
-def fence(code: str, language: str) -> str:
-    """A fenced block longer than any backtick run inside the code."""
-    longest = max((len(run) for run in re.findall(r"`{3,}", code)), default=2)
-    marks = "`" * max(3, longest + 1)
-    return f"{marks}{language}\n{code}\n{marks}"
 
 
 def _short(message: str) -> str:

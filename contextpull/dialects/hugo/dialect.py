@@ -25,7 +25,7 @@ from ..api import Context, Included
 from ..markup import (dedent_block, html_to_text, labelled, outside_code, split_code, strip_heading_attributes,
                      strip_html_comments, title_case)
 from ..callouts import callouts
-from ..read_ipynb import fence
+from ..markup import fence
 from .shortcodes import Call, calls, protect, restore
 
 NAME = "hugo"

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from . import jsx, provided
 from ..api import Context, Included
 from ..markup import dedent_block, labelled, strip_heading_attributes, title_case
-from ..read_ipynb import fence
+from ..markup import fence
 from .mdx_source import Import, blank_comments, mask, take_esm, unmask
 
 _BLOCK = "\x02"  # opens every block the rendering makes; removed before the text leaves

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from ..markup import fence as markup_fence
+
 # A fence may open a list item ("- ```yaml", "* - ```md" in a list-table): the markers are part
 # of its indent.
 OPEN = re.compile(r"^([ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*)(`{3,}|~{3,}|:{3,})\s*(?:\{([^}\s]+)\})?(.*)$")
@@ -126,11 +128,8 @@ def autodoc_only(content: list[str]) -> bool:
 
 
 def fence(code: str, language: str) -> list[str]:
-    """``code`` fenced for both syntaxes, the fence longer than any backtick run inside it, so the
-    code cannot close it."""
-    longest = max((len(run) for run in re.findall(r"`{3,}", code)), default=2)
-    marks = "`" * max(3, longest + 1)
-    return [f"{marks}{language}", *code.split("\n"), marks]
+    """``markup.fence`` as lines, the shape the MyST and rst converters build their output in."""
+    return markup_fence(code, language).split("\n")
 
 
 def code_span(text: str) -> str:
