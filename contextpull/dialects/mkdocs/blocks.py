@@ -23,12 +23,11 @@ from __future__ import annotations
 import re
 
 from ..api import Context
-from ..markup import dedent_block, labelled, title_case
+from ..markup import FENCE_OPEN, dedent_block, labelled, title_case
 from .config import extension_options
 
 Lines = list[tuple[int, str]]
 
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _ADMONITION = re.compile(r'^([ \t]*)(!!!|\?\?\?\+?)[ \t]+([\w-]+)((?:[ \t]+[\w-]+)*)[ \t]*(?:"(.*)")?[ \t]*$')
 _BLOCK_OPEN = re.compile(r"^([ \t]*)(/{3,})[ \t]*([\w-]+)[ \t]*(?:\|[ \t]*(.*?))?[ \t]*$")
 _BLOCK_CLOSE = re.compile(r"^[ \t]*(/{3,})[ \t]*$")
@@ -106,7 +105,7 @@ def _indented_body(lines: Lines, i: int, need: int) -> int:
 
 def _fence_end(lines: Lines, i: int) -> int:
     """The index after the fenced block opening at ``i`` (an unclosed fence runs to the end)."""
-    marker = _FENCE.match(lines[i][1]).group(1)
+    marker = FENCE_OPEN.match(lines[i][1]).group(1)
     for j in range(i + 1, len(lines)):
         stripped = lines[j][1].strip()
         if stripped and stripped == marker[0] * len(stripped) and len(stripped) >= len(marker):
@@ -120,7 +119,7 @@ def _block_close(lines: Lines, i: int, slashes: int) -> int:
     depth, j = 0, i
     while j < len(lines):
         text = lines[j][1]
-        if ("`" in text or "~" in text) and _FENCE.match(text):
+        if ("`" in text or "~" in text) and FENCE_OPEN.match(text):
             j = _fence_end(lines, j)
             continue
         close = _BLOCK_CLOSE.match(text)
@@ -188,7 +187,7 @@ def convert_blocks(lines: Lines, ctx: Context, depth: int = 0, names: frozenset 
     i, n = 0, len(lines)
     while i < n:
         origin, text = lines[i]
-        if ("`" in text or "~" in text) and _FENCE.match(text):
+        if ("`" in text or "~" in text) and FENCE_OPEN.match(text):
             end = _fence_end(lines, i)
             out.extend(lines[i:end])
             i = end
