@@ -195,8 +195,7 @@ def convert_blocks(lines: Lines, ctx: Context, depth: int = 0, names: frozenset 
         m = _ADMONITION.match(text) if ("!!!" in text or "???" in text) else None
         if m is not None:
             indent, kind, title = m.group(1), m.group(3), m.group(5)
-            end = _indented_body(lines, i + 1, _width(indent) + 4)
-            body = convert_blocks(_dedented(lines[i + 1 : end], _width(indent) + 4), ctx, depth + 1, names)
+            end, body = _nested_body(lines, i, indent, ctx, depth, names)
             label = title_case(kind) if title is None else title
             _labelled(out, origin, indent, label, body)
             ctx.note(ADMONITION, "converted", origin)
@@ -209,8 +208,7 @@ def convert_blocks(lines: Lines, ctx: Context, depth: int = 0, names: frozenset 
         m = _TAB.match(text) if "===" in text else None
         if m is not None:
             indent, label = m.group(1), m.group(2)
-            end = _indented_body(lines, i + 1, _width(indent) + 4)
-            body = convert_blocks(_dedented(lines[i + 1 : end], _width(indent) + 4), ctx, depth + 1, names)
+            end, body = _nested_body(lines, i, indent, ctx, depth, names)
             _part(out, origin, indent, label, body)
             ctx.note(TAB, "converted", origin)
             i = end
@@ -229,6 +227,15 @@ def convert_blocks(lines: Lines, ctx: Context, depth: int = 0, names: frozenset 
         out.append((origin, text))
         i += 1
     return out
+
+
+def _nested_body(lines: Lines, i: int, indent: str, ctx: Context, depth: int,
+                 names: frozenset | None) -> tuple[int, Lines]:
+    """(the index after, the converted body) of the container opening at ``i``: an admonition's
+    or a content tab's body is the lines indented four past its opener, read one level down."""
+    need = _width(indent) + 4
+    end = _indented_body(lines, i + 1, need)
+    return end, convert_blocks(_dedented(lines[i + 1 : end], need), ctx, depth + 1, names)
 
 
 def _block(lines: Lines, i: int, m: re.Match, out: Lines, ctx: Context, depth: int,
