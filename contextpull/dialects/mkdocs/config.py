@@ -4,8 +4,8 @@
   the parent file, read through ``ctx.read_data`` (so it is a dependency of every page), is
   merged under the child as mkdocs merges it: mappings key by key, anything else replaced.
   Chains are followed up to a small depth; a loop or a missing parent is one note.
-- ``markdown_extensions``: a list of names and one-key mappings in most sites, a mapping in
-  some; both are read.
+- ``markdown_extensions`` and ``plugins``: a list of names and one-key mappings in most sites,
+  a mapping in some; both are read.
 - the folder of ``mkdocs.yml``, where relative paths of its extensions start (mkdocs runs there).
 - ``nav``: the title a page is given in the navigation (``- Home: index.md``), which mkdocs makes
   the page's title; bare paths and section headings give none.
@@ -86,7 +86,14 @@ def site_config(ctx: Context, *, report: bool = True) -> dict:
 def extension_options(config: dict, name: str) -> dict | None:
     """The options of Markdown extension ``name`` ({} when enabled without options), or None
     when it is not enabled."""
-    listed = config.get("markdown_extensions") if isinstance(config, dict) else None
+    return listed_options(config, "markdown_extensions", name)
+
+
+def listed_options(config: dict, setting: str, name: str) -> dict | None:
+    """The options of ``name`` in the list ``setting`` names (``markdown_extensions``,
+    ``plugins``, both read in either shape: module docstring): {} when listed without options,
+    None when not listed."""
+    listed = config.get(setting) if isinstance(config, dict) else None
     entries: list = []
     if isinstance(listed, dict):
         entries = [{key: value} for key, value in listed.items()]
