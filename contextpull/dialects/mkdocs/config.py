@@ -93,19 +93,21 @@ def listed_options(config: dict, setting: str, name: str) -> dict | None:
     """The options of ``name`` in the list ``setting`` names (``markdown_extensions``,
     ``plugins``, both read in either shape: module docstring): {} when listed without options,
     None when not listed."""
-    listed = config.get(setting) if isinstance(config, dict) else None
-    entries: list = []
-    if isinstance(listed, dict):
-        entries = [{key: value} for key, value in listed.items()]
-    elif isinstance(listed, list):
-        entries = listed
-    for entry in entries:
+    for entry in entries(config.get(setting) if isinstance(config, dict) else None):
         if entry == name:
             return {}
         if isinstance(entry, dict) and name in entry:
             value = entry[name]
             return value if isinstance(value, dict) else {}
     return None
+
+
+def entries(listed) -> list:
+    """A setting's entries as a list of names and one-key mappings: a mapping is read as the
+    list of its items, anything but a list or a mapping as empty (module docstring)."""
+    if isinstance(listed, dict):
+        return [{key: value} for key, value in listed.items()]
+    return listed if isinstance(listed, list) else []
 
 
 def nav_titles(config: dict) -> dict[str, str]:

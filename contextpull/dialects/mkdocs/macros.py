@@ -31,7 +31,7 @@ import re
 
 from ..api import Context
 from ..data.values import parse_data, scalar
-from .config import config_folder, extension_options, listed_options
+from .config import config_folder, entries, extension_options, listed_options
 
 ZENSICAL = "zensical.extensions.macros"
 RAW = "macros raw"
@@ -118,12 +118,8 @@ def _variables(ctx: Context, config: dict, opts: dict, fm: dict) -> dict:
 def _yaml_files(include) -> list[tuple[str | None, str]]:
     """``include_yaml`` as (key, path) pairs: a path's data is merged at the top (key None), a
     ``key: path`` entry's data is put under its key; the option is a list of either, or a mapping."""
-    if isinstance(include, dict):
-        entries = [{key: path} for key, path in include.items()]
-    else:
-        entries = include if isinstance(include, list) else []
     out: list[tuple[str | None, str]] = []
-    for entry in entries:
+    for entry in entries(include):
         if isinstance(entry, str):
             out.append((None, entry))
         elif isinstance(entry, dict):
