@@ -24,7 +24,7 @@ import re
 
 from ..api import Context
 from ..markup import FENCE_OPEN, dedent_block, labelled, title_case
-from .config import extension_options
+from .config import entries, extension_options
 
 Lines = list[tuple[int, str]]
 
@@ -66,10 +66,7 @@ def block_names(config: dict) -> frozenset[str] | None:
     unknown only for a name none of them has; a blocks extension this table does not know may
     register anything, and then no name is (None)."""
     names = set(_BLOCK_NAMES)
-    listed = config.get("markdown_extensions") if isinstance(config, dict) else None
-    if isinstance(listed, dict):
-        listed = list(listed)
-    for entry in listed if isinstance(listed, list) else []:
+    for entry in entries(config.get("markdown_extensions") if isinstance(config, dict) else None):
         ext = next(iter(entry), "") if isinstance(entry, dict) else entry
         if not isinstance(ext, str) or "blocks" not in ext:
             continue
