@@ -1,10 +1,10 @@
 """The contract between the build and a dialect module (issue 26).
 
 A build resolves one ``Site`` (which dialect, decided by which file, under which guard root) and
-hands it, inside the settings, to every worker. A worker reads one document through a
-``Context``: the only door a dialect has to other files (``include``, ``read_data``), to what
-it shows from a site-wide table (``depend``) and to the report (``note``). What passes through the door becomes a dependency of the document, so its
-fingerprint covers what it includes and reads.
+hands it, inside the settings, to every worker. A worker reads one document through a ``Context``:
+the only door a dialect has to other files (``include``, ``read_data``), to what it shows from a
+site-wide table (``depend``) and to the report (``note``). What passes through the door becomes a
+dependency of the document, so its fingerprint covers what it includes and reads.
 
 A dialect module exposes (the file names that identify its generator are in ``registry.DIALECTS``,
 the one table detection reads, so detection never imports a dialect):

@@ -1,17 +1,18 @@
 """Which generator a DOCS folder belongs to, and its configuration as data (issue 26, "A
 dialect setting").
 
-``auto`` looks for a generator's configuration file in DOCS and then in each parent folder up to
-the repository root (the nearest folder holding ``.git`` or ``.hg``; in a tree exported without
-its history, such as a release archive or a CI cache, the nearest holding a ``.github`` folder;
-else DOCS itself, so a folder outside any repository is judged on its own): the nearest folder that holds one wins, and within a folder the
-names only one generator uses win over shared ones (``registry.DIALECTS``). Two layouts put the
-file outside that walk's usual place: Docusaurus sites often keep it in ``website/`` at the
-repository root, and Hugo's old ``config.toml`` counts only beside a ``content/`` folder. Two keep
-it below: Hugo's configuration folder (``config/_default/hugo.toml``), and the layout
-``sphinx-quickstart`` offers with separate source and build folders (``DOCS/source/conf.py``). A
-``_config.yml`` beside a ``_toc.yml`` is a Jupyter Book (MyST Markdown and notebooks on Sphinx),
-read as ``sphinx``. No file found: ``plain``, exactly today's reading.
+``auto`` looks for a generator's configuration file in DOCS and then in each parent folder up to the
+repository root (the nearest folder holding ``.git`` or ``.hg``; in a tree exported without its
+history, such as a release archive or a CI cache, the nearest holding a ``.github`` folder; else
+DOCS itself, so a folder outside any repository is judged on its own): the nearest folder that holds
+one wins, and within a folder the names only one generator uses win over shared ones
+(``registry.DIALECTS``). Two layouts put the file outside that walk's usual place: Docusaurus sites
+often keep it in ``website/`` at the repository root, and Hugo's old ``config.toml`` counts only
+beside a ``content/`` folder. Two keep it below: Hugo's configuration folder
+(``config/_default/hugo.toml``), and the layout ``sphinx-quickstart`` offers with separate source
+and build folders (``DOCS/source/conf.py``). A ``_config.yml`` beside a ``_toc.yml`` is a Jupyter
+Book (MyST Markdown and notebooks on Sphinx), read as ``sphinx``. No file found: ``plain``, exactly
+today's reading.
 
 The configuration is read as data (``data/files.py``): a file that cannot be read gives an empty
 configuration and a problem the report names, never a failed build.

@@ -1,14 +1,15 @@
 """A document's fingerprint when what it shows depends on more than its own bytes (issue 26,
 "Incremental and deterministic"; docs/dialects.md, "Fingerprints").
 
-``documents.sha256`` is the file's sha256 exactly when the document was read as ``plain`` and
-read no other file: then the store is byte-identical to the published writer's. Otherwise it is
-``fingerprint(dialect, file_sha, deps)``: the dialect that read it, the file's own sha256 and
-each file it read (repository path and sha256, ``includes.MISSING`` for a target that was not
-there) and each entry of a site-wide table it shows (``Context.depend``: a ``scheme://`` key and
-the entry's sha256, recomputed through ``VIRTUAL``), so the same comparison every incremental path already makes (stored sha256 against the
-one computed now) rebuilds a document exactly when its file, one of its dependencies or the
-dialect changed. The dependency list itself is kept in the store (``meta.dialect_reads``).
+``documents.sha256`` is the file's sha256 exactly when the document was read as ``plain`` and read
+no other file: then the store is byte-identical to the published writer's. Otherwise it is
+``fingerprint(dialect, file_sha, deps)``: the dialect that read it, the file's own sha256 and each
+file it read (repository path and sha256, ``includes.MISSING`` for a target that was not there) and
+each entry of a site-wide table it shows (``Context.depend``: a ``scheme://`` key and the entry's
+sha256, recomputed through ``VIRTUAL``), so the same comparison every incremental path already makes
+(stored sha256 against the one computed now) rebuilds a document exactly when its file, one of its
+dependencies or the dialect changed. The dependency list itself is kept in the store
+(``meta.dialect_reads``).
 """
 
 from __future__ import annotations

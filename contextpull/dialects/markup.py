@@ -13,7 +13,8 @@ import html
 import re
 from collections.abc import Callable
 
-_FENCE_OPEN = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+# A line opening a fenced block; group 1 is its marker (mkdocs matches its containers by it too).
+FENCE_OPEN = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _UNCLOSED_COMMENT = re.compile(r"<!--.*\Z", re.S)
 # A heading's attribute block at the end of an ATX line: { #id }, {#id .class key=v}, {: #id}.
@@ -35,7 +36,7 @@ def split_code(text: str) -> list[tuple[bool, str]]:
     prose: list[str] = []
     i, n = 0, len(lines)
     while i < n:
-        m = _FENCE_OPEN.match(lines[i])
+        m = FENCE_OPEN.match(lines[i])
         if m is None:
             prose.append(lines[i])
             i += 1

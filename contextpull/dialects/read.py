@@ -36,7 +36,6 @@ from .data.front_matter import split_front_matter
 from .includes import MISSING
 from .registry import dialect, load_module
 
-_MARKDOWN_KINDS = ("markdown", "mdx")
 # The readers of the kinds every dialect reads, by the name their notes carry.
 READERS = {"rst": "sphinx.read_rst", "ipynb": "read_ipynb", "mdx": "mdx.mdx"}
 

@@ -3,9 +3,10 @@
 A notebook is a container of two formats (pandoc's ``Readers/Ipynb.hs``): Markdown cells are the
 page's prose and go to the Markdown parser as they are; code cells are code in the kernel's
 language. Outputs are what the rendered notebook shows under a cell: plain text (a stream, a
-result's ``text/plain``, an error's name and message) is kept short, because a 5,000-line log
-would drown the prose an agent searches; images are pictures to a reader, and HTML (a table, a widget)
-is stored as the ``text/plain`` form the notebook keeps beside it, or not at all. Raw cells are not rendered by a site and are dropped.
+result's ``text/plain``, an error's name and message) is kept short, because a 5,000-line log would
+drown the prose an agent searches; images are pictures to a reader, and HTML (a table, a widget) is
+stored as the ``text/plain`` form the notebook keeps beside it, or not at all. Raw cells are not
+rendered by a site and are dropped.
 
 A file that is not JSON, or JSON that is not a notebook, is a named skip (``ParseError``).
 """

@@ -2,10 +2,11 @@
 ``site.data.*`` and Hugo's ``data/`` lookups (issue 26, "Markup to meaning": the fact itself
 where the template names it).
 
-Data is parsed, never evaluated: YAML and TOML through the build's own loaders (``files``:
-no tags that construct objects, alias bombs refused), JSON and CSV through the standard library. A value is printed only when
-its tree is small (``VALUE_NODES``): a YAML alias bomb is a few hundred bytes that a printer would
-expand into billions of nodes, so the count follows aliases as printing would and stops early.
+Data is parsed, never evaluated: YAML and TOML through the build's own loaders (``files``: no tags
+that construct objects, alias bombs refused), JSON and CSV through the standard library. A value is
+printed only when its tree is small (``VALUE_NODES``): a YAML alias bomb is a few hundred bytes that
+a printer would expand into billions of nodes, so the count follows aliases as printing would and
+stops early.
 """
 
 from __future__ import annotations

@@ -23,12 +23,11 @@ from __future__ import annotations
 import re
 
 from ..api import Context
-from ..markup import dedent_block, labelled, title_case
-from .config import extension_options
+from ..markup import FENCE_OPEN, dedent_block, labelled, title_case
+from .config import entries, extension_options
 
 Lines = list[tuple[int, str]]
 
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _ADMONITION = re.compile(r'^([ \t]*)(!!!|\?\?\?\+?)[ \t]+([\w-]+)((?:[ \t]+[\w-]+)*)[ \t]*(?:"(.*)")?[ \t]*$')
 _BLOCK_OPEN = re.compile(r"^([ \t]*)(/{3,})[ \t]*([\w-]+)[ \t]*(?:\|[ \t]*(.*?))?[ \t]*$")
 _BLOCK_CLOSE = re.compile(r"^[ \t]*(/{3,})[ \t]*$")
@@ -67,10 +66,7 @@ def block_names(config: dict) -> frozenset[str] | None:
     unknown only for a name none of them has; a blocks extension this table does not know may
     register anything, and then no name is (None)."""
     names = set(_BLOCK_NAMES)
-    listed = config.get("markdown_extensions") if isinstance(config, dict) else None
-    if isinstance(listed, dict):
-        listed = list(listed)
-    for entry in listed if isinstance(listed, list) else []:
+    for entry in entries(config.get("markdown_extensions") if isinstance(config, dict) else None):
         ext = next(iter(entry), "") if isinstance(entry, dict) else entry
         if not isinstance(ext, str) or "blocks" not in ext:
             continue
@@ -106,7 +102,7 @@ def _indented_body(lines: Lines, i: int, need: int) -> int:
 
 def _fence_end(lines: Lines, i: int) -> int:
     """The index after the fenced block opening at ``i`` (an unclosed fence runs to the end)."""
-    marker = _FENCE.match(lines[i][1]).group(1)
+    marker = FENCE_OPEN.match(lines[i][1]).group(1)
     for j in range(i + 1, len(lines)):
         stripped = lines[j][1].strip()
         if stripped and stripped == marker[0] * len(stripped) and len(stripped) >= len(marker):
@@ -120,7 +116,7 @@ def _block_close(lines: Lines, i: int, slashes: int) -> int:
     depth, j = 0, i
     while j < len(lines):
         text = lines[j][1]
-        if ("`" in text or "~" in text) and _FENCE.match(text):
+        if ("`" in text or "~" in text) and FENCE_OPEN.match(text):
             j = _fence_end(lines, j)
             continue
         close = _BLOCK_CLOSE.match(text)
@@ -188,7 +184,7 @@ def convert_blocks(lines: Lines, ctx: Context, depth: int = 0, names: frozenset 
     i, n = 0, len(lines)
     while i < n:
         origin, text = lines[i]
-        if ("`" in text or "~" in text) and _FENCE.match(text):
+        if ("`" in text or "~" in text) and FENCE_OPEN.match(text):
             end = _fence_end(lines, i)
             out.extend(lines[i:end])
             i = end
@@ -196,8 +192,7 @@ def convert_blocks(lines: Lines, ctx: Context, depth: int = 0, names: frozenset 
         m = _ADMONITION.match(text) if ("!!!" in text or "???" in text) else None
         if m is not None:
             indent, kind, title = m.group(1), m.group(3), m.group(5)
-            end = _indented_body(lines, i + 1, _width(indent) + 4)
-            body = convert_blocks(_dedented(lines[i + 1 : end], _width(indent) + 4), ctx, depth + 1, names)
+            end, body = _nested_body(lines, i, indent, ctx, depth, names)
             label = title_case(kind) if title is None else title
             _labelled(out, origin, indent, label, body)
             ctx.note(ADMONITION, "converted", origin)
@@ -210,8 +205,7 @@ def convert_blocks(lines: Lines, ctx: Context, depth: int = 0, names: frozenset 
         m = _TAB.match(text) if "===" in text else None
         if m is not None:
             indent, label = m.group(1), m.group(2)
-            end = _indented_body(lines, i + 1, _width(indent) + 4)
-            body = convert_blocks(_dedented(lines[i + 1 : end], _width(indent) + 4), ctx, depth + 1, names)
+            end, body = _nested_body(lines, i, indent, ctx, depth, names)
             _part(out, origin, indent, label, body)
             ctx.note(TAB, "converted", origin)
             i = end
@@ -230,6 +224,15 @@ def convert_blocks(lines: Lines, ctx: Context, depth: int = 0, names: frozenset 
         out.append((origin, text))
         i += 1
     return out
+
+
+def _nested_body(lines: Lines, i: int, indent: str, ctx: Context, depth: int,
+                 names: frozenset | None) -> tuple[int, Lines]:
+    """(the index after, the converted body) of the container opening at ``i``: an admonition's
+    or a content tab's body is the lines indented four past its opener, read one level down."""
+    need = _width(indent) + 4
+    end = _indented_body(lines, i + 1, need)
+    return end, convert_blocks(_dedented(lines[i + 1 : end], need), ctx, depth + 1, names)
 
 
 def _block(lines: Lines, i: int, m: re.Match, out: Lines, ctx: Context, depth: int,

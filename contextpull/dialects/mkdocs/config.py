@@ -4,8 +4,8 @@
   the parent file, read through ``ctx.read_data`` (so it is a dependency of every page), is
   merged under the child as mkdocs merges it: mappings key by key, anything else replaced.
   Chains are followed up to a small depth; a loop or a missing parent is one note.
-- ``markdown_extensions``: a list of names and one-key mappings in most sites, a mapping in
-  some; both are read.
+- ``markdown_extensions`` and ``plugins``: a list of names and one-key mappings in most sites,
+  a mapping in some; both are read.
 - the folder of ``mkdocs.yml``, where relative paths of its extensions start (mkdocs runs there).
 - ``nav``: the title a page is given in the navigation (``- Home: index.md``), which mkdocs makes
   the page's title; bare paths and section headings give none.
@@ -86,19 +86,28 @@ def site_config(ctx: Context, *, report: bool = True) -> dict:
 def extension_options(config: dict, name: str) -> dict | None:
     """The options of Markdown extension ``name`` ({} when enabled without options), or None
     when it is not enabled."""
-    listed = config.get("markdown_extensions") if isinstance(config, dict) else None
-    entries: list = []
-    if isinstance(listed, dict):
-        entries = [{key: value} for key, value in listed.items()]
-    elif isinstance(listed, list):
-        entries = listed
-    for entry in entries:
+    return listed_options(config, "markdown_extensions", name)
+
+
+def listed_options(config: dict, setting: str, name: str) -> dict | None:
+    """The options of ``name`` in the list ``setting`` names (``markdown_extensions``,
+    ``plugins``, both read in either shape: module docstring): {} when listed without options,
+    None when not listed."""
+    for entry in entries(config.get(setting) if isinstance(config, dict) else None):
         if entry == name:
             return {}
         if isinstance(entry, dict) and name in entry:
             value = entry[name]
             return value if isinstance(value, dict) else {}
     return None
+
+
+def entries(listed) -> list:
+    """A setting's entries as a list of names and one-key mappings: a mapping is read as the
+    list of its items, anything but a list or a mapping as empty (module docstring)."""
+    if isinstance(listed, dict):
+        return [{key: value} for key, value in listed.items()]
+    return listed if isinstance(listed, list) else []
 
 
 def nav_titles(config: dict) -> dict[str, str]:

@@ -22,7 +22,7 @@ import re
 
 from ...parsing.blocks import Code, Heading, ParsedDocument
 from ..api import Context
-from ..markup import html_to_text, outside_code, outside_inline_code, strip_heading_attributes, strip_html_comments
+from ..markup import FENCE_OPEN, html_to_text, outside_code, outside_inline_code, strip_heading_attributes, strip_html_comments
 from .blocks import block_names, convert_blocks
 from .config import nav_titles, site_config
 from .macros import render as render_macros
@@ -40,7 +40,6 @@ _ICON = re.compile(r"[ \t]*:(?:material|fontawesome|octicons|simple)-[\w-]+:")
 # searched for much faster, since it starts with a character the regex engine can skip to.
 _ICON_NAME = re.compile(_ICON.pattern.removeprefix(r"[ \t]*"))
 _EMPTY_LINK = re.compile(r"!?\[[ \t]*\](?:\[[^\]\n]*\]|\([^)\n]*\))")
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _FENCE_ATTR_LANG = re.compile(r"\{\s*\.([\w+#-]+)")
 
 HEADING_ATTRIBUTES = "heading attributes"
@@ -86,7 +85,7 @@ def _inline_pass(lines: list[tuple[int, str]], ctx: Context) -> list[str]:
             if stripped and stripped == fence[0] * len(stripped) and len(stripped) >= len(fence):
                 fence = None
             continue
-        m = _FENCE.match(text) if ("`" in text or "~" in text) else None
+        m = FENCE_OPEN.match(text) if ("`" in text or "~" in text) else None
         if m is not None:
             fence = m.group(1)
             out.append(text)

@@ -31,7 +31,7 @@ import re
 
 from ..api import Context
 from ..data.values import parse_data, scalar
-from .config import config_folder, extension_options
+from .config import config_folder, entries, extension_options, listed_options
 
 ZENSICAL = "zensical.extensions.macros"
 RAW = "macros raw"
@@ -48,16 +48,9 @@ _PART = re.compile(r"""[A-Za-z_]\w*|\[\s*(?:"([^"\]]*)"|'([^']*)'|(\d+))\s*\]"""
 
 def options(config: dict) -> dict | None:
     """The macros options when the site renders its pages as Jinja templates, else None."""
-    plugins = config.get("plugins") if isinstance(config, dict) else None
-    entries = [{k: v} for k, v in plugins.items()] if isinstance(plugins, dict) else plugins
-    for entry in entries if isinstance(entries, list) else []:
-        if entry == "macros":
-            return {}
-        if isinstance(entry, dict) and "macros" in entry:
-            value = entry["macros"]
-            found = value if isinstance(value, dict) else {}
-            return None if found.get("enabled") is False else found
-    found = extension_options(config, ZENSICAL)
+    found = listed_options(config, "plugins", "macros")
+    if found is None:
+        found = extension_options(config, ZENSICAL)
     if found is None or found.get("enabled") is False:
         return None
     return found
@@ -125,12 +118,8 @@ def _variables(ctx: Context, config: dict, opts: dict, fm: dict) -> dict:
 def _yaml_files(include) -> list[tuple[str | None, str]]:
     """``include_yaml`` as (key, path) pairs: a path's data is merged at the top (key None), a
     ``key: path`` entry's data is put under its key; the option is a list of either, or a mapping."""
-    if isinstance(include, dict):
-        entries = [{key: path} for key, path in include.items()]
-    else:
-        entries = include if isinstance(include, list) else []
     out: list[tuple[str | None, str]] = []
-    for entry in entries:
+    for entry in entries(include):
         if isinstance(entry, str):
             out.append((None, entry))
         elif isinstance(entry, dict):

@@ -10,6 +10,7 @@ import os
 from ...bounded_read import read_regular
 from ..api import Site
 from ..data.front_matter import split_front_matter
+from ..detect import file_stamp
 from ..registry import dialect, load_module
 
 # Front matter is at the start of a file: this much of it holds nearly every real one, and a
@@ -34,13 +35,9 @@ def docs_path(site: Site, path: str) -> str:
     return os.path.join(site.docs_root, *path.split("/"))
 
 
-def stamp(path: str) -> tuple:
-    """A file's version for the rules' caches: () when it does not exist."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return ()
-    return (st.st_mtime_ns, st.st_size)
+def stamp(path: str) -> tuple[int, int]:
+    """A file's version for the rules' caches (``detect.file_stamp`` of an absolute path)."""
+    return file_stamp("", path)
 
 
 def head(abspath: str) -> str | None:
