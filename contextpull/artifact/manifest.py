@@ -40,12 +40,16 @@ def builder_info() -> dict[str, str]:
 _COMMIT = re.compile(r"[0-9a-f]{7,64}")  # the manifest schema's pattern for source.commit
 
 
-def source_commit(docs: Path, environ: dict[str, str] | None = None) -> str | None:
-    """``GITHUB_SHA`` when set, else ``git -C DOCS rev-parse HEAD``; None when neither answers."""
+def source_commit(docs: Path, environ: dict[str, str] | None = None, head: str | None = None) -> str | None:
+    """``GITHUB_SHA`` when set, else ``git -C DOCS rev-parse HEAD``; None when neither answers.
+    ``head`` is that commit when the build has asked git already (the provenance's), which
+    spares a second ``git`` process per build."""
     environ = os.environ if environ is None else environ
     sha = environ.get("GITHUB_SHA", "").strip().lower()
     if _COMMIT.fullmatch(sha):
         return sha
+    if head:
+        return head
     # Anything else (unset, or not a commit id) would make the manifest fail its own schema:
     # ask git instead.
     # The repository that holds DOCS, not one that GIT_DIR or GIT_WORK_TREE point at elsewhere.
