@@ -1,8 +1,8 @@
 """The build manifest: what was built, from what, with what (issue 4, item 5).
 
 ``manifest.json`` sits beside ``store.sqlite``; pipelines read it instead of opening the store.
-Its shape is fixed by ``contextpull/manifest.schema.json`` and by the build report in the
-developers' brief (engineer E's Action reads it). Unlike the store, the manifest may name the
+Its shape is fixed by ``contextpull/manifest.schema.json`` and by the build report's ``manifest``
+(``report.py``; the Action's scripts in ``builder/`` read it). Unlike the store, the manifest may name the
 builder's Python and SQLite versions and the source commit: those explain the bytes, they are
 not part of them.
 """
@@ -93,7 +93,7 @@ def make_manifest(
     epoch: int | None,
     provenance: Provenance | None = None,
 ) -> dict[str, Any]:
-    """Exactly the keys of the build report's ``manifest`` (developers' brief), with the
+    """Exactly the keys of the build report's ``manifest`` (the schema's), with the
     provenance the store's meta records (issue 27) in ``source``: ``commit`` is there as before
     (``GITHUB_SHA`` first), the other keys only when the build knows them, so a build outside git
     writes the manifest it always wrote."""
