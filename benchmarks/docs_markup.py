@@ -90,7 +90,11 @@ def outside_code(text: str) -> str:
 
 def markup_in(heading_path: str, text: str) -> list[str]:
     """The names of the MARKUP patterns one section shows."""
-    seen = heading_path + "\n" + outside_code(text)
+    return _markup_in_prose(heading_path, outside_code(text))
+
+
+def _markup_in_prose(heading_path: str, prose: str) -> list[str]:
+    seen = heading_path + "\n" + prose
     return [name for name, pattern in MARKUP if pattern.search(seen)]
 
 
@@ -115,8 +119,11 @@ INCLUDES_OUTSIDE_CODE = [
 
 def includes_in(text: str) -> list[tuple[str, str]]:
     """(construct, target) of every include directive one section's stored text still holds."""
+    return _includes_in(text, outside_code(text))
+
+
+def _includes_in(text: str, prose: str) -> list[tuple[str, str]]:
     found = [(c, m.group(1)) for c, p in INCLUDES_EVERYWHERE for m in p.finditer(text)]
-    prose = outside_code(text)
     return found + [(c, m.group(1)) for c, p in INCLUDES_OUTSIDE_CODE for m in p.finditer(prose)]
 
 
@@ -198,12 +205,13 @@ def analyse_store(store: Path, docs: Path, repo: Path) -> dict:
     left = collections.Counter()
     left_existing = collections.Counter()
     for doc_id, heading_path, text in rows:
-        names = markup_in(heading_path, text)
+        prose = outside_code(text)  # once per section: the markup, HTML and include counts share it
+        names = _markup_in_prose(heading_path, prose)
         by_pattern.update(names)
         with_markup += bool(names)
-        with_html += bool(HTML_TAG.search(outside_code(text)))
+        with_html += bool(HTML_TAG.search(prose))
         folder = (docs / paths[doc_id]).parent
-        for construct, target in includes_in(text):
+        for construct, target in _includes_in(text, prose):
             left[construct] += 1
             left_existing[construct] += target_exists(construct, target, folder, docs, repo)
     stems = sorted(p for _, p, title in documents if title == Path(p).stem)

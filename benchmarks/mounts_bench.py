@@ -209,7 +209,7 @@ def refresh(work: Path, uv: Path) -> list[str]:
     mounts = mount_set({"uv": first.path, "beside": uv})
     swaps: list[float] = []
 
-    def replace(path, _sha):
+    def replace(path):
         opened = live(path)
         started = time.perf_counter()
         mounts.swap("uv", opened)

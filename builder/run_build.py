@@ -1,6 +1,6 @@
 """The action's build step: run ``contextpull build --json`` and report it to the runner.
 
-It keeps the JSON report (notes/common.md, "Build report") and turns it into the step's outputs
+It keeps the JSON report (``contextpull/artifact/report.py``) and turns it into the step's outputs
 (every output ``action.yml`` declares from this step, in the heredoc form), the job summary
 (``step_summary.py``) and file annotations (``file_annotations.py``). The build's exit code is the step's:
 golden drift and ``strict`` skips end it with 1, bad input with 3 (issue 4's exit codes). When the

@@ -1,6 +1,6 @@
 """The job summary a reviewer reads: what the build made and what it did to the golden files.
 
-Rendered from the ``contextpull build --json`` report (the shape in notes/common.md, produced by
+Rendered from the ``contextpull build --json`` report (``contextpull/artifact/report.py``'s ``to_dict``, printed by
 ``contextpull/cli/build.py``): counts, index mode and size, fingerprints, skipped files, and on
 golden drift the section ids added, removed and changed plus the index text diff; with a model
 summarizer, what the model did and cost and which documents kept their offline summary (the

@@ -31,7 +31,7 @@ def runner():
     return CliRunner()
 
 
-# --- engineer D (issue 4): the verify gate for any store a test builds ------------------------
+# --- issue 4: the verify gate for any store a test builds -------------------------------------
 @pytest.fixture
 def verify_built_store():
     """``verify_built_store(path)`` runs the full ``contextpull verify`` checks on a store file

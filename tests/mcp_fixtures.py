@@ -1,4 +1,4 @@
-"""Small stores and corpora for the MCP server, serve and fetch tests (engineer F's tests).
+"""Small stores and corpora for the MCP server, serve, fetch and mounts tests.
 
 ``write_corpus`` writes a three-document docs folder; ``build_store`` turns it into a store with
 our own ingest. The texts are made up for these tests; the shared corpora are never copied here.
@@ -6,7 +6,10 @@ our own ingest. The texts are made up for these tests; the shared corpora are ne
 
 from __future__ import annotations
 
+import socket
 import sqlite3
+import subprocess
+import time
 from pathlib import Path
 
 try:
@@ -81,3 +84,43 @@ def set_meta(store: Path, **values: str) -> None:
         for key, value in values.items():
             conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, str(value)))
     conn.close()
+
+
+# The second store of the mounts tests, mounted by its provenance name gadget@2.1.
+GADGET = {
+    "intro.md": "# Intro\n\nThe gadget reads gadget.toml on start. Its cache folder holds the logs.\n",
+    "ops/errors.md": "# Errors\n\n## TX-4419\n\nGadget error TX-4419 means the cache is full: empty it.\n",
+    "ops/flags.md": "# Flags\n\n## --dry-run\n\nPrint what the gadget would do.\n\n## --force\n\nOverwrite the cache.\n",
+}
+PROVENANCE = {
+    "source_repository": "https://github.com/acme/gadget",
+    "source_commit": "0123456789abcdef0123456789abcdef01234567",
+    "docs_version": "2.1",
+    "built_at": "2026-11-30T10:00:00Z",
+}
+
+
+def mount_stores(tmp_path: Path) -> tuple[Path, Path]:
+    """The mounts tests' two stores: the MCP corpus as ``widget`` and ``GADGET`` with provenance."""
+    widget = corpus_store(tmp_path, "widget.sqlite")
+    gadget = corpus_store(tmp_path, "gadget.sqlite", GADGET)
+    set_meta(gadget, **PROVENANCE)
+    return widget, gadget
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_listening(port: int, proc: subprocess.Popen, attempts: int = 120) -> None:
+    for _ in range(attempts):  # bounded: 120 x 0.25 s
+        if proc.poll() is not None:
+            raise AssertionError(f"server exited early: {proc.stderr.read()}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.25)
+    raise AssertionError("server did not start listening")

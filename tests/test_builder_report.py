@@ -1,7 +1,7 @@
 """builder/ turns a build report into outputs, a job summary and file annotations (issue 5, item 3).
 
-The reports here (tests/builder_reports.py) are in the shape notes/common.md agrees with the build
-command; the end-to-end test (test_action_e2e.py) feeds the real one.
+The reports here (tests/builder_reports.py) are in the shape of the build report
+(``contextpull/artifact/report.py``); the end-to-end test (test_action_e2e.py) feeds the real one.
 """
 
 from __future__ import annotations

@@ -4,15 +4,14 @@ rendered where used, and an edited partial rebuilds the page that uses it."""
 
 from __future__ import annotations
 
-import json
 import shutil
-import sqlite3
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from artifact_helpers import clean_env
+from site_build import DOCUMENTS, SECTIONS, build_json, store_rows
 from contextpull.cli import cli
 
 SITE = Path(__file__).parent / "mdx_site"
@@ -27,27 +26,13 @@ def site(tmp_path):
     return root
 
 
-def _build(docs: Path, out: Path, *extra: str):
-    result = CliRunner().invoke(cli, ["build", str(docs), "--out", str(out), "--json", *extra], env=clean_env())
-    assert result.exit_code == 0, result.output + result.stderr
-    return json.loads(result.stdout)
-
-
 def _store(out: Path):
-    conn = sqlite3.connect(f"file:{out / 'store.sqlite'}?mode=ro", uri=True)
-    try:
-        docs = conn.execute("SELECT path, title, summary FROM documents ORDER BY path").fetchall()
-        sections = conn.execute(
-            "SELECT d.path, s.heading_path, s.text FROM sections s JOIN documents d USING (doc_id)"
-            " ORDER BY d.path, s.ordinal"
-        ).fetchall()
-    finally:
-        conn.close()
-    return docs, sections
+    store = out / "store.sqlite"
+    return store_rows(store, DOCUMENTS), store_rows(store, SECTIONS)
 
 
 def test_a_docusaurus_site_is_stored_as_its_pages_read(site, tmp_path, data_regression):
-    _build(site / "docs", tmp_path / "out")
+    build_json(site / "docs", tmp_path / "out")
     docs, sections = _store(tmp_path / "out")
     data_regression.check(
         {
@@ -58,7 +43,7 @@ def test_a_docusaurus_site_is_stored_as_its_pages_read(site, tmp_path, data_regr
 
 
 def test_no_section_of_the_site_shows_mdx_markup(site, tmp_path):
-    _build(site / "docs", tmp_path / "out")
+    build_json(site / "docs", tmp_path / "out")
     _, sections = _store(tmp_path / "out")
     prose = [text for _, _, text in sections if not text.startswith("```")]
     for marker in ("import ", "export ", "{/*", ":::", "[!WARNING]", "<Tabs", "<TabItem", "<details", "props."):
@@ -78,12 +63,12 @@ def test_the_same_site_as_plain_keeps_its_markup(site, tmp_path):
 
 def test_an_edited_partial_rebuilds_the_page_that_uses_it_and_the_cache_agrees(site, tmp_path):
     first = tmp_path / "first"
-    _build(site / "docs", first)
+    build_json(site / "docs", first)
     partial = site / "src" / "partials" / "_support.mdx"
     partial.write_text(partial.read_text().replace("stays off", "blinks twice"))
     cached, fresh = tmp_path / "cached", tmp_path / "fresh"
-    _build(site / "docs", cached, "--cache", str(first / "store.sqlite"))
-    _build(site / "docs", fresh)
+    build_json(site / "docs", cached, "--cache", str(first / "store.sqlite"))
+    build_json(site / "docs", fresh)
     assert (cached / "store.sqlite").read_bytes() == (fresh / "store.sqlite").read_bytes()
     _, sections = _store(cached)
     assert any("blinks twice" in text for path, _, text in sections if path == "guide/install.mdx")

@@ -6,13 +6,13 @@ built through the CLI and listed with its reason."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from artifact_helpers import clean_env
+from site_build import build_json, stored_paths, write_site
 from contextpull.cli import cli
 
 MKDOCS = {
@@ -53,35 +53,18 @@ MKDOCS = {
 
 
 def _site(tmp_path: Path, files: dict[str, str], docs: str) -> Path:
-    root = tmp_path / "site"
-    (root / ".git").mkdir(parents=True)
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    return root / docs
+    return write_site(tmp_path / "site", files) / docs
 
 
 def _build(docs: Path, out: Path, *extra: str) -> dict:
-    result = CliRunner().invoke(cli, ["build", str(docs), "--out", str(out), "--json", "--strict", *extra],
-                                env=clean_env())
-    assert result.exit_code == 0, result.output + result.stderr
-    return json.loads(result.stdout)
-
-
-def _paths(store: Path) -> list[str]:
-    conn = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
-    try:
-        return [p for (p,) in conn.execute("SELECT path FROM documents ORDER BY path")]
-    finally:
-        conn.close()
+    return build_json(docs, out, "--strict", *extra)
 
 
 def test_mkdocs_exclude_docs_and_draft_docs_are_not_pages(tmp_path, data_regression):
     docs = _site(tmp_path, MKDOCS, "docs")
     report = _build(docs, tmp_path / "out")
     not_pages = report["dialect"]["not_pages"]
-    stored = _paths(tmp_path / "out" / "store.sqlite")
+    stored = stored_paths(tmp_path / "out" / "store.sqlite")
     assert not set(stored) & {e["path"] for e in not_pages}
     assert "orphan.md" in stored  # not_in_nav is no exclusion
     data_regression.check({"documents": stored, "not_pages": not_pages})
@@ -92,7 +75,7 @@ def test_a_mkdocs_site_without_exclusions_keeps_every_file_but_the_defaults(tmp_
              "docs/README.md": "# Readme\n\nAlone.\n"}
     docs = _site(tmp_path, files, "docs")
     report = _build(docs, tmp_path / "out")
-    assert _paths(tmp_path / "out" / "store.sqlite") == ["drafts/a.md", "index.md"]
+    assert stored_paths(tmp_path / "out" / "store.sqlite") == ["drafts/a.md", "index.md"]
     assert report["dialect"]["not_pages"] == [
         {"path": "README.md", "reason": "README.md beside index.md: mkdocs builds the folder's page from index.md"}]
 
@@ -109,7 +92,7 @@ def test_mkdocs_exclusions_come_through_inherit_and_a_plain_build_keeps_every_fi
     assert report["dialect"]["not_pages"] == [{"path": "drafts/a.md", "reason": "mkdocs.yml exclude_docs: drafts/"}]
     plain = _build(docs, tmp_path / "plain", "--dialect", "plain")
     assert "not_pages" not in plain["dialect"]
-    assert _paths(tmp_path / "plain" / "store.sqlite") == ["drafts/a.md", "index.md"]
+    assert stored_paths(tmp_path / "plain" / "store.sqlite") == ["drafts/a.md", "index.md"]
 
 
 @pytest.mark.parametrize(
@@ -166,7 +149,7 @@ def test_sphinx_exclude_patterns_and_what_sphinx_always_leaves_out_are_not_pages
     docs = _site(tmp_path, SPHINX, "docs")
     report = _build(docs, tmp_path / "out")
     assert report["dialect"]["unresolved"] == []
-    stored = _paths(tmp_path / "out" / "store.sqlite")
+    stored = stored_paths(tmp_path / "out" / "store.sqlite")
     data_regression.check({"documents": stored, "not_pages": report["dialect"]["not_pages"]})
 
 
@@ -180,7 +163,7 @@ def test_a_computed_exclude_patterns_is_not_read_and_named_once(tmp_path):
     docs = _site(tmp_path, files, "docs")
     report = _build(docs, tmp_path / "out")
     assert "not_pages" not in report["dialect"]
-    assert _paths(tmp_path / "out" / "store.sqlite") == ["_build/page.rst", "index.rst", "other.rst"]
+    assert stored_paths(tmp_path / "out" / "store.sqlite") == ["_build/page.rst", "index.rst", "other.rst"]
     assert report["dialect"]["unresolved"] == [{
         "path": "index.rst", "line": 0, "construct": "sphinx exclude_patterns",
         "detail": "docs/conf.py line 2: exclude_patterns is not a literal list, not read; the files it names stay pages",
@@ -258,9 +241,9 @@ def test_ingest_drops_a_page_once_exclude_docs_names_it(tmp_path):
     store = tmp_path / "store.sqlite"
     run = CliRunner().invoke(cli, ["ingest", str(docs), "--store", str(store)], env=clean_env())
     assert run.exit_code == 0, run.output + run.stderr
-    assert "drafts/a.md" in _paths(store)
+    assert "drafts/a.md" in stored_paths(store)
     (docs.parent / "mkdocs.yml").write_text("site_name: S\nexclude_docs: |\n  drafts/\n")
     run = CliRunner().invoke(cli, ["ingest", str(docs), "--store", str(store), "--json"], env=clean_env())
     assert run.exit_code == 0, run.output + run.stderr
-    assert _paths(store) == ["index.md"]
+    assert stored_paths(store) == ["index.md"]
     assert json.loads(run.stdout)["dialect"]["not_pages"] == [{"path": "drafts/a.md", "reason": "mkdocs.yml exclude_docs: drafts/"}]

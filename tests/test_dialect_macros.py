@@ -112,13 +112,7 @@ def test_notes_after_the_template_layer_keep_their_source_lines():
 
 def test_a_data_file_a_page_prints_is_in_its_fingerprint(tmp_path):
     """A cached build after the data file changed shows the new value and equals a fresh build."""
-    import json
-    import sqlite3
-
-    from click.testing import CliRunner
-
-    from artifact_helpers import clean_env
-    from contextpull.cli import cli
+    from site_build import build_json, store_rows
 
     root = tmp_path / "site"
     (root / ".git").mkdir(parents=True)
@@ -130,17 +124,11 @@ def test_a_data_file_a_page_prints_is_in_its_fingerprint(tmp_path):
     (root / "docs" / "other.md").write_text("# Other\n\nNo template here.\n")
 
     def build(out: str, *extra: str) -> dict:
-        result = CliRunner().invoke(cli, ["build", str(root / "docs"), "--out", str(tmp_path / out), "--json", *extra],
-                                    env=clean_env())
-        assert result.exit_code == 0, result.output + result.stderr
-        return json.loads(result.stdout)
+        return build_json(root / "docs", tmp_path / out, *extra)
 
     def text(out: str) -> str:
-        conn = sqlite3.connect(f"file:{tmp_path / out / 'store.sqlite'}?mode=ro", uri=True)
-        try:
-            return "\n".join(t for (t,) in conn.execute("SELECT text FROM sections WHERE id LIKE 'index.md#%'"))
-        finally:
-            conn.close()
+        rows = store_rows(tmp_path / out / "store.sqlite", "SELECT text FROM sections WHERE id LIKE 'index.md#%'")
+        return "\n".join(t for (t,) in rows)
 
     build("one")
     assert "The captain is Ines." in text("one") and "{{ captain }} is how." in text("one")

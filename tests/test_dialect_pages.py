@@ -5,13 +5,13 @@ built through the CLI, with a partial that a page still includes."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from artifact_helpers import clean_env
+from site_build import store_rows, stored_paths, write_site
 from contextpull.cli import cli
 
 SITES = {
@@ -55,33 +55,15 @@ SITES = {
 
 def _site(tmp_path: Path, name: str) -> Path:
     docs, files = SITES[name]
-    root = tmp_path / name
-    (root / ".git").mkdir(parents=True)
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    return root / docs
+    return write_site(tmp_path / name, files) / docs
 
 
 def _run(*args: str):
     return CliRunner().invoke(cli, list(args), env=clean_env())
 
 
-def _paths(store: Path) -> list[str]:
-    conn = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
-    try:
-        return [p for (p,) in conn.execute("SELECT path FROM documents ORDER BY path")]
-    finally:
-        conn.close()
-
-
 def _text(store: Path) -> str:
-    conn = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
-    try:
-        return "\n".join(t for (t,) in conn.execute("SELECT text FROM sections"))
-    finally:
-        conn.close()
+    return "\n".join(t for (t,) in store_rows(store, "SELECT text FROM sections"))
 
 
 @pytest.mark.parametrize("name", sorted(SITES))
@@ -94,10 +76,10 @@ def test_files_that_are_not_pages_are_listed_not_stored_and_their_text_reaches_t
     report = json.loads(result.stdout)
     store = tmp_path / "out" / "store.sqlite"
     not_pages = report["dialect"]["not_pages"]
-    assert not set(_paths(store)) & {e["path"] for e in not_pages}
+    assert not set(stored_paths(store)) & {e["path"] for e in not_pages}
     assert json.loads((tmp_path / "out" / "manifest.json").read_text())["skipped"] == []
     assert f"PARTIAL-TEXT-{name[0].upper()}" in _text(store)  # read where it is included
-    data_regression.check({"documents": _paths(store), "not_pages": not_pages})
+    data_regression.check({"documents": stored_paths(store), "not_pages": not_pages})
 
 
 def test_the_text_report_names_the_files_that_are_not_pages(tmp_path, file_regression):
@@ -114,7 +96,7 @@ def test_a_plain_build_of_the_same_files_keeps_every_file(tmp_path):
     result = _run("build", str(docs), "--out", str(tmp_path / "out"), "--json", "--dialect", "plain")
     assert result.exit_code == 0, result.output + result.stderr
     assert "not_pages" not in json.loads(result.stdout)["dialect"]
-    assert "_includes/part.md" in _paths(tmp_path / "out" / "store.sqlite")
+    assert "_includes/part.md" in stored_paths(tmp_path / "out" / "store.sqlite")
 
 
 def test_ingest_removes_a_document_that_stopped_being_a_page(tmp_path):
@@ -123,11 +105,11 @@ def test_ingest_removes_a_document_that_stopped_being_a_page(tmp_path):
     store = tmp_path / "store.sqlite"
     first = _run("ingest", str(docs), "--store", str(store), "--strict")
     assert first.exit_code == 0, first.output + first.stderr
-    assert "part.md" in _paths(store)
+    assert "part.md" in stored_paths(store)
     (docs / "SUMMARY.md").write_text("# Summary\n\n- [Chapter](chapter.md)\n")
     second = _run("ingest", str(docs), "--store", str(store), "--strict", "--json")
     assert second.exit_code == 0, second.output + second.stderr
-    assert _paths(store) == ["chapter.md"]
+    assert stored_paths(store) == ["chapter.md"]
     assert [e["path"] for e in json.loads(second.stdout)["dialect"]["not_pages"]] == ["SUMMARY.md", "part.md"]
 
 
@@ -147,12 +129,12 @@ def test_a_cached_build_drops_a_document_that_stopped_being_a_page(tmp_path):
     (docs / "SUMMARY.md").write_text("# Summary\n\n- [Chapter](chapter.md)\n- [Part](part.md)\n")
     first = _run("build", str(docs), "--out", str(tmp_path / "one"))
     assert first.exit_code == 0, first.output + first.stderr
-    assert "part.md" in _paths(tmp_path / "one" / "store.sqlite")
+    assert "part.md" in stored_paths(tmp_path / "one" / "store.sqlite")
     (docs / "SUMMARY.md").write_text("# Summary\n\n- [Chapter](chapter.md)\n")
     cached = _run("build", str(docs), "--out", str(tmp_path / "two"), "--cache", str(tmp_path / "one" / "store.sqlite"))
     fresh = _run("build", str(docs), "--out", str(tmp_path / "three"))
     assert cached.exit_code == 0 and fresh.exit_code == 0, cached.output + cached.stderr
-    assert _paths(tmp_path / "two" / "store.sqlite") == ["chapter.md"]
+    assert stored_paths(tmp_path / "two" / "store.sqlite") == ["chapter.md"]
     assert (tmp_path / "two" / "store.sqlite").read_bytes() == (tmp_path / "three" / "store.sqlite").read_bytes()
 
 

@@ -85,6 +85,13 @@ def test_source_commit_is_null_outside_a_repository(tmp_path):
     assert manifest_mod.source_commit(tmp_path, {}) is None
 
 
+def test_source_commit_takes_the_head_the_build_already_asked_git_for(tmp_path):
+    """Outside any repository git would answer nothing: the commit given is the one written,
+    and ``GITHUB_SHA`` still comes first."""
+    assert manifest_mod.source_commit(tmp_path, {}, "b" * 40) == "b" * 40
+    assert manifest_mod.source_commit(tmp_path, {"GITHUB_SHA": "a" * 40}, "b" * 40) == "a" * 40
+
+
 @pytest.mark.skipif(shutil.which("git") is None, reason="git not installed")
 def test_source_commit_from_git(tmp_path):
     docs = fixture_corpus(tmp_path / "docs")

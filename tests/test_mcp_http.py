@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 
@@ -25,38 +23,20 @@ pytest.importorskip("mcp")
 from mcp import Client  # noqa: E402
 
 try:
-    from mcp_fixtures import INIT, corpus_store, stop_server
+    from mcp_fixtures import INIT, corpus_store, free_port, stop_server, wait_listening
 except ImportError:  # tests/ imported as a package
-    from tests.mcp_fixtures import INIT, corpus_store, stop_server
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _wait_listening(port: int, proc: subprocess.Popen, attempts: int = 120) -> None:
-    for _ in range(attempts):  # bounded: 120 x 0.25 s
-        if proc.poll() is not None:
-            raise AssertionError(f"server exited early: {proc.stderr.read()}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.25)
-    raise AssertionError("server did not start listening")
+    from tests.mcp_fixtures import INIT, corpus_store, free_port, stop_server, wait_listening
 
 
 def _start(store) -> tuple[str, subprocess.Popen]:
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "contextpull", "serve", str(store), "--transport", "http", "--port", str(port), "--log"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
-    _wait_listening(port, proc)
+    wait_listening(port, proc)
     return f"http://127.0.0.1:{port}/mcp", proc
 
 

@@ -20,30 +20,14 @@ from contextpull.serving.mounts import Mount, MountSet, default_name
 from contextpull.tools import TOOLS, call, tools_json
 
 try:
-    from mcp_fixtures import corpus_store, set_meta
+    from mcp_fixtures import GADGET, mount_stores
 except ImportError:  # tests/ imported as a package
-    from tests.mcp_fixtures import corpus_store, set_meta
-
-GADGET = {
-    "intro.md": "# Intro\n\nThe gadget reads gadget.toml on start. Its cache folder holds the logs.\n",
-    "ops/errors.md": "# Errors\n\n## TX-4419\n\nGadget error TX-4419 means the cache is full: empty it.\n",
-    "ops/flags.md": "# Flags\n\n## --dry-run\n\nPrint what the gadget would do.\n\n## --force\n\nOverwrite the cache.\n",
-}
-PROVENANCE = {
-    "source_repository": "https://github.com/acme/gadget",
-    "source_commit": "0123456789abcdef0123456789abcdef01234567",
-    "docs_version": "2.1",
-    "built_at": "2026-11-30T10:00:00Z",
-}
-
+    from tests.mcp_fixtures import GADGET, mount_stores
 
 @pytest.fixture(scope="module")
 def stores(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("mounts")
-    widget = corpus_store(tmp, "widget.sqlite")
-    gadget = corpus_store(tmp, "gadget.sqlite", GADGET)
-    set_meta(gadget, **PROVENANCE)
-    return widget, gadget
+    return mount_stores(tmp)
 
 
 def _live(path):

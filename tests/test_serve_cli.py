@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import http.server
 import sys
-import threading
 
 import pytest
 from click.testing import CliRunner
@@ -16,8 +14,10 @@ from contextpull.cli.serve import CLAUDE_MD, resolve_store
 
 try:
     from mcp_fixtures import corpus_store, write_corpus
+    from release_host import ReleaseHost
 except ImportError:  # tests/ imported as a package
     from tests.mcp_fixtures import corpus_store, write_corpus
+    from tests.release_host import ReleaseHost
 
 
 @pytest.mark.parametrize(
@@ -74,27 +74,9 @@ def test_folder_is_ingested_into_its_own_store(tmp_path):
 @contextlib.contextmanager
 def published(body: bytes):
     """A loopback release serving ``store.sqlite`` and its ``.sha256``; yields the store URL."""
-    digest = hashlib.sha256(body).hexdigest()
-    files = {"/store.sqlite": body, "/store.sqlite.sha256": f"{digest}  store.sqlite\n".encode()}
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802
-            data = files.get(self.path)
-            self.send_response(200 if data else 404)
-            self.send_header("Content-Length", str(len(data or b"")))
-            self.end_headers()
-            self.wfile.write(data or b"")
-
-        def log_message(self, *args):
-            pass
-
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}/store.sqlite"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with ReleaseHost() as host:
+        host.publish("acme/docs", "docs", body)
+        yield f"{host.url}/acme/docs/releases/download/docs/store.sqlite"
 
 
 def test_url_is_fetched_into_the_cache(tmp_path, monkeypatch):

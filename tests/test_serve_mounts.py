@@ -22,24 +22,17 @@ from mcp import Client  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 
 try:
-    from mcp_fixtures import corpus_store, set_meta, stop_server
+    from mcp_fixtures import free_port, mount_stores, stop_server, wait_listening
     from release_host import ReleaseHost
-    from test_mcp_http import _free_port, _wait_listening
-    from test_mounts import GADGET, PROVENANCE
 except ImportError:  # tests/ imported as a package
-    from tests.mcp_fixtures import corpus_store, set_meta, stop_server
+    from tests.mcp_fixtures import free_port, mount_stores, stop_server, wait_listening
     from tests.release_host import ReleaseHost
-    from tests.test_mcp_http import _free_port, _wait_listening
-    from tests.test_mounts import GADGET, PROVENANCE
 
 
 @pytest.fixture(scope="module")
 def stores(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("serve-mounts")
-    widget = corpus_store(tmp, "widget.sqlite")
-    gadget = corpus_store(tmp, "gadget.sqlite", GADGET)
-    set_meta(gadget, **PROVENANCE)
-    return widget, gadget
+    return mount_stores(tmp)
 
 
 @pytest.fixture()
@@ -106,13 +99,13 @@ def test_http_serves_a_catalog_and_a_second_start_needs_no_network(stores, env, 
     for round_ in ("online", "offline"):
         if round_ == "offline":
             release.withdraw("acme/gadget", "v2")  # the release host is gone: the cache serves
-        port = _free_port()
+        port = free_port()
         proc = subprocess.Popen(
             [sys.executable, "-m", "contextpull", "serve", "--catalog", str(catalog), "--transport", "http", "--port", str(port)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
         )
         try:
-            _wait_listening(port, proc)
+            wait_listening(port, proc)
 
             async def main():
                 async with Client(f"http://127.0.0.1:{port}/mcp", mode="auto", read_timeout_seconds=30) as client:

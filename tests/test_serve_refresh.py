@@ -25,15 +25,11 @@ from mcp import Client  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 
 try:
-    from mcp_fixtures import corpus_store, set_meta, stop_server
+    from mcp_fixtures import PROVENANCE, corpus_store, free_port, set_meta, stop_server, wait_listening
     from release_host import ReleaseHost
-    from test_mcp_http import _free_port, _wait_listening
-    from test_mounts import PROVENANCE
 except ImportError:  # tests/ imported as a package
-    from tests.mcp_fixtures import corpus_store, set_meta, stop_server
+    from tests.mcp_fixtures import PROVENANCE, corpus_store, free_port, set_meta, stop_server, wait_listening
     from tests.release_host import ReleaseHost
-    from tests.test_mcp_http import _free_port, _wait_listening
-    from tests.test_mounts import PROVENANCE
 
 WAIT_S = 30  # a swap is due within 200 ms; this bounds a broken server, it is not a timing
 
@@ -52,12 +48,12 @@ def builds(tmp_path_factory):
 
 
 def _start(args, env):
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "contextpull", "serve", *args, "--refresh", "200ms", "--transport", "http", "--port", str(port)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
     )
-    _wait_listening(port, proc)
+    wait_listening(port, proc)
     return f"http://127.0.0.1:{port}/mcp", proc
 
 

@@ -327,7 +327,7 @@ class BuildJob:
             index_mode=mode,
             index_tokens=int(tokens),
             settings=self.settings,
-            commit=manifest_mod.source_commit(self.docs, dict(environ)),
+            commit=manifest_mod.source_commit(self.docs, dict(environ), self.provenance.commit),
             epoch=self.epoch,
             provenance=self.provenance,
         )

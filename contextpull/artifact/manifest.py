@@ -1,8 +1,8 @@
 """The build manifest: what was built, from what, with what (issue 4, item 5).
 
 ``manifest.json`` sits beside ``store.sqlite``; pipelines read it instead of opening the store.
-Its shape is fixed by ``contextpull/manifest.schema.json`` and by the build report in the
-developers' brief (engineer E's Action reads it). Unlike the store, the manifest may name the
+Its shape is fixed by ``contextpull/manifest.schema.json`` and by the build report's ``manifest``
+(``report.py``; the Action's scripts in ``builder/`` read it). Unlike the store, the manifest may name the
 builder's Python and SQLite versions and the source commit: those explain the bytes, they are
 not part of them.
 """
@@ -40,12 +40,16 @@ def builder_info() -> dict[str, str]:
 _COMMIT = re.compile(r"[0-9a-f]{7,64}")  # the manifest schema's pattern for source.commit
 
 
-def source_commit(docs: Path, environ: dict[str, str] | None = None) -> str | None:
-    """``GITHUB_SHA`` when set, else ``git -C DOCS rev-parse HEAD``; None when neither answers."""
+def source_commit(docs: Path, environ: dict[str, str] | None = None, head: str | None = None) -> str | None:
+    """``GITHUB_SHA`` when set, else ``git -C DOCS rev-parse HEAD``; None when neither answers.
+    ``head`` is that commit when the build has asked git already (the provenance's), which
+    spares a second ``git`` process per build."""
     environ = os.environ if environ is None else environ
     sha = environ.get("GITHUB_SHA", "").strip().lower()
     if _COMMIT.fullmatch(sha):
         return sha
+    if head:
+        return head
     # Anything else (unset, or not a commit id) would make the manifest fail its own schema:
     # ask git instead.
     # The repository that holds DOCS, not one that GIT_DIR or GIT_WORK_TREE point at elsewhere.
@@ -89,7 +93,7 @@ def make_manifest(
     epoch: int | None,
     provenance: Provenance | None = None,
 ) -> dict[str, Any]:
-    """Exactly the keys of the build report's ``manifest`` (developers' brief), with the
+    """Exactly the keys of the build report's ``manifest`` (the schema's), with the
     provenance the store's meta records (issue 27) in ``source``: ``commit`` is there as before
     (``GITHUB_SHA`` first), the other keys only when the build knows them, so a build outside git
     writes the manifest it always wrote."""

@@ -20,7 +20,7 @@ from .outdir import MANIFEST_FILE, SHA_FILE, STORE_FILE
 
 @dataclass
 class BuildReport:
-    """The build report (developers' brief, "Build report"); ``to_dict`` is what ``--json`` prints."""
+    """The build report; ``to_dict`` is what ``--json`` prints (and what builder/ reads)."""
 
     out: Path
     manifest: dict[str, Any]

@@ -272,7 +272,7 @@ def _serve_one(path, no_ingest, summarizer, log, transport, host, port, allow_or
     if remote is not None and not sha256:
         from ..serving.refresh import Followed, repoint
 
-        followed.append(Followed(path, remote.url, remote.sha256, lambda new, _sha: repoint(live, new)))
+        followed.append(Followed(path, remote.url, remote.sha256, lambda new: repoint(live, new)))
     refresher = _refresher(followed, interval, ctx)
     server = mcp_server.build_server(live, log=mcp_server.stderr_logger if log else None)
     _serve_until_stopped(mcp_server, server, transport, store_path, host, port, allow_origins, live, refresher)

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ..bounded_read import read_regular_text
 from ..errors import ConfigError
+from .sources import is_remote
 
 CATALOG_LIMIT = 1 << 20
 # A mount name prefixes section ids and paths ("uv@0.9.0/guides/x.md#3"): routing splits at the
@@ -56,7 +57,7 @@ _NAME_RULE = "a mount name is letters, digits and . _ @ + -, e.g. uv=docs/store.
 
 
 def _looks_like_source(text: str) -> bool:
-    return text.startswith(("https://", "http://", "gh:")) or text.startswith((".", "/", "~"))
+    return is_remote(text) or text.startswith((".", "/", "~"))
 
 
 def read_catalog(path: Path) -> list[MountSpec]:
@@ -92,17 +93,13 @@ def read_catalog(path: Path) -> list[MountSpec]:
         sha256 = entry.get("sha256") or None
         if sha256 is not None and not _HEX64.match(sha256):
             raise ConfigError(f"{where}: sha256 is not 64 hex digits: {sha256[:80]!r}")
-        if not _is_remote(source):
+        if not is_remote(source):
             if sha256 is not None:
                 raise ConfigError(f"{where}: sha256 applies to a URL or gh: source, not {source!r}")
             if not Path(source).expanduser().is_absolute():
                 source = str(path.parent / Path(source).expanduser())  # relative to the catalog, as checked in
         specs.append(MountSpec(source, name, sha256.lower() if sha256 else None, where))
     return specs
-
-
-def _is_remote(source: str) -> bool:
-    return source.startswith(("https://", "http://", "gh:"))
 
 
 def _parse(text: str, path: Path):

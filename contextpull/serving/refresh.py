@@ -47,7 +47,7 @@ class Followed:
     name: str
     url: str
     sha256: str
-    replace: Callable[[Path, str], None]  # (verified store file, its sha256): serve it from now on
+    replace: Callable[[Path], None]  # a verified store file: serve it from now on
 
 
 def repoint(live, path: Path) -> None:
@@ -97,7 +97,7 @@ class Refresher:
             return False
         fetched = fetch_store(source.url, sha256=expected)  # verified beside the old copy
         started = time.perf_counter()
-        source.replace(fetched.path, fetched.sha256)
+        source.replace(fetched.path)
         took = (time.perf_counter() - started) * 1000
         source.sha256 = fetched.sha256
         record_checksum(source.url, fetched.sha256)

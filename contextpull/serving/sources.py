@@ -58,25 +58,23 @@ def expand(source: str, environ: dict | None = None) -> str:
 def fetch_remote(source: str, sha256: str | None = None, *, timeout: float = 60.0) -> Remote:
     """A verified, cached copy of ``source``; with ``sha256`` pinned a cached copy needs no network."""
     url = expand(source)
-    if sha256:
-        fetched = fetch_store(url, sha256=sha256, timeout=timeout)
-        record_checksum(url, fetched.sha256)
-        return Remote(url, fetched.path, fetched.sha256, _note(fetched.reused, fetched))
-    try:
-        expected = published_checksum(url, timeout)
-    except FetchError as exc:
-        offline = _cached_copy(url)
-        if offline is None:
-            raise
-        return Remote(url, offline[0], offline[1], f"{exc.message}; serving the cached copy {offline[0]} (sha256 {offline[1][:12]})")
+    expected = sha256
+    if not expected:
+        try:
+            expected = published_checksum(url, timeout)
+        except FetchError as exc:
+            offline = _cached_copy(url)
+            if offline is None:
+                raise
+            return Remote(url, offline[0], offline[1], f"{exc.message}; serving the cached copy {offline[0]} (sha256 {offline[1][:12]})")
     fetched = fetch_store(url, sha256=expected, timeout=timeout)
     record_checksum(url, fetched.sha256)
-    return Remote(url, fetched.path, fetched.sha256, _note(fetched.reused, fetched))
+    return Remote(url, fetched.path, fetched.sha256, _note(fetched))
 
 
-def _note(reused: bool, fetched) -> str:
+def _note(fetched) -> str:
     return (
-        f"{'using cached' if reused else 'downloaded'} store {fetched.path}"
+        f"{'using cached' if fetched.reused else 'downloaded'} store {fetched.path}"
         f" ({fetched.bytes:,} bytes, sha256 {fetched.sha256[:12]})"
     )
 

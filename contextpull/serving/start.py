@@ -81,7 +81,7 @@ def open_mounts(
 
 
 def _swapper(mounts: MountSet, name: str, open_store: Callable[[Path], object]):
-    def replace(path: Path, sha256: str) -> None:
+    def replace(path: Path) -> None:
         mounts.swap(name, open_store(path))  # opened before the swap: the lock is held only to swap
 
     return replace
