@@ -9,6 +9,7 @@ from ``ingest``, or the published implementation's) to measure what it gives the
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import sqlite3
 import sys
@@ -17,9 +18,16 @@ import time
 from contextpull.writing import trigram
 
 
-def main() -> int:
-    source, target = sys.argv[1], sys.argv[2]
-    shutil.copyfile(source, target)
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("store", help="the store to copy")
+    parser.add_argument("copy", help="where the copy with the table goes")
+    args = parser.parse_args(argv)
+    source, target = args.store, args.copy
+    try:
+        shutil.copyfile(source, target)
+    except OSError as exc:
+        parser.error(f"cannot copy {source} to {target}: {exc.strerror}")
     start = time.perf_counter()
     conn = sqlite3.connect(target)
     conn.execute("PRAGMA journal_mode = DELETE")

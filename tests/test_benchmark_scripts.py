@@ -73,3 +73,10 @@ def test_real_docs_peer_names_an_unknown_repository_and_builds_nothing(tmp_path)
                            "--peer", "true", "--only", "nosuch"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "--only: no repository named nosuch" in done.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_add_trigram_names_a_store_it_cannot_copy(tmp_path):
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "add_trigram.py"), str(tmp_path / "none.sqlite"),
+                           str(tmp_path / "copy.sqlite")], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and f"cannot copy {tmp_path / 'none.sqlite'}" in done.stderr
+    assert "Traceback" not in done.stderr
