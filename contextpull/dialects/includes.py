@@ -100,7 +100,9 @@ class Resolver:
 
     def read_bytes(self, key: str, real: str, target: str) -> bytes:
         """The bytes of a located file under the per-file bound and what is left of the budget,
-        recorded as a dependency (a missing one too: creating it must rebuild the document)."""
+        recorded as a dependency (a missing one too: creating it must rebuild the document). A
+        file read again counts again: the budget bounds the text a document expands to, and a
+        chain of includes that repeat one file multiplies exactly that."""
         if self.budget <= 0:
             raise Refused(f"the document's include budget of {DOCUMENT_BUDGET} bytes is spent: {target}")
         self.reads += 1
