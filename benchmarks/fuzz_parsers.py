@@ -256,7 +256,12 @@ def check_discover(entries) -> None:
         for parts, ext, how in entries:
             rel = [p.strip("/").replace("\x00", "") or "x" for p in parts]
             path = root.joinpath(*rel[:-1], rel[-1] + ext)
+            raw = os.fsencode(path.parent) + b"/\xff\xfe" + os.fsencode(ext)
             try:
+                # A name made twice is skipped: writing to a FIFO an earlier entry made would wait
+                # for a reader forever.
+                if os.path.lexists(raw if how not in ("file", "fifo", "link-in", "link-out", "dir") else path):
+                    continue
                 path.parent.mkdir(parents=True, exist_ok=True)
                 if how == "file":
                     path.write_text("# x\n")
@@ -269,15 +274,13 @@ def check_discover(entries) -> None:
                 elif how == "dir":
                     path.mkdir()
                 else:
-                    os.close(os.open(os.fsencode(path.parent) + b"/\xff\xfe" + os.fsencode(ext), os.O_CREAT | os.O_WRONLY))
+                    os.close(os.open(raw, os.O_CREAT | os.O_WRONLY))
             except (OSError, ValueError):
                 continue  # the file system refused the name: nothing to discover
         found = list(discover(root))
         for item in found:
             assert isinstance(item, (Candidate, Skipped)), item
             item.path.encode("utf-8")
-        paths = [item.path for item in found]
-        assert paths == sorted(paths) or True  # order is pinned in test_discover; here: no crash
     finally:
         shutil.rmtree(base, ignore_errors=True)
 

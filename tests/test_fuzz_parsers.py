@@ -44,3 +44,10 @@ def test_a_crash_is_counted_and_shown_not_raised(fuzz, monkeypatch):
     fuzz.run_target("text", 0.5, tally, slow=10.0, batch=5)
     assert tally.crashes == tally.examples > 0
     assert list(tally.first) == ["KeyError at broken"]
+
+
+def test_a_name_the_discover_target_made_twice_is_made_once(fuzz):
+    # A FIFO and then a file of the same name: writing the file would wait for a reader of the
+    # FIFO forever, which once stalled the suite. The target must return, and discovery with it.
+    fuzz.check_discover([(["a"], ".md", "fifo"), (["a"], ".md", "file"), (["b"], ".md", "bad-utf8"),
+                         (["b"], ".md", "bad-utf8")])
