@@ -4,6 +4,8 @@ page does not show goes, what it shows stays."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from contextpull.dialects import markup
 
@@ -24,6 +26,51 @@ def test_a_shorter_closing_run_does_not_close_a_fence():
 def test_a_text_without_fences_is_one_prose_chunk_as_written():
     text = "\n  ``inline`` and ~~strike~~ \n\n``"
     assert markup.split_code(text) == [(False, text)]
+
+
+def _split_code_by_lines(text: str) -> list[tuple[bool, str]]:
+    """The fence rule as the shared parser states it, one line at a time: a line opening with
+    three or more backticks or tildes (after spaces or tabs) starts a block, which runs to the
+    first later line holding only that character, at least as many times, or to the end."""
+    if "```" not in text and "~~~" not in text:
+        return [(False, text)]
+    lines = text.split("\n")
+    out: list[tuple[bool, str]] = []
+    prose: list[str] = []
+    i = 0
+    while i < len(lines):
+        m = markup.FENCE_OPEN.match(lines[i])
+        if m is None:
+            prose.append(lines[i])
+            i += 1
+            continue
+        marker = m.group(1)
+        j = i + 1
+        while j < len(lines):
+            stripped = lines[j].strip()
+            if stripped and stripped == marker[0] * len(stripped) and len(stripped) >= len(marker):
+                break
+            j += 1
+        end = min(j, len(lines) - 1)
+        if prose:
+            out.append((False, "\n".join(prose)))
+            prose = []
+        out.append((True, "\n".join(lines[i : end + 1])))
+        i = end + 1
+    if prose or not out:
+        out.append((False, "\n".join(prose)))
+    return out
+
+
+# Fence runs, newlines and the white space str.strip() removes (\r, NEL, U+2028, NBSP, FS among it).
+_PIECES = st.sampled_from(["`", "``", "```", "````", "~~~", "~~~~", "~", "\n", "\n", " ", "\t", "x",
+                           "\r", "\x85", "\u2028", "\xa0", "\x1c", "a b", "```py", "\n\n"])
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(_PIECES, max_size=30).map("".join))
+def test_split_code_cuts_where_the_line_by_line_rule_cuts(text):
+    assert markup.split_code(text) == _split_code_by_lines(text)
 
 
 def test_outside_code_leaves_fenced_html_alone():

@@ -28,35 +28,44 @@ _BLOCK_START = re.compile(r"(?:[ \t]*(?:`{3,}|~{3,}|[-*+]\s|\d{1,9}[.)]\s|\||#{1
 def split_code(text: str) -> list[tuple[bool, str]]:
     """``text`` cut into (is_code, chunk) runs; a code chunk is a whole fenced block, fences
     included, so joining the chunks gives back ``text`` exactly. An unclosed fence runs to the
-    end, as the shared parser reads it."""
+    end, as the shared parser reads it. Fences are found by searching the text, not by walking
+    its lines: every dialect cuts every page this way, several times, and most lines are prose."""
     if "```" not in text and "~~~" not in text:
         return [(False, text)]  # no line can open a fence: most included files, most chunks
-    lines = text.split("\n")
     out: list[tuple[bool, str]] = []
-    prose: list[str] = []
-    i, n = 0, len(lines)
-    while i < n:
-        m = FENCE_OPEN.match(lines[i])
-        if m is None:
-            prose.append(lines[i])
-            i += 1
-            continue
-        marker = m.group(1)
-        j = i + 1
-        while j < n:
-            stripped = lines[j].strip()
-            if stripped and stripped == marker[0] * len(stripped) and len(stripped) >= len(marker):
-                break
-            j += 1
-        end = min(j, n - 1)
-        if prose:
-            out.append((False, "\n".join(prose)))
-            prose = []
-        out.append((True, "\n".join(lines[i : end + 1])))
-        i = end + 1
-    if prose or not out:
-        out.append((False, "\n".join(prose)))
+    pos, end = 0, len(text)  # pos: where the first line not yet cut starts (past end: none left)
+    while pos <= end:
+        opener = _FENCE_LINE.search(text, pos)
+        if opener is None:
+            break
+        start = opener.start()
+        if start > pos:
+            out.append((False, text[pos : start - 1]))  # the prose lines before, without their last newline
+        line_end = text.find("\n", opener.end())
+        closer = None if line_end < 0 else _closer(opener.group(1)).search(text, line_end + 1)
+        stop = end if closer is None else closer.end()
+        out.append((True, text[start:stop]))
+        pos = stop + 1
+    if pos <= end or not out:
+        out.append((False, text[pos:]))
     return out
+
+
+# A line that opens a fence, anywhere in a text (``FENCE_OPEN`` is the same rule for one line).
+_FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})", re.M)
+_CLOSERS: dict[tuple[str, int], re.Pattern[str]] = {}
+
+
+def _closer(marker: str) -> re.Pattern[str]:
+    """The line that closes a fence opened by ``marker``: only the marker's character, at least as
+    many, white space around (``str.isspace``, as ``re``'s ``\\s`` is)."""
+    key = (marker[0], len(marker))
+    pattern = _CLOSERS.get(key)
+    if pattern is None:
+        pattern = re.compile(rf"^[^\S\n]*{re.escape(marker[0])}{{{len(marker)},}}[^\S\n]*$", re.M)
+        if len(_CLOSERS) < 64:
+            _CLOSERS[key] = pattern
+    return pattern
 
 
 def fence(code: str, language: str) -> str:
