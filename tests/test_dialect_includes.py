@@ -181,3 +181,25 @@ def test_without_a_repository_root_nothing_is_read():
 def test_a_note_with_an_unknown_outcome_is_a_bug(repo):
     with pytest.raises(ValueError):
         ctx_for(repo).note("x", "done", 1)
+
+
+def test_a_located_path_resolves_as_realpath_does_below_the_root(repo, tmp_path):
+    """The resolver looks at links only below the repository root, which is real already; what it
+    finds must be what ``os.path.realpath`` finds, for links at any depth, chains of them, missing
+    components and paths through a file."""
+    outside = tmp_path / "elsewhere"
+    (outside / "deep").mkdir(parents=True)
+    (outside / "deep" / "x.md").write_text("x")
+    (repo / "docs" / "guide" / "page.md").write_text("page")
+    os.symlink(repo / "listings", repo / "docs" / "code")  # a folder link inside
+    os.symlink(repo / "docs" / "code", repo / "docs" / "chain")  # a link to a link
+    os.symlink("../../listings/main.rs", repo / "docs" / "guide" / "main.rs")  # a relative file link
+    os.symlink(outside, repo / "out")  # a link that leaves the repository
+    resolver = includes.Resolver(str(repo), "docs/guide/page.md")
+    for target in ["docs/guide/page.md", "docs/code/main.rs", "docs/chain/main.rs", "docs/guide/main.rs",
+                   "docs/missing/deeper/x.md", "docs/guide/page.md/x", "listings", "docs/code"]:
+        key, real = resolver.locate(target, "")
+        assert real == os.path.realpath(os.path.join(repo, target)), target
+        assert key == os.path.relpath(real, repo).replace(os.sep, "/"), target
+    with pytest.raises(includes.Refused, match="symbolic link out"):
+        resolver.locate("out/deep/x.md", "")

@@ -25,6 +25,7 @@ import hashlib
 import os
 import posixpath
 import re
+import stat
 from dataclasses import dataclass, field
 
 from ..bounded_read import FileTooLarge, NotRegularFile, read_regular, why
@@ -78,7 +79,7 @@ class Resolver:
         if rel == ".." or rel.startswith("../") or rel.startswith("/"):
             raise Refused(f"outside the repository: {target}")
         lexical = os.path.join(self.repo_root, *rel.split("/"))
-        real = os.path.realpath(lexical)
+        real = _real_below(self.repo_root, rel, lexical)
         if not _inside(real, self.repo_root):
             raise Refused(f"through a symbolic link out of the repository: {target}")
         key = rel if real == lexical else os.path.relpath(real, self.repo_root).replace(os.sep, "/")
@@ -127,6 +128,25 @@ class Resolver:
         self.budget -= len(data)
         self.deps[key] = hashlib.sha256(data).hexdigest()
         return data
+
+
+def _real_below(root: str, rel: str, lexical: str) -> str:
+    """``os.path.realpath(lexical)`` for ``lexical``, which is ``rel`` (normalised, no ``..``) under
+    ``root`` (real already): only the components below the root can be links, so only they are
+    looked at, and the full resolution runs only when one of them is a link. A component that
+    does not exist ends the walk, as it ends realpath's: nothing below it can be a link."""
+    if rel == ".":
+        return os.path.realpath(lexical)
+    path = root
+    for part in rel.split("/"):
+        path = path + os.sep + part if path != os.sep else os.sep + part
+        try:
+            mode = os.lstat(path).st_mode
+        except OSError:
+            return lexical
+        if stat.S_ISLNK(mode):
+            return os.path.realpath(lexical)
+    return lexical
 
 
 def _inside(path: str, root: str) -> bool:
