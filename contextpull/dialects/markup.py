@@ -35,14 +35,18 @@ def split_code(text: str) -> list[tuple[bool, str]]:
     out: list[tuple[bool, str]] = []
     pos, end = 0, len(text)  # pos: where the first line not yet cut starts (past end: none left)
     while pos <= end:
-        opener = _FENCE_LINE.search(text, pos)
+        opener = FENCE_OPEN.match(text) if pos == 0 else None
         if opener is None:
-            break
-        start = opener.start()
+            # from the newline that ends the line before: a pattern that starts with a literal
+            # character is searched for quickly, one that starts with ``^`` is tried everywhere
+            opener = _FENCE_LINE.search(text, max(pos - 1, 0))
+            if opener is None:
+                break
+        start = text.rfind("\n", 0, opener.start(1)) + 1
         if start > pos:
             out.append((False, text[pos : start - 1]))  # the prose lines before, without their last newline
         line_end = text.find("\n", opener.end())
-        closer = None if line_end < 0 else _closer(opener.group(1)).search(text, line_end + 1)
+        closer = None if line_end < 0 else _closer(opener.group(1)).search(text, line_end)
         stop = end if closer is None else closer.end()
         out.append((True, text[start:stop]))
         pos = stop + 1
@@ -51,18 +55,20 @@ def split_code(text: str) -> list[tuple[bool, str]]:
     return out
 
 
-# A line that opens a fence, anywhere in a text (``FENCE_OPEN`` is the same rule for one line).
-_FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})", re.M)
+# A line that opens a fence, found from the newline before it (``FENCE_OPEN`` is the rule for one
+# line, and for the text's first).
+_FENCE_LINE = re.compile(r"\n[ \t]*(`{3,}|~{3,})")
 _CLOSERS: dict[tuple[str, int], re.Pattern[str]] = {}
 
 
 def _closer(marker: str) -> re.Pattern[str]:
-    """The line that closes a fence opened by ``marker``: only the marker's character, at least as
-    many, white space around (``str.isspace``, as ``re``'s ``\\s`` is)."""
+    """The line that closes a fence opened by ``marker``, found from the newline before it: only
+    the marker's character, at least as many, white space around (``str.isspace``, as ``re``'s
+    ``\\s`` is)."""
     key = (marker[0], len(marker))
     pattern = _CLOSERS.get(key)
     if pattern is None:
-        pattern = re.compile(rf"^[^\S\n]*{re.escape(marker[0])}{{{len(marker)},}}[^\S\n]*$", re.M)
+        pattern = re.compile(rf"\n[^\S\n]*{re.escape(marker[0])}{{{len(marker)},}}[^\S\n]*(?=\n|\Z)")
         if len(_CLOSERS) < 64:
             _CLOSERS[key] = pattern
     return pattern
