@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from contextpull.dialects.data import files as data_files
 from contextpull.dialects.api import Site
@@ -103,6 +105,44 @@ def test_front_matter_is_parsed_or_named_and_line_numbers_survive(text, data, de
 def test_unclosed_front_matter_is_text():
     fm = split_front_matter("---\ntitle: x\nno end\n")
     assert fm.data == {} and fm.notes == [] and fm.body.startswith("---")
+
+
+def _block_by_lines(text: str) -> tuple[str, str] | None:
+    """The front-matter rule one line at a time: the first line is ``---`` or ``+++`` (white space
+    around), the block runs to the first later line that is its closer (``---`` or ``...`` for
+    YAML, ``+++`` for TOML, white space after); (the block's source, the body with the block's
+    lines blank), or None when the text has no block."""
+    lines = text.split("\n")
+    closers = {"---": ("---", "..."), "+++": ("+++",)}.get(lines[0].strip())
+    if closers is None or len(lines) < 2:
+        return None
+    end = next((j for j in range(1, len(lines)) if lines[j].rstrip() in closers), None)
+    if end is None:
+        return None
+    return "\n".join(lines[1:end]), "\n" * (end + 1) + "\n".join(lines[end + 1 :])
+
+
+_FM_PIECES = st.sampled_from(["---", "+++", "...", "----", "--- ", "\n", "\n", " ", "\t", "\r", "\x85",
+                              "title: x", "a = 1", "x"])
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(_FM_PIECES, max_size=16).map("".join))
+def test_front_matter_is_cut_where_the_line_by_line_rule_cuts(text):
+    from contextpull.dialects.data import front_matter
+
+    seen: list[str] = []
+    real_yaml, real_toml = front_matter._yaml, front_matter.load_toml
+    front_matter._yaml = front_matter.load_toml = lambda source: seen.append(source) or {}
+    try:
+        fm = split_front_matter(text)
+    finally:
+        front_matter._yaml, front_matter.load_toml = real_yaml, real_toml
+    expected = _block_by_lines(text)
+    if expected is None:
+        assert (fm.body, seen) == (text, [])
+    else:
+        assert (fm.body, seen) == (expected[1], [expected[0]])
 
 
 def make(tmp_path, files):

@@ -34,12 +34,19 @@ def split_front_matter(text: str) -> FrontMatter:
     if fence not in _FENCES or not newline:
         return FrontMatter({}, text)
     fmt, closers = _FENCES[fence]
-    lines = text.split("\n")
-    end = next((j for j in range(1, len(lines)) if lines[j].rstrip() in closers), None)
-    if end is None:
-        return FrontMatter({}, text)
-    source = "\n".join(lines[1:end])
-    body = "\n" * (end + 1) + "\n".join(lines[end + 1 :])
+    # The block's lines only are looked at, not the whole page's.
+    start = at = len(first) + 1
+    end = 1  # the closing line's number, from 0
+    while True:
+        stop = text.find("\n", at)
+        line = text[at:] if stop < 0 else text[at:stop]
+        if line.rstrip() in closers:
+            break
+        if stop < 0:
+            return FrontMatter({}, text)
+        at, end = stop + 1, end + 1
+    source = text[start : at - 1] if at > start else ""
+    body = "\n" * (end + 1) + ("" if stop < 0 else text[stop + 1 :])
     try:
         data = _yaml(source) if fmt == "yaml" else load_toml(source)
     except DataError as exc:
