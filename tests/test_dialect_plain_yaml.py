@@ -119,3 +119,17 @@ _LINE = st.tuples(
 @given(st.lists(_LINE, min_size=1, max_size=8).map("\n".join))
 def test_any_block_reads_as_pyyaml_reads_it_or_is_declined(source):
     _same(source)
+
+
+def test_the_refused_characters_are_pyyamls_non_printable_and_the_line_changers():
+    """Every code point: refused exactly when PyYAML's reader refuses it, or it is one of the
+    characters that change how lines read (tab, carriage return, NEL, U+2028, U+2029, BOM)."""
+    import yaml
+
+    line_changers = {"\t", "\r", "\x85", "\u2028", "\u2029", "\ufeff"}
+    disagree = [
+        hex(code) for code in range(0x110000)
+        if bool(plain_yaml._REFUSED.match(chr(code)))
+        != (bool(yaml.reader.Reader.NON_PRINTABLE.match(chr(code))) or chr(code) in line_changers)
+    ]
+    assert disagree == []
