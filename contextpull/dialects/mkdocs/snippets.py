@@ -201,20 +201,29 @@ def _variant_block(ctx: Context, m: re.Match, line: int) -> list[str] | None:
 
 
 def expand_variants(lines: Lines, ctx: Context) -> Lines:
-    """``{* file ... *}`` lines and ``{!file!}`` includes, against the folder of mkdocs.yml."""
+    """``{* file ... *}`` lines and ``{!file!}`` includes, against the folder of mkdocs.yml. The
+    lines that hold one are found first and the runs between them are copied as they are: a page
+    is mostly other lines, and a Python step per line was most of this pass's cost."""
+    hits = [i for i, (_, text) in enumerate(lines) if text.startswith("{*") or "{!" in text]
+    if not hits:
+        return lines
     out: Lines = []
-    for origin, text in lines:
+    last = 0
+    for i in hits:
+        out += lines[last:i]
+        last = i + 1
+        origin, text = lines[i]
         if text.startswith("{*"):
             m = _VARIANT.match(text)
             block = _variant_block(ctx, m, origin) if m else None
-            if block is not None:
-                out.extend((origin, t) for t in "\n".join(block).split("\n"))
+            if block is None:
+                out.append((origin, text))
                 continue
-        elif "{!" in text:
+            text = "\n".join(block)
+        else:
             text = _MDX_INCLUDE.sub(lambda mm: _mdx_include(ctx, mm, origin), text)
-            out.extend((origin, t) for t in text.split("\n"))
-            continue
-        out.append((origin, text))
+        out += [(origin, part) for part in text.split("\n")]
+    out += lines[last:]
     return out
 
 
