@@ -122,6 +122,9 @@ CASES: dict[str, tuple[str, str, dict[str, str], str]] = {
     "notebook-not-json": ("sphinx", "docs/nb.ipynb", {
         "docs/nb.ipynb": "{not json at all\n", "docs/shape.ipynb": '{"cells": "not a list", "nbformat": 4}\n',
     }, "a named skip each"),
+    "backtick-runs": ("hugo", "content/ticks.md", {
+        "content/ticks.md": "# Ticks\n\nCode: " + "`" * 3000 + " <b>INNER-TEXT-1</b> " + "`" * 1000 + "\n\nAfter <i>it</i>.\n",
+    }, "read at once: a run of backticks costs a pass, not time cubic in its length"),
     "unknown-mkdocs": ("mkdocs", "docs/unknown.md", {
         "docs/unknown.md": '# U\n\n!!! madeup "Made up"\n    INNER-TEXT-1\n\n/// frob\nINNER-TEXT-2\n///\n',
     }, "inner text kept; !!! madeup converted, /// frob named unresolved"),

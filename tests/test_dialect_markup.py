@@ -3,6 +3,8 @@ page does not show goes, what it shows stays."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -67,10 +69,33 @@ _PIECES = st.sampled_from(["`", "``", "```", "````", "~~~", "~~~~", "~", "\n", "
                            "\r", "\x85", "\u2028", "\xa0", "\x1c", "a b", "```py", "\n\n"])
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=800, deadline=None)
 @given(st.lists(_PIECES, max_size=30).map("".join))
 def test_split_code_cuts_where_the_line_by_line_rule_cuts(text):
     assert markup.split_code(text) == _split_code_by_lines(text)
+
+
+# The rule for inline code spans as a pattern: the reference the one-pass scan is held to.
+_CODE_SPAN_RULE = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
+_SPAN_PIECES = st.sampled_from(["`", "``", "```", "````", "``````", "`````````", "a", " ", "\n", "b`c"])
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(_SPAN_PIECES, max_size=24).map("".join))
+def test_code_spans_are_the_matches_of_the_span_rule(text):
+    assert markup.code_spans(text) == [(m.start(), m.end()) for m in _CODE_SPAN_RULE.finditer(text)]
+
+
+def test_a_long_run_of_backticks_is_one_pass():
+    """The pattern takes time cubic in the run (seconds for a thousand backticks); the scan
+    finds the span it would, for a run a hundred times longer: it opens where 79,999 backticks
+    are left in the run (the last position whose 40,000-wide opener cannot start the content)
+    and closes at the later run."""
+    text = "`" * 100_000 + " <b>x</b> " + "`" * 40_000 + " <i>y</i>"
+    assert markup.code_spans(text) == [(20_001, 100_000 + 10 + 40_000)]
+    small = "`" * 10 + " <b>x</b> " + "`" * 4
+    assert markup.code_spans(small) == [(m.start(), m.end()) for m in _CODE_SPAN_RULE.finditer(small)] == [(3, 24)]
+    assert markup.html_to_text(text).endswith("`" * 40_000 + " y")
 
 
 def test_outside_code_leaves_fenced_html_alone():

@@ -126,7 +126,7 @@ _FM_PIECES = st.sampled_from(["---", "+++", "...", "----", "--- ", "\n", "\n", "
                               "title: x", "a = 1", "x"])
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=800, deadline=None)
 @given(st.lists(_FM_PIECES, max_size=16).map("".join))
 def test_front_matter_is_cut_where_the_line_by_line_rule_cuts(text):
     from contextpull.dialects.data import front_matter
