@@ -65,6 +65,12 @@ CASES = {
     "rubric": (".. rubric:: Footnotes\n", "```{rubric} Footnotes\n```\n"),
     "productionlist": (".. productionlist::\n   bed: row+\n   row: seed*\n",
                        "```{productionlist}\nbed: row+\nrow: seed*\n```\n"),
+    "glossary": (".. glossary::\n   :sorted:\n\n   mulch\n   bark\n      A layer on the soil\n"
+                 "      that keeps it damp.\n\n   compost\n      Rotted matter.\n",
+                 "```{glossary}\n:sorted:\n\nmulch\nbark\n   A layer on the soil\n"
+                 "   that keeps it damp.\n\ncompost\n   Rotted matter.\n```\n"),
+    "code-block caption": (".. code-block:: python\n   :caption: Sowing ``seeds``\n\n   sow(1)\n",
+                           "```{code-block} python\n:caption: Sowing `seeds`\n\nsow(1)\n```\n"),
     "tabs kept": (".. tabs::\n\n   .. tab:: Spring\n\n      Sow.\n", "````{tabs}\n```{tab} Spring\nSow.\n```\n````\n"),
 }
 # rubric is docutils' own in rst, which notes nothing of it; its text is all that is compared.
@@ -156,3 +162,13 @@ def test_every_shared_name_has_one_meaning():
             assert not set(group) & set(other)
     assert names.is_object("py:function") and names.is_object("rst:directive:option")
     assert not names.is_object("py:automodule") and names.is_autodoc("py:automodule")
+
+
+def test_a_glossary_entry_is_its_terms_then_its_indented_definition():
+    body = ["rake", "hoe", "   Tools for", "   the soil.", "", ".. a comment", "", "mulch",
+            "   Bark.", "", "   More bark.", ""]
+    assert names.glossary_entries(body) == [
+        (["rake", "hoe"], ["Tools for", "the soil."]),
+        (["mulch"], ["Bark.", "", "More bark."]),
+    ]
+    assert [t for t, _ in names.glossary_entries(["b", "  x", "A", "  y"], sort=True)] == [["A"], ["b"]]

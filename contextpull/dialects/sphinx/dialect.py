@@ -196,7 +196,12 @@ class _Converter:
         start = at or number + 1 + offset
         if key in _CODE:
             self.note("myst code-block", "converted", number)
-            return fence("\n".join(content), argument.split()[0] if argument else "")
+            caption = self.inline(options["caption"], number) if options.get("caption") else ""
+            return ([caption, ""] if caption else []) + fence(
+                "\n".join(content), argument.split()[0] if argument else "")
+        if key == "glossary":
+            self.note("myst glossary", "converted", number)
+            return self.glossary(content, options, start, within, at)
         if key in _ADMONITIONS or key in _TITLED or key in VERSION_LABELS:
             return self.labelled(key, argument, content, options, number, start, at, within)
         if key in names.DROPPED or key == "highlight":
@@ -243,6 +248,10 @@ class _Converter:
             return []
         if key in names.KEPT or key in _NATIVE_KEPT:
             self.note(f"myst {key}", "converted", number)
+            if key.endswith("table"):  # its title above, a csv-table's header row first
+                header = [options["header"]] if options.get("header") else []
+                title = [self.inline(argument, number), ""] if argument else []
+                return title + self.convert(header + content, start, within, at)
             return self.convert(content, start, within, at)
         if defined(name, self.config, _rst_names(), self.ctx) is False:
             self.note("myst directive", "unresolved", number, unknown_detail(name, bool(content)))
@@ -275,6 +284,18 @@ class _Converter:
         if not body:
             return [label if label.endswith((".", ":")) else f"{label}."]
         return labelled(label, "\n".join(body)).split("\n")
+
+    def glossary(self, content, options, start, within, at) -> list[str]:
+        """Sphinx's glossary entries (``directive_names.glossary_entries``) as the definition
+        list rst writes: "- term: definition", or the term then the definition indented."""
+        out: list[str] = []
+        for terms, definition in names.glossary_entries(content, "sorted" in options):
+            head = self.inline(", ".join(terms), at or start)
+            body = "\n".join(squeeze(self.convert(definition, start, within, at))).strip()
+            text = f"{head}: {body}" if body and "\n" not in body else f"{head}\n{body}".strip()
+            lines = text.split("\n")
+            out.extend([f"- {lines[0]}", *(f"  {x}".rstrip() for x in lines[1:])])
+        return out
 
     def code_tab(self, argument: str, content: list[str], number: int) -> list[str]:
         """sphinx-tabs ``code-tab:: python [label]``: a labelled code block, as in rst."""

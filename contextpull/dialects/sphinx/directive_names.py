@@ -14,7 +14,7 @@ What a name means on the page lives here too, once for both syntaxes, so that a 
 the same in a ``.rst`` page and in a MyST ``.md`` page of one site (issue 26, "Markup to
 meaning"): the names whose output is not on the page (``DROPPED``), the generated API text
 (``AUTODOC``), object descriptions (``is_object``), containers whose body is the page text
-(``KEPT``), the version notes' labels and the ``only`` rule. ``rst_registry`` maps them to
+(``KEPT``), the version notes' labels, the ``only`` rule and a glossary's entries. ``rst_registry`` maps them to
 docutils stand-ins, the MyST reader (``dialect``) to Markdown; this module loads without docutils.
 """
 
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from collections.abc import Collection
 
 # A version note as Sphinx renders its label, in both syntaxes ("Added in version 2.0: ...").
@@ -65,7 +66,7 @@ OBJECTS = frozenset((
 OBJECT_DOMAINS = ("py", "c", "cpp", "js", "std", "rst")
 # Containers whose body is what the page shows, the directive itself adding nothing one reads.
 KEPT = frozenset((
-    "glossary", "hlist", "tabs", "tab-set", "grid", "grid-item", "grid-item-card",
+    "hlist", "tabs", "tab-set", "grid", "grid-item", "grid-item-card",
     "ifconfig", "rst-class", "cssclass", "container", "div", "tab-set-code", "margin",
 ))
 # A tab (sphinx-tabs, sphinx-design) and its kin: its label, then its body, noted as a tab.
@@ -100,6 +101,38 @@ def signatures(argument: str) -> list[str]:
 def productions(argument: str) -> list[str]:
     """A ``productionlist``'s productions, one a line (the whole list is its argument)."""
     return [line.strip() for line in argument.split("\n") if line.strip()]
+
+
+def glossary_entries(lines: list[str], sort: bool = False) -> list[tuple[list[str], list[str]]]:
+    """A ``glossary``'s entries, as Sphinx reads its body: lines at the body's left edge are
+    terms (several in a row name one entry), the indented lines after them its definition
+    (dedented); ``:sorted:`` orders the entries by their first term."""
+    entries: list[tuple[list[str], list[str]]] = []
+    after_blank = True
+    for line in lines:
+        if not line.strip():
+            if entries and entries[-1][1]:
+                entries[-1][1].append("")
+            after_blank = True
+            continue
+        if line[0] not in " \t":
+            if not line.startswith(".."):  # a comment
+                if entries and not entries[-1][1] and not after_blank:
+                    entries[-1][0].append(line.strip())
+                else:
+                    entries.append(([line.strip()], []))
+        elif entries:
+            entries[-1][1].append(line)
+        after_blank = False
+    out = []
+    for terms, definition in entries:
+        while definition and not definition[-1].strip():
+            definition.pop()
+        indent = min((len(x) - len(x.lstrip()) for x in definition if x.strip()), default=0)
+        out.append((terms, [x[indent:] for x in definition]))
+    if sort:
+        out.sort(key=lambda entry: unicodedata.normalize("NFD", entry[0][0].lower()))
+    return out
 
 
 def autodoc_detail(name: str, target: str) -> str:

@@ -21,7 +21,7 @@ from .rst_directives import (
     Autodoc, Centered, CodeBlock, Date, Describe, Dropped, Highlight, Include, Kept,
     LiteralInclude, Only, Productions, Raw, SafeCSVTable, TestCode, Unknown,
 )
-from .rst_labelled import VERSION_LABELS, CodeTab, SeeAlso, Tab, VersionChange
+from .rst_labelled import VERSION_LABELS, CodeTab, Glossary, SeeAlso, Tab, VersionChange
 
 def _table() -> dict[str, type[Directive]]:
     """Each name of ``directive_names``' shared tables to its stand-in, then the names whose
@@ -45,7 +45,7 @@ def _table() -> dict[str, type[Directive]]:
         "literalinclude": LiteralInclude, "include": Include, "raw": Raw,
         "csv-table": SafeCSVTable, "date": Date, "highlight": Highlight,
         "seealso": SeeAlso, "only": Only, "code-tab": CodeTab, "centered": Centered,
-        "productionlist": Productions,
+        "productionlist": Productions, "glossary": Glossary,
     })
     for name in names.TABS:
         table[name] = Tab
