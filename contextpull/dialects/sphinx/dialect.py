@@ -55,8 +55,8 @@ _ADMONITIONS = {
 _TITLED = ("admonition", *names.TABS, "topic", "sidebar")
 _CODE = ("code-block", "code", "sourcecode", "code-cell")
 # What a name means is directive_names' (shared with rst); these are docutils' own directives,
-# which rst reads natively and MyST by keeping their body, and ``highlight``, which sets no
-# language on a Markdown fence.
+# which rst reads natively and MyST by keeping their body. (``highlight`` is dropped here: it sets
+# no language on a Markdown fence.)
 _NATIVE_KEPT = ("figure", "epigraph", "list-table", "csv-table", "table", "math")
 
 
