@@ -131,3 +131,41 @@ def test_a_myst_directive_a_configured_extension_defines_is_not_called_unknown(t
     out = sphinx.prepare("```{button-link} https://example.org\nSow now\n```\n", ctx)
     assert out.strip() == "Sow now"
     assert [(c, o, line) for c, o, line, _ in ctx.notes] == [("myst directive", outcome, 1)]
+
+
+def test_a_block_option_value_spans_its_lines_and_the_code_keeps_only_the_code(tmp_path):
+    """``:caption: |`` then ``:    text`` lines (or an indented value in a ``---`` block) is one
+    option, as MyST reads it as YAML: the caption shows above the code, nothing of it in it."""
+    text, _ctx = prepare(tmp_path, """
+        ```{code-block} python
+        :caption: |
+        :     Sowing the
+        :     first row
+        :emphasize-lines: 1
+
+        sow(1)
+        ```
+
+        ```{code-block} python
+        ---
+        caption: >
+            Folded into
+            one line
+        ---
+        sow(2)
+        ```
+        """)
+    assert text == ("Sowing the\nfirst row\n\n```python\nsow(1)\n```\n\n"
+                    "Folded into one line\n\n```python\nsow(2)\n```\n")
+
+
+def test_a_table_directive_shows_its_title_and_a_csv_header_row(tmp_path):
+    text, _ctx = prepare(tmp_path, """
+        ```{csv-table} Seed prices
+        :header: >
+        :    "Seed", "Price"
+
+        "Bean", 2
+        ```
+        """)
+    assert text == 'Seed prices\n\n"Seed", "Price"\n"Bean", 2\n'

@@ -3,7 +3,9 @@
 A Sphinx site's ``.rst`` goes through docutils (``read_rst``); its ``.md`` is MyST, Markdown
 whose extensions are Sphinx's directives and roles in Markdown clothing. ``prepare`` turns them
 into the plain Markdown the shared parser reads, with the same meanings ``read_rst`` gives their
-rst forms, so a page reads the same whichever syntax its author chose:
+rst forms, so a page reads the same whichever syntax its author chose: what a directive name
+means is ``directive_names``' tables and what a role shows is ``role_text``'s rule, both shared
+with the rst reader.
 
 - directive fences (```` ```{note} ````, ``:::{admonition} Title``) by name: admonitions and
   tabs as labelled text, ``code-block`` as a fence, ``include``/``literalinclude`` through
@@ -24,6 +26,7 @@ import re
 
 from ..api import Context, Included
 from ..markup import html_to_text, labelled, strip_html_comments
+from . import directive_names as names
 from .directive_names import VERSION_LABELS, defined, unknown_detail
 from .pages import config_notes  # noqa: F401 - what conf.py left unread, said once (read.py)
 from .myst_lines import (
@@ -31,6 +34,7 @@ from .myst_lines import (
     without_html_comments,
 )
 from .read_rst import document_folders
+from .role_text import display, escaped, explicit, unescape
 
 NAME = "sphinx"
 # Directives inside directives, as deep as markdown-it's default maxNesting.
@@ -48,20 +52,12 @@ _ADMONITIONS = {
     "hint": "Hint", "caution": "Caution", "danger": "Danger", "error": "Error",
     "attention": "Attention", "seealso": "See also",
 }
-_TITLED = ("admonition", "dropdown", "tab-item", "tab", "group-tab", "card", "topic", "sidebar")
+_TITLED = ("admonition", *names.TABS, "topic", "sidebar")
 _CODE = ("code-block", "code", "sourcecode", "code-cell")
-_DROPPED = (
-    "toctree", "index", "contents", "currentmodule", "module", "py:module", "py:currentmodule",
-    "tableofcontents", "sectionauthor", "codeauthor", "highlight", "image", "mermaid",
-    "graphviz", "uml", "plantuml", "meta", "spelling:word-list", "default-domain", "program",
-    # Sphinx shows a todo only with todo_include_todos, off by default; rst drops it alike.
-    "todo", "todolist",
-)
-_AUTODOC = ("automodule", "autoclass", "autofunction", "automethod", "autoattribute",
-            "autodata", "autoexception", "autosummary", "autoproperty", "autodecorator")
-_KEPT = ("tab-set", "tabs", "grid", "grid-item", "grid-item-card", "div", "container",
-         "glossary", "hlist", "only", "figure", "margin", "epigraph", "list-table",
-         "csv-table", "table", "math", "centered", "rubric", "ifconfig")
+# What a name means is directive_names' (shared with rst); these are docutils' own directives,
+# which rst reads natively and MyST by keeping their body. (``highlight`` is dropped here: it sets
+# no language on a Markdown fence.)
+_NATIVE_KEPT = ("figure", "epigraph", "list-table", "csv-table", "table", "math")
 
 
 def prepare(text: str, ctx: Context) -> str:
@@ -147,14 +143,14 @@ class _Converter:
     def role(self, match: re.Match, number: int) -> str:
         if match.group(1) is None:
             return match.group(0)  # an inline code span, kept as written
-        from .rst_roles import display
-
-        shown, code = display(match.group(1), match.group(3), self.config)
+        text = escaped(match.group(3))
+        shown, code = display(match.group(1), text, self.config)
         local = not match.group(1).startswith("external")  # intersphinx's external+x:ref
-        if local and match.group(1).rsplit(":", 1)[-1] == "ref" and "<" not in match.group(3):
-            return self.ref(match.group(3).strip(), shown, number)
+        titled = explicit(text) is not None
+        if local and match.group(1).rsplit(":", 1)[-1] == "ref" and not titled:
+            return self.ref(unescape(text).strip(), shown, number)
         self.note("myst role", "converted", number)
-        if local and match.group(1).rsplit(":", 1)[-1] == "doc" and "<" not in match.group(3):
+        if local and match.group(1).rsplit(":", 1)[-1] == "doc" and not titled:
             from .xrefs.doc_titles import doc_title
 
             shown = doc_title(self.ctx, match.group(3).strip(), self.doc_folder, self.source_dir,
@@ -200,25 +196,48 @@ class _Converter:
         start = at or number + 1 + offset
         if key in _CODE:
             self.note("myst code-block", "converted", number)
-            return fence("\n".join(content), argument.split()[0] if argument else "")
+            caption = self.inline(options["caption"], number) if options.get("caption") else ""
+            return ([caption, ""] if caption else []) + fence(
+                "\n".join(content), argument.split()[0] if argument else "")
+        if key == "glossary":
+            self.note("myst glossary", "converted", number)
+            return self.glossary(content, options, start, within, at)
         if key in _ADMONITIONS or key in _TITLED or key in VERSION_LABELS:
             return self.labelled(key, argument, content, options, number, start, at, within)
-        if key in _DROPPED:
+        if key in names.DROPPED or key == "highlight":
             self.note(f"myst {key}", "converted", number)
             return []
-        if key in _AUTODOC or (key == "eval-rst" and autodoc_only(content)):
-            what = f"{key} {argument}".strip() if key in _AUTODOC else " ".join(
-                content[0][3:].replace("::", "").split())
-            self.note("myst autodoc", "unresolved", number,
-                      f"{what}: generated from code, which is never imported")
+        if names.is_autodoc(key):
+            self.note("myst autodoc", "unresolved", number, names.autodoc_detail(key, argument))
+            return []
+        if key == "eval-rst" and autodoc_only(content):
+            what = " ".join(content[0][3:].replace("::", "").split())
+            self.note("myst autodoc", "unresolved", number, names.autodoc_detail(what, ""))
             return []
         if key == "eval-rst" or key == "rst":
             return self.eval_rst(content, number)
-        if _is_object(key):
+        if names.is_object(key):
             self.note("myst object description", "converted", number)
-            signatures = [code_span(sig.strip()) for sig in argument.split("\n") if sig.strip()]
+            signatures = [code_span(sig) for sig in names.signatures(argument)]
             return [*(x for sig in signatures for x in (sig, "")),
                     *self.convert(content, start, within, at)]
+        if key == "only":
+            hidden = names.only_hidden(argument)
+            self.note("myst only", "converted", number, hidden or "")
+            return [] if hidden else self.convert(content, start, within, at)
+        if key in names.CODE:
+            self.note(f"myst {key}", "converted", number)
+            return [] if "hide" in options or not content else fence(
+                "\n".join(content), names.CODE[key])
+        if key in names.ARGUMENT_TEXT:
+            self.note(f"myst {key}", "converted", number)
+            return [self.inline(argument, number)] if argument else []
+        if key == "productionlist":
+            self.note("myst productionlist", "converted", number)
+            grammar = names.productions("\n".join([argument, *body]))
+            return fence("\n".join(grammar), "") if grammar else []
+        if key == "code-tab":
+            return self.code_tab(argument, content, number)
         if key in ("include", "literalinclude"):
             return self.include(key, argument, options, number, at, within)
         if key == "raw":
@@ -227,8 +246,12 @@ class _Converter:
                 text = html_to_text(strip_html_comments("\n".join(content))).strip()
                 return text.split("\n") if text else []
             return []
-        if key in _KEPT:
+        if key in names.KEPT or key in _NATIVE_KEPT:
             self.note(f"myst {key}", "converted", number)
+            if key.endswith("table"):  # its title above, a csv-table's header row first
+                header = [options["header"]] if options.get("header") else []
+                title = [self.inline(argument, number), ""] if argument else []
+                return title + self.convert(header + content, start, within, at)
             return self.convert(content, start, within, at)
         if defined(name, self.config, _rst_names(), self.ctx) is False:
             self.note("myst directive", "unresolved", number, unknown_detail(name, bool(content)))
@@ -240,8 +263,11 @@ class _Converter:
         return []
 
     def labelled(self, key, argument, content, options, number, start, at, within) -> list[str]:
-        """"Label: first paragraph", as ``rst_nodes`` writes an admonition."""
-        self.note("myst admonition", "converted", number)
+        """"Label: first paragraph", as ``rst_nodes`` writes an admonition; noted under the
+        name rst notes it by."""
+        construct = key if key in VERSION_LABELS or key == "seealso" else (
+            "tab" if key in names.TABS else "admonition")
+        self.note(f"myst {construct}", "converted", number)
         if key in VERSION_LABELS:
             version, _, rest = argument.partition(" ")
             label = VERSION_LABELS[key].format(version)
@@ -258,6 +284,26 @@ class _Converter:
         if not body:
             return [label if label.endswith((".", ":")) else f"{label}."]
         return labelled(label, "\n".join(body)).split("\n")
+
+    def glossary(self, content, options, start, within, at) -> list[str]:
+        """Sphinx's glossary entries (``directive_names.glossary_entries``) as the definition
+        list rst writes: "- term: definition", or the term then the definition indented."""
+        out: list[str] = []
+        for terms, definition in names.glossary_entries(content, "sorted" in options):
+            head = self.inline(", ".join(terms), at or start)
+            body = "\n".join(squeeze(self.convert(definition, start, within, at))).strip()
+            text = f"{head}: {body}" if body and "\n" not in body else f"{head}\n{body}".strip()
+            lines = text.split("\n")
+            out.extend([f"- {lines[0]}", *(f"  {x}".rstrip() for x in lines[1:])])
+        return out
+
+    def code_tab(self, argument: str, content: list[str], number: int) -> list[str]:
+        """sphinx-tabs ``code-tab:: python [label]``: a labelled code block, as in rst."""
+        self.note("myst tab", "converted", number)
+        words = argument.split(None, 1)
+        language = words[0] if words else ""
+        label = words[1] if len(words) > 1 else language
+        return [f"{label or 'Code'}:", "", *fence("\n".join(content), language)]
 
     def eval_rst(self, content: list[str], number: int) -> list[str]:
         """An ``eval-rst`` block through docutils, its blocks written back as Markdown."""
@@ -307,19 +353,8 @@ class _Converter:
         return self.convert(text.split("\n"), line, included, line)
 
 
-_OBJECTS = {"function", "class", "method", "staticmethod", "classmethod", "attribute", "data",
-            "exception", "decorator", "property", "envvar", "option", "cmdoption", "confval",
-            "describe", "object", "type", "module-attribute"}
-
-
 def _rst_names():
     """The directive names the rst reader renders by a rule (docutils is loaded only here)."""
     from .rst_registry import TABLE
 
     return TABLE
-
-
-def _is_object(name: str) -> bool:
-    """An object description (``py:function``, ``envvar``): its signature, then its body."""
-    domain, _, base = name.rpartition(":")
-    return base in _OBJECTS and domain in ("", "py", "c", "cpp", "js", "std", "rst")

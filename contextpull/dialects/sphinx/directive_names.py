@@ -10,14 +10,19 @@ extension this table does not know, or registers a directive under a computed na
 be defined, and none is called unknown (``defined`` answers None): a real project's own
 directives must not be reported as mistakes.
 
-The version notes' labels live here too: both syntaxes render them, and this module is the one
-table of directive names the MyST reader loads without docutils.
+What a name means on the page lives here too, once for both syntaxes, so that a directive reads
+the same in a ``.rst`` page and in a MyST ``.md`` page of one site (issue 26, "Markup to
+meaning"): the names whose output is not on the page (``DROPPED``), the generated API text
+(``AUTODOC``), object descriptions (``is_object``), containers whose body is the page text
+(``KEPT``), the version notes' labels, the ``only`` rule and a glossary's entries. ``rst_registry`` maps them to
+docutils stand-ins, the MyST reader (``dialect``) to Markdown; this module loads without docutils.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from collections.abc import Collection
 
 # A version note as Sphinx renders its label, in both syntaxes ("Added in version 2.0: ...").
@@ -27,6 +32,124 @@ VERSION_LABELS = {
     "deprecated": "Deprecated since version {}",
     "versionremoved": "Removed in version {}",
 }
+
+# Navigation, index entries, metadata, diagrams and set-up code: nothing of them is on the page.
+DROPPED = frozenset((
+    "toctree", "index", "currentmodule", "module", "py:module", "py:currentmodule",
+    "default-domain", "sectionauthor", "moduleauthor", "codeauthor", "tabularcolumns",
+    "contents", "sectnum", "section-numbering", "header", "footer", "meta", "title",
+    "target-notes", "program", "spelling:word-list", "spelling", "todolist",
+    "graphviz", "graph", "digraph", "inheritance-diagram", "uml", "plantuml", "mermaid",
+    "testsetup", "testcleanup", "toc", "include-toc", "tableofcontents", "image",
+    "figure-placeholder", "ifconfig-hidden", "role-hidden",
+    # Sphinx shows a todo only with todo_include_todos, off by default.
+    "todo",
+))
+# Text generated from imported code (autodoc and the extensions built like it): the build imports
+# nothing, so the page's text is not there to read. Each also under ``py:``.
+AUTODOC = frozenset((
+    "automodule", "autoclass", "autoexception", "autofunction", "automethod", "autoattribute",
+    "autodata", "autoproperty", "autodecorator", "autonewtypedata", "autonewvarattribute",
+    "autosummary", "autoflask", "click", "argparse", "autoprogram", "autoenum",
+    "autopydantic_model", "autopydantic_settings", "autopydantic_field", "automodapi",
+    "automodsumm",
+))
+# Object descriptions: the page shows the signature, then the body. Each also under a domain.
+OBJECTS = frozenset((
+    "function", "class", "method", "staticmethod", "classmethod", "attribute", "data",
+    "exception", "decorator", "decoratormethod", "property", "type", "envvar", "describe",
+    "object", "option", "cmdoption", "confval", "setting", "event", "opcode", "pdbcommand",
+    "2to3fixer", "rst:directive", "rst:role", "rst:directive:option", "module-attribute",
+    "macro", "member", "var", "struct", "union", "enum", "enumerator", "namespace", "concept",
+    "fixture",
+))
+OBJECT_DOMAINS = ("py", "c", "cpp", "js", "std", "rst")
+# Containers whose body is what the page shows, the directive itself adding nothing one reads.
+KEPT = frozenset((
+    "hlist", "tabs", "tab-set", "grid", "grid-item", "grid-item-card",
+    "ifconfig", "rst-class", "cssclass", "container", "div", "tab-set-code", "margin",
+))
+# A tab (sphinx-tabs, sphinx-design) and its kin: its label, then its body, noted as a tab.
+TABS = frozenset(("tab", "group-tab", "tab-item", "dropdown", "card"))
+# Code the page shows in a block of this language: sphinx.ext.doctest's directives (a ``:hide:``
+# one shows nothing).
+CODE = {"doctest": "pycon", "testcode": "python", "testoutput": "text"}
+# Directives whose argument is their text on the page.
+ARGUMENT_TEXT = frozenset(("centered", "rubric"))
+# Sphinx's HTML builder sets these tags; ``only`` shows its body when its expression holds.
+_HTML_TAGS = frozenset(("html", "format_html", "builder_html"))
+
+
+def is_autodoc(name: str) -> bool:
+    key = name.lower()
+    return key in AUTODOC or (key.startswith("py:") and key[3:] in AUTODOC)
+
+
+def is_object(name: str) -> bool:
+    """``py:function``, ``envvar``, ``rst:directive:option``: an object description."""
+    key = name.lower()
+    domain, _, base = key.partition(":")
+    return key in OBJECTS or (domain in OBJECT_DOMAINS and base in OBJECTS)
+
+
+def signatures(argument: str) -> list[str]:
+    """An object description's signatures, one a line, as the page shows them (a line's
+    trailing backslash only continues the argument in rst)."""
+    return [sig for line in argument.split("\n") if (sig := line.strip().rstrip("\\").strip())]
+
+
+def productions(argument: str) -> list[str]:
+    """A ``productionlist``'s productions, one a line (the whole list is its argument)."""
+    return [line.strip() for line in argument.split("\n") if line.strip()]
+
+
+def glossary_entries(lines: list[str], sort: bool = False) -> list[tuple[list[str], list[str]]]:
+    """A ``glossary``'s entries, as Sphinx reads its body: lines at the body's left edge are
+    terms (several in a row name one entry), the indented lines after them its definition
+    (dedented); ``:sorted:`` orders the entries by their first term."""
+    entries: list[tuple[list[str], list[str]]] = []
+    after_blank = True
+    for line in lines:
+        if not line.strip():
+            if entries and entries[-1][1]:
+                entries[-1][1].append("")
+            after_blank = True
+            continue
+        if line[0] not in " \t":
+            if not line.startswith(".."):  # a comment
+                if entries and not entries[-1][1] and not after_blank:
+                    entries[-1][0].append(line.strip())
+                else:
+                    entries.append(([line.strip()], []))
+        elif entries:
+            entries[-1][1].append(line)
+        after_blank = False
+    out = []
+    for terms, definition in entries:
+        while definition and not definition[-1].strip():
+            definition.pop()
+        indent = min((len(x) - len(x.lstrip()) for x in definition if x.strip()), default=0)
+        out.append((terms, [x[indent:] for x in definition]))
+    if sort:
+        out.sort(key=lambda entry: unicodedata.normalize("NFD", entry[0][0].lower()))
+    return out
+
+
+def autodoc_detail(name: str, target: str) -> str:
+    return f"{name} {target}".strip() + ": generated from code, which is never imported"
+
+
+def only_hidden(expression: str) -> str | None:
+    """Why an ``only`` body is not on the HTML page, or None when it is. Sphinx evaluates the
+    expression over the builder's tags; the tags a project sets itself (``-t``, ``tags.add``)
+    are not known here, so only an expression naming no HTML tag and no ``not`` is taken to
+    leave the body out, and any other is shown."""
+    words = re.findall(r"[\w-]+", expression)
+    names = set(words) - {"and", "or", "not"}
+    if names and "not" not in words and not names & _HTML_TAGS:
+        return f"not in HTML output: {expression}"
+    return None
+
 
 # Sphinx's own directives that are neither docutils' nor stood in for by ``rst_registry``.
 SPHINX = frozenset((

@@ -99,25 +99,53 @@ def options_and_content(body: list[str]) -> tuple[dict[str, str], list[str], int
     """A directive's options (``:key: value`` lines or a ``---`` YAML block) and its content,
     with the number of lines the options took."""
     options: dict[str, str] = {}
+    last = ""
     if body and body[0].strip() == "---":
         for j in range(1, len(body)):
             if body[j].strip() == "---":
                 for line in body[1:j]:
                     key, colon, value = line.partition(":")
-                    if colon and key.strip():
-                        options[key.strip()] = value.strip().strip("'\"")
-                return options, body[j + 1 :], j + 1
+                    if last and line[:1] in (" ", "\t") and line.strip():
+                        _continue(options, last, line.strip())
+                    elif colon and key.strip():
+                        last = key.strip()
+                        options[last] = value.strip().strip("'\"")
+                return _folded(options), body[j + 1 :], j + 1
         return options, body, 0
     j = 0
     while j < len(body):
         match = re.match(r"^\s*:([\w-]+):\s*(.*)$", body[j])
-        if match is None:
+        more = re.match(r"^\s*:\s+(\S.*)$", body[j]) if match is None and last else None
+        if more is not None:  # ":     text": the next line of a "|" or ">" value
+            _continue(options, last, more.group(1).strip())
+        elif match is None:
             break
-        options[match.group(1)] = match.group(2).strip()
+        else:
+            last = match.group(1)
+            options[last] = match.group(2).strip()
         j += 1
+    options = _folded(options)
     if j and j < len(body) and not body[j].strip():  # the blank line that ends the options
         j += 1
     return options, body[j:], j
+
+
+def _continue(options: dict[str, str], key: str, text: str) -> None:
+    """A YAML block value's next line (``caption: |`` then its lines)."""
+    value = options.get(key, "")
+    options[key] = f"{value}\n{text}" if value else text
+
+
+def _folded(options: dict[str, str]) -> dict[str, str]:
+    """A ``|`` value keeps its lines, a ``>`` value folds them into one; a YAML block marker
+    alone is no text."""
+    out = {}
+    for key, value in options.items():
+        head, _, rest = value.partition("\n")
+        if head.strip() in ("|", "|-", "|+", ">", ">-", ">+"):
+            value = rest if head.startswith("|") else " ".join(rest.split("\n"))
+        out[key] = value
+    return out
 
 
 def autodoc_only(content: list[str]) -> bool:

@@ -27,6 +27,7 @@ from docutils import nodes, statemachine
 from docutils.parsers.rst import Directive, directives
 from docutils.parsers.rst.directives.tables import CSVTable
 
+from .directive_names import CODE, autodoc_detail, only_hidden, productions, signatures
 from .literal_include import LiteralIncludeError, between_markers, dedent, select_lines
 
 
@@ -91,9 +92,7 @@ class Autodoc(Dropped):
     """Documentation generated from imported code: the build imports nothing, so it is lost."""
 
     def run(self):
-        target = " ".join(self.arguments)
-        note_at(self, "rst autodoc", "unresolved",
-              f"{self.name} {target}: generated from code, which is never imported".strip())
+        note_at(self, "rst autodoc", "unresolved", autodoc_detail(self.name, " ".join(self.arguments)))
         return []
 
 
@@ -309,11 +308,8 @@ class Describe(Base):
 
     def run(self):
         note_at(self, "rst object description", "converted")
-        out: list[nodes.Node] = []
-        for sig in (self.arguments[0] if self.arguments else "").split("\n"):
-            sig = sig.strip().rstrip("\\").strip()
-            if sig:
-                out.append(nodes.paragraph("", "", nodes.literal(sig, sig)))
+        out: list[nodes.Node] = [nodes.paragraph("", "", nodes.literal(sig, sig))
+                                 for sig in signatures(self.arguments[0] if self.arguments else "")]
         box = nodes.container()
         box.extend(out + parse_body(self))
         return [box]
@@ -325,7 +321,40 @@ class Kept(Base):
     optional_arguments = 50
 
     def run(self):
+        note_at(self, f"rst {self.name}", "converted")
         return parse_body(self)
+
+
+class TestCode(Base):
+    """sphinx.ext.doctest's blocks: code on the page (``directive_names.CODE``), unless hidden."""
+
+    def run(self):
+        note_at(self, f"rst {self.name}", "converted")
+        if "hide" in self.options or not self.content:
+            return []
+        return [code_node("\n".join(self.content), CODE[self.name])]
+
+
+class Centered(Base):
+    """``centered``: its argument is its text."""
+
+    has_content = False
+
+    def run(self):
+        note_at(self, "rst centered", "converted")
+        inline, _messages = self.state.inline_text(" ".join(self.arguments), self.lineno)
+        return [nodes.paragraph("", "", *inline)] if self.arguments else []
+
+
+class Productions(Base):
+    """``productionlist``: the grammar, one production a line, as the page sets it."""
+
+    has_content = False
+
+    def run(self):
+        note_at(self, "rst productionlist", "converted")
+        text = "\n".join(productions(" ".join(self.arguments) if self.arguments else ""))
+        return [code_node(text, None)] if text else []
 
 
 class Unknown(Kept):
@@ -347,13 +376,10 @@ class Unknown(Kept):
 
 
 class Only(Kept):
-    """``only``: the body shows in HTML output, which is what an agent stands in for."""
+    """``only``: the body shows in HTML output, which is what an agent stands in for
+    (``directive_names.only_hidden``, the rule MyST shares)."""
 
     def run(self):
-        expr = " ".join(self.arguments)
-        names = set(re.findall(r"[\w-]+", expr)) - {"and", "or", "not"}
-        if names and "not" not in expr and "html" not in names and "builder_html" not in names:
-            note_at(self, "rst only", "converted", f"not in HTML output: {expr}")
-            return []
-        note_at(self, "rst only", "converted")
-        return parse_body(self)
+        hidden = only_hidden(" ".join(self.arguments))
+        note_at(self, "rst only", "converted", hidden or "")
+        return [] if hidden else parse_body(self)

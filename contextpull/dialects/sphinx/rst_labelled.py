@@ -3,14 +3,15 @@
 Version notes read as Sphinx renders them ("Added in version 2.0: ..."), ``seealso`` as "See
 also", and a tab of sphinx-tabs or sphinx-design as its label then its body: tabs become
 labelled parts, one after another, since a page of text has no tabs to click. Each returns an
-``admonition`` node titled with its label, which ``rst_nodes`` writes as "Label: body".
+``admonition`` node titled with its label, which ``rst_nodes`` writes as "Label: body". A
+``glossary`` is its terms each before its definition, a definition list ("- term: body").
 """
 
 from __future__ import annotations
 
-from docutils import nodes
+from docutils import nodes, statemachine
 
-from .directive_names import VERSION_LABELS
+from .directive_names import VERSION_LABELS, glossary_entries
 from .rst_directives import NOTED, Base, code_node, note_at, parse_body
 
 
@@ -70,3 +71,21 @@ class CodeTab(Base):
         language = words[0] if words else ""
         label = words[1] if len(words) > 1 else language
         return [_labelled(label or "Code", [code_node("\n".join(self.content), language)])]
+
+
+class Glossary(Base):
+    """``glossary``: its entries by Sphinx's rule (``directive_names.glossary_entries``, which
+    MyST shares), several terms of one entry joined by commas."""
+
+    def run(self):
+        note_at(self, "rst glossary", "converted")
+        source = self.content.source(0) if self.content else None
+        box = nodes.definition_list()
+        for terms, definition in glossary_entries(list(self.content), "sorted" in self.options):
+            term, _messages = self.state.inline_text(", ".join(terms), self.lineno)
+            body = nodes.definition()
+            if definition:
+                lines = statemachine.StringList(definition, source)
+                self.state.nested_parse(lines, self.content_offset, body)
+            box += nodes.definition_list_item("", nodes.term("", "", *term), body)
+        return [box] if box.children else []

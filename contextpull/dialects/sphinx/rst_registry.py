@@ -1,5 +1,8 @@
 """Which directive and role names mean what, for the time of one docutils parse (issue 26).
 
+What a name means is ``directive_names``' tables, which the MyST reader shares; this module maps
+each meaning to its docutils stand-in.
+
 docutils keeps its registries in module globals, so Sphinx's names are put in while one document
 is parsed and the registries are restored afterwards, as Sphinx's ``docutils_namespace()`` does;
 ``read_rst`` holds a lock around it. A name nobody lists here still parses: its body is kept
@@ -12,63 +15,40 @@ import contextlib
 
 from docutils.parsers.rst import Directive, directives, roles
 
+from . import directive_names as names
 from . import rst_roles
 from .rst_directives import (
-    Autodoc, CodeBlock, Date, Describe, Dropped, Highlight, Include, Kept, LiteralInclude, Only,
-    Raw, SafeCSVTable, Unknown,
+    Autodoc, Centered, CodeBlock, Date, Describe, Dropped, Highlight, Include, Kept,
+    LiteralInclude, Only, Productions, Raw, SafeCSVTable, TestCode, Unknown,
 )
-from .rst_labelled import VERSION_LABELS, CodeTab, SeeAlso, Tab, VersionChange
-
-_DROPPED = (
-    "toctree", "index", "currentmodule", "module", "py:module", "py:currentmodule",
-    "default-domain", "sectionauthor", "moduleauthor", "codeauthor", "tabularcolumns",
-    "contents", "sectnum", "section-numbering", "header", "footer", "meta", "title",
-    "target-notes", "program", "spelling:word-list", "spelling", "todolist",
-    "graphviz", "graph", "digraph", "inheritance-diagram", "uml", "plantuml", "mermaid",
-    "testsetup", "testcleanup", "toc", "include-toc", "image", "figure-placeholder",
-    "ifconfig-hidden", "role-hidden", "todo",
-)
-_AUTODOC = (
-    "automodule", "autoclass", "autoexception", "autofunction", "automethod",
-    "autoattribute", "autodata", "autoproperty", "autodecorator", "autosummary",
-    "autoflask", "click", "argparse", "autoprogram", "autoenum", "autopydantic_model",
-)
-_OBJECTS = (
-    "function", "class", "method", "staticmethod", "classmethod", "attribute", "data",
-    "exception", "decorator", "decoratormethod", "property", "type", "envvar", "describe",
-    "object", "option", "cmdoption", "confval", "setting", "event", "opcode", "pdbcommand",
-    "2to3fixer", "rst:directive", "rst:role", "rst:directive:option",
-    "macro", "member", "var", "struct", "union", "enum", "enumerator", "namespace", "concept",
-    "fixture",
-)
-_DOMAINS = ("py", "c", "cpp", "js", "std", "rst")
-_KEPT = (
-    "glossary", "hlist", "tabs", "tab-set", "grid", "grid-item", "grid-item-card", "card",
-    "ifconfig", "centered", "rst-class", "cssclass", "container", "div", "doctest",
-    "testcode", "testoutput", "productionlist", "tab-set-code",
-)
-
+from .rst_labelled import VERSION_LABELS, CodeTab, Glossary, SeeAlso, Tab, VersionChange
 
 def _table() -> dict[str, type[Directive]]:
+    """Each name of ``directive_names``' shared tables to its stand-in, then the names whose
+    rendering is rst's own."""
     table: dict[str, type[Directive]] = {}
-    for name in _DROPPED:
+    for name in names.DROPPED:
         table[name] = Dropped
-    for name in _AUTODOC:
+    for name in names.AUTODOC:
         table[name] = Autodoc
         table[f"py:{name}"] = Autodoc
-    for name in _OBJECTS:
+    for name in names.OBJECTS:
         table[name] = Describe
-        for domain in _DOMAINS:
+        for domain in names.OBJECT_DOMAINS:
             table[f"{domain}:{name}"] = Describe
-    for name in _KEPT:
+    for name in names.KEPT:
         table[name] = Kept
+    for name in names.CODE:
+        table[name] = TestCode
     table.update({
         "code-block": CodeBlock, "sourcecode": CodeBlock, "code": CodeBlock,
         "literalinclude": LiteralInclude, "include": Include, "raw": Raw,
         "csv-table": SafeCSVTable, "date": Date, "highlight": Highlight,
-        "seealso": SeeAlso, "only": Only, "tab": Tab, "group-tab": Tab, "tab-item": Tab,
-        "dropdown": Tab, "code-tab": CodeTab,
+        "seealso": SeeAlso, "only": Only, "code-tab": CodeTab, "centered": Centered,
+        "productionlist": Productions, "glossary": Glossary,
     })
+    for name in names.TABS:
+        table[name] = Tab
     for name in VERSION_LABELS:
         table[name] = VersionChange
     return table
