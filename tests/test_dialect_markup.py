@@ -77,7 +77,7 @@ def test_split_code_cuts_where_the_line_by_line_rule_cuts(text):
 
 # The rule for inline code spans as a pattern: the reference the one-pass scan is held to.
 _CODE_SPAN_RULE = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
-_SPAN_PIECES = st.sampled_from(["`", "``", "```", "````", "``````", "`````````", "a", " ", "\n", "b`c"])
+_SPAN_PIECES = st.sampled_from(["`", "``", "```", "````", "``````", "`````````", "`" * 12, "`" * 20, "a", " ", "\n", "b`c"])
 
 
 @settings(max_examples=800, deadline=None)
