@@ -23,10 +23,10 @@ class DocumentContext:
         self.path = path  # relative to DOCS, as stored
         self.config = config if config is not None else {}
         self.front_matter = front_matter if front_matter is not None else {}
-        # DOCS relative to repo_root ("" when DOCS is the root); the document's own repository
-        # path and folder, which are where its relative includes start from.
-        self.docs_base = docs_folder(site)
-        self.repo_path = f"{self.docs_base}/{path}" if self.docs_base else path
+        # The document's own repository path and folder (api.Context), where its relative
+        # includes start from; DOCS relative to repo_root is "" when DOCS is the root.
+        docs = docs_folder(site)
+        self.repo_path = f"{docs}/{path}" if docs else path
         self.folder = self.repo_path.rpartition("/")[0]
         self.notes: list[Note] = []
         self._resolver = Resolver(site.repo_root, self.repo_path)
