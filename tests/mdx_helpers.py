@@ -4,6 +4,7 @@ holding one ``.``)."""
 
 from __future__ import annotations
 
+import hashlib
 import posixpath
 from pathlib import Path
 
@@ -44,6 +45,8 @@ class FakeContext:
         self.files = dict(files or {})
         self.site = Site(dialect, config_file, f"/repo/{docs}", "/repo")
         self.path = path[len(docs) + 1 :] if path.startswith(docs + "/") else path
+        self.repo_path = f"{docs}/{self.path}" if docs else self.path
+        self.folder = posixpath.dirname(self.repo_path)
         self.config = {}
         self.front_matter = front_matter or {}
         self.notes: list[Note] = []
@@ -65,6 +68,10 @@ class FakeContext:
         self.included.append(path)
         self.notes.append(Note(construct, "resolved", line))
         return Included(self.files[path], path, chain)
+
+    def read_data_with_sha(self, target):
+        data = self.read_data(target)
+        return None if data is None else (data, hashlib.sha256(data).hexdigest())
 
     def read_data(self, target):
         data = self.files.get(target)

@@ -8,6 +8,7 @@ dependency. The real resolver adds the filesystem guards; the dialects only see 
 
 from __future__ import annotations
 
+import hashlib
 import posixpath
 
 from contextpull.dialects.api import Included, Note, Site
@@ -31,6 +32,8 @@ class FakeContext:
         self.files = dict(files or {})
         self.site = Site(dialect, config_file, f"{repo_root}/{docs}".rstrip("/"), repo_root)
         self.path = path
+        self.repo_path = posixpath.join(docs, path) if docs else path
+        self.folder = posixpath.dirname(self.repo_path)
         self.config = config or {}
         self.front_matter = front_matter or {}
         self.notes: list[Note] = []
@@ -55,6 +58,10 @@ class FakeContext:
         self.dependencies.append(rel)
         self.note(construct, "resolved", line)
         return Included(self.files[rel], rel, chain + (rel,))
+
+    def read_data_with_sha(self, target):
+        data = self.read_data(target)
+        return None if data is None else (data, hashlib.sha256(data).hexdigest())
 
     def read_data(self, target):
         if target not in self.files:

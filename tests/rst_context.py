@@ -7,6 +7,7 @@ every include) and records notes in a list the tests compare.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import posixpath
 
@@ -19,6 +20,8 @@ class FakeContext:
         root = os.path.realpath(str(root))
         self.site = Site(dialect, config_file, os.path.join(root, docs) if docs else root, root)
         self.path = path
+        self.repo_path = posixpath.join(docs, path) if docs else path
+        self.folder = posixpath.dirname(self.repo_path)
         self.config = config if config is not None else {}
         self.front_matter = {}
         self.notes: list[tuple[str, str, int, str]] = []
@@ -45,6 +48,10 @@ class FakeContext:
     def _refuse(self, construct, line, detail):
         self.notes.append((construct, "unresolved", line, detail))
         return None
+
+    def read_data_with_sha(self, target):
+        data = self.read_data(target)
+        return None if data is None else (data, hashlib.sha256(data).hexdigest())
 
     def read_data(self, target):
         full = os.path.realpath(os.path.join(self.site.repo_root, target))

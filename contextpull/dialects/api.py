@@ -2,9 +2,10 @@
 
 A build resolves one ``Site`` (which dialect, decided by which file, under which guard root) and
 hands it, inside the settings, to every worker. A worker reads one document through a ``Context``:
-the only door a dialect has to other files (``include``, ``read_data``), to what it shows from a
-site-wide table (``depend``) and to the report (``note``). What passes through the door becomes a
-dependency of the document, so its fingerprint covers what it includes and reads.
+the only door a dialect has to other files (``include``, ``read_data``, ``read_data_with_sha``),
+to what it shows from a site-wide table (``depend``) and to the report (``note``). What passes
+through the door becomes a dependency of the document, so its fingerprint covers what it includes
+and reads. Where the site's own folders are is ``detect.site_folder``, one rule for every dialect.
 
 A dialect module exposes (the file names that identify its generator are in ``registry.DIALECTS``,
 the one table detection reads, so detection never imports a dialect):
@@ -73,6 +74,11 @@ class Context(Protocol):
 
     site: Site
     path: str  # the document's store path, relative to DOCS
+    # The document relative to repo_root, POSIX, and its folder ("" at the root): where its
+    # relative includes start from. Dialects take them from here rather than work them out from
+    # ``site`` and ``path`` again, so every dialect agrees on them.
+    repo_path: str
+    folder: str
     config: dict  # the generator's configuration, read as data ({} when there is none)
 
     def include(
@@ -90,6 +96,11 @@ class Context(Protocol):
     def read_data(self, target: str) -> bytes | None:
         """A data file's bytes (relative to repo_root) under the same guard, recorded as a
         dependency; None when missing or refused (no note: the caller knows what it wanted)."""
+
+    def read_data_with_sha(self, target: str) -> tuple[bytes, str] | None:
+        """``read_data`` with the sha256 (hex) of the bytes, the one recorded for the dependency:
+        a dialect that caches what it parsed from a file keys the cache by it without hashing the
+        bytes again."""
 
     def depend(self, key: str, sha: str) -> None:
         """Record a dependency that is not a file: what the document shows from a site-wide

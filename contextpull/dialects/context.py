@@ -8,19 +8,9 @@ so part of its fingerprint. One is made per document, in the worker that reads i
 
 from __future__ import annotations
 
-import os
-from functools import lru_cache
-
 from .api import OUTCOMES, Included, Note, Site
+from .detect import docs_folder
 from .includes import Refused, Resolver
-
-
-@lru_cache(maxsize=8)
-def _docs_base(docs_root: str, repo_root: str) -> str:
-    if not repo_root:
-        return ""
-    docs = os.path.relpath(docs_root, repo_root).replace(os.sep, "/")
-    return "" if docs == "." else docs
 
 
 class DocumentContext:
@@ -33,10 +23,10 @@ class DocumentContext:
         self.path = path  # relative to DOCS, as stored
         self.config = config if config is not None else {}
         self.front_matter = front_matter if front_matter is not None else {}
-        # DOCS relative to repo_root ("" when DOCS is the root); the document's own repository
-        # path and folder, which are where its relative includes start from.
-        self.docs_base = _docs_base(site.docs_root, site.repo_root)
-        self.repo_path = f"{self.docs_base}/{path}" if self.docs_base else path
+        # The document's own repository path and folder (api.Context), where its relative
+        # includes start from; DOCS relative to repo_root is "" when DOCS is the root.
+        docs = docs_folder(site)
+        self.repo_path = f"{docs}/{path}" if docs else path
         self.folder = self.repo_path.rpartition("/")[0]
         self.notes: list[Note] = []
         self._resolver = Resolver(site.repo_root, self.repo_path)
@@ -58,11 +48,16 @@ class DocumentContext:
         return found
 
     def read_data(self, target: str) -> bytes | None:
+        found = self.read_data_with_sha(target)
+        return None if found is None else found[0]
+
+    def read_data_with_sha(self, target: str) -> tuple[bytes, str] | None:
         try:
             key, real = self._resolver.locate(target, "")
-            return self._resolver.read_bytes(key, real, target)
+            data = self._resolver.read_bytes(key, real, target)
         except Refused:
             return None
+        return data, self._resolver.deps[key]
 
     def depend(self, key: str, sha: str) -> None:
         if "://" not in key:

@@ -16,6 +16,13 @@ today's reading.
 
 The configuration is read as data (``data/files.py``): a file that cannot be read gives an empty
 configuration and a problem the report names, never a failed build.
+
+Where the site is (``site_folder``; docs/dialects.md, "Where the site is") is one rule for every
+generator: the folder of its configuration file (Hugo's above ``config/_default/``); without one
+(a dialect set by hand), DOCS is taken for the folder the generator reads pages from, and the site
+is where the configuration would then be: DOCS itself for Jekyll and Sphinx, whose configuration
+sits beside the pages, the folder above DOCS for the others (``docs/``, ``content/``, ``src/``),
+never above the repository root.
 """
 
 from __future__ import annotations
@@ -28,7 +35,7 @@ from ..bounded_read import read_regular_text, why
 from ..config import CONFIG_FILE_LIMIT
 from .api import Site
 from .data.files import DataError, load_conf_py, load_toml, load_yaml
-from .registry import DIALECTS, HUGO_SHARED_CONFIG, dialect
+from .registry import DIALECTS, HUGO_SHARED_CONFIG, NAMES, dialect
 
 JUPYTER_BOOK_TOC = "_toc.yml"
 
@@ -98,6 +105,40 @@ def _find(docs: Path, root: Path, names: set[str] | None) -> tuple[str, Path] | 
             if path.is_file():
                 return "docusaurus", path
     return None
+
+
+def site_folder(site: Site) -> str:
+    """The generator's site folder, relative to the repository root, POSIX ("" for the root
+    itself): where its own folders (``data/``, ``_includes/``, ``layouts/``, ``@site/``, a
+    book's ``src``, a snippet's base path) are looked for (module docstring)."""
+    return _site_folder(site.dialect, site.config_file, site.docs_root, site.repo_root)
+
+
+@lru_cache(maxsize=8)  # per site: every page asks, and the pages rules per file
+def _site_folder(name: str, config_file: str | None, docs_root: str, repo_root: str) -> str:
+    if config_file:
+        parts = config_file.split("/")[:-1]
+        if name == "hugo" and len(parts) >= 2 and parts[-2] == "config":  # config/_default/hugo.toml
+            parts = parts[:-2]
+        return "/".join(p for p in parts if p)
+    docs = _docs_folder(docs_root, repo_root)
+    if docs == ".." or docs.startswith("../"):
+        return ""
+    beside = name in NAMES and dialect(name).config_beside_pages
+    return docs if beside else docs.rpartition("/")[0]
+
+
+def docs_folder(site: Site) -> str:
+    """DOCS relative to the repository root, POSIX ("" when DOCS is the root, or no root is known)."""
+    return _docs_folder(site.docs_root, site.repo_root)
+
+
+@lru_cache(maxsize=8)
+def _docs_folder(docs_root: str, repo_root: str) -> str:
+    if not repo_root:
+        return ""
+    docs = os.path.relpath(docs_root, repo_root).replace(os.sep, "/")
+    return "" if docs == "." else docs
 
 
 def file_stamp(repo_root: str, rel: str | None) -> tuple[int, int]:

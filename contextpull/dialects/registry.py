@@ -19,6 +19,10 @@ class Dialect:
     name: str
     config_files: tuple[str, ...]  # most specific first
     module: str  # its reading module, a path in contextpull.dialects
+    # Whether the configuration file sits in the folder the pages are read from (Jekyll's
+    # ``_config.yml``, Sphinx's ``conf.py``) rather than above it (``mkdocs.yml`` above ``docs/``,
+    # ``hugo.toml`` above ``content/``): where the site is when no configuration file was found.
+    config_beside_pages: bool = False
 
 
 DIALECTS = (
@@ -30,8 +34,8 @@ DIALECTS = (
     ),
     Dialect("hugo", ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json"), "hugo.dialect"),
     Dialect("mdbook", ("book.toml",), "mdbook.dialect"),
-    Dialect("sphinx", ("conf.py",), "sphinx.dialect"),
-    Dialect("jekyll", ("_config.yml", "_config.yaml"), "jekyll.dialect"),
+    Dialect("sphinx", ("conf.py",), "sphinx.dialect", config_beside_pages=True),
+    Dialect("jekyll", ("_config.yml", "_config.yaml"), "jekyll.dialect", config_beside_pages=True),
 )
 # Hugo's older name, shared with many tools: it counts only beside a ``content/`` folder.
 HUGO_SHARED_CONFIG = ("config.toml", "config.yaml", "config.yml", "config.json")

@@ -229,7 +229,7 @@ def _page_description(call: Call, ctx: Context, line: int, within: Included | No
     target = call.arg("path", 0)
     candidates = hugo_data.page_candidates(ctx, target, within)
     chosen = hugo_data.choose(ctx, candidates) or candidates[0]
-    if chosen == hugo_data.document_path(ctx):  # a shared snippet asking for its own page's
+    if chosen == ctx.repo_path:  # a shared snippet asking for its own page's
         own = hugo_data.scalar((getattr(ctx, "front_matter", None) or {}).get("description"))
         ctx.note("hugo get-page-desc", "resolved" if own else "unresolved", line, "the page's own description")
         return own or ""

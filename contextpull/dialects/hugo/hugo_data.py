@@ -9,7 +9,6 @@ enough to print, whatever aliases its YAML uses.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import posixpath
 from functools import lru_cache
@@ -17,21 +16,13 @@ from functools import lru_cache
 from ..api import Context, Included
 from ..data.front_matter import split_front_matter
 from ..data.values import VALUE_NODES, dotted, nodes, note_object_tags, note_unreadable, parse_data, scalar
+from ..detect import docs_folder, site_folder
 
 
 def site_root(ctx: Context) -> str:
-    """The Hugo project folder, relative to the repository root ("" for the root itself)."""
-    config = ctx.site.config_file
-    if config:
-        parts = posixpath.dirname(config).split("/")
-        if len(parts) >= 2 and parts[-2] == "config":  # config/_default/hugo.toml
-            parts = parts[:-2]
-        return "/".join(p for p in parts if p)
-    docs = _docs_rel(ctx)
-    parts = docs.split("/")
-    if "content" in parts:
-        return "/".join(parts[: parts.index("content")])
-    return docs
+    """The Hugo project folder, relative to the repository root ("" for the root itself): the
+    one rule every dialect shares (``detect.site_folder``)."""
+    return site_folder(ctx.site)
 
 
 def block_attributes(ctx: Context) -> bool:
@@ -41,7 +32,10 @@ def block_attributes(ctx: Context) -> bool:
 
 
 def content_roots(ctx: Context) -> list[str]:
-    """The folders mounted as content, most specific first, relative to the repository root."""
+    """The folders mounted as content, most specific first, relative to the repository root;
+    DOCS alone without a configuration file (``detect.site_folder``, as the page rules)."""
+    if not ctx.site.config_file:
+        return [docs_folder(ctx.site)]
     root = site_root(ctx)
     config = ctx.config if isinstance(ctx.config, dict) else {}
     found: list[str] = []
@@ -72,7 +66,7 @@ def page_candidates(ctx: Context, target: str, within: Included | None) -> list[
     if target.startswith("/"):
         bases = content_roots(ctx)
     else:
-        here = within.folder if within is not None else posixpath.dirname(document_path(ctx))
+        here = within.folder if within is not None else ctx.folder
         bases = [here, *content_roots(ctx)]
     rel = target.strip("/")
     forms = [rel] if rel.endswith((".md", ".markdown", ".html")) else [
@@ -114,15 +108,6 @@ def find(ctx: Context, rel: str) -> str | None:
             return None
         found = posixpath.join(found, match) if found else match
     return found if os.path.isfile(os.path.join(root, found)) else None
-
-
-def document_path(ctx: Context) -> str:
-    return posixpath.normpath(posixpath.join(_docs_rel(ctx), ctx.path))
-
-
-def _docs_rel(ctx: Context) -> str:
-    rel = os.path.relpath(ctx.site.docs_root, ctx.site.repo_root).replace(os.sep, "/")
-    return "" if rel == "." else rel
 
 
 @lru_cache(maxsize=256)  # one snippet is included by many pages a worker reads
@@ -202,18 +187,16 @@ def _section(docs: object, key: str, section: str | None, skip_header: bool) -> 
 def _data_file(ctx: Context, stem: str, line: int = 0) -> tuple[object, str | None]:
     """The data file's value and what identifies it (the sha256 of its bytes and its format;
     None, None when there is none). It is read through ``ctx.read_data`` on every call, which
-    records it as the page's dependency (the fingerprint covers it); the digest is the one that
-    read recorded, so the bytes are not hashed again to find the parsed value. A file that is not
+    records it as the page's dependency (the fingerprint covers it); the digest comes with the
+    bytes, so they are not hashed again to find the parsed value. A file that is not
     data (malformed, an alias bomb) is named once on the page, at ``line``, the place that asked."""
     base = posixpath.join(site_root(ctx), "data", stem).lstrip("/")
     for ext in (".yaml", ".yml", ".toml", ".json"):
         path = base + ext
-        raw = ctx.read_data(path)
-        if raw is not None:
+        found = ctx.read_data_with_sha(path)
+        if found is not None:
+            raw, digest = found
             note_object_tags(ctx, raw, path, ext)
-            digest = ctx.deps.get(path) if isinstance(getattr(ctx, "deps", None), dict) else None
-            if not isinstance(digest, str) or len(digest) != 64:
-                digest = hashlib.sha256(raw).hexdigest()
             value = parse_data(raw, ext, digest)
             note_unreadable(ctx, raw, path, ext, line, digest)
             return value, digest + ext

@@ -17,8 +17,8 @@ from functools import lru_cache
 
 from ..api import Site
 from ..detect import file_stamp, load_config
-from ..pages.site_files import (HEAD_LIMIT, decoded, docs_path, front_matter, front_matter_of, head, relative,
-                                site_folder, stamp)
+from ..pages.site_files import (HEAD_LIMIT, decoded, docs_path, front_matter, front_matter_of, head, pages_folder,
+                                relative, stamp)
 
 _CONTENT = (".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".html", ".htm", ".org", ".adoc", ".rst", ".ipynb")
 
@@ -75,7 +75,7 @@ def _folders(site: Site, *version) -> tuple[str, str]:
     """DOCS and the Hugo content folder, both absolute and normalised."""
     config = load_config(site)[0]
     content_dir = config.get("contentDir") or config.get("contentdir") or "content"
-    content = os.path.abspath(os.path.join(site_folder(site), str(content_dir)))
+    content = os.path.abspath(pages_folder(site, str(content_dir)))
     return os.path.abspath(site.docs_root), content
 
 

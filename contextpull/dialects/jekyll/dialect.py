@@ -14,13 +14,13 @@ from front matter, ``include.*`` from the include's own parameters; and the tags
 from __future__ import annotations
 
 import html
-import os
 import posixpath
 import re
 
 from . import kramdown, liquid, tags
 from ..api import Context, Included
 from ..data.values import dotted, note_object_tags, note_unreadable, parse_data
+from ..detect import site_folder
 from ..markup import html_to_text, outside_code, strip_html_comments
 
 NAME = "jekyll"
@@ -117,7 +117,7 @@ def _include(name: str, args: str, line: int, ctx: Context, scope: liquid.Scope,
     if name == "include":
         base = posixpath.join(_site_root(ctx), _setting(ctx, "includes_dir", "_includes"))
     else:
-        base = within.folder if within is not None else posixpath.dirname(_document(ctx))
+        base = within.folder if within is not None else ctx.folder
     got = ctx.include(file, base=base.strip("/"), line=line, construct=construct, within=within)
     if got is None:
         return ""
@@ -152,25 +152,17 @@ def _data(ctx: Context, path: str, line: int) -> object:
     for i in range(1, len(parts) + 1):
         stem = posixpath.join(folder, *parts[:i])
         for ext in DATA_EXTENSIONS:
-            raw = ctx.read_data(stem + ext)
-            if raw is None:
+            found = ctx.read_data_with_sha(stem + ext)
+            if found is None:
                 continue
+            raw, digest = found
             note_object_tags(ctx, raw, stem + ext, ext)
             kind = ".csv" if ext == ".tsv" else ext
-            digest = _digest(ctx, stem + ext)
             value = parse_data(raw, kind, digest)
             if value is None:
                 note_unreadable(ctx, raw, stem + ext, kind, line, digest)
             return dotted(value, ".".join(parts[i:]), exact=True) if i < len(parts) else value
     return None
-
-
-def _digest(ctx: Context, path: str) -> str | None:
-    """The sha256 ``read_data`` recorded for ``path``, so the bytes just read are not hashed
-    again to find their parsed value (None where the record is not at hand: then it is)."""
-    deps = getattr(ctx, "deps", None)
-    digest = deps.get(path) if isinstance(deps, dict) else None
-    return digest if isinstance(digest, str) and len(digest) == 64 else None
 
 
 def _setting(ctx: Context, key: str, default: str) -> str:
@@ -179,16 +171,6 @@ def _setting(ctx: Context, key: str, default: str) -> str:
 
 
 def _site_root(ctx: Context) -> str:
-    """The Jekyll source folder, relative to the repository root: where ``_config.yml`` is."""
-    if ctx.site.config_file:
-        return posixpath.dirname(ctx.site.config_file)
-    return _docs(ctx)
-
-
-def _document(ctx: Context) -> str:
-    return posixpath.normpath(posixpath.join(_docs(ctx), ctx.path))
-
-
-def _docs(ctx: Context) -> str:
-    rel = os.path.relpath(ctx.site.docs_root, ctx.site.repo_root).replace(os.sep, "/")
-    return "" if rel == "." else rel
+    """The Jekyll source folder, relative to the repository root: where ``_config.yml`` is, DOCS
+    without one (``detect.site_folder``)."""
+    return site_folder(ctx.site)

@@ -15,13 +15,13 @@ string carries mdBook's attributes (``rust,ignore,noplayground``) the language b
 
 from __future__ import annotations
 
-import hashlib
 import html
 import posixpath
 import re
 
 from ...parsing.blocks import Code, Heading, ParsedDocument
 from ..api import Context
+from ..detect import docs_folder, site_folder
 from ..markup import html_to_text, split_code, strip_html_comments
 from .links import expand_links
 
@@ -39,14 +39,6 @@ _SUMMARY_LINK = re.compile(
 )
 
 _summaries: dict[str, dict[str, str]] = {}  # per process: sha256 of SUMMARY.md -> {path: title}
-
-
-def _doc_folder(ctx: Context) -> str:
-    """The document's folder relative to the repository root: its includes start there."""
-    root = ctx.site.repo_root.rstrip("/")
-    docs = ctx.site.docs_root.rstrip("/")
-    docs_rel = docs[len(root) + 1 :] if docs.startswith(root + "/") else ""
-    return posixpath.dirname(posixpath.join(docs_rel, ctx.path))
 
 
 def _rust(info: str) -> bool:
@@ -112,7 +104,7 @@ def prepare(text: str, ctx: Context) -> str:
     line in the expanded text, which is the source line until the first multi-line include."""
     if "{{" in text:
         _unknown_directives(text, ctx)
-    return _page(expand_links(text, ctx, _doc_folder(ctx)), ctx)
+    return _page(expand_links(text, ctx, ctx.folder), ctx)
 
 
 # mdBook's own directives (its links preprocessor's); any other ``{{#name}}`` is left as written.
@@ -141,9 +133,11 @@ def _unknown_directives(text: str, ctx: Context) -> None:
 
 
 def _book_src(ctx: Context) -> str:
-    """The book's source folder relative to the repository root (``[book] src``, default src)."""
-    folder = posixpath.dirname(ctx.site.config_file) if ctx.site.config_file else _doc_folder(ctx)
-    return posixpath.normpath(posixpath.join(folder, src_name(ctx.config)))
+    """The book's source folder relative to the repository root (``[book] src``, default src, in
+    the site folder); DOCS itself without ``book.toml`` (``detect.site_folder``, as the pages rule)."""
+    if not ctx.site.config_file:
+        return docs_folder(ctx.site) or "."
+    return posixpath.normpath(posixpath.join(site_folder(ctx.site), src_name(ctx.config)))
 
 
 def src_name(config: object) -> str:
@@ -171,13 +165,10 @@ def parse_summary(text: str) -> dict[str, str]:
 
 def _summary(ctx: Context, src: str) -> dict[str, str]:
     path = posixpath.join(src, "SUMMARY.md") if src != "." else "SUMMARY.md"
-    data = ctx.read_data(path)
-    if data is None:
+    found = ctx.read_data_with_sha(path)
+    if found is None:
         return {}
-    deps = getattr(ctx, "deps", None)  # the digest read_data recorded: the bytes are not hashed twice
-    key = deps.get(path) if isinstance(deps, dict) else None
-    if not isinstance(key, str) or len(key) != 64:
-        key = hashlib.sha256(data).hexdigest()
+    data, key = found
     if key not in _summaries:
         _summaries[key] = parse_summary(data.decode("utf-8", "replace"))
     return _summaries[key]
@@ -194,7 +185,7 @@ def finish(doc: ParsedDocument, ctx: Context) -> ParsedDocument:
     if (ctx.front_matter or {}).get("title") or _has_h1(doc):
         return doc
     src = _book_src(ctx)
-    doc_path = posixpath.join(_doc_folder(ctx), posixpath.basename(ctx.path))
+    doc_path = ctx.repo_path
     if src not in (".", "") and not doc_path.startswith(src + "/"):
         return doc
     rel = doc_path[len(src) + 1 :] if src not in (".", "") else doc_path

@@ -12,7 +12,7 @@ from ...bounded_read import read_regular
 from ...config import CONFIG_FILE_LIMIT
 from ..api import Site
 from ..detect import load_config
-from ..pages.site_files import relative, site_folder, stamp
+from ..pages.site_files import pages_folder, relative, stamp
 from .dialect import parse_summary, src_name
 
 
@@ -22,7 +22,7 @@ def skip(path: str, site: Site, data: bytes | None = None) -> str | None:
     if not path.lower().endswith(".md"):
         return None
     name = src_name(load_config(site)[0])
-    src = os.path.normpath(os.path.join(site_folder(site), name))
+    src = pages_folder(site, name)
     rel = relative(site, path, src)
     if rel is None:
         return f"outside the book's source folder {name}/: mdBook renders no page for it"

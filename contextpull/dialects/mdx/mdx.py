@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass, field
 
 from . import jsx, provided
+from .. import detect
 from ..api import Context, Included
 from ..markup import dedent_block, labelled, strip_heading_attributes, title_case
 from ..markup import fence
@@ -71,7 +72,7 @@ class _Env:
 
 def prepare(text: str, ctx: Context) -> str:
     """MDX source (front matter already removed) in, Markdown for the shared parser out."""
-    env = _Env(ctx, _document_folder(ctx), None, None, [], commonmark=_commonmark(ctx))
+    env = _Env(ctx, ctx.folder, None, None, [], commonmark=_commonmark(ctx))
     out = _SPACE_LINE.sub("", _render_source(text, env).replace(_BLOCK, ""))
     return unmask(_BLANK_RUN.sub("\n\n", out).strip("\n"), env.codes)
 
@@ -89,20 +90,11 @@ def _commonmark(ctx: Context) -> bool:
     return m.group(1) == "md" or (m.group(1) == "detect" and not ctx.path.endswith(".mdx"))
 
 
-def _document_folder(ctx: Context) -> str:
-    docs = posixpath.relpath(ctx.site.docs_root, ctx.site.repo_root).replace("\\", "/")
-    folder = posixpath.normpath(posixpath.join(docs, posixpath.dirname(ctx.path)))
-    return "" if folder == "." else folder
-
-
 def site_folder(ctx: Context) -> str:
     """What ``@site/`` names: the folder of ``docusaurus.config.*``, relative to repo_root; without
-    one (an ``.mdx`` file outside a Docusaurus site), the folder above DOCS, where it would be."""
-    if ctx.site.config_file:
-        return posixpath.dirname(ctx.site.config_file)
-    docs = posixpath.relpath(ctx.site.docs_root, ctx.site.repo_root).replace("\\", "/")
-    parent = posixpath.dirname(docs) if docs != "." else ""
-    return parent
+    one (an ``.mdx`` file outside a Docusaurus site), the folder above DOCS, where it would be
+    (``detect.site_folder``)."""
+    return detect.site_folder(ctx.site)
 
 
 def _render_source(text: str, env: _Env) -> str:

@@ -20,6 +20,7 @@ import posixpath
 import re
 
 from ..api import Context
+from ..detect import site_folder
 
 # theme-classic's MDXComponents: the names a page may use without importing them.
 DOCUSAURUS_COMPONENTS = frozenset({"Head", "Details", "Mermaid"})
@@ -47,7 +48,7 @@ def applies(ctx: Context) -> bool:
 
 def provided_components(ctx: Context) -> frozenset[str]:
     """Docusaurus' own, and every word of a swizzled ``MDXComponents`` (read as a dependency)."""
-    folder = _site_folder(ctx)
+    folder = site_folder(ctx.site)
     for rel in _SWIZZLED:
         data = ctx.read_data(posixpath.join(folder, rel).lstrip("/"))
         if data is not None:
@@ -68,7 +69,3 @@ def admonition_keywords(ctx: Context) -> frozenset[str] | None:
     if not lists:
         return None
     return DEFAULT_KEYWORDS | {m.strip("'\"`") for found in lists for m in _STRING.findall(found)}
-
-
-def _site_folder(ctx: Context) -> str:
-    return posixpath.dirname(ctx.site.config_file) if ctx.site.config_file else ""

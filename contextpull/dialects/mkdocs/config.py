@@ -13,11 +13,11 @@
 
 from __future__ import annotations
 
-import hashlib
 import posixpath
 
 from ..api import Context
 from ..data.files import DataError, load_yaml
+from ..detect import site_folder
 
 MAX_INHERIT = 5
 
@@ -27,15 +27,8 @@ _parents: dict[str, object] = {}  # per process: sha256 of a parent file -> its 
 def config_folder(ctx: Context) -> str:
     """The folder of ``mkdocs.yml`` relative to the repository root ('' for the root itself).
     Without a configuration file (the dialect set by hand) it is the folder above DOCS, where
-    mkdocs keeps it by default."""
-    if ctx.site.config_file:
-        return posixpath.dirname(ctx.site.config_file)
-    docs = ctx.site.docs_root.rstrip("/")
-    root = ctx.site.repo_root.rstrip("/")
-    parent = posixpath.dirname(docs)
-    if parent == root or not parent.startswith(root + "/"):
-        return ""
-    return parent[len(root) + 1 :]
+    mkdocs keeps it by default: the rule every dialect shares (``detect.site_folder``)."""
+    return site_folder(ctx.site)
 
 
 def _merge(parent, child):
@@ -48,10 +41,10 @@ def _merge(parent, child):
 
 
 def _load_parent(ctx: Context, path: str):
-    data = ctx.read_data(path)
-    if data is None:
+    found = ctx.read_data_with_sha(path)
+    if found is None:
         return None
-    key = hashlib.sha256(data).hexdigest()
+    data, key = found
     if key not in _parents:
         try:
             _parents[key] = load_yaml(data.decode("utf-8", "replace"))

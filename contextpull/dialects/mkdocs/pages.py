@@ -27,6 +27,7 @@ from ..api import Site
 from ..context import DocumentContext
 from ..detect import file_stamp, load_config
 from ..pages.globs import Glob, compile_glob
+from ..pages.site_files import pages_folder
 from .config import site_config
 
 DEFAULT_EXCLUDE = (".*", "/templates/")
@@ -163,13 +164,9 @@ def _rules(site: Site, *stamp) -> _Rules:
     config = load_config(site)[0]
     if "INHERIT" in config:
         config = site_config(DocumentContext(site, "", config), report=False)
-    if site.config_file is None:
+    docs_dir = pages_folder(site, str(config.get("docs_dir") or "docs"))  # DOCS without mkdocs.yml
+    if not os.path.isdir(docs_dir):
         docs_dir = site.docs_root
-    else:
-        folder = os.path.dirname(os.path.join(site.repo_root, *site.config_file.split("/")))
-        docs_dir = os.path.normpath(os.path.join(folder, str(config.get("docs_dir") or "docs")))
-        if not os.path.isdir(docs_dir):
-            docs_dir = site.docs_root
     exclude = [compile_pattern(line, "default") for line in DEFAULT_EXCLUDE]
     exclude += _patterns(config.get("exclude_docs"), "exclude_docs")
     return _Rules(docs_dir, tuple(p for p in exclude if p), tuple(_patterns(config.get("draft_docs"), "draft_docs")))

@@ -1,5 +1,5 @@
 """What the generators' page rules share (issue 26; the hook is ``hook.py``, each generator's rule
-is ``pages.py`` in its own sub-package): where the site's source folder is, a path relative to a
+is ``pages.py`` in its own sub-package): where the site and its pages folder are, a path relative to a
 folder of it, a file's version stamp, and a page's front matter read from the head of the file.
 """
 
@@ -10,6 +10,7 @@ import os
 from ...bounded_read import read_regular
 from ..api import Site
 from ..data.front_matter import split_front_matter
+from .. import detect
 from ..detect import file_stamp
 from ..registry import dialect, load_module
 
@@ -19,10 +20,20 @@ HEAD_LIMIT = 8 * 1024
 
 
 def site_folder(site: Site) -> str:
-    """The generator's source folder (where its configuration file is), absolute."""
+    """The generator's site folder, absolute: ``detect.site_folder``, the one rule every dialect
+    shares, made absolute for the rules that compare file paths."""
+    if not site.repo_root:
+        return site.docs_root
+    return os.path.join(site.repo_root, *[p for p in detect.site_folder(site).split("/") if p])
+
+
+def pages_folder(site: Site, configured: str) -> str:
+    """The folder the generator reads pages from, absolute: ``configured`` (``content``, ``src``,
+    as its configuration names it) in the site folder; DOCS itself when there is no
+    configuration file, the rule's premise (``detect.site_folder``)."""
     if site.config_file is None:
         return site.docs_root
-    return os.path.dirname(os.path.join(site.repo_root, *site.config_file.split("/")))
+    return os.path.normpath(os.path.join(site_folder(site), configured))
 
 
 def relative(site: Site, path: str, folder: str) -> str | None:

@@ -21,6 +21,7 @@ import threading
 
 from ...parsing.blocks import ParsedDocument, ParseError
 from ..api import Context
+from ..detect import docs_folder
 
 # Lines longer than this are refused by docutils itself (one named error, not a stall): a
 # minified blob in an .rst file would otherwise cost the inline parser quadratic time.
@@ -84,17 +85,9 @@ def document_folders(ctx: Context) -> tuple[str, str, str]:
     resolve includes and ``:doc:`` targets against: Sphinx resolves "/x" against the source
     directory, the folder of conf.py (the docs folder when there is none)."""
     site = ctx.site
-    docs = posixpath.normpath(_relative(site.docs_root, site.repo_root))
-    doc_path = _clean(posixpath.join(docs, ctx.path))
-    doc_folder = _clean(posixpath.join(docs, posixpath.dirname(ctx.path)))
     if site.config_file and site.config_file.endswith("conf.py"):
-        return doc_path, doc_folder, _clean(posixpath.dirname(site.config_file))
-    return doc_path, doc_folder, _clean(docs)
-
-
-def _relative(path: str, root: str) -> str:
-    rel = posixpath.relpath(path.replace("\\", "/"), root.replace("\\", "/"))
-    return "" if rel == "." else rel
+        return ctx.repo_path, ctx.folder, _clean(posixpath.dirname(site.config_file))
+    return ctx.repo_path, ctx.folder, docs_folder(site)
 
 
 def _clean(path: str) -> str:
