@@ -3,6 +3,8 @@ fast path, optional parse workers (issue 2 memory bound; issue 8)."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from hypothesis import given
 from hypothesis import settings as hsettings
@@ -94,9 +96,78 @@ def test_ordered_map_keeps_order_and_passes_values_through():
     assert out == [f"v{i}" if i % 3 == 0 else i for i in range(40)]
 
 
-def test_worker_count_defaults_to_serial_and_follows_the_variable():
+def test_worker_count_defaults_to_serial_and_follows_the_variable(monkeypatch):
     from contextpull.ingest import workers
 
-    assert workers.worker_count({}) == 1
+    monkeypatch.setattr(workers, "usable_cores", lambda: 2)
+    assert workers.worker_count({}) == 0
     assert workers.worker_count({"CONTEXTPULL_JOBS": "3"}) == 3
-    assert workers.worker_count({"CONTEXTPULL_JOBS": "zero"}) == 1
+    assert workers.worker_count({"CONTEXTPULL_JOBS": "1"}) == 0
+    assert workers.worker_count({"CONTEXTPULL_JOBS": "zero"}) == 0
+
+
+def test_a_dialect_build_gets_one_worker_where_two_cores_are_usable(monkeypatch):
+    from contextpull.ingest import workers
+
+    monkeypatch.setattr(workers, "usable_cores", lambda: 2)
+    assert workers.worker_count({}, reads_dialect=True) == 1
+    assert workers.worker_count({"CONTEXTPULL_JOBS": "1"}, reads_dialect=True) == 0  # the variable decides
+    monkeypatch.setattr(workers, "usable_cores", lambda: 1)
+    assert workers.worker_count({}, reads_dialect=True) == 0
+
+
+@pytest.mark.parametrize("n_workers", [1, 2])
+def test_ordered_map_batches_keep_order_with_values_between_jobs(n_workers, monkeypatch):
+    from contextpull.ingest import workers
+
+    monkeypatch.setattr(workers, "BATCH_JOBS", 4)
+    jobs = [(i % 5 != 0, (-i,) if i % 5 else f"v{i}") for i in range(150)]
+    out = list(workers.ordered_map(abs, jobs, workers=n_workers, min_jobs=10))
+    assert out == [f"v{i}" if i % 5 == 0 else i for i in range(150)]
+
+
+def test_ordered_map_starts_no_process_for_a_run_below_the_threshold(monkeypatch):
+    import concurrent.futures
+
+    from contextpull.ingest import workers
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a worker process was started for a small run")
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", refuse)
+    jobs = [(True, (-i,)) for i in range(20)] + [(False, "end")]
+    assert list(workers.ordered_map(abs, jobs, workers=1, min_jobs=20)) == [*range(20), "end"]
+
+
+def test_ordered_map_holds_the_first_jobs_until_workers_are_decided():
+    """Nothing is yielded before the workers are forked: the consumer's first record starts the
+    writer's threads, which a fork should not copy mid-way."""
+    from contextpull.ingest import workers
+
+    consumed = []
+
+    def jobs():
+        for i in range(40):
+            consumed.append(i)
+            yield True, (-i,)
+
+    stream = workers.ordered_map(abs, jobs(), workers=1, min_jobs=10)
+    assert next(stream) == 0
+    assert len(consumed) >= 11  # the threshold was passed before the first result came back
+    assert list(stream) == list(range(1, 40))
+
+_PARENT = os.getpid()
+
+
+def _dies_in_a_worker_at_7(x):
+    if x == 7 and os.getpid() != _PARENT:
+        os._exit(1)  # a worker killed (out of memory, SIGKILL) mid-batch
+    return x * 10
+
+
+def test_a_worker_that_dies_leaves_its_work_and_the_rest_to_the_main_process(monkeypatch):
+    from contextpull.ingest import workers
+
+    monkeypatch.setattr(workers, "BATCH_JOBS", 3)
+    jobs = [(True, (i,)) for i in range(40)]
+    assert list(workers.ordered_map(_dies_in_a_worker_at_7, jobs, workers=1, min_jobs=2)) == [i * 10 for i in range(40)]

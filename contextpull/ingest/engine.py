@@ -40,7 +40,7 @@ from ..parsing.parse import kind_for, parse_file
 from ..writing.records import DocumentRecord, NotAPage, PreparedRecord, Skipped
 from ..writing.section import section_document
 from ..writing.summary import offline_summary
-from .workers import ordered_map
+from .workers import ordered_map, workers_for
 from ..writing.vectors import VectorCounts, known_vectors, write_vectors
 from ..writing.writer import display_root, fts_normalize
 
@@ -236,7 +236,7 @@ def collect(
             else:
                 yield True, (path, item.data, item.sha256, settings)
 
-    yield from ordered_map(build_record, jobs())
+    yield from ordered_map(build_record, jobs(), workers=workers_for(settings.site))
 
 
 def ingest(

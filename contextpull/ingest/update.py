@@ -36,7 +36,7 @@ from ..writing.fingerprint import corpus_fingerprint
 from .report import IngestReport
 from .summaries import SummaryStage
 from ..writing.records import NotAPage, Skipped
-from .workers import ordered_map
+from .workers import ordered_map, workers_for
 from .write_thread import WriteThread
 from ..writing.writer import SECTION_SETTINGS_KEYS, DocumentBatch, delete_document, index_meta, next_section_rowid, write_meta
 
@@ -138,7 +138,7 @@ def apply_corpus(
         writer.submit(write_batch, conn, batch, had_trigram and first, mark)
         batches += 1
 
-    records = ordered_map(parse, jobs())
+    records = ordered_map(parse, jobs(), workers=workers_for(settings.site))
     if summaries is not None:
         records = summaries.apply(records)
     try:

@@ -1,13 +1,22 @@
-"""Parse documents on every core while one process writes (issue 8, "use both cores where it
-pays"; system-design.txt section 3).
+"""Parse documents on a second core while the main process reads and writes (issue 8, "use both
+cores where it pays"; issue 26, build time against ``plain``; system-design.txt section 3).
 
 Parsing, sectioning, summarising and FTS normalisation are independent per document; writing is
 not. ``ordered_map`` runs the per-document work in worker processes and hands results back in
-input order, so stores stay byte-for-byte deterministic. It keeps at most a small window of
-documents in flight, so memory does not grow with the corpus, and it only starts processes once
-a run has enough documents to parse for them to pay (a small corpus never pays their start-up).
+input order, so stores stay byte-for-byte deterministic.
 
-It is off unless ``CONTEXTPULL_JOBS=N`` (N > 1) asks for N workers; see ``worker_count`` for why.
+Work crosses to a worker in batches (``BATCH_JOBS`` documents a task): one task per document
+cost more in pickling and bookkeeping, in both processes, than a plain document's parse, and
+that was why workers measured slower than serial. Only a few batches are in flight, so memory
+does not grow with the corpus. Workers start only once a run has shown it has enough documents
+to parse for them to pay (``PARALLEL_MIN_JOBS``); until then the jobs are held (read, not
+parsed), so that the processes are forked before anything is yielded: the consumer starts the
+writer's threads on the first record, and a fork should not copy a process mid-way through
+their work.
+
+How many workers: ``CONTEXTPULL_JOBS=N`` asks for N (N > 1; 1 is serial); without it a build
+that reads a site's dialect gets one where the machine lets the process use two cores or more
+(``worker_count``), and any other build parses in the main process.
 """
 
 from __future__ import annotations
@@ -15,6 +24,7 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # imported when workers start: the serial default should not pay for them
@@ -22,23 +32,49 @@ if TYPE_CHECKING:  # imported when workers start: the serial default should not 
 
 # Documents to parse before worker processes start: below this the serial path is as fast.
 PARALLEL_MIN_JOBS = 128
-WINDOW_PER_WORKER = 16
+# What is held, at most, while deciding whether workers pay: a few large files must not be held.
+HELD_BYTES = 32 * 1024 * 1024
+BATCH_JOBS = 32
+BATCHES_PER_WORKER = 3
 
 
-def worker_count(environ=os.environ) -> int:
-    """Parse workers for this run: ``CONTEXTPULL_JOBS``, else none (serial).
+def worker_count(environ=os.environ, *, reads_dialect: bool = False) -> int:
+    """Worker processes for this run; 0 parses in the main process.
 
-    Serial is the default because workers did not pay where measured: on 2 cores the main
-    process still spent 9.6 s of CPU (reading, hashing, shipping bytes and records, writing)
-    against 10.8 s serial, so the writer, not parsing, bounds the run.
+    ``CONTEXTPULL_JOBS=N`` decides when set (N > 1 workers; 1 serial). Otherwise a build that
+    reads a dialect gets one worker on a machine where this process may use two cores: a
+    dialect's reading (includes, shortcodes, data files, markup to text) is Python work that
+    costs more than the document's parse and writing, so it pays to move it off the process
+    that writes. A plain build stays serial: there the main process spent 9.6 s of CPU with
+    workers against 10.8 s serial (reading, hashing, shipping bytes and records, writing), so
+    the writer, not parsing, bounds the run.
     """
     raw = environ.get("CONTEXTPULL_JOBS", "").strip()
     if raw.isdigit() and int(raw) > 0:
-        return int(raw)
-    return 1
+        return int(raw) if int(raw) > 1 else 0
+    if reads_dialect and usable_cores() >= 2:
+        return 1
+    return 0
+
+
+def workers_for(site) -> int:
+    """``worker_count`` for a run over ``site`` (a ``dialects.api.Site``, None for none)."""
+    return worker_count(reads_dialect=site is not None and site.dialect != "plain")
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity where the platform says, else all)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 Job = tuple[bool, Any]  # (True, args) to compute func(*args); (False, value) to pass through
+
+
+def _run_batch(func: Callable[..., Any], batch: list[tuple]) -> list[Any]:
+    return [func(*args) for args in batch]
 
 
 def ordered_map(
@@ -51,42 +87,94 @@ def ordered_map(
     """Yield ``func(*args)`` for each job and each passed-through value, in input order."""
     workers = worker_count() if workers is None else workers
     min_jobs = PARALLEL_MIN_JOBS if min_jobs is None else min_jobs
-    window = max(1, workers) * WINDOW_PER_WORKER
-    executor: ProcessPoolExecutor | None = None
-    pending: deque[tuple[Future | None, Any]] = deque()
-    n_jobs = 0
+    jobs = iter(jobs)
+    held: list[Job] = []
+    if workers > 0:
+        held = _hold(jobs, min_jobs)
+        if held[-1] is not _END:
+            yield from _parallel(func, held, jobs, workers)
+            return
+        held.pop()  # the input ended before workers could pay: parse it here
+    for is_job, payload in chain(held, jobs):
+        yield func(*payload) if is_job else payload
 
-    def resolve(entry: tuple[Future | None, Any]) -> Any:
-        future, value = entry
+
+_END: Job = (False, object())  # the last held entry when the input ended while held
+
+
+def _hold(jobs: Iterator[Job], min_jobs: int) -> list[Job]:
+    """The first entries of ``jobs``, up to and with the one that makes ``min_jobs + 1`` jobs (or
+    ``HELD_BYTES`` of them), then ``_END`` if the input ended first."""
+    held: list[Job] = []
+    count = size = 0
+    for entry in jobs:
+        held.append(entry)
+        if entry[0]:
+            count += 1
+            size += sum(len(a) for a in entry[1] if isinstance(a, (bytes, str)))
+            if count > min_jobs or size > HELD_BYTES:
+                return held
+    held.append(_END)
+    return held
+
+
+def _parallel(func: Callable[..., Any], held: list[Job], rest: Iterator[Job], workers: int) -> Iterator[Any]:
+    """Batches of jobs to ``workers`` processes, the passed-through values kept in their places."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    # fork where the platform has it: the workers start with this process's modules and caches
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    executor: ProcessPoolExecutor = ProcessPoolExecutor(
+        max_workers=workers, mp_context=multiprocessing.get_context(method)
+    )
+    window = workers * BATCHES_PER_WORKER
+    pending: deque[tuple[Future | None, list[Job]]] = deque()
+    batch: list[Job] = []
+    in_batch = 0
+    broken = False  # a worker died (killed, out of memory): the rest is parsed here
+
+    def here(entries: list[Job]) -> list[Job]:
+        return [(False, func(*payload)) if is_job else (False, payload) for is_job, payload in entries]
+
+    def submit() -> None:
+        nonlocal batch, in_batch, broken
+        if batch:
+            future = None
+            if in_batch and not broken:
+                try:
+                    future = executor.submit(_run_batch, func, [payload for is_job, payload in batch if is_job])
+                except BrokenProcessPool:
+                    broken = True
+            pending.append((future, batch if future is not None else here(batch)))
+        batch, in_batch = [], 0
+
+    def resolve(entry: tuple[Future | None, list[Job]]) -> Iterator[Any]:
+        nonlocal broken
+        future, entries = entry
         if future is None:
-            return value
-        from concurrent.futures.process import BrokenProcessPool
-
+            yield from (payload for _, payload in entries)
+            return
         try:
-            return future.result()
-        except BrokenProcessPool:  # a worker died (killed, out of memory): do it here instead
-            return func(*value)
+            results = iter(future.result())
+        except BrokenProcessPool:
+            broken = True
+            results = iter([func(*payload) for is_job, payload in entries if is_job])
+        for is_job, payload in entries:
+            yield next(results) if is_job else payload
 
     try:
-        for is_job, payload in jobs:
-            if not is_job:
-                pending.append((None, payload))
-            else:
-                n_jobs += 1
-                if executor is None and workers > 1 and n_jobs > min_jobs:
-                    from concurrent.futures import ProcessPoolExecutor
-
-                    executor = ProcessPoolExecutor(max_workers=workers)
-                if executor is None:
-                    pending.append((None, func(*payload)))
-                else:
-                    pending.append((executor.submit(func, *payload), payload))
-            while pending and (
-                pending[0][0] is None or pending[0][0].done() or len(pending) > window
-            ):
-                yield resolve(pending.popleft())
+        for entry in chain(held, rest):
+            batch.append(entry)
+            if entry[0]:
+                in_batch += 1
+            if in_batch >= BATCH_JOBS or len(batch) >= 4 * BATCH_JOBS:
+                submit()
+            while pending and (pending[0][0] is None or pending[0][0].done() or len(pending) > window):
+                yield from resolve(pending.popleft())
+        submit()
         while pending:
-            yield resolve(pending.popleft())
+            yield from resolve(pending.popleft())
     finally:
-        if executor is not None:
-            executor.shutdown(wait=True, cancel_futures=True)
+        executor.shutdown(wait=True, cancel_futures=True)

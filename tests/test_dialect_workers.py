@@ -1,0 +1,57 @@
+"""A dialect build parses on a worker process where two cores are usable (ingest/workers.py):
+the store it writes is the serial build's, byte for byte, and the report counts the same."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from artifact_helpers import clean_env
+from contextpull.cli import cli
+from contextpull.ingest import workers
+from site_build import write_site
+
+
+def _site(root):
+    files = {
+        "hugo.toml": 'title = "Workers"\n[params]\nversion = "1.2"\n',
+        "content/_common/note.md": "Shared text from an include.\n",
+        "layouts/_shortcodes/box.html": "{{ .Inner }}\n",
+    }
+    for i in range(23):
+        files[f"content/page{i:02d}.md"] = (
+            f"---\ntitle: Page {i}\ndescription: About page {i}.\n---\n\n## Part {i}\n\n"
+            f'{{{{% include "/_common/note.md" %}}}}\n\n{{{{< box >}}}}Boxed {i} {{{{< param version >}}}}{{{{< /box >}}}}\n\n'
+            f"> [!NOTE]\n> Callout {i}.\n\n```go\nfunc F{i}() {{}}\n```\n"
+        )
+    files["content/empty.md"] = ""
+    return write_site(root, files)
+
+
+def _build(docs, out, **env):
+    result = CliRunner().invoke(cli, ["build", str(docs), "--out", str(out), "--json"], env=clean_env(**env))
+    assert result.exit_code == 0, result.output + result.stderr
+    return json.loads(result.stdout)
+
+
+def test_a_build_on_a_worker_writes_the_serial_store(tmp_path, monkeypatch):
+    root = _site(tmp_path / "site")
+    serial = _build(root / "content", tmp_path / "serial", CONTEXTPULL_JOBS="1")
+    started = []
+    real_parallel = workers._parallel
+
+    def counted(*args, **kwargs):
+        started.append(args[3])
+        return real_parallel(*args, **kwargs)
+
+    monkeypatch.setattr(workers, "usable_cores", lambda: 2)
+    monkeypatch.setattr(workers, "PARALLEL_MIN_JOBS", 4)
+    monkeypatch.setattr(workers, "BATCH_JOBS", 5)
+    monkeypatch.setattr(workers, "_parallel", counted)
+    parallel = _build(root / "content", tmp_path / "parallel")
+    assert started == [1]  # one worker, without the variable: the site reads the hugo dialect
+    assert (tmp_path / "serial" / "store.sqlite").read_bytes() == (tmp_path / "parallel" / "store.sqlite").read_bytes()
+    assert parallel["manifest"]["counts"] == serial["manifest"]["counts"]
+    assert parallel["dialect"] == serial["dialect"]
+    assert serial["manifest"]["counts"]["documents"] == 24 and serial["dialect"]["totals"]["resolved"] >= 23
