@@ -114,6 +114,9 @@ def test_a_dialect_build_gets_one_worker_where_two_cores_are_usable(monkeypatch)
     assert workers.worker_count({"CONTEXTPULL_JOBS": "1"}, reads_dialect=True) == 0  # the variable decides
     monkeypatch.setattr(workers, "usable_cores", lambda: 1)
     assert workers.worker_count({}, reads_dialect=True) == 0
+    monkeypatch.setattr(workers, "usable_cores", lambda: 8)
+    monkeypatch.setattr(workers.sys, "platform", "darwin")  # a worker would be spawned, not forked
+    assert workers.worker_count({}, reads_dialect=True) == 0
 
 
 @pytest.mark.parametrize("n_workers", [1, 2])

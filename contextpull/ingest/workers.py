@@ -15,13 +15,14 @@ writer's threads on the first record, and a fork should not copy a process mid-w
 their work.
 
 How many workers: ``CONTEXTPULL_JOBS=N`` asks for N (N > 1; 1 is serial); without it a build
-that reads a site's dialect gets one where the machine lets the process use two cores or more
+that reads a site's dialect gets one on Linux where the process may use two cores or more
 (``worker_count``), and any other build parses in the main process.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
@@ -52,9 +53,16 @@ def worker_count(environ=os.environ, *, reads_dialect: bool = False) -> int:
     raw = environ.get("CONTEXTPULL_JOBS", "").strip()
     if raw.isdigit() and int(raw) > 0:
         return int(raw) if int(raw) > 1 else 0
-    if reads_dialect and usable_cores() >= 2:
+    if reads_dialect and usable_cores() >= 2 and _forks():
         return 1
     return 0
+
+
+def _forks() -> bool:
+    """Whether a worker can start as a fork, with this process's modules and caches: Linux. Where
+    it would be spawned (macOS and Windows start a new interpreter that imports everything again),
+    one worker costs about what it saves on a site of a few hundred pages."""
+    return sys.platform.startswith("linux")
 
 
 def workers_for(site) -> int:
@@ -124,8 +132,8 @@ def _parallel(func: Callable[..., Any], held: list[Job], rest: Iterator[Job], wo
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    # fork where the platform has it: the workers start with this process's modules and caches
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    # a fork on Linux: the workers start with this process's modules and caches (``_forks``)
+    method = "fork" if _forks() else None
     executor: ProcessPoolExecutor = ProcessPoolExecutor(
         max_workers=workers, mp_context=multiprocessing.get_context(method)
     )
