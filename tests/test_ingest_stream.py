@@ -174,3 +174,24 @@ def test_a_worker_that_dies_leaves_its_work_and_the_rest_to_the_main_process(mon
     monkeypatch.setattr(workers, "BATCH_JOBS", 3)
     jobs = [(True, (i,)) for i in range(40)]
     assert list(workers.ordered_map(_dies_in_a_worker_at_7, jobs, workers=1, min_jobs=2)) == [i * 10 for i in range(40)]
+
+
+def _first_half(x):
+    return x * 10, os.getpid()
+
+
+def test_ordered_map_halves_run_the_first_on_a_worker_and_the_second_here(monkeypatch):
+    from contextpull.ingest import workers
+
+    monkeypatch.setattr(workers, "BATCH_JOBS", 4)
+    here = []
+
+    def second(part):
+        value, pid = part
+        here.append(pid)
+        return value + 1
+
+    jobs = [(i % 4 != 0, (i,) if i % 4 else f"v{i}") for i in range(60)]
+    out = list(workers.ordered_map(lambda x: x * 10 + 1, jobs, workers=1, min_jobs=5, halves=(_first_half, second)))
+    assert out == [f"v{i}" if i % 4 == 0 else i * 10 + 1 for i in range(60)]
+    assert here and all(pid != os.getpid() for pid in here)  # the first half ran in the worker

@@ -24,12 +24,13 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 from ..bounded_read import FileTooLarge, NotRegularFile, read_regular
 from ..config import Settings
 from ..errors import InputError, ModelSettingError, StoreError
-from ..parsing.blocks import ParseError
+from ..parsing.blocks import ParsedDocument, ParseError
 from ..writing.discover import SUPPORTED_EXTENSIONS, Candidate, discover, found_extensions
 from .report import IngestReport, strict_failure, strict_problems
 from .summaries import SummaryStage, wants_model
@@ -147,17 +148,43 @@ def with_site(settings: Settings, corpus: Path) -> Settings:
 
 
 def build_record(path: str, data: bytes, sha256: str, settings: Settings) -> DocumentRecord | Skipped:
-    """Parse, section, classify and summarise one file's bytes.
+    """Parse, section, classify and summarise one file's bytes: ``finish_record`` of
+    ``read_record``, the two halves a parse worker and the main process share between them
+    (``workers.ordered_map``).
 
     A plain site's Markdown and every other format take the path they always took, so their
     records are byte for byte what they were; a generator's dialect and the kinds it brought
     (``.mdx``, ``.rst``, ``.ipynb``) are read through ``dialects.read``."""
+    return finish_record(read_record(path, data, sha256, settings), settings)
+
+
+@dataclass(frozen=True)
+class Read:
+    """One file parsed, not yet sectioned: what ``read_record`` hands ``finish_record``."""
+
+    path: str
+    kind: str
+    size: int
+    parsed: ParsedDocument
+    description: str | None
+    sha256: str  # what the document is stored under (its fingerprint when a dialect read it)
+    extra: dict  # a dialect's dependencies and notes
+
+
+def read_record(path: str, data: bytes, sha256: str, settings: Settings) -> Read | Skipped:
+    """The file read: the half of ``build_record`` that a dialect makes Python-heavy (includes,
+    shortcodes, data files, markup to text), so the half a parse worker takes."""
     kind = kind_for(path)
     if kind is None:
         return Skipped(path, "unsupported file type")
-    if reads_dialect(path, settings.site):
-        return _prepared(path, data, kind, settings, lambda: _read_dialect(path, data, sha256, settings, kind))
-    return _prepared(path, data, kind, settings, lambda: (parse_file(data, kind, _stem(path)), None, sha256, {}))
+    try:
+        if reads_dialect(path, settings.site):
+            parsed, description, sha, extra = _read_dialect(path, data, sha256, settings, kind)
+        else:
+            parsed, description, sha, extra = parse_file(data, kind, _stem(path)), None, sha256, {}
+    except Exception as exc:  # noqa: BLE001 - one bad file must never stop the run
+        return _failed(path, exc)
+    return Read(path, kind, len(data), parsed, description, sha, extra)
 
 
 def _read_dialect(path: str, data: bytes, sha256: str, settings: Settings, kind: str):
@@ -174,33 +201,39 @@ def _read_dialect(path: str, data: bytes, sha256: str, settings: Settings, kind:
     return result.parsed, result.description, sha, {"deps": result.deps, "notes": result.notes}
 
 
-def _prepared(path: str, data: bytes, kind: str, settings: Settings, read) -> PreparedRecord | Skipped:
-    """Section, classify and summarise what ``read()`` gives; any failure is a skip naming it."""
+def finish_record(read: Read | Skipped, settings: Settings) -> PreparedRecord | Skipped:
+    """Section, classify and summarise what ``read_record`` gave; any failure is a skip naming it."""
+    if isinstance(read, Skipped):
+        return read
     try:
-        parsed, description, sha256, extra = read()
-        drafts = section_document(parsed, settings)
-        summary = offline_summary(parsed.title, drafts, description)
-    except ParseError as exc:
-        return Skipped(path, str(exc) or "could not be parsed")
-    except RecursionError:
-        return Skipped(path, "could not be parsed (structure nested too deeply)")
+        drafts = section_document(read.parsed, settings)
+        summary = offline_summary(read.parsed.title, drafts, read.description)
     except Exception as exc:  # noqa: BLE001 - one bad file must never stop the run
-        return Skipped(path, f"could not be parsed ({type(exc).__name__}: {exc})")
+        return _failed(read.path, exc)
     if not drafts:
-        return Skipped(path, "no text to index")
+        return Skipped(read.path, "no text to index")
     sections = tuple(drafts)
     return PreparedRecord(
-        path=path,
-        title=parsed.title,
+        path=read.path,
+        title=read.parsed.title,
         summary=summary,
         summary_src="offline",
-        sha256=sha256,
-        bytes=len(data),
-        kind=kind,
+        sha256=read.sha256,
+        bytes=read.size,
+        kind=read.kind,
         sections=sections,
         fts=tuple((fts_normalize(s.heading_path), fts_normalize(s.text)) for s in sections),
-        **extra,
+        **read.extra,
     )
+
+
+def _failed(path: str, exc: Exception) -> Skipped:
+    """The skip a file's failure to parse or section becomes, its reason named."""
+    if isinstance(exc, ParseError):
+        return Skipped(path, str(exc) or "could not be parsed")
+    if isinstance(exc, RecursionError):
+        return Skipped(path, "could not be parsed (structure nested too deeply)")
+    return Skipped(path, f"could not be parsed ({type(exc).__name__}: {exc})")
 
 
 def collect(
@@ -236,7 +269,8 @@ def collect(
             else:
                 yield True, (path, item.data, item.sha256, settings)
 
-    yield from ordered_map(build_record, jobs(), workers=workers_for(settings.site))
+    yield from ordered_map(build_record, jobs(), workers=workers_for(settings.site),
+                           halves=(read_record, partial(finish_record, settings=settings)))
 
 
 def ingest(

@@ -91,8 +91,14 @@ def ordered_map(
     *,
     workers: int | None = None,
     min_jobs: int | None = None,
+    halves: tuple[Callable[..., Any], Callable[[Any], Any]] | None = None,
 ) -> Iterator[Any]:
-    """Yield ``func(*args)`` for each job and each passed-through value, in input order."""
+    """Yield ``func(*args)`` for each job and each passed-through value, in input order.
+
+    ``halves``, when given, is ``func`` in two parts, ``(first, second)`` with
+    ``second(first(*args)) == func(*args)``: a worker computes ``first`` and this process
+    ``second``, so that the work is shared where the worker would otherwise be the one the run
+    waits for (the engine's read and its sectioning)."""
     workers = worker_count() if workers is None else workers
     min_jobs = PARALLEL_MIN_JOBS if min_jobs is None else min_jobs
     jobs = iter(jobs)
@@ -100,7 +106,7 @@ def ordered_map(
     if workers > 0:
         held = _hold(jobs, min_jobs)
         if held[-1] is not _END:
-            yield from _parallel(func, held, jobs, workers)
+            yield from _parallel(func, held, jobs, workers, halves)
             return
         held.pop()  # the input ended before workers could pay: parse it here
     for is_job, payload in chain(held, jobs):
@@ -126,8 +132,10 @@ def _hold(jobs: Iterator[Job], min_jobs: int) -> list[Job]:
     return held
 
 
-def _parallel(func: Callable[..., Any], held: list[Job], rest: Iterator[Job], workers: int) -> Iterator[Any]:
+def _parallel(func: Callable[..., Any], held: list[Job], rest: Iterator[Job], workers: int,
+              halves: tuple[Callable[..., Any], Callable[[Any], Any]] | None) -> Iterator[Any]:
     """Batches of jobs to ``workers`` processes, the passed-through values kept in their places."""
+    first, second = halves if halves is not None else (func, None)
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
@@ -152,7 +160,7 @@ def _parallel(func: Callable[..., Any], held: list[Job], rest: Iterator[Job], wo
             future = None
             if in_batch and not broken:
                 try:
-                    future = executor.submit(_run_batch, func, [payload for is_job, payload in batch if is_job])
+                    future = executor.submit(_run_batch, first, [payload for is_job, payload in batch if is_job])
                 except BrokenProcessPool:
                     broken = True
             pending.append((future, batch if future is not None else here(batch)))
@@ -165,7 +173,8 @@ def _parallel(func: Callable[..., Any], held: list[Job], rest: Iterator[Job], wo
             yield from (payload for _, payload in entries)
             return
         try:
-            results = iter(future.result())
+            done = future.result()
+            results = iter(done if second is None else [second(part) for part in done])
         except BrokenProcessPool:
             broken = True
             results = iter([func(*payload) for is_job, payload in entries if is_job])
