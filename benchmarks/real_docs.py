@@ -17,7 +17,9 @@ alternating the two, ``--repeats`` times, and prints one row per repository:
 - documents whose title is their file stem;
 - the median build time of each dialect, wall and CPU (user + system of the build and its
   workers, from wait4: steadier than wall time on a shared machine), and their ratios (target:
-  auto at most 1.5x plain). This checkout's bytecode is compiled first, as pip compiles an
+  auto at most 1.5x plain); and, before each round, how long two CPU-bound processes take beside
+  one (``two_core_factor``): a build that reads a dialect parses on a second core, which a shared
+  host gives this machine only some of the time. This checkout's bytecode is compiled first, as pip compiles an
   installed package: without it, under ``PYTHONDONTWRITEBYTECODE``, every build compiled the
   modules it imports, and an ``auto`` build imports more of them than a ``plain`` one.
 
@@ -207,6 +209,31 @@ def build_once(cli: list[str], docs: Path, out: Path, dialect: str | None, how: 
     return run
 
 
+def _spin(n: int) -> None:
+    x = 0
+    for i in range(n):
+        x += i
+
+
+def two_core_factor(n: int = 3_000_000) -> float:
+    """How long two CPU-bound processes take beside one alone: 1.0 when two cores are free, 2.0
+    when the host gives this machine one. Taken before each round of builds, since a build that
+    reads a dialect parses on a second core (``ingest/workers.py``) and the machine is shared."""
+    import multiprocessing
+
+    def timed(count: int) -> float:
+        procs = [multiprocessing.Process(target=_spin, args=(n,)) for _ in range(count)]
+        t0 = time.perf_counter()
+        for proc in procs:
+            proc.start()
+        for proc in procs:
+            proc.join()
+        return time.perf_counter() - t0
+
+    one = timed(1)
+    return timed(2) / one if one else 1.0
+
+
 def measure(name: str, generator: str, url: str, commit: str, docs_rel: str, *, corpora: Path,
             cli: list[str], how: str | None, dialects: list[str | None], repeats: int, work: Path,
             timeout: float) -> dict:
@@ -221,7 +248,9 @@ def measure(name: str, generator: str, url: str, commit: str, docs_rel: str, *, 
         repo = as_checkout(repo, work / f"{name}-checkout")
     docs = repo / docs_rel
     runs: dict[str, list[dict]] = {str(d): [] for d in dialects}
+    row["two_cores"] = []
     for i in range(repeats):
+        row["two_cores"].append(round(two_core_factor(), 2))
         for dialect in dialects if i % 2 == 0 else dialects[::-1]:
             runs[str(dialect)].append(build_once(cli, docs, work / name / str(dialect), dialect, how, timeout))
     for dialect in dialects:
@@ -352,6 +381,11 @@ def main(argv: list[str] | None = None) -> int:
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     print(f"{time.strftime('%Y-%m-%d', time.gmtime())}, commit {commit or '?'}, medians of {args.repeats}")
     print(table(rows))
+    factors = [f for row in rows for f in row.get("two_cores", [])]
+    if factors:
+        print(f"\nTwo CPU-bound processes took {min(factors):.2f}-{max(factors):.2f}x (median "
+              f"{statistics.median(factors):.2f}x) the time of one, measured before each round "
+              "(1.0x: two cores free; 2.0x: one).")
     if args.json:
         args.json.write_text(json.dumps({"commit": commit, "repeats": args.repeats, "dialect_setting": how,
                                          "repositories": rows}, indent=2) + "\n")
