@@ -125,6 +125,19 @@ CASES: dict[str, tuple[str, str, dict[str, str], str]] = {
     "backtick-runs": ("hugo", "content/ticks.md", {
         "content/ticks.md": "# Ticks\n\nCode: " + "`" * 3000 + " <b>INNER-TEXT-1</b> " + "`" * 1000 + "\n\nAfter <i>it</i>.\n",
     }, "read at once: a run of backticks costs a pass, not time cubic in its length"),
+    "blank-runs-hugo": ("hugo", "content/blanks.md", {
+        "content/blanks.md": "# Blanks\n\nText <a" + " " * 4000 + "\n\n> [!NOTE] x" + " " * 4000 + "y\n> INNER-TEXT-1\n"
+                             "\n<!--" * 4000 + "\n",
+    }, "read at once: a tag opener, a callout title and comment openers followed by thousands of blanks"),
+    "blank-runs-jekyll": ("jekyll", "docs/blanks.md", {
+        "docs/blanks.md": "# Blanks\n\nINNER-TEXT-1\n{:" + " " * 4000 + "x\n",
+    }, "read at once: a kramdown attribute list with thousands of blanks"),
+    "blank-runs-mdbook": ("mdbook", "src/blanks.md", {
+        "src/blanks.md": "# Blanks\n\nINNER-TEXT-1 {{#include" + " " * 4000 + "x\n",
+    }, "read at once: an include opener with thousands of blanks"),
+    "blank-runs-mkdocs": ("mkdocs", "docs/blanks.md", {
+        "docs/blanks.md": "# Blanks\n\nINNER-TEXT-1\n\n{* a" + " " * 4000 + "b\n\n/// note | t" + " " * 4000 + "u\nbody\n///\n",
+    }, "read at once: a {* *} line and a block title with thousands of blanks"),
     "unknown-mkdocs": ("mkdocs", "docs/unknown.md", {
         "docs/unknown.md": '# U\n\n!!! madeup "Made up"\n    INNER-TEXT-1\n\n/// frob\nINNER-TEXT-2\n///\n',
     }, "inner text kept; !!! madeup converted, /// frob named unresolved"),

@@ -25,7 +25,9 @@ CONSTRUCT = "callout"
 KINDS = ("note", "tip", "important", "warning", "caution")
 
 _MARKER = re.compile(r"^([ \t]*)>[ \t]?\[!([A-Za-z]+)\][ \t]*$")
-_EXTENDED = re.compile(r"^([ \t]*)>[ \t]?\[!([A-Za-z]+)\][+-]?(?:[ \t]+(.*?))?[ \t]*$")
+# The title starts and ends with a character that is not a blank, so a run of blanks is read one
+# way only (the lazy ``(.*?)`` before ``[ \t]*$`` was quadratic in it).
+_EXTENDED = re.compile(r"^([ \t]*)>[ \t]?\[!([A-Za-z]+)\][+-]?(?:[ \t]+(?![ \t])((?:[^\n \t]|[ \t]+(?=[^\n \t]))*))?[ \t]*$")
 _QUOTED = re.compile(r"^([ \t]*)>[ \t]?(.*)$")
 
 

@@ -22,7 +22,9 @@ from ..markup import labelled, outside_code, outside_inline_code, split_code, st
 # before the generic "note" so ``.note .warning`` reads "Warning".
 LABELS = {"danger": "Danger", "error": "Error", "warning": "Warning", "caution": "Caution",
           "important": "Important", "tip": "Tip", "hint": "Hint", "note": "Note", "info": "Note"}
-_BLOCK_IAL = re.compile(r"^[ \t]{0,3}\{:(?!:)\s*([^}]*?)\s*\}[ \t]*$")
+# The attributes are a run that starts and ends with a character that is not a blank, each inner
+# blank run followed by one: the lazy ``([^}]*?)\s*`` took time cubic in a run of blanks.
+_BLOCK_IAL = re.compile(r"^[ \t]{0,3}\{:(?!:)\s*(?!\s)((?:[^}\s]|\s+(?=[^}\s]))*)\s*\}[ \t]*$")
 _ALD = re.compile(r"^[ \t]{0,3}\{:[\w-]+:[^}]*\}[ \t]*$")
 _OPTIONS = re.compile(r"^[ \t]*\{::options\b[^}]*/\}[ \t]*$")
 _TOC_ITEM = re.compile(r"^[ \t]*(?:[*+-]|\d+\.)\s+[^\n]*$")

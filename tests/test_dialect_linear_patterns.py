@@ -1,0 +1,90 @@
+"""Patterns rewritten so a hostile page costs a pass, not time cubic in a run of blanks or
+openers (issue 26, "Bad input ... bounded in time"): each new form reads exactly what the old
+pattern read, and the old pattern stays here as the statement of the rule."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from contextpull.dialects import callouts, markup
+from contextpull.dialects.jekyll import kramdown
+from contextpull.dialects.mdbook import links
+from contextpull.dialects.mkdocs import blocks
+from contextpull.dialects.mkdocs.snippets import variant
+from contextpull.dialects.sphinx.xrefs.doc_titles import atx_title
+
+BLANKS = [" ", "\t", "\r", "\x0b", "\x85", "  "]
+
+
+def _text(pieces: list[str], size: int = 14):
+    return st.lists(st.sampled_from(pieces + BLANKS), max_size=size).map("".join)
+
+
+def _spans(pattern: re.Pattern[str], text: str) -> list:
+    return [(m.span(), m.groups()) for m in pattern.finditer(text)]
+
+
+def _match(pattern: re.Pattern[str], text: str):
+    m = pattern.match(text)
+    return None if m is None else (m.span(), m.groups())
+
+
+@settings(max_examples=600, deadline=None)
+@given(_text(["<", ">", "/", "a", "b:", "-", ".", "=", '"', "'", "\n", "<a", "</b"]))
+def test_tags_are_the_old_patterns_matches(text):
+    old = re.compile(r"</?[A-Za-z][\w.:-]*(?:\s+[^<>]*?)?\s*/?>")
+    assert _spans(markup._TAG, text) == _spans(old, text)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_text(["{:", "{", "}", ":", "a", ".x", "#y", "=", "\n"]))
+def test_kramdown_block_attributes_are_the_old_patterns_matches(text):
+    old = re.compile(r"^[ \t]{0,3}\{:(?!:)\s*([^}]*?)\s*\}[ \t]*$")
+    assert _match(kramdown._BLOCK_IAL, text) == _match(old, text)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_text(["{{", "\\{{", "}}", "#include", "#title", "a", "b c", "\n", "{", "}", "#"]))
+def test_mdbook_links_are_the_old_patterns_matches(text):
+    old = re.compile(r"(\\\{\{|\{\{)[ \t]*#(include|rustdoc_include|playground|title)(?:[ \t]+([^{}\n]*?))?[ \t]*\}\}")
+    assert _spans(links._LINK, text) == _spans(old, text)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_text([">", "[!NOTE]", "[!tip]", "+", "-", "a", "b c", "\n", "x"]))
+def test_extended_callouts_are_the_old_patterns_matches(text):
+    old = re.compile(r"^([ \t]*)>[ \t]?\[!([A-Za-z]+)\][+-]?(?:[ \t]+(.*?))?[ \t]*$")
+    assert _match(callouts._EXTENDED, text) == _match(old, text)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_text(["///", "/", "note", "|", "a", "b c", "\n", "-", "x y"]))
+def test_pymdown_block_openers_are_the_old_patterns_matches(text):
+    old = re.compile(r"^([ \t]*)(/{3,})[ \t]*([\w-]+)[ \t]*(?:\|[ \t]*(.*?))?[ \t]*$")
+    assert _match(blocks._BLOCK_OPEN, text) == _match(old, text)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_text(["<!--", "-->", "<!-", "--", ">", "-", "a", "\n", "<", "!", "<!---->", "<!-->"]))
+def test_html_comments_go_as_the_old_patterns_took_them(text):
+    closed, unclosed = re.compile(r"<!--.*?-->", re.S), re.compile(r"<!--.*\Z", re.S)
+    assert markup.strip_html_comments(text) == unclosed.sub("", closed.sub("", text))
+
+
+@settings(max_examples=600, deadline=None)
+@given(_text(["{*", "*}", "*", "}", "{", "a", "b c", "hl[1]", "x*}y"], size=10))
+def test_variant_lines_are_read_as_the_old_pattern_read_them(line):
+    old = re.compile(r"^\{\*\s*(\S+)\s*(.*?)\s*\*\}\s*$")
+    m = old.match(line)
+    assert variant(line) == (None if m is None else m.groups())
+
+
+@settings(max_examples=600, deadline=None)
+@given(_text(["#", "##", "a", "b c", "x#"], size=10))
+def test_atx_titles_are_read_as_the_old_pattern_read_them(line):
+    old = re.compile(r"#\s+(.+?)\s*#*\s*$")
+    m = old.match(line)
+    assert atx_title(line) == (None if m is None else m.group(1))
