@@ -88,3 +88,29 @@ def test_atx_titles_are_read_as_the_old_pattern_read_them(line):
     old = re.compile(r"#\s+(.+?)\s*#*\s*$")
     m = old.match(line)
     assert atx_title(line) == (None if m is None else m.group(1))
+
+
+def test_a_myst_line_with_a_long_run_of_backticks_is_kept_as_written_and_named(tmp_path):
+    from site_build import SECTIONS, build_json, write_site
+    import sqlite3
+
+    line = "Text {ref}`x` and " + "`" * 4000 + " y } " + "`" * 1000
+    root = write_site(tmp_path / "site", {
+        "docs/conf.py": 'extensions = ["myst_parser"]\n',
+        "docs/index.md": f"# Index\n\n{line}\n\nAfter {{ref}}`z`.\n",
+    })
+    report = build_json(root / "docs", tmp_path / "out")
+    unresolved = report["dialect"]["unresolved"]
+    assert any(u["construct"] == "myst role" and "more than 16 backticks" in u["detail"] and u["line"] == 3
+               for u in unresolved), unresolved
+    with sqlite3.connect(tmp_path / "out" / "store.sqlite") as conn:
+        text = " ".join(row[2] for row in conn.execute(SECTIONS))
+    assert "Text {ref}`x` and" in text and "After z" in text  # the line as written; the next one read
+
+
+def test_a_title_with_a_long_run_of_backticks_is_shown_as_written():
+    from contextpull.dialects.sphinx.xrefs.doc_titles import code_as_text
+
+    assert code_as_text("The `x` call") == "The x call"
+    long = "The " + "`" * 20 + "x" + "`" * 20
+    assert code_as_text(long) == long

@@ -20,6 +20,9 @@ _SUFFIXES = (".rst", ".md", ".txt", "")
 ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1{2,}\s*$")
 _ATX_LEAD = re.compile(r"#\s+")
 CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+# A run of backticks longer than any a title writes: the pattern's time is cubic in one (a second
+# for 4,000), so a title holding one is left as written.
+LONG_TICKS = "`" * 17
 _SCAN_LINES = 200  # a title is near the top; a page without one in 200 lines has none to give
 
 
@@ -42,7 +45,7 @@ def doc_title(ctx: Context, target: str, doc_folder: str, source_dir: str,
             title = markdown_title(text) if (path + suffix).endswith(".md") else rst_title(text)
             break
     if title is not None:  # the link shows the title as plain text (Sphinx's clean_astext)
-        title = CODE_SPAN.sub(r"\2", title).strip()
+        title = code_as_text(title).strip()
     cache[path] = title
     return title
 
@@ -67,6 +70,11 @@ def atx_title(line: str) -> str | None:
     while tail and line[tail - 1].isspace():
         tail -= 1
     return line[start : max(tail, start + 1)]
+
+
+def code_as_text(title: str) -> str:
+    """A title's inline code spans as their text, as a link shows them (``LONG_TICKS``)."""
+    return title if LONG_TICKS in title else CODE_SPAN.sub(r"\2", title)
 
 
 def rst_title(text: str) -> str | None:

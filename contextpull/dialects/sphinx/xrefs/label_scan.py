@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .doc_titles import ADORNMENT, CODE_SPAN, plain_title
+from .doc_titles import ADORNMENT, code_as_text, plain_title
 
 _RST_TARGET = re.compile(r"^(\s*)\.\.\s+_(?:`(?P<quoted>[^`]+)`|(?P<name>[^`_\s].*?)):\s*$")
 _RST_DIRECTIVE = re.compile(r"^(\s*)\.\.\s+([\w:.+-]+)::(.*)$")
@@ -242,10 +242,10 @@ def _myst_title(lines: list[str], i: int) -> str | None:
 def _myst_plain(title: str) -> str:
     """A MyST heading as the page shows it: roles as their text, links as their text."""
     title = _MYST_ROLE.sub(lambda m: m.group(1).lstrip("~!"), title)
-    title = CODE_SPAN.sub(r"\2", _MD_LINK.sub(r"\1", title))
+    title = code_as_text(_MD_LINK.sub(r"\1", title))
     return re.sub(r"\*{1,2}([^*]+)\*{1,2}", r"\1", title).strip()
 
 
 def _shown(rst: str) -> str:
     """An rst title as a ref's link shows it: its inline markup as plain text."""
-    return CODE_SPAN.sub(r"\2", plain_title(rst)).strip()
+    return code_as_text(plain_title(rst)).strip()
