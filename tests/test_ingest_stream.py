@@ -195,3 +195,31 @@ def test_ordered_map_halves_run_the_first_on_a_worker_and_the_second_here(monkey
     out = list(workers.ordered_map(lambda x: x * 10 + 1, jobs, workers=1, min_jobs=5, halves=(_first_half, second)))
     assert out == [f"v{i}" if i % 4 == 0 else i * 10 + 1 for i in range(60)]
     assert here and all(pid != os.getpid() for pid in here)  # the first half ran in the worker
+
+
+def _slow_first_half(x):
+    import time
+
+    time.sleep(0.02)  # a worker busy with its batch while this process fills the window
+    return x, os.getpid()
+
+
+def test_this_process_takes_back_a_batch_no_worker_has_begun_while_it_waits(monkeypatch):
+    from contextpull.ingest import workers
+
+    monkeypatch.setattr(workers, "BATCH_JOBS", 2)
+    jobs = [(True, (i,)) for i in range(24)]
+    where = []
+
+    def second(part):
+        value, pid = part
+        where.append(pid)
+        return value
+
+    def whole(x):
+        where.append(os.getpid())
+        return x
+
+    out = list(workers.ordered_map(whole, jobs, workers=1, min_jobs=1, halves=(_slow_first_half, second)))
+    assert out == list(range(24))
+    assert os.getpid() in where and any(pid != os.getpid() for pid in where)  # both parsed some

@@ -8,7 +8,9 @@ input order, so stores stay byte-for-byte deterministic.
 Work crosses to a worker in batches (``BATCH_JOBS`` documents a task): one task per document
 cost more in pickling and bookkeeping, in both processes, than a plain document's parse, and
 that was why workers measured slower than serial. Only a few batches are in flight, so memory
-does not grow with the corpus. Workers start only once a run has shown it has enough documents
+does not grow with the corpus; while the oldest is still being parsed, this process takes back
+the newest one no worker has begun and parses it itself rather than wait (fastapi's build
+0.72 -> 0.68 s). Workers start only once a run has shown it has enough documents
 to parse for them to pay (``PARALLEL_MIN_JOBS``); until then the jobs are held (read, not
 parsed), so that the processes are forked before anything is yielded: the consumer starts the
 writer's threads on the first record, and a fork should not copy a process mid-way through
@@ -181,6 +183,17 @@ def _parallel(func: Callable[..., Any], held: list[Job], rest: Iterator[Job], wo
         for is_job, payload in entries:
             yield next(results) if is_job else payload
 
+    def steal() -> None:
+        """While the oldest batch is still being parsed, take back the newest one no worker has
+        begun and parse it here: this process would otherwise only wait."""
+        if pending[0][0] is None or pending[0][0].done():
+            return
+        for k in range(len(pending) - 1, 0, -1):
+            future, entries = pending[k]
+            if future is not None and future.cancel():
+                pending[k] = (None, here(entries))
+                return
+
     try:
         for entry in chain(held, rest):
             batch.append(entry)
@@ -189,9 +202,11 @@ def _parallel(func: Callable[..., Any], held: list[Job], rest: Iterator[Job], wo
             if in_batch >= BATCH_JOBS or len(batch) >= 4 * BATCH_JOBS:
                 submit()
             while pending and (pending[0][0] is None or pending[0][0].done() or len(pending) > window):
+                steal()
                 yield from resolve(pending.popleft())
         submit()
         while pending:
+            steal()
             yield from resolve(pending.popleft())
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
