@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -32,39 +33,30 @@ def _match(pattern: re.Pattern[str], text: str):
     return None if m is None else (m.span(), m.groups())
 
 
+# (the pattern as the module holds it, the old pattern, how its caller applies it, the pieces a
+# hostile line is made of)
+PATTERN_PAIRS = {
+    "markup tag": (lambda: markup._TAG, r"</?[A-Za-z][\w.:-]*(?:\s+[^<>]*?)?\s*/?>", _spans,
+                   ["<", ">", "/", "a", "b:", "-", ".", "=", '"', "'", "\n", "<a", "</b"]),
+    "kramdown block attributes": (lambda: kramdown._BLOCK_IAL, r"^[ \t]{0,3}\{:(?!:)\s*([^}]*?)\s*\}[ \t]*$", _match,
+                                  ["{:", "{", "}", ":", "a", ".x", "#y", "=", "\n"]),
+    "mdbook link": (lambda: links._LINK,
+                    r"(\\\{\{|\{\{)[ \t]*#(include|rustdoc_include|playground|title)(?:[ \t]+([^{}\n]*?))?[ \t]*\}\}", _spans,
+                    ["{{", "\\{{", "}}", "#include", "#title", "a", "b c", "\n", "{", "}", "#"]),
+    "extended callout": (lambda: callouts._EXTENDED, r"^([ \t]*)>[ \t]?\[!([A-Za-z]+)\][+-]?(?:[ \t]+(.*?))?[ \t]*$", _match,
+                         [">", "[!NOTE]", "[!tip]", "+", "-", "a", "b c", "\n", "x"]),
+    "pymdown block opener": (lambda: blocks._BLOCK_OPEN, r"^([ \t]*)(/{3,})[ \t]*([\w-]+)[ \t]*(?:\|[ \t]*(.*?))?[ \t]*$", _match,
+                             ["///", "/", "note", "|", "a", "b c", "\n", "-", "x y"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PATTERN_PAIRS))
 @settings(max_examples=600, deadline=None)
-@given(_text(["<", ">", "/", "a", "b:", "-", ".", "=", '"', "'", "\n", "<a", "</b"]))
-def test_tags_are_the_old_patterns_matches(text):
-    old = re.compile(r"</?[A-Za-z][\w.:-]*(?:\s+[^<>]*?)?\s*/?>")
-    assert _spans(markup._TAG, text) == _spans(old, text)
-
-
-@settings(max_examples=600, deadline=None)
-@given(_text(["{:", "{", "}", ":", "a", ".x", "#y", "=", "\n"]))
-def test_kramdown_block_attributes_are_the_old_patterns_matches(text):
-    old = re.compile(r"^[ \t]{0,3}\{:(?!:)\s*([^}]*?)\s*\}[ \t]*$")
-    assert _match(kramdown._BLOCK_IAL, text) == _match(old, text)
-
-
-@settings(max_examples=600, deadline=None)
-@given(_text(["{{", "\\{{", "}}", "#include", "#title", "a", "b c", "\n", "{", "}", "#"]))
-def test_mdbook_links_are_the_old_patterns_matches(text):
-    old = re.compile(r"(\\\{\{|\{\{)[ \t]*#(include|rustdoc_include|playground|title)(?:[ \t]+([^{}\n]*?))?[ \t]*\}\}")
-    assert _spans(links._LINK, text) == _spans(old, text)
-
-
-@settings(max_examples=600, deadline=None)
-@given(_text([">", "[!NOTE]", "[!tip]", "+", "-", "a", "b c", "\n", "x"]))
-def test_extended_callouts_are_the_old_patterns_matches(text):
-    old = re.compile(r"^([ \t]*)>[ \t]?\[!([A-Za-z]+)\][+-]?(?:[ \t]+(.*?))?[ \t]*$")
-    assert _match(callouts._EXTENDED, text) == _match(old, text)
-
-
-@settings(max_examples=600, deadline=None)
-@given(_text(["///", "/", "note", "|", "a", "b c", "\n", "-", "x y"]))
-def test_pymdown_block_openers_are_the_old_patterns_matches(text):
-    old = re.compile(r"^([ \t]*)(/{3,})[ \t]*([\w-]+)[ \t]*(?:\|[ \t]*(.*?))?[ \t]*$")
-    assert _match(blocks._BLOCK_OPEN, text) == _match(old, text)
+@given(data=st.data())
+def test_each_rewritten_pattern_reads_what_its_old_pattern_read(name, data):
+    current, old, applied, pieces = PATTERN_PAIRS[name]
+    text = data.draw(_text(pieces))
+    assert applied(current(), text) == applied(re.compile(old), text)
 
 
 @settings(max_examples=600, deadline=None)
