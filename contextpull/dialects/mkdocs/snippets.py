@@ -28,6 +28,7 @@ import posixpath
 import re
 
 from ..api import Context, Included
+from ..markup import fence
 from .config import config_folder, extension_options
 from ..selection import SelectionError, lines_between, region, whole
 
@@ -171,11 +172,6 @@ def _line_groups(value: str) -> list[tuple[int, int]]:
     return sorted(groups)
 
 
-def _fence_for(code: str) -> str:
-    longest = max((len(m) for m in re.findall(r"`+", code)), default=0)
-    return "`" * max(3, longest + 1)
-
-
 def variant(line: str) -> tuple[str, str] | None:
     """(target, options) of a ``{* target options *}`` line (no newline in it), as
     ``^\\{\\*\\s*(\\S+)\\s*(.*?)\\s*\\*\\}\\s*$`` reads it, without that pattern, whose lazy options
@@ -199,7 +195,7 @@ def variant(line: str) -> tuple[str, str] | None:
     return line[start:end], line[end:close].strip()
 
 
-def _variant_block(ctx: Context, found: tuple[str, str], line: int) -> list[str] | None:
+def _variant_block(ctx: Context, found: tuple[str, str], line: int) -> str | None:
     target, options = found[0], dict(_VARIANT_OPTION.findall(found[1]))
     inc = ctx.include(target, base=config_folder(ctx), line=line, construct=VARIANT)
     if inc is None:
@@ -215,11 +211,8 @@ def _variant_block(ctx: Context, found: tuple[str, str], line: int) -> list[str]
         if groups[-1][1] < len(code_lines):
             shown += ["", "# ..."]
         code_lines = shown
-    code = "\n".join(code_lines)
-    fence = _fence_for(code)
     title = options.get("title", "").strip().strip('"')
-    info = "python" + (f' title="{title}"' if title else "")
-    return [f"{fence}{info}", code, fence]
+    return fence("\n".join(code_lines), "python" + (f' title="{title}"' if title else ""))
 
 
 def expand_variants(lines: Lines, ctx: Context) -> Lines:
@@ -241,7 +234,7 @@ def expand_variants(lines: Lines, ctx: Context) -> Lines:
             if block is None:
                 out.append((origin, text))
                 continue
-            text = "\n".join(block)
+            text = block
         else:
             text = _MDX_INCLUDE.sub(lambda mm: _mdx_include(ctx, mm, origin), text)
         out += [(origin, part) for part in text.split("\n")]
