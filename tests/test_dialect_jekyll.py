@@ -143,6 +143,17 @@ def test_a_tag_no_one_defines_is_named_and_keeps_its_inner_text(tmp_path):
     assert ctx.deps["_plugins/nosuchtag.rb"] == "missing"  # a plugin added later rebuilds the page
 
 
+def test_the_plugin_files_are_read_once_a_page_however_many_unknown_tags_it_holds(tmp_path):
+    plugins = {f"_plugins/p{i}.rb": f"Liquid::Template.register_tag('known{i}', K)\n" for i in range(5)}
+    ctx = _tag_site(tmp_path, files=plugins)
+    page = "# U\n\n" + "".join(f"{{% unknown{i} %}}\n" for i in range(30)) + "{% known3 %}\n"
+    jekyll.prepare(page, ctx)
+    assert [n[2] for n in _tag_notes(ctx)].count("") == 0 and len(_tag_notes(ctx)) >= 30
+    # 5 plugin files and a Gemfile once, and each unknown name's conventional plugin file
+    assert ctx._resolver.reads <= 5 + 2 + 30
+    assert set(plugins) <= set(ctx.deps) and ctx.deps["_plugins/unknown7.rb"] == "missing"
+
+
 @pytest.mark.parametrize(
     ("config", "files"),
     [

@@ -91,14 +91,7 @@ def _scope(ctx: Context, within: Included | None, params: dict, held: list[str] 
         return None
 
     if defined is None:
-        answers: dict[str, bool | None] = {}  # once per name and page: the plugin files are read then
-
-        def look_up(name: str) -> bool | None:
-            if name not in answers:
-                answers[name] = tags.defined(ctx, name, _site_root(ctx), _setting(ctx, "plugins_dir", "_plugins"))
-            return answers[name]
-
-        defined = look_up
+        defined = tags.SiteTags(ctx, _site_root(ctx), _setting(ctx, "plugins_dir", "_plugins")).defined
 
     scope = liquid.Scope(lookup, tag, ctx.note, {}, held if held is not None else [], defined=defined)
     return scope

@@ -7,8 +7,8 @@ exist as written. A tag is defined by Liquid, by Jekyll, by a plugin gem the sit
 own dependencies; what each gem registers is written in ``GEMS``), or by a Ruby file in the
 site's ``_plugins`` folder that calls ``register_tag`` with a literal name. The plugin files are
 read as text, never run. When a plugin may register names this module cannot read (a gem not in
-``GEMS``, a ``register_tag`` with a computed name), ``defined`` answers None and no tag is
-called unknown.
+``GEMS``, a ``register_tag`` with a computed name), ``SiteTags.defined`` answers None and no tag
+is called unknown.
 """
 
 from __future__ import annotations
@@ -48,30 +48,61 @@ _GEM = re.compile(r"""^\s*gem\s+["']([\w.-]+)["']""", re.M)
 MAX_PLUGIN_FILES = 200
 
 
-def defined(ctx: Context, name: str, site_root: str, plugins_dir: str) -> bool | None:
-    """True, False, or None when a plugin may register tags this module cannot read. The plugin
-    files read are dependencies of the page; for a tag found nowhere, so is the file a plugin of
-    its name would conventionally be (``_plugins/<name>.rb``)."""
-    if name in LIQUID or name in JEKYLL:
-        return True
-    complete = True
-    for gem in _gems(ctx, site_root):
-        tags = GEMS.get(gem)
-        if tags is None:
-            complete = False
-        elif name in tags:
+class SiteTags:
+    """One page's view of the tags its site defines. The gem list and the plugin files are read
+    once per page, when a name first needs them, rather than once per tag name asked about: each
+    read counts against the page's include budget, and a page of many unknown tags read every
+    plugin file again for each."""
+
+    def __init__(self, ctx: Context, site_root: str, plugins_dir: str):
+        self.ctx, self.site_root = ctx, site_root
+        self.folder = posixpath.join(site_root, plugins_dir).strip("/")
+        self._gems: tuple[frozenset[str], bool] | None = None
+        self._plugins: tuple[frozenset[str], bool] | None = None
+        self._answers: dict[str, bool | None] = {}
+
+    def defined(self, name: str) -> bool | None:
+        """True, False, or None when a plugin may register tags this module cannot read. The
+        plugin files read are dependencies of the page; for a tag found nowhere, so is the file
+        a plugin of its name would conventionally be (``_plugins/<name>.rb``)."""
+        if name in LIQUID or name in JEKYLL:
             return True
-    folder = posixpath.join(site_root, plugins_dir).strip("/")
+        if name not in self._answers:
+            self._answers[name] = self._look_up(name)
+        return self._answers[name]
+
+    def _look_up(self, name: str) -> bool | None:
+        if self._gems is None:
+            self._gems = _gem_tags(self.ctx, self.site_root)
+        if name in self._gems[0]:
+            return True
+        if self._plugins is None:
+            self._plugins = _plugin_tags(self.ctx, self.folder)
+        if name in self._plugins[0]:
+            return True
+        self.ctx.read_data(f"{self.folder}/{name}.rb")
+        return False if self._gems[1] and self._plugins[1] else None
+
+
+def _gem_tags(ctx: Context, site_root: str) -> tuple[frozenset[str], bool]:
+    """The tags the site's gems register, and whether every gem is one ``GEMS`` knows."""
+    gems = _gems(ctx, site_root)
+    return frozenset(t for g in gems for t in GEMS.get(g, ())), all(g in GEMS for g in gems)
+
+
+def _plugin_tags(ctx: Context, folder: str) -> tuple[frozenset[str], bool]:
+    """The literal names the plugin files register, and False when one registers a computed
+    name (it may be any)."""
+    names: set[str] = set()
+    complete = True
     for rel in _plugin_files(ctx.site.repo_root, folder):
         data = ctx.read_data(rel)
-        text = data.decode("utf-8", "replace") if data is not None else ""
-        for m in _REGISTER.finditer(text):
+        for m in _REGISTER.finditer(data.decode("utf-8", "replace") if data is not None else ""):
             if m.group(3) is not None:
-                complete = False  # a computed name: it may be this one
-            elif name in (m.group(1), m.group(2)):
-                return True
-    ctx.read_data(f"{folder}/{name}.rb")
-    return False if complete else None
+                complete = False
+            else:
+                names.add(m.group(1) or m.group(2))
+    return frozenset(names), complete
 
 
 def _gems(ctx: Context, site_root: str) -> list[str]:
