@@ -12,9 +12,8 @@ does not grow with the corpus; while the oldest is still being parsed, this proc
 the newest one no worker has begun and parses it itself rather than wait (fastapi's build
 0.72 -> 0.68 s). Workers start only once a run has shown it has enough documents
 to parse for them to pay (``PARALLEL_MIN_JOBS``); until then the jobs are held (read, not
-parsed), so that the processes are forked before anything is yielded: the consumer starts the
-writer's threads on the first record, and a fork should not copy a process mid-way through
-their work.
+parsed). The workers are forked by a fork server (``_context``), never by this process, which
+holds SQLite connections and threads that a child must not inherit.
 
 How many workers: ``CONTEXTPULL_JOBS=N`` asks for N (N > 1; 1 is serial); without it a build
 that reads a site's dialect gets one on Linux where the process may use two cores or more
@@ -61,10 +60,44 @@ def worker_count(environ=os.environ, *, reads_dialect: bool = False) -> int:
 
 
 def _forks() -> bool:
-    """Whether a worker can start as a fork, with this process's modules and caches: Linux. Where
-    it would be spawned (macOS and Windows start a new interpreter that imports everything again),
-    one worker costs about what it saves on a site of a few hundred pages."""
+    """Whether a worker can start as a fork of a process that has already imported the reading
+    modules: Linux, through a fork server. Where it would be spawned (macOS and Windows start a
+    new interpreter that imports everything again), one worker costs about what it saves on a
+    site of a few hundred pages."""
     return sys.platform.startswith("linux")
+
+
+# What the fork server imports once, so that each worker it forks starts with the readers loaded.
+_PRELOAD = ["contextpull.ingest.engine"]
+
+
+def _context():
+    """Workers are forked by a fork server, never by this process.
+
+    This process may hold SQLite connections (a cache, a caller's stores) and other threads (the
+    cache copy, a caller's server): a child forked from it inherits both, and SQLite forbids
+    carrying a connection across ``fork`` while a lock another thread held at that moment stays
+    held in the child for good. The fork server is a fresh interpreter started by exec that has
+    imported the readers (``_PRELOAD``) and holds neither, so what it forks is clean; it is
+    started once per process (``prestart``) and shared by every later build in it.
+    """
+    import multiprocessing
+
+    if not _forks():
+        return multiprocessing.get_context()
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(_PRELOAD)
+    return context
+
+
+def prestart() -> None:
+    """Start the fork server now, so that its start-up overlaps the documents' hashing instead of
+    delaying the first batch; a no-op where workers are not forked or it already runs."""
+    if _forks():
+        from multiprocessing import forkserver
+
+        _context()
+        forkserver.ensure_running()
 
 
 def workers_for(site) -> int:
@@ -106,6 +139,7 @@ def ordered_map(
     jobs = iter(jobs)
     held: list[Job] = []
     if workers > 0:
+        prestart()
         held = _hold(jobs, min_jobs)
         if held[-1] is not _END:
             yield from _parallel(func, held, jobs, workers, halves)
@@ -138,15 +172,10 @@ def _parallel(func: Callable[..., Any], held: list[Job], rest: Iterator[Job], wo
               halves: tuple[Callable[..., Any], Callable[[Any], Any]] | None) -> Iterator[Any]:
     """Batches of jobs to ``workers`` processes, the passed-through values kept in their places."""
     first, second = halves if halves is not None else (func, None)
-    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    # a fork on Linux: the workers start with this process's modules and caches (``_forks``)
-    method = "fork" if _forks() else None
-    executor: ProcessPoolExecutor = ProcessPoolExecutor(
-        max_workers=workers, mp_context=multiprocessing.get_context(method)
-    )
+    executor: ProcessPoolExecutor = ProcessPoolExecutor(max_workers=workers, mp_context=_context())
     window = workers * BATCHES_PER_WORKER
     pending: deque[tuple[Future | None, list[Job]]] = deque()
     batch: list[Job] = []
