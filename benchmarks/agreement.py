@@ -103,13 +103,14 @@ def build_peer(peer: str, corpus: Path, store: Path) -> Path:
     return store
 
 
-def build_ours(via: str, corpus: Path, work: Path) -> Path:
+def build_ours(via: str, corpus: Path, work: Path, dialect: str | None = None) -> Path:
     exe = str(Path(sys.executable).parent / "contextpull")
     if via == "ingest":
         store = work / "ours.sqlite"
         run([exe, "ingest", str(corpus), "--store", str(store), "--quiet"])
         return store
-    run([exe, "build", str(corpus), "--out", str(work / "ours-out")])
+    run([exe, "build", str(corpus), "--out", str(work / "ours-out"),
+         *(["--dialect", dialect] if dialect else [])])
     return work / "ours-out" / "store.sqlite"
 
 
@@ -120,6 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--our-store", type=Path, help="a store our writer built from CORPUS")
     ap.add_argument("--peer", default="/tmp/peer/bin/contextpull", help="the published CLI")
     ap.add_argument("--via", choices=("build", "ingest"), default="build")
+    ap.add_argument("--dialect", help="build's --dialect (default: build's own, auto)")
     ap.add_argument("--work", type=Path, help="keep the built stores in this folder")
     ap.add_argument("--examples", type=int, default=5)
     ap.add_argument("-q", "--quiet", action="store_true", help="counts only")
@@ -141,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         if ours is None:
             shutil.rmtree(work / "ours-out", ignore_errors=True)
             (work / "ours.sqlite").unlink(missing_ok=True)
-            ours = build_ours(args.via, corpus, work)
+            ours = build_ours(args.via, corpus, work, args.dialect)
         differing = compare(ours, peer, args.examples, args.quiet)
     print(f"total: {differing} differing rows")
     return 0 if differing == 0 else 1
