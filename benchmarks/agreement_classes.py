@@ -12,11 +12,18 @@ names each hunk by what the two writers did:
   longer than the limit, or with the first rows of the table that follows it).
 - ``heading-and-table-over-limit``: one side wrote a heading and a table (or its first rows) as one
   section longer than ``section_max_chars``; the other cut the table at a row within the limit.
-- ``heading-alone-before-table``: one side wrote a heading as a section of its own before a table
-  longer than the limit; the other put the table's first rows after the heading.
+- ``heading-alone-before-long-block``: one side wrote headings as a section of their own before a
+  table or code block that does not fit with them; the other wrote them with the block (a code
+  block) or with the table's first rows.
+- ``prose-cut-inside-word``: a paragraph with no space in the room left was cut inside a word
+  on one side and at a line break on the other.
 - ``heading-closing-hash``: a heading ending in ``#`` with no space before the run (``C#``,
   ``C\\#``) kept whole on one side, the run dropped on the other (``C``, ``C\\``).
-- ``unexplained``: any other hunk, or a hunk whose lines are not the same on both sides.
+- ``office-document``: a docx, xlsx, pptx or PDF document whose sections differ (the table of
+  docs/differences.md, "Office and PDF documents").
+- ``unexplained``: any other hunk, or a hunk whose words are not the same on both sides (a hunk
+  whose words agree and that shows no class counts under the class found before it in the
+  document: its sections are cut elsewhere because of that difference).
 
 A document is counted once per class it shows. The classifier reads only the stores; it knows
 nothing of either writer's code, so a new kind of difference lands in ``unexplained``.
@@ -36,10 +43,13 @@ CLASSES = {
     "begins a section on the other",
     "heading-and-table-over-limit": "a heading and a table's first rows over section_max_chars "
     "on one side, cut at a row within it on the other",
-    "heading-alone-before-table": "a heading alone before a table over the limit on one side, "
-    "with the first rows on the other",
+    "heading-alone-before-long-block": "headings alone before a table or code block that does "
+    "not fit with them on one side, with it (or its first rows) on the other",
     "heading-closing-hash": "a heading's last word ending in # kept whole on one side, "
     "the # dropped on the other",
+    "prose-cut-inside-word": "prose with no space in the room left cut inside a word on one "
+    "side, at a line break on the other",
+    "office-document": "a docx, xlsx, pptx or PDF document read differently",
     "unexplained": "none of the above",
 }
 
@@ -127,23 +137,48 @@ def _starts_with_table(text: str) -> bool:
     return len(first) >= 2 and "|" in first[0] and "-" in first[1] and "|" in first[1]
 
 
-def _heading_then_table(text: str) -> bool:
-    """Headings, then a table: the section a heading and a table's first rows make."""
+def _starts_with_long_block(text: str) -> bool:
+    """A table or a fenced code block: the blocks a heading is packed with whatever their size."""
+    return _starts_with_table(text) or text.lstrip(" ").startswith(("```", "~~~"))
+
+
+def _after_headings(text: str) -> str:
+    """``text`` without the heading blocks it starts with ("" when it is only headings)."""
     blocks = _blocks(text)
     k = 0
     while k < len(blocks) and _is_heading_line(blocks[k]):
         k += 1
-    return 0 < k < len(blocks) and _starts_with_table("\n\n".join(blocks[k:]))
+    return "\n\n".join(blocks[k:]) if k else ""
+
+
+def _words(side: list[Section]) -> set[str]:
+    return {word for *_, text in side for word in text.split()}
+
+
+def _cut_words(pieces: set[str], cut: set[str], words: set[str]) -> bool:
+    """Words of one side found only there (``pieces``) are parts of the other side's ``words``,
+    and each word found only on the other side (``cut``) holds one of them: a word was cut."""
+    return (
+        bool(pieces)
+        and all(any(p in w for w in words) for p in pieces)
+        and all(any(p in w for p in pieces) for w in cut)
+    )
 
 
 def _hunk_classes(mine: list[Section], theirs: list[Section], limit: int) -> set[str]:
-    """The classes one differing run of sections shows (both sides given)."""
-    def lines(side: list[Section]) -> set[str]:
-        return {line for *_, text in side for line in text.split("\n") if line.strip()}
-
-    if lines(mine) != lines(theirs):
-        return {"unexplained"}
+    """The classes one differing run of sections shows (both sides given); "" stands for a
+    hunk whose words agree but that shows none of the classes (sections cut elsewhere because
+    of a difference before them in the document)."""
     found: set[str] = set()
+    words_mine, words_theirs = _words(mine), _words(theirs)
+    only_mine, only_theirs = words_mine - words_theirs, words_theirs - words_mine
+    if only_mine or only_theirs:
+        if not (
+            _cut_words(only_theirs, only_mine, words_mine)
+            or _cut_words(only_mine, only_theirs, words_theirs)
+        ):
+            return {"unexplained"}
+        found.add("prose-cut-inside-word")
     for one, other in ((mine, theirs), (theirs, mine)):
         other_texts = {text for *_, text in other}
         for k, (*_, text) in enumerate(one):
@@ -153,21 +188,25 @@ def _hunk_classes(mine: list[Section], theirs: list[Section], limit: int) -> set
             if tail and any(t == tail or t.startswith(tail + "\n\n") for t in other_texts):
                 found.add("bare-heading-merged-backward")
             elif _headings_only(text):
-                if k + 1 < len(one) and _starts_with_table(one[k + 1][3]) and any(
-                    t.startswith(text + "\n\n") and _heading_then_table(t) for t in other_texts
+                if k + 1 < len(one) and _starts_with_long_block(one[k + 1][3]) and any(
+                    t.startswith(text + "\n\n") and _starts_with_long_block(_after_headings(t))
+                    for t in other_texts
                 ):
-                    found.add("heading-alone-before-table")
-            elif len(text) > limit and _heading_then_table(text):
+                    found.add("heading-alone-before-long-block")
+            elif len(text) > limit and _starts_with_table(_after_headings(text)):
                 found.add("heading-and-table-over-limit")
-    return found or {"unexplained"}
+    return found or {""}
 
 
-def document_classes(mine: list[Section] | None, theirs: list[Section] | None, limit: int) -> set[str]:
+def document_classes(mine: list[Section] | None, theirs: list[Section] | None, limit: int,
+                     markdown: bool = True) -> set[str]:
     """The classes of difference one document shows; empty when its sections agree."""
     if mine == theirs:
         return set()
     if mine is None or theirs is None:
         return {"unexplained"}
+    if not markdown:
+        return {"office-document"}
     found: set[str] = set()
     if _trailing_in_table_lines(mine) != _trailing_in_table_lines(theirs):
         found.add("table-row-trailing-space")
@@ -185,14 +224,20 @@ def document_classes(mine: list[Section] | None, theirs: list[Section] | None, l
             a, b, hunks = a2, b2, hunks2
     for i1, i2, j1, j2 in hunks:
         found |= _hunk_classes(a[i1:i2], b[j1:j2], limit)
+    if "" in found:  # a hunk cut elsewhere only: explained by a class found before it, if any
+        found.discard("")
+        found = found or {"unexplained"}
     return found
+
+
+_MARKDOWN = (".md", ".markdown", ".mdown", ".txt")
 
 
 def classify(ours: Path, peer: Path, limit: int = 2000) -> Iterator[tuple[str, set[str]]]:
     """(path, classes) for every document whose sections differ between the two stores."""
     mine, theirs = document_sections(ours), document_sections(peer)
     for path in sorted(set(mine) | set(theirs)):
-        found = document_classes(mine.get(path), theirs.get(path), limit)
+        found = document_classes(mine.get(path), theirs.get(path), limit, path.lower().endswith(_MARKDOWN))
         if found:
             yield path, found
 
