@@ -254,7 +254,7 @@ def report(ours: Path, peer: Path, examples: int, limit: int = 2000) -> tuple[in
             by_class[name].append(path)
     print(f"documents with differing sections: {differing}")
     for name, paths in by_class.items():
-        print(f"  {name:<30} {len(paths):>6}  {CLASSES[name]}")
+        print(f"  {name:<32} {len(paths):>6}  {CLASSES[name]}")
         for path in paths[:examples]:
             print(f"      {path}")
     if len(combos) > 1:
