@@ -4,7 +4,7 @@
 
 Writes DEST/cpp-docs, DEST/windows-driver-docs and DEST/win32: the files of each repository at
 the commit below, without images, archives, PDFs and Visio drawings (72,355 documents to either
-writer: Markdown plus a few xlsx and pptx). Each tree comes from ``git archive`` of the commit,
+writer: Markdown plus a few xlsx and pptx). Each tree is read from the commit,
 fetched from GitHub (``git fetch --depth 1``, about 1.5 GB in all) unless ``--source`` names a
 local clone or mirror that already has it.
 
@@ -18,8 +18,8 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
-import tarfile
 import tempfile
+import threading
 from pathlib import Path
 
 REPOSITORIES = {
@@ -48,18 +48,41 @@ def git_dir_with(name: str, commit: str, source: str | None, scratch: Path) -> P
 
 
 def extract(repo: Path, commit: str, dest: Path) -> int:
-    """Unpack ``commit`` of ``repo`` into ``dest`` without the left-out kinds; returns files written."""
-    with tempfile.TemporaryFile() as archive:
-        subprocess.run(["git", "--git-dir", str(repo), "archive", "--format=tar", commit], stdout=archive, check=True)
-        archive.seek(0)
-        written = 0
-        with tarfile.open(fileobj=archive) as tar:
-            for member in tar:
-                if not member.isfile() or member.name.lower().endswith(LEFT_OUT):
-                    continue
-                tar.extract(member, dest, filter="data")
-                written += 1
-    return written
+    """Write the files of ``commit`` into ``dest`` without the left-out kinds; returns how many.
+
+    Blob by blob (``ls-tree``, then one ``cat-file --batch``) rather than ``git archive``: a
+    mirror fetched without its images then serves as well as a full one.
+    """
+    listing = git("--git-dir", str(repo), "ls-tree", "-r", "-z", commit).split(b"\0")
+    wanted: list[tuple[str, str]] = []
+    for entry in filter(None, listing):
+        meta, path = entry.split(b"\t", 1)
+        mode, kind, sha = meta.split()
+        name = path.decode("utf-8", "surrogateescape")
+        if kind == b"blob" and mode != b"120000" and not name.lower().endswith(LEFT_OUT):
+            wanted.append((sha.decode(), name))
+    proc = subprocess.Popen(["git", "--git-dir", str(repo), "cat-file", "--batch"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+    def ask() -> None:  # a thread, so neither pipe fills while the other waits
+        for sha, _ in wanted:
+            proc.stdin.write(f"{sha}\n".encode())
+        proc.stdin.close()
+
+    asking = threading.Thread(target=ask, daemon=True)
+    asking.start()
+    for sha, name in wanted:
+        header = proc.stdout.readline().split()
+        if header[1] == b"missing":
+            proc.kill()
+            raise SystemExit(f"{repo}: {name} ({sha}) is not in the repository")
+        out = dest / name
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(proc.stdout.read(int(header[2])))
+        proc.stdout.read(1)  # the newline after each object
+    asking.join()
+    proc.wait()
+    return len(wanted)
 
 
 def main(argv: list[str] | None = None) -> int:
