@@ -7,8 +7,9 @@ block, a whole table, or one row-split part of a table. Packing units into parts
 the size limit holds after a merge exactly as before it.
 
 Sizes: a part's size is the sum of ``len(unit) + 2`` over its units, so its text is at most
-``section_max_chars - 2`` characters; a row-split table part is at most ``section_max_chars - 1``.
-These offsets, and the smallest room worth filling with a prose piece (``max(80, limit // 5)``;
+``section_max_chars - 2`` characters; a row-split table part is at most ``section_max_chars - 1``,
+a heading with a table's first rows at most ``section_max_chars``, and a table of exactly
+``section_max_chars`` is not split. These offsets, and the smallest room worth filling with a prose piece (``max(80, limit // 5)``;
 a smaller room starts a new part instead), are the published implementation's, kept so that stores
 agree section for section; the spec fixes the rules, not these constants.
 
