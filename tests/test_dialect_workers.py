@@ -70,12 +70,14 @@ def _open_paths(_index: int) -> tuple[int, list[str]]:
     return os.getpid(), found
 
 
-def test_a_worker_holds_none_of_the_callers_sqlite_files(tmp_path):
-    """A worker is forked by a fork server, never by the caller, so it never inherits the
-    caller's SQLite connections (SQLite forbids carrying one across fork) or its threads' locks."""
+def test_a_caller_running_other_threads_has_its_workers_forked_by_a_fork_server(tmp_path):
+    """A fork copies one thread, and a lock another thread held stays held in the child: where
+    the caller runs other threads, workers come from a fork server, which also holds none of the
+    caller's SQLite files (SQLite forbids using a connection across fork)."""
     import os
     import sqlite3
     import sys
+    import threading
 
     import pytest
 
@@ -86,12 +88,55 @@ def test_a_worker_holds_none_of_the_callers_sqlite_files(tmp_path):
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("CREATE TABLE t (x)")
     conn.commit()
+    release = threading.Event()
+    other = threading.Thread(target=release.wait, args=(60,))
+    other.start()
     try:
         # one batch (fewer jobs than BATCH_JOBS): the worker parses it, none is taken back
         seen = list(workers.ordered_map(_open_paths, [(True, (i,)) for i in range(6)], workers=1, min_jobs=2))
     finally:
+        release.set()
+        other.join()
         conn.close()
     in_worker = [paths for pid, paths in seen if pid != os.getpid()]
     assert len(in_worker) == 6
     assert any(path.startswith("/") for paths in in_worker for path in paths)  # /proc was read
     assert not any(str(db) in path for paths in in_worker for path in paths)
+
+
+def test_a_single_threaded_caller_forks_its_workers_with_its_objects_frozen(tmp_path):
+    """With one thread a fork is safe and costs nothing; the caller's objects are frozen for the
+    fork, so no collection in the worker can close a connection the caller still uses. Run in a
+    fresh interpreter, which has no thread but its main one."""
+    import subprocess
+    import sys
+    import textwrap
+
+    import pytest
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("workers are spawned, not forked, off Linux")
+    script = tmp_path / "run.py"
+    script.write_text(textwrap.dedent("""
+        import gc, os, sqlite3, sys, threading
+        from contextpull.ingest import workers
+
+        def frozen(_index):
+            return os.getpid(), os.getppid(), gc.get_freeze_count()
+
+        conn = sqlite3.connect(sys.argv[1])
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("CREATE TABLE t (x)")
+        conn.commit()
+        assert threading.active_count() == 1
+        seen = list(workers.ordered_map(frozen, [(True, (i,)) for i in range(6)], workers=1, min_jobs=2))
+        conn.execute("INSERT INTO t VALUES (1)")
+        conn.commit()
+        assert all(parent == os.getpid() and pid != os.getpid() and count > 0 for pid, parent, count in seen), seen
+        assert gc.get_freeze_count() == 0  # thawed here at once
+        print("ok")
+    """))
+    result = subprocess.run([sys.executable, str(script), str(tmp_path / "callers.sqlite")],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"

@@ -64,13 +64,32 @@ def _sigint_bits(pid: int) -> tuple[bool, bool]:
 
 
 def test_the_fork_server_never_takes_a_ctrl_c_meant_for_the_build():
-    """Ctrl-C goes to the whole process group; the fork server is started with SIGINT blocked,
-    so it cannot print a traceback of its own under the build's one line."""
+    """Ctrl-C goes to the whole process group; the fork server (started where the caller runs
+    other threads) starts with SIGINT blocked, so it cannot print a traceback of its own under
+    the build's one line."""
+    import threading
+
     from multiprocessing import forkserver
 
-    workers.prestart()
+    release = threading.Event()
+    other = threading.Thread(target=release.wait, args=(60,))
+    other.start()
+    try:
+        workers.prestart()
+    finally:
+        release.set()
+        other.join()
     server = forkserver._forkserver._forkserver_pid
     assert server is not None
     blocked, _ = _sigint_bits(server)
     assert blocked
     assert not _sigint_bits(os.getpid())[0]  # this process's mask is back as it was
+
+
+def _sigint_handling(_index: int) -> tuple[int, bool]:
+    return os.getpid(), signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+
+
+def test_a_worker_ignores_ctrl_c_and_leaves_it_to_the_caller():
+    seen = list(workers.ordered_map(_sigint_handling, [(True, (i,)) for i in range(6)], workers=1, min_jobs=2))
+    assert all(pid != os.getpid() and ignored for pid, ignored in seen)

@@ -16,6 +16,8 @@ and batches lost with a dead worker are known exactly (``lost``).
 
 from __future__ import annotations
 
+import gc
+import signal
 import threading
 from collections import deque
 from collections.abc import Callable
@@ -25,7 +27,11 @@ WANT = "want"
 
 
 def _serve(conn, func: Callable[..., Any]) -> None:
-    """A worker's whole life: ask, compute, answer, until told to stop or the caller is gone."""
+    """A worker's whole life: ask, compute, answer, until told to stop or the caller is gone.
+
+    Ctrl-C reaches the whole process group; the caller decides what it means (it stops the
+    worker), so a worker ignores it rather than print a traceback of its own."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         while True:
             conn.send(WANT)
@@ -52,13 +58,27 @@ class WorkerPool:
         self._closing = False
         self._workers = []
         self._threads = []
-        for index in range(count):
-            parent, child = context.Pipe(duplex=True)
-            process = context.Process(target=_serve, args=(child, func), daemon=True, name=f"contextpull-parse-{index}")
-            process.start()
-            child.close()  # the worker's end lives in the worker only: its death ends the connection
+        forked = context.get_start_method() == "fork"
+        if forked:
+            # Objects the child inherits are never collected there: a collection in the child
+            # would close this process's SQLite connections it holds copies of.
+            gc.freeze()
+        # A worker starts with SIGINT blocked until it ignores it (a Ctrl-C in between would
+        # print its traceback); one that reaches this process meanwhile is taken after the starts.
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            for index in range(count):  # every worker before any thread of ours: a fork copies one
+                parent, child = context.Pipe(duplex=True)
+                process = context.Process(target=_serve, args=(child, func), daemon=True, name=f"contextpull-parse-{index}")
+                process.start()
+                child.close()  # the worker's end lives in the worker only: its death ends the connection
+                self._workers.append((process, parent))
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+            if forked:
+                gc.unfreeze()
+        for index, (_, parent) in enumerate(self._workers):
             thread = threading.Thread(target=self._dispatch, args=(index, parent), daemon=True, name=f"parse-dispatch-{index}")
-            self._workers.append((process, parent))
             self._threads.append(thread)
             thread.start()
 

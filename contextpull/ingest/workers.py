@@ -12,9 +12,9 @@ does not grow with the corpus; while the oldest is still being parsed, this proc
 the newest one no worker has begun and parses it itself rather than wait (fastapi's build
 0.72 -> 0.68 s). Workers start only once a run has shown it has enough documents
 to parse for them to pay (``PARALLEL_MIN_JOBS``); until then the jobs are held (read, not
-parsed). The workers are forked by a fork server (``_context``), never by this process, which
-holds SQLite connections and threads that a child must not inherit; ``worker_pool`` runs them,
-so that a worker that dies costs its batch's time here and nothing else.
+parsed). Workers are forked from this process only while it runs no other thread, else by a
+fork server (``_context`` says why); ``worker_pool`` runs them, so that a worker that dies
+costs its batch's time here and nothing else.
 
 How many workers: ``CONTEXTPULL_JOBS=N`` asks for N (N > 1; 1 is serial); without it a build
 that reads a site's dialect gets one on Linux where the process may use two cores or more
@@ -59,39 +59,48 @@ def worker_count(environ=os.environ, *, reads_dialect: bool = False) -> int:
 
 def _forks() -> bool:
     """Whether a worker can start as a fork of a process that has already imported the reading
-    modules: Linux, through a fork server. Where it would be spawned (macOS and Windows start a
-    new interpreter that imports everything again), one worker costs about what it saves on a
-    site of a few hundred pages."""
+    modules: Linux. Where it would be spawned (macOS and Windows start a new interpreter that
+    imports everything again), one worker costs about what it saves on a site of a few hundred
+    pages."""
     return sys.platform.startswith("linux")
 
 
-# What the fork server imports once, so that each worker it forks starts with the readers loaded.
+# What a fork server imports once, so that each worker it forks starts with the readers loaded.
 _PRELOAD = ["contextpull.ingest.engine"]
 
 
 def _context():
-    """Workers are forked by a fork server, never by this process.
+    """How workers start: forked from this process when it runs no other thread, else forked by
+    a fork server.
 
-    This process may hold SQLite connections (a cache, a caller's stores) and other threads (the
-    cache copy, a caller's server): a child forked from it inherits both, and SQLite forbids
-    carrying a connection across ``fork`` while a lock another thread held at that moment stays
-    held in the child for good. The fork server is a fresh interpreter started by exec that has
-    imported the readers (``_PRELOAD``) and holds neither, so what it forks is clean; it is
-    started once per process (``prestart``) and shared by every later build in it.
+    A fork copies one thread; a lock another thread held at that moment stays held in the child
+    for good, so a process with other threads (a caller's server, the cache copy) must not fork.
+    A process with one thread forks safely and at no start-up cost: the child has the readers
+    and the site already loaded. It may also hold SQLite connections, which a child must never
+    use or close: the child's work touches none of them, and the fork is made with the garbage
+    collector's objects frozen (``worker_pool``), so no collection in the child closes one.
+    The fork server is a fresh interpreter started by exec that has imported the readers
+    (``_PRELOAD``) and holds neither threads nor connections; it is started once per process
+    (``prestart``) and shared by every later build in it.
     """
     import multiprocessing
+    import threading
 
     if not _forks():
         return multiprocessing.get_context()
+    if threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(_PRELOAD)
     return context
 
 
 def prestart() -> None:
-    """Start the fork server now, so that its start-up overlaps the documents' hashing instead of
-    delaying the first batch; a no-op where workers are not forked or it already runs."""
-    if _forks():
+    """Start the fork server now where one will serve (this process runs other threads), so that
+    its start-up overlaps the documents' hashing instead of delaying the first batch."""
+    import threading
+
+    if _forks() and threading.active_count() > 1:
         import signal
         from multiprocessing import forkserver, resource_tracker
 
@@ -182,7 +191,10 @@ def _parallel(func: Callable[..., Any], held: list[Job], rest: Iterator[Job], wo
     first, second = halves if halves is not None else (func, None)
     from .worker_pool import WorkerPool
 
-    pool = WorkerPool(_context(), first, workers)
+    context = _context()
+    if context.get_start_method() == "forkserver":
+        prestart()  # not started before (no other thread then): start it as prestart does
+    pool = WorkerPool(context, first, workers)
     window = workers * BATCHES_PER_WORKER
     pending: deque[tuple[int | None, list[Job]]] = deque()  # (batch id, entries); None: parsed here
     batch: list[Job] = []
