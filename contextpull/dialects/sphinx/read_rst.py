@@ -105,7 +105,7 @@ def parse_rst(text: str, ctx: Context) -> ParsedDocument:
         from docutils.utils import new_document
     except ModuleNotFoundError:
         raise ParseError("reStructuredText support needs docutils (pip install docutils)") from None
-    from . import rst_nodes, rst_registry
+    from . import rst_chunks, rst_nodes, rst_registry
 
     long_line = _long_line(text)
     if long_line:
@@ -138,7 +138,7 @@ def parse_rst(text: str, ctx: Context) -> ParsedDocument:
             reader = Reader(parser=parser)
             document = new_document(state.doc_path, settings)
             document.reporter.attach_observer(observe)
-            parser.parse(text, document)
+            rst_chunks.parse(parser, text, document)
             document.transformer.populate_from_components((reader, parser))
             document.transformer.apply_transforms()
         except RecursionError:
