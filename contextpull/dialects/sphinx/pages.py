@@ -30,7 +30,7 @@ from ...bounded_read import read_regular_text
 from ...config import CONFIG_FILE_LIMIT
 from ..api import Context, Site
 from ..detect import file_stamp, load_config
-from ..pages.globs import Glob, compile_glob
+from ...globmatch import Glob, compile_glob
 
 ALWAYS = ("**/_sources", ".#*", "**/.#*", "*.lproj/**")
 # The lists of conf.py that name what is not a source file, in Sphinx's order, and why.
