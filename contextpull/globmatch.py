@@ -136,6 +136,18 @@ def _closure(states: set[tuple[int, int]], tokens: Sequence[Token]) -> set[tuple
     return out
 
 
+def bracket_end(pattern: str, i: int) -> int | None:
+    """Where the bracket expression opened just before ``i`` closes, as fnmatch and Sphinx find
+    it (a ``]`` right after ``[`` or ``[!`` is a member); None when it never does (the ``[`` is
+    then a literal)."""
+    n = len(pattern)
+    j = i + (1 if i < n and pattern[i] == "!" else 0)
+    j += 1 if j < n and pattern[j] == "]" else 0
+    while j < n and pattern[j] != "]":
+        j += 1
+    return j if j < n else None
+
+
 def fnmatch_tokens(pattern: str) -> list[Token]:
     """The tokens of a Python ``fnmatch`` pattern (``*`` and ``?`` cross "/", ``[!...]``
     negates), each class translated by ``fnmatch`` itself so its meaning is fnmatch's."""
@@ -149,11 +161,8 @@ def fnmatch_tokens(pattern: str) -> list[Token]:
         elif c == "?":
             tokens.append(("char",))
         elif c == "[":
-            j = i + (1 if i < n and pattern[i] == "!" else 0)
-            j += 1 if j < n and pattern[j] == "]" else 0
-            while j < n and pattern[j] != "]":
-                j += 1
-            if j >= n:
+            j = bracket_end(pattern, i)
+            if j is None:
                 tokens.append(("lit", "["))
                 continue
             tokens.append(("class", _fnmatch_class(pattern[i - 1 : j + 1])))
