@@ -57,6 +57,8 @@ BLOCKS = [
     "Text {n}\nstill the same paragraph\n",
     "   Quoted {n}.\n\n   -- Someone\n",
     "----------\n",
+    "Roles :code:`x{n}`, :ref:`label {n}`, :doc:`page{n}` and :unknown:`u{n}`.\n",
+    "Broken *emphasis {n} and ``literal\n",
 ]
 
 

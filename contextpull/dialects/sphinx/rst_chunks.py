@@ -119,6 +119,9 @@ def _window_class():
             self.attach_observer(document.note_source)
             self.reporter = document.reporter
             self.node = node
+            # docutils points the reporter at the first state machine only (states' runtime_init
+            # sets it when it is not set yet); every window's lines are its own machine's.
+            document.reporter.get_source_and_line = self.get_source_and_line
             StateMachineWS.run(self, input_lines, input_offset, input_source=document["source"])
             carried = (self.memo.title_styles, self.node)
             self.node = self.memo = None
