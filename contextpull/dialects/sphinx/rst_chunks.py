@@ -91,6 +91,9 @@ def parse(parser, text: str, document, size: int | None = None) -> None:
                           debug=document.reporter.debug_flag)
         carried = machine.run_window(whole[start:end], document, start, parser.inliner, carried)
         machine.unlink()
+    # The transforms that follow look lines up as they would after docutils' one run: over
+    # the whole page, past its last line.
+    machine.input_lines, machine.input_offset, machine.line_offset = whole, 0, len(lines)
     if "" in roles._roles:  # the "default" default role again, as docutils' own parse ends
         del roles._roles[""]
     parser.finish_parse()
