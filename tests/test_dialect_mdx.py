@@ -285,3 +285,15 @@ def test_an_import_inside_the_repository_or_of_a_package_is_no_refusal(statement
     ctx = FakeContext({}, path="docs/page.mdx")
     prepare(f"{statement}\n\nText.", ctx)
     assert [(n.construct, n.outcome) for n in ctx.notes] == [("mdx import", "converted")]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["from", "import", " ", "\n", "'", '"', "./x", "../", "a"]),
+                          st.integers(1, 3000)), min_size=1, max_size=6))
+def test_specifiers_read_long_runs_whole(runs):
+    """Long runs of what the specifier pattern looks for: it reads them in one pass and finds
+    a specifier written after them."""
+    from contextpull.dialects.mdx.import_paths import specifiers
+
+    source = "".join(token * count for token, count in runs) + "\nimport X from '../../last.txt'\n"
+    assert specifiers(source)[-1] == "../../last.txt"

@@ -100,3 +100,19 @@ def test_no_window_starts_inside_a_simple_table_with_blank_rows():
     starts = [s for s, _ in rst_chunks.windows(lines, 1)]
     assert lines.index("row    two") not in starts
     assert lines.index("After.") in starts
+
+
+LINES = st.sampled_from(["", "Words here.", "=====  =====", "=====", "-----", "   indented", "term", "1. item",
+                         "Para::", ".. note::", "A. letter"])
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(LINES, st.integers(1, 2000)), min_size=1, max_size=8), st.integers(1, 50))
+def test_windows_cover_every_line_once_in_order_over_long_runs(runs, size):
+    """Long runs of each kind of line (a table border, blank lines, terms): the windows still
+    partition the page in order, and each one but the first starts where a cut is allowed."""
+    lines = [line for line, count in runs for _ in range(count)]
+    cuts = list(rst_chunks.windows(lines, size))
+    assert cuts[0][0] == 0 and cuts[-1][1] == len(lines)
+    assert all(a[1] == b[0] and a[0] < a[1] for a, b in zip(cuts, cuts[1:]))
+    assert all(lines[start][:1].isalpha() and not lines[start - 1].strip() for start, _ in cuts[1:])

@@ -12,7 +12,7 @@ import posixpath
 import re
 
 # The module specifier after ``from`` or a bare ``import``: one quoted string on one line.
-_SPECIFIER = re.compile(r"""(?:\bfrom|^\s*import)\s*(['"])([^'"\n]*)\1""", re.M)
+_SPECIFIER = re.compile(r"""(?:\bfrom|^[ \t]*import)\s*(['"])([^'"\n]*)\1""", re.M)
 
 
 def specifiers(source: str) -> list[str]:
