@@ -82,7 +82,7 @@ def test_a_page_under_the_limit_is_read_by_docutils(tmp_path):
     assert all(c != "rst page" for c, *_ in ctx.notes)
 
 
-RUNS = st.sampled_from(["`", "``", ":", "::", "<", ">", "_", "..", "=", "-", " ", "\n", "a", ":x:`", "`_"])
+RUNS = st.sampled_from(["`", "``", ":", "::", "<", ">", "_", "..", "=", "-", " ", "\n", "a", ":x:`", "`_", ":a", "` "])
 
 
 @settings(max_examples=60, deadline=None)
