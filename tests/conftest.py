@@ -60,3 +60,23 @@ def pytest_configure(config):
     import basetemp_lock
 
     basetemp_lock.configure(config)
+
+
+# --- process-wide state a test must leave as it found it (issue 34) ---------------------------
+@pytest.fixture(autouse=True)
+def _signal_handlers_restored():
+    """A test that leaves SIGINT, SIGTERM or SIGALRM handled differently fails itself, instead
+    of making a later test fail for no reason of its own: a signal test (test_interrupts.py)
+    relies on Ctrl-C raising KeyboardInterrupt, whatever ran before it in the same process."""
+    import signal
+
+    watched = (signal.SIGINT, signal.SIGTERM, signal.SIGALRM)
+    before = {sig: signal.getsignal(sig) for sig in watched}
+    timer_before = signal.getitimer(signal.ITIMER_REAL)
+    yield
+    after = {sig: signal.getsignal(sig) for sig in watched}
+    changed = {signal.Signals(sig).name: (before[sig], after[sig]) for sig in watched if before[sig] != after[sig]}
+    for sig in watched:
+        signal.signal(sig, before[sig] if before[sig] is not None else signal.SIG_DFL)
+    assert not changed, f"the test left signal handlers changed: {changed}"
+    assert signal.getitimer(signal.ITIMER_REAL) == timer_before == (0.0, 0.0), "the test left an interval timer armed"

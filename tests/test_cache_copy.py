@@ -7,7 +7,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
-import time
+import threading
 
 import pytest
 
@@ -130,19 +130,25 @@ def test_a_kernel_copy_that_fails_part_way_is_an_error_not_a_short_copy(tmp_path
 @pytest.mark.parametrize("kernel", [True, False], ids=["kernel", "buffers"])
 def test_a_cancelled_copy_is_removed(tmp_path, monkeypatch, kernel):
     source = _source(tmp_path, 4 * cache_copy.CacheCopy._BLOCK)
+    cancelling, made = threading.Event(), []
     if kernel and hasattr(os, "copy_file_range"):
         real = os.copy_file_range
 
-        def slow(*args):
-            time.sleep(0.05)  # cancelled long before the fourth block
+        def held(*args):
+            # Each block waits until the copy has been told to stop: it cannot finish first,
+            # however the threads are scheduled (a timed pause could be outrun on a busy machine).
+            cancelling.wait(timeout=60)
+            made[0]._stop.wait(timeout=60)
             return real(*args)
 
-        monkeypatch.setattr(os, "copy_file_range", slow)
+        monkeypatch.setattr(os, "copy_file_range", held)
     elif kernel:
         pytest.skip("the kernel copy is Linux only")
     else:
         monkeypatch.delattr(os, "copy_file_range", raising=False)
     copy = cache_copy.CacheCopy(source, tmp_path / "copy.sqlite")
+    made.append(copy)
+    cancelling.set()
     copy.cancel()
     assert copy.done() and not (tmp_path / "copy.sqlite").exists()
     if kernel:

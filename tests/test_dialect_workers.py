@@ -55,3 +55,43 @@ def test_a_build_on_a_worker_writes_the_serial_store(tmp_path, monkeypatch):
     assert parallel["manifest"]["counts"] == serial["manifest"]["counts"]
     assert parallel["dialect"] == serial["dialect"]
     assert serial["manifest"]["counts"]["documents"] == 24 and serial["dialect"]["totals"]["resolved"] >= 23
+
+
+def _open_paths(_index: int) -> tuple[int, list[str]]:
+    """The process and the files it has open (Linux's /proc), computed where the job runs."""
+    import os
+
+    found = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            found.append(os.readlink(f"/proc/self/fd/{fd}"))
+        except OSError:
+            pass
+    return os.getpid(), found
+
+
+def test_a_worker_holds_none_of_the_callers_sqlite_files(tmp_path):
+    """A worker is forked by a fork server, never by the caller, so it never inherits the
+    caller's SQLite connections (SQLite forbids carrying one across fork) or its threads' locks."""
+    import os
+    import sqlite3
+    import sys
+
+    import pytest
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("workers are spawned, not forked, off Linux")
+    db = tmp_path / "callers.sqlite"
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("CREATE TABLE t (x)")
+    conn.commit()
+    try:
+        # one batch (fewer jobs than BATCH_JOBS): the worker parses it, none is taken back
+        seen = list(workers.ordered_map(_open_paths, [(True, (i,)) for i in range(6)], workers=1, min_jobs=2))
+    finally:
+        conn.close()
+    in_worker = [paths for pid, paths in seen if pid != os.getpid()]
+    assert len(in_worker) == 6
+    assert any(path.startswith("/") for paths in in_worker for path in paths)  # /proc was read
+    assert not any(str(db) in path for paths in in_worker for path in paths)

@@ -57,6 +57,17 @@ def built(tmp_path):
     return docs, out, _artifact_bytes(out)
 
 
+@pytest.fixture
+def ctrl_c_raises():
+    """Python's own SIGINT handler for the test's duration. A process started in the background
+    by a non-interactive shell (``pytest &``, some CI runners) inherits SIGINT ignored, and then a
+    raised SIGINT is rightly dropped; these tests are about where a delivered Ctrl-C lands, so
+    they must not depend on how the suite was started."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 def _raise(exc):
     def deliver():
         raise exc
@@ -110,7 +121,7 @@ def test_sigterm_during_an_ingest_exits_143_and_leaves_the_store_as_it_was(tmp_p
     assert sorted(p.name for p in tmp_path.iterdir()) == ["docs", "s.sqlite"]
 
 
-def test_a_signal_while_publishing_lands_after_all_three_files(built, monkeypatch):
+def test_a_signal_while_publishing_lands_after_all_three_files(built, monkeypatch, ctrl_c_raises):
     """The three renames are held together: OUT never has the new store beside the old manifest."""
     docs, out, before = built
     real_replace = os.replace
@@ -191,7 +202,7 @@ def test_an_ingest_stopped_after_its_writes_is_finished_by_the_next_one(tmp_path
     assert not again.wrote  # and from then on, nothing to do
 
 
-def test_a_signal_while_golden_files_are_renamed_lands_after_both(tmp_path, monkeypatch):
+def test_a_signal_while_golden_files_are_renamed_lands_after_both(tmp_path, monkeypatch, ctrl_c_raises):
     docs = fixture_corpus(tmp_path / "docs")
     golden = tmp_path / "golden"
     quiet_build(docs, tmp_path / "out", golden=golden, update_golden=True)

@@ -13,8 +13,10 @@ Why it is shaped this way (issue 4, items 1-3):
 - ``VACUUM INTO`` makes the artifact from it: the bytes depend on the rows, not on how they got
   there, with a rollback-journal header and the fixed page size (``check_shape``). The content
   fingerprint runs beside it on a thread (``Background``): SQLite releases the GIL while it
-  copies. Before the artifact is renamed into place it is flushed to disk, beside its sha256
-  pass (``hash_and_flush``).
+  copies. The build file is removed only once that thread is done with it (``discard``): a
+  thread that a busy machine scheduled late once found the file gone under it, and the build
+  failed with "disk I/O error". Before the artifact is renamed into place it is flushed to disk,
+  beside its sha256 pass (``hash_and_flush``).
 """
 
 from __future__ import annotations
@@ -82,14 +84,11 @@ def _for_building(conn: sqlite3.Connection) -> sqlite3.Connection:
     return conn
 
 
-def vacuum_into(conn: sqlite3.Connection, build: Path, store: Path) -> None:
-    """Write the artifact ``store`` from the build file, then remove the build file.
+def vacuum_into(conn: sqlite3.Connection, store: Path) -> None:
+    """Write the artifact ``store`` from the build file.
 
-    Unlinked before its connection closes, the build file skips the checkpoint SQLite would
-    otherwise make on close, which would copy the whole WAL into a file about to be removed
-    (where files in use cannot be unlinked, the caller removes it after the close). While
-    VACUUM INTO writes, a thread flushes what it has written so far (``flush.Flusher``), so that
-    the flush before publishing has little left to do.
+    While VACUUM INTO writes, a thread flushes what it has written so far (``flush.Flusher``), so
+    that the flush before publishing has little left to do.
     """
     conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
     flusher = Flusher(store)
@@ -97,6 +96,15 @@ def vacuum_into(conn: sqlite3.Connection, build: Path, store: Path) -> None:
         conn.execute("VACUUM INTO ?", (str(store),))
     finally:
         flusher.stop()
+
+
+def discard(conn: sqlite3.Connection, build: Path) -> None:
+    """Remove the build file, then close its connection; call it once nothing reads the file.
+
+    Unlinked before its connection closes, the build file skips the checkpoint SQLite would
+    otherwise make on close, which would copy the whole WAL into a file about to be removed
+    (where files in use cannot be unlinked, the caller removes it after the close).
+    """
     remove_files(build)
     conn.close()
 
@@ -149,25 +157,39 @@ def hash_and_flush(path: Path) -> str:
 
 
 class Background:
-    """``func`` over a read-only connection to ``path``, in a thread; ``result()`` joins."""
+    """``func`` over a read-only connection to ``path``, in a thread; ``result()`` joins.
+
+    The connection is opened and its read transaction begun here, in the caller's thread, so
+    what ``func`` sees is the file as it is at this call, however late the thread is scheduled
+    and whatever the caller writes meanwhile. The caller keeps the file until ``result()``
+    has returned.
+    """
 
     def __init__(self, func, path: Path):
-        self._value = None
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, args=(func, path), daemon=True)
-        self._thread.start()
-
-    def _run(self, func, path: Path) -> None:
         from ..checks.verify import open_readonly
 
+        self._value = None
+        self._error: BaseException | None = None
+        self._conn = open_readonly(path, check_same_thread=False)
         try:
-            conn = open_readonly(path)
-            try:
-                self._value = func(conn)
-            finally:
-                conn.close()
+            self._conn.execute("BEGIN")
+            self._conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()  # the snapshot
+        except BaseException:
+            self._conn.close()
+            raise
+        self._thread = threading.Thread(target=self._run, args=(func,), daemon=True)
+        self._thread.start()
+
+    def _run(self, func) -> None:
+        try:
+            self._value = func(self._conn)
         except BaseException as exc:  # handed to the caller in result()
             self._error = exc
+        finally:
+            self._conn.close()
+
+    def join(self) -> None:
+        self._thread.join()
 
     def result(self):
         self._thread.join()

@@ -216,18 +216,23 @@ class BuildJob:
             store_reads(conn, self.constructs.reads)  # none in a plain build, none left from a cache
             conn.commit()
             _lap("index_text_s")  # the last chunk, the index text and meta
-            # Everything the content fingerprint reads is final now: it runs beside the rest.
+            # Everything the content fingerprint reads is final now: it runs beside the rest, on
+            # its own snapshot of the build file, which stays until the fingerprint is done.
             fingerprint = build_file.Background(content_fingerprint, self.tmp_build)
-            # then: waiting for the index thread, copying its segments in, the FTS5 records
-            self.timings["index_wait_s"] = round(self.indexer.waited, 3)  # type: ignore[union-attr]
-            self.timings["index_fill"] = self.indexer.finish_into(conn, self.assembler.copied_totals)  # type: ignore[assignment,union-attr]
-            self.index_failures = self.indexer.failures  # type: ignore[union-attr]
-            _lap("index_s")
-            build_file.vacuum_into(conn, self.tmp_build, self.tmp_store)
-            _lap("vacuum_s")
+            try:
+                # then: waiting for the index thread, copying its segments in, the FTS5 records
+                self.timings["index_wait_s"] = round(self.indexer.waited, 3)  # type: ignore[union-attr]
+                self.timings["index_fill"] = self.indexer.finish_into(conn, self.assembler.copied_totals)  # type: ignore[assignment,union-attr]
+                self.index_failures = self.indexer.failures  # type: ignore[union-attr]
+                _lap("index_s")
+                build_file.vacuum_into(conn, self.tmp_store)
+                _lap("vacuum_s")
+            finally:
+                fingerprint.join()  # on every path: the file it reads is removed only after this
             self.content_fp = fingerprint.result()
             _lap("fingerprint_wait_s")  # the content fingerprint's time beyond VACUUM INTO's
-            _remove(self.tmp_build)
+            build_file.discard(conn, self.tmp_build)
+            self._conn = None
             build_file.set_meta(self.tmp_store, CONTENT_FP_KEY, self.content_fp)
             _lap("store_meta_s")  # the build file removed, the fingerprint written into the store
         except sqlite3.Error as exc:

@@ -34,6 +34,7 @@ from typing import Any
 
 from ..config import Settings, resolve_settings
 from ..ingest.engine import load_embedder, with_site
+from ..ingest.workers import prestart as prestart_workers, workers_for
 from ..errors import CheckFailed, ConfigError, InputError, NoUsableDocuments
 from . import build_file
 from .build_job import BuildJob
@@ -94,6 +95,8 @@ def build(
     if settings is None:
         settings = resolve_settings(docs, flags or {}, environ)
     settings = with_site(settings, docs)  # the dialect, once, for every attempt and worker
+    if workers_for(settings.site):
+        prestart_workers()  # the fork server boots while provenance is read and the corpus hashed
     epoch = source_date_epoch(environ)
     provenance = read_provenance(docs, environ, settings.docs_version)
     # A model summarizer or embedder with an unknown provider, no key or a missing extra fails

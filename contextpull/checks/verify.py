@@ -61,10 +61,10 @@ class VerifyReport:
         }
 
 
-def open_readonly(path: Path) -> sqlite3.Connection:
+def open_readonly(path: Path, *, check_same_thread: bool = True) -> sqlite3.Connection:
     """Open ``path`` read-only; works in a directory we cannot write to (no journal needed)."""
     uri = Path(path).resolve().as_uri() + "?mode=ro"
-    conn = sqlite3.connect(uri, uri=True)
+    conn = sqlite3.connect(uri, uri=True, check_same_thread=check_same_thread)
     conn.execute("PRAGMA query_only = 1")
     return conn
 

@@ -12,9 +12,9 @@ does not grow with the corpus; while the oldest is still being parsed, this proc
 the newest one no worker has begun and parses it itself rather than wait (fastapi's build
 0.72 -> 0.68 s). Workers start only once a run has shown it has enough documents
 to parse for them to pay (``PARALLEL_MIN_JOBS``); until then the jobs are held (read, not
-parsed), so that the processes are forked before anything is yielded: the consumer starts the
-writer's threads on the first record, and a fork should not copy a process mid-way through
-their work.
+parsed). The workers are forked by a fork server (``_context``), never by this process, which
+holds SQLite connections and threads that a child must not inherit; ``worker_pool`` runs them,
+so that a worker that dies costs its batch's time here and nothing else.
 
 How many workers: ``CONTEXTPULL_JOBS=N`` asks for N (N > 1; 1 is serial); without it a build
 that reads a site's dialect gets one on Linux where the process may use two cores or more
@@ -28,10 +28,7 @@ import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:  # imported when workers start: the serial default should not pay for them
-    from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
 
 # Documents to parse before worker processes start: below this the serial path is as fast.
 PARALLEL_MIN_JOBS = 128
@@ -61,10 +58,55 @@ def worker_count(environ=os.environ, *, reads_dialect: bool = False) -> int:
 
 
 def _forks() -> bool:
-    """Whether a worker can start as a fork, with this process's modules and caches: Linux. Where
-    it would be spawned (macOS and Windows start a new interpreter that imports everything again),
-    one worker costs about what it saves on a site of a few hundred pages."""
+    """Whether a worker can start as a fork of a process that has already imported the reading
+    modules: Linux, through a fork server. Where it would be spawned (macOS and Windows start a
+    new interpreter that imports everything again), one worker costs about what it saves on a
+    site of a few hundred pages."""
     return sys.platform.startswith("linux")
+
+
+# What the fork server imports once, so that each worker it forks starts with the readers loaded.
+_PRELOAD = ["contextpull.ingest.engine"]
+
+
+def _context():
+    """Workers are forked by a fork server, never by this process.
+
+    This process may hold SQLite connections (a cache, a caller's stores) and other threads (the
+    cache copy, a caller's server): a child forked from it inherits both, and SQLite forbids
+    carrying a connection across ``fork`` while a lock another thread held at that moment stays
+    held in the child for good. The fork server is a fresh interpreter started by exec that has
+    imported the readers (``_PRELOAD``) and holds neither, so what it forks is clean; it is
+    started once per process (``prestart``) and shared by every later build in it.
+    """
+    import multiprocessing
+
+    if not _forks():
+        return multiprocessing.get_context()
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(_PRELOAD)
+    return context
+
+
+def prestart() -> None:
+    """Start the fork server now, so that its start-up overlaps the documents' hashing instead of
+    delaying the first batch; a no-op where workers are not forked or it already runs."""
+    if _forks():
+        import signal
+        from multiprocessing import forkserver, resource_tracker
+
+        _context()
+        # Ctrl-C reaches the whole process group: a fork server still importing would print a
+        # traceback under the build's one line. Started with SIGINT blocked (a mask outlives
+        # exec), it never sees one, nor do the workers it forks; this process takes its Ctrl-C
+        # as soon as the mask is back, so none is lost. The resource tracker the server needs
+        # is started first: starting it unblocks SIGINT on its way out (it blocks it for itself).
+        resource_tracker.ensure_running()
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            forkserver.ensure_running()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def workers_for(site) -> int:
@@ -81,10 +123,6 @@ def usable_cores() -> int:
 
 
 Job = tuple[bool, Any]  # (True, args) to compute func(*args); (False, value) to pass through
-
-
-def _run_batch(func: Callable[..., Any], batch: list[tuple]) -> list[Any]:
-    return [func(*args) for args in batch]
 
 
 def ordered_map(
@@ -106,6 +144,7 @@ def ordered_map(
     jobs = iter(jobs)
     held: list[Job] = []
     if workers > 0:
+        prestart()
         held = _hold(jobs, min_jobs)
         if held[-1] is not _END:
             yield from _parallel(func, held, jobs, workers, halves)
@@ -136,64 +175,62 @@ def _hold(jobs: Iterator[Job], min_jobs: int) -> list[Job]:
 
 def _parallel(func: Callable[..., Any], held: list[Job], rest: Iterator[Job], workers: int,
               halves: tuple[Callable[..., Any], Callable[[Any], Any]] | None) -> Iterator[Any]:
-    """Batches of jobs to ``workers`` processes, the passed-through values kept in their places."""
-    first, second = halves if halves is not None else (func, None)
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
+    """Batches of jobs to ``workers`` processes, the passed-through values kept in their places.
 
-    # a fork on Linux: the workers start with this process's modules and caches (``_forks``)
-    method = "fork" if _forks() else None
-    executor: ProcessPoolExecutor = ProcessPoolExecutor(
-        max_workers=workers, mp_context=multiprocessing.get_context(method)
-    )
+    A batch whose worker died (killed, out of memory), or that no worker was left to take, is
+    parsed here: the store is the same, only slower."""
+    first, second = halves if halves is not None else (func, None)
+    from .worker_pool import WorkerPool
+
+    pool = WorkerPool(_context(), first, workers)
     window = workers * BATCHES_PER_WORKER
-    pending: deque[tuple[Future | None, list[Job]]] = deque()
+    pending: deque[tuple[int | None, list[Job]]] = deque()  # (batch id, entries); None: parsed here
     batch: list[Job] = []
     in_batch = 0
-    broken = False  # a worker died (killed, out of memory): the rest is parsed here
+    next_id = 0
 
     def here(entries: list[Job]) -> list[Job]:
         return [(False, func(*payload)) if is_job else (False, payload) for is_job, payload in entries]
 
     def submit() -> None:
-        nonlocal batch, in_batch, broken
+        nonlocal batch, in_batch, next_id
         if batch:
-            future = None
-            if in_batch and not broken:
-                try:
-                    future = executor.submit(_run_batch, first, [payload for is_job, payload in batch if is_job])
-                except BrokenProcessPool:
-                    broken = True
-            pending.append((future, batch if future is not None else here(batch)))
+            jobs = [payload for is_job, payload in batch if is_job]
+            if jobs and pool.put(next_id, jobs):
+                pending.append((next_id, batch))
+                next_id += 1
+            else:
+                pending.append((None, here(batch)))
         batch, in_batch = [], 0
 
-    def resolve(entry: tuple[Future | None, list[Job]]) -> Iterator[Any]:
-        nonlocal broken
-        future, entries = entry
-        if future is None:
+    def resolve(entry: tuple[int | None, list[Job]]) -> Iterator[Any]:
+        batch_id, entries = entry
+        if batch_id is None:
             yield from (payload for _, payload in entries)
             return
-        try:
-            done = future.result()
-            results = iter(done if second is None else [second(part) for part in done])
-        except BrokenProcessPool:
-            broken = True
+        done = pool.result(batch_id)
+        if done is None:  # lost with its worker: parse it here
             results = iter([func(*payload) for is_job, payload in entries if is_job])
+        else:
+            results = iter(done if second is None else [second(part) for part in done])
         for is_job, payload in entries:
             yield next(results) if is_job else payload
 
     def steal() -> None:
         """While the oldest batch is still being parsed, take back the newest one no worker has
         begun and parse it here: this process would otherwise only wait."""
-        if pending[0][0] is None or pending[0][0].done():
+        oldest = pending[0][0]
+        if oldest is None or pool.done(oldest):
+            return
+        taken = pool.take_newest(keep=oldest)
+        if taken is None:
             return
         for k in range(len(pending) - 1, 0, -1):
-            future, entries = pending[k]
-            if future is not None and future.cancel():
-                pending[k] = (None, here(entries))
+            if pending[k][0] == taken[0]:
+                pending[k] = (None, here(pending[k][1]))
                 return
 
+    finished = False
     try:
         for entry in chain(held, rest):
             batch.append(entry)
@@ -201,12 +238,16 @@ def _parallel(func: Callable[..., Any], held: list[Job], rest: Iterator[Job], wo
                 in_batch += 1
             if in_batch >= BATCH_JOBS or len(batch) >= 4 * BATCH_JOBS:
                 submit()
-            while pending and (pending[0][0] is None or pending[0][0].done() or len(pending) > window):
+            while pending and (pending[0][0] is None or pool.done(pending[0][0]) or len(pending) > window):
                 steal()
                 yield from resolve(pending.popleft())
         submit()
         while pending:
             steal()
             yield from resolve(pending.popleft())
+        finished = True
     finally:
-        executor.shutdown(wait=True, cancel_futures=True)
+        if finished:
+            pool.close()
+        else:
+            pool.kill()

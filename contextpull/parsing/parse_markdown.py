@@ -18,7 +18,9 @@ Rules, in the order they are tried at the start of a block:
 * setext heading: a line followed by ``===`` (level 1) or ``---`` (level 2), three or more.
 * pipe table: a line with ``|`` followed by an alignment row (``|:--|--:|``, every cell at least
   two dashes, as the published parser has it); body rows are the following lines that contain
-  ``|``. Outer pipes are optional; a table may have no body.
+  ``|``. Outer pipes are optional; a table may have no body. Every line of a table is kept
+  without its trailing whitespace (``| A | B | `` is ``| A | B |``), as the published writer
+  keeps it (docs/agreement.md, "Table rows: trailing whitespace").
 * otherwise a paragraph, or a list when its first line starts with a list marker: the following
   non-blank lines up to a blank line, a fence, an ATX heading or a table.
 
@@ -128,8 +130,10 @@ def _table(lines: list[str], i: int) -> tuple[Table, int]:
     j = i + 2
     while j < n and "|" in lines[j] and lines[j].strip():
         j += 1
-    header, sep, rows = lines[i], lines[i + 1], tuple(lines[i + 2 : j])
-    return Table(header, sep, rows, "\n".join(lines[i:j])), j
+    # Each line without its trailing whitespace (str.rstrip: any Unicode space), as the published
+    # writer stores table rows; leading whitespace stays. Paragraph lines keep theirs.
+    kept = [line.rstrip() for line in lines[i:j]]
+    return Table(kept[0], kept[1], tuple(kept[2:]), "\n".join(kept)), j
 
 
 def _interrupts(lines: list[str], j: int) -> bool:

@@ -54,7 +54,10 @@ def _slide_content(root: Element) -> tuple[str | None, list[Block]]:
         if len(lines) == 1:
             blocks.append(Paragraph(lines[0][1]))
         elif lines:
-            blocks.append(ListBlock("\n".join("  " * lvl + "- " + " ".join(t.split()) for lvl, t in lines)))
+            # An item keeps its text as written, runs of spaces included, as the published writer
+            # keeps it; only a line break (a:br) becomes a space, so an item stays one line and
+            # the words on either side of the break stay apart (docs/differences.md).
+            blocks.append(ListBlock("\n".join("  " * lvl + "- " + t.replace("\n", " ") for lvl, t in lines)))
         lines.clear()
 
     def walk(tree: Element) -> None:

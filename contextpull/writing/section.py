@@ -7,8 +7,9 @@ block, a whole table, or one row-split part of a table. Packing units into parts
 the size limit holds after a merge exactly as before it.
 
 Sizes: a part's size is the sum of ``len(unit) + 2`` over its units, so its text is at most
-``section_max_chars - 2`` characters; a row-split table part is at most ``section_max_chars - 1``.
-These offsets, and the smallest room worth filling with a prose piece (``max(80, limit // 5)``;
+``section_max_chars - 2`` characters; a row-split table part is at most ``section_max_chars - 1``,
+a heading with a table's first rows at most ``section_max_chars``, and a table of exactly
+``section_max_chars`` is not split. These offsets, and the smallest room worth filling with a prose piece (``max(80, limit // 5)``;
 a smaller room starts a new part instead), are the published implementation's, kept so that stores
 agree section for section; the spec fixes the rules, not these constants.
 
@@ -182,15 +183,19 @@ def _pack(units: list[_Unit], limit: int) -> list[list[_Unit]]:
         elif unit.kind == _HEADING:
             flush()
             cur, size = [unit], need
-        elif unit.kind == _TABLE and (len(unit.text) > limit - 1 or heading_only):
+        elif unit.kind == _TABLE and (len(unit.text) > limit or heading_only):
+            # Rule 3 splits a table *longer than* the limit: one of exactly ``limit`` characters
+            # stays whole, as the published writer keeps it; the parts of a split one stay at
+            # most ``limit - 1``.
             # After a heading, the first rows fill the room the heading leaves (issue 22: heading
-            # plus table was one oversized section); with no room even for one row, the heading
-            # stands alone.
-            chunks = _table_parts(unit.table, limit, limit - size - 2 if heading_only else None)
+            # plus table was one oversized section), up to a section of exactly ``limit``
+            # characters: where the published writer's heading and first part are within the
+            # limit, this is its cut too. With no room even for one row, the heading stands alone.
+            chunks = _table_parts(unit.table, limit, limit - size if heading_only else None)
             if chunks is None:
                 flush()
                 heading_only = False
-                if len(unit.text) <= limit - 1:
+                if len(unit.text) <= limit:
                     cur.append(unit)
                     size += need
                     continue
