@@ -82,6 +82,18 @@ class InputError(ContextPullError):
     """The corpus, an output folder or another path argument is unusable."""
 
 
+class NoUsableDocuments(InputError):
+    """A build or ingest that found no document to store: the message names the first skipped
+    files with their reasons, ``to_dict`` (``--json``) every one."""
+
+    def __init__(self, message: str, suggestion: str, skipped: list[tuple[str, str]]):
+        super().__init__(message, suggestion)
+        self.skipped = [{"path": path, "reason": reason} for path, reason in skipped]
+
+    def to_dict(self) -> dict:
+        return {**super().to_dict(), "skipped": self.skipped}
+
+
 class BuildError(ContextPullError):
     """A build could not complete; the previous artifact is left untouched."""
 

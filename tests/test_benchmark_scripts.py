@@ -80,3 +80,23 @@ def test_add_trigram_names_a_store_it_cannot_copy(tmp_path):
                            str(tmp_path / "copy.sqlite")], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and f"cannot copy {tmp_path / 'none.sqlite'}" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_format_scaling_builds_a_small_page_of_every_format_and_prints_a_row_each():
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "format_scaling.py"), "--sizes", "0.003"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    rows = [line.rsplit(None, 6) for line in done.stdout.splitlines()[1:]]
+    sys.path.insert(0, str(BENCHMARKS))
+    from format_scaling import FORMATS
+
+    assert [r[0] for r in rows] == list(FORMATS)
+    assert all(r[-1] == "0" for r in rows), done.stdout  # every build succeeded
+
+
+def test_pattern_bounds_help_prints_its_docstring_and_measures_nothing():
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "pattern_bounds.py"), "--help"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "Every pattern a user's files or settings reach" in done.stdout
+    assert "part 1" not in done.stdout

@@ -72,3 +72,19 @@ def test_an_edited_partial_rebuilds_the_page_that_uses_it_and_the_cache_agrees(s
     assert (cached / "store.sqlite").read_bytes() == (fresh / "store.sqlite").read_bytes()
     _, sections = _store(cached)
     assert any("blinks twice" in text for path, _, text in sections if path == "guide/install.mdx")
+
+
+def test_the_build_report_names_an_import_outside_the_repository_with_file_and_line(tmp_path):
+    from site_build import write_site
+
+    (tmp_path / "secret.txt").write_text("never in the store\n")
+    root = write_site(tmp_path / "repo", {
+        "docusaurus.config.js": "module.exports = {title: 'S'};\n",
+        "docs/guide/page.mdx": "# Page\n\nimport S from '../../../secret.txt';\n\nText.\n",
+    })
+    report = build_json(root / "docs", tmp_path / "out")
+    assert report["dialect"]["unresolved"] == [{
+        "path": "guide/page.mdx", "line": 3, "construct": "mdx import",
+        "detail": "outside the repository, not read: ../../../secret.txt"}]
+    texts = [text for _, _, text in store_rows(tmp_path / "out" / "store.sqlite", SECTIONS)]
+    assert not any("never in the store" in t for t in texts)

@@ -254,3 +254,46 @@ def test_a_container_that_is_no_admonition_keyword_is_named(config, outcome):
     if outcome == "unresolved":
         assert notes[0][2] == ("unknown admonition :::nosuch: not a Docusaurus keyword nor in admonitions.keywords,"
                                " its text kept")
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "import S from '../../secret.txt';",
+        'import {a, b} from "../../lib/x.js";',
+        "import '../../../styles/x.css';",
+        "import * as All from '@site/../outside.json';",
+        "export {default} from '../../y.mdx';",
+    ],
+)
+def test_an_import_of_any_file_type_outside_the_repository_is_named_at_its_line(statement):
+    ctx = FakeContext({}, path="docs/page.mdx")
+    text = prepare(f"# Page\n\n{statement}\n\nText.", ctx)
+    assert text == "# Page\n\nText."
+    unresolved = [(n.construct, n.line, n.detail) for n in ctx.notes if n.outcome == "unresolved"]
+    spec = statement.split("'")[1] if "'" in statement else statement.split('"')[1]
+    assert unresolved == [(f"mdx {statement.split()[0]}", 3, f"outside the repository, not read: {spec}")]
+    assert ctx.included == []
+
+
+@pytest.mark.parametrize(
+    "statement",
+    ["import Tabs from '@theme/Tabs';", "import S from './inside.txt';", "import X from '../shared/x.js';",
+     "import Y from '@site/src/y.js';"],
+)
+def test_an_import_inside_the_repository_or_of_a_package_is_no_refusal(statement):
+    ctx = FakeContext({}, path="docs/page.mdx")
+    prepare(f"{statement}\n\nText.", ctx)
+    assert [(n.construct, n.outcome) for n in ctx.notes] == [("mdx import", "converted")]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["from", "import", " ", "\n", "'", '"', "./x", "../", "a"]),
+                          st.integers(1, 3000)), min_size=1, max_size=6))
+def test_specifiers_read_long_runs_whole(runs):
+    """Long runs of what the specifier pattern looks for: it reads them in one pass and finds
+    a specifier written after them."""
+    from contextpull.dialects.mdx.import_paths import specifiers
+
+    source = "".join(token * count for token, count in runs) + "\nimport X from '../../last.txt'\n"
+    assert specifiers(source)[-1] == "../../last.txt"

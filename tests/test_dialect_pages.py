@@ -118,10 +118,11 @@ def test_a_site_of_partials_only_says_so(tmp_path):
     (docs / "intro.mdx").unlink()
     build = _run("build", str(docs), "--out", str(tmp_path / "out"))
     assert build.exit_code == 3, build.output
-    assert "2 file(s) are not pages, such as _drafts/wip.md: partial" in build.stderr
+    assert "(2 not pages: _drafts/wip.md: not a page: partial" in build.stderr
+    assert "; _part.mdx: not a page: partial" in build.stderr
     ingest = _run("ingest", str(docs), "--store", str(tmp_path / "store.sqlite"))
     assert ingest.exit_code == 3, ingest.output
-    assert "0 file(s) skipped, 2 not pages: _drafts/wip.md (partial" in ingest.stderr
+    assert "0 file(s) skipped, 2 not pages: _drafts/wip.md: not a page: partial" in ingest.stderr
 
 
 def test_a_cached_build_drops_a_document_that_stopped_being_a_page(tmp_path):

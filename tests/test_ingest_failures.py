@@ -125,7 +125,7 @@ def test_when_every_file_is_skipped_the_store_is_left_as_it_was(make_corpus, tmp
         (docs / name).write_text("")
     with pytest.raises(InputError) as info:
         run(docs, store)
-    assert info.value.message == f"no usable documents in {docs} (2 file(s) skipped: a.md (empty file), b.md (empty file))"
+    assert info.value.message == f"no usable documents in {docs} (2 file(s) skipped: a.md: empty file; b.md: empty file)"
     assert _sections(store) == before
     with pytest.raises(InputError):
         run(docs, tmp_path / "new.sqlite")

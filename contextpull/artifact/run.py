@@ -35,11 +35,12 @@ from typing import Any
 from ..config import Settings, resolve_settings
 from ..ingest.engine import load_embedder, with_site
 from ..ingest.workers import prestart as prestart_workers, workers_for
-from ..errors import CheckFailed, ConfigError, InputError
+from ..errors import CheckFailed, ConfigError, InputError, NoUsableDocuments
 from . import build_file
 from .build_job import BuildJob
 from .cache import CacheRejected, open_cache
 from ..writing.discover import SUPPORTED_EXTENSIONS, found_extensions
+from ..writing.records import name_skips
 from .outdir import check_inputs, prepare_out
 from .patch import PatchAborted
 from .report import BuildReport, source_date_epoch
@@ -133,12 +134,18 @@ def build(
             _warn(message)
         if not job.documents:
             found = found_extensions(docs)
-            detail = f" ({len(job.skipped)} file(s) skipped; it holds {found})" if job.skipped else (
-                f" (it holds {found})" if found else " (it is empty)")
             pages = job.constructs.not_pages
-            if pages:  # every file a partial, say: the generator's reason for the first
-                detail += f"; {len(pages)} file(s) are not pages, such as {pages[0][0]}: {pages[0][1]}"
-            raise InputError(f"no usable documents in {docs}{detail}", "DOCS must hold " + ", ".join(SUPPORTED_EXTENSIONS) + " files")
+            entries = [(s.path, s.reason) for s in job.skipped] + [(path, f"not a page: {why}") for path, why in pages]
+            counted = ", ".join(part for part in (
+                f"{len(job.skipped)} file(s) skipped" if job.skipped else "",
+                f"{len(pages)} not pages" if pages else "") if part)
+            if entries:
+                detail = f" ({counted}: {name_skips(entries)}" + (f"; it holds {found})" if found else ")")
+            else:
+                detail = f" (it holds {found})" if found else " (it is empty)"
+            hint = ("fix the files named, or point DOCS at the right folder" if entries
+                    else "DOCS must hold " + ", ".join(SUPPORTED_EXTENSIONS) + " files")
+            raise NoUsableDocuments(f"no usable documents in {docs}{detail}", hint, entries)
         if strict and job.skipped:
             raise StrictSkips(job.skipped)
         if strict and summaries is not None and summaries.failed:

@@ -29,13 +29,13 @@ from ..dialects.reads import dumps as dumps_reads
 from ..dialects.reads import entry as read_entry
 from ..dialects.reads import loads as loads_reads
 from ..dialects.report import ConstructTally
-from ..errors import InputError
+from ..errors import NoUsableDocuments
 from ..schema import SCHEMA_VERSION
 from ..writing import trigram
 from ..writing.fingerprint import corpus_fingerprint
 from .report import IngestReport
 from .summaries import SummaryStage
-from ..writing.records import NotAPage, Skipped
+from ..writing.records import NotAPage, Skipped, name_skips
 from .workers import ordered_map, workers_for
 from .write_thread import WriteThread
 from ..writing.writer import SECTION_SETTINGS_KEYS, DocumentBatch, delete_document, index_meta, next_section_rowid, write_meta
@@ -190,12 +190,15 @@ def apply_corpus(
         raise
     if not report.changed and not report.unchanged:
         # Every file was skipped: emptying the store would look like success (build refuses too).
-        names = ", ".join(f"{s.path} ({s.reason})" for s in [*report.skipped, *map(_as_skip, tally.not_pages)][:3])
+        entries = ([(s.path, s.reason) for s in report.skipped]
+                   + [(path, f"not a page: {why}") for path, why in tally.not_pages])
+        names = name_skips(entries)
         counted = f"{len(report.skipped)} file(s) skipped" + (
             f", {len(tally.not_pages)} not pages" if tally.not_pages else "")
-        raise InputError(
+        raise NoUsableDocuments(
             f"no usable documents in {corpus_label} ({counted}: {names})",
             "the store is left as it was; fix the files or point at the right folder",
+            entries,
         )
     vanished = sorted(set(existing) - present)
     for path in vanished:
@@ -276,7 +279,3 @@ def _index_is_current(meta: dict[str, str], settings: Settings) -> bool:
         return False
     return meta.get("schema_version") == SCHEMA_VERSION
 
-
-def _as_skip(entry: tuple[str, str]) -> Skipped:
-    """A not-page entry, for naming it in the error of a corpus without documents."""
-    return Skipped(*entry)

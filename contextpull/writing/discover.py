@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import errno
 import os
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +31,7 @@ from pathlib import Path
 from ..bounded_read import kind_of, not_regular_reason, read_regular_text, why
 from ..config import CONFIG_FILE_LIMIT
 from ..errors import InputError
+from ..globmatch import Glob, compile_glob
 from ..parsing.parse import KINDS
 from .records import Skipped
 
@@ -70,7 +70,7 @@ class Candidate:
 
 @dataclass(frozen=True)
 class _Rule:
-    regex: re.Pattern[str]
+    glob: Glob  # bounded in time on any name (issue 34): a line is the user's, so is a name
     anchored: bool  # match against the whole relative path, else against the name
     dir_only: bool
     negated: bool = False  # "!pattern": matched paths are included again
@@ -93,26 +93,32 @@ def _compile_rule(line: str) -> _Rule | None:
         line = line[2:]
     if not line:
         return None
-    # fnmatch's translation lets * cross "/", which gitignore does not; rebuild it per segment.
-    parts = []
+    return _Rule(compile_glob(ignore_tokens(line)), anchored, dir_only, negated)
+
+
+def ignore_tokens(line: str) -> list[tuple]:
+    """The glob tokens of one rule's pattern: ``*`` and ``?`` stay within a folder (fnmatch's
+    would cross "/", which gitignore's do not), ``**/`` is any number of folders, none
+    included, and any other ``**`` is any run."""
+    tokens: list[tuple] = []
     i = 0
     while i < len(line):
-        if line.startswith("**/", i):  # any number of folders, none included
-            parts.append("(?:.*/)?")
+        if line.startswith("**/", i):
+            tokens.append(("dirs",))
             i += 3
         elif line.startswith("**", i):
-            parts.append(".*")
+            tokens.append(("any",))
             i += 2
         elif line[i] == "*":
-            parts.append("[^/]*")
+            tokens.append(("star",))
             i += 1
         elif line[i] == "?":
-            parts.append("[^/]")
+            tokens.append(("one",))
             i += 1
         else:
-            parts.append(re.escape(line[i]))
+            tokens.append(("lit", line[i]))
             i += 1
-    return _Rule(re.compile("".join(parts) + r"\Z"), anchored, dir_only, negated)
+    return tokens
 
 
 def load_ignore_rules(root: Path) -> list[_Rule]:
@@ -147,7 +153,7 @@ def is_ignored(rules: list[_Rule], rel: str, is_dir: bool) -> bool:
         if rule.dir_only and not is_dir:
             continue
         target = rel if rule.anchored else name
-        if rule.regex.match(target):
+        if rule.glob.match(target):
             ignored = not rule.negated
     return ignored
 

@@ -52,6 +52,30 @@ class Skipped:
     reason: str
 
 
+# Files a "no usable documents" error names one by one, at most, and the characters they may
+# take (the CLI prints errors as one line of at most 500); the rest are counted, and listed
+# whole under "skipped" in --json.
+NAMED_SKIPS = 20
+NAMED_WIDTH = 280
+
+
+def name_skips(entries: list[tuple[str, str]], limit: int = NAMED_SKIPS, width: int = NAMED_WIDTH) -> str:
+    """``path: reason`` for each of the first (path, reason) entries that fit ``limit`` and
+    ``width`` (the first always), then "and N more": the error of a build with no usable
+    documents says why of every file it can, so the user fixes them in one go, and stays one
+    line however large the folder."""
+    named: list[str] = []
+    used = 0
+    for path, reason in entries[:limit]:
+        piece = f"{path}: {reason}"
+        if named and used + len(piece) + 2 > width:
+            break
+        named.append(piece)
+        used += len(piece) + 2
+    rest = len(entries) - len(named)
+    return "; ".join(named) + (f"; and {rest:,} more" if rest > 0 else "")
+
+
 @dataclass(frozen=True)
 class NotAPage:
     """A file the site's generator never renders as a page of its own (a partial, a headless

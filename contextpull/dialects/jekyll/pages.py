@@ -10,8 +10,9 @@ and a site's files do not say where it is built; a wrong exclusion would lose th
 
 from __future__ import annotations
 
-import fnmatch
+from functools import lru_cache
 
+from ...globmatch import Glob, compile_glob, fnmatch_tokens
 from ..api import Site
 from ..detect import load_config
 from ..pages.site_files import relative, site_folder
@@ -58,9 +59,15 @@ def _excluded(rel: str, patterns: list[str]) -> str | None:
         entry = pattern.strip().strip("/")
         if not entry:
             continue
-        if rel == entry or rel.startswith(entry + "/") or fnmatch.fnmatchcase(rel, entry):
+        if rel == entry or rel.startswith(entry + "/") or _glob(entry).match(rel):
             return pattern
     return None
+
+
+@lru_cache(maxsize=256)
+def _glob(entry: str) -> Glob:
+    """An ``exclude`` entry as ``fnmatch.fnmatchcase`` reads it, matched in bounded time."""
+    return compile_glob(fnmatch_tokens(entry))
 
 
 def _collections(config: dict) -> dict[str, dict]:

@@ -25,7 +25,7 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 
-from . import jsx, provided
+from . import import_paths, jsx, provided
 from .. import detect
 from ..api import Context, Included
 from ..markup import dedent_block, labelled, strip_heading_attributes, title_case
@@ -101,13 +101,18 @@ def _render_source(text: str, env: _Env) -> str:
     masked = strip_heading_attributes(blank_comments(mask(text, env.codes)))
     statements: list[tuple[str, int]] = []
     imports: list[Import] = []
+    sources: list[str] = []  # each statement's source, in the order of ``statements``
     if not env.commonmark:
-        sources: list[str] = []
         masked, statements, imports = take_esm(masked, env.codes, sources)
         env.bound |= provided.bound_names(sources)
     env.starts = [0] + [m.end() for m in re.finditer("\n", masked)]
-    for kind, line in statements:
-        env.ctx.note(kind, "converted", env.line or line)
+    for (kind, line), source in zip(statements, sources):
+        escapes = [spec for spec in import_paths.specifiers(source)
+                   if import_paths.outside(spec, env.base, site_folder(env.ctx))]
+        for spec in escapes:
+            env.ctx.note(kind, "unresolved", env.line or line, f"outside the repository, not read: {spec}")
+        if not escapes:
+            env.ctx.note(kind, "converted", env.line or line)
     env.imports.update((imp.name, imp) for imp in imports)
     tree, problems = jsx.parse(masked)
     for message, pos in problems:

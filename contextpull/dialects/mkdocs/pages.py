@@ -26,7 +26,7 @@ from functools import lru_cache
 from ..api import Site
 from ..context import DocumentContext
 from ..detect import file_stamp, load_config
-from ..pages.globs import Glob, compile_glob
+from ...globmatch import Glob, compile_glob
 from ..pages.site_files import pages_folder
 from .config import site_config
 

@@ -155,8 +155,11 @@ class _Converter:
             return self.ref(unescape(text).strip(), shown, number)
         self.note("myst role", "converted", number)
         if local and match.group(1).rsplit(":", 1)[-1] == "doc" and not titled:
-            from .xrefs.doc_titles import doc_title
+            from .xrefs.doc_titles import doc_path, doc_title, outside
 
+            target = match.group(3).strip()
+            if outside(doc_path(target, self.doc_folder, self.source_dir)):
+                self.note("myst role", "unresolved", number, f"{{doc}} outside the repository, not read: {target}")
             shown = doc_title(self.ctx, match.group(3).strip(), self.doc_folder, self.source_dir,
                               self.doc_titles) or shown
         return code_span(shown) if code else shown

@@ -30,7 +30,7 @@ from ...bounded_read import read_regular_text
 from ...config import CONFIG_FILE_LIMIT
 from ..api import Context, Site
 from ..detect import file_stamp, load_config
-from ..pages.globs import Glob, compile_glob
+from ...globmatch import Glob, bracket_end, compile_glob
 
 ALWAYS = ("**/_sources", ".#*", "**/.#*", "*.lproj/**")
 # The lists of conf.py that name what is not a source file, in Sphinx's order, and why.
@@ -108,11 +108,8 @@ def translate(pattern: str) -> Glob:
         elif c == "?":
             tokens.append(("one",))
         elif c == "[":
-            j = i + (1 if i < n and pattern[i] == "!" else 0)
-            j += 1 if j < n and pattern[j] == "]" else 0
-            while j < n and pattern[j] != "]":
-                j += 1
-            if j >= n:
+            j = bracket_end(pattern, i)
+            if j is None:
                 tokens.append(("lit", "["))
                 continue
             inner = pattern[i:j].replace("\\", "\\\\")

@@ -20,6 +20,7 @@ import posixpath
 import threading
 
 from ...parsing.blocks import ParsedDocument, ParseError
+from ...parsing.parse_markdown import parse_markdown
 from ..api import Context
 from ..detect import docs_folder
 
@@ -105,12 +106,17 @@ def parse_rst(text: str, ctx: Context) -> ParsedDocument:
         from docutils.utils import new_document
     except ModuleNotFoundError:
         raise ParseError("reStructuredText support needs docutils (pip install docutils)") from None
-    from . import rst_nodes, rst_registry
+    from . import rst_chunks, rst_lines, rst_nodes, rst_registry
 
     long_line = _long_line(text)
     if long_line:
         # docutils refuses the whole document then; say which line, as a named skip.
         raise ParseError(f"line {long_line} is longer than {LINE_LENGTH_LIMIT:,} characters")
+    if len(text) > rst_lines.DOCUTILS_LIMIT:
+        ctx.note("rst page", "unresolved", 0, f"{len(text):,} characters, over the {rst_lines.DOCUTILS_LIMIT:,} "
+                 "docutils reads in time: read line by line (titles, code, admonitions; other markup as text)")
+        stem = posixpath.splitext(posixpath.basename(ctx.path))[0]
+        return parse_markdown(rst_lines.to_markdown(text), stem)
     state = ParseState(ctx)
     text += _sphinx_substitutions(text, state.config)
     settings = get_default_settings(Parser, Reader)
@@ -138,7 +144,7 @@ def parse_rst(text: str, ctx: Context) -> ParsedDocument:
             reader = Reader(parser=parser)
             document = new_document(state.doc_path, settings)
             document.reporter.attach_observer(observe)
-            parser.parse(text, document)
+            rst_chunks.parse(parser, text, document)
             document.transformer.populate_from_components((reader, parser))
             document.transformer.apply_transforms()
         except RecursionError:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from docutils import nodes, utils
 
 from .role_text import display, explicit
-from .xrefs.doc_titles import doc_title
+from .xrefs.doc_titles import doc_path, doc_title, outside
 
 # The attribute of a ``:ref:`` without a title: the label whose section title the page shows.
 REF_LABEL = "contextpull-ref"
@@ -37,8 +37,10 @@ def _role(name: str):
         if name and not ref:  # a ref is noted when it is resolved (rst_nodes)
             state.note("rst role", "converted", source, line)
         if local and name.rsplit(":", 1)[-1] == "doc" and not titled:
-            title = doc_title(state.ctx, utils.unescape(text).strip(), state.doc_folder,
-                              state.source_dir, state.doc_titles)
+            target = utils.unescape(text).strip()
+            if outside(doc_path(target, state.doc_folder, state.source_dir)):
+                state.note("rst role", "unresolved", source, line, f":doc: outside the repository, not read: {target}")
+            title = doc_title(state.ctx, target, state.doc_folder, state.source_dir, state.doc_titles)
             shown = title or shown
         if ref:
             # The page shows the title of the section the label names, in this document or

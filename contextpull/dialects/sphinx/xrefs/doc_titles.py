@@ -30,11 +30,9 @@ def doc_title(ctx: Context, target: str, doc_folder: str, source_dir: str,
               cache: dict[str, str | None]) -> str | None:
     """The title of the document ``target`` names (``/x`` from the source directory, else from
     the citing document's folder), or None."""
-    if target.startswith("/"):
-        path = posixpath.join(source_dir, target.lstrip("/"))
-    else:
-        path = posixpath.join(doc_folder, target)
-    path = posixpath.normpath(path)
+    path = doc_path(target, doc_folder, source_dir)
+    if outside(path):
+        return None
     if path in cache:
         return cache[path]
     title = None
@@ -48,6 +46,19 @@ def doc_title(ctx: Context, target: str, doc_folder: str, source_dir: str,
         title = code_as_text(title).strip()
     cache[path] = title
     return title
+
+
+def doc_path(target: str, doc_folder: str, source_dir: str) -> str:
+    """The repository path (without suffix) a ``:doc:`` target names."""
+    if target.startswith("/"):
+        return posixpath.normpath(posixpath.join(source_dir, target.lstrip("/")))
+    return posixpath.normpath(posixpath.join(doc_folder, target))
+
+
+def outside(path: str) -> bool:
+    """Whether a ``doc_path`` leaves the repository: its title is never read, and the role
+    that names it is reported as a refused read."""
+    return path == ".." or path.startswith("../")
 
 
 def atx_title(line: str) -> str | None:

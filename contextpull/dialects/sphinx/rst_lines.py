@@ -1,0 +1,142 @@
+"""A page too large for docutils, read line by line into Markdown (issue 34, the size rule).
+
+Why a second reader: docutils' time is linear in a page once it parses in windows
+(``rst_chunks``), but its constant is large: about 8 s of CPU and 150 MB per MB of a page of
+short sections with lists, tables, notes and code, so a 10 MB generated reference page would
+take well over a minute and a gigabyte. Pages over ``DOCUTILS_LIMIT`` are read here instead, in
+one pass: titles become headings at the depth of their adornment style (in the order the page
+first uses them, as docutils does), code blocks (``code-block``, ``::``) become fences,
+admonitions become "Label: body", targets, comments, substitution definitions and directives
+that show no text are dropped, inline roles, literals and links become their text, and the
+rest is handed to the Markdown parser as it stands. The page is named in the construct report,
+so the user sees which page was read the simpler way and why.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Characters of a page read by docutils; a larger one is read here.
+DOCUTILS_LIMIT = 1024 * 1024
+
+_ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1+\Z")
+_DIRECTIVE = re.compile(r"(\s*)\.\.\s+([\w:.+-]+)::(.*)\Z")
+_EXPLICIT = re.compile(r"(\s*)\.\.(?:\s|\Z)")
+_OPTION = re.compile(r"\s*:[\w-]+:")
+# Each pattern tries a bounded amount at each place it may start, so a line costs time linear in
+# its length: a role's name is at most 64 characters (``:py:meth:`` is 9), and a link's text is
+# taken whole and its trailing blanks cut afterwards, not by a lazy group before ``\s*``, which
+# retried the blanks at every step (0.25 s for one line of 9,000 spaces).
+_ROLE = re.compile(r":[\w.:+-]{1,64}:`([^`]*)`")
+_LINK = re.compile(r"`([^`<]*)<[^<>`]*>`__?")
+_REF = re.compile(r"`([^`]*)`__?")
+_LITERAL = re.compile(r"``([^`]+)``")
+_CODE = {"code-block", "code", "sourcecode", "highlight-block"}
+_ADMONITIONS = {"note", "warning", "tip", "important", "caution", "danger", "attention", "hint",
+                "error", "seealso", "admonition", "versionadded", "versionchanged", "deprecated", "todo"}
+_SILENT = {"toctree", "image", "raw", "include", "literalinclude", "meta", "highlight", "index",
+           "contents", "sectnum", "autosummary", "automodule", "autoclass", "autofunction",
+           "automethod", "autodata", "autoattribute", "default-role", "role", "only-html", "figure"}
+
+
+def to_markdown(text: str) -> str:
+    """The page as Markdown, in one pass over its lines (module docstring)."""
+    lines = text.split("\n")
+    out: list[str] = []
+    styles: list[tuple[str, bool]] = []
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i]
+        nxt = lines[i + 1] if i + 1 < n else ""
+        after = lines[i + 2] if i + 2 < n else ""
+        if _ADORNMENT.match(line) and nxt.strip() and after.rstrip() == line.rstrip() and not nxt[:1].isspace():
+            out.append(_heading(nxt.strip(), (line[0], True), styles))
+            i += 3
+            continue
+        if line.strip() and not line[:1].isspace() and _ADORNMENT.match(nxt.rstrip()) and len(nxt.rstrip()) >= len(line.rstrip()) \
+                and not _EXPLICIT.match(line):
+            out.append(_heading(line.strip(), (nxt[0], False), styles))
+            i += 2
+            continue
+        if _ADORNMENT.match(line.rstrip()) and len(line.rstrip()) >= 4 and not line[:1].isspace():
+            i += 1  # a transition
+            continue
+        directive = _DIRECTIVE.match(line)
+        if directive is not None or _EXPLICIT.match(line):
+            i = _explicit(lines, i, directive, out)
+            continue
+        stripped = line.strip()
+        if stripped.endswith("::") and not stripped.startswith(".."):
+            out.append(_inline(line.lstrip()[:-2].rstrip() + (":" if stripped != "::" and not stripped.endswith(" ::") else "")))
+            body, i = _block(lines, i + 1, _indent(line))
+            if body:
+                out += ["", "```", *body, "```", ""]
+            continue
+        out.append(_inline(line.lstrip()))
+        i += 1
+    return "\n".join(out)
+
+
+def _heading(title: str, style: tuple[str, bool], styles: list[tuple[str, bool]]) -> str:
+    if style not in styles:
+        styles.append(style)
+    return "\n" + "#" * min(styles.index(style) + 1, 6) + " " + _inline(title) + "\n"
+
+
+def _explicit(lines: list[str], i: int, directive, out: list[str]) -> int:
+    """Read the explicit markup at line ``i`` and its indented body; the next line's index."""
+    indent = _indent(lines[i])
+    body, end = _block(lines, i + 1, indent)
+    if directive is None:
+        return end  # a comment, target, footnote or substitution definition
+    name, argument = directive.group(2).lower(), directive.group(3).strip()
+    if name.startswith(("|",)) or name in _SILENT or name.startswith(("auto", "py:", "c:", "cpp:", "js:")):
+        return end
+    while body and _OPTION.match(body[0]):
+        body.pop(0)
+    while body and not body[0].strip():
+        body.pop(0)
+    if name in _CODE:
+        out += ["", "```" + argument.split()[0] if argument else "```", *body, "```", ""]
+    elif name in _ADMONITIONS:
+        label = argument if name == "admonition" else name.capitalize()
+        text = [_inline(b.strip()) for b in body]
+        first = argument if name != "admonition" and argument else ""
+        out += ["", f"{label}: " + (first or (text.pop(0) if text else "")), *text, ""]
+    else:
+        out += ["", *(_inline(b.strip()) for b in body), ""]
+    return end
+
+
+def _block(lines: list[str], start: int, indent: int) -> tuple[list[str], int]:
+    """The lines from ``start`` indented more than ``indent`` (blank ones included), dedented by
+    their least indentation, and the index after them."""
+    end = start
+    while end < len(lines) and (not lines[end].strip() or _indent(lines[end]) > indent):
+        end += 1
+    stop = end
+    while stop > start and not lines[stop - 1].strip():
+        stop -= 1
+    body = lines[start:stop]
+    least = min((_indent(b) for b in body if b.strip()), default=0)
+    return [b[least:] for b in body], stop
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _role_text(match: re.Match) -> str:
+    """A role's text as the page shows it: the title of ``title <target>``, else the content."""
+    inner = match.group(1)
+    title, bracket, target = inner.rpartition("<")
+    if bracket and target.endswith(">") and title.strip():
+        return title.strip()
+    return inner
+
+
+def _inline(text: str) -> str:
+    text = _ROLE.sub(_role_text, text)
+    text = _LITERAL.sub(r"`\1`", text)
+    text = _LINK.sub(lambda m: m.group(1).rstrip(), text)
+    return _REF.sub(lambda m: m.group(0) if m.group(0).startswith("``") else m.group(1), text)

@@ -1,0 +1,96 @@
+"""The size rule for reStructuredText (issue 34): a page over ``DOCUTILS_LIMIT`` is read line
+by line, named in the construct report, and still shows its titles, code and admonitions."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from contextpull.dialects.sphinx import rst_lines
+from contextpull.dialects.sphinx.read_rst import parse_rst
+from contextpull.parsing.blocks import Code, Heading, Paragraph
+from rst_context import FakeContext
+
+PAGE = """\
+=====
+Guide
+=====
+
+Intro with ``code`` and a `link <https://x.test>`_ and :ref:`a label <lbl>`.
+
+Install
+-------
+
+.. note::
+
+   Keep the lock file.
+
+.. code-block:: python
+   :linenos:
+
+   import os
+
+Example::
+
+    run --fast
+
+Details
+~~~~~~~
+
+.. _target:
+
+.. toctree::
+
+   hidden/page
+
+Back
+----
+
+Done.
+"""
+
+
+def read_large(tmp_path, monkeypatch, text=PAGE):
+    monkeypatch.setattr(rst_lines, "DOCUTILS_LIMIT", 100)
+    ctx = FakeContext(tmp_path)
+    return parse_rst(text, ctx), ctx.notes
+
+
+def test_a_page_over_the_limit_is_named_and_keeps_its_outline(tmp_path, monkeypatch):
+    doc, notes = read_large(tmp_path, monkeypatch)
+    assert [(b.level, b.text) for b in doc.blocks if isinstance(b, Heading)] == [
+        (1, "Guide"), (2, "Install"), (3, "Details"), (2, "Back")]
+    assert [(c, o, line) for c, o, line, _ in notes] == [("rst page", "unresolved", 0)]
+    assert "read line by line" in notes[0][3] and f"{len(PAGE):,} characters" in notes[0][3]
+
+
+def test_a_page_over_the_limit_shows_code_admonitions_and_inline_text(tmp_path, monkeypatch):
+    doc, _ = read_large(tmp_path, monkeypatch)
+    code = [(b.lang, b.raw) for b in doc.blocks if isinstance(b, Code)]
+    assert [lang for lang, _ in code] == ["python", ""]
+    assert "import os" in code[0][1] and ":linenos:" not in code[0][1]
+    assert "run --fast" in code[1][1]
+    text = "\n".join(b.text for b in doc.blocks if isinstance(b, Paragraph))
+    assert "Note: Keep the lock file." in text
+    assert "Intro with `code` and a link and a label." in text
+    assert "Example:" in text and "hidden/page" not in text and "target" not in text
+
+
+def test_a_page_under_the_limit_is_read_by_docutils(tmp_path):
+    ctx = FakeContext(tmp_path)
+    parse_rst(PAGE, ctx)
+    assert all(c != "rst page" for c, *_ in ctx.notes)
+
+
+RUNS = st.sampled_from(["`", "``", ":", "::", "<", ">", "_", "..", "=", "-", " ", "\n", "a", ":x:`", "`_", ":a", "` "])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(RUNS, st.integers(1, 3000)), min_size=1, max_size=6))
+def test_long_runs_of_markup_characters_are_read_whole(runs):
+    """Long runs of the characters the reader's patterns look for: every word of the page is
+    still in what it hands on and nothing is multiplied (one pass: the run finishes)."""
+    text = "".join(token * count for token, count in runs) + "\nlastword\n"
+    out = rst_lines.to_markdown(text)
+    assert "lastword" in out
+    assert len(out) <= 2 * len(text) + 100
