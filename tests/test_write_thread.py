@@ -63,6 +63,8 @@ def test_abort_waits_for_the_running_job_and_drops_the_rest():
     writer.submit(slow)
     writer.submit(seen.append, "queued")
     started.wait(5)
+    # The timer only lets abort() start waiting first; had it fired earlier, abort() would wait
+    # for the same job all the same, so no order of the two can change the outcome.
     threading.Timer(0.05, release.set).start()
     writer.abort()
     assert seen == ["slow"]  # the job in hand finished; the queued one never ran
