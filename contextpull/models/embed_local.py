@@ -125,7 +125,13 @@ class E5Small(Embedder):
         return [self.model.query(text).tolist() for text in texts]
 
 
-MODELS = {"minilm": MiniLM, "e5-small": E5Small}
+def _minilm_static() -> Embedder:
+    from .embed_static import MiniLMStatic
+
+    return MiniLMStatic()
+
+
+MODELS = {"minilm": MiniLM, "e5-small": E5Small, "minilm-static": _minilm_static}
 
 
 def load(name: str) -> Embedder:
