@@ -27,7 +27,7 @@ TABLE = HERE / "minilm_static" / "table.npy"
 MULTIPLIER = HERE / "minilm_static" / "multiplier.npy"
 TOKENIZER = HERE / "minilm" / "tokenizer.json"
 MAX_PIECES = 512
-EXTRA = 'pip install "contextpull[embed-local]"'
+EXTRA = 'pip install "contextpull[embed-static]"'  # or embed-local, which holds it
 
 
 def _need(module: str, package: str):
