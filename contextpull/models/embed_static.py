@@ -3,8 +3,9 @@ a CI can afford to run on every build (issue 38).
 
 A section's vector is the sum of its word pieces' rows of a table, normalised: no network
 (the table, ``minilm_static/``, and the tokenizer, ``minilm/tokenizer.json``, ship inside this
-package), no inference engine (numpy and tokenizers only), about 0.3 ms a section on one core
-against MiniLM's 31-55 ms, and about 60 MB of memory against 500 MB. How the table was made,
+package), no inference engine (numpy and tokenizers only): 1-2.5 ms a section in a one-core
+build (the lookup itself about 0.3 ms) against MiniLM's 31-126 ms, and a build's peak memory
+about 100 MB against 530 MB. How the table was made,
 and why those choices, is in ``tools/make_minilm_static.py``; what it buys in recall is in
 ``benchmarks/README.md`` ("Quality").
 
