@@ -67,7 +67,7 @@ def test_a_static_model_store_without_its_packages_names_the_extra(store, monkey
     monkeypatch.setitem(sys.modules, "tokenizers", None)  # import tokenizers raises ImportError
     result = _search(store, "cache wheels")
     assert result.mode == "lexical"
-    assert "needs the package 'tokenizers'" in result.hint and 'pip install "contextpull[embed-static]"' in result.hint
+    assert "need the package 'tokenizers', which is not installed" in result.hint and 'pip install "contextpull[embed-static]"' in result.hint
 
 
 def _damage(path) -> list[str]:

@@ -49,14 +49,14 @@ MAX_TOKENS = 256
 _TOKENIZER = Path(__file__).with_name("minilm") / "tokenizer.json"
 
 
-def _need(module: str, package: str):
+def _need(module: str, package: str, extra: str = EXTRA):
     import importlib
 
     try:
         return importlib.import_module(module)
     except ImportError:
         raise EmbedUnavailable(
-            f"embed_model local models need the package {package!r}, which is not installed", EXTRA
+            f"embed_model local models need the package {package!r}, which is not installed", extra
         ) from None
 
 

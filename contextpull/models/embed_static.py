@@ -13,7 +13,8 @@ Rows are int8 times a uint8 multiplier, so a vector is a sum of integers, exact 
 same bytes on every machine and in every batch, which the build cache relies on
 (``writing/vectors.py``). A text is cut at ``MAX_PIECES`` (512) word pieces, model2vec's length,
 so its cost is bounded: on the question sets 512 found as much as no cut and more than 128 or
-256. A search query is capped in words before it is embedded (``ops.QUERY_MAX_WORDS``).
+256. A search query is capped in words (``ops.QUERY_MAX_WORDS``) and in characters
+(``search.dense.QUERY_EMBED_CHARS``) before it is embedded.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+from . import embed_local
 from .embed import EmbedUnavailable, Embedder, Vector
 
 HERE = Path(__file__).parent
@@ -32,14 +34,7 @@ EXTRA = 'pip install "contextpull[embed-static]"'  # or embed-local, which holds
 
 
 def _need(module: str, package: str):
-    import importlib
-
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        raise EmbedUnavailable(
-            f"embed_model local:minilm-static needs the package {package!r}, which is not installed", EXTRA
-        ) from None
+    return embed_local._need(module, package, EXTRA)
 
 
 class MiniLMStatic(Embedder):
@@ -50,7 +45,7 @@ class MiniLMStatic(Embedder):
         self.np = np = _need("numpy", "numpy")
         tokenizers = _need("tokenizers", "tokenizers")
         try:
-            rows = np.load(table, mmap_mode="r")
+            rows = np.load(table)
             weights = np.load(multiplier)
             self.tokenizer = tokenizers.Tokenizer.from_file(str(tokenizer))
         except (OSError, ValueError) as exc:  # a damaged install: one line naming the file
