@@ -142,3 +142,41 @@ def test_the_query_model_is_loaded_once_a_process_for_every_store_of_it(store, t
     for path in (store, other, store):
         assert _search(path, "cache wheels").mode == "hybrid"
     assert loads == [SETTING]
+
+
+def test_mounts_of_one_model_share_its_query_model(store, tmp_path, monkeypatch):
+    """The server: two mounts whose stores were embedded with one model load it once, on the
+    first hybrid search, and both answer hybrid."""
+    from contextpull.serving.mcp_server import LiveStore
+    from contextpull.serving.mounts import Mount, MountSet
+    from contextpull.tools import call
+
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(store) as conn, sqlite3.connect(other) as out:
+        conn.backup(out)
+    loads: list[str] = []
+
+    class Counting:
+        def embed_queries(self, texts):
+            return [vector(t) for t in texts]
+
+    def load(setting, environ=None):
+        loads.append(setting)
+        return Counting()
+
+    monkeypatch.setattr(embedders, "_loaded", {})
+    monkeypatch.setattr(embedders, "load", load)
+    lives = [LiveStore(path) for path in (store, other)]
+    for live in lives:
+        live.current()
+    mounted = MountSet([Mount("a", lives[0], str(store)), Mount("b", lives[1], str(other))])
+    try:
+        assert loads == []  # nothing loaded for a server that has not searched hybrid
+        for query in ("cache wheels", "install python"):
+            with mounted.lock:
+                result = call(mounted.current(), "search", {"query": query, "mode": "hybrid"})
+            assert result["mode"] == "hybrid", result
+            assert {hit["id"].split("/", 1)[0] for hit in result["hits"]} == {"a", "b"}
+        assert loads == [SETTING]
+    finally:
+        mounted.close()
