@@ -15,6 +15,11 @@ same bytes on every machine and in every batch, which the build cache relies on
 so its cost is bounded: on the question sets 512 found as much as no cut and more than 128 or
 256. A search query is capped in words (``ops.QUERY_MAX_WORDS``) and in characters
 (``search.dense.QUERY_EMBED_CHARS``) before it is embedded.
+
+The table is part of what the setting means: stores and build caches key vectors by the setting
+and the section's text, so a release that changes the table must give it a new setting name,
+or a cached store would mix vectors of two tables and a reader would embed its queries with the
+wrong one.
 """
 
 from __future__ import annotations
