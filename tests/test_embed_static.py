@@ -65,8 +65,10 @@ def test_an_empty_text_still_has_a_unit_vector(model):
 
 def test_a_damaged_table_names_the_file(tmp_path):
     bad = tmp_path / "table.npy"
-    np.save(bad, np.zeros((3, 4), dtype=np.int8))
-    with pytest.raises(EmbedUnavailable, match="table.npy and multiplier.npy do not match"):
+    data = bytearray(embed_static.TABLE.read_bytes())
+    data[-1] ^= 1  # one bit of one weight
+    bad.write_bytes(bytes(data))
+    with pytest.raises(EmbedUnavailable, match="table.npy and multiplier.npy are not the table this release names"):
         embed_static.MiniLMStatic(table=bad)
     garbage = tmp_path / "garbage.npy"
     garbage.write_bytes(b"not a numpy file")

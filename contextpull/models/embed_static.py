@@ -24,6 +24,7 @@ wrong one.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from pathlib import Path
 
@@ -35,6 +36,9 @@ TABLE = HERE / "minilm_static" / "table.npy"
 MULTIPLIER = HERE / "minilm_static" / "multiplier.npy"
 TOKENIZER = HERE / "minilm" / "tokenizer.json"
 MAX_PIECES = 512
+# sha256 of table.npy then multiplier.npy: the table this setting names (see above); checked at
+# load, so a damaged or swapped file is one clear error rather than quietly different vectors
+TABLE_SHA256 = "b7c0fcefa34b5576f1a8438358a17f0346c14f21af79c0e411847c4932eee3f6"
 EXTRA = 'pip install "contextpull[embed-static]"'  # or embed-local, which holds it
 
 
@@ -50,15 +54,16 @@ class MiniLMStatic(Embedder):
         self.np = np = _need("numpy", "numpy")
         tokenizers = _need("tokenizers", "tokenizers")
         try:
+            digest = hashlib.sha256(Path(table).read_bytes() + Path(multiplier).read_bytes()).hexdigest()
             rows = np.load(table)
             weights = np.load(multiplier)
             self.tokenizer = tokenizers.Tokenizer.from_file(str(tokenizer))
         except (OSError, ValueError) as exc:  # a damaged install: one line naming the file
             raise EmbedUnavailable(f"local:minilm-static could not be loaded: {exc}", "reinstall contextpull") from None
-        if rows.ndim != 2 or rows.dtype != np.int8 or weights.shape != (rows.shape[0],):
-            raise EmbedUnavailable(f"local:minilm-static: {table.name} and {multiplier.name} do not match", "reinstall contextpull")
-        if self.tokenizer.get_vocab_size() != rows.shape[0]:
-            raise EmbedUnavailable(f"local:minilm-static: the table has {rows.shape[0]} rows for {self.tokenizer.get_vocab_size()} word pieces", "reinstall contextpull")
+        if digest != TABLE_SHA256:
+            raise EmbedUnavailable(
+                f"local:minilm-static: {table.name} and {multiplier.name} are not the table this release names", "reinstall contextpull"
+            )
         # int8 x uint8 fits int16 (16 MB); sums are taken in int64, exact in any order
         self.table = rows.astype(np.int16) * weights.astype(np.int16)[:, None]
         self.tokenizer.no_padding()
