@@ -189,7 +189,11 @@ def main() -> None:
     OUT.mkdir(exist_ok=True)
     np.save(OUT / "table.npy", table)
     np.save(OUT / "multiplier.npy", multiplier.astype(np.uint8))
-    print(f"{OUT}: {table.shape} int8, pieces seen in the sample {(counts > 0).sum()}")
+    import hashlib
+
+    digest = hashlib.sha256((OUT / "table.npy").read_bytes() + (OUT / "multiplier.npy").read_bytes()).hexdigest()
+    print(f"{OUT}: {table.shape} int8, pieces seen in the sample {(counts > 0).sum()}; sha256 {digest}")
+    print("a changed table needs a new setting name and embed_static.TABLE_SHA256 (see embed_static.py)")
 
 
 if __name__ == "__main__":
