@@ -26,16 +26,20 @@ SUMMARIZER_VARIABLE = "CONTEXTPULL_SUMMARIZER"
 # The dialect input (issue 26) stands where a flag would, the same way.
 DIALECT_INPUT = "CONTEXTPULL_ACTION_DIALECT"
 DIALECT_VARIABLE = "CONTEXTPULL_DIALECT"
+# And the embed-model input (issue 38).
+EMBED_MODEL_INPUT = "CONTEXTPULL_ACTION_EMBED_MODEL"
+EMBED_MODEL_VARIABLE = "CONTEXTPULL_EMBED_MODEL"
 # provider -> the variable its key is read from; contextpull.models.spec.HOSTED is the source
 # (tests/test_builder_summaries.py checks they agree).
 KEY_VARIABLES = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 
 
 def build_environ(environ: Mapping[str, str]) -> Dict[str, str]:
-    """``environ`` with the ``summarizer`` and ``dialect`` inputs, when given, as
-    ``CONTEXTPULL_SUMMARIZER`` and ``CONTEXTPULL_DIALECT``."""
+    """``environ`` with the ``summarizer``, ``dialect`` and ``embed-model`` inputs, when given, as
+    ``CONTEXTPULL_SUMMARIZER``, ``CONTEXTPULL_DIALECT`` and ``CONTEXTPULL_EMBED_MODEL``."""
     env = dict(environ)
-    for given, variable in ((SUMMARIZER_INPUT, SUMMARIZER_VARIABLE), (DIALECT_INPUT, DIALECT_VARIABLE)):
+    pairs = ((SUMMARIZER_INPUT, SUMMARIZER_VARIABLE), (DIALECT_INPUT, DIALECT_VARIABLE), (EMBED_MODEL_INPUT, EMBED_MODEL_VARIABLE))
+    for given, variable in pairs:
         value = environ.get(given, "").strip()
         if value:
             env[variable] = value
@@ -62,3 +66,13 @@ def missing_key(environ: Mapping[str, str]) -> Optional[str]:
             f"add {variable} to the step's env: from a secret "
             f"({variable}: ${{{{ secrets.{variable} }}}}), or leave summarizer empty for offline summaries")
 
+
+
+def embed_setting(environ: Mapping[str, str]) -> Tuple[str, str]:
+    """The embedding model the build step gets from the Action, and where it was said; like
+    ``summarizer_setting``."""
+    value = environ.get(EMBED_MODEL_INPUT, "").strip()
+    if value:
+        return value, "input 'embed-model'"
+    value = environ.get(EMBED_MODEL_VARIABLE, "").strip()
+    return (value, f"the job's {EMBED_MODEL_VARIABLE}") if value else ("", "")

@@ -271,6 +271,10 @@ def render(report: Mapping[str, object], docs: str, installed: Sequence[tuple[st
     summaries = report.get("summaries")
     if isinstance(summaries, Mapping):
         rows.append(("Summaries", cell(summaries_text(summaries))))
+    vectors = report.get("embeddings")
+    if isinstance(vectors, Mapping):  # issue 38: whether the cache spared the model its work
+        rows.append(("Embeddings", cell(f"{vectors.get('model', '?')}: {vectors.get('embedded', 0)} sections embedded, "
+                                        f"{vectors.get('kept', 0)} kept")))
     dialect = report.get("dialect")
     if shows_dialect(dialect):
         rows.append(("Dialect", cell(dialect_text(dialect))))

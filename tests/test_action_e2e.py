@@ -190,3 +190,33 @@ def test_install_step_makes_a_private_venv_from_the_action_checkout(tmp_path):
                         f"--no-deps --no-build-isolation --no-index {ROOT}")
     assert calls[3] == f"{venv_python} -m contextpull --version"
     assert parse_output_file((tmp_path / "out").read_text()) == {"python": str(venv_python)}
+
+
+def test_embed_model_writes_vectors_and_the_next_run_reuses_them(workspace, tmp_path):
+    """The embed-model input (issue 38): the store holds the static model's vectors, and a run
+    restored from the cache after one document changed embeds only that document's sections."""
+    pytest.importorskip("numpy")
+    pytest.importorskip("tokenizers")
+    import re
+    import sqlite3
+
+    ws, temp = tmp_path / "ws", tmp_path / "temp"
+    shutil.copytree(workspace / "docs", ws / "docs")
+    temp.mkdir()
+    first = run_action(ws, temp, {"embed-model": "local:minilm-static"})
+    assert first.code == 0, first.stdout + first.steps["build"].stderr
+    assert first.steps["inputs"].outputs["embed-lock"] == "true"
+    with sqlite3.connect(ws / first.outputs["store-path"]) as conn:
+        models = conn.execute("SELECT model, count(*) FROM embeddings GROUP BY model").fetchall()
+    sections = int(first.outputs["sections"])
+    assert models == [("local:minilm-static", sections)]
+    assert f"| Embeddings | local:minilm-static: {sections} sections embedded, 0 kept |" in first.summary
+    edited = ws / "docs" / "policies" / "returns-2025.md"
+    edited.write_text(edited.read_text(encoding="utf-8") + "\n\nOne more paragraph about returns.\n", encoding="utf-8")
+    second = run_action(ws, temp, {"embed-model": "local:minilm-static"})
+    assert second.code == 0, second.stdout + second.steps["build"].stderr
+    assert "--cache" in second.steps["build"].stdout
+    row = re.search(r"\| Embeddings \| local:minilm-static: (\d+) sections embedded, (\d+) kept \|", second.summary)
+    assert row, second.summary
+    embedded, kept = map(int, row.groups())
+    assert 1 <= embedded <= 3 and embedded + kept == int(second.outputs["sections"])

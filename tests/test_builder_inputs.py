@@ -27,6 +27,7 @@ DEFAULTS = {
     "extras": "",
     "summarizer": "",
     "dialect": "",
+    "embed-model": "",
     "cache": "true",
     "artifact-name": "auto",
     "release-tag": "",
@@ -39,7 +40,7 @@ DEFAULTS = {
 }
 DECIDED = {"use-cache": "true", "upload": "true", "upload-golden": "false", "artifact-name": "contextpull-store-job-0",
            "golden-artifact-name": "contextpull-store-job-0-golden", "release": "false", "attest": "false",
-           "attest-notice": "", "extras-spec": ""}
+           "attest-notice": "", "extras-spec": "", "embed-lock": "false"}
 
 
 @pytest.fixture

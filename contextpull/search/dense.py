@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import sqlite3
+from collections import Counter
 import struct
 import sys
 from array import array
@@ -31,6 +32,10 @@ from ..errors import ContextPullError, StoreError
 RRF_K = 60
 HINT_NO_EMBEDDINGS = "no embeddings in store; ran lexical"  # the published words for store-format "Search" step 8
 MIN_DEPTH = 20
+# A query longer than this is embedded on its first characters only, with a hint: a model's cost
+# and a hosted model's input limit grow with its text, and 64 words (ops.QUERY_MAX_WORDS, the
+# lexical cap) fit in far fewer; a 100,000-character word passes that cap.
+QUERY_EMBED_CHARS = 2000
 # A float32 dot product of unit vectors of a few thousand components is within about 1e-4 of
 # the exact one; candidates within this of the cut are all scored exactly.
 _MARGIN = 1e-3
@@ -56,6 +61,18 @@ def from_blob(blob: bytes) -> array:
     return values
 
 
+def _readable(blob) -> array | None:
+    """A stored vector, or None when the row is not one (not bytes, not float32, empty, not finite)."""
+    if not isinstance(blob, bytes) or not blob or len(blob) % 4:
+        return None
+    vector = from_blob(blob)
+    try:
+        total = math.fsum(vector)  # at C speed; any inf or nan makes the sum one (or raises)
+    except (ValueError, OverflowError):
+        return None
+    return vector if math.isfinite(total) else None
+
+
 def depth(limit: int) -> int:
     return max(4 * limit, MIN_DEPTH)
 
@@ -65,23 +82,36 @@ def _exact(vector, query: Sequence[float]) -> float:
 
 
 class Vectors:
-    """The vectors of one store, read on the first hybrid search."""
+    """The vectors of one store, read on the first hybrid search. A row that is not a vector of
+    the store's length (its rows' most common), or holds a value that is not finite, is left out and
+    named in ``damaged``: one damaged row costs that section its dense rank, not the search."""
 
     def __init__(self, conn: sqlite3.Connection):
         rows = conn.execute("SELECT section_id, model, vec FROM embeddings ORDER BY rowid").fetchall()
         self.model: str | None = rows[0][1] if rows else None
-        self.ids = [row[0] for row in rows]
-        self.vectors = [from_blob(row[2]) for row in rows]
+        self.ids: list[str] = []
+        self.vectors: list[array] = []
+        self.damaged: list[str] = []
+        read = [(sid, blob, _readable(blob)) for sid, _model, blob in rows]
+        lengths = Counter(len(vector) for _, _, vector in read if vector is not None)
+        # the store's length is its rows' most common one (the longer on a tie, never a row of 1)
+        self.dim = max(lengths, key=lambda n: (lengths[n], n)) if lengths else 0
+        blobs = []
+        for sid, blob, vector in read:
+            if vector is None or len(vector) != self.dim:
+                self.damaged.append(sid)
+                continue
+            self.ids.append(sid)
+            self.vectors.append(vector)
+            blobs.append(blob)
         self._matrix = None
-        self.dim = len(self.vectors[0]) if rows else 0
         try:
             import numpy
         except ImportError:
             numpy = None
-        dims = {len(v) for v in self.vectors}
-        if numpy is not None and len(dims) == 1 and rows:
+        if numpy is not None and blobs:
             self._np = numpy
-            self._matrix = numpy.frombuffer(b"".join(row[2] for row in rows), dtype="<f4").reshape(len(rows), dims.pop())
+            self._matrix = numpy.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), self.dim)
 
     def __bool__(self) -> bool:
         return bool(self.ids)
@@ -113,11 +143,22 @@ def fuse(lexical: Sequence[str], dense: Sequence[str], allowed, limit: int) -> l
 def query_vector(vectors: "Vectors", query: str, embed, hints: list[str]):
     """store-format "Search" step 8: the query embedded with the store's model by
     ``embed(model, texts)``, or None with a hint saying why the search runs lexical (no vectors;
-    a model this process cannot run; a vector of the wrong length)."""
+    a model this process cannot run; a vector of the wrong length). Damaged rows and a query cut
+    for embedding are said in a hint too; the search stays hybrid."""
     if not vectors:
-        hints.append(HINT_NO_EMBEDDINGS)
+        if vectors.damaged:
+            hints.append(f"all {len(vectors.damaged)} stored vectors are damaged (first: {vectors.damaged[0]}); ran lexical;"
+                         " rebuild the store to restore them")
+        else:
+            hints.append(HINT_NO_EMBEDDINGS)
         return None
     model = vectors.model
+    if vectors.damaged:
+        hints.append(f"{len(vectors.damaged)} stored vectors are damaged and were left out (first: {vectors.damaged[0]});"
+                     " rebuild the store to restore them")
+    if len(query) > QUERY_EMBED_CHARS:
+        hints.append(f"the query's first {QUERY_EMBED_CHARS} of {len(query)} characters were embedded")
+        query = query[:QUERY_EMBED_CHARS]
     try:
         vector = list(embed(model, [query])[0])
     except ContextPullError as exc:
