@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import Sequence
 
 from .search import dense, ranking
+from .search.impacts import Impacts
 from .grep import literal as literal_grep
 from .grep import regex as regex_grep
 from .errors import ContextPullError, OpsError, ToolError  # noqa: F401 - OpsError: the tool error's library name
@@ -118,6 +119,7 @@ class Ops:
         self._doc_paths: dict[int, str] | None = None
         self._trigram: str | bool | None = None  # the store's usable trigram table, False if none
         self._vectors: dense.Vectors | None = None
+        self._impacts: Impacts | bool | None = None  # the store's search_impacts, False if none
 
     # -- shared helpers -------------------------------------------------------------------------
     @property
@@ -251,18 +253,21 @@ class Ops:
             return SearchResult((), "lexical", HINT_NO_WORDS)
         query_vector = self._query_vector(query, hints) if mode == "hybrid" else None
 
-        passes = []
+        passes = []  # (the pass query, whether every word is required; None: a phrase)
         if len(tokens) >= 2:
-            passes.append(_fts_string(" ".join(tokens)))
-            passes.append(" AND ".join(_fts_string(t) for t in tokens))
-        passes.append(" OR ".join(_fts_string(t) for t in tokens))
+            passes.append((_fts_string(" ".join(tokens)), None))
+            passes.append((" AND ".join(_fts_string(t) for t in tokens), True))
+        passes.append((" OR ".join(_fts_string(t) for t in tokens), False))
 
         found: dict[str, tuple[int, float, str]] = {}  # id -> (fts rowid, bm25, the pass query)
         scope = ranking.Scope(self._db, self._docs_sql(where), params) if where else None
-        for fts_query in passes:
+        for fts_query, conjunctive in passes:
+            ranked = None
             if scope is not None:
                 ranked = ranking.filtered(self._db, fts_query, scope, limit)
-            else:
+            elif conjunctive is not None and self.impacts is not None:
+                ranked = self.impacts.top(self._db, tokens, limit, conjunctive)  # None: not proven
+            if ranked is None:
                 ranked = ranking.unfiltered(self._db, fts_query, limit)
             for sid, rowid, rank in ranked:
                 if sid not in found:
@@ -291,6 +296,13 @@ class Ops:
             snippet = snippets.get(sid, "") if sid in found else _WS.sub(" ", text).strip()[:SNIPPET_CHARS] + "…"
             hits.append(Hit(sid, self.doc_paths[doc_id], heading, snippet, scores[sid], kind))
         return SearchResult(tuple(hits), result_mode, "; ".join(hints) or None)
+
+    @property
+    def impacts(self) -> Impacts | None:
+        """The store's ``search_impacts`` (docs/search-impacts.md), loaded on first use."""
+        if self._impacts is None:
+            self._impacts = Impacts.load(self._db) or False
+        return self._impacts or None
 
     def _query_vector(self, query: str, hints: list[str]):
         if self._vectors is None:

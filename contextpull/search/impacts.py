@@ -1,0 +1,332 @@
+"""The exact top ``limit`` of an AND or OR pass from ``search_impacts``, without scoring every match.
+
+store-format.txt, "Search" step 5 orders a pass by ``bm25(sections_fts, 0.0, 2.0, 1.0)``, then id.
+For a query of words ``w1 .. wn`` FTS5 computes, per matching section,
+``score = ((0.0 + c1) + c2) + ... + cn`` where ``ci`` is word i's contribution (0.0 when the
+section lacks it) and returns ``-1.0 * score``. Each ``ci`` depends only on the word and the
+section, so the builder can store the postings in descending ``ci`` order
+(``impact_format``), and a reader can stop reading when no unread section can reach the top.
+
+How a pass is answered (a threshold algorithm with random access):
+
+1. Read each word's first postings in impact order (part 0; part 1 on the second round). A
+   word whose postings are all read is *complete*; for the others, the last read contribution
+   bounds every unread one.
+2. Every section read somewhere is a candidate. Its lower bound folds the known contributions
+   (unknown as 0.0), its upper bound folds them with each incomplete word's bound; both fold in
+   query order like FTS5. A section read nowhere is bounded by the fold of the bounds.
+3. Candidates whose upper bound is below the ``limit``-th lower bound drop out; the rest are
+   scored exactly, looking their missing words up (part 2, or parts 0-1 when complete).
+4. The answer is proven when the ``limit``-th exact score is strictly above every bound of what
+   was not scored; otherwise read deeper, and after part 1 give up (``None``: the caller runs
+   the plain FTS5 query).
+
+Why ties and scores stay exact: the exact scores are computed with FTS5's expression in FTS5's
+order (``impact_format.contribution``, folded left from 0.0 in query order, absent words adding
+0.0, which changes nothing), so they equal ``bm25()`` bit for bit and equal scores tie exactly
+as they do in SQLite; ties are then ordered by id. The bounds are exact too: IEEE rounding is
+monotonic, so folding values that are each at most a bound gives at most the fold of the
+bounds, with no epsilon. ``Impacts.check`` compares this arithmetic with SQLite's on the
+store once (a C compiler that fused ``a * b + c`` would round differently); if it differs, the
+fast path is off for that store. Words that are not plain ASCII (``[a-z0-9][a-z0-9._-]*``)
+take the plain query, since only for those is the FTS5 token certainly the query word itself.
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import re
+import sqlite3
+from bisect import bisect_left
+
+from . import impact_format as fmt
+
+_PLAIN = re.compile(r"[a-z0-9][a-z0-9._-]*")
+# Depths (postings per word, in impact order) at which a proof is tried; parts 0 and 1 hold them.
+DEPTHS = (32, 256, 1024, fmt.MID)
+# Exact scores computed (section x word look-ups) in one pass; past this the plain query is cheaper.
+MAX_LOOKUPS = 40000
+# Pruning sums contributions in any order; this absolute slack (relative to the largest possible
+# score) covers that rounding many times over. Only the final proof compares exact folds.
+SLACK = 1e-9
+
+
+def _fold(values) -> float:
+    total = 0.0
+    for value in values:
+        total += value
+    return total
+
+
+class _Word:
+    """One word's postings as read so far."""
+
+    def __init__(self, impacts: "Impacts", word: str, df: int, blob: bytes):
+        self.impacts, self.word, self.df = impacts, word, df
+        self.idf = fmt.idf(impacts.rows, df)
+        self.docnos, self.freqs = fmt.unpack(blob)
+        self.contribs = impacts.contributions(self.idf, self.docnos, self.freqs)
+        self.loaded: dict[int, float] | None = None
+        self.full = None  # part 2: (docnos, freqs) in docno order
+
+    @property
+    def all_loaded(self) -> bool:
+        return len(self.docnos) == self.df
+
+    def load_to(self, conn, depth: int) -> None:
+        if depth > len(self.docnos) and not self.all_loaded and len(self.docnos) == fmt.HEAD:
+            docnos, freqs = fmt.unpack(self.impacts.part(conn, self.word, 1))
+            self.docnos.extend(docnos)
+            self.freqs.extend(freqs)
+            self.contribs.extend(self.impacts.contributions(self.idf, docnos, freqs))
+            self.loaded = None
+
+    def bound(self, pos: int) -> float:
+        """At least the contribution of every posting from ``pos`` on (0.0 past the last)."""
+        if pos >= self.df:
+            return 0.0
+        return self.contribs[pos] if pos < len(self.contribs) else self.contribs[-1]
+
+    def lookup(self, conn, docno: int) -> float | None:
+        """The word's contribution in section ``docno``, None when the section lacks it."""
+        if self.loaded is None:
+            self.loaded = dict(zip(self.docnos, self.contribs))
+        c = self.loaded.get(docno)
+        if c is not None or self.all_loaded:
+            return c
+        if self.df <= fmt.MID:
+            self.load_to(conn, fmt.MID)
+            return self.lookup(conn, docno)
+        if self.full is None:
+            self.full = fmt.unpack(self.impacts.part(conn, self.word, 2))
+        docnos, freqs = self.full
+        i = bisect_left(docnos, docno)
+        if i == len(docnos) or docnos[i] != docno:
+            return None
+        return fmt.contribution(self.idf, float(freqs[i]), self.impacts.factor(docno))
+
+
+class Impacts:
+    """A store's ``search_impacts`` header; ``load`` returns None where the table is absent."""
+
+    def __init__(self, header: dict, rowids, lengths):
+        self.rows, self.tokens = int(header["rows"]), int(header["tokens"])
+        self.avgdl = self.tokens / self.rows
+        self.rowids, self.lengths = rowids, lengths
+        self.checked: bool | None = None
+
+    @classmethod
+    def load(cls, conn) -> "Impacts | None":
+        try:
+            parts = dict(conn.execute(f"SELECT part, data FROM {fmt.TABLE} WHERE term = '' AND part IN (0, 1, 2)"))
+        except sqlite3.OperationalError:  # no such table: a store from another writer
+            return None
+        try:
+            header = json.loads(bytes(parts[0]))
+            if header.get("format") != fmt.FORMAT or header.get("head") != fmt.HEAD or header.get("mid") != fmt.MID:
+                return None
+            rowids, lengths = fmt.ints(bytes(parts[1]), "q"), fmt.ints(bytes(parts[2]), "I")
+        except (KeyError, ValueError, TypeError):
+            return None
+        if not header["rows"] or len(rowids) != header["rows"] or len(lengths) != len(rowids):
+            return None
+        return cls(header, rowids, lengths)
+
+    def factor(self, docno: int) -> float:
+        return fmt.length_factor(self.lengths[docno], self.avgdl)
+
+    def contributions(self, idf: float, docnos, freqs) -> list[float]:
+        lengths, avgdl, c = self.lengths, self.avgdl, fmt.contribution
+        return [c(idf, float(f), fmt.length_factor(lengths[d], avgdl)) for d, f in zip(docnos, freqs)]
+
+    def part(self, conn, word: str, part: int) -> bytes:
+        row = conn.execute(f"SELECT data FROM {fmt.TABLE} WHERE term = ? AND part = ?", (word, part)).fetchone()
+        if row is None:
+            raise sqlite3.DatabaseError(f"{fmt.TABLE}: part {part} of {word!r} is missing")
+        return bytes(row[0])
+
+    def _word(self, conn, word: str) -> _Word | None:
+        row = conn.execute(f"SELECT data FROM {fmt.TABLE} WHERE term = ? AND part = 0", (word,)).fetchone()
+        if row is None:
+            return None
+        blob = bytes(row[0])
+        return _Word(self, word, int.from_bytes(blob[:4], "little"), blob[4:])
+
+    # -- the pass --------------------------------------------------------------------------------
+    def top(self, conn, tokens: list[str], limit: int, conjunctive: bool) -> list[tuple[str, int, float]] | None:
+        """The pass's ``limit`` best (id, FTS rowid, bm25) in order, or None when not proven."""
+        if self.checked is None:
+            self.checked = self.check(conn)
+        if not self.checked or not tokens or not all(_PLAIN.fullmatch(t) for t in tokens):
+            return None
+        return self._top(conn, tokens, limit, conjunctive)
+
+    def _top(self, conn, tokens, limit, conjunctive):
+        words: dict[str, _Word] = {}
+        for token in dict.fromkeys(tokens):
+            word = self._word(conn, token)
+            if word is None:
+                if conjunctive:
+                    return []  # no section holds this word: the AND matches nothing
+                continue
+            words[token] = word
+        if not words:
+            return []
+        phrases = [t for t in tokens if t in words]  # absent words add 0.0: no change to the sum
+        scored = _Pass(conn, words, phrases, limit, conjunctive).run()
+        return None if scored is None else self._ordered(conn, scored, limit)
+
+    def _ordered(self, conn, scored: dict[int, float], limit: int):
+        if not scored:
+            return []
+        by_rowid = {self.rowids[d]: s for d, s in scored.items()}
+        rowids = list(by_rowid)
+        ids = {}
+        for start in range(0, len(rowids), 500):
+            chunk = rowids[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            ids.update(conn.execute(f"SELECT rowid, id FROM sections_fts WHERE rowid IN ({marks})", chunk).fetchall())
+        rows = [(ids[r], r, -1.0 * s) for r, s in by_rowid.items()]
+        rows.sort(key=lambda row: (row[2], row[0]))
+        return rows[:limit]
+
+    # -- the arithmetic, once per store ------------------------------------------------------------
+    def check(self, conn) -> bool:
+        """Whether this arithmetic reproduces SQLite's ``bm25()`` on this store, bit for bit.
+
+        One OR query of three words (a frequent one, whose bounds come into play, and two rarer),
+        answered both ways with ``limit`` 50: ids, order and scores must be identical.
+        """
+        frequent = conn.execute(
+            f"SELECT term FROM {fmt.TABLE} WHERE part = 1 AND length(data) BETWEEN 200 AND 20000 LIMIT 20"
+        ).fetchall()
+        rare = conn.execute(f"SELECT term FROM {fmt.TABLE} WHERE term > 'm' AND part = 0 AND length(data) < 64 LIMIT 20").fetchall()
+        words = [w for (w,) in frequent if _PLAIN.fullmatch(w)][:2] + [w for (w,) in rare if _PLAIN.fullmatch(w)][:2]
+        if not words:
+            return True  # nothing to search
+        query = " OR ".join('"' + w + '"' for w in words)
+        plain = conn.execute(
+            "SELECT id, rowid, bm25(sections_fts, 0.0, 2.0, 1.0) AS r FROM sections_fts WHERE sections_fts MATCH ? ORDER BY r, id LIMIT 50",
+            (query,),
+        ).fetchall()
+        fast = self._top(conn, words, 50, False)
+        if fast is None:  # not proven at depth: compare the arithmetic row by row instead
+            found = {w: self._word(conn, w) for w in words}
+            docno = {r: i for i, r in enumerate(self.rowids)} if len(plain) else {}
+            for sid, rowid, rank in plain:
+                c = [found[w].lookup(conn, docno[rowid]) if found[w] else None for w in words]
+                if -1.0 * _fold(x or 0.0 for x in c) != rank:
+                    return False
+            return True
+        return fast is not None and [tuple(r) for r in plain] == [tuple(r) for r in fast]
+
+
+class _Pass:
+    """One AND or OR pass, answered by reading postings deeper until the answer is proven."""
+
+    def __init__(self, conn, words: dict[str, _Word], phrases: list[str], limit: int, conjunctive: bool):
+        self.conn, self.words, self.phrases = conn, words, phrases
+        self.limit, self.conjunctive = limit, conjunctive
+        self.names = list(words)
+        self.times = {name: phrases.count(name) for name in self.names}
+        self.full_mask = (1 << len(self.names)) - 1
+        self.sums: dict[int, float] = {}  # docno -> sum of the contributions read (any order)
+        self.masks: dict[int, int] = {}  # docno -> the words it was read in
+        self.exact: dict[int, float | None] = {}  # docno -> its exact score, None: no match (AND)
+        self.read = {name: 0 for name in self.names}
+        self.lookups = 0
+        top = sum(self.times[n] * words[n].bound(0) for n in self.names)
+        self.slack = SLACK * (top + 1.0)
+
+    def run(self):
+        level = {name: 0 for name in self.names}
+        for name in self.names:
+            self._read_to(name, DEPTHS[0])
+        while True:
+            answer, unseen = self._try()
+            if answer is not None:
+                return answer
+            if unseen is None:
+                return None
+            # Read deeper where the bound of unread sections comes from: a word whose postings
+            # are flat (the commonest words) gains little from reading on.
+            shares = {n: self.times[n] * self.words[n].bound(self.read[n]) for n in self.names}
+            deepen = [n for n in self.names if shares[n] >= 0.1 * unseen and level[n] + 1 < len(DEPTHS)
+                      and self.read[n] < self.words[n].df]
+            if not deepen:
+                return None
+            for name in deepen:
+                level[name] += 1
+                self._read_to(name, DEPTHS[level[name]])
+
+    def _read_to(self, name: str, depth: int) -> None:
+        sums, masks = self.sums, self.masks
+        word = self.words[name]
+        word.load_to(self.conn, depth)
+        start, end = self.read[name], min(depth, len(word.docnos))
+        if start >= end:
+            return
+        flag, times = 1 << self.names.index(name), self.times[name]
+        for docno, c in zip(word.docnos[start:end], word.contribs[start:end]):
+            sums[docno] = sums.get(docno, 0.0) + c * times
+            masks[docno] = masks.get(docno, 0) | flag
+        self.read[name] = end
+
+    def _try(self):
+        """(the answer or None, the bound of unread sections or None when none can match)."""
+        words, names, times = self.words, self.names, self.times
+        bounds = {n: words[n].bound(self.read[n]) for n in names}
+        exhausted = [n for n in names if self.read[n] >= words[n].df]
+        if (self.conjunctive and exhausted) or len(exhausted) == len(names):
+            unseen = None  # no unread section can match
+        else:
+            unseen = _fold(bounds[p] for p in self.phrases)
+        total = sum(times[n] * bounds[n] for n in names)
+        masked: dict[int, float] = {}
+
+        def others(mask: int) -> float:  # the bounds of the words a section was not read in
+            value = masked.get(mask)
+            if value is None:
+                value = total - sum(times[n] * bounds[n] for bit, n in enumerate(names) if mask >> bit & 1)
+                masked[mask] = value
+            return value
+
+        sums, masks, slack = self.sums, self.masks, self.slack
+        need = sum(1 << bit for bit, n in enumerate(names) if n in exhausted) if self.conjunctive else 0
+        ranked = sorted(((sums[d] + others(m) + slack, d) for d, m in masks.items() if m & need == need), reverse=True)
+        top: list[float] = []  # the ``limit`` best exact scores so far (a min-heap)
+        done = []
+        for upper, docno in ranked:
+            if len(top) == self.limit and upper < top[0]:
+                break  # this and every later section score below the limit-th
+            score = self.exact.get(docno, False)
+            if score is False:
+                self.lookups += len(names)
+                if self.lookups > MAX_LOOKUPS:
+                    return None, None
+                score = self.exact[docno] = self._score(docno)
+            if score is None:
+                continue
+            done.append((docno, score))
+            if len(top) < self.limit:
+                heapq.heappush(top, score)
+            elif score > top[0]:
+                heapq.heapreplace(top, score)
+        if len(top) < self.limit:
+            return (dict(done) if unseen is None else None), unseen
+        theta = top[0]
+        if unseen is not None and not unseen < theta:
+            return None, unseen
+        return {d: s for d, s in done if s >= theta}, unseen
+
+    def _score(self, docno: int) -> float | None:
+        values = {}
+        for name in self.names:
+            c = self.words[name].lookup(self.conn, docno)
+            if c is None and self.conjunctive:
+                return None
+            values[name] = c or 0.0
+        return _fold(values[p] for p in self.phrases)
