@@ -192,6 +192,7 @@ class BuildJob:
         Python. Writing a 64-character value over a 64-character placeholder rewrites one cell
         in place, so the file stays compact and its bytes stay a function of the content.
         """
+        from ..writing.impacts import write as write_impacts
         from ..writing.writer import finalize_index, write_meta, write_summary_cache
 
         if self.cache is not None:
@@ -223,6 +224,9 @@ class BuildJob:
             self.timings["index_fill"] = self.indexer.finish_into(conn, self.assembler.copied_totals)  # type: ignore[assignment,union-attr]
             self.index_failures = self.indexer.failures  # type: ignore[union-attr]
             _lap("index_s")
+            write_impacts(conn)  # search_impacts, from the finished FTS5 index (docs/search-impacts.md)
+            conn.commit()
+            _lap("impacts_s")
             build_file.vacuum_into(conn, self.tmp_build, self.tmp_store)
             _lap("vacuum_s")
             self.content_fp = fingerprint.result()

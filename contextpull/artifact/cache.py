@@ -46,7 +46,7 @@ SQLITE_KEY = "builder_sqlite"
 SETTINGS_KEY = "build_settings"
 CONTENT_FP_KEY = "content_fingerprint"
 LAYOUT_KEY = "build_layout"
-LAYOUT = "chunks-5"  # chunks.py, segments.py, trigram.py: a chunk's rowids and segments (5: NUL splits words)
+LAYOUT = "chunks-6"  # chunks.py, segments.py, trigram.py: a chunk's rowids and segments (5: NUL splits words; 6: search_impacts)
 
 
 def builder_meta(settings: Settings) -> dict[str, str]:

@@ -9,7 +9,8 @@ docs/search-impacts.md.
 Rows, one ``(term, part, data)`` each (``WITHOUT ROWID``, keyed by both):
 
 - ``term = ''`` (FTS5 never yields an empty token): part 0 a JSON header (``format``, ``rows``
-  and ``tokens`` as FTS5's averages record holds them, ``head``, ``mid``), part 1 the FTS rowid
+  and ``tokens`` as FTS5's averages record holds them, ``head``, ``mid``, ``fts_state``: see
+  ``fts_state``), part 1 the FTS rowid
   of every section in ascending order (little-endian int64; a section's position in this list
   is its *docno*), part 2 each section's length in tokens over all FTS columns (uint32, by docno).
 - every FTS5 term: part 0 ``df`` (uint32) then the first ``head`` postings in impact order,
@@ -32,6 +33,7 @@ Standard library only.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import sys
 from array import array
@@ -39,7 +41,7 @@ from array import array
 TABLE = "search_impacts"
 FORMAT = 1
 HEAD = 256  # postings in part 0: enough for most words to prove a top 10 from the head alone
-MID = 4096  # postings in parts 0 and 1 together
+MID = 32768  # postings in parts 0 and 1 together: past it a word is one of the commonest ~0.02%
 K1 = 1.2  # fts5_aux.c's constants
 B = 0.75
 
@@ -47,6 +49,16 @@ DDL = (
     f"CREATE TABLE {TABLE} (term TEXT NOT NULL, part INTEGER NOT NULL, data BLOB NOT NULL, "
     "PRIMARY KEY (term, part)) WITHOUT ROWID"
 )
+
+
+def fts_state(conn, fts: str = "sections_fts") -> str:
+    """A digest of FTS5's averages and structure records: any write to the index changes one of
+    them, so a table written for another state of the index is recognised and ignored."""
+    digest = hashlib.sha256()
+    for rowid in (1, 10):
+        row = conn.execute(f"SELECT block FROM {fts}_data WHERE id = ?", (rowid,)).fetchone()
+        digest.update(bytes(row[0]) if row and row[0] is not None else b"-")
+    return digest.hexdigest()
 
 
 def idf(rows: int, df: int) -> float:

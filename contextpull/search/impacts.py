@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import heapq
 import json
+from collections import OrderedDict
 import re
 import sqlite3
 from bisect import bisect_left
@@ -46,9 +47,11 @@ from . import impact_format as fmt
 
 _PLAIN = re.compile(r"[a-z0-9][a-z0-9._-]*")
 # Depths (postings per word, in impact order) at which a proof is tried; parts 0 and 1 hold them.
-DEPTHS = (32, 256, 1024, fmt.MID)
+DEPTHS = (32, 256, 1024, 4096, 16384, fmt.MID)
+# Postings kept decoded between searches (about 14 bytes each): the common words of the last queries.
+CACHE_POSTINGS = 4_000_000
 # Exact scores computed (section x word look-ups) in one pass; past this the plain query is cheaper.
-MAX_LOOKUPS = 40000
+MAX_LOOKUPS = 100000
 # Pruning sums contributions in any order; this absolute slack (relative to the largest possible
 # score) covers that rounding many times over. Only the final proof compares exact folds.
 SLACK = 1e-9
@@ -62,51 +65,61 @@ def _fold(values) -> float:
 
 
 class _Word:
-    """One word's postings as read so far."""
+    """One word's postings as loaded so far; kept between searches (``Impacts.cache``)."""
 
     def __init__(self, impacts: "Impacts", word: str, df: int, blob: bytes):
         self.impacts, self.word, self.df = impacts, word, df
         self.idf = fmt.idf(impacts.rows, df)
         self.docnos, self.freqs = fmt.unpack(blob)
-        self.contribs = impacts.contributions(self.idf, self.docnos, self.freqs)
-        self.loaded: dict[int, float] | None = None
+        self.contribs: list[float] = []
+        self.where: dict[int, int] | None = None  # docno -> position, once every posting is loaded
         self.full = None  # part 2: (docnos, freqs) in docno order
 
     @property
     def all_loaded(self) -> bool:
         return len(self.docnos) == self.df
 
+    def size(self) -> int:
+        return len(self.docnos) + (len(self.full[0]) if self.full else 0)
+
     def load_to(self, conn, depth: int) -> None:
         if depth > len(self.docnos) and not self.all_loaded and len(self.docnos) == fmt.HEAD:
             docnos, freqs = fmt.unpack(self.impacts.part(conn, self.word, 1))
             self.docnos.extend(docnos)
             self.freqs.extend(freqs)
-            self.contribs.extend(self.impacts.contributions(self.idf, docnos, freqs))
-            self.loaded = None
+
+    def contrib(self, pos: int) -> float:
+        """The contribution of the posting at ``pos`` in impact order (computed once)."""
+        contribs = self.contribs
+        if pos >= len(contribs):
+            contribs.extend(self.impacts.contributions(self.idf, self.docnos[len(contribs):pos + 1], self.freqs[len(contribs):pos + 1]))
+        return contribs[pos]
 
     def bound(self, pos: int) -> float:
         """At least the contribution of every posting from ``pos`` on (0.0 past the last)."""
         if pos >= self.df:
             return 0.0
-        return self.contribs[pos] if pos < len(self.contribs) else self.contribs[-1]
+        return self.contrib(min(pos, len(self.docnos) - 1))
 
     def lookup(self, conn, docno: int) -> float | None:
         """The word's contribution in section ``docno``, None when the section lacks it."""
-        if self.loaded is None:
-            self.loaded = dict(zip(self.docnos, self.contribs))
-        c = self.loaded.get(docno)
-        if c is not None or self.all_loaded:
-            return c
         if self.df <= fmt.MID:
-            self.load_to(conn, fmt.MID)
-            return self.lookup(conn, docno)
-        if self.full is None:
-            self.full = fmt.unpack(self.impacts.part(conn, self.word, 2))
-        docnos, freqs = self.full
-        i = bisect_left(docnos, docno)
-        if i == len(docnos) or docnos[i] != docno:
-            return None
-        return fmt.contribution(self.idf, float(freqs[i]), self.impacts.factor(docno))
+            if self.where is None:
+                self.load_to(conn, fmt.MID)
+                self.where = dict(zip(self.docnos, range(len(self.docnos))))
+            pos = self.where.get(docno)
+            if pos is None:
+                return None
+            freq = self.freqs[pos]
+        else:
+            if self.full is None:
+                self.full = fmt.unpack(self.impacts.part(conn, self.word, 2))
+            docnos, freqs = self.full
+            i = bisect_left(docnos, docno)
+            if i == len(docnos) or docnos[i] != docno:
+                return None
+            freq = freqs[i]
+        return fmt.contribution(self.idf, float(freq), self.impacts.factor(docno))
 
 
 class Impacts:
@@ -117,6 +130,8 @@ class Impacts:
         self.avgdl = self.tokens / self.rows
         self.rowids, self.lengths = rowids, lengths
         self.checked: bool | None = None
+        self.cache: OrderedDict[str, _Word | None] = OrderedDict()  # recently searched words
+        self.cached = 0  # postings held by the cache
 
     @classmethod
     def load(cls, conn) -> "Impacts | None":
@@ -128,10 +143,12 @@ class Impacts:
             header = json.loads(bytes(parts[0]))
             if header.get("format") != fmt.FORMAT or header.get("head") != fmt.HEAD or header.get("mid") != fmt.MID:
                 return None
+            if header.get("fts_state") != fmt.fts_state(conn):
+                return None  # written for another state of the index: a writer changed the store since
             rowids, lengths = fmt.ints(bytes(parts[1]), "q"), fmt.ints(bytes(parts[2]), "I")
         except (KeyError, ValueError, TypeError):
             return None
-        if not header["rows"] or len(rowids) != header["rows"] or len(lengths) != len(rowids):
+        if not header["rows"] or not header["tokens"] or len(rowids) != header["rows"] or len(lengths) != len(rowids):
             return None
         return cls(header, rowids, lengths)
 
@@ -149,11 +166,24 @@ class Impacts:
         return bytes(row[0])
 
     def _word(self, conn, word: str) -> _Word | None:
+        if word in self.cache:
+            self.cache.move_to_end(word)
+            return self.cache[word]
         row = conn.execute(f"SELECT data FROM {fmt.TABLE} WHERE term = ? AND part = 0", (word,)).fetchone()
-        if row is None:
-            return None
-        blob = bytes(row[0])
-        return _Word(self, word, int.from_bytes(blob[:4], "little"), blob[4:])
+        found = None
+        if row is not None:
+            blob = bytes(row[0])
+            found = _Word(self, word, int.from_bytes(blob[:4], "little"), blob[4:])
+        self.cache[word] = found
+        return found
+
+    def _trim(self) -> None:
+        """Keep the cache under CACHE_POSTINGS (the words of the last searches stay)."""
+        self.cached = sum(w.size() for w in self.cache.values() if w is not None)
+        while self.cached > CACHE_POSTINGS and len(self.cache) > 1:
+            _, word = self.cache.popitem(last=False)
+            if word is not None:
+                self.cached -= word.size()
 
     # -- the pass --------------------------------------------------------------------------------
     def top(self, conn, tokens: list[str], limit: int, conjunctive: bool) -> list[tuple[str, int, float]] | None:
@@ -176,7 +206,10 @@ class Impacts:
         if not words:
             return []
         phrases = [t for t in tokens if t in words]  # absent words add 0.0: no change to the sum
-        scored = _Pass(conn, words, phrases, limit, conjunctive).run()
+        try:
+            scored = _Pass(conn, words, phrases, limit, conjunctive).run()
+        finally:
+            self._trim()
         return None if scored is None else self._ordered(conn, scored, limit)
 
     def _ordered(self, conn, scored: dict[int, float], limit: int):
@@ -270,6 +303,7 @@ class _Pass:
         if start >= end:
             return
         flag, times = 1 << self.names.index(name), self.times[name]
+        word.contrib(end - 1)
         for docno, c in zip(word.docnos[start:end], word.contribs[start:end]):
             sums[docno] = sums.get(docno, 0.0) + c * times
             masks[docno] = masks.get(docno, 0) | flag

@@ -38,14 +38,15 @@ def write(conn: sqlite3.Connection, fts: str = "sections_fts") -> dict[str, int]
     rowids, lengths = _docs(conn, fts)
     if rows != len(rowids) or tokens != sum(lengths):
         raise sqlite3.DatabaseError(f"{fts}: averages record ({rows} rows, {tokens} tokens) disagrees with %_docsize")
-    header = {"format": fmt.FORMAT, "rows": rows, "tokens": tokens, "head": fmt.HEAD, "mid": fmt.MID}
+    header = {"format": fmt.FORMAT, "rows": rows, "tokens": tokens, "head": fmt.HEAD, "mid": fmt.MID,
+              "fts_state": fmt.fts_state(conn, fts)}
     store_rows = [
         ("", 0, json.dumps(header, sort_keys=True).encode()),
         ("", 1, _little_endian(rowids, "q")),
         ("", 2, _little_endian(lengths, "I")),
     ]
     conn.executemany(f"INSERT INTO {fmt.TABLE} VALUES (?, ?, ?)", store_rows)
-    if not rows:
+    if not rows or not tokens:  # no word anywhere: every search is empty, the plain query says so
         return {"terms": 0, "postings": 0}
     avgdl = tokens / rows
     factor = [fmt.length_factor(length, avgdl) for length in lengths]
