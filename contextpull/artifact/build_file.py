@@ -25,6 +25,7 @@ import threading
 from pathlib import Path
 
 from ..errors import BuildError
+from ..search import impact_format
 from ..writing import trigram
 from .cache_copy import CacheCopy
 from ..writing.fingerprint import file_sha256
@@ -38,11 +39,12 @@ PAGE_SIZE = WRITER_PAGE_SIZE
 
 
 def create(path: Path) -> sqlite3.Connection:
-    """A new, empty build file with the store's schema and the trigram table."""
+    """A new, empty build file with the store's schema, the trigram table and ``search_impacts``."""
     from ..writing.writer import create_store
 
     conn = create_store(path)
     conn.execute(trigram.DDL)
+    conn.execute(impact_format.DDL)  # filled at the end of the build (writing/impacts.py)
     conn.commit()
     return _for_building(conn)
 
@@ -70,6 +72,7 @@ def _new_schema_cookie() -> int:
     try:
         conn.executescript(DDL)
         conn.execute(trigram.DDL)
+        conn.execute(impact_format.DDL)
         return conn.execute("PRAGMA schema_version").fetchone()[0]
     finally:
         conn.close()

@@ -31,8 +31,14 @@ def _docs(conn: sqlite3.Connection, fts: str) -> tuple[list[int], list[int]]:
 
 def write(conn: sqlite3.Connection, fts: str = "sections_fts") -> dict[str, int]:
     """(Re)write the table; returns its counts (terms, postings)."""
-    conn.execute(f"DROP TABLE IF EXISTS {fmt.TABLE}")
-    conn.execute(fmt.DDL)
+    exists = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (fmt.TABLE,)).fetchone()
+    if exists and exists[0] == fmt.DDL:
+        # A patched copy of a cache: emptied rather than dropped, so that its schema row keeps
+        # the place a fresh build gives it and VACUUM INTO writes the same bytes.
+        conn.execute(f"DELETE FROM {fmt.TABLE}")
+    else:
+        conn.execute(f"DROP TABLE IF EXISTS {fmt.TABLE}")
+        conn.execute(fmt.DDL)
     rows, totals = segments.averages(conn, f"main.{fts}")
     tokens = sum(totals)
     rowids, lengths = _docs(conn, fts)
