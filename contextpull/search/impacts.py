@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import heapq
 import json
+from array import array
 from collections import OrderedDict
 import re
 import sqlite3
@@ -130,6 +131,7 @@ class Impacts:
         self.avgdl = self.tokens / self.rows
         self.rowids, self.lengths = rowids, lengths
         self.checked: bool | None = None
+        self._factors = None
         self.cache: OrderedDict[str, _Word | None] = OrderedDict()  # recently searched words
         self.cached = 0  # postings held by the cache
 
@@ -152,12 +154,20 @@ class Impacts:
             return None
         return cls(header, rowids, lengths)
 
+    @property
+    def factors(self):
+        """Every section's ``k1 * (1 - b + b * D / avgdl)``, computed on the first search."""
+        if self._factors is None:
+            self._factors = array("d", (fmt.length_factor(n, self.avgdl) for n in self.lengths))
+        return self._factors
+
     def factor(self, docno: int) -> float:
-        return fmt.length_factor(self.lengths[docno], self.avgdl)
+        return self.factors[docno]
 
     def contributions(self, idf: float, docnos, freqs) -> list[float]:
-        lengths, avgdl, c = self.lengths, self.avgdl, fmt.contribution
-        return [c(idf, float(f), fmt.length_factor(lengths[d], avgdl)) for d, f in zip(docnos, freqs)]
+        """``impact_format.contribution`` for many postings: the same operations, inlined."""
+        factors, scale = self.factors, fmt.K1 + 1.0
+        return [idf * ((f * scale) / (f + factors[d])) for d, f in zip(docnos, freqs)]
 
     def part(self, conn, word: str, part: int) -> bytes:
         row = conn.execute(f"SELECT data FROM {fmt.TABLE} WHERE term = ? AND part = ?", (word, part)).fetchone()
@@ -278,8 +288,9 @@ class _Pass:
         level = {name: 0 for name in self.names}
         for name in self.names:
             self._read_to(name, DEPTHS[0])
+        final = False
         while True:
-            answer, unseen = self._try()
+            answer, unseen = self._try(final)
             if answer is not None:
                 return answer
             if unseen is None:
@@ -290,7 +301,10 @@ class _Pass:
             deepen = [n for n in self.names if shares[n] >= 0.1 * unseen and level[n] + 1 < len(DEPTHS)
                       and self.read[n] < self.words[n].df]
             if not deepen:
-                return None
+                if final:
+                    return None
+                final = True  # nothing left to read: score every candidate that could still enter
+                continue
             for name in deepen:
                 level[name] += 1
                 self._read_to(name, DEPTHS[level[name]])
@@ -304,12 +318,13 @@ class _Pass:
             return
         flag, times = 1 << self.names.index(name), self.times[name]
         word.contrib(end - 1)
+        get_sum, get_mask = sums.get, masks.get
         for docno, c in zip(word.docnos[start:end], word.contribs[start:end]):
-            sums[docno] = sums.get(docno, 0.0) + c * times
-            masks[docno] = masks.get(docno, 0) | flag
+            sums[docno] = get_sum(docno, 0.0) + c * times
+            masks[docno] = get_mask(docno, 0) | flag
         self.read[name] = end
 
-    def _try(self):
+    def _try(self, final: bool = False):
         """(the answer or None, the bound of unread sections or None when none can match)."""
         words, names, times = self.words, self.names, self.times
         bounds = {n: words[n].bound(self.read[n]) for n in names}
@@ -330,31 +345,45 @@ class _Pass:
 
         sums, masks, slack = self.sums, self.masks, self.slack
         need = sum(1 << bit for bit, n in enumerate(names) if n in exhausted) if self.conjunctive else 0
-        ranked = sorted(((sums[d] + others(m) + slack, d) for d, m in masks.items() if m & need == need), reverse=True)
         top: list[float] = []  # the ``limit`` best exact scores so far (a min-heap)
-        done = []
+        done: dict[int, float] = {}
+
+        def score(docno: int) -> bool:
+            value = self.exact.get(docno, False)
+            if value is False:
+                self.lookups += len(names)
+                if self.lookups > MAX_LOOKUPS:
+                    return False
+                value = self.exact[docno] = self._score(docno)
+            if value is not None and docno not in done:
+                done[docno] = value
+                if len(top) < self.limit:
+                    heapq.heappush(top, value)
+                elif value > top[0]:
+                    heapq.heapreplace(top, value)
+            return True
+
+        # First the sections with the most known: their exact scores are a floor for the
+        # limit-th; while the bound of unread sections is above it, read deeper instead.
+        for docno in heapq.nlargest(2 * self.limit + 10, (d for d, m in masks.items() if m & need == need), key=sums.__getitem__):
+            if not score(docno):
+                return None, None
+        if not final and unseen is not None and (len(top) < self.limit or not unseen < top[0]):
+            return None, unseen
+        floor = top[0] if len(top) == self.limit else float("-inf")
+        ranked = sorted(((upper, d) for d, m in masks.items()
+                         if m & need == need and (upper := sums[d] + others(m) + slack) >= floor), reverse=True)
         for upper, docno in ranked:
             if len(top) == self.limit and upper < top[0]:
                 break  # this and every later section score below the limit-th
-            score = self.exact.get(docno, False)
-            if score is False:
-                self.lookups += len(names)
-                if self.lookups > MAX_LOOKUPS:
-                    return None, None
-                score = self.exact[docno] = self._score(docno)
-            if score is None:
-                continue
-            done.append((docno, score))
-            if len(top) < self.limit:
-                heapq.heappush(top, score)
-            elif score > top[0]:
-                heapq.heapreplace(top, score)
+            if not score(docno):
+                return None, None
         if len(top) < self.limit:
-            return (dict(done) if unseen is None else None), unseen
+            return (done if unseen is None else None), unseen
         theta = top[0]
         if unseen is not None and not unseen < theta:
             return None, unseen
-        return {d: s for d, s in done if s >= theta}, unseen
+        return {d: s for d, s in done.items() if s >= theta}, unseen
 
     def _score(self, docno: int) -> float | None:
         values = {}
