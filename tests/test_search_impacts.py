@@ -25,9 +25,9 @@ BM25 = "bm25(sections_fts, 0.0, 2.0, 1.0)"
 
 
 @contextmanager
-def small_lists(head: int = 3, mid: int = 9):
+def small_lists(head: int = 3, mid: int = 9, and_max_df: int = 6):
     with mock.patch.object(fmt, "HEAD", head), mock.patch.object(fmt, "MID", mid), \
-            mock.patch.object(impacts, "DEPTHS", (1, 2, 4, mid)):
+            mock.patch.object(impacts, "DEPTHS", (1, 2, 4, mid)), mock.patch.object(impacts, "AND_MAX_DF", and_max_df):
         yield
 
 
@@ -86,7 +86,8 @@ def test_fast_path_equals_plain_fts5(sections, batch):
 @given(corpora(), st.lists(queries, min_size=1, max_size=4))
 def test_unpatched_lists_always_prove_on_small_corpora(sections, batch):
     """With the real list sizes every word of a small corpus is read whole, so every pass is
-    proven and answered by the table alone."""
+    proven and answered by the table alone (an AND of words in more sections than AND_MAX_DF
+    is left to FTS5; these corpora have fewer)."""
     conn = make_store(sections)
     table = impacts.Impacts.load(conn)
     for tokens, limit, conjunctive in batch:
@@ -101,7 +102,7 @@ def test_deep_lists_prove_past_the_head():
     table (the proof closes after reading deeper), equal to FTS5's."""
     sections = [(10**12 + i, f"a.md#{i}", "", " ".join(["alpha"] * (1 + i % 5) + ["beta"] * (i % 3) + ["pad"] * (i % 11)))
                 for i in range(200)]
-    with small_lists(head=4, mid=32):
+    with small_lists(head=4, mid=32, and_max_df=10**9):
         conn = make_store(sections)
         table = impacts.Impacts.load(conn)
         for conjunctive in (False, True):
@@ -127,3 +128,12 @@ def test_a_store_without_the_table_has_none():
 def test_words_that_are_not_plain_ascii_take_the_plain_query():
     conn = make_store([(1, "a.md#1", "", "café alpha"), (2, "a.md#2", "", "cafe")])
     assert impacts.Impacts.load(conn).top(conn, ["café"], 5, False) is None
+
+
+def test_an_and_of_common_words_is_left_to_fts5():
+    sections = [(10**12 + i, f"a.md#{i}", "", "alpha beta" + " pad" * i) for i in range(40)]
+    with small_lists(head=4, mid=32, and_max_df=39):
+        conn = make_store(sections)
+        table = impacts.Impacts.load(conn)
+        assert table.top(conn, ["alpha", "beta"], 5, True) is None
+        assert [tuple(r) for r in table.top(conn, ["alpha", "beta"], 5, False)] == plain(conn, ["alpha", "beta"], 5, False)
