@@ -25,8 +25,7 @@ import threading
 from pathlib import Path
 
 from ..errors import BuildError
-from ..search import impact_format
-from ..writing import trigram
+from ..writing import impacts, trigram
 from .cache_copy import CacheCopy
 from ..writing.fingerprint import file_sha256
 from ..writing.flush import Flusher, flush
@@ -44,7 +43,7 @@ def create(path: Path) -> sqlite3.Connection:
 
     conn = create_store(path)
     conn.execute(trigram.DDL)
-    conn.execute(impact_format.DDL)  # filled at the end of the build (writing/impacts.py)
+    conn.execute(impacts.DDL)  # filled at the end of the build (writing/impacts.py)
     conn.commit()
     return _for_building(conn)
 
@@ -72,7 +71,7 @@ def _new_schema_cookie() -> int:
     try:
         conn.executescript(DDL)
         conn.execute(trigram.DDL)
-        conn.execute(impact_format.DDL)
+        conn.execute(impacts.DDL)
         return conn.execute("PRAGMA schema_version").fetchone()[0]
     finally:
         conn.close()

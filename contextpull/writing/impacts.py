@@ -18,6 +18,7 @@ from array import array
 from ..search import impact_format as fmt
 from . import segments
 
+DDL = fmt.DDL  # the build file creates the table with its schema (artifact/build_file.py)
 _WEIGHT = "CASE col WHEN 'heading_path' THEN 2 WHEN 'text' THEN 1 ELSE 0 END"  # bm25's 0.0, 2.0, 1.0
 
 
