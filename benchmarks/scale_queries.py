@@ -2,6 +2,11 @@
 """Fixed query sets for ranked search at scale (issue 39), made from a corpus by this script.
 
   python benchmarks/scale_queries.py CORPUS --out benchmarks/queries/msdocs.json
+  python benchmarks/scale_queries.py CORPUS --tenths 1 --link-subset /tmp/msdocs-10 --out benchmarks/queries/msdocs-10.json
+
+``--tenths N`` keeps the ``.md`` files whose ``crc32(relative path) % 10 < N`` (a fixed 10N % of
+the files), ``--link-subset DIR`` hard-links them into DIR to build from; queries then come from
+the subset alone.
 
 Three sets, deterministic for a corpus (seed 39, files in sorted order):
 
@@ -16,8 +21,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import re
+import zlib
 from collections import Counter
 from pathlib import Path
 
@@ -69,9 +76,18 @@ def main() -> int:
     ap.add_argument("--nl", type=int, default=200)
     ap.add_argument("--common2", type=int, default=100)
     ap.add_argument("--identifiers", type=int, default=100)
+    ap.add_argument("--tenths", type=int, default=10)
+    ap.add_argument("--link-subset", type=Path, default=None)
     args = ap.parse_args()
     rng = random.Random(SEED)
-    files = sorted(p for p in args.corpus.rglob("*.md") if p.is_file())
+    files = sorted(p for p in args.corpus.rglob("*.md") if p.is_file()
+                   and zlib.crc32(p.relative_to(args.corpus).as_posix().encode()) % 10 < args.tenths)
+    if args.link_subset:
+        for path in files:
+            target = args.link_subset / path.relative_to(args.corpus)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if not target.exists():
+                os.link(path, target)
     sample = sorted(rng.sample(files, min(len(files), 3000)))
     nl, word_files, id_files = [], Counter(), Counter()
     for path in sample:
@@ -86,7 +102,8 @@ def main() -> int:
     common = [w for w, _ in sorted(word_files.items(), key=lambda kv: (-kv[1], kv[0]))[:10]]
     rare = sorted(t for t, n in id_files.items() if n <= 3)
     queries = {
-        "corpus": str(args.corpus),
+        "corpus": args.corpus.name,
+        "tenths": args.tenths,
         "files": len(files),
         "seed": SEED,
         "common_words": common,

@@ -67,6 +67,7 @@ def main() -> int:
     ap.add_argument("--peer-python", default=None)
     ap.add_argument("--plain", action="store_true", help="also run ours with search_impacts ignored")
     ap.add_argument("--sets", default="nl,common2,identifiers")
+    ap.add_argument("--max", type=int, default=None, help="at most this many queries of each set")
     ap.add_argument("--json", default=None)
     args = ap.parse_args()
     sets = json.loads(args.queries.read_text())
@@ -78,7 +79,7 @@ def main() -> int:
     report = {}
     with tempfile.TemporaryDirectory(prefix="scale-search-") as td:
         for name in args.sets.split(","):
-            queries = sets[name]
+            queries = sets[name][:args.max]
             results = {}
             for reader, python, plain in readers:
                 cwd = REPO if reader.startswith("ours") else Path(td)  # the published reader from outside the checkout
