@@ -27,7 +27,8 @@ BM25 = "bm25(sections_fts, 0.0, 2.0, 1.0)"
 @contextmanager
 def small_lists(head: int = 3, mid: int = 9, and_max_df: int = 6):
     with mock.patch.object(fmt, "HEAD", head), mock.patch.object(fmt, "MID", mid), \
-            mock.patch.object(impacts, "DEPTHS", (1, 2, 4, mid)), mock.patch.object(impacts, "AND_MAX_DF", and_max_df):
+            mock.patch.object(impacts, "DEPTHS", (1, 2, 4, mid)), mock.patch.object(impacts, "AND_MAX_DF", and_max_df), \
+            mock.patch.object(impacts, "AND_MAX_SHARE", 0.0):
         yield
 
 
@@ -87,7 +88,7 @@ def test_fast_path_equals_plain_fts5(sections, batch):
 def test_unpatched_lists_always_prove_on_small_corpora(sections, batch):
     """With the real list sizes every word of a small corpus is read whole, so every pass is
     proven and answered by the table alone (an AND of words in more sections than AND_MAX_DF
-    is left to FTS5; these corpora have fewer)."""
+    and AND_MAX_SHARE allow is left to FTS5; these corpora have fewer)."""
     conn = make_store(sections)
     table = impacts.Impacts.load(conn)
     for tokens, limit, conjunctive in batch:

@@ -49,11 +49,12 @@ from . import impact_format as fmt
 _PLAIN = re.compile(r"[a-z0-9][a-z0-9._-]*")
 # Depths (postings per word, in impact order) at which a proof is tried; parts 0 and 1 hold them.
 DEPTHS = (32, 256, 1024, 4096, 16384, fmt.MID)
-# An AND pass is taken from the table only when one word is in at most this many sections. Of
-# the two-common-word queries on 448,660 sections (every word in 29,000-143,000 sections), FTS5
-# answered the AND pass faster (p50/p95 31/65 ms against 28/130); with a rarer word the table
-# wins (natural-language questions: 4/37 ms against 10/39).
-AND_MAX_DF = 8192
+# An AND pass is taken from the table only when one word is in at most 2 % of the sections (or
+# 1,024). Of the two-common-word queries on 448,660 sections (every word in 29,000-143,000
+# sections), FTS5 answered the AND pass faster (p50/p95 31/65 ms against 28/130); with a rarer
+# word the table wins (natural-language questions: 4/37 ms against 10/39).
+AND_MAX_SHARE = 0.02
+AND_MAX_DF = 1024
 # Postings kept decoded between searches (about 14 bytes each): the common words of the last queries.
 CACHE_POSTINGS = 4_000_000
 # Exact scores computed (section x word look-ups) in one pass; past this the plain query is cheaper.
@@ -220,7 +221,7 @@ class Impacts:
             words[token] = word
         if not words:
             return []
-        if conjunctive and min(w.df for w in words.values()) > AND_MAX_DF:
+        if conjunctive and min(w.df for w in words.values()) > max(AND_MAX_DF, AND_MAX_SHARE * self.rows):
             return None  # only common words: FTS5 ranks their few common sections faster
         phrases = [t for t in tokens if t in words]  # absent words add 0.0: no change to the sum
         try:
