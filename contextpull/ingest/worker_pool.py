@@ -112,11 +112,6 @@ class WorkerPool:
                 self._lock.notify_all()
 
     # -- the caller's side ----------------------------------------------------------------------
-    @property
-    def alive(self) -> bool:
-        with self._lock:
-            return len(self._dead) < len(self._workers)
-
     def put(self, batch_id: int, jobs: list) -> bool:
         """Queue a batch; False when no worker is left to take it."""
         with self._lock:
