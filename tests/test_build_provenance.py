@@ -108,8 +108,8 @@ def test_outside_git_records_nothing_but_an_explicit_version(tmp_path, monkeypat
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "a.md").write_text("# A\n\nText.\n", encoding="utf-8")
-    assert read_provenance(docs, clean_env(SOURCE_DATE_EPOCH="0")) == Provenance()
-    assert read_provenance(docs, clean_env(SOURCE_DATE_EPOCH="0"), "1.0") == Provenance(version="1.0", built_at="1970-01-01T00:00:00Z")
+    assert read_provenance(docs, clean_env(), epoch=0) == Provenance()
+    assert read_provenance(docs, clean_env(), "1.0", epoch=0) == Provenance(version="1.0", built_at="1970-01-01T00:00:00Z")
     repo = make_repo(tmp_path / "x")
     monkeypatch.setenv("PATH", str(tmp_path / "no-git-here"))  # git absent: no keys, no failure
     assert read_provenance(repo.docs, clean_env()) == Provenance()

@@ -98,7 +98,7 @@ def build(
     if workers_for(settings.site):
         prestart_workers()  # the fork server boots while provenance is read and the corpus hashed
     epoch = source_date_epoch(environ)
-    provenance = read_provenance(docs, environ, settings.docs_version)
+    provenance = read_provenance(docs, environ, settings.docs_version, epoch)
     # A model summarizer or embedder with an unknown provider, no key or a missing extra fails
     # here, before OUT is touched.
     summaries = SummaryStage(settings, environ=environ) if wants_model(settings) else None

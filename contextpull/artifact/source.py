@@ -101,15 +101,11 @@ def _first_line(text: str | None) -> str | None:
     return lines[0].strip() or None
 
 
-def _epoch(environ: Mapping[str, str]) -> int | None:
-    raw = environ.get("SOURCE_DATE_EPOCH", "").strip()
-    return int(raw) if raw.isdigit() else None  # run.build has refused a bad value already
-
-
-def read_provenance(docs: Path, environ: Mapping[str, str], version: str | None = None) -> Provenance:
+def read_provenance(docs: Path, environ: Mapping[str, str], version: str | None = None,
+                    epoch: int | None = None) -> Provenance:
     """The provenance of a build of ``docs`` (module docstring); ``version`` is the
-    ``docs_version`` setting, ``None`` when not set."""
-    epoch = _epoch(environ)
+    ``docs_version`` setting, ``None`` when not set; ``epoch`` is ``SOURCE_DATE_EPOCH`` as the
+    build read and checked it (``report.source_date_epoch``), once."""
     git = _Git(docs)
     inside = _first_line(git("rev-parse", "--is-inside-work-tree"))
     commit = _first_line(git("rev-parse", "--verify", "-q", "HEAD")) if inside == "true" else None
