@@ -26,7 +26,7 @@ import textwrap
 from mdit_py_plugins.container import container_plugin
 from mdit_sites import markdown_it
 
-from contextpull.dialects.markup import labelled, strip_heading_attributes, title_case
+from contextpull.dialects.markup import labelled, strip_heading_attributes, strip_html_comments, title_case
 from contextpull.dialects.mkdocs import dialect as mkdocs
 from contextpull.dialects.mkdocs.config import site_config
 from contextpull.dialects.mkdocs.macros import render as render_macros
@@ -76,6 +76,10 @@ def _source(src: list[str], token, indent: int) -> str:
 
 
 def _prose(text: str, ctx) -> str:
+    """Prose lines through the dialect's inline hook, HTML comments first (today's reading
+    takes comments off the whole page outside code, after its line pass)."""
+    if "<!--" in text:
+        text = strip_html_comments(text)
     return "\n".join(mkdocs._inline(line, 0, ctx) for line in text.split("\n")).strip()
 
 
@@ -146,7 +150,7 @@ def _blocks(tokens, src: list[str], ctx) -> list:
             info = t.info.split()
             block = Code(info[0] if info else "", _source(src, t, indents[-1]))
         elif kind == "table_open":
-            rows = [r.rstrip() for r in _source(src, t, indents[-1]).split("\n")]
+            rows = [mkdocs._inline(r, 0, ctx).rstrip() for r in _source(src, t, indents[-1]).split("\n")]
             block = Table(rows[0], rows[1], tuple(rows[2:]), "\n".join(rows))
             i = _close(tokens, i)
         elif kind in _WHOLE:

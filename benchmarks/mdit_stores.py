@@ -80,6 +80,26 @@ def today_sections(page, settings) -> list[tuple[str, str]]:
     return [(s.heading_path, s.text) for s in section_document(read.parsed, settings)]
 
 
+# What makes a section's text differ, tried in order: each a normalisation that, applied to both
+# texts, makes them equal.
+_WHY = (
+    ("thematic break (---) dropped", lambda t: "\n".join(x for x in t.split("\n") if x.strip() != "---")),
+    ("list continuation indentation kept", lambda t: "\n".join(x.strip() for x in t.split("\n"))),
+    ("template tag lines ({% %}) dropped", lambda t: "\n".join(x for x in t.split("\n") if not x.lstrip().startswith("{%"))),
+)
+
+
+def _why(a: str, b: str) -> str:
+    norm_a, norm_b = a, b
+    for name, norm in _WHY:
+        norm_a, norm_b = norm(norm_a), norm(norm_b)
+        norm_a = "\n".join(x for x in norm_a.split("\n") if x.strip())
+        norm_b = "\n".join(x for x in norm_b.split("\n") if x.strip())
+        if norm_a == norm_b:
+            return name
+    return "other (text moved to a neighbour, a block read otherwise)"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--show", type=int, default=8, help="differences to print (default 8)")
@@ -110,11 +130,14 @@ def main(argv: list[str] | None = None) -> int:
                 what = "ids: heading path differs"
             else:
                 what = "ids: same heading path, text differs"
+                counts[f"  of which: {_why(a[1], b[1])}"] += 1
             counts[what] += 1
+            if what.endswith("text differs"):
+                what = f"{what} ({_why(a[1], b[1])})"
             samples.append((what, f"{page.path}#{ordinal}", a, b))
         headings = lambda secs: [h for h, _ in secs]  # noqa: E731
         counts["documents, same heading paths in order"] += headings(got) == headings(want)
-    for key in sorted(counts):
+    for key in sorted(counts, key=lambda k: k.replace("  of which", "ids: same heading path, text differs ~")):
         print(f"{key:45} {counts[key]:>6}")
     seen: Counter = Counter()
     for what, sid, a, b in samples:
