@@ -22,6 +22,10 @@ a quadratic case is a figure, not a hang.
 
     .venv/bin/python benchmarks/mdit_reading.py speed --passes 3
     .venv/bin/python benchmarks/mdit_reading.py linear --limit 60
+    .venv/bin/python benchmarks/mdit_reading.py blame --limit 30
+
+``blame``: the superlinear openers at 100 KB and 400 KB under four parsers (block rules only or
+with the inline rules; CommonMark alone or with every plugin), to say where the cost lives.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from mdit_sites import DOCS, docs_path, markdown_it, pages  # noqa: E402
+from mdit_sites import DOCS, PLUGINS, docs_path, markdown_it, pages  # noqa: E402
 
 SITES = tuple(DOCS)
 WAYS = ("current", "plain", "mdit-block", "mdit-full")
@@ -125,17 +129,17 @@ def _line(opener: str, size: int) -> str:
     return "# Page\n\nText before.\n\n" + (opener * (size // len(opener) + 1))[:size] + "\n\nText after.\n"
 
 
-def _timed(queue, text: str) -> None:
-    md = markdown_it("all")
+def _timed(queue, text: str, dialect: str = "all", inline: bool = True) -> None:
+    md = markdown_it(dialect, inline=inline)
     start = time.process_time()
     md.parse(text)
     queue.put(time.process_time() - start)
 
 
-def _run(text: str, limit: float) -> float | None:
+def _run(text: str, limit: float, dialect: str = "all", inline: bool = True) -> float | None:
     """CPU seconds markdown-it-py takes on ``text`` in a child process; None past ``limit``."""
     queue = mp.Queue()
-    child = mp.Process(target=_timed, args=(queue, text))
+    child = mp.Process(target=_timed, args=(queue, text, dialect, inline))
     child.start()
     child.join(limit)
     if child.is_alive():
@@ -155,20 +159,54 @@ def _cell(seconds: float | None, limit: float) -> str:
     return f"{seconds:>8.3f} s"
 
 
-def linear(limit: float) -> None:
+def linear(limit: float, only: str = "") -> None:
     print(f"{'opener (one line)':16} {'100 KB':>10} {'1 MB':>10} {'ratio':>7}   (linear: ~10x)")
     for name, opener in OPENERS.items():
+        if not name.startswith(only):
+            continue
         small = _run(_line(opener, 100_000), limit)
         big = _run(_line(opener, 1_000_000), limit)
         ratio = f"{big / small:>6.1f}x" if small and big and small > 0 and big > 0 else "    -"
         print(f"{name:16} {_cell(small, limit)} {_cell(big, limit)} {ratio}", flush=True)
     print()
     print(f"{'10 MB page':34} {'1 MB':>10} {'10 MB':>10} {'ratio':>7}")
-    for name, page in _pages().items():
-        small = _run(page(1_000_000), limit)
-        big = _run(page(10_000_000), limit)
+    for name, (page, dialect) in _pages().items():
+        if not name.startswith(only):
+            continue
+        small = _run(page(1_000_000), limit, dialect)
+        big = _run(page(10_000_000), limit, dialect)
         ratio = f"{big / small:>6.1f}x" if small and big and small > 0 and big > 0 else "    -"
         print(f"{name:34} {_cell(small, limit)} {_cell(big, limit)} {ratio}", flush=True)
+
+
+# The parsers ``blame`` compares: which part of markdown-it-py a superlinear case lives in.
+PARSERS = (("commonmark", False), ("all", False), ("commonmark", True), ("all", True))
+
+
+def blame(limit: float) -> None:
+    """The superlinear openers at 100 KB and 400 KB under four parsers: block rules only or with
+    the inline rules, without plugins or with all of them."""
+    names = ("{%", "{{<", "<", "[", "{", "*a (nest)", "[a]( (nest)", "<a  (tags)", "![ (images)")
+    heads = [f"{d}{'' if i else ', block'}" for d, i in PARSERS]
+    print(f"{'opener':14} " + " ".join(f"{h:>26}" for h in heads))
+    for name in names:
+        cells = []
+        for dialect, inline in PARSERS:
+            small = _run(_line(OPENERS[name], 100_000), limit, dialect, inline)
+            big = _run(_line(OPENERS[name], 400_000), limit, dialect, inline)
+            ratio = f"{big / small:4.1f}x" if small and big and small > 0 and big > 0 else "   -"
+            cells.append(f"{_cell(small, limit)} {_cell(big, limit)} {ratio}")
+        print(f"{name:14} " + " ".join(f"{c:>26}" for c in cells), flush=True)
+    print()
+    print("CommonMark (inline rules on) with one plugin, the opener '<' then '{'; 100 KB, 400 KB")
+    for plugin in PLUGINS["all"]:
+        cells = []
+        for name in ("<", "{"):
+            small = _run(_line(OPENERS[name], 100_000), limit, "+" + plugin)
+            big = _run(_line(OPENERS[name], 400_000), limit, "+" + plugin)
+            ratio = f"{big / small:4.1f}x" if small and big and small > 0 and big > 0 else "   -"
+            cells.append(f"{_cell(small, limit)} {_cell(big, limit)} {ratio}")
+        print(f"{plugin:14} " + " ".join(f"{c:>26}" for c in cells), flush=True)
 
 
 def _pages():
@@ -178,12 +216,14 @@ def _pages():
     def repeat(text: str):
         return lambda size: (text * (size // len(text) + 1))[:size]
 
-    out = {"fastapi pages, repeated": repeat(real)}
+    # The site's own parser: with every plugin, colon_fence takes mkdocstrings' "::: name" for
+    # an unclosed fence and reads the rest of the text as one code block.
+    out = {"fastapi pages, repeated (mkdocs)": (repeat(real), "mkdocs")}
     for name in ("backticks", ":::", "{%", "<", "[", "*"):
         opener = OPENERS[name]
         line = (opener * 80)[:80] + "\n"
-        out[f"{name} in 80-char lines"] = repeat(line)
-    out["'> ' nested 80 deep, repeated"] = repeat("> " * 40 + "x\n")
+        out[f"{name} in 80-char lines"] = (repeat(line), "all")
+    out["'> ' nested 80 deep, repeated"] = (repeat("> " * 40 + "x\n"), "all")
     return out
 
 
@@ -194,13 +234,19 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--passes", type=int, default=3)
     lin = sub.add_parser("linear", help="long lines of each opener, 10 MB pages")
     lin.add_argument("--limit", type=float, default=60.0, help="seconds a case may take (default 60)")
+    lin.add_argument("--only", default="", help="the cases whose name starts with this")
+    bl = sub.add_parser("blame", help="which rules a superlinear opener meets (4x the size: ~4x if linear)")
+    bl.add_argument("--limit", type=float, default=30.0)
     args = parser.parse_args(argv)
+    if args.what == "blame":
+        blame(args.limit)
+        return 0
     if args.what == "speed":
         if args.passes < 1:
             parser.error("--passes: at least 1")
         speed(args.passes)
     else:
-        linear(args.limit)
+        linear(args.limit, args.only)
     return 0
 
 

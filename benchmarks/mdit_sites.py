@@ -37,6 +37,7 @@ PLUGINS = {
     "hugo": ("front_matter", "attrs_block", "deflist", "footnote", "tasklists"),
     "jekyll": ("front_matter", "attrs_block", "deflist", "footnote"),
     "docusaurus": ("front_matter", "colon_fence", "footnote", "tasklists"),
+    "commonmark": (),
     "all": (
         "front_matter", "admon", "attrs", "attrs_block", "deflist", "tasklists", "footnote",
         "myst_role", "myst_block", "dollarmath", "colon_fence", "container",
@@ -76,7 +77,8 @@ def markdown_it(dialect: str, *, inline: bool = True):
         "container": lambda md: container_plugin(md, "note"),
     }
     md = MarkdownIt("commonmark").enable(["table", "strikethrough"])
-    for name in PLUGINS[dialect]:
+    # "+name": CommonMark with that one plugin (``mdit_reading.py blame``)
+    for name in PLUGINS[dialect] if not dialect.startswith("+") else (dialect[1:],):
         md.use(table[name])
     if not inline:
         md.disable("inline")
