@@ -13,7 +13,7 @@ of a page moves, ids move, and so does every golden file that names one. Printed
 whose sections are all equal, sections whose id names the same heading path and text, and a
 few differences of each kind (``--show``).
 
-    .venv/bin/python benchmarks/mdit_stores.py --show 12
+    .venv/bin/python benchmarks/mdit_stores.py --show 12 --time 3
 """
 
 from __future__ import annotations
@@ -60,7 +60,8 @@ def stored() -> dict[str, list[tuple[str, str]]]:
     return out
 
 
-def proto_sections(page, settings) -> list[tuple[str, str]]:
+def proto_read(page, settings):
+    """The prototype's parsed document, titled as today's reading titles it."""
     site = settings.site
     text = normalize_newlines(decode_text(page.data))
     config, _ = load_config(site)
@@ -72,7 +73,33 @@ def proto_sections(page, settings) -> list[tuple[str, str]]:
     before = parsed.title
     parsed = mkdocs.finish(parsed, ctx)
     parsed, _ = dialect_read.finish(parsed, ctx, stem, parsed.title if parsed.title != before else None)
-    return [(s.heading_path, s.text) for s in section_document(parsed, settings)]
+    return parsed
+
+
+def proto_sections(page, settings) -> list[tuple[str, str]]:
+    return [(s.heading_path, s.text) for s in section_document(proto_read(page, settings), settings)]
+
+
+def timing(settings, passes: int) -> None:
+    """CPU seconds for every page read today's way and the prototype's (sectioning excluded),
+    fastest of ``passes`` after a warm-up: the prototype is a whole mkdocs read, includes and
+    hooks too, so this is the figure the parse-only floor in ``mdit_reading.py`` leads to."""
+    import time
+
+    docs = pages(SITE)
+    ways = {"today": lambda p: read_record(p.path, p.data, "0" * 64, settings),
+            "prototype": lambda p: proto_read(p, settings)}
+    best: dict[str, float] = {}
+    for n in range(passes + 1):
+        for name, fn in ways.items():
+            start = time.process_time()
+            for page in docs:
+                fn(page)
+            spent = time.process_time() - start
+            if n:
+                best[name] = min(best.get(name, spent), spent)
+    print(f"read of {len(docs)} pages: today {best['today']:.3f} s, prototype {best['prototype']:.3f} s,"
+          f" {best['prototype'] / best['today']:.2f}x")
 
 
 def today_sections(page, settings) -> list[tuple[str, str]]:
@@ -103,8 +130,12 @@ def _why(a: str, b: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--show", type=int, default=8, help="differences to print (default 8)")
+    parser.add_argument("--time", type=int, default=0, metavar="PASSES",
+                        help="also time both reads, fastest of PASSES (default: no timing)")
     args = parser.parse_args(argv)
     settings = replace(Settings(), site=detect_site(docs_path(SITE), "auto"))
+    if args.time:
+        timing(settings, args.time)
     store = stored()
     counts: Counter = Counter()
     samples: list[tuple[str, str, tuple, tuple]] = []
