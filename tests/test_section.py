@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import re
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from contextpull.parsing.blocks import Code, Heading, ParsedDocument, Table
@@ -291,6 +291,13 @@ def _squash(text: str) -> str:
     suppress_health_check=[HealthCheck.too_slow],
 )
 @given(text=_markdown, cfg=_settings)
+# A one-column table whose squashed header is inside a later, wider one's ("|0||---|" in
+# "|0|a|0||---|---|---|"): removed first, it cut the wider header's repeats apart.
+@example(
+    text="# 0\n\n| 0 |\n|---|\n\n# 00000000 000000000000\n\n| 0 | 000000000 | 0 |\n|---|---|---|\n"
+    "| 0 | 0 | 0 |\n| 0 | 0000000 | 00000000 |",
+    cfg=Settings(section_max_chars=100, section_min_chars=0, section_heading_depth=1),
+)
 def test_section_invariants(text, cfg):
     doc = parse_markdown(text, "stem")
     got = section_document(doc, cfg)
@@ -299,8 +306,9 @@ def test_section_invariants(text, cfg):
     # concatenation reproduces the document modulo whitespace and repeated table headers
     expected = _squash("".join(_render(b) for b in doc.blocks))
     actual = _squash("".join(s.text for s in got))
-    for table in (b for b in doc.blocks if isinstance(b, Table)):
-        head = _squash(table.header_row + table.separator)
+    # Longest header first: a shorter one can be part of a longer one, never the other way.
+    heads = {_squash(b.header_row + b.separator) for b in doc.blocks if isinstance(b, Table)}
+    for head in sorted(heads, key=len, reverse=True):
         expected, actual = expected.replace(head, ""), actual.replace(head, "")
     assert actual == expected
 
