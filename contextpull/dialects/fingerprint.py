@@ -53,9 +53,9 @@ def dependency_sha(repo_root: str, path: str, memo: dict | None = None) -> str:
     if sep:
         if scheme not in VIRTUAL:
             return "unknown"  # a key this version cannot recompute: the document is read again
-        from .registry import load_module
+        import importlib
 
-        return load_module(VIRTUAL[scheme]).current(repo_root, path, memo)
+        return importlib.import_module(f"{__package__}.{VIRTUAL[scheme]}").current(repo_root, path, memo)
     full = os.path.join(repo_root, *path.split("/"))
     try:
         data = read_regular(full, MAX_INCLUDE_BYTES)

@@ -209,7 +209,6 @@ _REGISTERS = re.compile(
     r"\b(?:add_directive|register_directive)\s*\(\s*(?:(['\"])([^'\"]+)\1|(\S))"
     r"|\badd_directive_to_domain\s*\(\s*(['\"])(\w+)\4\s*,\s*(?:(['\"])([^'\"]+)\6|(\S))"
 )
-_CONF: dict[str, tuple[frozenset[str], bool]] = {}  # sha256 of conf.py -> what it registers
 
 
 def defined(name: str, config: dict, known: Collection[str] = (), ctx=None) -> bool | None:
@@ -241,20 +240,21 @@ def conf_directives(ctx) -> tuple[frozenset[str], bool]:
     """The directive names ``conf.py`` registers itself, and False when one of its registrations
     names a directive by something other than a literal. conf.py is a dependency of the page,
     read once per page (a page of a thousand unknown directives must not spend its read budget)
-    and parsed once per process and content."""
+    and parsed once per build and content (kept by the build's site reader)."""
     path = ctx.site.config_file
     if not path or not path.endswith("conf.py"):
         return frozenset(), True
+    kept = (__name__, "conf")
     deps = getattr(ctx, "deps", None)
     sha = deps.get(path) if isinstance(deps, dict) else None
-    if sha not in _CONF:
-        data = ctx.read_data(path)
-        if data is None:
-            return frozenset(), True
-        sha = hashlib.sha256(data).hexdigest()
-        if sha not in _CONF:
-            _CONF[sha] = _registered(data.decode("utf-8", "replace"))
-    return _CONF[sha]
+    held = ctx.reader.get((*kept, sha)) if sha is not None else None
+    if held is not None:
+        return held
+    data = ctx.read_data(path)
+    if data is None:
+        return frozenset(), True
+    sha = hashlib.sha256(data).hexdigest()
+    return ctx.reader.once((*kept, sha), lambda: _registered(data.decode("utf-8", "replace")))
 
 
 def _registered(text: str) -> tuple[frozenset[str], bool]:

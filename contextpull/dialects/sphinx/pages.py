@@ -24,12 +24,10 @@ import os
 import posixpath
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
 
-from ...bounded_read import read_regular_text
 from ...config import CONFIG_FILE_LIMIT
 from ..api import Context, Site
-from ..detect import file_stamp, load_config
+from ..door import SiteDoor
 from ...globmatch import Glob, bracket_end, compile_glob
 
 ALWAYS = ("**/_sources", ".#*", "**/.#*", "*.lproj/**")
@@ -197,9 +195,10 @@ def _literal(value) -> tuple[str, ...] | None:
     return tuple(out)
 
 
-def skip(path: str, site: Site, data: bytes | None = None) -> str | None:
+def skip(path: str, reader, data: bytes | None = None) -> str | None:
     """Why Sphinx reads no document from the file at ``path`` (relative to DOCS), or None."""
-    rules = site_rules(site)
+    site = reader.site
+    rules = site_rules(reader)
     full = os.path.join(site.docs_root, *path.split("/"))
     rel = os.path.relpath(full, rules.source).replace(os.sep, "/")
     if rel == ".." or rel.startswith("../"):
@@ -207,30 +206,33 @@ def skip(path: str, site: Site, data: bytes | None = None) -> str | None:
     return rules.left_out(rel)
 
 
-def site_rules(site: Site) -> Rules:
-    """The rules of ``site``'s ``conf.py`` as the file is now (a new version is read again)."""
-    return _rules(site, *file_stamp(site.repo_root, site.config_file))
+def site_rules(reader) -> Rules:
+    """The rules of the site's ``conf.py``, read once per build (every file of it asks)."""
+    return reader.once((__name__, reader.site), lambda: _rules(reader.site, reader.files))
 
 
-def source_rules(repo_root: str, source_dir: str) -> Rules:
+def source_rules(repo_root: str, source_dir: str, reader=None) -> Rules:
     """The rules of the Sphinx project whose source folder is ``source_dir`` (repository-relative,
     the folder of its ``conf.py``): those ``skip`` applies to a build of that project, so a
-    reader that walks the folder itself (the label table) leaves out the same files."""
+    reader that walks the folder itself (the label table) leaves out the same files. Kept by
+    ``reader`` when one is given (the build's), read now otherwise."""
     conf = posixpath.join(source_dir, "conf.py") if source_dir else "conf.py"
     top = os.path.join(repo_root, *[p for p in source_dir.split("/") if p])
-    present = file_stamp(repo_root, conf)[1] >= 0
-    return site_rules(Site("sphinx", conf if present else None, top, repo_root))
+    files = reader.files if reader is not None else SiteDoor(repo_root)
+    site = Site("sphinx", conf if files.exists(conf) else None, top, repo_root)
+    if reader is None:
+        return _rules(site, files)
+    return reader.once((__name__, site), lambda: _rules(site, files))
 
 
-@lru_cache(maxsize=8)  # per site and version of conf.py: every file of a build asks
-def _rules(site: Site, *stamp) -> Rules:
+def _rules(site: Site, files: SiteDoor) -> Rules:
     conf = site.config_file.rsplit("/", 1)[-1] if site.config_file else "conf.py"
     if site.config_file is None:
         source, settings = site.docs_root, {}
     else:
         path = os.path.join(site.repo_root, *site.config_file.split("/"))
         source = os.path.dirname(path)
-        settings = _settings(path)
+        settings = _settings(files, site.config_file)
     exclude = []
     for name, why in SETTINGS:
         for pattern in (settings.get(name) or Setting(())).values or ():
@@ -243,9 +245,9 @@ def _rules(site: Site, *stamp) -> Rules:
     return Rules(source, conf, tuple(exclude), matchers, unread)
 
 
-def _settings(path: str) -> dict[str, Setting]:
+def _settings(files: SiteDoor, path: str) -> dict[str, Setting]:
     try:
-        text = read_regular_text(path, CONFIG_FILE_LIMIT, "utf-8-sig", "replace")
+        text = files.read_text(path, CONFIG_FILE_LIMIT, "utf-8-sig", "replace")
     except OSError:
         return {}
     return read_settings(text, (*(name for name, _ in SETTINGS), INCLUDE))
@@ -258,9 +260,9 @@ def config_notes(ctx: Context) -> None:
     site = ctx.site
     if site.config_file is None or site.dialect != "sphinx":
         return
-    rules = site_rules(site)
+    rules = site_rules(ctx.reader)
     rel = os.path.relpath(os.path.join(site.docs_root, *ctx.path.split("/")), rules.source).replace(os.sep, "/")
-    config = load_config(site)[0]
+    config = ctx.reader.config
     root = config.get("root_doc") or config.get("master_doc") or "index"
     if not isinstance(root, str) or posixpath.splitext(rel)[0] != root:
         return
