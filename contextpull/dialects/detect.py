@@ -77,38 +77,44 @@ def _folders(docs: Path, root: Path) -> list[Path]:
 
 def _find(docs: Path, root: Path, names: set[str] | None) -> tuple[str, Path] | None:
     """The first configuration file the rows of ``registry.DIALECTS`` say to look for (module
-    docstring), and its generator; ``names`` limits the generators (None: all)."""
+    docstring), and its generator; ``names`` limits the generators (None: all). Every probe goes
+    through the repository's door: a file found through a link out of it does not count."""
+    door = SiteDoor(str(root))
+
+    def is_file(path: Path) -> bool:
+        return door.is_file(str(path))
+
     wanted = [d for d in DIALECTS if names is None or d.name in names]
     for d in wanted:
         for below in d.below_docs:
             for file_name in d.config_files:
-                if (docs / below / file_name).is_file():
+                if is_file(docs / below / file_name):
                     return d.name, docs / below / file_name
     for folder in _folders(docs, root):
         for d in wanted:
             for file_name in d.config_files:
                 path = folder / file_name
-                if path.is_file():
-                    other = next((o for f, o in d.yields_to if (folder / f).is_file()), None)
+                if is_file(path):
+                    other = next((o for f, o in d.yields_to if is_file(folder / f)), None)
                     if other is None:
                         return d.name, path
                     if names is None or other in names:
                         return other, path
         for d in wanted:
-            if not d.shared_needs or not (folder / d.shared_needs).is_dir():
+            if not d.shared_needs or not door.is_dir(str(folder / d.shared_needs)):
                 continue
             for file_name in d.shared_config_files:
-                if (folder / file_name).is_file():
+                if is_file(folder / file_name):
                     return d.name, folder / file_name
             for sub in d.config_folders:
                 for file_name in (*d.config_files, *d.shared_config_files):
-                    if (folder / sub / file_name).is_file():
+                    if is_file(folder / sub / file_name):
                         return d.name, folder / sub / file_name
     for d in wanted:
         for sub in d.root_folders:
             for file_name in d.config_files:
                 path = root / sub / file_name
-                if path.is_file():
+                if is_file(path):
                     return d.name, path
     return None
 

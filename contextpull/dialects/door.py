@@ -91,6 +91,21 @@ class SiteDoor:
         except OSError:
             return False
 
+    def walk(self, path: str):
+        """``os.walk`` of a folder inside the root, as (folder relative to ``path`` with "." for
+        itself, its folder names, its file names); the caller may sort or prune the folder names.
+        Nothing when ``path`` is not a folder inside the root; symbolic links to folders are not
+        followed, so the walk never leaves the folder."""
+        try:
+            real = self.real(path)
+        except OSError:
+            return
+        if not os.path.isdir(real):
+            return
+        full = path if os.path.isabs(path) else os.path.join(self.repo_root, *[p for p in path.split("/") if p])
+        for top, dirs, files in os.walk(full):
+            yield os.path.relpath(top, full).replace(os.sep, "/"), dirs, files
+
     def scandir(self, path: str) -> list[os.DirEntry]:
         """The entries of a folder inside the root ([] when it is not one). An entry that is a
         symbolic link is the caller's to refuse or follow through ``real``."""

@@ -17,7 +17,6 @@ called unknown.
 
 from __future__ import annotations
 
-import os
 import posixpath
 from dataclasses import dataclass
 
@@ -94,17 +93,11 @@ def _listed(files, layouts: tuple[str, ...], complete: bool) -> Templates:
     return Templates(found, tuple(searched[:2]), complete)
 
 
-def _walk(files, folder: str, found: dict, budget: int) -> int:
+def _walk(door, folder: str, found: dict, budget: int) -> int:
     if folder.startswith(".."):
         return budget
-    try:
-        files.real(folder)  # the guard: a folder whose real path leaves the repository is not listed
-    except OSError:
-        return budget
-    full = os.path.join(files.repo_root, *folder.split("/"))
-    for top, dirs, files in os.walk(full):  # symbolic links to folders are not followed
+    for rel, dirs, files in door.walk(folder):  # nothing when the folder leaves the repository
         dirs.sort()
-        rel = os.path.relpath(top, full).replace(os.sep, "/")
         for file in sorted(files):
             budget -= 1
             if budget <= 0:

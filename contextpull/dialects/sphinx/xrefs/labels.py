@@ -30,7 +30,7 @@ import os
 import stat
 from urllib.parse import quote, unquote
 
-from ....bounded_read import read_regular
+from ...door import SiteDoor
 from ...includes import MAX_INCLUDE_BYTES, MISSING
 from ..pages import Rules, source_rules
 from .label_scan import Label, normalize, scan
@@ -124,9 +124,10 @@ def table(repo_root: str, source_dir: str, rules: Rules | None = None) -> dict[s
     if not repo_root:
         return dict(BUILT_IN)
     found: dict[str, Label] = dict(BUILT_IN)
-    for rel, full, _stamp in _documents(repo_root, source_dir, rules):
+    door = SiteDoor(repo_root)
+    for rel, _full, _stamp in _documents(repo_root, source_dir, rules):
         try:
-            data = read_regular(full, MAX_INCLUDE_BYTES)
+            data = door.read(rel, MAX_INCLUDE_BYTES)
         except OSError:
             continue
         text = data.decode("utf-8", "replace").replace("\r\n", "\n")
@@ -143,6 +144,10 @@ def _documents(repo_root: str, source_dir: str, rules: Rules | None):
     name is tested once against the exclusion list (``Rules.excluded``), never its prefixes."""
     top = os.path.join(repo_root, *[p for p in source_dir.split("/") if p])
     out: list[tuple[str, str, tuple[int, int]]] = []
+    try:
+        SiteDoor(repo_root).real(source_dir or ".")  # the walk starts inside the repository
+    except OSError:
+        return out
     stack = [(top, "")]
     while stack:
         folder, inside = stack.pop()
