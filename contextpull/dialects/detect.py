@@ -37,6 +37,10 @@ from .data.files import DataError, load_conf_py, load_toml, load_yaml
 from .door import SiteDoor
 from .registry import DIALECTS, NAMES, dialect
 
+# The configuration files read as data, by their extension (``conf.py`` is read as Python
+# literals; any other file, such as JavaScript, is never read: its presence decides).
+DATA_FORMATS = (".yml", ".yaml", ".toml", ".json")
+
 
 def repo_root_of(docs: Path) -> Path:
     """The nearest folder at or above ``docs`` holding ``.git`` (or ``.hg``), else the nearest
@@ -156,8 +160,8 @@ def read_config(site: Site, files: SiteDoor) -> tuple[dict, str | None]:
     if config_file is None:
         return {}, None
     name = config_file.rsplit("/", 1)[-1]
-    if name.startswith("docusaurus.config."):
-        return {}, None  # JavaScript: its presence decides, its code is never run
+    if not name.endswith(DATA_FORMATS) and name != "conf.py":
+        return {}, None  # code (Docusaurus's JavaScript): its presence decides, it is never run
     try:
         text = files.read_text(config_file, CONFIG_FILE_LIMIT, "utf-8-sig", "replace")
     except OSError as exc:

@@ -28,6 +28,7 @@ from ..parsing.parse_markdown import normalize_newlines, parse_markdown
 from .api import Note, Site
 from .context import DocumentContext
 from .data.front_matter import split_front_matter
+from .registry import NAMES, dialect
 from .site_reader import SiteReader, open_site
 
 
@@ -76,7 +77,7 @@ def _markdown(
     ctx.front_matter = fm.data
     ctx.notes.extend(fm.notes)
     text = fm.body
-    if kind == "mdx" or ctx.site.dialect == "docusaurus":
+    if kind == "mdx" or (ctx.site.dialect in NAMES and dialect(ctx.site.dialect).markdown_is_mdx):
         text = _step("mdx", "mdx.mdx", "prepare", text, ctx)
     if ctx.site.dialect != "plain":
         text = _guarded(ctx, ctx.site.dialect, lambda: reader.prepare(text, ctx), text)

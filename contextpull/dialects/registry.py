@@ -40,6 +40,9 @@ class Dialect:
     config_folders: tuple[str, ...] = ()
     # folders of the repository root looked in last (Docusaurus sites in ``website/``).
     root_folders: tuple[str, ...] = ()
+    # Whether its ``.md`` pages carry JSX, so they go through the MDX rules as ``.mdx`` files do
+    # (Docusaurus: the generator, not the extension, decides).
+    markdown_is_mdx: bool = False
 
 
 DIALECTS = (
@@ -48,7 +51,7 @@ DIALECTS = (
         "docusaurus",
         ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs"),
         "docusaurus.dialect",
-        root_folders=("website",),
+        root_folders=("website",), markdown_is_mdx=True,
     ),
     Dialect(
         "hugo", ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json"), "hugo.dialect",
