@@ -31,7 +31,6 @@ import os
 from pathlib import Path
 
 from ..bounded_read import why
-from ..config import CONFIG_FILE_LIMIT
 from .api import Site
 from .data.files import DataError, load_conf_py, load_toml, load_yaml
 from .door import SiteDoor
@@ -153,19 +152,19 @@ def docs_folder(site: Site) -> str:
     return "" if docs == "." else docs
 
 
-def read_config(site: Site, files: SiteDoor) -> tuple[dict, str | None]:
-    """The generator's configuration as data, and the problem that kept it empty (or None),
-    read through the site's door. A build reads it once, through its ``SiteReader``."""
+def read_config(site: Site, raw: bytes | OSError | None) -> tuple[dict, str | None]:
+    """The generator's configuration as data, and the problem that kept it empty (or None), from
+    the file's bytes (or why they could not be read). A build reads the file once, through the
+    site's door, in its ``SiteReader``."""
     config_file = site.config_file
     if config_file is None:
         return {}, None
     name = config_file.rsplit("/", 1)[-1]
     if not name.endswith(DATA_FORMATS) and name != "conf.py":
         return {}, None  # code (Docusaurus's JavaScript): its presence decides, it is never run
-    try:
-        text = files.read_text(config_file, CONFIG_FILE_LIMIT, "utf-8-sig", "replace")
-    except OSError as exc:
-        return {}, f"cannot read {config_file}: {why(exc)}"
+    if not isinstance(raw, bytes):
+        return {}, f"cannot read {config_file}: {why(raw) if raw is not None else 'not found'}"
+    text = raw.decode("utf-8-sig", "replace")
     try:
         if name.endswith((".yml", ".yaml")):
             data = load_yaml(text)

@@ -31,14 +31,16 @@ rebuild from the files than to pickle for each worker, and not all of it pickles
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import os
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
 from .api import Site
+from ..config import CONFIG_FILE_LIMIT
 from .door import SiteDoor
-from .includes import MAX_INCLUDE_BYTES
+from .includes import MISSING
 from .registry import dialect
 
 T = TypeVar("T")
@@ -79,31 +81,46 @@ class SiteReader:
         """The generator's configuration as data ({} when there is none or it is unreadable)."""
         return self.configuration[0]
 
+    # The configuration file is read once per build, as bytes, and every reading of it (as data,
+    # as its sha256, as text a dialect searches: Docusaurus's JavaScript, Sphinx's ``conf.py``
+    # for its list settings and its own directives) is made from that one read. Every document
+    # depends on the file (``read.read_document``), so a dialect that reads it here rather than
+    # through its page's ``Context`` records nothing less.
+    @property
+    def config_bytes(self) -> bytes | None:
+        """The configuration file's bytes; None when there is none or it cannot be read (why is
+        in ``configuration``)."""
+        raw = self._config_read()
+        return raw if isinstance(raw, bytes) else None
+
+    def _config_read(self) -> bytes | OSError | None:
+        def read():
+            try:
+                return self.files.read(self.site.config_file, CONFIG_FILE_LIMIT)
+            except OSError as exc:
+                return exc
+        return self.once(("config bytes",), read) if self.site.config_file else None
+
     @property
     def configuration(self) -> tuple[dict, str | None]:
         """(configuration, the problem that kept it empty or None), read once per build."""
         from .detect import read_config
 
-        return self.once(("config",), lambda: read_config(self.site, self.files))
+        return self.once(("config",), lambda: read_config(self.site, self._config_read()))
 
     @property
     def config_sha(self) -> str:
         """The configuration file's sha256 (``includes.MISSING`` when it cannot be read): a
         dependency of every document of the site."""
-        return self.once(("config sha",), lambda: self.files.sha256(self.site.config_file))
+        raw = self.config_bytes
+        return MISSING if raw is None else self.once(("config sha",), lambda: hashlib.sha256(raw).hexdigest())
 
     @property
     def config_text(self) -> str:
         """The configuration file as text ("" when there is none or it cannot be read), for the
-        generators whose configuration is code, searched as text (Docusaurus's JavaScript).
-        Every document depends on the file already (``read.read_document``), so reading it once
-        per build records nothing less."""
-        def read() -> str:
-            try:
-                return self.files.read(self.site.config_file, MAX_INCLUDE_BYTES).decode("utf-8", "replace")
-            except (OSError, TypeError):
-                return ""
-        return self.once(("config text",), read) if self.site.config_file else ""
+        dialects that search it as text."""
+        raw = self.config_bytes
+        return "" if raw is None else self.once(("config text",), lambda: raw.decode("utf-8-sig", "replace"))
 
     @property
     def site_folder(self) -> str:

@@ -207,32 +207,48 @@ def skip(path: str, reader, data: bytes | None = None) -> str | None:
 
 
 def site_rules(reader) -> Rules:
-    """The rules of the site's ``conf.py``, read once per build (every file of it asks)."""
-    return reader.once((__name__, reader.site), lambda: _rules(reader.site, reader.files))
+    """The rules of the site's ``conf.py``, from the one read of it the build's reader makes,
+    worked out once per build (every file of it asks)."""
+    site = reader.site
+    return reader.once((__name__, site.config_file or site.docs_root),
+                       lambda: _rules(site, reader.config_text if site.config_file else ""))
 
 
 def source_rules(repo_root: str, source_dir: str, reader=None) -> Rules:
     """The rules of the Sphinx project whose source folder is ``source_dir`` (repository-relative,
     the folder of its ``conf.py``): those ``skip`` applies to a build of that project, so a
     reader that walks the folder itself (the label table) leaves out the same files. Kept by
-    ``reader`` when one is given (the build's), read now otherwise."""
+    ``reader`` when one is given (the build's: its own project's are ``site_rules``), read now
+    otherwise."""
     conf = posixpath.join(source_dir, "conf.py") if source_dir else "conf.py"
+    if reader is not None and reader.site.config_file == conf:
+        return site_rules(reader)
     top = os.path.join(repo_root, *[p for p in source_dir.split("/") if p])
     files = reader.files if reader is not None else SiteDoor(repo_root)
     site = Site("sphinx", conf if files.exists(conf) else None, top, repo_root)
     if reader is None:
-        return _rules(site, files)
-    return reader.once((__name__, site), lambda: _rules(site, files))
+        return _rules(site, _text(files, site.config_file))
+    return reader.once((__name__, site.config_file or site.docs_root),
+                       lambda: _rules(site, _text(files, site.config_file)))
 
 
-def _rules(site: Site, files: SiteDoor) -> Rules:
+def _text(files: SiteDoor, path: str | None) -> str:
+    if path is None:
+        return ""
+    try:
+        return files.read_text(path, CONFIG_FILE_LIMIT, "utf-8-sig", "replace")
+    except OSError:
+        return ""
+
+
+def _rules(site: Site, conf_text: str) -> Rules:
     conf = site.config_file.rsplit("/", 1)[-1] if site.config_file else "conf.py"
     if site.config_file is None:
         source, settings = site.docs_root, {}
     else:
         path = os.path.join(site.repo_root, *site.config_file.split("/"))
         source = os.path.dirname(path)
-        settings = _settings(files, site.config_file)
+        settings = read_settings(conf_text, (*(name for name, _ in SETTINGS), INCLUDE))
     exclude = []
     for name, why in SETTINGS:
         for pattern in (settings.get(name) or Setting(())).values or ():
@@ -243,14 +259,6 @@ def _rules(site: Site, files: SiteDoor) -> Rules:
     unread = tuple((name, setting.unread_line) for name, setting in sorted(settings.items())
                    if setting.values is None)
     return Rules(source, conf, tuple(exclude), matchers, unread)
-
-
-def _settings(files: SiteDoor, path: str) -> dict[str, Setting]:
-    try:
-        text = files.read_text(path, CONFIG_FILE_LIMIT, "utf-8-sig", "replace")
-    except OSError:
-        return {}
-    return read_settings(text, (*(name for name, _ in SETTINGS), INCLUDE))
 
 
 def config_notes(ctx: Context) -> None:
