@@ -131,10 +131,9 @@ def site_folder(site: Site) -> str:
     if config_file:
         parts = config_file.split("/")[:-1]
         if name in NAMES:
-            # config/_default/hugo.toml (or any environment's folder beside _default): the site is above
             for sub in dialect(name).config_folders:
-                if len(parts) >= 2 and parts[-2] == sub.split("/")[0]:
-                    parts = parts[:-2]
+                if _below(parts, sub.split("/")):
+                    parts = parts[: -len(sub.split("/"))]
                     break
         return "/".join(p for p in parts if p)
     docs = docs_folder(site)
@@ -142,6 +141,16 @@ def site_folder(site: Site) -> str:
         return ""
     beside = name in NAMES and dialect(name).config_beside_pages
     return docs if beside else docs.rpartition("/")[0]
+
+
+def _below(parts: list[str], sub: list[str]) -> bool:
+    """Whether the folder ``parts`` is a configuration folder ``sub`` of a row: its last part
+    stands for any environment's folder when it has more than one (Hugo's ``config/_default``
+    also matches ``config/production``), and for itself when it is alone (``.vitepress``)."""
+    n = len(sub)
+    if len(parts) < n:
+        return False
+    return parts[len(parts) - n:-1] == sub[:-1] and (n > 1 or parts[-1] == sub[0])
 
 
 def docs_folder(site: Site) -> str:

@@ -36,7 +36,8 @@ class Dialect:
     shared_config_files: tuple[str, ...] = ()
     shared_needs: str = ""
     # configuration folders below a site folder (Hugo's ``config/_default``), looked in after the
-    # folder itself, with the generator's names and the shared ones; the site is above them;
+    # folder itself, with the generator's names and the shared ones (when ``shared_needs`` is
+    # there); a configuration file found in one has its site above it (``detect.site_folder``);
     config_folders: tuple[str, ...] = ()
     # folders of the repository root looked in last (Docusaurus sites in ``website/``).
     root_folders: tuple[str, ...] = ()
