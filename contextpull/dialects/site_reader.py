@@ -11,8 +11,9 @@ DOCS folders) and hooks that change nothing; a dialect overrides the hooks it ha
 - ``skip(path, data=None) -> str | None``: why its generator renders no page for a file;
 - ``config_notes(ctx)``: notes on configuration not read as data, on the one document it picks.
 
-What a dialect works out from the site (mkdocs' merged ``INHERIT`` chain, Hugo's templates and
-content folders, mdBook's chapters, Sphinx's exclusion rules and label table, parsed data files)
+What a dialect works out from the site (mkdocs' page rules over its merged ``INHERIT`` chain and
+the parsed parents, Hugo's templates, content folders and bundles, mdBook's chapters, Sphinx's
+exclusion rules, label table and registered directives, parsed data files)
 is kept with ``once(key, compute)``: computed the first time a document asks, then shared by
 every later document of the build in this process. Nothing is kept at module level, so two
 builds in one process (a server, a test run, ``ingest --update`` after ``build``) never see each
@@ -25,8 +26,9 @@ site-wide table is recorded by the caller with ``Context.depend``.
 
 A reader crosses to a worker process as its ``Site`` alone (``__getstate__``): a forked worker
 inherits the parent's reader with what it had kept; a worker started by a fork server builds its
-own state once, from the site, as its documents ask (what it keeps is site data, cheaper to
-rebuild from the files than to pickle for each worker, and not all of it pickles).
+own state once, from the site, as its documents ask. When workers start, the parent has built
+only what its page rules needed, a kept value need not pickle, and rebuilding cost at most
+0.08 s of CPU per worker on the six sites of issue 26 (hugoDocs; the others 0.04 s or less).
 """
 
 from __future__ import annotations
