@@ -23,6 +23,7 @@ import re
 from . import hugo_data, templates
 from ..api import Context, Included
 from ..site_reader import SiteReader
+from . import pages
 from ..markup import (dedent_block, html_to_text, labelled, outside_code, split_code, strip_heading_attributes,
                      strip_html_comments, title_case)
 from ..callouts import callouts
@@ -355,6 +356,4 @@ class Reader(SiteReader):
         return prepare(text, ctx)
 
     def skip(self, path: str, data: bytes | None = None) -> str | None:
-        from . import pages  # the page rule, which imports this module
-
         return pages.skip(path, self, data)

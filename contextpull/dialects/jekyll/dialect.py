@@ -20,6 +20,7 @@ import re
 from . import kramdown, liquid, tags
 from ..api import Context, Included
 from ..site_reader import SiteReader
+from . import pages
 from ..data.values import dotted, note_object_tags, note_unreadable, parse_data
 from ..markup import html_to_text, outside_code, strip_html_comments
 
@@ -177,6 +178,4 @@ class Reader(SiteReader):
         return prepare(text, ctx)
 
     def skip(self, path: str, data: bytes | None = None) -> str | None:
-        from . import pages  # the page rule, which imports this module
-
         return pages.skip(path, self, data)

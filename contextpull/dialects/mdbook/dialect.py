@@ -22,6 +22,8 @@ import re
 from ...parsing.blocks import Code, Heading, ParsedDocument
 from ..api import Context
 from ..site_reader import SiteReader
+from ...config import CONFIG_FILE_LIMIT
+from . import pages
 from ..markup import html_to_text, split_code, strip_html_comments
 from .links import expand_links
 
@@ -204,6 +206,20 @@ class Reader(SiteReader):
         return finish(parsed, ctx)
 
     def skip(self, path: str, data: bytes | None = None) -> str | None:
-        from . import pages  # the page rule, which imports this module
-
         return pages.skip(path, self, data)
+
+    # the book's navigation, which its page rule (``pages``) asks of every file
+    def book_src(self) -> str:
+        """The book's source folder as ``book.toml`` names it (``src``)."""
+        return src_name(self.config)
+
+    def chapters(self, summary: str) -> frozenset[str] | None:
+        """The chapter files ``summary`` (absolute: SUMMARY.md) lists, or None when there is none
+        to go by (every file a page): read through the site's door once per build."""
+        def listed() -> frozenset[str] | None:
+            try:
+                text = self.files.read(summary, CONFIG_FILE_LIMIT).decode("utf-8", "replace")
+            except OSError:
+                return None
+            return frozenset(parse_summary(text)) or None
+        return self.once((__name__, "chapters", summary), listed)

@@ -7,37 +7,24 @@ from __future__ import annotations
 
 import os
 
-from ...config import CONFIG_FILE_LIMIT
 from ..pages.site_files import pages_folder, relative
-from .dialect import parse_summary, src_name
 
 
 def skip(path: str, reader, data: bytes | None = None) -> str | None:
     """Why mdBook renders no page for ``path`` (relative to DOCS), or None (module docstring).
-    ``data`` is accepted for the hook's sake: the rule reads the navigation only."""
+    ``data`` is accepted for the hook's sake: the rule reads the navigation only, which the
+    site's reader (``mdbook.dialect.Reader``) holds."""
     if not path.lower().endswith(".md"):
         return None
     site = reader.site
-    name = src_name(reader.config)
+    name = reader.book_src()
     src = pages_folder(reader, name)
     rel = relative(site, path, src)
     if rel is None:
         return f"outside the book's source folder {name}/: mdBook renders no page for it"
     if rel == "SUMMARY.md":
         return "the book's table of contents, read for the chapters' titles"
-    summary = os.path.join(src, "SUMMARY.md")
-    chapters = reader.once((__name__, summary), lambda: _chapters(reader, summary))
+    chapters = reader.chapters(os.path.join(src, "SUMMARY.md"))
     if chapters is None or rel in chapters:
         return None
     return "not listed in SUMMARY.md: mdBook renders only the chapters listed there"
-
-
-def _chapters(reader, summary: str) -> frozenset[str] | None:
-    """The chapter files SUMMARY.md lists, or None when there is none to go by (every file a
-    page), read once per build through the site's door."""
-    try:
-        text = reader.files.read(summary, CONFIG_FILE_LIMIT).decode("utf-8", "replace")
-    except OSError:
-        return None
-    listed = frozenset(parse_summary(text))
-    return listed or None

@@ -23,6 +23,7 @@ import re
 from ...parsing.blocks import Code, Heading, ParsedDocument
 from ..api import Context
 from ..site_reader import SiteReader
+from . import pages
 from ..markup import FENCE_OPEN, html_to_text, outside_code, outside_inline_code, strip_heading_attributes, strip_html_comments
 from .blocks import block_names, convert_blocks
 from .config import nav_titles, site_config
@@ -139,6 +140,4 @@ class Reader(SiteReader):
         return finish(parsed, ctx)
 
     def skip(self, path: str, data: bytes | None = None) -> str | None:
-        from . import pages  # the page rule, which imports this module
-
         return pages.skip(path, self, data)

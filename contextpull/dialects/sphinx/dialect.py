@@ -26,6 +26,7 @@ import re
 
 from ..api import Context, Included
 from ..site_reader import SiteReader
+from . import pages
 from ..markup import html_to_text, labelled, strip_html_comments
 from . import directive_names as names
 from .directive_names import VERSION_LABELS, defined, unknown_detail
@@ -376,8 +377,6 @@ class Reader(SiteReader):
         return prepare(text, ctx)
 
     def skip(self, path: str, data: bytes | None = None) -> str | None:
-        from . import pages  # the page rule, which imports this module
-
         return pages.skip(path, self, data)
 
     def config_notes(self, ctx: Context) -> None:
