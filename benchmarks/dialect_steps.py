@@ -19,10 +19,13 @@ discovery finds under DOCS:
 - and beside them ``plain``: the same files read as ``--dialect plain`` reads them (a kind plain
   does not read, such as ``.rst``, costs nothing there).
 
-The first pass pays what a build pays once (a data file parsed and printed, folders stamped);
-later passes show the per-document cost alone, so both are printed: ``cold`` (the first pass) and
-``warm`` (the fastest of the others). Module imports happen before the first pass and are
-printed on their own line.
+The passes share one site reader (``dialects.site_reader``), as a build's documents do: the first
+pass pays what a build pays once (the configuration read, page rules, a data file parsed and
+printed, templates listed, a label table scanned); later passes show the per-document cost alone,
+so both are printed: ``cold`` (the first pass) and ``warm`` (the fastest of the others). Module
+imports happen before the first pass and are printed on their own line; the last line says what
+the reader kept and what pickling it would cost (a worker started by a fork server gets the site
+alone and builds its own: the difference between cold and warm is what that costs it).
 
     .venv/bin/python benchmarks/dialect_steps.py corpora/hugoDocs/content --passes 5
 """
@@ -126,7 +129,26 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {step:<14} {cold[step]:7.3f} cold {warm[step]:7.3f} warm")
     print(f"  {'dialect total':<14} {sum(cold.values()):7.3f} cold {sum(warm.values()):7.3f} warm")
     print(f"  {'plain':<14} {plain[0]:7.3f} cold {min(plain[1:]):7.3f} warm")
+    print(f"  {'state':<14} {_state(reader)}")
     return 0
+
+
+def _state(reader) -> str:
+    """What the site's reader kept over the passes, and what pickling it would cost."""
+    import pickle
+
+    kept = reader._kept
+    try:
+        started = time.perf_counter()
+        blob = pickle.dumps(kept)
+        dumped = time.perf_counter() - started
+        started = time.perf_counter()
+        pickle.loads(blob)
+        loaded = time.perf_counter() - started
+    except Exception as exc:  # noqa: BLE001 - a kept value that does not pickle is a figure too
+        return f"{len(kept)} values kept; they do not pickle ({type(exc).__name__})"
+    return (f"{len(kept)} values kept; pickled {len(blob) / 1024:.0f} KB,"
+            f" dump {dumped * 1000:.1f} ms, load {loaded * 1000:.1f} ms")
 
 
 if __name__ == "__main__":

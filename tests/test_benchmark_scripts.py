@@ -58,7 +58,8 @@ def test_dialect_steps_times_each_step_of_a_tiny_book(tmp_path):
     lines = done.stdout.splitlines()
     assert lines[0].startswith(f"{src} (mdbook, 3 files;")
     steps = [line.split()[0] for line in lines[1:]]
-    assert steps == ["imports", "page", "front", "mdx", "prepare", "parse", "rest", "dialect", "plain"]
+    assert steps == ["imports", "page", "front", "mdx", "prepare", "parse", "rest", "dialect", "plain", "state"]
+    assert " values kept; pickled " in lines[-1]
 
 
 def test_dialect_steps_refuses_a_plain_site(tmp_path):
