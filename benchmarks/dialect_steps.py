@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     dialect_read.split_front_matter = timed("front matter", originals["split_front_matter"])
     dialect_read.parse_markdown = timed("parse", originals["parse_markdown"])
     dialect_read._rst = timed("parse", originals["_rst"])
-    dialect_read._step = lambda name, *a: timed("mdx" if name == "mdx" else "prepare", originals["_step"])(name, *a)
+    dialect_read._step = lambda name, *a, **k: timed("mdx" if name == "mdx" else "prepare", originals["_step"])(name, *a, **k)
     page_rule = timed("page rule", not_a_page)
     reader.prepare = timed("prepare", reader.prepare)  # the dialect's own hook, on its reader
 
