@@ -147,3 +147,23 @@ def test_without_a_root_the_door_reads_nothing(repo):
     assert not door.is_file(str(repo / "docs" / "a.md"))
     with pytest.raises(OSError):
         door.read("docs/a.md", 100)
+
+
+def test_a_plain_build_of_rst_pages_builds_the_label_table_once(tmp_path, monkeypatch):
+    """A plain site's .rst pages go through the dialects' shared reader; what they share must be
+    built once per build, not once per page that shows a ref."""
+    from click.testing import CliRunner
+
+    from artifact_helpers import clean_env
+    from contextpull.cli import cli
+    from contextpull.dialects.sphinx.xrefs import labels
+
+    files = {f"docs/p{i}.rst": f".. _p{i}:\n\nPage {i}\n======\n\nSee :ref:`p{(i + 1) % 6}`.\n" for i in range(6)}
+    root = write_site(tmp_path / "site", files)
+    built = []
+    real = labels.site_table
+    monkeypatch.setattr(labels, "site_table", lambda *a: built.append(a[:2]) or real(*a))
+    result = CliRunner().invoke(cli, ["build", str(root / "docs"), "--out", str(tmp_path / "out"), "--json"],
+                                env=clean_env(CONTEXTPULL_JOBS="1"))
+    assert result.exit_code == 0, result.output
+    assert len(built) == 1

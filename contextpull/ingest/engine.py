@@ -108,12 +108,12 @@ def _scan(
 ) -> Iterator[_Read | Skipped | NotAPage]:
     """What discovery found, read; a file the site's generator never renders as a page is a
     ``NotAPage`` entry, whose bytes go no further (``dialects.pages``). ``reader`` is the site
-    opened for the build (``open_reader``), None for a plain one."""
+    opened for the build (``open_reader``); a plain site has no page rules."""
     # Discovery is listed in full first (paths only, cheap beside reading the files): the total
     # is what lets progress say how far a run is, and how long it has left.
     found = list(discover(corpus, exclude=exclude))
     not_a_page = None
-    if reader is not None:
+    if reader is not None and reader.site.dialect != "plain":
         from ..dialects.pages.hook import not_a_page  # a plain build never loads the dialects' rules
     if progress is not None:
         progress.start(len(found))
@@ -150,10 +150,12 @@ def with_site(settings: Settings, corpus: Path) -> Settings:
 
 def open_reader(settings: Settings):
     """The site of ``settings`` opened for one build (``dialects.site_reader``): built once here,
-    handed to the page rules and, with the per-document work, to each worker once. None for a
-    plain site, whose build never loads the dialects."""
+    handed to the page rules and, with the per-document work, to each worker once. A plain site
+    gets one too: its ``.rst``, ``.ipynb`` and ``.mdx`` documents are read through the dialects'
+    shared readers, and what they share (a label table) must be built once, not per document.
+    Opening one loads no dialect's module."""
     site = settings.site
-    if site is None or site.dialect == "plain":
+    if site is None:
         return None
     from ..dialects.site_reader import open_site
 
@@ -330,7 +332,7 @@ def ingest(
         # build_record is looked up here, at call time, so tests can stand in for it
         apply_corpus(
             target.conn, itertools.chain([first], scan), settings, report,
-            parse=build_record if reader is None else partial(build_record, reader=reader), before_write=target.before_write, corpus_label=str(corpus),
+            parse=partial(build_record, reader=reader), before_write=target.before_write, corpus_label=str(corpus),
             summaries=summaries,
         )
         if embedder is not None:
