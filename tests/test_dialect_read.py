@@ -260,7 +260,7 @@ def test_a_document_that_starts_with_its_own_h1_keeps_its_blocks(tmp_path):
 
 
 def test_a_dialect_that_fails_is_named_and_the_document_still_read(tmp_path, monkeypatch):
-    from contextpull.dialects.pages.site_files import reading_module
+    from contextpull.dialects.site_reader import reading_module
     from contextpull.dialects.site_reader import SiteReader
 
     class Broken(SiteReader):

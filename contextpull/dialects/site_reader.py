@@ -166,5 +166,10 @@ def open_site(site: Site | None) -> SiteReader:
         site = Site("plain", None, "", "")
     if site.dialect == "plain":
         return SiteReader(site)
-    module = importlib.import_module(f"{__package__}.{dialect(site.dialect).module}")
-    return module.Reader(site)
+    return reading_module(site.dialect).Reader(site)
+
+
+def reading_module(name: str):
+    """The reading module of the dialect ``name`` (its row's), imported when first asked for: the
+    module whose ``Reader`` a build opens."""
+    return importlib.import_module(f"{__package__}.{dialect(name).module}")

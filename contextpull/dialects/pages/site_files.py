@@ -74,13 +74,3 @@ def front_matter(reader, abspath: str) -> dict | None:
 def front_matter_of(text: str) -> dict:
     """The front matter of a file's head, already read, whose block closes within it."""
     return split_front_matter(text).data
-
-
-def reading_module(name: str):
-    """A dialect's reading module, by its path in the registry's table (the module whose
-    ``Reader`` a build opens), imported when first asked for."""
-    import importlib
-
-    from ..registry import dialect
-
-    return importlib.import_module(f"{__package__.rpartition('.')[0]}.{dialect(name).module}")
