@@ -19,10 +19,13 @@ discovery finds under DOCS:
 - and beside them ``plain``: the same files read as ``--dialect plain`` reads them (a kind plain
   does not read, such as ``.rst``, costs nothing there).
 
-The first pass pays what a build pays once (a data file parsed and printed, folders stamped);
-later passes show the per-document cost alone, so both are printed: ``cold`` (the first pass) and
-``warm`` (the fastest of the others). Module imports happen before the first pass and are
-printed on their own line.
+The passes share one site reader (``dialects.site_reader``), as a build's documents do: the first
+pass pays what a build pays once (the configuration read, page rules, a data file parsed and
+printed, templates listed, a label table scanned); later passes show the per-document cost alone,
+so both are printed: ``cold`` (the first pass) and ``warm`` (the fastest of the others). Module
+imports happen before the first pass and are printed on their own line; the last line says what
+the reader kept and what pickling it would cost (a worker started by a fork server gets the site
+alone and builds its own: the difference between cold and warm is what that costs it).
 
     .venv/bin/python benchmarks/dialect_steps.py corpora/hugoDocs/content --passes 5
 """
@@ -53,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     from contextpull.dialects import read as dialect_read
     from contextpull.dialects.detect import detect_site
     from contextpull.dialects.pages.hook import not_a_page
-    from contextpull.dialects.registry import dialect, load_module
+    from contextpull.dialects.site_reader import open_site
     from contextpull.dialects.reads import reads_dialect
     from contextpull.parsing.parse import kind_for, parse_file
     from contextpull.writing.discover import Skipped, discover
@@ -62,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     if site.dialect == "plain":
         print(f"{args.docs}: the dialect is plain, which has no steps of its own", file=sys.stderr)
         return 2
-    load_module(dialect(site.dialect).module)
+    reader = open_site(site)  # one build's reader: the first pass is cold, the later ones warm
     imports = time.process_time() - started
 
     files = []
@@ -87,8 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     dialect_read.split_front_matter = timed("front matter", originals["split_front_matter"])
     dialect_read.parse_markdown = timed("parse", originals["parse_markdown"])
     dialect_read._rst = timed("parse", originals["_rst"])
-    dialect_read._step = lambda name, *a: timed("mdx" if name == "mdx" else "prepare", originals["_step"])(name, *a)
+    dialect_read._step = lambda name, *a, **k: timed("mdx" if name == "mdx" else "prepare", originals["_step"])(name, *a, **k)
     page_rule = timed("page rule", not_a_page)
+    reader.prepare = timed("prepare", reader.prepare)  # the dialect's own hook, on its reader
 
     passes: list[dict[str, float]] = []
     plain: list[float] = []
@@ -97,11 +101,11 @@ def main(argv: list[str] | None = None) -> int:
             spent.clear()
             total = 0.0
             for path, data, kind in files:
-                if page_rule(path, site, data) is not None or not reads_dialect(path, site):
+                if page_rule(path, reader, data) is not None or not reads_dialect(path, site):
                     continue
                 t = time.process_time()
                 try:
-                    dialect_read.read_document(data, kind, Path(path).stem, path, site)
+                    dialect_read.read_document(data, kind, Path(path).stem, path, site, reader)
                 except Exception:  # noqa: BLE001 - a file the build would skip is timed all the same
                     pass
                 total += time.process_time() - t
@@ -125,7 +129,26 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {step:<14} {cold[step]:7.3f} cold {warm[step]:7.3f} warm")
     print(f"  {'dialect total':<14} {sum(cold.values()):7.3f} cold {sum(warm.values()):7.3f} warm")
     print(f"  {'plain':<14} {plain[0]:7.3f} cold {min(plain[1:]):7.3f} warm")
+    print(f"  {'state':<14} {_state(reader)}")
     return 0
+
+
+def _state(reader) -> str:
+    """What the site's reader kept over the passes, and what pickling it would cost."""
+    import pickle
+
+    kept = reader._kept
+    try:
+        started = time.perf_counter()
+        blob = pickle.dumps(kept)
+        dumped = time.perf_counter() - started
+        started = time.perf_counter()
+        pickle.loads(blob)
+        loaded = time.perf_counter() - started
+    except Exception as exc:  # noqa: BLE001 - a kept value that does not pickle is a figure too
+        return f"{len(kept)} values kept; they do not pickle ({type(exc).__name__})"
+    return (f"{len(kept)} values kept; pickled {len(blob) / 1024:.0f} KB,"
+            f" dump {dumped * 1000:.1f} ms, load {loaded * 1000:.1f} ms")
 
 
 if __name__ == "__main__":

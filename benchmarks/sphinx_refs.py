@@ -7,8 +7,9 @@ TREE is a repository or an exported tree (no ``.git``); either way it is copied 
 folder with ``git init`` run in the copy, as ``real_docs.py`` does, so nothing is written into
 it. DOCS is the documentation folder inside TREE (``docs``). Prints:
 
-- the label table: document files under the source folder, labels found, the first scan (every
-  file read and scanned) and the walk every later page that shows a ref pays (medians);
+- the label table: document files under the source folder, labels found, the scan a build pays
+  once (every file read and scanned, when the first page with a ref asks) and what every later
+  page that shows a ref pays to look a label up in the table its build's reader keeps (medians);
 - one ``build --json``: per construct (``rst ref``, ``myst ref``) how many were resolved,
   converted (another project's, by intersphinx) and unresolved; the resolved ones by where the
   label stands (the same document, another one, Sphinx's own); the unresolved by reason;
@@ -37,22 +38,25 @@ from real_docs import as_checkout  # noqa: E402
 
 
 def table_figures(root: Path, source_dir: str, repeats: int) -> str:
+    from contextpull.dialects.api import Site
+    from contextpull.dialects.site_reader import SiteReader
+    from contextpull.dialects.sphinx.pages import source_rules
     from contextpull.dialects.sphinx.xrefs import labels
 
-    first, walks = [], []
+    first, later = [], []
     for _ in range(repeats):
-        labels._SCANNED.clear()
-        labels._TABLES.clear()
+        reader = SiteReader(Site("sphinx", None, str(root), str(root)))  # one build's
+        key = (labels.__name__, source_dir)
         started = time.perf_counter()
-        found = labels.site_table(str(root), source_dir)
+        found = reader.once(key, lambda: labels.site_table(str(root), source_dir, reader))
         first.append(time.perf_counter() - started)
         started = time.perf_counter()
-        labels.site_table(str(root), source_dir)
-        walks.append(time.perf_counter() - started)
-    files = len(labels._SCANNED)
+        reader.once(key, lambda: labels.site_table(str(root), source_dir, reader))
+        later.append(time.perf_counter() - started)
+    files = len(labels._documents(str(root), source_dir, source_rules(str(root), source_dir)))
     defined = sum(1 for label in found.values() if label.path)
-    return (f"label table: {files} files, {defined} labels; first scan {statistics.median(first) * 1000:.1f} ms,"
-            f" a later page's walk {statistics.median(walks) * 1000:.2f} ms (medians of {repeats})")
+    return (f"label table: {files} files, {defined} labels; the build's one scan {statistics.median(first) * 1000:.1f} ms,"
+            f" a later page's lookup {statistics.median(later) * 1e6:.1f} µs (medians of {repeats})")
 
 
 def build(cli: list[str], docs: Path, out: Path, *extra: str) -> dict:

@@ -6,7 +6,6 @@ their own."""
 from __future__ import annotations
 
 import re
-import types
 
 _INCLUDE = re.compile(r"^INCLUDE\((.+)\)$")
 
@@ -26,13 +25,17 @@ def prepare(text, ctx):
     return "\n".join(out)
 
 
-FAKE = types.SimpleNamespace(NAME="mkdocs", prepare=prepare)
-
-
 def use_fake_dialect(monkeypatch):
-    from contextpull.dialects import read, registry
+    """The mkdocs row's module gives this reader instead of its own (``site_reader.open_site``
+    takes ``Reader`` from the module when a build opens the site)."""
+    import importlib
 
-    fake_path = registry.dialect("mkdocs").module
-    monkeypatch.setattr(
-        read, "load_module", lambda path: FAKE if path == fake_path else registry.load_module(path)
-    )
+    from contextpull.dialects import registry
+    from contextpull.dialects.site_reader import SiteReader
+
+    class FakeReader(SiteReader):
+        def prepare(self, text, ctx):
+            return prepare(text, ctx)
+
+    module = importlib.import_module(f"contextpull.dialects.{registry.dialect('mkdocs').module}")
+    monkeypatch.setattr(module, "Reader", FakeReader)

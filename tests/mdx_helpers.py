@@ -9,6 +9,7 @@ import posixpath
 from pathlib import Path
 
 from contextpull.dialects.api import Included, Note, Site
+from memory_context import MemoryReader
 
 FIXTURES = Path(__file__).parent / "mdx_fixtures"
 
@@ -52,6 +53,7 @@ class FakeContext:
         self.notes: list[Note] = []
         self.depended: dict[str, str] = {}
         self.included: list[str] = []
+        self.reader = MemoryReader(self)
 
     def include(self, target, *, base, line, construct, within=None):
         path = posixpath.normpath(posixpath.join(base, target))

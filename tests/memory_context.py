@@ -12,8 +12,29 @@ import hashlib
 import posixpath
 
 from contextpull.dialects.api import Included, Note, Site
+from contextpull.dialects.site_reader import SiteReader
 
 MAX_DEPTH = 10
+
+
+class MemoryReader(SiteReader):
+    """The site reader of a context over in-memory files: its configuration is the context's,
+    its text the in-memory file's; everything else is the real reader's (kept per context)."""
+
+    def __init__(self, ctx):
+        super().__init__(ctx.site)
+        self._ctx = ctx
+
+    @property
+    def configuration(self):
+        return self._ctx.config, None
+
+    @property
+    def config_text(self) -> str:
+        files = getattr(self._ctx, "files", None)
+        if files is None:  # a context over files on disk
+            return super().config_text
+        return files.get(self.site.config_file, "") if self.site.config_file else ""
 
 
 class FakeContext:
@@ -39,6 +60,7 @@ class FakeContext:
         self.notes: list[Note] = []
         self.depended: dict[str, str] = {}
         self.dependencies: list[str] = []
+        self.reader = MemoryReader(self)
 
     def include(self, target, *, base, line, construct, within=None):
         rel = posixpath.normpath(posixpath.join(base, target)) if target else ""

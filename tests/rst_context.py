@@ -12,6 +12,7 @@ import os
 import posixpath
 
 from contextpull.dialects.api import Included, Site
+from memory_context import MemoryReader
 
 
 class FakeContext:
@@ -27,6 +28,7 @@ class FakeContext:
         self.notes: list[tuple[str, str, int, str]] = []
         self.depended: dict[str, str] = {}
         self.data_read: list[str] = []
+        self.reader = MemoryReader(self)
 
     def include(self, target, *, base, line, construct, within=None):
         rel = posixpath.normpath(posixpath.join(base, target))

@@ -31,7 +31,7 @@ def test_sphinx_refs_counts_the_refs_of_a_site_and_checks_its_cache_after_a_reti
                            "--repeats", "1"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[1].startswith("label table: 3 files, 9 labels; first scan ")
+    assert lines[1].startswith("label table: 3 files, 9 labels; the build's one scan ")
     assert lines[2:5] == [
         "myst ref: 1 resolved, 0 converted, 0 unresolved",
         "rst ref: 6 resolved, 1 converted, 3 unresolved",
@@ -58,7 +58,8 @@ def test_dialect_steps_times_each_step_of_a_tiny_book(tmp_path):
     lines = done.stdout.splitlines()
     assert lines[0].startswith(f"{src} (mdbook, 3 files;")
     steps = [line.split()[0] for line in lines[1:]]
-    assert steps == ["imports", "page", "front", "mdx", "prepare", "parse", "rest", "dialect", "plain"]
+    assert steps == ["imports", "page", "front", "mdx", "prepare", "parse", "rest", "dialect", "plain", "state"]
+    assert " values kept; pickled " in lines[-1]
 
 
 def test_dialect_steps_refuses_a_plain_site(tmp_path):

@@ -9,7 +9,7 @@ import importlib
 from dialect_context import context
 
 from contextpull.dialects.data.front_matter import split_front_matter
-from contextpull.dialects.pages.site_files import reading_module
+from contextpull.dialects.site_reader import reading_module
 
 # By the registry's table, so these tests hold wherever a dialect's modules live in the package.
 jekyll, mdbook = reading_module("jekyll"), reading_module("mdbook")

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from artifact_helpers import clean_env
 from site_build import store_rows, stored_paths, write_site
 from contextpull.cli import cli
+from contextpull.dialects.site_reader import open_site
 
 SITES = {
     "docusaurus": ("docs", {
@@ -147,7 +148,7 @@ def test_hugo_reads_a_front_matter_longer_than_the_head_it_looks_at(tmp_path):
     padding = "".join(f"k{i}: {'é' * 40}\n" for i in range(400))  # about 33 KB, multi-byte
     (docs / "long.md").write_text(f"---\ntitle: Long\n{padding}build:\n  render: never\n  list: never\n---\n\nBody.\n")
     (docs / "build-word.md").write_text("---\ntitle: Words\n---\n\nHow to build: render never, list never.\n")
-    site = detect_site(docs, "auto")
+    site = open_site(detect_site(docs, "auto"))
     assert not_a_page("long.md", site) == "build render and list are never: Hugo renders no page for it"
     assert not_a_page("build-word.md", site) is None  # the body is not front matter
     assert not_a_page("page.md", site) is None

@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 from contextpull.dialects.data import files as data_files
 from contextpull.dialects.api import Site
 from contextpull.dialects.data.files import DataError, load_conf_py, load_yaml
-from contextpull.dialects.detect import detect_site, load_config
+from contextpull.dialects.detect import detect_site
 from contextpull.dialects.data.front_matter import split_front_matter
 from contextpull.dialects.read import read_document
+from contextpull.dialects.site_reader import open_site
 from contextpull.parsing.blocks import Heading
 
 BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
@@ -211,7 +212,7 @@ def test_an_explicit_dialect_finds_its_own_configuration(tmp_path):
 def test_a_broken_configuration_is_a_problem_not_a_failure(tmp_path):
     root = make(tmp_path, {".git/HEAD": "", "mkdocs.yml": BOMB, "docs/a.md": "# A\n\ntext\n"})
     site = detect_site(root / "docs")
-    config, problem = load_config(site)
+    config, problem = open_site(site).configuration
     assert config == {} and "alias bomb" in problem
     result = read_document(b"# A\n\ntext\n", "markdown", "a", "a.md", site)
     assert [n.detail for n in result.notes if n.construct == "configuration"] == [problem]
@@ -259,15 +260,14 @@ def test_a_document_that_starts_with_its_own_h1_keeps_its_blocks(tmp_path):
 
 
 def test_a_dialect_that_fails_is_named_and_the_document_still_read(tmp_path, monkeypatch):
-    import types
+    from contextpull.dialects.site_reader import reading_module
+    from contextpull.dialects.site_reader import SiteReader
 
-    from contextpull.dialects import read, registry
+    class Broken(SiteReader):
+        def prepare(self, text, ctx):
+            return 1 / 0
 
-    broken = types.SimpleNamespace(prepare=lambda text, ctx: 1 / 0)
-    broken_path = registry.dialect("mkdocs").module
-    monkeypatch.setattr(
-        read, "load_module", lambda path: broken if path == broken_path else registry.load_module(path)
-    )
+    monkeypatch.setattr(reading_module("mkdocs"), "Reader", Broken)
     result = read_document(b"# T\n\ntext\n", "markdown", "s", "s.md", site_at(tmp_path))
     assert result.parsed.title == "T"
     assert [(n.construct, n.outcome) for n in result.notes] == [("mkdocs dialect", "unresolved")]
@@ -277,34 +277,37 @@ def test_a_dialect_that_fails_is_named_and_the_document_still_read(tmp_path, mon
 def test_a_reader_that_says_the_file_is_unusable_makes_a_skip_not_markdown(tmp_path, monkeypatch):
     import types
 
-    from contextpull.dialects import read, registry
+    from contextpull.dialects import read
     from contextpull.parsing.blocks import ParseError
 
     def to_markdown(text, ctx):
         raise ParseError("notebook is not JSON")
 
     fake = types.SimpleNamespace(to_markdown=to_markdown)
-    monkeypatch.setattr(
-        read, "load_module", lambda path: fake if path == "read_ipynb" else registry.load_module(path)
-    )
+    real = read.load_module
+    monkeypatch.setattr(read, "load_module", lambda path: fake if path == "read_ipynb" else real(path))
     with pytest.raises(ParseError, match="notebook is not JSON"):
         read_document(b"{not json", "ipynb", "nb", "nb.ipynb", site_at(tmp_path))
 
 
-def test_every_module_the_registry_and_read_name_imports():
+def test_every_row_of_the_table_opens_a_reader_of_its_own_and_the_shared_readers_import(tmp_path):
     from contextpull.dialects import read, registry
+    from contextpull.dialects.site_reader import SiteReader
 
     for entry in registry.DIALECTS:
-        assert callable(registry.load_module(entry.module).prepare), entry.name
-    for kind, func in (("rst", "parse_rst"), ("ipynb", "to_markdown"), ("mdx", "prepare")):
-        assert callable(getattr(registry.load_module(read.READERS[kind]), func)), kind
+        reader = open_site(site_at(tmp_path, entry.name))
+        assert isinstance(reader, SiteReader) and type(reader) is not SiteReader, entry.name
+        assert type(reader).prepare is not SiteReader.prepare, entry.name
+    assert type(open_site(site_at(tmp_path, "plain"))) is SiteReader
+    for path, func in (("sphinx.read_rst", "parse_rst"), ("read_ipynb", "to_markdown"), ("mdx.mdx", "prepare")):
+        assert callable(getattr(read.load_module(path), func)), path
 
 
 def test_a_misspelt_module_path_raises_rather_than_reading_as_the_identity():
-    from contextpull.dialects import registry
+    from contextpull.dialects import read
 
     with pytest.raises(ModuleNotFoundError):
-        registry.load_module("mkdcos")
+        read.load_module("mkdcos")
 
 
 def test_the_configuration_file_is_a_dependency(tmp_path):

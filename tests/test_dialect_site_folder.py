@@ -20,6 +20,7 @@ from contextpull.dialects.mkdocs import dialect as mkdocs
 from contextpull.dialects.pages import site_files
 from contextpull.dialects.sphinx.read_rst import document_folders
 from contextpull.parsing.parse_markdown import parse_markdown
+from contextpull.dialects.site_reader import open_site
 from dialect_context import context, read
 
 ABOVE = ("plain", "mkdocs", "docusaurus", "hugo", "mdbook")
@@ -38,8 +39,8 @@ def test_without_a_configuration_the_site_is_where_the_file_would_be(tmp_path, d
     site = Site(dialect, None, str(tmp_path / "site" / "docs"), str(tmp_path))
     expected = "site/docs" if dialect in BESIDE else "site"
     assert detect.site_folder(site) == expected
-    assert site_files.site_folder(site) == os.path.join(str(tmp_path), "site", *expected.split("/")[1:])
-    assert site_files.pages_folder(site, "content") == str(tmp_path / "site" / "docs")
+    assert site_files.site_folder(open_site(site)) == os.path.join(str(tmp_path), "site", *expected.split("/")[1:])
+    assert site_files.pages_folder(open_site(site), "content") == str(tmp_path / "site" / "docs")
 
 
 @pytest.mark.parametrize("dialect", ABOVE + BESIDE)
@@ -64,7 +65,7 @@ def test_the_site_never_leaves_the_repository(tmp_path, dialect):
 def test_with_a_configuration_the_site_is_its_folder(tmp_path, dialect, config_file, expected):
     site = Site(dialect, config_file, str(tmp_path / "elsewhere"), str(tmp_path))
     assert detect.site_folder(site) == expected
-    assert site_files.site_folder(site) == os.path.join(str(tmp_path), *[p for p in expected.split("/") if p])
+    assert site_files.site_folder(open_site(site)) == os.path.join(str(tmp_path), *[p for p in expected.split("/") if p])
 
 
 def test_hugo_without_hugo_toml_reads_data_above_docs_and_content_from_docs(tmp_path):
@@ -77,7 +78,7 @@ def test_hugo_without_hugo_toml_reads_data_above_docs_and_content_from_docs(tmp_
     assert "Kettle" in hugo.prepare("{{< code-toggle config=title />}}", ctx)
     assert hugo.prepare('{{% include "/_common/part" %}}', ctx).strip() == "Part."
     assert read(ctx) == {"site/data/docs.yaml", "site/pages/_common/part.md"}
-    why = hugo_pages.skip("_common/part.md", ctx.site)
+    why = hugo_pages.skip("_common/part.md", open_site(ctx.site))
     assert why is not None and "headless" in why
 
 
@@ -88,7 +89,7 @@ def test_hugo_with_a_config_folder_finds_content_beside_it(tmp_path):
         "web/content/_common/part.md": "Part.\n",
     })
     site = Site("hugo", "web/config/_default/hugo.toml", str(tmp_path / "web" / "content"), str(tmp_path))
-    why = hugo_pages.skip("_common/part.md", site)
+    why = hugo_pages.skip("_common/part.md", open_site(site))
     assert why is not None and "headless" in why
 
 
@@ -112,8 +113,8 @@ def test_mdbook_without_book_toml_takes_docs_for_the_source_folder(tmp_path):
     ctx = context(tmp_path, "ch1.md", dialect="mdbook", config_file=None, docs="book/src")
     doc = mdbook.finish(parse_markdown("## Why row\n\nText.", "ch1"), ctx)
     assert doc.title == "Rowing Basics"
-    assert mdbook_pages.skip("ch1.md", ctx.site) is None
-    why = mdbook_pages.skip("loose.md", ctx.site)
+    assert mdbook_pages.skip("ch1.md", open_site(ctx.site)) is None
+    why = mdbook_pages.skip("loose.md", open_site(ctx.site))
     assert why == "not listed in SUMMARY.md: mdBook renders only the chapters listed there"
 
 

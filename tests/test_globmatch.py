@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 from contextpull.dialects.jekyll.pages import _excluded
 from contextpull.globmatch import _REGEX, MAX_REGEX_STARS, compile_glob, fnmatch_tokens
 from contextpull.writing.discover import _compile_rule, ignore_tokens
+from contextpull.dialects.api import Site
+from contextpull.dialects.site_reader import open_site
 
 NAMES = st.text(alphabet="ab/.\n", max_size=8)
 
@@ -90,5 +92,6 @@ def test_a_pattern_of_many_stars_against_a_long_name_is_decided_by_the_automaton
 def test_an_ignore_rule_and_a_jekyll_exclude_use_the_bounded_matcher():
     rule = _compile_rule(HOSTILE)
     assert rule.glob.regex is None
-    assert _excluded("a" * 2000, [HOSTILE]) is None
-    assert _excluded("a" * 2000 + "b", [HOSTILE]) == HOSTILE
+    reader = open_site(Site("jekyll", None, "", ""))
+    assert _excluded(reader, "a" * 2000, [HOSTILE]) is None
+    assert _excluded(reader, "a" * 2000 + "b", [HOSTILE]) == HOSTILE

@@ -309,11 +309,11 @@ def test_a_failed_first_ingest_leaves_no_store_behind(make_corpus, tmp_path, mon
     store = tmp_path / "out" / "s.sqlite"
     calls = []
 
-    def interrupted(path, data, sha, settings):
+    def interrupted(path, data, sha, settings, reader=None):
         calls.append(path)
         if path == "b.md":
             raise KeyboardInterrupt
-        return real(path, data, sha, settings)
+        return real(path, data, sha, settings, reader)
 
     real = ingest_mod.build_record
     monkeypatch.setattr(ingest_mod, "build_record", interrupted)

@@ -97,11 +97,11 @@ def test_a_stopped_change_of_settings_is_finished_either_way(make_corpus, tmp_pa
     real = ingest_mod.build_record
     seen = []
 
-    def stop_half_way(path, data, sha, settings):
+    def stop_half_way(path, data, sha, settings, reader=None):
         seen.append(path)
         if len(seen) == 8:
             raise KeyboardInterrupt
-        return real(path, data, sha, settings)
+        return real(path, data, sha, settings, reader)
 
     monkeypatch.setattr(ingest_mod, "build_record", stop_half_way)
     with pytest.raises(KeyboardInterrupt):

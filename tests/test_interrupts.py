@@ -111,10 +111,10 @@ def test_sigterm_during_an_ingest_exits_143_and_leaves_the_store_as_it_was(tmp_p
     (docs / "errors.md").write_text("# Error codes\n\nAll of them retired.\n")
     real = ingest_mod.build_record
 
-    def build_record(path, data, sha, settings):
+    def build_record(path, data, sha, settings, reader=None):
         if path == "notes.txt":
             os.kill(os.getpid(), signal.SIGTERM)
-        return real(path, data, sha, settings)
+        return real(path, data, sha, settings, reader)
 
     monkeypatch.setattr(ingest_mod, "build_record", build_record)
     result = CliRunner().invoke(cli, ["ingest", str(docs), "--store", str(store), "--quiet"], env=clean_env())

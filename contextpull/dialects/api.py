@@ -7,25 +7,33 @@ to what it shows from a site-wide table (``depend``) and to the report (``note``
 through the door becomes a dependency of the document, so its fingerprint covers what it includes
 and reads. Where the site's own folders are is ``detect.site_folder``, one rule for every dialect.
 
-A dialect module exposes (the file names that identify its generator are in ``registry.DIALECTS``,
-the one table detection reads, so detection never imports a dialect):
+A dialect is one row of ``registry.DIALECTS`` (data: its name, the files that identify its
+generator and where detection looks for them, the module that reads it) and one object, the
+``Reader`` class its module defines (``site_reader.SiteReader``), opened once per build
+(``site_reader.open_site``). Its hooks are methods, each with a default that changes nothing:
 
-- ``NAME``: its setting value (``mkdocs``);
 - ``prepare(text, ctx) -> str``: Markdown (or MDX) source in, the Markdown the shared parser reads
   out: includes resolved, markup a reader never sees removed, markup with meaning made text;
-- optionally ``finish(doc, ctx) -> ParsedDocument``: titles from navigation and the like.
-- optionally ``skip(path, site) -> str | None``: why its generator renders no page for a file
-  (a partial, a headless section), asked for every file (``pages/hook.py``; Hugo's, Jekyll's
-  and mdBook's rules, which read front matter or navigation, are ``pages.py`` in their sub-packages).
-- optionally ``config_notes(ctx) -> None``: notes on what its configuration sets in a way that is
-  not read as data (Sphinx: a computed ``exclude_patterns``), made on the one document it picks
-  so the report says it once (``read.py``).
+- ``finish(doc, ctx) -> ParsedDocument``: titles from navigation and the like;
+- ``skip(path, data=None) -> str | None``: why its generator renders no page for a file
+  (a partial, a headless section), asked for every file (``pages/hook.py``; Hugo's, Jekyll's,
+  mdBook's, mkdocs' and Sphinx's rules are ``pages.py`` in their sub-packages);
+- ``config_notes(ctx) -> None``: notes on what its configuration sets in a way that is not
+  read as data (Sphinx: a computed ``exclude_patterns``), made on the one document it picks so
+  the report says it once (``read.py``).
+
+What a dialect works out once per site (configuration, navigation, label table, templates,
+parsed data files, page rules) is kept by the reader (``SiteReader.once``), never at module
+level; a document reaches it as ``ctx.reader``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from .site_reader import SiteReader
 
 # What became of one construct: replaced by the content it stands for (an include, a data value),
 # turned into the text a reader sees (an admonition, a shortcode whose rendering the generator
@@ -73,6 +81,7 @@ class Context(Protocol):
     """One document's view of its site while it is read."""
 
     site: Site
+    reader: "SiteReader"  # the site opened for the build: what is kept once per site
     path: str  # the document's store path, relative to DOCS
     # The document relative to repo_root, POSIX, and its folder ("" at the root): where its
     # relative includes start from. Dialects take them from here rather than work them out from

@@ -1,7 +1,8 @@
 """The real ``Context`` a dialect reads one document through (issue 26; the protocol is in
 ``api.py``).
 
-It is the only state a document's reading has: the notes for the construct report and the files
+It is the only state a document's reading has of its own (what is kept per site is its
+``reader``'s): the notes for the construct report and the files
 read through the guarded resolver (``includes.py``), which become the document's dependencies and
 so part of its fingerprint. One is made per document, in the worker that reads it.
 """
@@ -9,23 +10,28 @@ so part of its fingerprint. One is made per document, in the worker that reads i
 from __future__ import annotations
 
 from .api import OUTCOMES, Included, Note, Site
-from .detect import docs_folder
 from .includes import Refused, Resolver
+from .site_reader import SiteReader
 
 
 class DocumentContext:
     """One document's view of its site (``api.Context``), collecting notes and dependencies."""
 
     def __init__(
-        self, site: Site, path: str, config: dict | None = None, front_matter: dict | None = None
+        self, site: Site, path: str, config: dict | None = None, front_matter: dict | None = None,
+        reader=None,
     ):
         self.site = site
+        # The site opened for the build (``site_reader``): what the dialect works out once per
+        # site is kept there. A context made on its own (a test, a library caller) opens a
+        # plain one, which keeps state for this document alone.
+        self.reader = reader if reader is not None else SiteReader(site)
         self.path = path  # relative to DOCS, as stored
         self.config = config if config is not None else {}
         self.front_matter = front_matter if front_matter is not None else {}
         # The document's own repository path and folder (api.Context), where its relative
         # includes start from; DOCS relative to repo_root is "" when DOCS is the root.
-        docs = docs_folder(site)
+        docs = self.reader.docs_folder
         self.repo_path = f"{docs}/{path}" if docs else path
         self.folder = self.repo_path.rpartition("/")[0]
         self.notes: list[Note] = []

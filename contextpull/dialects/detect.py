@@ -28,16 +28,17 @@ never above the repository root.
 from __future__ import annotations
 
 import os
-from functools import lru_cache
 from pathlib import Path
 
-from ..bounded_read import read_regular_text, why
-from ..config import CONFIG_FILE_LIMIT
+from ..bounded_read import why
 from .api import Site
 from .data.files import DataError, load_conf_py, load_toml, load_yaml
-from .registry import DIALECTS, HUGO_SHARED_CONFIG, NAMES, dialect
+from .door import SiteDoor
+from .registry import DIALECTS, NAMES, dialect
 
-JUPYTER_BOOK_TOC = "_toc.yml"
+# The configuration files read as data, by their extension (``conf.py`` is read as Python
+# literals; any other file, such as JavaScript, is never read: its presence decides).
+DATA_FORMATS = (".yml", ".yaml", ".toml", ".json")
 
 
 def repo_root_of(docs: Path) -> Path:
@@ -78,98 +79,101 @@ def _folders(docs: Path, root: Path) -> list[Path]:
 
 
 def _find(docs: Path, root: Path, names: set[str] | None) -> tuple[str, Path] | None:
-    if (names is None or "sphinx" in names) and (docs / "source" / "conf.py").is_file():
-        return "sphinx", docs / "source" / "conf.py"
+    """The first configuration file the rows of ``registry.DIALECTS`` say to look for (module
+    docstring), and its generator; ``names`` limits the generators (None: all). Every probe goes
+    through the repository's door: a file found through a link out of it does not count."""
+    door = SiteDoor(str(root))
+
+    def is_file(path: Path) -> bool:
+        return door.is_file(str(path))
+
+    wanted = [d for d in DIALECTS if names is None or d.name in names]
+    for d in wanted:
+        for below in d.below_docs:
+            for file_name in d.config_files:
+                if is_file(docs / below / file_name):
+                    return d.name, docs / below / file_name
     for folder in _folders(docs, root):
-        for d in DIALECTS:
-            if names is not None and d.name not in names:
-                continue
+        for d in wanted:
             for file_name in d.config_files:
                 path = folder / file_name
-                if path.is_file():
-                    if d.name == "jekyll" and (folder / JUPYTER_BOOK_TOC).is_file():
-                        if names is None or "sphinx" in names:
-                            return "sphinx", path
-                        continue
+                if is_file(path):
+                    other = next((o for f, o in d.yields_to if is_file(folder / f)), None)
+                    if other is None:
+                        return d.name, path
+                    if names is None or other in names:
+                        return other, path
+        for d in wanted:
+            if not d.shared_needs or not door.is_dir(str(folder / d.shared_needs)):
+                continue
+            for file_name in d.shared_config_files:
+                if is_file(folder / file_name):
+                    return d.name, folder / file_name
+            for sub in d.config_folders:
+                for file_name in (*d.config_files, *d.shared_config_files):
+                    if is_file(folder / sub / file_name):
+                        return d.name, folder / sub / file_name
+    for d in wanted:
+        for sub in d.root_folders:
+            for file_name in d.config_files:
+                path = root / sub / file_name
+                if is_file(path):
                     return d.name, path
-        if (names is None or "hugo" in names) and (folder / "content").is_dir():
-            for file_name in HUGO_SHARED_CONFIG:
-                if (folder / file_name).is_file():
-                    return "hugo", folder / file_name
-            for file_name in (*dialect("hugo").config_files, *HUGO_SHARED_CONFIG):
-                if (folder / "config" / "_default" / file_name).is_file():
-                    return "hugo", folder / "config" / "_default" / file_name
-    if names is None or "docusaurus" in names:
-        for file_name in dialect("docusaurus").config_files:
-            path = root / "website" / file_name
-            if path.is_file():
-                return "docusaurus", path
     return None
 
 
 def site_folder(site: Site) -> str:
     """The generator's site folder, relative to the repository root, POSIX ("" for the root
     itself): where its own folders (``data/``, ``_includes/``, ``layouts/``, ``@site/``, a
-    book's ``src``, a snippet's base path) are looked for (module docstring)."""
-    return _site_folder(site.dialect, site.config_file, site.docs_root, site.repo_root)
-
-
-@lru_cache(maxsize=8)  # per site: every page asks, and the pages rules per file
-def _site_folder(name: str, config_file: str | None, docs_root: str, repo_root: str) -> str:
+    book's ``src``, a snippet's base path) are looked for (module docstring). A build asks its
+    ``SiteReader``, which works it out once."""
+    name, config_file = site.dialect, site.config_file
     if config_file:
         parts = config_file.split("/")[:-1]
-        if name == "hugo" and len(parts) >= 2 and parts[-2] == "config":  # config/_default/hugo.toml
-            parts = parts[:-2]
+        if name in NAMES:
+            for sub in dialect(name).config_folders:
+                if _below(parts, sub.split("/")):
+                    parts = parts[: -len(sub.split("/"))]
+                    break
         return "/".join(p for p in parts if p)
-    docs = _docs_folder(docs_root, repo_root)
+    docs = docs_folder(site)
     if docs == ".." or docs.startswith("../"):
         return ""
     beside = name in NAMES and dialect(name).config_beside_pages
     return docs if beside else docs.rpartition("/")[0]
 
 
+def _below(parts: list[str], sub: list[str]) -> bool:
+    """Whether the folder ``parts`` is a configuration folder ``sub`` of a row: its last part
+    stands for any environment's folder when it has more than one (Hugo's ``config/_default``
+    also matches ``config/production``), and for itself when it is alone (``.vitepress``)."""
+    n = len(sub)
+    if len(parts) < n:
+        return False
+    return parts[len(parts) - n:-1] == sub[:-1] and (n > 1 or parts[-1] == sub[0])
+
+
 def docs_folder(site: Site) -> str:
     """DOCS relative to the repository root, POSIX ("" when DOCS is the root, or no root is known)."""
-    return _docs_folder(site.docs_root, site.repo_root)
-
-
-@lru_cache(maxsize=8)
-def _docs_folder(docs_root: str, repo_root: str) -> str:
-    if not repo_root:
+    if not site.repo_root:
         return ""
-    docs = os.path.relpath(docs_root, repo_root).replace(os.sep, "/")
+    docs = os.path.relpath(site.docs_root, site.repo_root).replace(os.sep, "/")
     return "" if docs == "." else docs
 
 
-def file_stamp(repo_root: str, rel: str | None) -> tuple[int, int]:
-    """(mtime_ns, size) of a file, (0, -1) when absent: the key of a per-process cache that must
-    still see an edit between two builds in one process."""
-    if rel is None:
-        return 0, -1
-    try:
-        st = os.stat(os.path.join(repo_root, rel))
-    except OSError:
-        return 0, -1
-    return st.st_mtime_ns, st.st_size
-
-
-def load_config(site: Site) -> tuple[dict, str | None]:
-    """The generator's configuration as data, and the problem that kept it empty (or None)."""
-    return _load_config(site.repo_root, site.config_file, *file_stamp(site.repo_root, site.config_file))
-
-
-@lru_cache(maxsize=8)  # once per process and version of the file: every document of a build asks
-def _load_config(repo_root: str, config_file: str | None, *stamp) -> tuple[dict, str | None]:
+def read_config(site: Site, raw: bytes | OSError | None) -> tuple[dict, str | None]:
+    """The generator's configuration as data, and the problem that kept it empty (or None), from
+    the file's bytes (or why they could not be read). A build reads the file once, through the
+    site's door, in its ``SiteReader``."""
+    config_file = site.config_file
     if config_file is None:
         return {}, None
     name = config_file.rsplit("/", 1)[-1]
-    if name.startswith("docusaurus.config."):
-        return {}, None  # JavaScript: its presence decides, its code is never run
-    path = os.path.join(repo_root, config_file)
-    try:
-        text = read_regular_text(path, CONFIG_FILE_LIMIT, "utf-8-sig", "replace")
-    except OSError as exc:
-        return {}, f"cannot read {config_file}: {why(exc)}"
+    if not name.endswith(DATA_FORMATS) and name != "conf.py":
+        return {}, None  # code (Docusaurus's JavaScript): its presence decides, it is never run
+    if not isinstance(raw, bytes):
+        return {}, f"cannot read {config_file}: {why(raw) if raw is not None else 'not found'}"
+    text = raw.decode("utf-8-sig", "replace")
     try:
         if name.endswith((".yml", ".yaml")):
             data = load_yaml(text)

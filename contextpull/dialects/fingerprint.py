@@ -15,10 +15,9 @@ dependencies or the dialect changed. The dependency list itself is kept in the s
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Iterable
 
-from ..bounded_read import read_regular
+from .door import SiteDoor
 from .includes import MAX_INCLUDE_BYTES, MISSING
 
 FINGERPRINT_VERSION = "cp-deps-1"
@@ -53,15 +52,11 @@ def dependency_sha(repo_root: str, path: str, memo: dict | None = None) -> str:
     if sep:
         if scheme not in VIRTUAL:
             return "unknown"  # a key this version cannot recompute: the document is read again
-        from .registry import load_module
+        import importlib
 
-        return load_module(VIRTUAL[scheme]).current(repo_root, path, memo)
-    full = os.path.join(repo_root, *path.split("/"))
-    try:
-        data = read_regular(full, MAX_INCLUDE_BYTES)
-    except OSError:
-        return MISSING
-    return hashlib.sha256(data).hexdigest()
+        return importlib.import_module(f"{__package__}.{VIRTUAL[scheme]}").current(repo_root, path, memo)
+    # through the site's door: a recorded path is read under the guard its first read had
+    return SiteDoor(repo_root).sha256(path, MAX_INCLUDE_BYTES)
 
 
 def current_sha(dialect: str, file_sha: str, deps: Iterable[str], repo_root: str, memo: dict | None = None) -> str:

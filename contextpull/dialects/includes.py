@@ -130,6 +130,18 @@ class Resolver:
         return data
 
 
+def locate_real(root: str, rel: str) -> str | None:
+    """The absolute real path of ``rel`` (POSIX, relative to ``root``, which is real), or None when
+    it leaves the root lexically or through a symbolic link: the guard ``Resolver.locate`` applies,
+    for the site's own reads (``door.SiteDoor``)."""
+    rel = posixpath.normpath(rel)
+    if rel == ".." or rel.startswith("../") or rel.startswith("/"):
+        return None
+    lexical = root if rel == "." else os.path.join(root, *rel.split("/"))
+    real = _real_below(root, rel, lexical)
+    return real if _inside(real, root) else None
+
+
 def _real_below(root: str, rel: str, lexical: str) -> str:
     """``os.path.realpath(lexical)`` for ``lexical``, which is ``rel`` (normalised, no ``..``) under
     ``root`` (real already): only the components below the root can be links, so only they are

@@ -58,20 +58,13 @@ def split_code(text: str) -> list[tuple[bool, str]]:
 # A line that opens a fence, found from the newline before it (``FENCE_OPEN`` is the rule for one
 # line, and for the text's first).
 _FENCE_LINE = re.compile(r"\n[ \t]*(`{3,}|~{3,})")
-_CLOSERS: dict[tuple[str, int], re.Pattern[str]] = {}
 
 
 def _closer(marker: str) -> re.Pattern[str]:
     """The line that closes a fence opened by ``marker``, found from the newline before it: only
     the marker's character, at least as many, white space around (``str.isspace``, as ``re``'s
-    ``\\s`` is)."""
-    key = (marker[0], len(marker))
-    pattern = _CLOSERS.get(key)
-    if pattern is None:
-        pattern = re.compile(rf"\n[^\S\n]*{re.escape(marker[0])}{{{len(marker)},}}[^\S\n]*(?=\n|\Z)")
-        if len(_CLOSERS) < 64:
-            _CLOSERS[key] = pattern
-    return pattern
+    ``\\s`` is). ``re`` keeps the few compiled ones (a marker's character and length)."""
+    return re.compile(rf"\n[^\S\n]*{re.escape(marker[0])}{{{len(marker)},}}[^\S\n]*(?=\n|\Z)")
 
 
 def fence(code: str, language: str) -> str:

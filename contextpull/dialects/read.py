@@ -8,9 +8,9 @@ non-plain dialect and for the kinds added with it (``.mdx``, ``.rst``, ``.ipynb`
 - rst: ``sphinx.read_rst.parse_rst``, then the generic finish.
 - ipynb: ``read_ipynb.to_markdown``, then as markdown.
 
-Each reader is imported by its path in this package when a document first needs it (a dialect's
-from the ``registry`` table, the three shared readers' from ``READERS``); a path that does not
-import raises. A dialect that fails on a document is a named ``unresolved`` note and the document
+A dialect's hooks are methods of the site's reader (``site_reader``), opened once per build and
+handed in; the three shared readers are modules imported by their path when a document first
+needs one; a path that does not import raises. A dialect that fails on a document is a named ``unresolved`` note and the document
 is read without it: one generator's odd page must not lose the page. The generic finish is the
 title rule of issue 26: front-matter ``title``, else the title a dialect's ``finish`` set from
 the generator's navigation, else the first heading of any level, else the file stem; every
@@ -19,25 +19,17 @@ heading path starts with it; a front-matter ``description`` is the document's of
 
 from __future__ import annotations
 
-import hashlib
-import os
+import importlib
 from dataclasses import dataclass
-from functools import lru_cache
 
-from ..bounded_read import read_regular
-from ..config import CONFIG_FILE_LIMIT
 from ..parsing.blocks import Heading, Paragraph, ParsedDocument, ParseError
 from ..parsing.parse import decode_text
 from ..parsing.parse_markdown import normalize_newlines, parse_markdown
 from .api import Note, Site
 from .context import DocumentContext
-from .detect import file_stamp, load_config
 from .data.front_matter import split_front_matter
-from .includes import MISSING
-from .registry import dialect, load_module
-
-# The readers of the kinds every dialect reads, by the name their notes carry.
-READERS = {"rst": "sphinx.read_rst", "ipynb": "read_ipynb", "mdx": "mdx.mdx"}
+from .registry import NAMES, dialect
+from .site_reader import SiteReader, open_site
 
 
 @dataclass(frozen=True)
@@ -48,69 +40,72 @@ class ReadResult:
     description: str | None = None  # front-matter description: the offline summary's sentence
 
 
-def read_document(data: bytes, kind: str, stem: str, path: str, site: Site) -> ReadResult:
-    """``ParseError`` for a file that is empty or binary, as ``parse_file``; otherwise a result."""
+def read_document(
+    data: bytes, kind: str, stem: str, path: str, site: Site, reader: SiteReader | None = None
+) -> ReadResult:
+    """``ParseError`` for a file that is empty or binary, as ``parse_file``; otherwise a result.
+    ``reader`` is the site opened for the build (``site_reader.open_site``); without one the
+    site is opened for this document alone."""
+    if reader is None:
+        reader = open_site(site)
     text = normalize_newlines(decode_text(data))
-    config, problem = load_config(site)
-    ctx = DocumentContext(site, path, config)
+    config, problem = reader.configuration
+    ctx = DocumentContext(site, path, config, reader=reader)
     if problem is not None:
         ctx.note("configuration", "unresolved", 0, problem)
-    _config_notes(ctx)
+    if site.dialect != "plain":
+        _guarded(ctx, site.dialect, lambda: reader.config_notes(ctx), None)
     nav = None
     if kind == "rst":
         parsed = _rst(text, stem, ctx)
     else:
         if kind == "ipynb":
-            text = _step("read_ipynb", READERS["ipynb"], "to_markdown", text, ctx)
-        parsed, nav = _markdown(text, kind, stem, ctx)
+            text = _step("read_ipynb", "read_ipynb", "to_markdown", text, ctx)
+        parsed, nav = _markdown(text, kind, stem, ctx, reader)
     parsed, description = finish(parsed, ctx, stem, nav)
     deps = dict(ctx.deps)
     if site.config_file is not None:
-        deps.setdefault(site.config_file, config_sha(site))
+        deps.setdefault(site.config_file, reader.config_sha)
     return ReadResult(parsed, tuple(sorted(deps.items())), tuple(ctx.notes), description)
 
 
-def _markdown(text: str, kind: str, stem: str, ctx: DocumentContext) -> tuple[ParsedDocument, str | None]:
+def _markdown(
+    text: str, kind: str, stem: str, ctx: DocumentContext, reader: SiteReader
+) -> tuple[ParsedDocument, str | None]:
     """The parsed document, and the title the dialect's ``finish`` gave it (its navigation's)."""
     fm = split_front_matter(text)
     ctx.front_matter = fm.data
     ctx.notes.extend(fm.notes)
     text = fm.body
-    if kind == "mdx" or ctx.site.dialect == "docusaurus":
-        text = _step("mdx", READERS["mdx"], "prepare", text, ctx)
-    path = dialect(ctx.site.dialect).module if ctx.site.dialect != "plain" else None
-    if path is not None:
-        text = _step(ctx.site.dialect, path, "prepare", text, ctx)
+    if kind == "mdx" or (ctx.site.dialect in NAMES and dialect(ctx.site.dialect).markdown_is_mdx):
+        text = _step("mdx", "mdx.mdx", "prepare", text, ctx)
+    if ctx.site.dialect != "plain":
+        text = _guarded(ctx, ctx.site.dialect, lambda: reader.prepare(text, ctx), text)
     parsed = parse_markdown(text, stem)
     parsed_title = parsed.title
-    module = load_module(path) if path is not None else None
-    if module is not None and hasattr(module, "finish"):
-        parsed = _guarded(ctx, ctx.site.dialect, lambda: module.finish(parsed, ctx), parsed)
+    if ctx.site.dialect != "plain":
+        parsed = _guarded(ctx, ctx.site.dialect, lambda: reader.finish(parsed, ctx), parsed)
     return parsed, (parsed.title if parsed.title != parsed_title else None)
 
 
-def _config_notes(ctx: DocumentContext) -> None:
-    """What the dialect could not read of its configuration (Sphinx: a computed
-    ``exclude_patterns``), noted by its module's ``config_notes`` on the one document it picks."""
-    if ctx.site.dialect == "plain":
-        return
-    module = load_module(dialect(ctx.site.dialect).module)
-    if hasattr(module, "config_notes"):
-        _guarded(ctx, ctx.site.dialect, lambda: module.config_notes(ctx), None)
-
-
 def _rst(text: str, stem: str, ctx: DocumentContext) -> ParsedDocument:
-    module = load_module(READERS["rst"])
-    parsed = _guarded(ctx, "rst", lambda: module.parse_rst(text, ctx), None)
+    parsed = _step("rst", "sphinx.read_rst", "parse_rst", text, ctx, fallback=None)
     if parsed is None:
         parsed = parse_markdown(text, stem)
     return parsed
 
 
-def _step(name: str, path: str, func: str, text: str, ctx: DocumentContext) -> str:
+def load_module(path: str):
+    """The module ``contextpull.dialects.<path>``: the readers of the kinds every dialect reads
+    (``.rst``, ``.ipynb``, ``.mdx``), named where they are used. A path that does not import
+    raises, as any import does: a typo must not read a whole kind as the identity."""
+    return importlib.import_module(f"{__package__}.{path}")
+
+
+def _step(name: str, path: str, func: str, text: str, ctx: DocumentContext, fallback=...):
     """``func`` of the module at ``path`` on ``text``; a failure is a note named ``name``."""
     module = load_module(path)
-    return _guarded(ctx, name, lambda: getattr(module, func)(text, ctx), text)
+    return _guarded(ctx, name, lambda: getattr(module, func)(text, ctx), text if fallback is ... else fallback)
 
 
 def _guarded(ctx: DocumentContext, name: str, call, fallback):
@@ -167,18 +162,3 @@ def _first_heading(blocks) -> str | None:
         if isinstance(block, Heading) and block.text.strip():
             return block.text.strip()
     return None
-
-
-def config_sha(site: Site) -> str:
-    """The configuration file's sha256: a dependency of every document of the site, since what
-    it says (a snippets base path, a data value) changes what documents show."""
-    return _config_sha(site.repo_root, site.config_file, *file_stamp(site.repo_root, site.config_file))
-
-
-@lru_cache(maxsize=8)  # once per process and version of the file: every document asks
-def _config_sha(repo_root: str, config_file: str, *stamp) -> str:
-    try:
-        data = read_regular(os.path.join(repo_root, config_file), CONFIG_FILE_LIMIT)
-    except OSError:
-        return MISSING
-    return hashlib.sha256(data).hexdigest()

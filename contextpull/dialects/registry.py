@@ -1,28 +1,49 @@
-"""The one table of dialects (issue 26, "A dialect setting"): each setting value, the file
-names that identify its generator, and the module that reads it, imported only when a build
-uses it.
+"""The one table of dialects (issue 26, "A dialect setting"; issue 35, "A dialect is a value"):
+one row per generator, data only. A row says the setting value, the file names that identify
+the generator and where detection looks for them (``detect``), where the site is when no file
+was found, and the module that reads it. That module is imported only when a build uses the
+dialect, and its ``Reader`` class (a ``site_reader.SiteReader``) is the one object its hooks are
+found on (``site_reader.open_site``).
 
 The order of ``DIALECTS`` is the order detection tries names in one folder: names only one
 generator uses come before names several share (``_config.yml``, ``config.toml``, ``conf.py``).
+
+This module imports nothing: the CLI, the settings check and the Action take their lists of
+names from ``NAMES`` and ``SETTING_VALUES`` without loading any reader.
 """
 
 from __future__ import annotations
 
-import importlib
-from functools import lru_cache
 from dataclasses import dataclass
-from types import ModuleType
 
 
 @dataclass(frozen=True)
 class Dialect:
     name: str
     config_files: tuple[str, ...]  # most specific first
-    module: str  # its reading module, a path in contextpull.dialects
+    module: str  # its reading module, a path in contextpull.dialects, which defines ``Reader``
     # Whether the configuration file sits in the folder the pages are read from (Jekyll's
     # ``_config.yml``, Sphinx's ``conf.py``) rather than above it (``mkdocs.yml`` above ``docs/``,
     # ``hugo.toml`` above ``content/``): where the site is when no configuration file was found.
     config_beside_pages: bool = False
+    # Detection beyond "a config file in DOCS or a folder above it" (``detect``), each data:
+    # folders below DOCS looked in first (Sphinx's separate source and build layout);
+    below_docs: tuple[str, ...] = ()
+    # (file, dialect): beside this file the configuration belongs to another generator (a Jekyll
+    # ``_config.yml`` beside a ``_toc.yml`` is a Jupyter Book, read as Sphinx);
+    yields_to: tuple[tuple[str, str], ...] = ()
+    # names other tools use too, counted only in a folder that holds ``shared_needs``;
+    shared_config_files: tuple[str, ...] = ()
+    shared_needs: str = ""
+    # configuration folders below a site folder (Hugo's ``config/_default``), looked in after the
+    # folder itself, with the generator's names and the shared ones (when ``shared_needs`` is
+    # there); a configuration file found in one has its site above it (``detect.site_folder``);
+    config_folders: tuple[str, ...] = ()
+    # folders of the repository root looked in last (Docusaurus sites in ``website/``).
+    root_folders: tuple[str, ...] = ()
+    # Whether its ``.md`` pages carry JSX, so they go through the MDX rules as ``.mdx`` files do
+    # (Docusaurus: the generator, not the extension, decides).
+    markdown_is_mdx: bool = False
 
 
 DIALECTS = (
@@ -31,14 +52,20 @@ DIALECTS = (
         "docusaurus",
         ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs"),
         "docusaurus.dialect",
+        root_folders=("website",), markdown_is_mdx=True,
     ),
-    Dialect("hugo", ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json"), "hugo.dialect"),
+    Dialect(
+        "hugo", ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json"), "hugo.dialect",
+        shared_config_files=("config.toml", "config.yaml", "config.yml", "config.json"),
+        shared_needs="content", config_folders=("config/_default",),
+    ),
     Dialect("mdbook", ("book.toml",), "mdbook.dialect"),
-    Dialect("sphinx", ("conf.py",), "sphinx.dialect", config_beside_pages=True),
-    Dialect("jekyll", ("_config.yml", "_config.yaml"), "jekyll.dialect", config_beside_pages=True),
+    Dialect("sphinx", ("conf.py",), "sphinx.dialect", config_beside_pages=True, below_docs=("source",)),
+    Dialect(
+        "jekyll", ("_config.yml", "_config.yaml"), "jekyll.dialect", config_beside_pages=True,
+        yields_to=(("_toc.yml", "sphinx"),),
+    ),
 )
-# Hugo's older name, shared with many tools: it counts only beside a ``content/`` folder.
-HUGO_SHARED_CONFIG = ("config.toml", "config.yaml", "config.yml", "config.json")
 
 NAMES = tuple(d.name for d in DIALECTS)
 SETTING_VALUES = ("auto", "plain", *NAMES)
@@ -47,11 +74,3 @@ _BY_NAME = {d.name: d for d in DIALECTS}
 
 def dialect(name: str) -> Dialect:
     return _BY_NAME[name]
-
-
-@lru_cache(maxsize=None)  # once per process: every document asks
-def load_module(path: str) -> ModuleType:
-    """The module ``contextpull.dialects.<path>``. Every module the table and ``read`` name
-    exists, so one that is missing raises like any other import failure: a typo in a path must
-    not silently read a whole dialect as the identity."""
-    return importlib.import_module(f"{__package__}.{path}")

@@ -104,15 +104,16 @@ def _read(candidate: Candidate, max_bytes: int) -> _Read | Skipped:
 
 
 def _scan(
-    corpus: Path, exclude: Iterable[Path], progress, max_bytes: int, site=None
+    corpus: Path, exclude: Iterable[Path], progress, max_bytes: int, reader=None
 ) -> Iterator[_Read | Skipped | NotAPage]:
     """What discovery found, read; a file the site's generator never renders as a page is a
-    ``NotAPage`` entry, whose bytes go no further (``dialects.pages``)."""
+    ``NotAPage`` entry, whose bytes go no further (``dialects.pages``). ``reader`` is the site
+    opened for the build (``open_reader``); a plain site has no page rules."""
     # Discovery is listed in full first (paths only, cheap beside reading the files): the total
     # is what lets progress say how far a run is, and how long it has left.
     found = list(discover(corpus, exclude=exclude))
     not_a_page = None
-    if site is not None and site.dialect != "plain":
+    if reader is not None and reader.site.dialect != "plain":
         from ..dialects.pages.hook import not_a_page  # a plain build never loads the dialects' rules
     if progress is not None:
         progress.start(len(found))
@@ -127,7 +128,7 @@ def _scan(
             yield read
             continue
         # asked with the bytes just read, so a rule need not open the page again (dialects.pages)
-        reason = not_a_page(item.path, site, read.data if isinstance(read, _Read) else None)
+        reason = not_a_page(item.path, reader, read.data if isinstance(read, _Read) else None)
         yield NotAPage(item.path, reason) if reason is not None else read
 
 
@@ -147,7 +148,23 @@ def with_site(settings: Settings, corpus: Path) -> Settings:
     return replace(settings, site=detect_site(Path(corpus), settings.dialect))
 
 
-def build_record(path: str, data: bytes, sha256: str, settings: Settings) -> DocumentRecord | Skipped:
+def open_reader(settings: Settings):
+    """The site of ``settings`` opened for one build (``dialects.site_reader``): built once here,
+    handed to the page rules and, with the per-document work, to each worker once. A plain site
+    gets one too: its ``.rst``, ``.ipynb`` and ``.mdx`` documents are read through the dialects'
+    shared readers, and what they share (a label table) must be built once, not per document.
+    Opening one loads no dialect's module."""
+    site = settings.site
+    if site is None:
+        return None
+    from ..dialects.site_reader import open_site
+
+    return open_site(site)
+
+
+def build_record(
+    path: str, data: bytes, sha256: str, settings: Settings, reader=None
+) -> DocumentRecord | Skipped:
     """Parse, section, classify and summarise one file's bytes: ``finish_record`` of
     ``read_record``, the two halves a parse worker and the main process share between them
     (``workers.ordered_map``).
@@ -155,7 +172,7 @@ def build_record(path: str, data: bytes, sha256: str, settings: Settings) -> Doc
     A plain site's Markdown and every other format take the path they always took, so their
     records are byte for byte what they were; a generator's dialect and the kinds it brought
     (``.mdx``, ``.rst``, ``.ipynb``) are read through ``dialects.read``."""
-    return finish_record(read_record(path, data, sha256, settings), settings)
+    return finish_record(read_record(path, data, sha256, settings, reader), settings)
 
 
 @dataclass(frozen=True)
@@ -171,7 +188,7 @@ class Read:
     extra: dict  # a dialect's dependencies and notes
 
 
-def read_record(path: str, data: bytes, sha256: str, settings: Settings) -> Read | Skipped:
+def read_record(path: str, data: bytes, sha256: str, settings: Settings, reader=None) -> Read | Skipped:
     """The file read: the half of ``build_record`` that a dialect makes Python-heavy (includes,
     shortcodes, data files, markup to text), so the half a parse worker takes."""
     kind = kind_for(path)
@@ -179,7 +196,7 @@ def read_record(path: str, data: bytes, sha256: str, settings: Settings) -> Read
         return Skipped(path, "unsupported file type")
     try:
         if reads_dialect(path, settings.site):
-            parsed, description, sha, extra = _read_dialect(path, data, sha256, settings, kind)
+            parsed, description, sha, extra = _read_dialect(path, data, sha256, settings, kind, reader)
         else:
             parsed, description, sha, extra = parse_file(data, kind, _stem(path)), None, sha256, {}
     except Exception as exc:  # noqa: BLE001 - one bad file must never stop the run
@@ -187,7 +204,7 @@ def read_record(path: str, data: bytes, sha256: str, settings: Settings) -> Read
     return Read(path, kind, len(data), parsed, description, sha, extra)
 
 
-def _read_dialect(path: str, data: bytes, sha256: str, settings: Settings, kind: str):
+def _read_dialect(path: str, data: bytes, sha256: str, settings: Settings, kind: str, reader=None):
     """(parsed, description, the document's sha256, its dependencies and notes) by its dialect."""
     from ..dialects.api import Site
     from ..dialects.fingerprint import document_sha
@@ -196,7 +213,7 @@ def _read_dialect(path: str, data: bytes, sha256: str, settings: Settings, kind:
     site = settings.site
     if site is None:  # a caller that resolved no site (a library user): no root, so no includes
         site = Site("plain", None, "", "")
-    result = read_document(data, kind, _stem(path), path, site)
+    result = read_document(data, kind, _stem(path), path, site, reader)
     sha = document_sha(site.dialect, sha256, result.deps)
     return result.parsed, result.description, sha, {"deps": result.deps, "notes": result.notes}
 
@@ -253,10 +270,11 @@ def collect(
     ``dialect_reads``) as they are on disk now (``dialects.reads.expected_sha``).
     """
     settings = with_site(settings, corpus)
+    reader = open_reader(settings)
     memo: dict[str, str] = {}
 
     def jobs() -> Iterator[tuple[bool, object]]:
-        for item in _scan(Path(corpus), exclude, progress, settings.max_file_bytes, settings.site):
+        for item in _scan(Path(corpus), exclude, progress, settings.max_file_bytes, reader):
             if isinstance(item, (Skipped, NotAPage)):
                 yield False, item
                 continue
@@ -269,8 +287,8 @@ def collect(
             else:
                 yield True, (path, item.data, item.sha256, settings)
 
-    yield from ordered_map(build_record, jobs(), workers=workers_for(settings.site),
-                           halves=(read_record, partial(finish_record, settings=settings)))
+    yield from ordered_map(partial(build_record, reader=reader), jobs(), workers=workers_for(settings.site),
+                           halves=(partial(read_record, reader=reader), partial(finish_record, settings=settings)))
 
 
 def ingest(
@@ -295,7 +313,8 @@ def ingest(
     summaries = SummaryStage(settings, environ=environ) if wants_model(settings) else None
     check_corpus(corpus)
     settings = with_site(settings, corpus)
-    scan = _scan(corpus, [*exclude, store], progress, settings.max_file_bytes, settings.site)
+    reader = open_reader(settings)
+    scan = _scan(corpus, [*exclude, store], progress, settings.max_file_bytes, reader)
     first = next(scan, None)
     if first is None:
         raise empty_corpus_error(corpus)
@@ -313,7 +332,7 @@ def ingest(
         # build_record is looked up here, at call time, so tests can stand in for it
         apply_corpus(
             target.conn, itertools.chain([first], scan), settings, report,
-            parse=build_record, before_write=target.before_write, corpus_label=str(corpus),
+            parse=partial(build_record, reader=reader), before_write=target.before_write, corpus_label=str(corpus),
             summaries=summaries,
         )
         if embedder is not None:

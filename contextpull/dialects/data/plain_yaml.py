@@ -30,6 +30,8 @@ from typing import Any
 
 import yaml
 
+from .files import _Loader
+
 # What a value declined is told apart by (None is a value: an empty document, a ``key:``).
 DECLINED = object()
 
@@ -50,7 +52,9 @@ _STR = "tag:yaml.org,2002:str"
 # YAML's bound on an implicit key's length is 1024 characters: longer ones are left to PyYAML.
 _KEY_LIMIT = 1000
 
-_loader = None
+# The loader the fallback uses, for its resolver and constructors (neither keeps state between
+# scalars): made once, never changed.
+_LOADER = _Loader("")
 
 
 def load(source: str) -> Any:
@@ -155,31 +159,13 @@ def _value(text: str) -> Any:
 
 
 def _plain(text: str) -> Any:
-    """A plain scalar's value, as PyYAML's resolver types it and its constructor builds it;
-    kept per text (keys and short values repeat on every page; each value is immutable)."""
-    found = _PLAIN.get(text, _PLAIN)
-    if found is not _PLAIN:
-        return found
-    global _loader
-    if _loader is None:
-        from .files import _Loader  # the loader the fallback uses: its resolver and constructors
-
-        _loader = _Loader("")
-    tag = _loader.resolve(yaml.ScalarNode, text, (True, False))
+    """A plain scalar's value, as PyYAML's resolver types it and its constructor builds it."""
+    tag = _LOADER.resolve(yaml.ScalarNode, text, (True, False))
     if tag == _STR:
-        value = text
-    elif tag in _TAGS:
-        try:
-            value = _loader.yaml_constructors[tag](_loader, yaml.ScalarNode(tag, text))
-        except (ValueError, TypeError, OverflowError, yaml.YAMLError):  # 2023-02-30: PyYAML's message
-            raise _Declined from None
-    else:
+        return text
+    if tag not in _TAGS:
         raise _Declined
-    if len(_PLAIN) >= _PLAIN_LIMIT:
-        _PLAIN.clear()
-    _PLAIN[text] = value
-    return value
-
-
-_PLAIN: dict[str, Any] = {}
-_PLAIN_LIMIT = 4096
+    try:
+        return _LOADER.yaml_constructors[tag](_LOADER, yaml.ScalarNode(tag, text))
+    except (ValueError, TypeError, OverflowError, yaml.YAMLError):  # 2023-02-30: PyYAML's message
+        raise _Declined from None

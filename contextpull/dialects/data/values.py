@@ -18,28 +18,29 @@ import json
 from .files import DataError, load_toml, load_yaml, object_tags
 
 VALUE_NODES = 5_000
-_PARSED: dict[str, object] = {}
-_ERRORS: dict[str, str] = {}  # digest -> why the file is not data (an alias bomb, malformed YAML)
-_CACHE_LIMIT = 64
 
 
-def parse_data(raw: bytes, ext: str, sha256: str | None = None) -> object:
-    """A data file's value, or None when it does not parse. Cached by content, so a page that
-    looks up many keys of one file parses it once per process; ``sha256`` is the digest of
-    ``raw`` when the caller has it already (the dependency record holds it)."""
+def parse_data(raw: bytes, ext: str, sha256: str | None = None, ctx=None) -> object:
+    """A data file's value, or None when it does not parse. Kept by content for the build
+    (``ctx.reader``), so the pages that look up many keys of one file parse it once; ``sha256``
+    is the digest of ``raw`` when the caller has it already (the dependency record holds it).
+    Without ``ctx`` the file is parsed now."""
+    return _parsed(raw, ext, sha256, ctx)[0]
+
+
+def _parsed(raw: bytes, ext: str, sha256: str | None, ctx) -> tuple[object, str | None]:
+    """(value, why the file is not data or None: an alias bomb, malformed YAML)."""
+    if ctx is None:
+        return _value(raw, ext)
     digest = (sha256 or hashlib.sha256(raw).hexdigest()) + ext
-    if digest in _PARSED:
-        return _PARSED[digest]
-    if len(_PARSED) >= _CACHE_LIMIT:
-        _PARSED.clear()
-        _ERRORS.clear()
+    return ctx.reader.once((__name__, digest), lambda: _value(raw, ext))
+
+
+def _value(raw: bytes, ext: str) -> tuple[object, str | None]:
     try:
-        value = _load(raw, ext)
+        return _load(raw, ext), None
     except DataError as exc:
-        value = None
-        _ERRORS[digest] = str(exc)
-    _PARSED[digest] = value
-    return value
+        return None, str(exc)
 
 
 def _load(raw: bytes, ext: str) -> object:
@@ -69,10 +70,7 @@ def note_unreadable(ctx, raw: bytes, path: str, ext: str, line: int, sha256: str
     """An ``unresolved`` ``data file`` note naming the data file at ``path`` and why it is not
     data (``parse_data`` found it so), once per file and document, at ``line``: the place that
     asked for a value, whose own note says only that the value is missing."""
-    digest = (sha256 or hashlib.sha256(raw).hexdigest()) + ext
-    if digest not in _PARSED:
-        parse_data(raw, ext, sha256)
-    reason = _ERRORS.get(digest)
+    reason = _parsed(raw, ext, sha256, ctx)[1]
     if reason is None:
         return
     detail = f"{path}: {reason}"

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from ...parsing.blocks import Heading, ParsedDocument
 from ..api import Context
+from ..site_reader import SiteReader
 from ..callouts import callouts
 
 NAME = "docusaurus"
@@ -50,3 +51,17 @@ def _scalar(value) -> str | None:
     if value is None or isinstance(value, (dict, list, bool)):
         return None
     return str(value).strip() or None
+
+
+class Reader(SiteReader):
+    """docusaurus's hooks on a site opened for one build (``site_reader``; the table row is
+    ``registry.DIALECTS``)."""
+
+    def prepare(self, text: str, ctx: Context) -> str:
+        return prepare(text, ctx)
+
+    def finish(self, parsed, ctx: Context):
+        return finish(parsed, ctx)
+
+    def skip(self, path: str, data: bytes | None = None) -> str | None:
+        return skip(path)

@@ -22,6 +22,8 @@ import re
 
 from . import hugo_data, templates
 from ..api import Context, Included
+from ..site_reader import SiteReader
+from . import pages
 from ..markup import (dedent_block, html_to_text, labelled, outside_code, split_code, strip_heading_attributes,
                      strip_html_comments, title_case)
 from ..callouts import callouts
@@ -203,7 +205,7 @@ def _include(call: Call, ctx: Context, line: int, within: Included | None, held:
     got = ctx.include(chosen, base="", line=line, construct=f"hugo {call.name}", within=within)
     if got is None:
         return ""
-    body = hugo_data.drop_front_matter(got.text) if call.name == "include" else got.text
+    body = hugo_data.drop_front_matter(got.text, ctx) if call.name == "include" else got.text
     body = protect(body, held)
     return _render(body, ctx, line, got, held).strip("\n")
 
@@ -220,7 +222,7 @@ def _glossary(call: Call, ctx: Context, line: int, within: Included | None, held
     got = ctx.include(chosen, base="", line=line, construct="hugo glossary-term", within=within)
     if got is None:
         return term
-    body = protect(hugo_data.drop_front_matter(got.text), held)
+    body = protect(hugo_data.drop_front_matter(got.text, ctx), held)
     return _render(body, ctx, line, got, held).strip("\n")
 
 
@@ -236,7 +238,7 @@ def _page_description(call: Call, ctx: Context, line: int, within: Included | No
     got = ctx.include(chosen, base="", line=line, construct="hugo get-page-desc", within=within)
     if got is None:
         return ""
-    description = hugo_data.front_matter_value(got.text, "description")
+    description = hugo_data.front_matter_value(got.text, "description", ctx)
     if description is None:
         ctx.note("hugo get-page-desc", "unresolved", line, f"{target}: no description")
         return ""
@@ -344,3 +346,14 @@ def _indent_like(rendered: str, text: str, start: int) -> str:
         return rendered
     lines = rendered.split("\n")
     return "\n".join([lines[0], *(lead + part if part.strip() else "" for part in lines[1:])])
+
+
+class Reader(SiteReader):
+    """hugo's hooks on a site opened for one build (``site_reader``; the table row is
+    ``registry.DIALECTS``)."""
+
+    def prepare(self, text: str, ctx: Context) -> str:
+        return prepare(text, ctx)
+
+    def skip(self, path: str, data: bytes | None = None) -> str | None:
+        return pages.skip(path, self, data)

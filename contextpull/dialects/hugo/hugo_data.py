@@ -9,20 +9,17 @@ enough to print, whatever aliases its YAML uses.
 
 from __future__ import annotations
 
-import os
 import posixpath
-from functools import lru_cache
 
 from ..api import Context, Included
 from ..data.front_matter import split_front_matter
 from ..data.values import VALUE_NODES, dotted, nodes, note_object_tags, note_unreadable, parse_data, scalar
-from ..detect import docs_folder, site_folder
 
 
 def site_root(ctx: Context) -> str:
     """The Hugo project folder, relative to the repository root ("" for the root itself): the
     one rule every dialect shares (``detect.site_folder``)."""
-    return site_folder(ctx.site)
+    return ctx.reader.site_folder
 
 
 def block_attributes(ctx: Context) -> bool:
@@ -35,7 +32,7 @@ def content_roots(ctx: Context) -> list[str]:
     """The folders mounted as content, most specific first, relative to the repository root;
     DOCS alone without a configuration file (``detect.site_folder``, as the page rules)."""
     if not ctx.site.config_file:
-        return [docs_folder(ctx.site)]
+        return [ctx.reader.docs_folder]
     root = site_root(ctx)
     config = ctx.config if isinstance(ctx.config, dict) else {}
     found: list[str] = []
@@ -93,36 +90,37 @@ def find(ctx: Context, rel: str) -> str | None:
     read."""
     if rel.startswith("..") or posixpath.isabs(rel):
         return None
-    root = ctx.site.repo_root
-    if os.path.isfile(os.path.join(root, rel)):
+    files = ctx.reader.files
+    if files.is_file(rel):
         return rel
     found = ""
     for part in rel.split("/"):
-        folder = os.path.join(root, found)
-        try:
-            names = sorted(os.listdir(folder))
-        except OSError:
+        names = sorted(entry.name for entry in files.scandir(found or "."))
+        if not names:
             return None
         match = next((n for n in names if n.lower() == part.lower()), None)
         if match is None:
             return None
         found = posixpath.join(found, match) if found else match
-    return found if os.path.isfile(os.path.join(root, found)) else None
+    return found if files.is_file(found) else None
 
 
-@lru_cache(maxsize=256)  # one snippet is included by many pages a worker reads
-def _split(text: str):
-    return split_front_matter(text)
+def _split(text: str, ctx: Context | None):
+    """The included page split; once per build and text, as one snippet is included by many
+    pages (``ctx`` None: split now)."""
+    if ctx is None:
+        return split_front_matter(text)
+    return ctx.reader.once((__name__, "split", text), lambda: split_front_matter(text))
 
 
-def drop_front_matter(text: str) -> str:
+def drop_front_matter(text: str, ctx: Context | None = None) -> str:
     """An included page's body: Hugo renders its content, never its front matter."""
-    return _split(text).body.lstrip("\n")
+    return _split(text, ctx).body.lstrip("\n")
 
 
-def front_matter_value(text: str, key: str) -> str | None:
+def front_matter_value(text: str, key: str, ctx: Context | None = None) -> str | None:
     """One scalar of an included page's front matter (YAML or TOML), e.g. its description."""
-    data = _split(text).data
+    data = _split(text, ctx).data
     return scalar(data.get(key)) if isinstance(data, dict) else None
 
 
@@ -151,23 +149,13 @@ def embedded_template_url(ctx: Context, name: str, line: int = 0) -> str | None:
 def docs_section(ctx: Context, key: str, *, section: str | None, skip_header: bool, line: int = 0) -> str | None:
     """The docs site's ``hugo.Data.docs`` section ``key`` (under ``section``) as YAML, nested
     under its dotted key as ``code-toggle`` prints it; None when absent or too large. Each one
-    printed is kept for the process, by the data file's digest: printing is pure Python, and a
-    worker asked for the same section again (the same page rebuilt, a key two pages show) need
-    not print it twice."""
+    printed is kept for the build, by the data file's digest: printing is pure Python, and a
+    key two pages show need not be printed twice."""
     docs, identity = _data_file(ctx, "docs", line)
-    cache_key = (identity, section, key, skip_header)
-    if identity is not None and cache_key in _SECTIONS:
-        return _SECTIONS[cache_key]
-    text = _section(docs, key, section, skip_header)
-    if identity is not None:
-        if len(_SECTIONS) >= _SECTIONS_LIMIT:
-            _SECTIONS.clear()
-        _SECTIONS[cache_key] = text
-    return text
-
-
-_SECTIONS: dict[tuple, str | None] = {}
-_SECTIONS_LIMIT = 1024
+    if identity is None:
+        return _section(docs, key, section, skip_header)
+    return ctx.reader.once((__name__, "section", identity, section, key, skip_header),
+                           lambda: _section(docs, key, section, skip_header))
 
 
 def _section(docs: object, key: str, section: str | None, skip_header: bool) -> str | None:
@@ -197,7 +185,7 @@ def _data_file(ctx: Context, stem: str, line: int = 0) -> tuple[object, str | No
         if found is not None:
             raw, digest = found
             note_object_tags(ctx, raw, path, ext)
-            value = parse_data(raw, ext, digest)
+            value = parse_data(raw, ext, digest, ctx)
             note_unreadable(ctx, raw, path, ext, line, digest)
             return value, digest + ext
     return None, None

@@ -13,33 +13,29 @@ keeping the documents is the only way that text reaches the store.
 from __future__ import annotations
 
 import os
-from functools import lru_cache
 
-from ..api import Site
-from ..detect import file_stamp, load_config
-from ..pages.site_files import (HEAD_LIMIT, decoded, docs_path, front_matter, front_matter_of, head, pages_folder,
-                                relative, stamp)
+from ..pages.site_files import HEAD_LIMIT, decoded, docs_path, front_matter, front_matter_of, head, pages_folder, relative
 
 _CONTENT = (".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".html", ".htm", ".org", ".adoc", ".rst", ".ipynb")
 
 
-def skip(path: str, site: Site, data: bytes | None = None) -> str | None:
+def skip(path: str, reader, data: bytes | None = None) -> str | None:
     """Why Hugo renders no page for ``path`` (relative to DOCS), or None (module docstring).
     ``data``, when given, is the file's bytes as the build read them: its front matter is taken
     from them rather than from a second read of the file."""
     name = path.rpartition("/")[2]
     if not name.lower().endswith(_CONTENT):
         return None
-    content, rel = _place(site, path)
+    content, rel = _place(reader, path)
     parts = rel.split("/")
-    own = _build_front_matter(docs_path(site, path), data)
+    own = _build_front_matter(reader, docs_path(reader.site, path), data)
     if _hidden(own.get("build")) or _hidden(own.get("_build")):
         return "build render and list are never: Hugo renders no page for it"
     if own.get("headless") is True and _stem(name) == "index":
         return "headless bundle: Hugo renders no page for it"
     for depth in range(len(parts) - 1, 0, -1):
         base = content + "/" + "/".join(parts[:depth])
-        bundle, headless = _folder(base, *stamp(base))
+        bundle, headless = _folder(reader, base)
         if bundle == "leaf" and not (depth == len(parts) - 1 and _stem(name) == "index"):
             return f"resource of the leaf bundle {'/'.join(parts[:depth])}/index.md, not a page"
         own_section = depth == len(parts) - 1 and _stem(name) == "_index"
@@ -48,17 +44,18 @@ def skip(path: str, site: Site, data: bytes | None = None) -> str | None:
     own_build = own.get("build") if isinstance(own.get("build"), dict) else {}
     if _stem(name) == "_index" and len(parts) > 1 and "render" not in own_build:
         folder = content + "/" + "/".join(parts[:-1])
-        if _folder(folder, *stamp(folder))[1]:
+        if _folder(reader, folder)[1]:
             return "headless section: its cascade sets build render and list never"
     return None
 
 
-def _place(site: Site, path: str) -> tuple[str, str]:
+def _place(reader, path: str) -> tuple[str, str]:
     """The folder that bounds the walk up from ``path`` (the content folder, absolute and
     normalised; DOCS when the file is not inside it: DOCS is the content folder under another
     name), and ``path`` relative to it. The folders are worked out once per site: the rule asks
     for every file of a build, and normalising the same folders again was most of its cost."""
-    docs_root, content = _folders(site, *file_stamp(site.repo_root, site.config_file))
+    site = reader.site
+    docs_root, content = reader.once((__name__, "folders"), lambda: _folders(reader))
     if path.startswith(("/", "./", "../")) or "/./" in path or "/../" in path or "//" in path \
             or path.endswith(("/.", "/..")) or path in (".", ".."):
         rel = relative(site, path, content)  # not in discovery's form: normalised the general way
@@ -70,28 +67,27 @@ def _place(site: Site, path: str) -> tuple[str, str]:
     return site.docs_root, path
 
 
-@lru_cache(maxsize=8)  # per site and version of its configuration
-def _folders(site: Site, *version) -> tuple[str, str]:
-    """DOCS and the Hugo content folder, both absolute and normalised."""
-    config = load_config(site)[0]
+def _folders(reader) -> tuple[str, str]:
+    """DOCS and the Hugo content folder, both absolute and normalised (once per build)."""
+    config = reader.config
     content_dir = config.get("contentDir") or config.get("contentdir") or "content"
-    content = os.path.abspath(pages_folder(site, str(content_dir)))
-    return os.path.abspath(site.docs_root), content
+    content = os.path.abspath(pages_folder(reader, str(content_dir)))
+    return os.path.abspath(reader.site.docs_root), content
 
 
-def _build_front_matter(abspath: str, data: bytes | None = None) -> dict:
+def _build_front_matter(reader, abspath: str, data: bytes | None = None) -> dict:
     """A page's front matter when it can say anything about building (most pages' cannot, and
     parsing every page's YAML twice would cost a Hugo build a good part of its time)."""
-    text = head(abspath) if data is None else decoded(data[:HEAD_LIMIT])
+    text = head(reader, abspath) if data is None else decoded(data[:HEAD_LIMIT])
     if not text or not text.startswith(("---", "+++")):
         return {}
     end = text.find("\n" + text[:3], 3)
     if end < 0:
-        return front_matter(abspath) or {}  # not closed within the head: read it whole
+        return front_matter(reader, abspath) or {}  # not closed within the head: read it whole
     block = text[:end]
     if "build" not in block and "headless" not in block:
         return {}
-    return (front_matter(abspath) if data is None else front_matter_of(text)) or {}
+    return (front_matter(reader, abspath) if data is None else front_matter_of(text)) or {}
 
 
 def _stem(name: str) -> str:
@@ -109,22 +105,25 @@ def _never(value) -> bool:
     return value is False or (isinstance(value, str) and value.strip().lower() in ("never", "false"))
 
 
-@lru_cache(maxsize=4096)  # per folder and version of it: every file under it asks
-def _folder(base: str, *version) -> tuple[str | None, bool]:
+def _folder(reader, base: str) -> tuple[str | None, bool]:
     """A content folder's bundle kind (``leaf``, ``branch`` or None) and whether it is a headless
-    section (its ``_index`` cascades ``build`` render and list never)."""
+    section (its ``_index`` cascades ``build`` render and list never): worked out once per
+    folder and build, as every file under it asks."""
+    return reader.once((__name__, base), lambda: _bundle(reader, base))
+
+
+def _bundle(reader, base: str) -> tuple[str | None, bool]:
     for ext in (".md", ".markdown", ".html"):
-        if os.path.isfile(os.path.join(base, "index" + ext)):
+        if reader.files.is_file(os.path.join(base, "index" + ext)):
             return "leaf", False
         index = os.path.join(base, "_index" + ext)
-        if os.path.isfile(index):
-            return "branch", _headless_index(index, *stamp(index))
+        if reader.files.is_file(index):
+            return "branch", _headless_index(reader, index)
     return None, False
 
 
-@lru_cache(maxsize=4096)  # per section index and version of it
-def _headless_index(index: str, *version) -> bool:
-    cascade = (front_matter(index) or {}).get("cascade")
+def _headless_index(reader, index: str) -> bool:
+    cascade = (front_matter(reader, index) or {}).get("cascade")
     entries = cascade if isinstance(cascade, list) else [cascade]
     # an entry with a _target applies to some pages only: left to Hugo, kept as pages
     return any(

@@ -8,19 +8,17 @@ other name fails the build ("template for shortcode not found"), so the page a r
 does not exist; the store keeps the call's inner text and the report says so.
 
 The folders are listed, never read: a template's name is its path below the folder without its
-extensions (``foo/bar.en.html`` is ``foo/bar``). Listing happens once per process and site (again
-only when a folder's modification time moves) and is bounded in files; a folder whose real path
-leaves the repository is not listed. When a template may come from where the build cannot look
+extensions (``foo/bar.en.html`` is ``foo/bar``). Listing happens once per build (kept by its site
+reader) and is bounded in files; a folder whose real path leaves the repository is not listed
+(the site's door, ``door.SiteDoor``). When a template may come from where the build cannot look
 (a theme or module that is not a folder of the repository), ``complete`` is False and no call is
 called unknown.
 """
 
 from __future__ import annotations
 
-import os
 import posixpath
 from dataclasses import dataclass
-from functools import lru_cache
 
 from ..api import Context
 from . import hugo_data
@@ -47,26 +45,18 @@ class Templates:
 
 
 def shortcode_templates(ctx: Context) -> Templates:
-    config = ctx.config if isinstance(ctx.config, dict) else {}
-    root = hugo_data.site_root(ctx)
-    layouts, complete = _layout_folders(config, root, ctx.site.repo_root)
-    return _listed(ctx.site.repo_root, layouts, complete, _stamp(ctx.site.repo_root, layouts))
+    """The site's templates, listed once per build (every page with a shortcode asks)."""
+    reader = ctx.reader
+    return reader.once((__name__,), lambda: _templates(reader, ctx.config, hugo_data.site_root(ctx)))
 
 
-def _stamp(repo_root: str, layouts: tuple[str, ...]) -> tuple:
-    """When each template folder last changed: part of the listing's cache key, so a process
-    that builds twice (a test run, a long-lived ingest) sees a template added in between."""
-    out = []
-    for layout in layouts:
-        for sub in _FOLDERS:
-            try:
-                out.append(os.stat(os.path.join(repo_root, *layout.split("/"), sub)).st_mtime_ns)
-            except OSError:
-                out.append(None)
-    return tuple(out)
+def _templates(reader, config, root: str) -> Templates:
+    config = config if isinstance(config, dict) else {}
+    layouts, complete = _layout_folders(config, root, reader.files)
+    return _listed(reader.files, layouts, complete)
 
 
-def _layout_folders(config: dict, root: str, repo_root: str) -> tuple[tuple[str, ...], bool]:
+def _layout_folders(config: dict, root: str, files) -> tuple[tuple[str, ...], bool]:
     """The ``layouts`` folders in Hugo's lookup order, relative to the repository root, and
     whether every source of templates is one of them."""
     complete = True
@@ -83,14 +73,13 @@ def _layout_folders(config: dict, root: str, repo_root: str) -> tuple[tuple[str,
     themes_dir = config.get("themesDir") if isinstance(config.get("themesDir"), str) else "themes"
     for name in (n.strip() for raw in names if isinstance(raw, str) for n in raw.split(",")):
         theme = posixpath.join(root, themes_dir.strip("/"), name)
-        if "/" in name or not os.path.isdir(os.path.join(repo_root, *theme.split("/"))):
+        if "/" in name or not files.is_dir(posixpath.normpath(theme)):
             complete = False  # a theme as a Hugo module, or a theme folder not checked in
         folders.append(posixpath.join(theme, "layouts"))
     return tuple(posixpath.normpath(f).lstrip("/") for f in folders), complete
 
 
-@lru_cache(maxsize=8)
-def _listed(repo_root: str, layouts: tuple[str, ...], complete: bool, stamp: tuple) -> Templates:
+def _listed(files, layouts: tuple[str, ...], complete: bool) -> Templates:
     found: dict[str, str] = {}
     searched: list[str] = []
     budget = MAX_TEMPLATES
@@ -98,20 +87,17 @@ def _listed(repo_root: str, layouts: tuple[str, ...], complete: bool, stamp: tup
         for sub in _FOLDERS:
             folder = posixpath.join(layout, sub).lstrip("/")
             searched.append(folder)
-            budget = _walk(repo_root, folder, found, budget)
+            budget = _walk(files, folder, found, budget)
             if budget <= 0:
                 return Templates(found, tuple(searched), False)
     return Templates(found, tuple(searched[:2]), complete)
 
 
-def _walk(repo_root: str, folder: str, found: dict, budget: int) -> int:
-    full = os.path.join(repo_root, *folder.split("/"))
-    real = os.path.realpath(full)
-    if folder.startswith("..") or not (real == repo_root or real.startswith(repo_root.rstrip(os.sep) + os.sep)):
+def _walk(door, folder: str, found: dict, budget: int) -> int:
+    if folder.startswith(".."):
         return budget
-    for top, dirs, files in os.walk(full):  # symbolic links to folders are not followed
+    for rel, dirs, files in door.walk(folder):  # nothing when the folder leaves the repository
         dirs.sort()
-        rel = os.path.relpath(top, full).replace(os.sep, "/")
         for file in sorted(files):
             budget -= 1
             if budget <= 0:

@@ -19,8 +19,9 @@ import re
 
 from . import kramdown, liquid, tags
 from ..api import Context, Included
+from ..site_reader import SiteReader
+from . import pages
 from ..data.values import dotted, note_object_tags, note_unreadable, parse_data
-from ..detect import site_folder
 from ..markup import html_to_text, outside_code, strip_html_comments
 
 NAME = "jekyll"
@@ -151,7 +152,7 @@ def _data(ctx: Context, path: str, line: int) -> object:
             raw, digest = found
             note_object_tags(ctx, raw, stem + ext, ext)
             kind = ".csv" if ext == ".tsv" else ext
-            value = parse_data(raw, kind, digest)
+            value = parse_data(raw, kind, digest, ctx)
             if value is None:
                 note_unreadable(ctx, raw, stem + ext, kind, line, digest)
             return dotted(value, ".".join(parts[i:]), exact=True) if i < len(parts) else value
@@ -166,4 +167,15 @@ def _setting(ctx: Context, key: str, default: str) -> str:
 def _site_root(ctx: Context) -> str:
     """The Jekyll source folder, relative to the repository root: where ``_config.yml`` is, DOCS
     without one (``detect.site_folder``)."""
-    return site_folder(ctx.site)
+    return ctx.reader.site_folder
+
+
+class Reader(SiteReader):
+    """jekyll's hooks on a site opened for one build (``site_reader``; the table row is
+    ``registry.DIALECTS``)."""
+
+    def prepare(self, text: str, ctx: Context) -> str:
+        return prepare(text, ctx)
+
+    def skip(self, path: str, data: bytes | None = None) -> str | None:
+        return pages.skip(path, self, data)

@@ -19,7 +19,6 @@ import html
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from ..markup import fence
 
@@ -220,8 +219,8 @@ def _end(text: str, name: str, start: int, scope: Scope) -> re.Match | None:
     return found
 
 
-@lru_cache(maxsize=64)
 def _end_tag(name: str) -> re.Pattern:
+    """The end tag of block ``name`` (``re`` keeps the few compiled ones)."""
     return re.compile(r"\{%-?\s*end" + re.escape(name) + r"\s*-?%\}")
 
 

@@ -10,12 +10,8 @@ and a site's files do not say where it is built; a wrong exclusion would lose th
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from ...globmatch import Glob, compile_glob, fnmatch_tokens
-from ..api import Site
-from ..detect import load_config
-from ..pages.site_files import relative, site_folder
+from ..pages.site_files import relative
 
 _FOLDERS = {
     "_includes": "Jekyll include, read where a page includes it",
@@ -26,15 +22,15 @@ _FOLDERS = {
 }
 
 
-def skip(path: str, site: Site, data: bytes | None = None) -> str | None:
+def skip(path: str, reader, data: bytes | None = None) -> str | None:
     """Why Jekyll renders no page for ``path`` (relative to DOCS), or None (module docstring).
     ``data`` is accepted for the hook's sake: the rule reads names and configuration only."""
-    config = load_config(site)[0]
-    rel = relative(site, path, site_folder(site))
+    config = reader.config
+    rel = relative(reader.site, path, reader.site_path)
     if rel is None:
         return None
     parts = rel.split("/")
-    excluded = _excluded(rel, [str(x) for x in _list(config.get("exclude"))])
+    excluded = _excluded(reader, rel, [str(x) for x in _list(config.get("exclude"))])
     if excluded is not None:
         return f"listed in exclude of the Jekyll configuration ({excluded})"
     included = {str(x).strip("/") for x in _list(config.get("include"))}
@@ -52,22 +48,22 @@ def skip(path: str, site: Site, data: bytes | None = None) -> str | None:
     return None
 
 
-def _excluded(rel: str, patterns: list[str]) -> str | None:
+def _excluded(reader, rel: str, patterns: list[str]) -> str | None:
     """The ``exclude`` entry that covers ``rel``: a path (a folder covers what is under it) or a
     glob, as Jekyll matches them; None when none does."""
     for pattern in patterns:
         entry = pattern.strip().strip("/")
         if not entry:
             continue
-        if rel == entry or rel.startswith(entry + "/") or _glob(entry).match(rel):
+        if rel == entry or rel.startswith(entry + "/") or _glob(reader, entry).match(rel):
             return pattern
     return None
 
 
-@lru_cache(maxsize=256)
-def _glob(entry: str) -> Glob:
-    """An ``exclude`` entry as ``fnmatch.fnmatchcase`` reads it, matched in bounded time."""
-    return compile_glob(fnmatch_tokens(entry))
+def _glob(reader, entry: str) -> Glob:
+    """An ``exclude`` entry as ``fnmatch.fnmatchcase`` reads it, matched in bounded time;
+    compiled once per build."""
+    return reader.once((__name__, entry), lambda: compile_glob(fnmatch_tokens(entry)))
 
 
 def _collections(config: dict) -> dict[str, dict]:

@@ -13,7 +13,6 @@ is called unknown.
 
 from __future__ import annotations
 
-import os
 import posixpath
 import re
 
@@ -95,7 +94,7 @@ def _plugin_tags(ctx: Context, folder: str) -> tuple[frozenset[str], bool]:
     name (it may be any)."""
     names: set[str] = set()
     complete = True
-    for rel in _plugin_files(ctx.site.repo_root, folder):
+    for rel in _plugin_files(ctx.reader.files, folder):
         data = ctx.read_data(rel)
         for m in _REGISTER.finditer(data.decode("utf-8", "replace") if data is not None else ""):
             if m.group(3) is not None:
@@ -121,16 +120,12 @@ def _gems(ctx: Context, site_root: str) -> list[str]:
     return [g for g in found if isinstance(g, str)]
 
 
-def _plugin_files(repo_root: str, folder: str) -> list[str]:
-    """The ``.rb`` files of the plugins folder, inside the repository, in name order, bounded."""
-    full = os.path.join(repo_root, *folder.split("/")) if folder else repo_root
-    real = os.path.realpath(full)
-    if not (real == repo_root or real.startswith(repo_root.rstrip(os.sep) + os.sep)) or not os.path.isdir(full):
-        return []
+def _plugin_files(door, folder: str) -> list[str]:
+    """The ``.rb`` files of the plugins folder, inside the repository (the site's door), in name
+    order, bounded."""
     out: list[str] = []
-    for top, dirs, files in os.walk(full):
+    for rel, dirs, files in door.walk(folder or "."):
         dirs.sort()
-        rel = os.path.relpath(top, full).replace(os.sep, "/")
         for file in sorted(files):
             if file.endswith(".rb"):
                 out.append(f"{folder}/{file}" if rel == "." else f"{folder}/{rel}/{file}")

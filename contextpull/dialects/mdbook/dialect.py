@@ -21,7 +21,9 @@ import re
 
 from ...parsing.blocks import Code, Heading, ParsedDocument
 from ..api import Context
-from ..detect import docs_folder, site_folder
+from ..site_reader import SiteReader
+from ...config import CONFIG_FILE_LIMIT
+from . import pages
 from ..markup import html_to_text, split_code, strip_html_comments
 from .links import expand_links
 
@@ -37,8 +39,6 @@ _ATTRIBUTE = re.compile(r"([\w-]+)=\"([^\"]*)\"")
 _SUMMARY_LINK = re.compile(
     r"^[ \t]*(?:[-*+][ \t]+)?\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\(([^)\s]+\.md)(?:#[^)]*)?\)[ \t]*$"
 )
-
-_summaries: dict[str, dict[str, str]] = {}  # per process: sha256 of SUMMARY.md -> {path: title}
 
 
 def _rust(info: str) -> bool:
@@ -136,8 +136,8 @@ def _book_src(ctx: Context) -> str:
     """The book's source folder relative to the repository root (``[book] src``, default src, in
     the site folder); DOCS itself without ``book.toml`` (``detect.site_folder``, as the pages rule)."""
     if not ctx.site.config_file:
-        return docs_folder(ctx.site) or "."
-    return posixpath.normpath(posixpath.join(site_folder(ctx.site), src_name(ctx.config)))
+        return ctx.reader.docs_folder or "."
+    return posixpath.normpath(posixpath.join(ctx.reader.site_folder, src_name(ctx.config)))
 
 
 def src_name(config: object) -> str:
@@ -169,9 +169,8 @@ def _summary(ctx: Context, src: str) -> dict[str, str]:
     if found is None:
         return {}
     data, key = found
-    if key not in _summaries:
-        _summaries[key] = parse_summary(data.decode("utf-8", "replace"))
-    return _summaries[key]
+    # parsed once per build and version of SUMMARY.md, which every page still reads (a dependency)
+    return ctx.reader.once((__name__, key), lambda: parse_summary(data.decode("utf-8", "replace")))
 
 
 def _has_h1(doc: ParsedDocument) -> bool:
@@ -194,3 +193,33 @@ def finish(doc: ParsedDocument, ctx: Context) -> ParsedDocument:
         doc.title = title
         ctx.note("summary title", "resolved", 0)
     return doc
+
+
+class Reader(SiteReader):
+    """mdbook's hooks on a site opened for one build (``site_reader``; the table row is
+    ``registry.DIALECTS``)."""
+
+    def prepare(self, text: str, ctx: Context) -> str:
+        return prepare(text, ctx)
+
+    def finish(self, parsed, ctx: Context):
+        return finish(parsed, ctx)
+
+    def skip(self, path: str, data: bytes | None = None) -> str | None:
+        return pages.skip(path, self, data)
+
+    # the book's navigation, which its page rule (``pages``) asks of every file
+    def book_src(self) -> str:
+        """The book's source folder as ``book.toml`` names it (``src``)."""
+        return src_name(self.config)
+
+    def chapters(self, summary: str) -> frozenset[str] | None:
+        """The chapter files ``summary`` (absolute: SUMMARY.md) lists, or None when there is none
+        to go by (every file a page): read through the site's door once per build."""
+        def listed() -> frozenset[str] | None:
+            try:
+                text = self.files.read(summary, CONFIG_FILE_LIMIT).decode("utf-8", "replace")
+            except OSError:
+                return None
+            return frozenset(parse_summary(text)) or None
+        return self.once((__name__, "chapters", summary), listed)

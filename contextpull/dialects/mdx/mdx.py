@@ -26,7 +26,6 @@ import re
 from dataclasses import dataclass, field
 
 from . import import_paths, jsx, provided
-from .. import detect
 from ..api import Context, Included
 from ..markup import dedent_block, labelled, strip_heading_attributes, title_case
 from ..markup import fence
@@ -80,11 +79,11 @@ def prepare(text: str, ctx: Context) -> str:
 def _commonmark(ctx: Context) -> bool:
     """Whether this file is CommonMark on its site: Docusaurus reads every file as MDX unless its
     configuration says ``markdown: {format: 'md'}`` (all files) or ``'detect'`` (``.md`` files).
-    The configuration is JavaScript, so the setting is found as text, never run."""
+    The configuration is JavaScript, so the setting is found as text, never run (read once per
+    build by the site's reader; every page depends on the file already)."""
     if ctx.site.dialect != "docusaurus" or not ctx.site.config_file:
         return False
-    data = ctx.read_data(ctx.site.config_file) or b""
-    m = _FORMAT.search(data.decode("utf-8", "replace"))
+    m = _FORMAT.search(ctx.reader.config_text)
     if m is None:
         return False
     return m.group(1) == "md" or (m.group(1) == "detect" and not ctx.path.endswith(".mdx"))
@@ -94,7 +93,7 @@ def site_folder(ctx: Context) -> str:
     """What ``@site/`` names: the folder of ``docusaurus.config.*``, relative to repo_root; without
     one (an ``.mdx`` file outside a Docusaurus site), the folder above DOCS, where it would be
     (``detect.site_folder``)."""
-    return detect.site_folder(ctx.site)
+    return ctx.reader.site_folder
 
 
 def _render_source(text: str, env: _Env) -> str:

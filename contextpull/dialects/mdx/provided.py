@@ -20,7 +20,6 @@ import posixpath
 import re
 
 from ..api import Context
-from ..detect import site_folder
 
 # theme-classic's MDXComponents: the names a page may use without importing them.
 DOCUSAURUS_COMPONENTS = frozenset({"Head", "Details", "Mermaid"})
@@ -48,7 +47,7 @@ def applies(ctx: Context) -> bool:
 
 def provided_components(ctx: Context) -> frozenset[str]:
     """Docusaurus' own, and every word of a swizzled ``MDXComponents`` (read as a dependency)."""
-    folder = site_folder(ctx.site)
+    folder = ctx.reader.site_folder
     for rel in _SWIZZLED:
         data = ctx.read_data(posixpath.join(folder, rel).lstrip("/"))
         if data is not None:
@@ -59,8 +58,12 @@ def provided_components(ctx: Context) -> frozenset[str]:
 def admonition_keywords(ctx: Context) -> frozenset[str] | None:
     """The keywords ``:::name`` may use; None when the configuration sets admonitions in a way
     not written as a literal list in it, or adds remark plugins (one may handle any directive):
-    then no keyword is called unknown."""
-    text = (ctx.read_data(ctx.site.config_file) or b"").decode("utf-8", "replace") if ctx.site.config_file else ""
+    then no keyword is called unknown. Worked out once per build from the configuration's text
+    (every page depends on the file already)."""
+    return ctx.reader.once((__name__, "admonitions"), lambda: _keywords(ctx.reader.config_text))
+
+
+def _keywords(text: str) -> frozenset[str] | None:
     if _REMARK_PLUGINS.search(text):
         return None
     if "admonitions" not in text:

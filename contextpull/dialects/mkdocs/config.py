@@ -17,18 +17,15 @@ import posixpath
 
 from ..api import Context
 from ..data.files import DataError, load_yaml
-from ..detect import site_folder
 
 MAX_INHERIT = 5
-
-_parents: dict[str, object] = {}  # per process: sha256 of a parent file -> its data
 
 
 def config_folder(ctx: Context) -> str:
     """The folder of ``mkdocs.yml`` relative to the repository root ('' for the root itself).
     Without a configuration file (the dialect set by hand) it is the folder above DOCS, where
     mkdocs keeps it by default: the rule every dialect shares (``detect.site_folder``)."""
-    return site_folder(ctx.site)
+    return ctx.reader.site_folder
 
 
 def _merge(parent, child):
@@ -41,16 +38,20 @@ def _merge(parent, child):
 
 
 def _load_parent(ctx: Context, path: str):
+    """The parent file's data (a ``DataError`` when it is not YAML), read through the page's
+    context, so it is a dependency of every page, and parsed once per build and content."""
     found = ctx.read_data_with_sha(path)
     if found is None:
         return None
     data, key = found
-    if key not in _parents:
-        try:
-            _parents[key] = load_yaml(data.decode("utf-8", "replace"))
-        except DataError as exc:
-            _parents[key] = DataError(str(exc))
-    return _parents[key]
+    return ctx.reader.once((__name__, key), lambda: _parse_parent(data))
+
+
+def _parse_parent(data: bytes):
+    try:
+        return load_yaml(data.decode("utf-8", "replace"))
+    except DataError as exc:
+        return DataError(str(exc))
 
 
 def site_config(ctx: Context, *, report: bool = True) -> dict:

@@ -22,6 +22,8 @@ import re
 
 from ...parsing.blocks import Code, Heading, ParsedDocument
 from ..api import Context
+from ..site_reader import SiteReader
+from . import pages
 from ..markup import FENCE_OPEN, html_to_text, outside_code, outside_inline_code, strip_heading_attributes, strip_html_comments
 from .blocks import block_names, convert_blocks
 from .config import nav_titles, site_config
@@ -125,3 +127,17 @@ def finish(doc: ParsedDocument, ctx: Context) -> ParsedDocument:
             doc.title = title
             ctx.note("nav title", "resolved", 0)
     return doc
+
+
+class Reader(SiteReader):
+    """mkdocs's hooks on a site opened for one build (``site_reader``; the table row is
+    ``registry.DIALECTS``)."""
+
+    def prepare(self, text: str, ctx: Context) -> str:
+        return prepare(text, ctx)
+
+    def finish(self, parsed, ctx: Context):
+        return finish(parsed, ctx)
+
+    def skip(self, path: str, data: bytes | None = None) -> str | None:
+        return pages.skip(path, self, data)

@@ -102,7 +102,7 @@ def _variables(ctx: Context, config: dict, opts: dict, fm: dict) -> dict:
     for key, path in _yaml_files(opts.get("include_yaml")):
         target = posixpath.normpath(posixpath.join(folder, path))
         raw = ctx.read_data(target)
-        value = parse_data(raw, posixpath.splitext(target)[1].lower()) if raw is not None else None
+        value = parse_data(raw, posixpath.splitext(target)[1].lower(), ctx=ctx) if raw is not None else None
         if raw is None or value is None:
             ctx.note(VARIABLE, "unresolved", 0, f"include_yaml {target}: missing or not readable data")
             continue

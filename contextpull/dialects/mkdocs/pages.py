@@ -19,13 +19,9 @@ import the writer's (``writing/discover.py`` has the same rule for ``.contextpul
 from __future__ import annotations
 
 import os
-import posixpath
 from dataclasses import dataclass
-from functools import lru_cache
 
-from ..api import Site
 from ..context import DocumentContext
-from ..detect import file_stamp, load_config
 from ...globmatch import Glob, compile_glob
 from ..pages.site_files import pages_folder
 from .config import site_config
@@ -126,11 +122,11 @@ class _Rules:
     drafts: tuple[_Pattern, ...]
 
 
-def skip(path: str, site: Site, data: bytes | None = None) -> str | None:
+def skip(path: str, reader, data: bytes | None = None) -> str | None:
     """Why mkdocs builds no page for the file at ``path`` (relative to DOCS), or None; by path
     alone, so ``data`` (the file's bytes, ``pages/hook.py``) is not looked at."""
-    rules = _rules(site, *file_stamp(site.repo_root, site.config_file), *_parent_stamp(site))
-    full = os.path.join(site.docs_root, *path.split("/"))
+    rules = reader.once((__name__, "rules"), lambda: _rules(reader))
+    full = os.path.join(reader.site.docs_root, *path.split("/"))
     rel = os.path.relpath(full, rules.docs_dir).replace(os.sep, "/")
     if rel == ".." or rel.startswith("../"):
         return None
@@ -144,28 +140,20 @@ def skip(path: str, site: Site, data: bytes | None = None) -> str | None:
         return f"mkdocs.yml draft_docs: {found.line} (shown by mkdocs serve only, never built)"
     folder, _, name = rel.rpartition("/")
     index = f"{folder}/index.md" if folder else "index.md"
-    if name == "README.md" and os.path.isfile(os.path.join(rules.docs_dir, *index.split("/"))) \
+    if name == "README.md" and reader.files.is_file(os.path.join(rules.docs_dir, *index.split("/"))) \
             and matching_line(rules.exclude, index) is None and matching_line(rules.drafts, index) is None:
         return "README.md beside index.md: mkdocs builds the folder's page from index.md"
     return None
 
 
-def _parent_stamp(site: Site) -> tuple:
-    """The stamp of the file ``INHERIT`` names, so an edit to it is seen by a later build in the
-    same process."""
-    parent = load_config(site)[0].get("INHERIT")
-    if not isinstance(parent, str) or site.config_file is None:
-        return ()
-    return file_stamp(site.repo_root, posixpath.normpath(posixpath.join(posixpath.dirname(site.config_file), parent)))
-
-
-@lru_cache(maxsize=8)  # per site and version of its configuration: every file of a build asks
-def _rules(site: Site, *stamp) -> _Rules:
-    config = load_config(site)[0]
+def _rules(reader) -> _Rules:
+    """The site's rules, worked out once per build (every file of it asks), from its
+    configuration with the files it inherits merged."""
+    site, config = reader.site, reader.config
     if "INHERIT" in config:
-        config = site_config(DocumentContext(site, "", config), report=False)
-    docs_dir = pages_folder(site, str(config.get("docs_dir") or "docs"))  # DOCS without mkdocs.yml
-    if not os.path.isdir(docs_dir):
+        config = site_config(DocumentContext(site, "", config, reader=reader), report=False)
+    docs_dir = pages_folder(reader, str(config.get("docs_dir") or "docs"))  # DOCS without mkdocs.yml
+    if not reader.files.is_dir(docs_dir):
         docs_dir = site.docs_root
     exclude = [compile_pattern(line, "default") for line in DEFAULT_EXCLUDE]
     exclude += _patterns(config.get("exclude_docs"), "exclude_docs")

@@ -23,7 +23,6 @@ made later names the line the author wrote.
 
 from __future__ import annotations
 
-import os
 import posixpath
 import re
 
@@ -62,12 +61,12 @@ def _pick_base(ctx: Context, bases: list[str], target: str) -> tuple[str, str]:
     """(base folder, target) of the first base the target exists under, else of the first: only
     one include is attempted, so the report names one missing target, not one per base. A base
     that is a file (pymdown allows ``LICENSE.md`` as a base) serves only its own name."""
-    root = ctx.site.repo_root
-    for base in bases:  # stats, not reads: the read itself goes through ctx.include
-        if os.path.isfile(os.path.join(root, base)):
+    files = ctx.reader.files
+    for base in bases:  # probes, not reads (the site's door): the read itself goes through ctx.include
+        if files.is_file(base):
             if posixpath.basename(base) == target:
                 return posixpath.dirname(base), target
-        elif os.path.isfile(os.path.join(root, base, target)):
+        elif files.is_file(posixpath.join(base, target)):
             return base, target
     return bases[0], target
 

@@ -1,39 +1,36 @@
 """What the generators' page rules share (issue 26; the hook is ``hook.py``, each generator's rule
 is ``pages.py`` in its own sub-package): where the site and its pages folder are, a path relative to a
-folder of it, a file's version stamp, and a page's front matter read from the head of the file.
+folder of it, and a page's front matter read from the head of the file through the site's door
+(``door.SiteDoor``). The rules take the site's reader (``site_reader``), which keeps what they
+work out once per build.
 """
 
 from __future__ import annotations
 
 import os
 
-from ...bounded_read import read_regular
 from ..api import Site
 from ..data.front_matter import split_front_matter
-from .. import detect
-from ..detect import file_stamp
-from ..registry import dialect, load_module
 
 # Front matter is at the start of a file: this much of it holds nearly every real one, and a
 # longer one is read whole (``front_matter``).
 HEAD_LIMIT = 8 * 1024
+FRONT_MATTER_LIMIT = 4 * 1024 * 1024
 
 
-def site_folder(site: Site) -> str:
+def site_folder(reader) -> str:
     """The generator's site folder, absolute: ``detect.site_folder``, the one rule every dialect
-    shares, made absolute for the rules that compare file paths."""
-    if not site.repo_root:
-        return site.docs_root
-    return os.path.join(site.repo_root, *[p for p in detect.site_folder(site).split("/") if p])
+    shares, made absolute for the rules that compare file paths (kept by the reader)."""
+    return reader.site_path
 
 
-def pages_folder(site: Site, configured: str) -> str:
+def pages_folder(reader, configured: str) -> str:
     """The folder the generator reads pages from, absolute: ``configured`` (``content``, ``src``,
     as its configuration names it) in the site folder; DOCS itself when there is no
     configuration file, the rule's premise (``detect.site_folder``)."""
-    if site.config_file is None:
-        return site.docs_root
-    return os.path.normpath(os.path.join(site_folder(site), configured))
+    if reader.site.config_file is None:
+        return reader.site.docs_root
+    return os.path.normpath(os.path.join(reader.site_path, configured))
 
 
 def relative(site: Site, path: str, folder: str) -> str | None:
@@ -46,17 +43,11 @@ def docs_path(site: Site, path: str) -> str:
     return os.path.join(site.docs_root, *path.split("/"))
 
 
-def stamp(path: str) -> tuple[int, int]:
-    """A file's version for the rules' caches (``detect.file_stamp`` of an absolute path)."""
-    return file_stamp("", path)
-
-
-def head(abspath: str) -> str | None:
-    """The start of a file as text (its front matter, if it has one); None when unreadable."""
+def head(reader, abspath: str) -> str | None:
+    """The start of a file as text (its front matter, if it has one), read through the site's
+    door; None when unreadable."""
     try:
-        # never blocking: a file swapped for a pipe since discovery must not hang the build
-        with open(abspath, "rb", opener=lambda p, flags: os.open(p, flags | os.O_NONBLOCK)) as fh:
-            data = fh.read(HEAD_LIMIT)
+        data = reader.files.head(abspath, HEAD_LIMIT)
     except OSError:
         return None
     return decoded(data)
@@ -66,15 +57,15 @@ def decoded(data: bytes) -> str:
     return data.decode("utf-8", "replace").replace("\r\n", "\n")
 
 
-def front_matter(abspath: str) -> dict | None:
+def front_matter(reader, abspath: str) -> dict | None:
     """A file's front matter as data ({} when it has none or it is malformed); None when the
     file cannot be read."""
-    text = head(abspath)
+    text = head(reader, abspath)
     if text is None:
         return None
     if text.startswith(("---", "+++")) and text.find("\n" + text[:3], 3) < 0:
         try:  # front matter longer than the head: read the whole file (bounded)
-            text = decoded(read_regular(abspath, 4 * 1024 * 1024))
+            text = decoded(reader.files.read(abspath, FRONT_MATTER_LIMIT))
         except OSError:
             return None
     return front_matter_of(text)
@@ -83,9 +74,3 @@ def front_matter(abspath: str) -> dict | None:
 def front_matter_of(text: str) -> dict:
     """The front matter of a file's head, already read, whose block closes within it."""
     return split_front_matter(text).data
-
-
-def reading_module(name: str):
-    """A dialect's reading module, by its path in the registry's table, imported when first
-    asked for (the registry's own loader, cached per process)."""
-    return load_module(dialect(name).module)

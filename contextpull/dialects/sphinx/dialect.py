@@ -25,6 +25,8 @@ from __future__ import annotations
 import re
 
 from ..api import Context, Included
+from ..site_reader import SiteReader
+from . import pages
 from ..markup import html_to_text, labelled, strip_html_comments
 from . import directive_names as names
 from .directive_names import VERSION_LABELS, defined, unknown_detail
@@ -365,3 +367,17 @@ def _rst_names():
     from .rst_registry import TABLE
 
     return TABLE
+
+
+class Reader(SiteReader):
+    """sphinx's hooks on a site opened for one build (``site_reader``; the table row is
+    ``registry.DIALECTS``)."""
+
+    def prepare(self, text: str, ctx: Context) -> str:
+        return prepare(text, ctx)
+
+    def skip(self, path: str, data: bytes | None = None) -> str | None:
+        return pages.skip(path, self, data)
+
+    def config_notes(self, ctx: Context) -> None:
+        config_notes(ctx)

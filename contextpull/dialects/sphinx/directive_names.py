@@ -20,7 +20,6 @@ docutils stand-ins, the MyST reader (``dialect``) to Markdown; this module loads
 
 from __future__ import annotations
 
-import hashlib
 import re
 import unicodedata
 from collections.abc import Collection
@@ -209,7 +208,6 @@ _REGISTERS = re.compile(
     r"\b(?:add_directive|register_directive)\s*\(\s*(?:(['\"])([^'\"]+)\1|(\S))"
     r"|\badd_directive_to_domain\s*\(\s*(['\"])(\w+)\4\s*,\s*(?:(['\"])([^'\"]+)\6|(\S))"
 )
-_CONF: dict[str, tuple[frozenset[str], bool]] = {}  # sha256 of conf.py -> what it registers
 
 
 def defined(name: str, config: dict, known: Collection[str] = (), ctx=None) -> bool | None:
@@ -239,22 +237,13 @@ def defined(name: str, config: dict, known: Collection[str] = (), ctx=None) -> b
 
 def conf_directives(ctx) -> tuple[frozenset[str], bool]:
     """The directive names ``conf.py`` registers itself, and False when one of its registrations
-    names a directive by something other than a literal. conf.py is a dependency of the page,
-    read once per page (a page of a thousand unknown directives must not spend its read budget)
-    and parsed once per process and content."""
+    names a directive by something other than a literal. Found once per build in the one read
+    of conf.py the build's reader makes (every page depends on the file already, so a page of a
+    thousand unknown directives reads nothing for them)."""
     path = ctx.site.config_file
     if not path or not path.endswith("conf.py"):
         return frozenset(), True
-    deps = getattr(ctx, "deps", None)
-    sha = deps.get(path) if isinstance(deps, dict) else None
-    if sha not in _CONF:
-        data = ctx.read_data(path)
-        if data is None:
-            return frozenset(), True
-        sha = hashlib.sha256(data).hexdigest()
-        if sha not in _CONF:
-            _CONF[sha] = _registered(data.decode("utf-8", "replace"))
-    return _CONF[sha]
+    return ctx.reader.once((__name__, "conf"), lambda: _registered(ctx.reader.config_text))
 
 
 def _registered(text: str) -> tuple[frozenset[str], bool]:

@@ -24,12 +24,10 @@ import os
 import posixpath
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
 
-from ...bounded_read import read_regular_text
 from ...config import CONFIG_FILE_LIMIT
 from ..api import Context, Site
-from ..detect import file_stamp, load_config
+from ..door import SiteDoor
 from ...globmatch import Glob, bracket_end, compile_glob
 
 ALWAYS = ("**/_sources", ".#*", "**/.#*", "*.lproj/**")
@@ -197,9 +195,10 @@ def _literal(value) -> tuple[str, ...] | None:
     return tuple(out)
 
 
-def skip(path: str, site: Site, data: bytes | None = None) -> str | None:
+def skip(path: str, reader, data: bytes | None = None) -> str | None:
     """Why Sphinx reads no document from the file at ``path`` (relative to DOCS), or None."""
-    rules = site_rules(site)
+    site = reader.site
+    rules = site_rules(reader)
     full = os.path.join(site.docs_root, *path.split("/"))
     rel = os.path.relpath(full, rules.source).replace(os.sep, "/")
     if rel == ".." or rel.startswith("../"):
@@ -207,30 +206,49 @@ def skip(path: str, site: Site, data: bytes | None = None) -> str | None:
     return rules.left_out(rel)
 
 
-def site_rules(site: Site) -> Rules:
-    """The rules of ``site``'s ``conf.py`` as the file is now (a new version is read again)."""
-    return _rules(site, *file_stamp(site.repo_root, site.config_file))
+def site_rules(reader) -> Rules:
+    """The rules of the site's ``conf.py``, from the one read of it the build's reader makes,
+    worked out once per build (every file of it asks)."""
+    site = reader.site
+    return reader.once((__name__, site.config_file or site.docs_root),
+                       lambda: _rules(site, reader.config_text if site.config_file else ""))
 
 
-def source_rules(repo_root: str, source_dir: str) -> Rules:
+def source_rules(repo_root: str, source_dir: str, reader=None) -> Rules:
     """The rules of the Sphinx project whose source folder is ``source_dir`` (repository-relative,
     the folder of its ``conf.py``): those ``skip`` applies to a build of that project, so a
-    reader that walks the folder itself (the label table) leaves out the same files."""
+    reader that walks the folder itself (the label table) leaves out the same files. Kept by
+    ``reader`` when one is given (the build's: its own project's are ``site_rules``), read now
+    otherwise."""
     conf = posixpath.join(source_dir, "conf.py") if source_dir else "conf.py"
+    if reader is not None and reader.site.config_file == conf:
+        return site_rules(reader)
     top = os.path.join(repo_root, *[p for p in source_dir.split("/") if p])
-    present = file_stamp(repo_root, conf)[1] >= 0
-    return site_rules(Site("sphinx", conf if present else None, top, repo_root))
+    files = reader.files if reader is not None else SiteDoor(repo_root)
+    site = Site("sphinx", conf if files.exists(conf) else None, top, repo_root)
+    if reader is None:
+        return _rules(site, _text(files, site.config_file))
+    return reader.once((__name__, site.config_file or site.docs_root),
+                       lambda: _rules(site, _text(files, site.config_file)))
 
 
-@lru_cache(maxsize=8)  # per site and version of conf.py: every file of a build asks
-def _rules(site: Site, *stamp) -> Rules:
+def _text(files: SiteDoor, path: str | None) -> str:
+    if path is None:
+        return ""
+    try:
+        return files.read_text(path, CONFIG_FILE_LIMIT, "utf-8-sig", "replace")
+    except OSError:
+        return ""
+
+
+def _rules(site: Site, conf_text: str) -> Rules:
     conf = site.config_file.rsplit("/", 1)[-1] if site.config_file else "conf.py"
     if site.config_file is None:
         source, settings = site.docs_root, {}
     else:
         path = os.path.join(site.repo_root, *site.config_file.split("/"))
         source = os.path.dirname(path)
-        settings = _settings(path)
+        settings = read_settings(conf_text, (*(name for name, _ in SETTINGS), INCLUDE))
     exclude = []
     for name, why in SETTINGS:
         for pattern in (settings.get(name) or Setting(())).values or ():
@@ -243,14 +261,6 @@ def _rules(site: Site, *stamp) -> Rules:
     return Rules(source, conf, tuple(exclude), matchers, unread)
 
 
-def _settings(path: str) -> dict[str, Setting]:
-    try:
-        text = read_regular_text(path, CONFIG_FILE_LIMIT, "utf-8-sig", "replace")
-    except OSError:
-        return {}
-    return read_settings(text, (*(name for name, _ in SETTINGS), INCLUDE))
-
-
 def config_notes(ctx: Context) -> None:
     """On the project's root document (``root_doc``, else ``master_doc``, else ``index``), one
     ``unresolved`` note per list setting ``conf.py`` sets in a way that was not read (kept in
@@ -258,9 +268,9 @@ def config_notes(ctx: Context) -> None:
     site = ctx.site
     if site.config_file is None or site.dialect != "sphinx":
         return
-    rules = site_rules(site)
+    rules = site_rules(ctx.reader)
     rel = os.path.relpath(os.path.join(site.docs_root, *ctx.path.split("/")), rules.source).replace(os.sep, "/")
-    config = load_config(site)[0]
+    config = ctx.reader.config
     root = config.get("root_doc") or config.get("master_doc") or "index"
     if not isinstance(root, str) or posixpath.splitext(rel)[0] != root:
         return

@@ -22,7 +22,6 @@ import threading
 from ...parsing.blocks import ParsedDocument, ParseError
 from ...parsing.parse_markdown import parse_markdown
 from ..api import Context
-from ..detect import docs_folder
 
 # Lines longer than this are refused by docutils itself (one named error, not a stall): a
 # minified blob in an .rst file would otherwise cost the inline parser quadratic time.
@@ -88,7 +87,7 @@ def document_folders(ctx: Context) -> tuple[str, str, str]:
     site = ctx.site
     if site.config_file and site.config_file.endswith("conf.py"):
         return ctx.repo_path, ctx.folder, _clean(posixpath.dirname(site.config_file))
-    return ctx.repo_path, ctx.folder, docs_folder(site)
+    return ctx.repo_path, ctx.folder, ctx.reader.docs_folder
 
 
 def _clean(path: str) -> str:

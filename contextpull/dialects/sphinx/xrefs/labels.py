@@ -9,9 +9,10 @@ shows its caption, a ``rubric`` its text; any other label has nothing to show, a
 ``ref`` role does to the target it is given (``lowercase=True``, whitespace collapsed).
 
 The table is built from a line scan, not a parse: every ``.rst`` and MyST ``.md`` under the
-source directory (``conf.py``'s folder) is read once per process and version of the file
-(``(mtime_ns, size)``, as ``detect.load_config`` caches), so a build pays one pass over the
-source for the whole site, not one docutils parse per referenced page (``label_scan``).
+source directory (``conf.py``'s folder) is read once per build, when the first page with a ref
+asks, and kept by the build's site reader (``SiteReader.once``), so a build pays one walk and
+one pass over the source for the whole site, not one docutils parse per referenced page
+(``label_scan``), nor one walk per page.
 
 What a ref shows is a dependency of the document that shows it, recorded through
 ``Context.depend`` as one key per label (``sphinx-label://<source dir>/<label>``, never a file
@@ -29,7 +30,7 @@ import os
 import stat
 from urllib.parse import quote, unquote
 
-from ....bounded_read import read_regular
+from ...door import SiteDoor
 from ...includes import MAX_INCLUDE_BYTES, MISSING
 from ..pages import Rules, source_rules
 from .label_scan import Label, normalize, scan
@@ -69,7 +70,9 @@ def lookup(ctx, source_dir: str, name: str, held: dict) -> Label | None:
     or not: a label added later must rebuild it). ``held`` keeps the table for one document."""
     labels = held.get(source_dir)
     if labels is None:
-        labels = held[source_dir] = site_table(ctx.site.repo_root, source_dir)
+        reader = ctx.reader
+        labels = held[source_dir] = reader.once(
+            (__name__, source_dir), lambda: site_table(ctx.site.repo_root, source_dir, reader))
     label = labels.get(normalize(name))
     ctx.depend(dependency_key(source_dir, name), entry_sha(label))
     return label
@@ -93,11 +96,12 @@ def resolve(ctx, construct: str, source_dir: str, name: str, line: int, held: di
     return label.title
 
 
-def site_table(repo_root: str, source_dir: str) -> dict[str, Label]:
+def site_table(repo_root: str, source_dir: str, reader=None) -> dict[str, Label]:
     """``table`` without the files Sphinx reads no page from (``pages.source_rules``: the
     exclusion lists of ``conf.py``, its own patterns, ``include_patterns``): a file that is not
-    a page defines no label, by the same rule that leaves it out of the store."""
-    return table(repo_root, source_dir, source_rules(repo_root, source_dir) if repo_root else None)
+    a page defines no label, by the same rule that leaves it out of the store. ``reader``, the
+    build's, keeps the rules."""
+    return table(repo_root, source_dir, source_rules(repo_root, source_dir, reader) if repo_root else None)
 
 
 # The labels Sphinx defines on every site (its standard domain's, and the Python module index's),
@@ -110,44 +114,25 @@ BUILT_IN = {
 
 
 # ---- the table ----------------------------------------------------------------------------
-# Absolute path -> ((mtime_ns, size), labels found): one scan per process and version of a file.
-_SCANNED: dict[str, tuple[tuple[int, int], tuple[tuple[str, Label], ...]]] = {}
-
-
-# (repo_root, source_dir, rules) -> (the files and their stamps, the table built from them). The
-# rules are those of one version of conf.py (``pages`` caches them per stamp), so an edit of its
-# patterns is a new key, and the file list decides whether a held table is still the site's.
-_TABLES: dict[tuple, tuple[tuple, dict[str, Label]]] = {}
-
-
 def table(repo_root: str, source_dir: str, rules: Rules | None = None) -> dict[str, Label]:
     """Normalised label -> ``Label`` for every document under ``source_dir`` (repository-relative).
-    The dict is shared by the callers of one version of the site: read it, never change it.
+    The dict is shared by the documents of one build: read it, never change it.
 
     Files are taken in path order and a later definition replaces an earlier one, as Sphinx's
     table keeps the last document it read (it warns "duplicate label"). ``rules`` None: every
     document file is read."""
     if not repo_root:
         return dict(BUILT_IN)
-    files = tuple(_documents(repo_root, source_dir, rules))
-    key = (repo_root, source_dir, rules)
-    held = _TABLES.get(key)
-    if held is not None and held[0] == files:
-        return held[1]
     found: dict[str, Label] = dict(BUILT_IN)
-    for rel, full, stamp in files:
-        cached = _SCANNED.get(full)
-        if cached is None or cached[0] != stamp:
-            try:
-                data = read_regular(full, MAX_INCLUDE_BYTES)
-            except OSError:
-                continue
-            text = data.decode("utf-8", "replace").replace("\r\n", "\n")
-            cached = (stamp, tuple(scan(text, rel)))
-            _SCANNED[full] = cached
-        for name, label in cached[1]:
+    door = SiteDoor(repo_root)
+    for rel, _full, _stamp in _documents(repo_root, source_dir, rules):
+        try:
+            data = door.read(rel, MAX_INCLUDE_BYTES)
+        except OSError:
+            continue
+        text = data.decode("utf-8", "replace").replace("\r\n", "\n")
+        for name, label in scan(text, rel):
             found[name] = label
-    _TABLES[key] = (files, found)
     return found
 
 
@@ -159,6 +144,10 @@ def _documents(repo_root: str, source_dir: str, rules: Rules | None):
     name is tested once against the exclusion list (``Rules.excluded``), never its prefixes."""
     top = os.path.join(repo_root, *[p for p in source_dir.split("/") if p])
     out: list[tuple[str, str, tuple[int, int]]] = []
+    try:
+        SiteDoor(repo_root).real(source_dir or ".")  # the walk starts inside the repository
+    except OSError:
+        return out
     stack = [(top, "")]
     while stack:
         folder, inside = stack.pop()
