@@ -55,6 +55,9 @@ class Settings:
     # The ``contextpull.dialects.api.Site`` the setting resolved to for one corpus, set by the
     # build (``ingest.engine.with_site``) so worker processes receive it with the settings.
     site: Any = field(default=None, metadata={"recorded": False, "setting": False})
+    # Worker processes the caller's environment asked for (``CONTEXTPULL_JOBS``, read at the
+    # surface: contextpull/settings/environment.py), set with ``site``; None lets the run decide.
+    workers: int | None = field(default=None, metadata={"recorded": False, "setting": False})
 
     def to_dict(self) -> dict[str, Any]:
         """The settings a build records; ``embed_model`` only when set, so a build without
@@ -222,18 +225,19 @@ def _given_label(name: str, given_as: str) -> str:
 
 def resolve_settings(
     corpus_root: Path | None,
-    flags: Mapping[str, Any] | None = None,
-    environ: Mapping[str, str] | None = None,
+    flags: Mapping[str, Any] | None,
+    environ: Mapping[str, str],
     *,
     given_as: str = "flag",
 ) -> Settings:
     """Merge the four sources in precedence order; ``None`` in ``flags`` means "not given".
 
     ``given_as`` names the first source in messages: ``"flag"`` (``--section-max-chars``) for
-    the CLI, ``"keyword"`` (``keyword argument section_max_chars``) for the library.
+    the CLI, ``"keyword"`` (``keyword argument section_max_chars``) for the library. ``environ``
+    is the environment the surface read (``os.environ`` at the CLI; ``Environment.variables``):
+    this module reads none itself.
     """
     flags = flags or {}
-    environ = os.environ if environ is None else environ
     table, table_label = read_pyproject(corpus_root) if corpus_root is not None else ({}, "")
     for key in table:
         if key not in _INT_RANGES and key not in (

@@ -123,13 +123,14 @@ ROOMS = {
     "parsing": set(),
     "dialects": {"parsing"},
     "writing": {"parsing", "search"},
-    "ingest": {"writing", "parsing", "dialects", "models"},
+    "ingest": {"writing", "parsing", "dialects", "models", "settings"},
     "checks": {"writing"},
-    "artifact": {"writing", "ingest", "checks", "dialects"},
+    "artifact": {"writing", "ingest", "checks", "dialects", "settings"},
     "models": {"search"},
     "serving": {"writing", "checks"},
     "eval": {"models", "serving"},
-    "cli": {"ingest", "artifact", "checks", "serving", "eval"},
+    "cli": {"ingest", "artifact", "checks", "serving", "eval", "settings"},
+    "settings": {"models", "checks", "dialects"},
 }
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import sys
 from pathlib import Path
 
@@ -82,11 +83,13 @@ def refresh_corpus_store(corpus: Path, summarizer: str | None) -> Path:
     """Incremental ingest of ``corpus`` into its own store; progress to stderr only."""
     from ..ingest.engine import ingest
     from ..config import resolve_settings
+    from ..settings.environment import read_environment
 
+    environment = read_environment(os.environ)
     store = corpus / STORE_IN_CORPUS
-    settings = resolve_settings(corpus, {"summarizer": summarizer})
+    settings = resolve_settings(corpus, {"summarizer": summarizer}, environment.variables)
     with contextlib.redirect_stdout(sys.stderr):  # stdout is the protocol channel in stdio mode
-        report = ingest(corpus, store, settings, progress=_stderr_progress())
+        report = ingest(corpus, store, settings, progress=_stderr_progress(), environment=environment)
     summary = _report_line(report)
     if summary:
         _echo_err(summary)

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from ..bounded_read import FileTooLarge, NotRegularFile, read_regular
 from ..config import Settings
+from ..settings.environment import Environment
 from ..errors import InputError, ModelSettingError, StoreError
 from ..parsing.blocks import ParsedDocument, ParseError
 from ..writing.discover import SUPPORTED_EXTENSIONS, Candidate, discover, found_extensions
@@ -137,14 +138,19 @@ def _stem(path: str) -> str:
     return name[:dot] if dot > 0 else name
 
 
-def with_site(settings: Settings, corpus: Path) -> Settings:
-    """``settings`` with the ``Site`` its ``dialect`` setting resolves to for ``corpus`` (once
-    per run, in the main process; the workers get it inside the settings)."""
+def with_site(settings: Settings, corpus: Path, environment: Environment = Environment()) -> Settings:
+    """``settings`` with the ``Site`` its ``dialect`` setting resolves to for ``corpus`` and the
+    worker count ``environment`` asks for (once per run, in the main process; the workers get
+    both inside the settings). The site carries the run's ``SOURCE_DATE_EPOCH``, the one the
+    Sphinx ``date`` directive shows, so a worker never reads the variable again."""
     if settings.site is not None:
         return settings
     from ..dialects.detect import detect_site
 
-    return replace(settings, site=detect_site(Path(corpus), settings.dialect))
+    site = detect_site(Path(corpus), settings.dialect)
+    if environment.epoch is not None:
+        site = replace(site, epoch=environment.epoch)
+    return replace(settings, site=site, workers=environment.jobs)
 
 
 def build_record(path: str, data: bytes, sha256: str, settings: Settings) -> DocumentRecord | Skipped:
@@ -269,7 +275,7 @@ def collect(
             else:
                 yield True, (path, item.data, item.sha256, settings)
 
-    yield from ordered_map(build_record, jobs(), workers=workers_for(settings.site),
+    yield from ordered_map(build_record, jobs(), workers=workers_for(settings.site, settings.workers),
                            halves=(read_record, partial(finish_record, settings=settings)))
 
 
@@ -281,20 +287,22 @@ def ingest(
     strict: bool = False,
     progress=None,
     exclude: Iterable[Path] = (),
-    environ: Mapping[str, str] | None = None,
+    environment: Environment = Environment(),
     embedder=None,
 ) -> IngestReport:
     """Bring ``store`` up to date with ``corpus``; see the module docstring for the rules.
 
     With ``strict``, any skipped file, or any document whose model summary failed, raises
     ``CheckFailed`` after the store is written. A model summarizer whose provider is unknown or
-    whose key is not set in ``environ`` fails here, before anything is read or written.
+    whose key is not set in ``environment.variables`` fails here, before anything is read or
+    written. ``environment`` is what the caller read from its environment
+    (``settings.environment.read_environment``); ``Environment()`` is a run with none of it.
     """
     started = time.perf_counter()
     corpus, store = Path(corpus), Path(store)
-    summaries = SummaryStage(settings, environ=environ) if wants_model(settings) else None
+    summaries = SummaryStage(settings, environ=environment.variables) if wants_model(settings) else None
     check_corpus(corpus)
-    settings = with_site(settings, corpus)
+    settings = with_site(settings, corpus, environment)
     scan = _scan(corpus, [*exclude, store], progress, settings.max_file_bytes, settings.site)
     first = next(scan, None)
     if first is None:
@@ -306,7 +314,7 @@ def ingest(
         index_budget_tokens=settings.index_budget_tokens,
     )
     if embedder is None:  # a library caller may bring its own (ingest.api, embed_fn)
-        embedder = load_embedder(settings.embed_model)
+        embedder = load_embedder(settings.embed_model, environment.variables)
     target = StoreTarget(store)
     try:
         known = known_vectors(target.conn, embedder.setting) if embedder is not None else {}
@@ -339,8 +347,8 @@ def ingest(
     return report
 
 
-def load_embedder(setting: str | None):
-    """The embedder of ``embed_model``, loaded before any work starts, or None when unset. A
+def load_embedder(setting: str | None, environ: Mapping[str, str]):
+    """The embedder of ``embed_model`` (its key and URL looked up in ``environ``), loaded before any work starts, or None when unset. A
     build asked for vectors that cannot compute them fails here, in one line naming what is
     missing (the extra, the key), rather than after the documents were written. Exit 3, as for
     a summarizer: the setting is well formed, what is missing lies outside the command line."""
@@ -350,7 +358,7 @@ def load_embedder(setting: str | None):
     from ..models.embedders import load
 
     try:
-        return load(setting)
+        return load(setting, environ)
     except EmbedUnavailable as exc:
         raise ModelSettingError(exc.message, exc.suggestion) from None
 

@@ -44,7 +44,7 @@ def document_input(record: DocumentRecord):
 class SummaryStage:
     """The model summaries of one run, its cache of earlier ones and its counts for the report."""
 
-    def __init__(self, settings: Settings, *, environ: Mapping[str, str] | None = None):
+    def __init__(self, settings: Settings, *, environ: Mapping[str, str]):
         from ..models.summarize import open_summarizer
 
         # Raises ModelSettingError (exit 3) for an unknown provider or a missing key: before any work.

@@ -138,7 +138,7 @@ def apply_corpus(
         writer.submit(write_batch, conn, batch, had_trigram and first, mark)
         batches += 1
 
-    records = ordered_map(parse, jobs(), workers=workers_for(settings.site))
+    records = ordered_map(parse, jobs(), workers=workers_for(settings.site, settings.workers))
     if summaries is not None:
         records = summaries.apply(records)
     try:
