@@ -1,7 +1,7 @@
 """``contextpull.artifact.build``: the library entry of the reproducible build (docs/library.md).
 
 Settings are keyword arguments under the CLI's precedence, a keyword standing where a flag would
-(system-design.txt section 8; ``contextpull.config.keyword_settings``), so a build from Python and
+(system-design.txt section 8; ``contextpull.settings.keyword_settings``), so a build from Python and
 ``contextpull build`` with the same values write the same bytes. Everything else is ``run.build``.
 """
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from .. import __version__
 from ..child_env import without_git_variables
-from ..config import Settings
+from ..settings import Settings
 from ..provenance import Provenance
 from ..schema import SCHEMA_VERSION
 

@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..config import Settings, resolve_settings
+from ..settings import Settings, resolve_settings
 from ..settings.environment import Environment
 from ..ingest.engine import load_embedder, with_site
 from ..ingest.workers import prestart as prestart_workers, workers_for

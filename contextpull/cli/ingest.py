@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from ..config import read_pyproject, resolve_settings
+from ..settings import read_pyproject, resolve_settings
 from ..errors import ConfigError
 from . import cli, terminate_as_interrupt
 from .options import DEFAULT_STORE, json_option, settings_flags, settings_options

@@ -82,7 +82,7 @@ def _mcp_version() -> str:
 def refresh_corpus_store(corpus: Path, summarizer: str | None) -> Path:
     """Incremental ingest of ``corpus`` into its own store; progress to stderr only."""
     from ..ingest.engine import ingest
-    from ..config import resolve_settings
+    from ..settings import resolve_settings
     from ..settings.environment import read_environment
 
     environment = read_environment(os.environ)

@@ -32,7 +32,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..bounded_read import read_regular_text, why
-from ..config import CONFIG_FILE_LIMIT
+from ..bounded_read import CONFIG_FILE_LIMIT
 from .api import Site
 from .data.files import DataError, load_conf_py, load_toml, load_yaml
 from .registry import DIALECTS, HUGO_SHARED_CONFIG, NAMES, dialect

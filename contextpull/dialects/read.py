@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..bounded_read import read_regular
-from ..config import CONFIG_FILE_LIMIT
+from ..bounded_read import CONFIG_FILE_LIMIT
 from ..parsing.blocks import Heading, Paragraph, ParsedDocument, ParseError
 from ..parsing.parse import decode_text
 from ..parsing.parse_markdown import normalize_newlines, parse_markdown

@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..config import keyword_settings, resolve_settings
+from ..settings import keyword_settings, resolve_settings
 from ..errors import ConfigError
 from .progress import as_progress
 

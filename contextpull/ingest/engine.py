@@ -28,7 +28,7 @@ from functools import partial
 from pathlib import Path
 
 from ..bounded_read import FileTooLarge, NotRegularFile, read_regular
-from ..config import Settings
+from ..settings import Settings
 from ..settings.environment import Environment
 from ..errors import InputError, ModelSettingError, StoreError
 from ..parsing.blocks import ParsedDocument, ParseError

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from ..config import Settings
+from ..settings import Settings
 from ..writing.records import DocumentRecord, PreparedRecord, Skipped
 
 def wants_model(settings: Settings) -> bool:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from ..config import Settings
+from ..settings import Settings
 from ..dialects.reads import READS_KEY, expected_sha, notes_of
 from ..dialects.reads import dumps as dumps_reads
 from ..dialects.reads import entry as read_entry

@@ -9,7 +9,7 @@ import os
 from functools import lru_cache
 
 from ...bounded_read import read_regular
-from ...config import CONFIG_FILE_LIMIT
+from ...bounded_read import CONFIG_FILE_LIMIT
 from ..api import Site
 from ..detect import load_config
 from ..pages.site_files import pages_folder, relative, stamp

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ...bounded_read import read_regular_text
-from ...config import CONFIG_FILE_LIMIT
+from ...bounded_read import CONFIG_FILE_LIMIT
 from ..api import Context, Site
 from ..detect import file_stamp, load_config
 from ...globmatch import Glob, bracket_end, compile_glob
