@@ -129,7 +129,7 @@ ROOMS = {
     "models": {"search"},
     "serving": {"writing", "checks"},
     "eval": {"models", "serving"},
-    "cli": {"ingest", "artifact", "checks", "serving", "eval", "settings"},
+    "cli": {"ingest", "artifact", "checks", "serving", "eval", "settings", "dialects"},
     "settings": {"models", "checks", "dialects"},
 }
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..dialects.registry import SETTING_VALUES
 from ..errors import ConfigError
 
 # name -> (minimum, maximum) for the integer settings; the summarizer is checked on its own.
@@ -21,9 +22,9 @@ INT_RANGES = {
     "summary_concurrency": (1, 64),
     "max_file_bytes": (1024, 1 << 40),
 }
-# Values of the ``dialect`` setting; contextpull/dialects/registry.py has the same list and a
-# test holds the two together (the reader core cannot import the write side).
-DIALECT_VALUES = ("auto", "plain", "mkdocs", "docusaurus", "hugo", "mdbook", "jekyll", "sphinx")
+# Values of the ``dialect`` setting: the dialect table's, the one list (importing it loads no
+# dialect's module).
+DIALECT_VALUES = SETTING_VALUES
 
 
 def coerce(name: str, value: Any, source: str) -> Any:
