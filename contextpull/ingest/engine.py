@@ -1,7 +1,8 @@
 """The ingest pipeline: discover → hash → parse → section → classify → write → fts → summarize →
 index (system-design.txt sections 2, 3 and 12; supplement.md "Failure modes").
 
-Two entry points share one per-file path:
+Two entry points share one document source (``documents.py``: each file passed over, kept or
+parsed, in path order) and one per-file path:
 
 - ``collect`` streams ``DocumentRecord`` or ``Skipped`` in path order for builds that write a
   fresh store (``contextpull build``);
@@ -36,13 +37,13 @@ from ..writing.discover import SUPPORTED_EXTENSIONS, Candidate, discover, found_
 from .report import IngestReport, strict_failure, strict_problems
 from .summaries import SummaryStage, wants_model
 from .target import StoreTarget
+from .documents import documents
 from .update import apply_corpus
 from ..dialects.reads import expected_sha, reads_dialect
 from ..parsing.parse import kind_for, parse_file
 from ..writing.records import DocumentRecord, NotAPage, PreparedRecord, Skipped
 from ..writing.section import section_document
 from ..writing.summary import offline_summary
-from .workers import ordered_map, workers_for
 from ..writing.vectors import VectorCounts, known_vectors, write_vectors
 from ..writing.writer import display_root, fts_normalize
 
@@ -261,22 +262,14 @@ def collect(
     settings = with_site(settings, corpus)
     memo: dict[str, str] = {}
 
-    def jobs() -> Iterator[tuple[bool, object]]:
-        for item in _scan(Path(corpus), exclude, progress, settings.max_file_bytes, settings.site):
-            if isinstance(item, (Skipped, NotAPage)):
-                yield False, item
-                continue
-            path = item.candidate.path
-            cached = None
-            if reuse is not None:
-                cached = reuse(path, expected_sha(path, item.sha256, settings.site, recorded or {}, memo))
-            if cached is not None:
-                yield False, cached
-            else:
-                yield True, (path, item.data, item.sha256, settings)
+    def cached(path: str, sha256: str) -> DocumentRecord | None:
+        return reuse(path, expected_sha(path, sha256, settings.site, recorded or {}, memo))  # type: ignore[misc]
 
-    yield from ordered_map(build_record, jobs(), workers=workers_for(settings.site, settings.workers),
-                           halves=(read_record, partial(finish_record, settings=settings)))
+    yield from documents(
+        _scan(Path(corpus), exclude, progress, settings.max_file_bytes, settings.site), settings,
+        parse=build_record, keep=cached if reuse is not None else None,
+        halves=(read_record, partial(finish_record, settings=settings)),
+    )
 
 
 def ingest(
