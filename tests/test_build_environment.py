@@ -82,3 +82,12 @@ def test_reading_the_environment_keeps_only_what_a_run_may_use():
     assert read_environment({"CONTEXTPULL_JOBS": "none"}).jobs is None
     with pytest.raises(ConfigError, match="SOURCE_DATE_EPOCH"):
         read_environment({"SOURCE_DATE_EPOCH": "yesterday"})
+
+
+def test_the_model_variables_read_are_the_providers_own():
+    """``environment.py`` names the hosted providers' variables without loading model code; they
+    are exactly the ones ``models.spec.HOSTED`` looks up."""
+    from contextpull.models.spec import HOSTED
+    from contextpull.settings.environment import MODEL_VARIABLES
+
+    assert set(MODEL_VARIABLES) == {name for url, _, key in HOSTED.values() for name in (url, key)}
