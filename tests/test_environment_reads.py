@@ -30,9 +30,6 @@ ALLOWED = {
     # What a child process starts with: copied whole, never consulted.
     ("child_env.py", "without_git_variables"): "git must ask the repository that holds DOCS",
     ("child_env.py", "with_python_path"): "the grep child imports this very package",
-    # The MCP server's remote stores: gh: base URL and the download cache.
-    ("serving/sources.py", "expand"): "CONTEXTPULL_GITHUB_URL, the MCP server's gh: shorthand",
-    ("serving/fetch.py", "cache_dir"): "CONTEXTPULL_CACHE, the MCP server's download cache",
     # The evaluation harness: a retriever an external runner (ragbisect) constructs.
     ("eval/api_loop.py", "ApiLoopRetriever.__init__"): "the harness's model key",
     ("eval/claude_code.py", "ClaudeCodeRetriever.__init__"): "CONTEXTPULL_SERVER_PYTHON",
