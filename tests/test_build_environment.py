@@ -80,8 +80,11 @@ def test_reading_the_environment_keeps_only_what_a_run_may_use():
     assert set(env.variables) == {"CONTEXTPULL_JOBS", "CONTEXTPULL_SECTION_MAX_CHARS", "OPENAI_API_KEY"}
     assert "sk-secret" not in repr(env)
     assert read_environment({"CONTEXTPULL_JOBS": "none"}).jobs is None
-    with pytest.raises(ConfigError, match="SOURCE_DATE_EPOCH"):
-        read_environment({"SOURCE_DATE_EPOCH": "yesterday"})
+    assert env.build_epoch() == 42 and env.epoch_error is None
+    bad = read_environment({"SOURCE_DATE_EPOCH": "yesterday"})
+    assert bad.epoch is None  # an ingest reads it as unset, as it always did
+    with pytest.raises(ConfigError, match="SOURCE_DATE_EPOCH must be a whole number"):
+        bad.build_epoch()
 
 
 def test_the_model_variables_read_are_the_providers_own():

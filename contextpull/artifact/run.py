@@ -98,7 +98,7 @@ def build(
     settings = with_site(settings, docs, environment)  # the dialect, once, for every attempt and worker
     if workers_for(settings.site, settings.workers):
         prestart_workers()  # the fork server boots while provenance is read and the corpus hashed
-    epoch = environment.epoch
+    epoch = environment.build_epoch()  # a bad SOURCE_DATE_EPOCH stops the build here
     provenance = read_provenance(docs, environment.checkout, settings.docs_version, epoch)
     # A model summarizer or embedder with an unknown provider, no key or a missing extra fails
     # here, before OUT is touched.

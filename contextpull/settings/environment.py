@@ -42,12 +42,21 @@ class Environment:
     fixed time, no CI, the worker count the run decides, no settings variables, no model keys.
     ``variables`` holds model keys, so it never appears in a ``repr``."""
 
-    epoch: int | None = None  # SOURCE_DATE_EPOCH, checked
+    epoch: int | None = None  # SOURCE_DATE_EPOCH when it is a whole number of seconds in range
+    # Why SOURCE_DATE_EPOCH, set, is not one: a build refuses it (``build_epoch``); an ingest,
+    # which records no time, reads it as unset, as it always has.
+    epoch_error: str | None = None
     checkout: Checkout = Checkout()
     jobs: int | None = None  # CONTEXTPULL_JOBS when it is a positive whole number
     # ``CONTEXTPULL_*`` (settings, resolved by ``resolve_settings``) and the model providers'
     # URL and key variables: all a run may look up by name.
     variables: Mapping[str, str] = field(default_factory=dict, repr=False)
+
+    def build_epoch(self) -> int | None:
+        """The epoch a build stamps its times with; a ``ConfigError`` when the variable is bad."""
+        if self.epoch_error is not None:
+            raise ConfigError(self.epoch_error)
+        return self.epoch
 
 
 def source_date_epoch(raw: str) -> int | None:
@@ -64,10 +73,16 @@ def source_date_epoch(raw: str) -> int | None:
 
 def read_environment(environ: Mapping[str, str]) -> Environment:
     """The run's ``Environment`` from a process environment (the surfaces pass ``os.environ``).
-    A bad ``SOURCE_DATE_EPOCH`` is a ``ConfigError`` here, before anything is read or written."""
+    A bad ``SOURCE_DATE_EPOCH`` is kept as ``epoch_error``: the build raises it where it always
+    did (after DOCS and OUT are checked), and nothing else looks at the time."""
     jobs = environ.get(SETTINGS_PREFIX + "JOBS", "").strip()
+    try:
+        epoch, epoch_error = source_date_epoch(environ.get("SOURCE_DATE_EPOCH", "")), None
+    except ConfigError as exc:
+        epoch, epoch_error = None, exc.message
     return Environment(
-        epoch=source_date_epoch(environ.get("SOURCE_DATE_EPOCH", "")),
+        epoch=epoch,
+        epoch_error=epoch_error,
         checkout=Checkout(
             server_url=environ.get("GITHUB_SERVER_URL", "").strip(),
             repository=environ.get("GITHUB_REPOSITORY", "").strip(),
