@@ -199,13 +199,13 @@ def refresh(work: Path, uv: Path) -> list[str]:
         files["/store.sqlite"] = body
         files["/store.sqlite.sha256"] = hashlib.sha256(body).hexdigest().encode()
 
-    os.environ["CONTEXTPULL_CACHE"] = str(work / "refresh-cache")
-    shutil.rmtree(work / "refresh-cache", ignore_errors=True)
+    cache = work / "refresh-cache"
+    shutil.rmtree(cache, ignore_errors=True)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/store.sqlite"
     publish(uv)
-    first = fetch_store(url)
+    first = fetch_store(url, cache=cache)
     mounts = mount_set({"uv": first.path, "beside": uv})
     swaps: list[float] = []
 
@@ -216,12 +216,12 @@ def refresh(work: Path, uv: Path) -> list[str]:
         swaps.append((time.perf_counter() - started) * 1000)
 
     followed = Followed("uv", url, first.sha256, replace)
-    refresher = Refresher([followed], 3600, log=lambda line: None)
+    refresher = Refresher([followed], 3600, cache=cache, log=lambda line: None)
     rows = []
     for new in (other, uv, other, uv, other):
         publish(new)
         # each round downloads: drop the new file's cached copy (never the one being served)
-        shutil.rmtree(cached_path(url, hashlib.sha256(new.read_bytes()).hexdigest()).parent, ignore_errors=True)
+        shutil.rmtree(cached_path(url, hashlib.sha256(new.read_bytes()).hexdigest(), cache).parent, ignore_errors=True)
         served, worst, stop = [0], [0.0], threading.Event()
 
         def client():

@@ -1,6 +1,6 @@
 """The build's settings as the Action hands them over: its inputs over the job's ``CONTEXTPULL_*``.
 
-Settings follow the spec's order (system-design.txt section 8; ``contextpull/config.py``):
+Settings follow the spec's order (system-design.txt section 8; ``contextpull/settings/resolve.py``):
 flag, ``CONTEXTPULL_*`` variable, ``[tool.contextpull]``, default. The Action's ``summarizer``
 input stands where a flag would: given, it is ``CONTEXTPULL_SUMMARIZER`` for the cache key and
 the build; empty, the job's own ``CONTEXTPULL_SUMMARIZER`` (or the docs' pyproject.toml) decides.

@@ -55,8 +55,22 @@ ACTION_EXTRAS = ("pdf",)
 # contextpull[embed-local] runs them.
 ACTION_LOCAL_MODELS = ("minilm-static",)
 ATTEST_WORDS = ("auto", "true", "false")
-# contextpull.config.DIALECT_VALUES (tests/test_action_validators.py holds them together).
-DIALECTS = ("auto", "plain", "mkdocs", "docusaurus", "hugo", "mdbook", "jekyll", "sphinx")
+
+
+def _dialect_values() -> Tuple[str, ...]:
+    """The ``dialect`` setting's values from the package's one table
+    (contextpull/dialects/registry.py), imported from the Action's own checkout: this step runs
+    before the package is installed, and that module, like the package's ``__init__``, is
+    standard library only (tests/test_dialect_setting.py parses them as Python 3.8)."""
+    root = str(Path(__file__).resolve().parent.parent)
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    from contextpull.dialects.registry import SETTING_VALUES
+
+    return tuple(SETTING_VALUES)
+
+
+DIALECTS = _dialect_values()
 AUTO_ARTIFACT_NAME = "auto"
 # requires-python in pyproject.toml: >=3.10,<3.14.
 SUPPORTED_PYTHON = ((3, 10), (3, 13))

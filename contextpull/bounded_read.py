@@ -18,6 +18,11 @@ from __future__ import annotations
 import os
 import stat
 
+# A small file the build reads for itself (pyproject.toml, .contextpullignore, golden files, a
+# manifest, a generator's configuration): far above any real one, small enough that a wrong file
+# cannot exhaust memory.
+CONFIG_FILE_LIMIT = 16 * 1024 * 1024
+
 _KINDS = (
     (stat.S_ISFIFO, "a named pipe"),
     (stat.S_ISCHR, "a character device"),

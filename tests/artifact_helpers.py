@@ -58,9 +58,13 @@ def clean_env(**extra: str) -> dict[str, str]:
 
 
 def quiet_build(docs: Path, out: Path, **kwargs):
-    """``build`` with a clean environment and warnings collected instead of printed."""
+    """``build`` with a clean environment (``environ=``, read as the CLI reads its own) and
+    warnings collected instead of printed."""
+    from contextpull.settings.environment import read_environment
+
     warnings: list[str] = []
-    kwargs.setdefault("environ", clean_env())
+    environ = kwargs.pop("environ", None)
+    kwargs.setdefault("environment", read_environment(clean_env() if environ is None else environ))
     report = build(docs, out, warn=warnings.append, **kwargs)
     return report, warnings
 

@@ -116,7 +116,7 @@ def test_an_oversized_pyproject_or_ignore_file_is_refused_unread(docs, monkeypat
     with open(docs / "pyproject.toml", "wb") as handle:
         handle.truncate(64 * 1024**3)  # sparse: no bytes on disk
     with pytest.raises(ConfigError, match=r"pyproject.toml: file is 68719476736 bytes, over the limit of 16777216"):
-        resolve_settings(docs, environ={})
+        resolve_settings(docs, None, environ={})
 
 
 @posix_only
@@ -132,15 +132,15 @@ def test_a_sparse_8_gib_document_is_skipped_before_reading(docs, tmp_path):
 
 def test_max_file_bytes_from_flag_env_and_pyproject_in_that_order(docs, tmp_path):
     (docs / "pyproject.toml").write_text("[tool.contextpull]\nmax_file_bytes = 4096\n")
-    assert resolve_settings(docs, environ={}).max_file_bytes == 4096
+    assert resolve_settings(docs, None, environ={}).max_file_bytes == 4096
     env = {"CONTEXTPULL_MAX_FILE_BYTES": "8192"}
-    assert resolve_settings(docs, environ=env).max_file_bytes == 8192
+    assert resolve_settings(docs, None, environ=env).max_file_bytes == 8192
     assert resolve_settings(docs, {"max_file_bytes": 2048}, environ=env).max_file_bytes == 2048
-    assert resolve_settings(None, environ={}).max_file_bytes == DEFAULT_MAX_FILE_BYTES
+    assert resolve_settings(None, None, environ={}).max_file_bytes == DEFAULT_MAX_FILE_BYTES
     with pytest.raises(ConfigError, match="max_file_bytes must be between 1024 and"):
         resolve_settings(None, {"max_file_bytes": "12"}, environ={})
     # it chooses which files are read, not what they become: not part of the recorded settings
-    assert "max_file_bytes" not in resolve_settings(docs, environ={}).to_dict()
+    assert "max_file_bytes" not in resolve_settings(docs, None, environ={}).to_dict()
 
 
 def test_the_ingest_flag_skips_a_document_over_the_limit(docs, tmp_path):

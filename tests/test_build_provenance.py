@@ -13,6 +13,7 @@ from contextpull.artifact import manifest as manifest_mod
 from contextpull.artifact.source import public_url, read_provenance
 from contextpull.cli import main
 from contextpull.provenance import PROVENANCE_KEYS, Provenance
+from contextpull.settings.environment import Checkout, read_environment
 from git_fixture import COMMIT_ISO, PUBLIC_REMOTE, TAG, make_repo
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
@@ -81,9 +82,9 @@ def test_dirty_tree_version_flag_and_source_date_epoch(tmp_path):
 def test_changes_outside_docs_do_not_make_it_dirty(tmp_path):
     repo = make_repo(tmp_path)
     (repo.root / "README.md").write_text("# Handbook, edited\n", encoding="utf-8")
-    assert read_provenance(repo.docs, clean_env()).dirty is False
+    assert read_provenance(repo.docs, Checkout()).dirty is False
     repo.dirty()
-    assert read_provenance(repo.docs, clean_env()).dirty is True
+    assert read_provenance(repo.docs, Checkout()).dirty is True
 
 
 def test_version_setting_precedence(tmp_path):
@@ -99,7 +100,7 @@ def test_version_setting_precedence(tmp_path):
 def test_branch_without_tag_and_the_action_repository(tmp_path):
     repo = make_repo(tmp_path, tag=None)
     env = clean_env(GITHUB_SERVER_URL="https://github.example", GITHUB_REPOSITORY="team/handbook")
-    p = read_provenance(repo.docs, env)
+    p = read_provenance(repo.docs, read_environment(env).checkout)
     assert (p.repository, p.ref, p.version) == ("https://github.example/team/handbook", "main", None)
     assert p.name() == f"handbook@{repo.commit[:7]}"
 
@@ -108,11 +109,11 @@ def test_outside_git_records_nothing_but_an_explicit_version(tmp_path, monkeypat
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "a.md").write_text("# A\n\nText.\n", encoding="utf-8")
-    assert read_provenance(docs, clean_env(), epoch=0) == Provenance()
-    assert read_provenance(docs, clean_env(), "1.0", epoch=0) == Provenance(version="1.0", built_at="1970-01-01T00:00:00Z")
+    assert read_provenance(docs, Checkout(), epoch=0) == Provenance()
+    assert read_provenance(docs, Checkout(), "1.0", epoch=0) == Provenance(version="1.0", built_at="1970-01-01T00:00:00Z")
     repo = make_repo(tmp_path / "x")
     monkeypatch.setenv("PATH", str(tmp_path / "no-git-here"))  # git absent: no keys, no failure
-    assert read_provenance(repo.docs, clean_env()) == Provenance()
+    assert read_provenance(repo.docs, Checkout()) == Provenance()
 
 
 def test_two_builds_of_one_commit_are_byte_identical(tmp_path):

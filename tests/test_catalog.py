@@ -14,7 +14,7 @@ from contextpull.cli import cli
 from contextpull.errors import ConfigError
 from contextpull.serving.catalog import MountSpec, check_names, parse_argument, read_catalog
 from contextpull.serving.refresh import parse_duration
-from contextpull.serving.sources import GITHUB_ENV, expand
+from contextpull.serving.sources import GITHUB_ENV, expand, remotes
 
 pytest.importorskip("mcp")
 
@@ -110,10 +110,10 @@ def test_no_source_at_all_is_a_usage_error():
 
 
 def test_gh_shorthand_is_the_actions_release_asset(monkeypatch):
-    monkeypatch.delenv(GITHUB_ENV, raising=False)
     assert expand("gh:astral-sh/uv@docs-latest") == "https://github.com/astral-sh/uv/releases/download/docs-latest/store.sqlite"
-    monkeypatch.setenv(GITHUB_ENV, "http://127.0.0.1:9/")
-    assert expand("gh:o/r@v1.2.0") == "http://127.0.0.1:9/o/r/releases/download/v1.2.0/store.sqlite"
+    assert remotes({}).github_url == "https://github.com"
+    base = remotes({GITHUB_ENV: "http://127.0.0.1:9/"}).github_url
+    assert expand("gh:o/r@v1.2.0", base) == "http://127.0.0.1:9/o/r/releases/download/v1.2.0/store.sqlite"
     with pytest.raises(Exception, match="is not gh:OWNER/REPO@TAG"):
         expand("gh:just-a-name")
 

@@ -14,10 +14,11 @@ from dialect_fakes import use_fake_dialect
 from contextpull.dialects.reads import READS_KEY
 from contextpull.config import Settings
 from contextpull.ingest.engine import ingest as engine_ingest
+from contextpull.settings.environment import read_environment
 
 
 def ingest(docs, store, environ, dialect="auto"):
-    return engine_ingest(docs, store, Settings(dialect=dialect), environ=environ)
+    return engine_ingest(docs, store, Settings(dialect=dialect), environment=read_environment(environ))
 
 
 @pytest.fixture

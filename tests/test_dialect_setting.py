@@ -3,7 +3,10 @@ input, and the report of what was chosen from which file."""
 
 from __future__ import annotations
 
+import ast
 import json
+import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -12,7 +15,7 @@ from click.testing import CliRunner
 
 from contextpull.cli import cli
 from contextpull.config import DIALECT_VALUES, resolve_settings
-from contextpull.dialects.registry import SETTING_VALUES
+from contextpull.dialects.registry import NAMES, SETTING_VALUES
 from contextpull.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,9 +25,53 @@ import settings_env  # noqa: E402
 import validate_inputs  # noqa: E402
 
 
-def test_the_three_lists_of_values_agree():
-    assert DIALECT_VALUES == validate_inputs.DIALECTS
-    assert set(DIALECT_VALUES) == set(SETTING_VALUES) and SETTING_VALUES[:2] == ("auto", "plain")
+def test_the_settings_the_action_and_the_cli_take_the_one_table_of_values():
+    assert DIALECT_VALUES == validate_inputs.DIALECTS == SETTING_VALUES
+    assert SETTING_VALUES == ("auto", "plain", *NAMES)
+    result = CliRunner().invoke(cli, ["build", "--help"], terminal_width=400)
+    assert f"{', '.join(NAMES[:-1])} or {NAMES[-1]}." in " ".join(result.output.split())
+
+
+def _names(text: str) -> set[str]:
+    """The words of a listing such as ``auto (detected ...), plain, mkdocs or sphinx``."""
+    text = re.sub(r"\([^)]*\)", "", text)
+    return {word.strip(" `\"'.") for part in text.split(",") for word in part.split(" or ")} - {""}
+
+
+def test_the_action_input_lists_every_value_of_the_table():
+    """action.yml cannot import the table: its ``dialect`` description is held to it here."""
+    spec = re.search(r"^  dialect:\n    description: \"(.*)\"$", (ROOT / "action.yml").read_text(), re.M)
+    listing = spec.group(1).split(";")[0].split(":", 1)[1]
+    assert _names(listing) == set(SETTING_VALUES)
+
+
+def test_the_docs_list_every_value_of_the_table():
+    dialects_md = (ROOT / "docs" / "dialects.md").read_text()
+    sentence = re.search(r"The `dialect` setting takes (.*?), with the usual", dialects_md, re.S).group(1)
+    assert set(re.findall(r"`([a-z]+)`", sentence)) == set(SETTING_VALUES)
+    table = re.search(r"\| dialect \| configuration file \|\n\|---\|---\|\n((?:\|.*\n)+)", dialects_md).group(1)
+    assert tuple(row.split("|")[1].strip() for row in table.splitlines()) == NAMES  # detection order
+    row = next(line for line in (ROOT / "docs" / "library.md").read_text().splitlines() if line.startswith("| `dialect` |"))
+    assert set(re.findall(r'`"([a-z]+)"`', row)) == set(SETTING_VALUES)
+
+
+def test_the_action_reads_the_table_without_installing_the_package():
+    """``validate_inputs.py`` runs with the runner's own ``python3`` (Python 3.8 syntax, standard
+    library only) before anything is installed: importing the table loads the package's
+    ``__init__``, its errors and the table, and not one dialect module."""
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import validate_inputs;"
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('contextpull'))))"
+    )
+    done = subprocess.run([sys.executable, "-c", code, str(ROOT / "builder")], capture_output=True, text=True,
+                          check=True, cwd=ROOT / "builder")
+    loaded = done.stdout.split()
+    assert "contextpull.dialects.registry" in loaded
+    assert not [m for m in loaded if m.startswith("contextpull.dialects.") and m != "contextpull.dialects.registry"]
+    for module in loaded:
+        path = ROOT.joinpath(*module.split("."))
+        source = (path / "__init__.py") if path.is_dir() else path.with_suffix(".py")
+        ast.parse(source.read_text(encoding="utf-8"), feature_version=(3, 8))
 
 
 def test_precedence_flag_environment_pyproject_default(tmp_path):

@@ -316,13 +316,14 @@ def test_ingest_in_place_reads_again_exactly_the_pages_a_label_change_touches(tm
 
     from contextpull.config import Settings
     from contextpull.ingest.engine import ingest
+    from contextpull.settings.environment import read_environment
 
     root = _site(tmp_path)
     docs, store, env = root / "docs", tmp_path / "store.sqlite", clean_env()
-    assert ingest(docs, store, Settings(), environ=env).changed == 3
-    assert ingest(docs, store, Settings(), environ=env).changed == 0
+    assert ingest(docs, store, Settings(), environment=read_environment(env)).changed == 3
+    assert ingest(docs, store, Settings(), environment=read_environment(env)).changed == 0
     _retitle(docs)
-    assert ingest(docs, store, Settings(), environ=env).changed == 2  # soil.rst and index.rst
+    assert ingest(docs, store, Settings(), environment=read_environment(env)).changed == 2  # soil.rst and index.rst
     with sqlite3.connect(store) as con:
         text = "\n".join(t for (t,) in con.execute("SELECT text FROM sections"))
     assert "then Compost, then watering (the label's" in text

@@ -114,9 +114,9 @@ def test_settings_name_what_is_missing():
     with pytest.raises(EmbedUnavailable, match="OPENAI_API_KEY"):
         embedders.load("openai:text-embedding-3-small", environ={})
     with pytest.raises(EmbedUnavailable, match="unknown local model 'nope'"):
-        embedders.load("local:nope")
+        embedders.load("local:nope", {})
     with pytest.raises(ConfigError, match="embed_model"):
-        embedders.check("minilm")
+        embedders.check("minilm", {})
     assert resolve_settings(None, {}, {"CONTEXTPULL_EMBED_MODEL": "local:minilm"}).embed_model == "local:minilm"
     assert resolve_settings(None, {"embed_model": "openai:m"}, {}).embed_model == "openai:m"
     with pytest.raises(ConfigError, match=r"embed_model: unknown provider 'hf' in 'hf:x' \(from --embed-model\)"):
@@ -142,7 +142,7 @@ def test_a_missing_key_for_embed_model_is_exit_3_and_points_at_lexical_search(tm
 def test_bare_local_is_the_default_local_model():
     default = f"local:{embed_local.DEFAULT}"
     assert embedders.parse(" local ").text == default
-    assert embedders.check("local").text == default
+    assert embedders.check("local", {}).text == default
     assert resolve_settings(None, {"embed_model": "local"}, {}).embed_model == default
     assert resolve_settings(None, {}, {"CONTEXTPULL_EMBED_MODEL": "local"}).to_dict()["embed_model"] == default
     assert embedders.expand("localhost:x") == "localhost:x"

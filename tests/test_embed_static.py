@@ -26,8 +26,8 @@ def _cos(a, b):
 
 
 def test_the_setting_is_a_local_model_of_its_own():
-    assert embedders.check("local:minilm-static").text == "local:minilm-static"
-    assert embedders.load("local:minilm-static").setting == "local:minilm-static"
+    assert embedders.check("local:minilm-static", {}).text == "local:minilm-static"
+    assert embedders.load("local:minilm-static", {}).setting == "local:minilm-static"
 
 
 def test_a_vector_is_the_sum_of_its_pieces_rows(model):

@@ -93,7 +93,7 @@ def leftovers(folder: Path) -> list[str]:
 def test_good_file_is_verified_and_placed(host, store_bytes, tmp_path):
     publish("store.sqlite", store_bytes)
     out = tmp_path / "dl" / "store.sqlite"
-    fetched = fetch_store(f"{host}/store.sqlite", out=out)
+    fetched = fetch_store(f"{host}/store.sqlite", cache=cache_dir(os.environ), out=out)
     assert fetched.path == out and not fetched.reused
     assert out.read_bytes() == store_bytes
     assert fetched.sha256 == hashlib.sha256(store_bytes).hexdigest()
@@ -103,7 +103,7 @@ def test_good_file_is_verified_and_placed(host, store_bytes, tmp_path):
 def test_explicit_checksum_needs_no_sha256_asset(host, store_bytes, tmp_path):
     _Routes.routes["/only.sqlite"] = (200, store_bytes, None)
     out = tmp_path / "only.sqlite"
-    fetch_store(f"{host}/only.sqlite", out=out, sha256=hashlib.sha256(store_bytes).hexdigest().upper())
+    fetch_store(f"{host}/only.sqlite", cache=cache_dir(os.environ), out=out, sha256=hashlib.sha256(store_bytes).hexdigest().upper())
     assert out.read_bytes() == store_bytes
     assert "/only.sqlite.sha256" not in _Routes.hits
 
@@ -122,7 +122,7 @@ def test_wrong_checksum_leaves_nothing(host, cache, store_bytes, tmp_path):
     publish("store.sqlite", store_bytes, checksum="0" * 64)
     out = tmp_path / "dl" / "store.sqlite"
     with pytest.raises(ContextPullError, match="checksum mismatch"):
-        fetch_store(f"{host}/store.sqlite", out=out)
+        fetch_store(f"{host}/store.sqlite", cache=cache_dir(os.environ), out=out)
     assert leftovers(out.parent) == []
     assert files_under(cache) == []
 
@@ -131,7 +131,7 @@ def test_truncated_body_leaves_nothing(host, cache, store_bytes, tmp_path):
     publish("store.sqlite", store_bytes[:5000], announced=len(store_bytes))
     out = tmp_path / "dl" / "store.sqlite"
     with pytest.raises(ContextPullError, match="truncated|broke off"):
-        fetch_store(f"{host}/store.sqlite", out=out, sha256=hashlib.sha256(store_bytes).hexdigest())
+        fetch_store(f"{host}/store.sqlite", cache=cache_dir(os.environ), out=out, sha256=hashlib.sha256(store_bytes).hexdigest())
     assert leftovers(out.parent) == []
     assert files_under(cache) == []
 
@@ -139,7 +139,7 @@ def test_truncated_body_leaves_nothing(host, cache, store_bytes, tmp_path):
 def test_http_404_leaves_nothing(host, cache, tmp_path):
     out = tmp_path / "dl" / "store.sqlite"
     with pytest.raises(ContextPullError, match="HTTP 404"):
-        fetch_store(f"{host}/missing.sqlite", out=out, sha256="a" * 64)
+        fetch_store(f"{host}/missing.sqlite", cache=cache_dir(os.environ), out=out, sha256="a" * 64)
     assert leftovers(out.parent) == []
     assert files_under(cache) == []
 
@@ -147,7 +147,7 @@ def test_http_404_leaves_nothing(host, cache, tmp_path):
 def test_missing_checksum_asset_names_the_fix(host, store_bytes, tmp_path):
     _Routes.routes["/bare.sqlite"] = (200, store_bytes, None)
     with pytest.raises(ContextPullError, match="no checksum") as info:
-        fetch_store(f"{host}/bare.sqlite", out=tmp_path / "bare.sqlite")
+        fetch_store(f"{host}/bare.sqlite", cache=cache_dir(os.environ), out=tmp_path / "bare.sqlite")
     assert "--sha256" in info.value.suggestion
     assert leftovers(tmp_path) == []
 
@@ -157,7 +157,7 @@ def test_file_that_is_not_a_store_leaves_nothing(host, tmp_path, cache, body):
     publish("store.sqlite", body)
     out = tmp_path / "dl" / "store.sqlite"
     with pytest.raises(ContextPullError, match="not a valid store") as info:
-        fetch_store(f"{host}/store.sqlite", out=out)
+        fetch_store(f"{host}/store.sqlite", cache=cache_dir(os.environ), out=out)
     # The message names the URL, not the temporary file that no longer exists.
     assert f"{host}/store.sqlite is not a valid store" in info.value.message
     assert ".part" not in info.value.message
@@ -171,20 +171,20 @@ def test_placed_files_get_the_usual_mode_not_the_temporary_files_0600(host, stor
     out = tmp_path / "dl" / "store.sqlite"
     previous = os.umask(0o022)
     try:
-        fetched = fetch_store(f"{host}/store.sqlite", out=out)
+        fetched = fetch_store(f"{host}/store.sqlite", cache=cache_dir(os.environ), out=out)
     finally:
         os.umask(previous)
     assert stat.S_IMODE(out.stat().st_mode) == 0o644
-    assert stat.S_IMODE(cached_path(f"{host}/store.sqlite", fetched.sha256).stat().st_mode) == 0o644
+    assert stat.S_IMODE(cached_path(f"{host}/store.sqlite", fetched.sha256, cache_dir(os.environ)).stat().st_mode) == 0o644
 
 
 def test_out_is_filled_from_the_cache_without_downloading_again(host, store_bytes, tmp_path, cache):
     publish("store.sqlite", store_bytes)
-    first = fetch_store(f"{host}/store.sqlite", out=tmp_path / "a" / "store.sqlite")
+    first = fetch_store(f"{host}/store.sqlite", cache=cache_dir(os.environ), out=tmp_path / "a" / "store.sqlite")
     assert not first.reused
     assert files_under(cache) == [first.sha256[:16], f"{first.sha256[:16]}/store.sqlite"]
     _Routes.hits.clear()
-    second = fetch_store(f"{host}/store.sqlite", out=tmp_path / "b" / "store.sqlite")
+    second = fetch_store(f"{host}/store.sqlite", cache=cache_dir(os.environ), out=tmp_path / "b" / "store.sqlite")
     assert second.reused and second.source == "cache" and second.path.read_bytes() == store_bytes
     assert _Routes.hits == ["/store.sqlite.sha256"]
     assert leftovers(tmp_path / "b") == ["store.sqlite"]
@@ -196,7 +196,7 @@ def test_unwritable_cache_still_fetches_to_out(host, store_bytes, tmp_path, monk
     monkeypatch.setenv("CONTEXTPULL_CACHE", str(blocker / "cache"))
     publish("store.sqlite", store_bytes)
     out = tmp_path / "out" / "store.sqlite"
-    assert fetch_store(f"{host}/store.sqlite", out=out).path == out
+    assert fetch_store(f"{host}/store.sqlite", cache=cache_dir(os.environ), out=out).path == out
     assert leftovers(out.parent) == ["store.sqlite"]
 
 
@@ -206,7 +206,7 @@ def test_existing_destination_survives_a_failed_fetch(host, store_bytes, tmp_pat
     out.write_bytes(b"previous good copy")
     publish("store.sqlite", store_bytes, checksum="1" * 64)
     with pytest.raises(ContextPullError):
-        fetch_store(f"{host}/store.sqlite", out=out)
+        fetch_store(f"{host}/store.sqlite", cache=cache_dir(os.environ), out=out)
     assert out.read_bytes() == b"previous good copy"
     assert leftovers(out.parent) == ["store.sqlite"]
     assert files_under(cache) == []
@@ -252,7 +252,7 @@ def test_redirect_to_plain_http_elsewhere_is_refused(host, tmp_path, cache):
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         with pytest.raises(ContextPullError, match="refusing a redirect"):
-            fetch_store(f"http://127.0.0.1:{server.server_address[1]}/store.sqlite", out=tmp_path / "s.sqlite", sha256="c" * 64)
+            fetch_store(f"http://127.0.0.1:{server.server_address[1]}/store.sqlite", cache=cache_dir(os.environ), out=tmp_path / "s.sqlite", sha256="c" * 64)
     finally:
         server.shutdown()
         server.server_close()
@@ -264,7 +264,7 @@ def test_redirect_within_the_rules_is_followed(host, store_bytes, tmp_path):
     publish("real.sqlite", store_bytes)
     _Routes.routes["/moved.sqlite"] = (302, b"/real.sqlite", None)  # a release URL pointing at its CDN copy
     out = tmp_path / "moved.sqlite"
-    fetched = fetch_store(f"{host}/moved.sqlite", out=out, sha256=hashlib.sha256(store_bytes).hexdigest())
+    fetched = fetch_store(f"{host}/moved.sqlite", cache=cache_dir(os.environ), out=out, sha256=hashlib.sha256(store_bytes).hexdigest())
     assert fetched.path.read_bytes() == store_bytes
     assert _Routes.hits == ["/moved.sqlite", "/real.sqlite"]
 
@@ -284,7 +284,7 @@ def test_a_destination_that_cannot_be_replaced_is_one_error_and_leaves_nothing(h
 
     monkeypatch.setattr(fetch_mod.os, "replace", busy)
     with pytest.raises(FetchError) as info:
-        fetch_store(f"{host}/store.sqlite", out=out)
+        fetch_store(f"{host}/store.sqlite", cache=cache_dir(os.environ), out=out)
     # the first placing that fails says so: in the cache, or at OUT
     assert info.value.message.startswith("cannot place the store at ")
     assert info.value.message.endswith(": Device or resource busy")

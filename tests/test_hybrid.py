@@ -45,7 +45,7 @@ def write(root: Path, files: dict[str, str]) -> Path:
 @pytest.fixture
 def fake(monkeypatch):
     embedder = FakeEmbedder()
-    loader = lambda setting: embedder if setting else None  # noqa: E731
+    loader = lambda setting, environ: embedder if setting else None  # noqa: E731
     monkeypatch.setattr(engine, "load_embedder", loader)
     monkeypatch.setattr(run_mod, "load_embedder", loader)
     return embedder

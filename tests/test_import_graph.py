@@ -122,14 +122,15 @@ ROOMS = {
     "search": set(),
     "parsing": set(),
     "dialects": {"parsing"},
-    "writing": {"parsing", "search"},
-    "ingest": {"writing", "parsing", "dialects", "models"},
+    "writing": {"parsing", "search", "settings"},
+    "ingest": {"writing", "parsing", "dialects", "models", "settings"},
     "checks": {"writing"},
-    "artifact": {"writing", "ingest", "checks", "dialects"},
+    "artifact": {"writing", "ingest", "checks", "dialects", "settings"},
     "models": {"search"},
     "serving": {"writing", "checks"},
     "eval": {"models", "serving"},
-    "cli": {"ingest", "artifact", "checks", "serving", "eval"},
+    "cli": {"ingest", "artifact", "checks", "serving", "eval", "settings", "dialects"},
+    "settings": {"models", "checks", "dialects"},
 }
 
 
@@ -152,3 +153,35 @@ def test_rooms_import_only_what_the_architecture_table_says():
 def test_every_room_is_in_the_table():
     rooms = {p.name for p in PACKAGE_DIR.iterdir() if (p / "__init__.py").is_file()}
     assert rooms == set(ROOMS)
+
+
+# Top-level modules that are not the reader core: each is the stable public name over a surface or
+# the write side (``__main__`` over the CLI, ``server`` over the MCP server, ``config`` over
+# ``settings``). Every other top-level module is the reader core.
+PUBLIC_NAMES = {"contextpull.__main__", "contextpull.server", "contextpull.config"}
+# The rooms the reader core may import: grep and search are read-side; models only for a hybrid
+# query's embedding, loaded on the first such query (ops._store_model).
+READER_ROOMS = {"grep", "search", "models"}
+
+
+def _top_level(module: str) -> bool:
+    return module == "contextpull" or (module.count(".") == 1 and _room(module) is None)
+
+
+def test_the_reader_core_top_level_modules_import_nothing_of_the_write_side():
+    graph = import_graph()
+    core = sorted(m for m in graph if _top_level(m) and m not in PUBLIC_NAMES)
+    assert "contextpull.store" in core and "contextpull.ops" in core and "contextpull.bounded_read" in core
+    wrong = sorted(
+        f"{module} -> {target}"
+        for module in core
+        for target in graph[module]
+        if not (_top_level(target) and target not in PUBLIC_NAMES) and _room(target) not in READER_ROOMS
+    )
+    assert wrong == []
+
+
+def test_the_package_uses_its_settings_by_their_room_not_the_public_name():
+    """``contextpull.config`` is kept for callers outside the package; inside it an import of it
+    would hide a write-side edge behind a top-level name."""
+    assert sorted(m for m, targets in import_graph().items() if "contextpull.config" in targets) == []

@@ -15,6 +15,7 @@ import contextpull.ingest.engine as ingest_mod
 from contextpull.ingest.engine import collect
 from contextpull.writing.records import DocumentRecord, Skipped
 from contextpull.writing.writer import fts_normalize
+from contextpull.settings.environment import read_environment
 from contextpull.text import normalize_for_fts
 
 
@@ -77,11 +78,9 @@ def test_parallel_parsing_writes_the_same_store(make_corpus, tmp_path, monkeypat
     files = {f"d{i:02d}/doc{i}.md": f"# Doc {i}\n\n" + f"Body text number {i}. " * (i + 3) for i in range(12)}
     files["empty.md"] = ""
     corpus = make_corpus(files)
-    monkeypatch.setenv("CONTEXTPULL_JOBS", "1")
-    run(corpus, tmp_path / "serial.sqlite")
-    monkeypatch.setenv("CONTEXTPULL_JOBS", "2")
+    run(corpus, tmp_path / "serial.sqlite", environment=read_environment({"CONTEXTPULL_JOBS": "1"}))
     monkeypatch.setattr(workers, "PARALLEL_MIN_JOBS", 2)
-    report = run(corpus, tmp_path / "parallel.sqlite")
+    report = run(corpus, tmp_path / "parallel.sqlite", environment=read_environment({"CONTEXTPULL_JOBS": "2"}))
     assert report.changed == 12 and [s.path for s in report.skipped] == ["empty.md"]
     assert dump(tmp_path / "serial.sqlite") == dump(tmp_path / "parallel.sqlite")
     records = list(collect(corpus, SETTINGS))
@@ -100,23 +99,23 @@ def test_worker_count_defaults_to_serial_and_follows_the_variable(monkeypatch):
     from contextpull.ingest import workers
 
     monkeypatch.setattr(workers, "usable_cores", lambda: 2)
-    assert workers.worker_count({}) == 0
-    assert workers.worker_count({"CONTEXTPULL_JOBS": "3"}) == 3
-    assert workers.worker_count({"CONTEXTPULL_JOBS": "1"}) == 0
-    assert workers.worker_count({"CONTEXTPULL_JOBS": "zero"}) == 0
+    assert workers.worker_count(None) == 0
+    assert workers.worker_count(read_environment({"CONTEXTPULL_JOBS": "3"}).jobs) == 3
+    assert workers.worker_count(read_environment({"CONTEXTPULL_JOBS": "1"}).jobs) == 0
+    assert workers.worker_count(read_environment({"CONTEXTPULL_JOBS": "zero"}).jobs) == 0
 
 
 def test_a_dialect_build_gets_one_worker_where_two_cores_are_usable(monkeypatch):
     from contextpull.ingest import workers
 
     monkeypatch.setattr(workers, "usable_cores", lambda: 2)
-    assert workers.worker_count({}, reads_dialect=True) == 1
-    assert workers.worker_count({"CONTEXTPULL_JOBS": "1"}, reads_dialect=True) == 0  # the variable decides
+    assert workers.worker_count(None, reads_dialect=True) == 1
+    assert workers.worker_count(read_environment({"CONTEXTPULL_JOBS": "1"}).jobs, reads_dialect=True) == 0  # the variable decides
     monkeypatch.setattr(workers, "usable_cores", lambda: 1)
-    assert workers.worker_count({}, reads_dialect=True) == 0
+    assert workers.worker_count(None, reads_dialect=True) == 0
     monkeypatch.setattr(workers, "usable_cores", lambda: 8)
     monkeypatch.setattr(workers.sys, "platform", "darwin")  # a worker would be spawned, not forked
-    assert workers.worker_count({}, reads_dialect=True) == 0
+    assert workers.worker_count(None, reads_dialect=True) == 0
 
 
 @pytest.mark.parametrize("n_workers", [1, 2])

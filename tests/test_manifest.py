@@ -71,25 +71,25 @@ def test_schema_file_is_itself_a_valid_schema():
 
 
 def test_source_commit_prefers_github_sha(tmp_path):
-    assert manifest_mod.source_commit(tmp_path, {"GITHUB_SHA": "a" * 40}) == "a" * 40
+    assert manifest_mod.source_commit(tmp_path, "a" * 40) == "a" * 40
 
 
 @pytest.mark.parametrize("value", ["not-a-commit", "abc", "g" * 40])
 def test_a_github_sha_that_is_not_a_commit_id_is_not_recorded(tmp_path, value):
     # Recording it would make the manifest fail its own schema (source.commit is hex).
-    assert manifest_mod.source_commit(tmp_path, {"GITHUB_SHA": value}) is None
-    assert manifest_mod.source_commit(tmp_path, {"GITHUB_SHA": "A" * 40}) == "a" * 40
+    assert manifest_mod.source_commit(tmp_path, value) is None
+    assert manifest_mod.source_commit(tmp_path, "A" * 40) == "a" * 40
 
 
 def test_source_commit_is_null_outside_a_repository(tmp_path):
-    assert manifest_mod.source_commit(tmp_path, {}) is None
+    assert manifest_mod.source_commit(tmp_path, "") is None
 
 
 def test_source_commit_takes_the_head_the_build_already_asked_git_for(tmp_path):
     """Outside any repository git would answer nothing: the commit given is the one written,
     and ``GITHUB_SHA`` still comes first."""
-    assert manifest_mod.source_commit(tmp_path, {}, "b" * 40) == "b" * 40
-    assert manifest_mod.source_commit(tmp_path, {"GITHUB_SHA": "a" * 40}, "b" * 40) == "a" * 40
+    assert manifest_mod.source_commit(tmp_path, "", "b" * 40) == "b" * 40
+    assert manifest_mod.source_commit(tmp_path, "a" * 40, "b" * 40) == "a" * 40
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git not installed")
@@ -116,4 +116,4 @@ def test_source_commit_is_the_docs_repository_whatever_git_dir_says(tmp_path, mo
                    capture_output=True, env={**clean_env(), **env})
     monkeypatch.setenv("GIT_DIR", str(other / ".git"))
     docs = fixture_corpus(tmp_path / "docs")  # in no repository
-    assert manifest_mod.source_commit(docs, {}) is None
+    assert manifest_mod.source_commit(docs, "") is None

@@ -209,7 +209,7 @@ def test_hybrid_search_runs_per_mount_with_each_stores_own_model(stores, tmp_pat
     from mcp_fixtures import write_corpus
 
     embedder = FakeEmbedder()
-    monkeypatch.setattr(engine, "load_embedder", lambda setting: embedder if setting else None)
+    monkeypatch.setattr(engine, "load_embedder", lambda setting, environ: embedder if setting else None)
     corpus = write_corpus(tmp_path / "hyb-docs", GADGET)
     engine.ingest(corpus, tmp_path / "hyb.sqlite", Settings(embed_model=SETTING))
     widget, _ = stores

@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from contextpull.config import Settings
+from contextpull.settings.environment import read_environment
 from contextpull.errors import CheckFailed, ModelSettingError
 from contextpull.ingest.engine import build_record, ingest
 from contextpull.models import summarize
@@ -50,7 +51,7 @@ def offline(rel):
 def test_openai_summaries_are_written_counted_and_marked_llm(tmp_path, data_regression):
     corpus = write_corpus(tmp_path / "docs")
     with LoopbackAPI(model()) as api:
-        report = ingest(corpus, tmp_path / "s.sqlite", OPENAI, environ=env_for(api))
+        report = ingest(corpus, tmp_path / "s.sqlite", OPENAI, environment=read_environment(env_for(api)))
     assert rows(tmp_path / "s.sqlite") == [
         ("cache.md", "What Caching covers", "llm"),
         ("guide/install.md", "What Installing uv covers", "llm"),
@@ -69,7 +70,7 @@ def test_openai_summaries_are_written_counted_and_marked_llm(tmp_path, data_regr
 def test_anthropic_messages_api(tmp_path):
     corpus = write_corpus(tmp_path / "docs")
     with LoopbackAPI(model(anthropic_answer)) as api:
-        report = ingest(corpus, tmp_path / "s.sqlite", ANTHROPIC, environ=env_for(api, "anthropic"))
+        report = ingest(corpus, tmp_path / "s.sqlite", ANTHROPIC, environment=read_environment(env_for(api, "anthropic")))
     request = api.requests[0]
     headers = {name.lower(): value for name, value in request.headers.items()}
     assert request.path == "/v1/messages"
@@ -83,7 +84,7 @@ def test_a_429_is_retried_after_its_retry_after(tmp_path):
     corpus = write_corpus(tmp_path / "docs", {"a.md": DOCS["tools.md"]})
     script = [Reply(429, {"error": "slow down"}, {"Retry-After": "0.02"}), Reply(200, openai_answer("Running tools with uvx"))]
     with LoopbackAPI(script) as api:
-        report = ingest(corpus, tmp_path / "s.sqlite", OPENAI, environ=env_for(api))
+        report = ingest(corpus, tmp_path / "s.sqlite", OPENAI, environment=read_environment(env_for(api)))
     assert rows(tmp_path / "s.sqlite")[0][1:] == ("Running tools with uvx", "llm")
     assert (report.summaries["requests"], report.summaries["retries"], report.summaries["generated"]) == (2, 1, 1)
 
@@ -104,7 +105,7 @@ def test_a_failed_request_keeps_the_offline_summary_and_names_the_document(tmp_p
         monkeypatch.setattr(summarize, "TIMEOUT", reply.delay / 2)
     corpus = write_corpus(tmp_path / "docs", {"tools.md": DOCS["tools.md"]})
     with LoopbackAPI(lambda request: reply) as api:
-        report = ingest(corpus, tmp_path / "s.sqlite", OPENAI, environ=env_for(api))
+        report = ingest(corpus, tmp_path / "s.sqlite", OPENAI, environment=read_environment(env_for(api)))
     assert rows(tmp_path / "s.sqlite") == [("tools.md", offline("tools.md"), "offline")]
     [failed] = report.summaries["failed"]
     assert failed["path"] == "tools.md" and reason in failed["reason"]
@@ -119,11 +120,11 @@ def test_strict_fails_on_a_fallback_after_writing_and_the_next_run_retries(tmp_p
     fail_tools = lambda r: Reply(500, {}) if title_of(r) == "Tools" else model()(r)  # noqa: E731
     with LoopbackAPI(fail_tools) as api:
         with pytest.raises(CheckFailed) as info:
-            ingest(corpus, store, OPENAI, strict=True, environ=env_for(api))
+            ingest(corpus, store, OPENAI, strict=True, environment=read_environment(env_for(api)))
     assert info.value.exit_code == 1 and "1 summary fell back to offline" in info.value.message
     assert [r[2] for r in rows(store)] == ["llm", "llm", "offline"]
     with LoopbackAPI(model()) as api:
-        report = ingest(corpus, store, OPENAI, strict=True, environ=env_for(api))
+        report = ingest(corpus, store, OPENAI, strict=True, environment=read_environment(env_for(api)))
     assert [title_of(r) for r in api.requests] == ["Tools"]  # only the document that fell back
     assert [r[2] for r in rows(store)] == ["llm"] * 3 and report.summaries["generated"] == 1
 
@@ -133,10 +134,10 @@ def test_a_retry_that_fails_again_writes_nothing(tmp_path):
     store = tmp_path / "s.sqlite"
     empty = lambda request: Reply(200, openai_answer(""))  # noqa: E731
     with LoopbackAPI(empty) as api:
-        ingest(corpus, store, OPENAI, environ=env_for(api))
+        ingest(corpus, store, OPENAI, environment=read_environment(env_for(api)))
         first = store.read_bytes()
         for _ in range(2):
-            again = ingest(corpus, store, OPENAI, environ=env_for(api))
+            again = ingest(corpus, store, OPENAI, environment=read_environment(env_for(api)))
             assert store.read_bytes() == first
             assert (again.changed, again.unchanged, again.wrote) == (0, 1, False)
             assert again.summaries["offline"] == 1  # the request was still made, and reported
@@ -148,14 +149,14 @@ def test_unchanged_documents_cost_nothing_and_a_re_added_one_neither(tmp_path):
     corpus = write_corpus(tmp_path / "docs")
     store = tmp_path / "s.sqlite"
     with LoopbackAPI(model()) as api:
-        ingest(corpus, store, OPENAI, environ=env_for(api))
+        ingest(corpus, store, OPENAI, environment=read_environment(env_for(api)))
         assert len(api.requests) == 3
-        again = ingest(corpus, store, OPENAI, environ=env_for(api))
+        again = ingest(corpus, store, OPENAI, environment=read_environment(env_for(api)))
         assert len(api.requests) == 3 and again.summaries["requests"] == 0 and not again.wrote
         (corpus / "tools.md").unlink()
-        ingest(corpus, store, OPENAI, environ=env_for(api))
+        ingest(corpus, store, OPENAI, environment=read_environment(env_for(api)))
         (corpus / "tools.md").write_text(DOCS["tools.md"], encoding="utf-8")
-        back = ingest(corpus, store, OPENAI, environ=env_for(api))
+        back = ingest(corpus, store, OPENAI, environment=read_environment(env_for(api)))
         assert len(api.requests) == 3
     assert (back.summaries["cached"], back.summaries["generated"]) == (1, 0)
     assert ("tools.md", "What Tools covers", "llm") in rows(store)
@@ -165,9 +166,9 @@ def test_one_changed_document_is_one_request(tmp_path):
     corpus = write_corpus(tmp_path / "docs")
     store = tmp_path / "s.sqlite"
     with LoopbackAPI(model()) as api:
-        ingest(corpus, store, OPENAI, environ=env_for(api))
+        ingest(corpus, store, OPENAI, environment=read_environment(env_for(api)))
         (corpus / "cache.md").write_text(DOCS["cache.md"] + "\nPrune it with uv cache prune.\n", encoding="utf-8")
-        report = ingest(corpus, store, OPENAI, environ=env_for(api))
+        report = ingest(corpus, store, OPENAI, environment=read_environment(env_for(api)))
     assert report.summaries["requests"] == 1 and [title_of(r) for r in api.requests[3:]] == ["Caching"]
 
 
@@ -175,8 +176,8 @@ def test_switching_back_to_offline_rewrites_the_summaries(tmp_path):
     corpus = write_corpus(tmp_path / "docs")
     store = tmp_path / "s.sqlite"
     with LoopbackAPI(model()) as api:
-        ingest(corpus, store, OPENAI, environ=env_for(api))
-    ingest(corpus, store, Settings(), environ={})
+        ingest(corpus, store, OPENAI, environment=read_environment(env_for(api)))
+    ingest(corpus, store, Settings(), environment=read_environment({}))
     assert [r[2] for r in rows(store)] == ["offline"] * 3
     assert meta(store, "summarizer") == "offline"
     assert "summaries: offline" in meta(store, "index_text").splitlines()[0]
@@ -187,7 +188,7 @@ def test_requests_in_flight_never_exceed_the_concurrency_setting(tmp_path):
     corpus = write_corpus(tmp_path / "docs", docs)
     counter = Concurrency(model())
     with LoopbackAPI(counter) as api:
-        report = ingest(corpus, tmp_path / "s.sqlite", Settings(summarizer="openai:m", summary_concurrency=3), environ=env_for(api))
+        report = ingest(corpus, tmp_path / "s.sqlite", Settings(summarizer="openai:m", summary_concurrency=3), environment=read_environment(env_for(api)))
     assert report.summaries["requests"] == 8
     assert counter.most == 3  # requests do overlap, and never beyond the bound
 
@@ -195,10 +196,10 @@ def test_requests_in_flight_never_exceed_the_concurrency_setting(tmp_path):
 def test_missing_key_and_unknown_provider_fail_before_any_work(tmp_path):
     corpus = write_corpus(tmp_path / "docs")
     with pytest.raises(ModelSettingError, match="OPENAI_API_KEY") as info:
-        ingest(corpus, tmp_path / "s.sqlite", OPENAI, environ={})
+        ingest(corpus, tmp_path / "s.sqlite", OPENAI, environment=read_environment({}))
     assert info.value.exit_code == 3 and not (tmp_path / "s.sqlite").exists()
     with pytest.raises(ModelSettingError, match="unknown provider 'mistral'"):
-        ingest(corpus, tmp_path / "s.sqlite", Settings(summarizer="mistral:small"), environ={})
+        ingest(corpus, tmp_path / "s.sqlite", Settings(summarizer="mistral:small"), environment=read_environment({}))
 
 
 @pytest.mark.parametrize(

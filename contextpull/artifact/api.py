@@ -1,7 +1,7 @@
 """``contextpull.artifact.build``: the library entry of the reproducible build (docs/library.md).
 
 Settings are keyword arguments under the CLI's precedence, a keyword standing where a flag would
-(system-design.txt section 8; ``contextpull.config.keyword_settings``), so a build from Python and
+(system-design.txt section 8; ``contextpull.settings.keyword_settings``), so a build from Python and
 ``contextpull build`` with the same values write the same bytes. Everything else is ``run.build``.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..ingest.api import library_settings
+from ..ingest.api import library_environment, library_settings
 from ..ingest.progress import as_progress
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -46,7 +46,8 @@ def build(
     from .run import build as run_build
 
     docs = Path(docs)
-    resolved, embedder = library_settings("build", docs, settings)
+    environment = library_environment()  # the library's surface reads the environment, once
+    resolved, embedder = library_settings("build", docs, settings, environment)
     return run_build(
         docs,
         Path(out),
@@ -59,4 +60,5 @@ def build(
         progress=as_progress(progress),
         warn=warn,
         embedder=embedder,
+        environment=environment,
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
 
 from ..dialects.reads import store as store_reads
@@ -317,7 +317,7 @@ class BuildJob:
         finally:
             conn.close()
 
-    def publish(self, golden: GoldenResult, environ: Mapping[str, str]) -> BuildReport:
+    def publish(self, golden: GoldenResult, ci_sha: str = "") -> BuildReport:
         size = self.store_path.stat().st_size
         text, mode, tokens = self.index
         manifest = manifest_mod.make_manifest(
@@ -332,7 +332,7 @@ class BuildJob:
             index_mode=mode,
             index_tokens=int(tokens),
             settings=self.settings,
-            commit=manifest_mod.source_commit(self.docs, dict(environ), self.provenance.commit),
+            commit=manifest_mod.source_commit(self.docs, ci_sha, self.provenance.commit),
             epoch=self.epoch,
             provenance=self.provenance,
         )

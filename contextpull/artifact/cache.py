@@ -29,7 +29,7 @@ from pathlib import Path
 
 from ..bounded_read import require_regular
 from .. import __version__
-from ..config import Settings
+from ..settings import Settings
 from ..provenance import PROVENANCE_KEYS
 from ..errors import ContextPullError
 from . import chunks

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..checks.thresholds import Thresholds, failure_line
-from ..config import Settings
+from ..settings import Settings
 from ..errors import StoreError
 
 

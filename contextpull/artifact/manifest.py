@@ -10,7 +10,6 @@ not part of them.
 from __future__ import annotations
 
 import json
-import os
 import platform
 import re
 import sqlite3
@@ -20,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..config import Settings
+from ..child_env import without_git_variables
+from ..settings import Settings
 from ..provenance import Provenance
 from ..schema import SCHEMA_VERSION
 
@@ -40,12 +40,12 @@ def builder_info() -> dict[str, str]:
 _COMMIT = re.compile(r"[0-9a-f]{7,64}")  # the manifest schema's pattern for source.commit
 
 
-def source_commit(docs: Path, environ: dict[str, str] | None = None, head: str | None = None) -> str | None:
-    """``GITHUB_SHA`` when set, else ``git -C DOCS rev-parse HEAD``; None when neither answers.
+def source_commit(docs: Path, ci_sha: str = "", head: str | None = None) -> str | None:
+    """``ci_sha`` (``GITHUB_SHA``, read by the caller) when it is a commit id, else
+    ``git -C DOCS rev-parse HEAD``; None when neither answers.
     ``head`` is that commit when the build has asked git already (the provenance's), which
     spares a second ``git`` process per build."""
-    environ = os.environ if environ is None else environ
-    sha = environ.get("GITHUB_SHA", "").strip().lower()
+    sha = ci_sha.strip().lower()
     if _COMMIT.fullmatch(sha):
         return sha
     if head:
@@ -53,7 +53,7 @@ def source_commit(docs: Path, environ: dict[str, str] | None = None, head: str |
     # Anything else (unset, or not a commit id) would make the manifest fail its own schema:
     # ask git instead.
     # The repository that holds DOCS, not one that GIT_DIR or GIT_WORK_TREE point at elsewhere.
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env = without_git_variables()
     try:
         result = subprocess.run(
             ["git", "-C", str(docs), "rev-parse", "HEAD"],

@@ -7,13 +7,11 @@ never the clock, so the artifact's bytes do not depend on when it was built.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConfigError
 from ..checks.golden import GoldenResult
 from .outdir import MANIFEST_FILE, SHA_FILE, STORE_FILE
 
@@ -72,18 +70,6 @@ class BuildReport:
             **({"dialect": self.dialect} if self.dialect is not None else {}),
             "timings": dict(self.timings),
         }
-
-
-def source_date_epoch(environ: Mapping[str, str]) -> int | None:
-    raw = environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if not raw:
-        return None
-    # The upper bound is the last second of year 9999, the most an ISO timestamp can say.
-    if not raw.isdigit() or int(raw) > 253402300799:
-        raise ConfigError(
-            f"SOURCE_DATE_EPOCH must be a whole number of seconds up to 253402300799 (year 9999), got {raw!r}"
-        )
-    return int(raw)
 
 
 def iso_time(epoch: int) -> str:

@@ -26,13 +26,13 @@ Why it is shaped the way it is:
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..config import Settings, resolve_settings
+from ..settings import Settings, resolve_settings
+from ..settings.environment import Environment
 from ..ingest.engine import load_embedder, with_site
 from ..ingest.workers import prestart as prestart_workers, workers_for
 from ..errors import CheckFailed, ConfigError, InputError, NoUsableDocuments
@@ -43,7 +43,7 @@ from ..writing.discover import SUPPORTED_EXTENSIONS, found_extensions
 from ..writing.records import name_skips
 from .outdir import check_inputs, prepare_out
 from .patch import PatchAborted
-from .report import BuildReport, source_date_epoch
+from .report import BuildReport
 from .source import read_provenance
 from . import guard
 from ..ingest.summaries import SummaryStage, wants_model
@@ -68,19 +68,20 @@ def build(
     cache: Path | str | None = None,
     strict: bool = False,
     progress=None,
-    environ: Mapping[str, str] | None = None,
+    environment: Environment = Environment(),
     warn: Callable[[str], None] | None = None,
     embedder=None,
     base_store: Path | str | None = None,
 ) -> BuildReport:
     """Build DOCS into OUT; return the report (exit_code 1 on golden drift). ``embedder`` is a
     library caller's own (``embed_fn``), named by ``settings.embed_model``; else that setting's.
+    ``environment`` is what the caller read from its environment (``settings.environment.read_environment``): the
+    time, the CI checkout, the worker count, the settings variables under ``flags`` and model keys.
 
     Raises ``CheckFailed`` when ``strict`` and a file was skipped (nothing is published), and
     ``InputError``/``BuildError``/``ConfigError`` for everything that stops a build.
     """
     started = time.perf_counter()
-    environ = os.environ if environ is None else environ
     warnings: list[str] = []
 
     def _warn(message: str) -> None:
@@ -93,17 +94,17 @@ def build(
         raise ConfigError("--update-golden needs --golden GDIR")
     exclude = check_inputs(docs, out, golden_dir, _warn)
     if settings is None:
-        settings = resolve_settings(docs, flags or {}, environ)
-    settings = with_site(settings, docs)  # the dialect, once, for every attempt and worker
-    if workers_for(settings.site):
+        settings = resolve_settings(docs, flags or {}, environment.variables)
+    settings = with_site(settings, docs, environment)  # the dialect, once, for every attempt and worker
+    if workers_for(settings.site, settings.workers):
         prestart_workers()  # the fork server boots while provenance is read and the corpus hashed
-    epoch = source_date_epoch(environ)
-    provenance = read_provenance(docs, environ, settings.docs_version, epoch)
+    epoch = environment.build_epoch()  # a bad SOURCE_DATE_EPOCH stops the build here
+    provenance = read_provenance(docs, environment.checkout, settings.docs_version, epoch)
     # A model summarizer or embedder with an unknown provider, no key or a missing extra fails
     # here, before OUT is touched.
-    summaries = SummaryStage(settings, environ=environ) if wants_model(settings) else None
+    summaries = SummaryStage(settings, environ=environment.variables) if wants_model(settings) else None
     if embedder is None:
-        embedder = load_embedder(settings.embed_model)
+        embedder = load_embedder(settings.embed_model, environment.variables)
     out_is_new = not out.exists()
     prepare_out(out)
     build_cache = open_cache(Path(cache), settings, _warn, defer_digest=True) if cache is not None else None
@@ -155,7 +156,7 @@ def build(
             settings, job.store_path, base_store=Path(base_store) if base_store is not None else None,
             cache=Path(cache) if cache is not None else None, warn=_warn,
         )
-        report = job.publish(golden_result, environ)
+        report = job.publish(golden_result, environment.checkout.sha)
         if guard_result is not None:
             report.guard = guard_result
             if guard_result["status"] == "failed":

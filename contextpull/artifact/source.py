@@ -4,7 +4,8 @@ The values are the reader core's ``Provenance`` (``contextpull/provenance.py`` d
 keys). Every one comes from the repository or the environment, never from the clock, so two
 builds of one commit write the same bytes:
 
-- repository: ``GITHUB_SERVER_URL``/``GITHUB_REPOSITORY`` in the Action, else the URL of the
+- repository: ``GITHUB_SERVER_URL``/``GITHUB_REPOSITORY`` in the Action (the caller's
+  ``settings.environment.Checkout``: this module reads no environment), else the URL of the
   remote ``origin``, without user name, password or token (a remote URL often carries a token
   in CI), query or ``.git``; an scp-style ``git@host:owner/name`` becomes
   ``https://host/owner/name``. A remote that is a local path is not recorded: it names a folder
@@ -28,11 +29,12 @@ import os
 import re
 import subprocess
 import urllib.parse
-from collections.abc import Mapping
 from datetime import datetime, timezone
 from pathlib import Path
 
+from ..child_env import without_git_variables
 from ..provenance import Provenance
+from ..settings.environment import Checkout
 
 GIT_TIMEOUT_S = 10
 
@@ -75,7 +77,7 @@ class _Git:
 
     def __init__(self, docs: Path):
         self.docs = docs
-        self.env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+        self.env = without_git_variables()
         self.env["GIT_OPTIONAL_LOCKS"] = "0"  # status must not write the index of a read-only checkout
 
     def __call__(self, *args: str) -> str | None:
@@ -101,11 +103,12 @@ def _first_line(text: str | None) -> str | None:
     return lines[0].strip() or None
 
 
-def read_provenance(docs: Path, environ: Mapping[str, str], version: str | None = None,
+def read_provenance(docs: Path, checkout: Checkout, version: str | None = None,
                     epoch: int | None = None) -> Provenance:
     """The provenance of a build of ``docs`` (module docstring); ``version`` is the
-    ``docs_version`` setting, ``None`` when not set; ``epoch`` is ``SOURCE_DATE_EPOCH`` as the
-    build read and checked it (``report.source_date_epoch``), once."""
+    ``docs_version`` setting, ``None`` when not set; ``checkout`` what CI says of the checkout;
+    ``epoch`` is ``SOURCE_DATE_EPOCH`` as the surface read and checked it, once
+    (``settings.environment.read_environment``)."""
     git = _Git(docs)
     inside = _first_line(git("rev-parse", "--is-inside-work-tree"))
     commit = _first_line(git("rev-parse", "--verify", "-q", "HEAD")) if inside == "true" else None
@@ -113,14 +116,14 @@ def read_provenance(docs: Path, environ: Mapping[str, str], version: str | None 
         if version is None:
             return Provenance()
         return Provenance(version=version, built_at=iso_utc(epoch) if epoch is not None else None)
-    server, slug = environ.get("GITHUB_SERVER_URL", "").strip(), environ.get("GITHUB_REPOSITORY", "").strip()
+    server, slug = checkout.server_url.strip(), checkout.repository.strip()
     if server and slug:
         repository = public_url(f"{server.rstrip('/')}/{slug}")
     else:
         repository = public_url(_first_line(git("remote", "get-url", "origin")) or "")
     tag = _first_line(git("tag", "--points-at", "HEAD", "--sort=-version:refname"))
     branch = _first_line(git("symbolic-ref", "--short", "-q", "HEAD"))
-    ref = tag or branch or (environ.get("GITHUB_REF_NAME", "").strip() or None)
+    ref = tag or branch or (checkout.ref_name.strip() or None)
     status = git("status", "--porcelain", "--untracked-files=all", "--", ".")
     dirty = None if status is None else bool(status.strip())
     if epoch is None:

@@ -11,6 +11,7 @@ fails before publishing and the previous artifact stays.
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import click
@@ -103,6 +104,7 @@ def build_cmd(docs, out, golden, update_golden, cache, strict, docs_version, bas
     """
     from ..artifact.run import build
     from ..ingest.progress import Progress
+    from ..settings.environment import read_environment
 
     flags = {
         **settings_flags(kwargs), "docs_version": docs_version,
@@ -114,6 +116,7 @@ def build_cmd(docs, out, golden, update_golden, cache, strict, docs_version, bas
             report = build(
                 docs, out, flags=flags, golden=golden, update_golden=update_golden,
                 cache=cache, strict=strict, progress=progress, warn=_warn, base_store=base_store,
+                environment=read_environment(os.environ),  # the one read of this command's environment
             )
     except ContextPullError as exc:
         progress.finish()

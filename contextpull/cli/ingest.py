@@ -11,11 +11,12 @@ turns any skipped file into exit 1 after the store is written (CI wants that).
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import click
 
-from ..config import read_pyproject, resolve_settings
+from ..settings import read_pyproject, resolve_settings
 from ..errors import ConfigError
 from . import cli, terminate_as_interrupt
 from .options import DEFAULT_STORE, json_option, settings_flags, settings_options
@@ -50,15 +51,17 @@ def ingest_command(
     from ..ingest.engine import ingest as run_ingest
     from ..ingest.engine import strict_failure, strict_problems
     from ..ingest.progress import Progress
+    from ..settings.environment import read_environment
 
+    environment = read_environment(os.environ)  # the one read of this command's environment
     root = corpus if corpus.is_dir() else None
-    settings = resolve_settings(root, settings_flags(kwargs))
+    settings = resolve_settings(root, settings_flags(kwargs), environment.variables)
     if store is None:
         store = _store_from_pyproject(root) or Path(DEFAULT_STORE)
     progress = Progress("ingest", enabled=not quiet and not as_json)
     try:
         with terminate_as_interrupt():
-            report = run_ingest(corpus, store, settings, progress=progress)
+            report = run_ingest(corpus, store, settings, progress=progress, environment=environment)
     except KeyboardInterrupt:
         progress.finish()  # the message that follows starts on a line of its own
         raise

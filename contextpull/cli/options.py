@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from ..dialects.registry import NAMES as DIALECT_NAMES  # the one table; loads no dialect module
+
 DEFAULT_STORE = ".contextpull/store.sqlite"
 
 store_option = click.option(
@@ -41,7 +43,7 @@ def settings_options(func):
                 "--dialect",
                 str,
                 "How the site generator's markup is read: auto (from its configuration file; the default), plain, "
-                "mkdocs, docusaurus, hugo, mdbook, jekyll or sphinx.",
+                f"{', '.join(DIALECT_NAMES[:-1])} or {DIALECT_NAMES[-1]}.",
             ),
         ]
     ):

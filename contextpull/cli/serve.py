@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import sys
 from pathlib import Path
 
@@ -81,12 +82,14 @@ def _mcp_version() -> str:
 def refresh_corpus_store(corpus: Path, summarizer: str | None) -> Path:
     """Incremental ingest of ``corpus`` into its own store; progress to stderr only."""
     from ..ingest.engine import ingest
-    from ..config import resolve_settings
+    from ..settings import resolve_settings
+    from ..settings.environment import read_environment
 
+    environment = read_environment(os.environ)
     store = corpus / STORE_IN_CORPUS
-    settings = resolve_settings(corpus, {"summarizer": summarizer})
+    settings = resolve_settings(corpus, {"summarizer": summarizer}, environment.variables)
     with contextlib.redirect_stdout(sys.stderr):  # stdout is the protocol channel in stdio mode
-        report = ingest(corpus, store, settings, progress=_stderr_progress())
+        report = ingest(corpus, store, settings, progress=_stderr_progress(), environment=environment)
     summary = _report_line(report)
     if summary:
         _echo_err(summary)
@@ -109,13 +112,13 @@ def resolve_store(path: str, *, ingest: bool, summarizer: str | None, sha256: st
     return _resolve(path, ingest=ingest, summarizer=summarizer, sha256=sha256)[0]
 
 
-def _resolve(path: str, *, ingest: bool, summarizer: str | None, sha256: str | None = None):
+def _resolve(path: str, *, ingest: bool, summarizer: str | None, sha256: str | None = None, places=None):
     """The store file for PATH, and the remote it came from (``sources.Remote``) or None."""
     from ..serving.sources import fetch_remote, is_remote
 
     if is_remote(path):
         # With the checksum given, a cached copy is served without asking the network at all.
-        remote = fetch_remote(path, sha256)
+        remote = fetch_remote(path, sha256, places=places or _places())
         _echo_err(f"contextpull: {remote.note}")
         return remote.path, remote
     return _local_store(path, ingest=ingest, summarizer=summarizer), None
@@ -227,14 +230,16 @@ def serve(sources, no_ingest, summarizer, log, transport, host, port, allow_orig
     mcp_server = _require_mcp()
     from ..serving.start import open_mounts
 
+    places = _places()
     started = open_mounts(
         specs,
         open_store=lambda path: _opened(mcp_server, path),
         resolve_local=lambda source: _local_store(source, ingest=not no_ingest, summarizer=summarizer),
+        places=places,
         log=_echo_err,
     )
     mounts = started.mounts
-    refresher = _refresher(started.followed, interval, ctx)
+    refresher = _refresher(started.followed, interval, ctx, places.cache)
     label = f"{len(mounts.names)} mounts ({', '.join(mounts.names)})"
     if transport == "stdio":  # over HTTP the "serving ... at URL" line says it
         _echo_err(f"contextpull: mounted {label}")
@@ -248,14 +253,21 @@ def _opened(mcp_server, path: Path):
     return live
 
 
-def _refresher(followed, interval, ctx):
+def _refresher(followed, interval, ctx, cache):
     if interval is None:
         return None
     if not followed:
         raise click.UsageError("--refresh follows URL or gh: sources without a sha256 pin; none was given", ctx=ctx)
     from ..serving.refresh import Refresher
 
-    return Refresher(followed, interval, log=_echo_err)
+    return Refresher(followed, interval, cache=cache, log=_echo_err)
+
+
+def _places():
+    """Where this command's remote stores come from and are kept: the environment, read here."""
+    from ..serving.sources import remotes
+
+    return remotes(os.environ)
 
 
 def _serve_one(path, no_ingest, summarizer, log, transport, host, port, allow_origins, sha256, interval) -> None:
@@ -266,14 +278,15 @@ def _serve_one(path, no_ingest, summarizer, log, transport, host, port, allow_or
     ctx = click.get_current_context()
     if sha256 and not is_remote(path):
         raise click.UsageError("--sha256 applies to a URL, not a folder or a file", ctx=ctx)
-    store_path, remote = _resolve(path, ingest=not no_ingest, summarizer=summarizer, sha256=sha256)
+    places = _places()
+    store_path, remote = _resolve(path, ingest=not no_ingest, summarizer=summarizer, sha256=sha256, places=places)
     live = _opened(mcp_server, store_path)
     followed = []
     if remote is not None and not sha256:
         from ..serving.refresh import Followed, repoint
 
         followed.append(Followed(path, remote.url, remote.sha256, lambda new: repoint(live, new)))
-    refresher = _refresher(followed, interval, ctx)
+    refresher = _refresher(followed, interval, ctx, places.cache)
     server = mcp_server.build_server(live, log=mcp_server.stderr_logger if log else None)
     _serve_until_stopped(mcp_server, server, transport, store_path, host, port, allow_origins, live, refresher)
 
@@ -334,7 +347,7 @@ def fetch(url, out, sha256):
 
     if not is_url(url):
         raise InputError(f"{url!r} is not a URL", "pass the https:// address of a published store.sqlite")
-    fetched = fetch_store(url, out=Path(out), sha256=sha256)
+    fetched = fetch_store(url, cache=_places().cache, out=Path(out), sha256=sha256)
     verb = {"destination": "kept existing", "cache": "copied from cache"}.get(fetched.source, "fetched")
     click.echo(f"{verb} {fetched.path} ({fetched.bytes:,} bytes, sha256 {fetched.sha256})")
 

@@ -51,6 +51,7 @@ class Site:
     config_file: str | None  # the file that decided it, relative to repo_root; None for a setting
     docs_root: str  # absolute, resolved: the DOCS folder
     repo_root: str  # absolute, resolved: the guard root; no read ever leaves it
+    epoch: int | None = None  # the build's SOURCE_DATE_EPOCH (Sphinx ``date``), read once at the surface
 
 
 @dataclass(frozen=True)

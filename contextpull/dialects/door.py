@@ -20,7 +20,7 @@ import os
 import stat
 
 from ..bounded_read import read_regular
-from ..config import CONFIG_FILE_LIMIT
+from ..bounded_read import CONFIG_FILE_LIMIT
 from .includes import MISSING, locate_real
 
 

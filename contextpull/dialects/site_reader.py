@@ -40,7 +40,7 @@ from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
 from .api import Site
-from ..config import CONFIG_FILE_LIMIT
+from ..bounded_read import CONFIG_FILE_LIMIT
 from .door import SiteDoor
 from .includes import MISSING
 from .registry import dialect

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -67,6 +68,9 @@ class ApiLoopRetriever(RecordedRuns):
         if not isinstance(max_turns, int) or max_turns < 1:
             raise ContextPullError(f"max_turns must be a positive integer, got {max_turns!r}")
         self.spec = model_spec.parse(model, setting=SETTING, providers=tuple(CONVERSATIONS))
+        # A retriever is constructed by the evaluation runner or an external harness (ragbisect),
+        # the surface that owns the process: without ``environ`` it takes the process's keys.
+        environ = os.environ if environ is None else environ
         self.endpoint = model_spec.endpoint(self.spec, setting=SETTING, environ=environ, unset=None)
         self.stores = ThreadStores(store_path)
         first = self.stores.first

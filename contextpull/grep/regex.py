@@ -13,7 +13,6 @@ Standard library only; used by ``contextpull.ops``.
 from __future__ import annotations
 
 import json
-import os
 import re
 import signal
 import subprocess
@@ -23,6 +22,7 @@ import time
 from pathlib import Path
 from typing import Iterable
 
+from ..child_env import with_python_path
 from ..errors import ToolError
 
 SECTION_BUDGET_S = 0.25  # evaluation budget per section
@@ -142,7 +142,7 @@ def scan_in_child(store_path: str, pattern: str, in_: list[str] | None, limit: i
     """Run the same grep in a child process (its own main thread) and kill it past the budget."""
     request = json.dumps({"store": store_path, "pattern": pattern, "in": in_, "limit": limit})
     package_root = str(Path(__file__).resolve().parent.parent)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))}
+    env = with_python_path(package_root)
     try:
         proc = subprocess.run(
             [sys.executable, "-m", "contextpull.grep.regex_child"],

@@ -5,6 +5,10 @@ would, then ``CONTEXTPULL_*`` variables, then ``[tool.contextpull]`` in the corp
 ``pyproject.toml``, then defaults (system-design.txt section 8), so ``ingest("docs", store)`` and
 ``contextpull ingest docs --store store`` write the same store. The engine is imported when the
 function runs, so ``from contextpull.ingest import ingest`` stays cheap.
+
+This module and ``contextpull.artifact.api`` are the library's surface: like the CLI, they read
+the process environment, once (``library_environment``), and pass it down as a value; nothing
+below them reads it.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..config import keyword_settings, resolve_settings
+from ..settings import keyword_settings, resolve_settings
 from ..errors import ConfigError
 from .progress import as_progress
 
@@ -47,7 +51,8 @@ def ingest(
     from .engine import ingest as run_ingest
 
     corpus = Path(corpus)
-    resolved, embedder = library_settings("ingest", corpus, settings)
+    environment = library_environment()
+    resolved, embedder = library_settings("ingest", corpus, settings, environment)
     return run_ingest(
         corpus,
         Path(store),
@@ -56,10 +61,19 @@ def ingest(
         progress=as_progress(progress),
         exclude=[Path(p) for p in exclude],
         embedder=embedder,
+        environment=environment,
     )
 
 
-def library_settings(caller: str, root: Path, keywords: dict[str, Any]):
+def library_environment():
+    """The process environment as a library call's run takes it (docs/library.md: the
+    ``CONTEXTPULL_*`` settings variables, ``SOURCE_DATE_EPOCH``, the CI checkout, model keys)."""
+    from ..settings.environment import read_environment
+
+    return read_environment(os.environ)
+
+
+def library_settings(caller: str, root: Path, keywords: dict[str, Any], environment):
     """The settings of a library call's keywords and the embedder of its ``embed_fn``, or None
     without one. ``ingest`` and ``artifact.build`` share it, so both accept and refuse the same
     keywords and resolve them with the CLI's precedence (a keyword stands where a flag would)."""
@@ -67,7 +81,7 @@ def library_settings(caller: str, root: Path, keywords: dict[str, Any]):
     embed_fn = keywords.pop("embed_fn", None)
     flags = keyword_settings(caller, keywords)
     embedder = _function_embedder(caller, flags, embed_fn)
-    resolved = resolve_settings(root if root.is_dir() else None, flags, given_as="keyword")
+    resolved = resolve_settings(root if root.is_dir() else None, flags, environment.variables, given_as="keyword")
     if embedder is not None:
         resolved = replace(resolved, embed_model=embedder.setting)
     return resolved, embedder

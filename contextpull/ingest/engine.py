@@ -1,7 +1,8 @@
 """The ingest pipeline: discover → hash → parse → section → classify → write → fts → summarize →
 index (system-design.txt sections 2, 3 and 12; supplement.md "Failure modes").
 
-Two entry points share one per-file path:
+Two entry points share one document source (``documents.py``: each file passed over, kept or
+parsed, in path order) and one per-file path:
 
 - ``collect`` streams ``DocumentRecord`` or ``Skipped`` in path order for builds that write a
   fresh store (``contextpull build``);
@@ -28,20 +29,21 @@ from functools import partial
 from pathlib import Path
 
 from ..bounded_read import FileTooLarge, NotRegularFile, read_regular
-from ..config import Settings
+from ..settings import Settings
+from ..settings.environment import Environment
 from ..errors import InputError, ModelSettingError, StoreError
 from ..parsing.blocks import ParsedDocument, ParseError
 from ..writing.discover import SUPPORTED_EXTENSIONS, Candidate, discover, found_extensions
 from .report import IngestReport, strict_failure, strict_problems
 from .summaries import SummaryStage, wants_model
 from .target import StoreTarget
+from .documents import documents
 from .update import apply_corpus
 from ..dialects.reads import expected_sha, reads_dialect
 from ..parsing.parse import kind_for, parse_file
 from ..writing.records import DocumentRecord, NotAPage, PreparedRecord, Skipped
 from ..writing.section import section_document
 from ..writing.summary import offline_summary
-from .workers import ordered_map, workers_for
 from ..writing.vectors import VectorCounts, known_vectors, write_vectors
 from ..writing.writer import display_root, fts_normalize
 
@@ -138,14 +140,19 @@ def _stem(path: str) -> str:
     return name[:dot] if dot > 0 else name
 
 
-def with_site(settings: Settings, corpus: Path) -> Settings:
-    """``settings`` with the ``Site`` its ``dialect`` setting resolves to for ``corpus`` (once
-    per run, in the main process; the workers get it inside the settings)."""
+def with_site(settings: Settings, corpus: Path, environment: Environment = Environment()) -> Settings:
+    """``settings`` with the ``Site`` its ``dialect`` setting resolves to for ``corpus`` and the
+    worker count ``environment`` asks for (once per run, in the main process; the workers get
+    both inside the settings). The site carries the run's ``SOURCE_DATE_EPOCH``, the one the
+    Sphinx ``date`` directive shows, so a worker never reads the variable again."""
     if settings.site is not None:
         return settings
     from ..dialects.detect import detect_site
 
-    return replace(settings, site=detect_site(Path(corpus), settings.dialect))
+    site = detect_site(Path(corpus), settings.dialect)
+    if environment.epoch is not None:
+        site = replace(site, epoch=environment.epoch)
+    return replace(settings, site=site, workers=environment.jobs)
 
 
 def open_reader(settings: Settings):
@@ -273,22 +280,14 @@ def collect(
     reader = open_reader(settings)
     memo: dict[str, str] = {}
 
-    def jobs() -> Iterator[tuple[bool, object]]:
-        for item in _scan(Path(corpus), exclude, progress, settings.max_file_bytes, reader):
-            if isinstance(item, (Skipped, NotAPage)):
-                yield False, item
-                continue
-            path = item.candidate.path
-            cached = None
-            if reuse is not None:
-                cached = reuse(path, expected_sha(path, item.sha256, settings.site, recorded or {}, memo))
-            if cached is not None:
-                yield False, cached
-            else:
-                yield True, (path, item.data, item.sha256, settings)
+    def cached(path: str, sha256: str) -> DocumentRecord | None:
+        return reuse(path, expected_sha(path, sha256, settings.site, recorded or {}, memo))  # type: ignore[misc]
 
-    yield from ordered_map(partial(build_record, reader=reader), jobs(), workers=workers_for(settings.site),
-                           halves=(partial(read_record, reader=reader), partial(finish_record, settings=settings)))
+    yield from documents(
+        _scan(Path(corpus), exclude, progress, settings.max_file_bytes, reader), settings,
+        parse=partial(build_record, reader=reader), keep=cached if reuse is not None else None,
+        halves=(partial(read_record, reader=reader), partial(finish_record, settings=settings)),
+    )
 
 
 def ingest(
@@ -299,20 +298,22 @@ def ingest(
     strict: bool = False,
     progress=None,
     exclude: Iterable[Path] = (),
-    environ: Mapping[str, str] | None = None,
+    environment: Environment = Environment(),
     embedder=None,
 ) -> IngestReport:
     """Bring ``store`` up to date with ``corpus``; see the module docstring for the rules.
 
     With ``strict``, any skipped file, or any document whose model summary failed, raises
     ``CheckFailed`` after the store is written. A model summarizer whose provider is unknown or
-    whose key is not set in ``environ`` fails here, before anything is read or written.
+    whose key is not set in ``environment.variables`` fails here, before anything is read or
+    written. ``environment`` is what the caller read from its environment
+    (``settings.environment.read_environment``); ``Environment()`` is a run with none of it.
     """
     started = time.perf_counter()
     corpus, store = Path(corpus), Path(store)
-    summaries = SummaryStage(settings, environ=environ) if wants_model(settings) else None
+    summaries = SummaryStage(settings, environ=environment.variables) if wants_model(settings) else None
     check_corpus(corpus)
-    settings = with_site(settings, corpus)
+    settings = with_site(settings, corpus, environment)
     reader = open_reader(settings)
     scan = _scan(corpus, [*exclude, store], progress, settings.max_file_bytes, reader)
     first = next(scan, None)
@@ -325,7 +326,7 @@ def ingest(
         index_budget_tokens=settings.index_budget_tokens,
     )
     if embedder is None:  # a library caller may bring its own (ingest.api, embed_fn)
-        embedder = load_embedder(settings.embed_model)
+        embedder = load_embedder(settings.embed_model, environment.variables)
     target = StoreTarget(store)
     try:
         known = known_vectors(target.conn, embedder.setting) if embedder is not None else {}
@@ -358,8 +359,8 @@ def ingest(
     return report
 
 
-def load_embedder(setting: str | None):
-    """The embedder of ``embed_model``, loaded before any work starts, or None when unset. A
+def load_embedder(setting: str | None, environ: Mapping[str, str]):
+    """The embedder of ``embed_model`` (its key and URL looked up in ``environ``), loaded before any work starts, or None when unset. A
     build asked for vectors that cannot compute them fails here, in one line naming what is
     missing (the extra, the key), rather than after the documents were written. Exit 3, as for
     a summarizer: the setting is well formed, what is missing lies outside the command line."""
@@ -369,7 +370,7 @@ def load_embedder(setting: str | None):
     from ..models.embedders import load
 
     try:
-        return load(setting)
+        return load(setting, environ)
     except EmbedUnavailable as exc:
         raise ModelSettingError(exc.message, exc.suggestion) from None
 

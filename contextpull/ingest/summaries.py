@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from ..config import Settings
+from ..settings import Settings
 from ..writing.records import DocumentRecord, PreparedRecord, Skipped
 
 def wants_model(settings: Settings) -> bool:
@@ -44,7 +44,7 @@ def document_input(record: DocumentRecord):
 class SummaryStage:
     """The model summaries of one run, its cache of earlier ones and its counts for the report."""
 
-    def __init__(self, settings: Settings, *, environ: Mapping[str, str] | None = None):
+    def __init__(self, settings: Settings, *, environ: Mapping[str, str]):
         from ..models.summarize import open_summarizer
 
         # Raises ModelSettingError (exit 3) for an unknown provider or a missing key: before any work.

@@ -19,11 +19,11 @@ the extra key (store-format.txt lists the keys they read).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from ..config import Settings
+from ..settings import Settings
 from ..dialects.reads import READS_KEY, expected_sha, notes_of
 from ..dialects.reads import dumps as dumps_reads
 from ..dialects.reads import entry as read_entry
@@ -36,7 +36,7 @@ from ..writing.fingerprint import corpus_fingerprint
 from .report import IngestReport
 from .summaries import SummaryStage
 from ..writing.records import NotAPage, Skipped, name_skips
-from .workers import ordered_map, workers_for
+from .documents import documents
 from .write_thread import WriteThread
 from ..writing.writer import SECTION_SETTINGS_KEYS, DocumentBatch, delete_document, index_meta, next_section_rowid, write_meta
 
@@ -100,20 +100,16 @@ def apply_corpus(
     retrying: set[str] = set()
     ingested_at = _now()
 
-    def jobs() -> Iterator[tuple[bool, object]]:
-        for item in items:
-            if isinstance(item, (Skipped, NotAPage)):
-                yield False, item
-                continue
-            path = item.candidate.path
-            old = existing.get(path)
-            expected = expected_sha(path, item.sha256, settings.site, reads, memo) if old is not None else ""
-            if old is not None and old[1] == expected and not reparse_all:
-                if summaries is None or old[2] == "llm":
-                    yield False, Unchanged(path)
-                    continue
-                retrying.add(path)
-            yield True, (path, item.data, item.sha256, settings)
+    def keep(path: str, sha256: str) -> Unchanged | None:
+        """The stored copy stands when the file and all it read are as stored, under the same
+        section settings, and its summary needs no new request."""
+        old = existing.get(path)
+        if old is None or reparse_all or old[1] != expected_sha(path, sha256, settings.site, reads, memo):
+            return None
+        if summaries is None or old[2] == "llm":
+            return Unchanged(path)
+        retrying.add(path)
+        return None
 
     # A new document takes the doc_id SQLite would give it (one above the largest, as vanished
     # documents are only deleted at the end); every written document's sections take rowids
@@ -138,7 +134,7 @@ def apply_corpus(
         writer.submit(write_batch, conn, batch, had_trigram and first, mark)
         batches += 1
 
-    records = ordered_map(parse, jobs(), workers=workers_for(settings.site))
+    records = documents(items, settings, parse=parse, keep=keep)
     if summaries is not None:
         records = summaries.apply(records)
     try:

@@ -38,10 +38,11 @@ BATCH_JOBS = 32
 BATCHES_PER_WORKER = 3
 
 
-def worker_count(environ=os.environ, *, reads_dialect: bool = False) -> int:
+def worker_count(jobs: int | None = None, *, reads_dialect: bool = False) -> int:
     """Worker processes for this run; 0 parses in the main process.
 
-    ``CONTEXTPULL_JOBS=N`` decides when set (N > 1 workers; 1 serial). Otherwise a build that
+    ``jobs`` (``CONTEXTPULL_JOBS=N``, read at the surface) decides when given (N > 1 workers; 1
+    serial). Otherwise a build that
     reads a dialect gets one worker on a machine where this process may use two cores: a
     dialect's reading (includes, shortcodes, data files, markup to text) is Python work that
     costs more than the document's parse and writing, so it pays to move it off the process
@@ -49,9 +50,8 @@ def worker_count(environ=os.environ, *, reads_dialect: bool = False) -> int:
     workers against 10.8 s serial (reading, hashing, shipping bytes and records, writing), so
     the writer, not parsing, bounds the run.
     """
-    raw = environ.get("CONTEXTPULL_JOBS", "").strip()
-    if raw.isdigit() and int(raw) > 0:
-        return int(raw) if int(raw) > 1 else 0
+    if jobs is not None and jobs > 0:
+        return jobs if jobs > 1 else 0
     if reads_dialect and usable_cores() >= 2 and _forks():
         return 1
     return 0
@@ -118,9 +118,10 @@ def prestart() -> None:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
-def workers_for(site) -> int:
-    """``worker_count`` for a run over ``site`` (a ``dialects.api.Site``, None for none)."""
-    return worker_count(reads_dialect=site is not None and site.dialect != "plain")
+def workers_for(site, jobs: int | None = None) -> int:
+    """``worker_count`` for a run over ``site`` (a ``dialects.api.Site``, None for none) that
+    asked for ``jobs`` workers (``Settings.workers``; None: none asked for)."""
+    return worker_count(jobs, reads_dialect=site is not None and site.dialect != "plain")
 
 
 def usable_cores() -> int:

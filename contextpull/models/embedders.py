@@ -8,8 +8,9 @@ Standard library only at import; a local model imports its extra when it is load
 
 from __future__ import annotations
 
+import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ..errors import ConfigError
 from . import embed_local
@@ -30,8 +31,9 @@ def parse(text: str) -> spec_mod.ModelSpec:
     return spec_mod.parse(expand(text), setting=SETTING, providers=PROVIDERS)
 
 
-def check(text: str, environ=None) -> spec_mod.ModelSpec:
-    """Validate a setting before a build starts: provider, known local name, the key."""
+def check(text: str, environ: Mapping[str, str]) -> spec_mod.ModelSpec:
+    """Validate a setting before a build starts: provider, known local name, the key (looked up
+    in ``environ``, the variables the caller read)."""
     spec = parse(text)
     if spec.provider == "openai":
         spec_mod.endpoint(spec, setting=SETTING, environ=environ, unset=UNSET)
@@ -43,7 +45,7 @@ def check(text: str, environ=None) -> spec_mod.ModelSpec:
     return spec
 
 
-def load(text: str, environ=None) -> Embedder:
+def load(text: str, environ: Mapping[str, str]) -> Embedder:
     """The embedder for a setting; ``EmbedUnavailable`` names what this process lacks."""
     try:
         spec = check(text, environ)
@@ -63,9 +65,11 @@ _lock = threading.Lock()
 def query_vectors(setting: str, texts: Sequence[str]) -> list[list[float]]:
     """``embed_fn`` for readers: query vectors with the store's model, the model loaded once a
     process (a local model takes about a second to load; MiniLM about 3 s more on its first
-    query, to quantize itself)."""
+    query, to quantize itself). A reader built without its own ``embed_fn`` (``Ops``, the MCP
+    server, ``contextpull search``) is where a hosted model's key is taken from the process
+    environment, as docs/library.md says: the one read on the read side."""
     with _lock:
         embedder = _loaded.get(setting)
         if embedder is None:
-            embedder = _loaded[setting] = load(setting)
+            embedder = _loaded[setting] = load(setting, os.environ)
     return embedder.embed_queries(texts)

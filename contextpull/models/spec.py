@@ -12,7 +12,6 @@ is not ``provider:model`` at all is a ``ConfigError`` (exit 2), like any malform
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -71,16 +70,16 @@ def endpoint(
     spec: ModelSpec,
     *,
     setting: str,
-    environ: Mapping[str, str] | None = None,
+    environ: Mapping[str, str],
     unset: str | None = "the offline default",
 ) -> Endpoint:
     """The base URL and key of a hosted provider, or a ``ModelSettingError`` naming the variable.
 
     ``unset`` says what leaving the setting unset gives (summaries: the offline default; vectors:
     lexical search only; an evaluation loop: nothing, ``None``), so the suggestion never points
-    at something that is not there.
+    at something that is not there. ``environ`` holds the variables the caller read from its
+    environment (the surfaces' ``settings.environment.read_environment``): the library reads none.
     """
-    environ = os.environ if environ is None else environ
     if spec.provider not in HOSTED:
         raise ModelSettingError(f"{setting}: provider {spec.provider!r} is not a hosted API")
     url_var, default_url, key_var = HOSTED[spec.provider]

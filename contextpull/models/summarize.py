@@ -204,7 +204,7 @@ class Summarizer:
             pool.shutdown(wait=finished, cancel_futures=True)
 
 
-def open_summarizer(setting: str, *, concurrency: int = 8, environ: Mapping[str, str] | None = None) -> Summarizer:
+def open_summarizer(setting: str, *, environ: Mapping[str, str], concurrency: int = 8) -> Summarizer:
     """The summarizer a ``summarizer`` setting names; a ``ModelSettingError`` (exit 3) naming the
     provider or the missing variable, before any work starts."""
     spec = parse(setting, setting="summarizer", providers=PROVIDERS)

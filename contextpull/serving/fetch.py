@@ -25,6 +25,7 @@ import tempfile
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,9 +51,8 @@ class Fetched:
     source: str = "download"  # download | cache | destination
 
 
-def cache_dir(environ: dict | None = None) -> Path:
-    """``$CONTEXTPULL_CACHE`` or ``~/.cache/contextpull``."""
-    environ = os.environ if environ is None else environ
+def cache_dir(environ: Mapping[str, str]) -> Path:
+    """``$CONTEXTPULL_CACHE`` or ``~/.cache/contextpull``, from the environment the CLI read."""
     value = environ.get(CACHE_ENV, "")
     return Path(value).expanduser() if value else Path.home() / ".cache" / "contextpull"
 
@@ -80,23 +80,24 @@ def normalize_sha256(value: str, source: str) -> str:
     return text
 
 
-def cached_path(url: str, sha256: str, cache: Path | None = None) -> Path:
+def cached_path(url: str, sha256: str, cache: Path) -> Path:
     """Where ``serve URL`` keeps a store: one folder per checksum, the asset's own file name."""
     name = Path(urllib.parse.urlsplit(url).path).name
     if name in ("", ".", ".."):  # a URL ending in a folder: the default name, never a path step
         name = "store.sqlite"
-    return (cache or cache_dir()) / sha256[:16] / name
+    return cache / sha256[:16] / name
 
 
 def fetch_store(
     url: str,
     *,
+    cache: Path,
     out: Path | None = None,
     sha256: str | None = None,
-    cache: Path | None = None,
     timeout: float = 60.0,
 ) -> Fetched:
-    """A verified copy of the store at ``url``: in the cache, and at ``out`` when given.
+    """A verified copy of the store at ``url``: in the ``cache`` folder (``cache_dir``), and at
+    ``out`` when given.
 
     The body is downloaded only when neither ``out`` nor the cache already holds a file with
     the expected checksum. If the cache folder cannot be created, the download goes straight

@@ -60,8 +60,9 @@ def repoint(live, path: Path) -> None:
 class Refresher:
     """The background re-check of the URL sources a server follows."""
 
-    def __init__(self, followed: list[Followed], interval: float, *, log: Callable[[str], None] = _stderr):
+    def __init__(self, followed: list[Followed], interval: float, *, cache: Path, log: Callable[[str], None] = _stderr):
         self.followed = followed
+        self.cache = cache  # fetch.cache_dir, as the serving command read it
         self.interval = interval
         self.log = log
         self.swaps = 0
@@ -95,12 +96,12 @@ class Refresher:
         expected = published_checksum(source.url, timeout=60.0)
         if expected == source.sha256:
             return False
-        fetched = fetch_store(source.url, sha256=expected)  # verified beside the old copy
+        fetched = fetch_store(source.url, cache=self.cache, sha256=expected)  # verified beside the old copy
         started = time.perf_counter()
         source.replace(fetched.path)
         took = (time.perf_counter() - started) * 1000
         source.sha256 = fetched.sha256
-        record_checksum(source.url, fetched.sha256)
+        record_checksum(source.url, fetched.sha256, self.cache)
         self.swaps += 1
         self.log(f"contextpull: refreshed {source.name}: now sha256 {expected[:12]} ({fetched.bytes:,} bytes; swap {took:.1f} ms)")
         return True

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,36 +40,48 @@ class Remote:
     note: str  # one line for stderr: downloaded, cached, or cached because the network failed
 
 
+@dataclass(frozen=True)
+class Remotes:
+    """Where remote stores come from and where they are kept, read from the environment once by
+    the command that serves or fetches (``remotes``), then passed down."""
+
+    cache: Path  # fetch.cache_dir: $CONTEXTPULL_CACHE or ~/.cache/contextpull
+    github_url: str = GITHUB_DEFAULT  # $CONTEXTPULL_GITHUB_URL: where gh: releases are
+
+
+def remotes(environ: Mapping[str, str]) -> Remotes:
+    return Remotes(cache_dir(environ), (environ.get(GITHUB_ENV) or GITHUB_DEFAULT).rstrip("/"))
+
+
 def is_remote(source: str) -> bool:
     return source.startswith(("https://", "http://", "gh:"))
 
 
-def expand(source: str, environ: dict | None = None) -> str:
-    """The URL of a remote source: ``gh:`` shorthand expanded, a URL as it is."""
+def expand(source: str, github_url: str = GITHUB_DEFAULT) -> str:
+    """The URL of a remote source: ``gh:`` shorthand expanded against ``github_url``, a URL as it is."""
     if not source.startswith("gh:"):
         return source
     match = _GH.match(source)
     if match is None:
         raise InputError(f"{source!r} is not gh:OWNER/REPO@TAG", "e.g. gh:astral-sh/uv@docs-latest")
-    environ = os.environ if environ is None else environ
-    base = (environ.get(GITHUB_ENV) or GITHUB_DEFAULT).rstrip("/")
+    base = github_url.rstrip("/")
     return f"{base}/{match['owner']}/{match['repo']}/releases/download/{match['tag']}/{ASSET}"
 
 
-def fetch_remote(source: str, sha256: str | None = None, *, timeout: float = 60.0) -> Remote:
+def fetch_remote(source: str, sha256: str | None = None, *, places: Remotes, timeout: float = 60.0) -> Remote:
     """A verified, cached copy of ``source``; with ``sha256`` pinned a cached copy needs no network."""
-    url = expand(source)
+    url, cache = expand(source, places.github_url), places.cache
     expected = sha256
     if not expected:
         try:
             expected = published_checksum(url, timeout)
         except FetchError as exc:
-            offline = _cached_copy(url)
+            offline = _cached_copy(url, cache)
             if offline is None:
                 raise
             return Remote(url, offline[0], offline[1], f"{exc.message}; serving the cached copy {offline[0]} (sha256 {offline[1][:12]})")
-    fetched = fetch_store(url, sha256=expected, timeout=timeout)
-    record_checksum(url, fetched.sha256)
+    fetched = fetch_store(url, cache=cache, sha256=expected, timeout=timeout)
+    record_checksum(url, fetched.sha256, cache)
     return Remote(url, fetched.path, fetched.sha256, _note(fetched))
 
 
@@ -79,13 +92,13 @@ def _note(fetched) -> str:
     )
 
 
-def _record_path(url: str) -> Path:
-    return cache_dir() / "urls" / hashlib.sha256(url.encode("utf-8")).hexdigest()[:32]
+def _record_path(url: str, cache: Path) -> Path:
+    return cache / "urls" / hashlib.sha256(url.encode("utf-8")).hexdigest()[:32]
 
 
-def record_checksum(url: str, sha256: str) -> None:
+def record_checksum(url: str, sha256: str, cache: Path) -> None:
     """Remember the URL's verified checksum; a cache we cannot write only costs offline starts."""
-    path = _record_path(url)
+    path = _record_path(url, cache)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".part")
@@ -95,14 +108,14 @@ def record_checksum(url: str, sha256: str) -> None:
         pass
 
 
-def _cached_copy(url: str) -> tuple[Path, str] | None:
+def _cached_copy(url: str, cache: Path) -> tuple[Path, str] | None:
     """The last verified copy of ``url`` if it is still in the cache and still has its checksum."""
     try:
-        recorded = normalize_sha256(_record_path(url).read_text(encoding="utf-8"), "cache record")
+        recorded = normalize_sha256(_record_path(url, cache).read_text(encoding="utf-8"), "cache record")
     except (OSError, InputError):
         return None
     try:
-        fetched = fetch_store(url, sha256=recorded)  # served from the cache, verified, no request
+        fetched = fetch_store(url, cache=cache, sha256=recorded)  # served from the cache, verified, no request
     except Exception:  # noqa: BLE001 - a damaged cache is only "no cached copy"
         return None
     return fetched.path, recorded

@@ -19,7 +19,7 @@ from ..errors import ContextPullError
 from .catalog import MountSpec, check_names
 from .mounts import Mount, MountSet, default_name
 from .refresh import Followed
-from .sources import fetch_remote, is_remote
+from .sources import Remotes, fetch_remote, is_remote
 
 
 @dataclass
@@ -38,16 +38,18 @@ def open_mounts(
     *,
     open_store: Callable[[Path], object],
     resolve_local: Callable[[str], Path],
+    places: Remotes,
     log: Callable[[str], None] = _stderr,
 ) -> Started:
-    """Mount every usable source of ``specs``; ``open_store(path)`` returns an open ``LiveStore``."""
+    """Mount every usable source of ``specs``; ``open_store(path)`` returns an open ``LiveStore``;
+    ``places`` is where remote sources come from and are kept (``sources.remotes``)."""
     opened: list[tuple[MountSpec, object, str | None, str | None]] = []
     failed = []
     for spec in specs:
         try:
             url = sha256 = None
             if is_remote(spec.source):
-                remote = fetch_remote(spec.source, spec.sha256)
+                remote = fetch_remote(spec.source, spec.sha256, places=places)
                 log(f"contextpull: {spec.source}: {remote.note}")
                 path, url, sha256 = remote.path, remote.url, remote.sha256
             else:

@@ -28,8 +28,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..bounded_read import kind_of, not_regular_reason, read_regular_text, why
-from ..config import CONFIG_FILE_LIMIT
+from ..bounded_read import CONFIG_FILE_LIMIT, kind_of, not_regular_reason, read_regular_text, why
 from ..errors import InputError
 from ..globmatch import Glob, compile_glob
 from ..parsing.parse import KINDS

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..config import Settings
+from ..settings import Settings
 from ..parsing.blocks import Code, Heading, ListBlock, Paragraph, ParsedDocument, Table
 from .records import SectionRecord as SectionDraft  # one shape from sectioner to writer
 

@@ -22,7 +22,7 @@ import re
 from ...parsing.blocks import Code, Heading, ParsedDocument
 from ..api import Context
 from ..site_reader import SiteReader
-from ...config import CONFIG_FILE_LIMIT
+from ...bounded_read import CONFIG_FILE_LIMIT
 from . import pages
 from ..markup import html_to_text, split_code, strip_html_comments
 from .links import expand_links

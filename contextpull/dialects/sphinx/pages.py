@@ -25,7 +25,7 @@ import posixpath
 import unicodedata
 from dataclasses import dataclass
 
-from ...config import CONFIG_FILE_LIMIT
+from ...bounded_read import CONFIG_FILE_LIMIT
 from ..api import Context, Site
 from ..door import SiteDoor
 from ...globmatch import Glob, bracket_end, compile_glob

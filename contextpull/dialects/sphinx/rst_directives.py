@@ -290,14 +290,13 @@ class Date(Directive):
     final_argument_whitespace = True
 
     def run(self):
-        import os
         import time
 
-        epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
-        if not epoch.isdigit():
+        epoch = _state(self).ctx.site.epoch  # the build's, checked once (settings/environment.py)
+        if epoch is None:
             return [nodes.Text("")]
         fmt = self.arguments[0] if self.arguments else "%Y-%m-%d"
-        return [nodes.Text(time.strftime(fmt, time.gmtime(int(epoch))))]
+        return [nodes.Text(time.strftime(fmt, time.gmtime(epoch)))]
 
 
 class Describe(Base):
