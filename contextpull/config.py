@@ -54,6 +54,10 @@ class Settings:
     dialect: str = field(default="auto", metadata={"recorded": False})
     # The ``contextpull.dialects.api.Site`` the setting resolved to for one corpus, set by the
     # build (``ingest.engine.with_site``) so worker processes receive it with the settings.
+    # Whether mkdocstrings ``:::`` lines and Sphinx autodoc directives are read from the
+    # repository's Python source (issue 37; contextpull/apiref/). Not recorded, like ``dialect``:
+    # the module files a page read are in its fingerprint. ``False`` builds what 0.3 built.
+    api_reference: bool = field(default=True, metadata={"recorded": False})
     site: Any = field(default=None, metadata={"recorded": False, "setting": False})
 
     def to_dict(self) -> dict[str, Any]:
@@ -114,6 +118,15 @@ def _coerce(name: str, value: Any, source: str) -> Any:
                 f"dialect must be one of {', '.join(DIALECT_VALUES)}, got {value!r} (from {source})"
             )
         return text
+    if name == "api_reference":
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("true", "1", "yes", "on"):
+            return True
+        if text in ("false", "0", "no", "off"):
+            return False
+        raise ConfigError(f"api_reference must be true or false, got {value!r} (from {source})")
     if name == "embed_model":
         from .models import embedders  # standard library only at import, like this module
 
@@ -237,7 +250,8 @@ def resolve_settings(
     table, table_label = read_pyproject(corpus_root) if corpus_root is not None else ({}, "")
     for key in table:
         if key not in _INT_RANGES and key not in (
-            "summarizer", "store", "embed_model", "docs_version", "max_removed", "max_shrink", "dialect"
+            "summarizer", "store", "embed_model", "docs_version", "max_removed", "max_shrink", "dialect",
+            "api_reference",
         ):
             raise ConfigError(f"unknown setting {key!r} in {table_label}")
     values: dict[str, Any] = {}

@@ -24,7 +24,7 @@ the one table detection reads, so detection never imports a dialect):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 # What became of one construct: replaced by the content it stands for (an include, a data value),
@@ -43,6 +43,9 @@ class Site:
     config_file: str | None  # the file that decided it, relative to repo_root; None for a setting
     docs_root: str  # absolute, resolved: the DOCS folder
     repo_root: str  # absolute, resolved: the guard root; no read ever leaves it
+    # The build's ``apiref.ApiReference`` (issue 37) when API pages are read from source, else
+    # None. Not part of what a site is (equality, hash): it is the build's reader of the source.
+    api: object = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

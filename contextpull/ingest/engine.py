@@ -144,7 +144,12 @@ def with_site(settings: Settings, corpus: Path) -> Settings:
         return settings
     from ..dialects.detect import detect_site
 
-    return replace(settings, site=detect_site(Path(corpus), settings.dialect))
+    site = detect_site(Path(corpus), settings.dialect)
+    if settings.api_reference and site.dialect in ("mkdocs", "sphinx") and site.repo_root:
+        from ..apiref.sources import ApiReference
+
+        site = replace(site, api=ApiReference(site.repo_root))  # one per build (issue 37)
+    return replace(settings, site=site)
 
 
 def build_record(path: str, data: bytes, sha256: str, settings: Settings) -> DocumentRecord | Skipped:

@@ -1,0 +1,332 @@
+"""Python modules read as text and visited by griffe, never imported (issue 37).
+
+Why not ``griffe.load``: its loader reads files itself, walks whole packages and, when a module is
+not found on disk, imports it (``allow_inspection``). Here every module file comes through the
+document's include door (``Context.read_data_with_sha``): the repository-root guard, the symlink
+guard, the per-file and per-document byte bounds hold, and each file read becomes a dependency of
+the page, so its fingerprint changes exactly when a module it shows changes. Modules are loaded one
+at a time, as a name needs them, and handed to ``griffe.visit`` (the static, ``ast``-based half of
+griffe); nothing is ever executed, and a name no source folder holds stays unresolved.
+
+``ApiReference`` lives for one build: the site carries it to workers (its parsed modules are not
+pickled, so each process parses what it needs once). A page reads through a ``PageSession``, which
+reads every module it uses through that page's context again (cheap: a hash), so the page's
+dependencies never depend on which page happened to load a module first.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass
+from pathlib import Path
+
+from .limits import Budget, LimitReached, Limits
+
+# Folders a module is never read from: installed packages are not the repository's source.
+INSTALLED = frozenset(("site-packages", "dist-packages"))
+
+
+class Unresolved(Exception):
+    """An object or module that is not rendered; the message is the report's reason."""
+
+
+@dataclass
+class _Loaded:
+    key: str  # repository path of the file
+    sha: str
+    module: object  # griffe.Module, or None when it could not be visited
+    error: str = ""
+
+
+def search_folders(repo_root: str, base: str, paths: list) -> tuple[list[str], list[str]]:
+    """(repository-relative folders to look for modules in, reasons for the ones refused).
+    ``paths`` are as the configuration wrote them, relative to ``base`` (a folder relative to
+    the repository root) or absolute; a folder outside the repository or inside an installed
+    packages folder is refused."""
+    folders: list[str] = []
+    refused: list[str] = []
+    for raw in paths:
+        if not isinstance(raw, str) or not raw.strip():
+            continue
+        text = raw.strip().replace("\\", "/")
+        if text.startswith("/"):
+            root = repo_root.replace("\\", "/").rstrip("/")
+            if text != root and not text.startswith(root + "/"):
+                refused.append(f"source folder {raw} is outside the repository")
+                continue
+            text = text[len(root):].lstrip("/") or "."
+            rel = posixpath.normpath(text)
+        else:
+            rel = posixpath.normpath(posixpath.join(base or ".", text))
+        if rel == ".." or rel.startswith("../"):
+            refused.append(f"source folder {raw} is outside the repository")
+            continue
+        if INSTALLED & set(rel.split("/")):
+            refused.append(f"source folder {raw} is an installed packages folder, not the repository's source")
+            continue
+        rel = "" if rel == "." else rel
+        if rel not in folders:
+            folders.append(rel)
+    return folders, refused
+
+
+class ApiReference:
+    """One build's view of the repository's Python source: griffe's collections and the modules
+    parsed so far. Built once per build (``ingest.engine.with_site``) from the site's repository
+    root; carried to worker processes without what it parsed."""
+
+    def __init__(self, repo_root: str, limits: Limits | None = None) -> None:
+        self.repo_root = repo_root
+        self.limits = limits or Limits()
+        self._reset()
+
+    def _reset(self) -> None:
+        self._griffe = None  # (collection, lines, loader, extensions), made when first needed
+        self.loaded: dict[str, _Loaded] = {}  # dotted module name -> what was visited
+
+    def __getstate__(self) -> dict:
+        return {"repo_root": self.repo_root, "limits": self.limits}
+
+    def __setstate__(self, state: dict) -> None:
+        self.repo_root = state["repo_root"]
+        self.limits = state["limits"]
+        self._reset()
+
+    def griffe(self):
+        if self._griffe is None:
+            import griffe
+
+            collection = griffe.ModulesCollection()
+            lines = griffe.LinesCollection()
+            # Used only to expand ``from x import *`` and ``__all__`` over modules already
+            # loaded here (``external=False``): it never loads, finds or imports anything.
+            loader = griffe.GriffeLoader(modules_collection=collection, lines_collection=lines,
+                                         allow_inspection=False, force_inspection=False, search_paths=[])
+            self._griffe = (collection, lines, loader, griffe.load_extensions())
+        return self._griffe
+
+    def session(self, ctx, folders: list[str]) -> PageSession:
+        return PageSession(self, ctx, folders, Budget(self.limits))
+
+
+class PageSession:
+    """One page's reads of Python source: the modules it used (each read through its context)."""
+
+    def __init__(self, api: ApiReference, ctx, folders: list[str], budget: Budget) -> None:
+        self.api = api
+        self.ctx = ctx
+        self.folders = folders or [""]
+        self.budget = budget
+        self.used: dict[str, object] = {}  # dotted name -> griffe.Module or None (not found)
+        self._loading: set[str] = set()
+
+    # -- modules ---------------------------------------------------------------------------
+
+    def module(self, name: str):
+        """The griffe module ``name`` (dotted), loaded from the repository; None when no source
+        folder holds it. ``Unresolved`` for one that is there but cannot be read or parsed."""
+        if name in self.used:
+            return self.used[name]
+        if name in self._loading:  # a star-import cycle: the module being visited is the answer
+            return self.api.loaded[name].module if name in self.api.loaded else None
+        self._loading.add(name)
+        try:
+            found = self._module(name)
+        finally:
+            self._loading.discard(name)
+        self.used[name] = found
+        return found
+
+    def _module(self, name: str):
+        parent_name, _, short = name.rpartition(".")
+        if not short.isidentifier():
+            return None
+        parent = None
+        if parent_name:
+            parent = self.module(parent_name)
+            if parent is None or not _is_package(parent):
+                return None
+            member = parent.members.get(short)
+            if member is not None and not member.is_alias and not member.is_module:
+                return None  # an object of the package, not a submodule
+            folders = [posixpath.dirname(self.api.loaded[parent_name].key)]
+        else:
+            folders = self.folders
+        for folder in folders:
+            for candidate in (f"{short}/__init__.py", f"{short}.py"):
+                key = posixpath.join(folder, candidate) if folder else candidate
+                got = self.ctx.read_data_with_sha(key)
+                if got is None:
+                    self._refused(key, name)
+                    continue
+                return self._visit(name, short, parent, key, *got)
+        return None
+
+    def _refused(self, key: str, name: str) -> None:
+        """A candidate the door did not read: absent (fine, the next one is tried) or there but
+        refused (too large, a link out, not a regular file): that is named."""
+        import os
+
+        full = os.path.join(self.api.repo_root, *key.split("/"))
+        if os.path.lexists(full):
+            raise Unresolved(f"module {name} ({key}) cannot be read: larger than the include limit,"
+                             " not a regular file, or a link out of the repository")
+
+    def _visit(self, name: str, short: str, parent, key: str, data: bytes, sha: str):
+        loaded = self.api.loaded.get(name)
+        if loaded is not None and loaded.key == key and loaded.sha == sha:
+            if loaded.module is None:
+                raise Unresolved(loaded.error)
+            return loaded.module
+        self.budget.module(name)
+        collection, lines, loader, extensions = self.api.griffe()
+        import griffe
+
+        text = data.decode("utf-8-sig", errors="replace")
+        filepath = Path(self.api.repo_root, *key.split("/"))
+        try:
+            module = griffe.visit(short, filepath=filepath, code=text, parent=parent,
+                                  extensions=extensions, lines_collection=lines,
+                                  modules_collection=collection)
+        except SyntaxError as exc:
+            error = f"syntax error in {key} line {exc.lineno}: {exc.msg}; module {name} is not rendered"
+            self.api.loaded[name] = _Loaded(key, sha, None, error)
+            raise Unresolved(error) from None
+        except (RecursionError, ValueError) as exc:
+            error = f"{key} cannot be read as Python ({type(exc).__name__}); module {name} is not rendered"
+            self.api.loaded[name] = _Loaded(key, sha, None, error)
+            raise Unresolved(error) from None
+        lines[filepath] = text.splitlines()
+        if parent is None:
+            collection.set_member(name, module)
+        else:
+            parent.set_member(short, module)
+        self.api.loaded[name] = _Loaded(key, sha, module)
+        self._star_imports(module, loader)
+        return module
+
+    def _star_imports(self, module, loader) -> None:
+        """``from x import *`` expanded over modules of the repository (loaded first, so the
+        result does not depend on what another page loaded); a cycle stops where it closes."""
+        targets = [m.wildcard for m in list(module.members.values()) if m.is_alias and m.wildcard]
+        for target in targets:
+            try:
+                self.module(target)
+            except Unresolved:
+                continue
+        if targets:
+            import griffe
+
+            try:
+                loader.expand_wildcards(module, external=False)
+            except (griffe.AliasResolutionError, griffe.CyclicAliasError, RecursionError):
+                pass
+        try:
+            loader.expand_exports(module)
+        except RecursionError:
+            pass
+
+    # -- objects ---------------------------------------------------------------------------
+
+    def find(self, path: str):
+        """The griffe object at dotted ``path`` (aliases followed), its modules read from the
+        repository; ``Unresolved`` naming why not."""
+        parts = path.split(".")
+        if not all(p.isidentifier() for p in parts):
+            raise Unresolved(f"{path} is not a dotted Python name")
+        module, depth = None, 0
+        for i in range(1, len(parts) + 1):
+            found = self.module(".".join(parts[:i]))
+            if found is None:
+                break
+            module, depth = found, i
+        if module is None:
+            where = ", ".join(f or "." for f in self.folders)
+            raise Unresolved(f"{path}: no module {parts[0]} in the repository's source folders ({where});"
+                             " it is never imported")
+        obj = module
+        for part in parts[depth:]:
+            obj = self.target(obj)
+            member = obj.members.get(part)
+            if member is None and obj.is_class:
+                member = self.inherited(obj).get(part)
+            if member is None:
+                raise Unresolved(f"{path}: {obj.path} has no member {part} in its source")
+            obj = member
+        return self.target(obj)
+
+    def target(self, obj):
+        """``obj`` with its import aliases followed, loading the modules they name."""
+        import griffe
+
+        hops = 0
+        while obj.is_alias:
+            hops += 1
+            if hops > self.budget.limits.max_alias_hops:
+                raise Unresolved(f"{obj.path}: an import chain longer than {self.budget.limits.max_alias_hops}")
+            try:
+                nxt = obj.target
+            except griffe.CyclicAliasError:
+                raise Unresolved(f"{obj.path}: alias cycle through {obj.target_path}") from None
+            except griffe.AliasResolutionError:
+                self.load_path(obj.target_path)
+                try:
+                    nxt = obj.target
+                except griffe.CyclicAliasError:
+                    raise Unresolved(f"{obj.path}: alias cycle through {obj.target_path}") from None
+                except griffe.AliasResolutionError:
+                    raise Unresolved(f"{obj.path} is imported from {obj.target_path}, which is not in"
+                                     " the repository's source; it is never imported") from None
+            if nxt is obj:
+                raise Unresolved(f"{obj.path}: alias cycle")
+            obj = nxt
+        self.use(obj)
+        return obj
+
+    def load_path(self, path: str) -> None:
+        """Load the modules along dotted ``path`` that the repository holds."""
+        parts = path.split(".")
+        for i in range(1, len(parts) + 1):
+            try:
+                if self.module(".".join(parts[:i])) is None:
+                    return
+            except Unresolved:
+                return
+
+    def use(self, obj) -> None:
+        """Record that the page shows ``obj``: its module file becomes a dependency."""
+        try:
+            module = obj.module
+        except Exception:  # noqa: BLE001 - griffe objects without a module (none expected)
+            return
+        if module.path not in self.used:
+            try:
+                self.module(module.path)
+            except Unresolved:
+                pass
+
+    def inherited(self, cls) -> dict:
+        """Members ``cls`` inherits from its base classes in the repository (the bases' modules
+        loaded first); a base outside the repository adds nothing."""
+        import griffe
+
+        for base in cls.bases:
+            path = getattr(base, "canonical_path", None) or str(base)
+            self.load_path(path)
+        try:
+            members = dict(cls.inherited_members)
+        except (griffe.AliasResolutionError, griffe.CyclicAliasError, ValueError, RecursionError):
+            return {}
+        for member in members.values():
+            try:
+                self.use(member.parent)
+            except Exception:  # noqa: BLE001
+                pass
+        return members
+
+
+def _is_package(module) -> bool:
+    return str(module.filepath).endswith("__init__.py")
+
+
+__all__ = ["ApiReference", "LimitReached", "PageSession", "Unresolved", "search_folders"]
