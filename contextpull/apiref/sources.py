@@ -160,7 +160,19 @@ class PageSession:
                     self._refused(key, name)
                     continue
                 return self._visit(name, short, parent, key, *got)
+        if parent is not None and self._namespace(folders[0], short):
+            # A folder without __init__.py inside a package: an implicit namespace package
+            # (PEP 420), importable as such; it is an empty module whose submodules load as any.
+            key = posixpath.join(folders[0], short, "__init__.py") if folders[0] else f"{short}/__init__.py"
+            return self._visit(name, short, parent, key, b"", "namespace")
         return None
+
+    def _namespace(self, folder: str, short: str) -> bool:
+        import os
+
+        root = self.api.repo_root
+        full = os.path.realpath(os.path.join(root, *folder.split("/"), short) if folder else os.path.join(root, short))
+        return full.startswith(os.path.join(root, "")) and os.path.isdir(full) and os.path.isfile(full + ".py") is False
 
     def _refused(self, key: str, name: str) -> None:
         """A candidate the door did not read: absent (fine, the next one is tried) or there but
