@@ -104,7 +104,7 @@ def _folders(ctx, api) -> tuple[list[str], list[str]]:
 
 
 def render_directive(ctx, name: str, argument: str, options: dict, content: list[str],
-                     module: str, line: int, text) -> list[str] | None:
+                     module: str, line: int, text, construct: str = CONSTRUCT) -> list[str] | None:
     """The Markdown an autodoc directive stands for; None when the build reads no API
     reference. ``module`` is the page's current module ('' when none)."""
     api = getattr(ctx.site, "api", None)
@@ -114,7 +114,7 @@ def render_directive(ctx, name: str, argument: str, options: dict, content: list
     key = key[3:] if key.startswith("py:") else key
     folders, refused = _folders(ctx, api)
     for reason in refused:
-        ctx.note(CONSTRUCT, "unresolved", line, f"{name} {argument}: {reason}; never read")
+        ctx.note(construct, "unresolved", line, f"{name} {argument}: {reason}; never read")
     config = ctx.config if isinstance(ctx.config, dict) else {}
     defaults = config.get("autodoc_default_options")
     if not isinstance(defaults, dict):
@@ -126,13 +126,13 @@ def render_directive(ctx, name: str, argument: str, options: dict, content: list
     session = api.session(ctx, folders)
     if key == "autosummary":
         names = [c.strip().split()[0] for c in content if c.strip() and not c.strip().startswith(":")]
-        return autosummary(session, names, module, opts, CONSTRUCT, line, text)
+        return autosummary(session, names, module, opts, construct, line, text)
     target = argument.strip().split("(", 1)[0].strip()
     if not target:
-        ctx.note(CONSTRUCT, "unresolved", line, f"{name} without an object name")
+        ctx.note(construct, "unresolved", line, f"{name} without an object name")
         return []
     path = _qualified(session, target, module, key)
-    return Renderer(session, opts, CONSTRUCT, line, text).root(path)
+    return Renderer(session, opts, construct, line, text).root(path)
 
 
 def _qualified(session, target: str, module: str, key: str) -> str:
