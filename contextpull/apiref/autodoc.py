@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import posixpath
+from dataclasses import replace
 
 from .options import sphinx_options
 from .render import Renderer, autosummary
@@ -123,6 +124,11 @@ def render_directive(ctx, name: str, argument: str, options: dict, content: list
     if isinstance(order, str) and "member-order" not in options:
         options = {**options, "member-order": order}
     opts = sphinx_options(defaults, options, key)
+    # Docstrings are Sphinx fields (:param x:) unless napoleon also reads Google and NumPy ones.
+    extensions = config.get("extensions")
+    napoleon = isinstance(extensions, list) and any(
+        isinstance(e, str) and e in ("sphinx.ext.napoleon", "numpydoc") for e in extensions)
+    opts = replace(opts, docstring_style="auto" if napoleon else "sphinx")
     session = api.session(ctx, folders)
     if key == "autosummary":
         names = [c.strip().split()[0] for c in content if c.strip() and not c.strip().startswith(":")]

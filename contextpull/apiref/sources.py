@@ -276,24 +276,30 @@ class PageSession:
             hops += 1
             if hops > self.budget.limits.max_alias_hops:
                 raise Unresolved(f"{obj.path}: an import chain longer than {self.budget.limits.max_alias_hops}")
-            try:
-                nxt = obj.target
-            except griffe.CyclicAliasError:
-                raise Unresolved(f"{obj.path}: alias cycle through {obj.target_path}") from None
-            except griffe.AliasResolutionError:
-                self.load_path(obj.target_path)
-                try:
-                    nxt = obj.target
-                except griffe.CyclicAliasError:
-                    raise Unresolved(f"{obj.path}: alias cycle through {obj.target_path}") from None
-                except griffe.AliasResolutionError:
-                    raise Unresolved(f"{obj.path} is imported from {obj.target_path}, which is not in"
-                                     " the repository's source; it is never imported") from None
+            nxt = self._resolve(obj, griffe)
             if nxt is obj:
                 raise Unresolved(f"{obj.path}: alias cycle")
             obj = nxt
         self.use(obj)
         return obj
+
+    def _resolve(self, alias, griffe):
+        """The alias's target, loading the module of each alias along its chain that names one
+        not loaded yet (each once: a second miss means the chain leaves the repository)."""
+        tried: set[str] = set()
+        while True:
+            try:
+                return alias.target
+            except griffe.CyclicAliasError:
+                raise Unresolved(f"{alias.path}: alias cycle through {alias.target_path}") from None
+            except griffe.AliasResolutionError as exc:
+                failing = getattr(exc, "alias", None) or alias
+                path = failing.target_path
+                if path in tried or len(tried) >= self.budget.limits.max_alias_hops:
+                    raise Unresolved(f"{alias.path} is imported from {path}, which is not in"
+                                     " the repository's source; it is never imported") from None
+                tried.add(path)
+                self.load_path(path)
 
     def load_path(self, path: str) -> None:
         """Load the modules along dotted ``path`` that the repository holds."""

@@ -1,0 +1,309 @@
+"""API pages read from the repository's Python source, never imported (issue 37): what a
+mkdocstrings or Sphinx autodoc page stores, the options that choose what it shows, the guards
+(nothing executed, nothing read outside the repository, bad modules named, limits), and the
+fingerprints that rebuild exactly the pages a docstring edit changes."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from site_build import build_json, store_rows, write_site
+
+SECTIONS = "SELECT d.path, s.heading_path, s.text FROM sections s JOIN documents d USING (doc_id) ORDER BY d.path, s.ordinal"
+
+PACKAGE = {
+    "harbour/__init__.py": '"""Boats and berths."""\n\nfrom .berth import Berth\n\n__all__ = ["Berth"]\n',
+    "harbour/berth.py": '''"""Where boats tie up."""
+
+
+class Berth:
+    """A place at the quay.
+
+    Attributes:
+        length: Metres of quay.
+    """
+
+    length: int = 12
+
+    def __init__(self, number: int, *, covered: bool = False) -> None:
+        self.number = number
+
+    def moor(self, boat: str, hours: int = 2) -> bool:
+        """Tie a boat up.
+
+        Args:
+            boat: The boat's name.
+            hours: How long it stays.
+
+        Returns:
+            Whether there was room.
+
+        Raises:
+            ValueError: When the berth is taken.
+
+        Examples:
+            >>> Berth(1).moor("Elsa")
+            True
+        """
+        return True
+
+    def _private(self) -> None:
+        """Never shown."""
+
+
+def tide(height: float) -> str:
+    """The tide's name.
+
+    Parameters
+    ----------
+    height : float
+        Metres above chart datum.
+
+    Returns
+    -------
+    str
+        "high" or "low".
+    """
+    return "high"
+
+
+def knot(kind):
+    """Tie a knot.
+
+    :param kind: Which knot.
+    :returns: The knot.
+    :raises KeyError: For a knot nobody knows.
+    """
+''',
+}
+
+
+def _mkdocs(tmp_path: Path, page: str, extra: dict | None = None, config: str = "") -> Path:
+    files = {
+        "mkdocs.yml": "site_name: Harbour\nplugins:\n- mkdocstrings:\n    handlers:\n      python:\n"
+                      "        options:\n          show_root_heading: true\n" + config,
+        "docs/index.md": "# Harbour\n\nWelcome aboard, sailors of the small harbour.\n",
+        "docs/api.md": page,
+        **PACKAGE,
+        **(extra or {}),
+    }
+    return write_site(tmp_path / "site", files)
+
+
+def _sections(store: Path, path: str) -> list[tuple[str, str]]:
+    return [(h, t) for p, h, t in store_rows(store, SECTIONS) if p == path]
+
+
+def _notes(store: Path, path: str) -> list[tuple]:
+    (reads,) = store_rows(store, "SELECT value FROM meta WHERE key = 'dialect_reads'")
+    return [tuple(n) for n in json.loads(reads[0]).get(path, {}).get("notes", [])]
+
+
+def _dump(store: Path, path: str) -> str:
+    return "".join(f"--- {h}\n{t}\n" for h, t in _sections(store, path))
+
+
+def test_a_mkdocstrings_page_stores_the_objects_it_shows(tmp_path, file_regression):
+    root = _mkdocs(tmp_path, "# API\n\nThe harbour's classes.\n\n::: harbour.berth\n")
+    build_json(root / "docs", tmp_path / "out")
+    store = tmp_path / "out" / "store.sqlite"
+    file_regression.check(_dump(store, "api.md"), extension=".txt")
+    headings = [h for h, _ in _sections(store, "api.md")]
+    assert "API > harbour.berth > Berth > moor" in headings
+    assert not any("_private" in h for h in headings)
+
+
+def test_grep_of_a_signature_finds_its_section(tmp_path):
+    root = _mkdocs(tmp_path, "# API\n\n::: harbour.Berth\n")
+    build_json(root / "docs", tmp_path / "out")
+    hits = [h for h, t in _sections(tmp_path / "out" / "store.sqlite", "api.md")
+            if "def moor(self, boat: str, hours: int = 2) -> bool" in t]
+    assert hits == ["API > harbour.Berth > moor"]
+
+
+def test_directive_options_choose_the_members(tmp_path):
+    page = ("# API\n\n::: harbour.berth.Berth\n    options:\n      members:\n        - length\n"
+            "      show_root_heading: false\n")
+    root = _mkdocs(tmp_path, page)
+    build_json(root / "docs", tmp_path / "out")
+    headings = [h for h, _ in _sections(tmp_path / "out" / "store.sqlite", "api.md")]
+    assert headings[-1] == "API > length"
+    assert not any("moor" in h for h in headings)
+
+
+def test_numpy_and_sphinx_docstrings_list_their_parameters(tmp_path):
+    page = ("# API\n\n::: harbour.berth.tide\n    options:\n      docstring_style: numpy\n\n"
+            "::: harbour.berth.knot\n    options:\n      docstring_style: sphinx\n")
+    root = _mkdocs(tmp_path, page)
+    build_json(root / "docs", tmp_path / "out")
+    text = "\n".join(t for _, t in _sections(tmp_path / "out" / "store.sqlite", "api.md"))
+    assert "- `height` (`float`): Metres above chart datum." in text
+    assert "- `kind`: Which knot." in text
+    assert "- `KeyError`: For a knot nobody knows." in text
+
+
+def test_a_module_is_never_executed(tmp_path):
+    marker = tmp_path / "executed"
+    side = f"open({str(marker)!r}, 'w').write('ran')\nimport sys\nsys.exit(3)\n\ndef boom():\n    \"\"\"Loud.\"\"\"\n"
+    root = _mkdocs(tmp_path, "# API\n\n::: loud\n\n::: loud.boom\n", {"loud.py": side})
+    build_json(root / "docs", tmp_path / "out")
+    assert not marker.exists()
+    assert "loud" not in sys.modules
+    text = "\n".join(t for _, t in _sections(tmp_path / "out" / "store.sqlite", "api.md"))
+    assert "def boom()" in text
+
+
+def _unresolved(store: Path, path: str) -> list[tuple]:
+    return [n for n in _notes(store, path) if n[0] == "mkdocstrings" and n[1] == "unresolved"]
+
+
+def test_a_syntax_error_is_named_and_the_page_still_built(tmp_path):
+    root = _mkdocs(tmp_path, "# API\n\nStill here, with its own words.\n\n::: broken\n",
+                   {"broken.py": "def f(:\n    pass\n"})
+    build_json(root / "docs", tmp_path / "out")
+    store = tmp_path / "out" / "store.sqlite"
+    [(construct, outcome, line, detail)] = _unresolved(store, "api.md")
+    assert line == 5 and "syntax error in broken.py line 1" in detail
+    assert "Still here" in _dump(store, "api.md")
+
+
+def test_a_5_mb_module_is_refused_by_the_include_limit(tmp_path):
+    big = "".join(f"def f{i}():\n    '''{'x' * 60}'''\n" for i in range(60_000))
+    assert len(big) > 5_000_000
+    root = _mkdocs(tmp_path, "# API\n\nThe big one.\n\n::: huge\n", {"huge.py": big})
+    build_json(root / "docs", tmp_path / "out")
+    [(_, _, line, detail)] = _unresolved(tmp_path / "out" / "store.sqlite", "api.md")
+    assert line == 5 and "huge.py" in detail and "include limit" in detail
+
+
+def test_a_star_import_cycle_ends(tmp_path):
+    extra = {
+        "stars/__init__.py": "",
+        "stars/a.py": "from .b import *\n\ndef one():\n    \"\"\"One.\"\"\"\n",
+        "stars/b.py": "from .a import *\n\ndef two():\n    \"\"\"Two.\"\"\"\n",
+    }
+    root = _mkdocs(tmp_path, "# API\n\n::: stars.a\n    options:\n      members: [one]\n", extra)
+    build_json(root / "docs", tmp_path / "out")
+    headings = [h for h, _ in _sections(tmp_path / "out" / "store.sqlite", "api.md")]
+    assert "API > stars.a > one" in headings
+
+
+def test_an_alias_cycle_is_named(tmp_path):
+    extra = {
+        "loop/__init__.py": "from .x import Thing\n__all__ = ['Thing']\n",
+        "loop/x.py": "from .y import Thing\n",
+        "loop/y.py": "from .x import Thing\n",
+    }
+    root = _mkdocs(tmp_path, "# API\n\nA loop.\n\n::: loop.Thing\n", extra)
+    build_json(root / "docs", tmp_path / "out")
+    [(_, _, line, detail)] = _unresolved(tmp_path / "out" / "store.sqlite", "api.md")
+    assert line == 5 and "cycle" in detail
+
+
+def test_modules_outside_the_repository_or_installed_are_never_read(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.py").write_text('"""Secret words."""\nopen("x", "w")\n')
+    config = "        paths: [../outside, .venv/lib/python3.11/site-packages, .]\n"
+    root = _mkdocs(tmp_path, "# API\n\nNothing from outside.\n\n::: secret\n\n::: os.path\n", config=config)
+    build_json(root / "docs", tmp_path / "out")
+    store = tmp_path / "out" / "store.sqlite"
+    details = [n[3] for n in _unresolved(store, "api.md")]
+    assert any("../outside is outside the repository" in d for d in details)
+    assert any("installed packages folder" in d for d in details)
+    assert any(d.startswith("secret: no module secret") for d in details)
+    assert any(d.startswith("os.path: no module os") for d in details)
+    assert "Secret words" not in _dump(store, "api.md")
+
+
+def test_without_api_reference_the_line_is_dropped_as_before(tmp_path):
+    root = _mkdocs(tmp_path, "# API\n\nWords about the harbour API.\n\n::: harbour.Berth\n")
+    build_json(root / "docs", tmp_path / "out", "--no-api-reference")
+    store = tmp_path / "out" / "store.sqlite"
+    assert "moor" not in _dump(store, "api.md")
+    assert [n[3] for n in _unresolved(store, "api.md")] == [
+        "API text of harbour.Berth comes from code the build never imports"]
+
+
+def _shas(store: Path) -> dict[str, str]:
+    return dict(store_rows(store, "SELECT path, sha256 FROM documents"))
+
+
+def test_editing_a_docstring_rebuilds_exactly_the_pages_that_show_it(tmp_path):
+    extra = {"docs/other.md": "# Other\n\n::: harbour.berth.tide\n",
+             "docs/plain.md": "# Plain\n\nA page about ropes, with no API on it.\n"}
+    root = _mkdocs(tmp_path, "# API\n\n::: harbour.Berth\n", extra)
+    build_json(root / "docs", tmp_path / "first")
+    source = root / "harbour" / "berth.py"
+    before = _shas(tmp_path / "first" / "store.sqlite")
+    source.write_text(source.read_text().replace("Tie a boat up.", "Tie a boat up, tightly."))
+    (root / "harbour" / "unrelated.py").write_text('"""Not shown anywhere."""\n')
+    cached = build_json(root / "docs", tmp_path / "cached", "--cache", str(tmp_path / "first" / "store.sqlite"))
+    fresh = build_json(root / "docs", tmp_path / "fresh")
+    assert cached["manifest"]["store"]["sha256"] == fresh["manifest"]["store"]["sha256"]
+    after = _shas(tmp_path / "fresh" / "store.sqlite")
+    changed = sorted(p for p in after if after[p] != before[p])
+    # berth.py holds both Berth and tide: the two pages showing them, and only they, change.
+    assert changed == ["api.md", "other.md"]
+    assert "tightly" in _dump(tmp_path / "cached" / "store.sqlite", "api.md")
+
+
+SPHINX = {
+    "docs/conf.py": "import os, sys\nsys.path.insert(0, os.path.abspath('../lib'))\nproject = 'Harbour'\n"
+                    "extensions = ['sphinx.ext.autodoc', 'sphinx.ext.autosummary']\n"
+                    "autodoc_default_options = {'undoc-members': True}\n",
+    "docs/index.rst": "Harbour\n=======\n\nWelcome to the harbour docs.\n",
+    "docs/api.rst": (
+        "API\n===\n\n.. module:: quay\n\nBerths\n------\n\n.. autoclass:: Berth\n   :members:\n"
+        "   :exclude-members: untie\n   :show-inheritance:\n\nFunctions\n---------\n\n"
+        ".. autofunction:: quay.tide\n\n.. autosummary::\n\n   Berth\n   tide\n"
+    ),
+    "lib/quay.py": '''"""The quay."""
+
+
+class Place:
+    """Somewhere."""
+
+
+class Berth(Place):
+    """A place at the quay.
+
+    :param number: Its number.
+    """
+
+    def moor(self, boat):
+        """Tie a boat up.
+
+        :param boat: The boat's name.
+        :type boat: str
+        :returns: Whether there was room.
+        """
+
+    def untie(self):
+        """Let go."""
+
+    def bare(self):
+        pass
+
+
+def tide(height):
+    """The tide's name, from ``height``.
+
+    See :class:`Berth`.
+    """
+''',
+}
+
+
+def test_sphinx_autodoc_reads_from_conf_paths_as_data(tmp_path, file_regression):
+    root = write_site(tmp_path / "site", SPHINX)
+    build_json(root / "docs", tmp_path / "out")
+    store = tmp_path / "out" / "store.sqlite"
+    text = _dump(store, "api.rst")
+    file_regression.check(text, extension=".txt")
+    assert "def moor(self, boat)" in text and "Let go" not in text
+    assert "bare" in text  # undoc-members from autodoc_default_options
+    assert "Bases: `Place`" in text
+    assert "| `tide(height)` | The tide's name, from `height`. |" in text
