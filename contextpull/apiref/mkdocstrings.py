@@ -10,6 +10,8 @@ whose default handler is not Python) stays unresolved, named.
 
 from __future__ import annotations
 
+import re
+
 from ..dialects.data.files import DataError, load_yaml
 from .options import mkdocs_options
 from .render import Renderer
@@ -63,8 +65,18 @@ def render_identifier(ctx, identifier: str, body: list[str], line: int) -> list[
             folders.append(fallback)
     options = mkdocs_options(handler, local.get("options") if isinstance(local.get("options"), dict) else None)
     session = api.session(ctx, folders)
-    rendered = Renderer(session, options, CONSTRUCT, line).root(identifier.replace(":", "."))
+    rendered = Renderer(session, options, CONSTRUCT, line, autorefs).root(identifier.replace(":", "."))
     return ["", *rendered] if rendered else []
+
+
+# mkdocs-autorefs' cross-references, ``[text][package.Object]`` and ``[package.Object][]``: the
+# page shows the text as a link. Each part is bounded and free of nested quantifiers (linear).
+_AUTOREF = re.compile(r"\[([^\[\]\n]{1,300})\]\[([\w.]{0,300})\]")
+
+
+def autorefs(text: str) -> str:
+    """A docstring's prose as the page shows it: cross-references as their text."""
+    return _AUTOREF.sub(lambda m: m.group(1), text) if "][" in text else text
 
 
 def _dedent(text: str) -> str:

@@ -222,8 +222,9 @@ def convert_blocks(lines: Lines, ctx: Context, depth: int = 0, names: frozenset 
             if rendered is None:
                 detail = f"API text of {m.group(2)} comes from code the build never imports"
                 ctx.note(MKDOCSTRINGS, "unresolved", origin, detail)
-            else:
-                out.extend((origin, m.group(1) + t if t else t) for t in rendered)
+            else:  # docstrings are the site's Markdown: its admonitions and tabs read alike
+                shown = [(origin, m.group(1) + t if t else t) for t in rendered]
+                out.extend(convert_blocks(shown, ctx, depth + 1, names))
             i = end
             continue
         if text.startswith("*[") and _ABBREVIATION.match(text):
