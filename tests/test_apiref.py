@@ -307,3 +307,16 @@ def test_sphinx_autodoc_reads_from_conf_paths_as_data(tmp_path, file_regression)
     assert "bare" in text  # undoc-members from autodoc_default_options
     assert "Bases: `Place`" in text
     assert "| `tide(height)` | The tide's name, from `height`. |" in text
+
+
+def test_inherited_members_come_from_bases_in_other_modules(tmp_path):
+    extra = {
+        "fleet/__init__.py": "from .boats import Dinghy\n__all__ = ['Dinghy']\n",
+        "fleet/base.py": 'class Boat:\n    """A boat."""\n\n    def launch(self, crew: int) -> None:\n        """Put it in the water."""\n',
+        "fleet/boats.py": 'from .base import Boat\n\n\nclass Dinghy(Boat):\n    """A small boat."""\n',
+    }
+    page = "# API\n\n::: fleet.Dinghy\n    options:\n      inherited_members: true\n\n::: fleet.Dinghy\n"
+    root = _mkdocs(tmp_path, page, extra)
+    build_json(root / "docs", tmp_path / "out")
+    hits = [h for h, t in _sections(tmp_path / "out" / "store.sqlite", "api.md") if "def launch(self, crew: int)" in t]
+    assert hits == ["API > fleet.Dinghy > launch"]  # the second ::: line does not ask for them

@@ -125,7 +125,8 @@ class Renderer:
             else:
                 if name in options.exclude or not self._passes(name, options):
                     continue
-                if member.is_alias and not (options.imported_members or (exported and name in exported)):
+                inherited = member.is_alias and getattr(member, "inherited", False)
+                if member.is_alias and not inherited and not (options.imported_members or (exported and name in exported)):
                     continue
             if member.is_alias or member.is_module:
                 if member.is_module and not member.is_alias and not options.show_submodules and chosen is None:
@@ -143,7 +144,8 @@ class Renderer:
         if chosen is not None:
             missing = [n for n in chosen if n not in candidates]
             for name in missing:
-                self.note("unresolved", f"{obj.path} has no member {name} in its source")
+                outside = " (nor do its bases in the repository; bases outside it are never read)" if obj.is_class and obj.bases else ""
+                self.note("unresolved", f"{obj.path} has no member {name} in its source{outside}")
         return sorted(picked, key=_order_key(options.members_order))
 
     def _passes(self, name: str, options: Options) -> bool:
