@@ -5,7 +5,8 @@
 Per project it prints: pages that were stubs (skipped as "no text to index" without API
 reference) and are now read, objects rendered (summed from the ``resolved`` notes) and the
 unresolved API constructs, sections added, build wall time with and without and their ratio
-(target under 2x), peak RSS of each build (wait4, reaped workers included). Then ten queries:
+(target under 2x) and CPU time (user + system, workers included: steadier than wall time on a
+busy machine), peak RSS of each build (wait4, reaped workers included). Then ten queries:
 ``grep`` of a method's signature must find a section whose heading path ends in that method,
 ``search`` for a class name must rank a section of its API page in the top 3.
 
@@ -155,6 +156,8 @@ def measure(name: str, spec: str, work: Path) -> dict:
         "sections_without": sections_off, "sections_with": sections_on,
         "wall_without_s": round(off["wall_s"], 2), "wall_with_s": round(on["wall_s"], 2),
         "ratio": round(on["wall_s"] / off["wall_s"], 2),
+        "cpu_without_s": round(off["cpu_s"], 2), "cpu_with_s": round(on["cpu_s"], 2),
+        "cpu_ratio": round(on["cpu_s"] / off["cpu_s"], 2),
         "rss_without_mb": round(off["rss_mb"], 1), "rss_with_mb": round(on["rss_mb"], 1),
         "grep_found": sum(q["grep_section"] is not None for q in queries),
         "search_top3": sum(q["rank"] is not None for q in queries),
@@ -180,7 +183,7 @@ def main() -> None:
             print(f"{name} ({r['tree_commit']}): stubs now read {len(r['stubs_now_read'])}, objects {r['objects_rendered']}, "
                   f"unresolved {r['api_unresolved']}, sections {r['sections_without']} -> {r['sections_with']} "
                   f"(+{r['sections_with'] - r['sections_without']}), build {r['wall_without_s']} -> {r['wall_with_s']} s "
-                  f"({r['ratio']}x), peak RSS {r['rss_without_mb']} -> {r['rss_with_mb']} MB, "
+                  f"({r['ratio']}x; CPU {r['cpu_without_s']} -> {r['cpu_with_s']} s, {r['cpu_ratio']}x), peak RSS {r['rss_without_mb']} -> {r['rss_with_mb']} MB, "
                   f"grep {r['grep_found']}/10, search top 3 {r['search_top3']}/10")
             for q in r["queries"]:
                 print(f"    grep {q['grep']!r:32} -> {q['grep_section']}   search {q['search']!r:30} -> rank {q['rank']} ({q['page']})")
