@@ -109,7 +109,8 @@ def test_a_mkdocstrings_page_stores_the_objects_it_shows(tmp_path, file_regressi
     root = _mkdocs(tmp_path, "# API\n\nThe harbour's classes.\n\n::: harbour.berth\n")
     build_json(root / "docs", tmp_path / "out")
     store = tmp_path / "out" / "store.sqlite"
-    file_regression.check(_dump(store, "api.md"), extension=".txt")
+    # Not test_*.txt: pytest would collect the stored doctest example as a doctest.
+    file_regression.check(_dump(store, "api.md"), basename="apiref_mkdocstrings_page", extension=".txt")
     headings = [h for h, _ in _sections(store, "api.md")]
     assert "API > harbour.berth > Berth > moor" in headings
     assert not any("_private" in h for h in headings)
@@ -302,7 +303,7 @@ def test_sphinx_autodoc_reads_from_conf_paths_as_data(tmp_path, file_regression)
     build_json(root / "docs", tmp_path / "out")
     store = tmp_path / "out" / "store.sqlite"
     text = _dump(store, "api.rst")
-    file_regression.check(text, extension=".txt")
+    file_regression.check(text, basename="apiref_sphinx_page", extension=".txt")
     assert "def moor(self, boat)" in text and "Let go" not in text
     assert "bare" in text  # undoc-members from autodoc_default_options
     assert "Bases: `Place`" in text
