@@ -321,3 +321,25 @@ def test_inherited_members_come_from_bases_in_other_modules(tmp_path):
     build_json(root / "docs", tmp_path / "out")
     hits = [h for h, t in _sections(tmp_path / "out" / "store.sqlite", "api.md") if "def launch(self, crew: int)" in t]
     assert hits == ["API > fleet.Dinghy > launch"]  # the second ::: line does not ask for them
+
+
+def test_sphinx_paths_outside_the_repository_are_refused_and_conf_py_never_run(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.py").write_text('"""Secret words."""\n')
+    marker = tmp_path / "conf-ran"
+    files = {
+        "docs/conf.py": f"import os, sys\nopen({str(marker)!r}, 'w')\n"
+                        "sys.path.insert(0, os.path.abspath('../../outside'))\n"
+                        "sys.path.append('/usr/lib/python3/dist-packages')\nproject = 'X'\n",
+        "docs/index.rst": "Index\n=====\n\nThe index page of the site.\n\n.. automodule:: secret\n   :members:\n",
+    }
+    root = write_site(tmp_path / "site", files)
+    build_json(root / "docs", tmp_path / "out")
+    store = tmp_path / "out" / "store.sqlite"
+    details = [n[3] for n in _notes(store, "index.rst") if n[0] == "rst autodoc"]
+    assert any("../../outside is outside the repository" in d for d in details)
+    assert any("/usr/lib/python3/dist-packages is outside the repository" in d for d in details)
+    assert any(d.startswith("secret: no module secret") for d in details)
+    assert "Secret words" not in _dump(store, "index.rst")
+    assert not marker.exists()

@@ -111,18 +111,31 @@ class ApiReference:
         return self._griffe
 
     def session(self, ctx, folders: list[str]) -> PageSession:
-        return PageSession(self, ctx, folders, Budget(self.limits))
+        """A reader for one ``:::`` line or directive of the page ``ctx`` reads. The page's
+        limits and the modules it already read are shared by all of its lines (kept on its
+        context, which lives as long as the page's reading), so twenty lines showing one large
+        module read it once, against the page's include budget once."""
+        page = getattr(ctx, "apiref_page", None)
+        if page is None:
+            page = {"budget": Budget(self.limits), "used": {}}
+            try:
+                ctx.apiref_page = page
+            except AttributeError:  # a context that takes no attributes: each line on its own
+                pass
+        used = page["used"].setdefault(tuple(folders), {})
+        return PageSession(self, ctx, folders, page["budget"], used)
 
 
 class PageSession:
     """One page's reads of Python source: the modules it used (each read through its context)."""
 
-    def __init__(self, api: ApiReference, ctx, folders: list[str], budget: Budget) -> None:
+    def __init__(self, api: ApiReference, ctx, folders: list[str], budget: Budget,
+                 used: dict | None = None) -> None:
         self.api = api
         self.ctx = ctx
         self.folders = folders or [""]
         self.budget = budget
-        self.used: dict[str, object] = {}  # dotted name -> griffe.Module or None (not found)
+        self.used: dict[str, object] = {} if used is None else used  # name -> griffe.Module or None
         self._loading: set[str] = set()
 
     # -- modules ---------------------------------------------------------------------------
