@@ -148,7 +148,10 @@ def with_site(settings: Settings, corpus: Path) -> Settings:
     if settings.api_reference and site.dialect in ("mkdocs", "sphinx") and site.repo_root:
         from ..apiref.sources import ApiReference
 
-        site = replace(site, api=ApiReference(site.repo_root))  # one per build (issue 37)
+        try:
+            site = replace(site, api=ApiReference(site.repo_root))  # one per build (issue 37)
+        except ImportError:  # griffelib needs Python 3.11: API lines stay unresolved, as when off
+            pass
     return replace(settings, site=site)
 
 
