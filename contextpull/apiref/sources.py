@@ -80,10 +80,8 @@ class ApiReference:
         self.limits = limits or Limits()
         self._reset()
         # Imported here, in the process that starts the workers, so a forked worker has griffe
-        # and the renderers loaded instead of importing them again (0.1 s each on fastapi).
+        # loaded instead of importing it again (0.1 s on fastapi); ImportError on Python 3.10.
         import griffe  # noqa: F401
-
-        from . import mkdocstrings, render  # noqa: F401
 
     def _reset(self) -> None:
         self._griffe = None  # (collection, lines, loader, extensions), made when first needed

@@ -146,6 +146,7 @@ def with_site(settings: Settings, corpus: Path) -> Settings:
 
     site = detect_site(Path(corpus), settings.dialect)
     if settings.api_reference and site.dialect in ("mkdocs", "sphinx") and site.repo_root:
+        from ..apiref import autodoc, mkdocstrings  # noqa: F401 - loaded before workers fork
         from ..apiref.sources import ApiReference
 
         try:
