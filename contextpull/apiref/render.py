@@ -13,6 +13,7 @@ rendered before it stays.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from .docstrings import sections, summary
@@ -149,8 +150,6 @@ class Renderer:
         return sorted(picked, key=_order_key(options.members_order))
 
     def _passes(self, name: str, options: Options) -> bool:
-        import re
-
         keep = True
         for pattern, wanted in options.filters:
             if re.search(pattern, name):

@@ -184,11 +184,12 @@ class PageSession:
         return None
 
     def _namespace(self, folder: str, short: str) -> bool:
+        """Whether ``folder/short`` is a folder inside the repository (no link out of it)."""
         import os
 
         root = self.api.repo_root
         full = os.path.realpath(os.path.join(root, *folder.split("/"), short) if folder else os.path.join(root, short))
-        return full.startswith(os.path.join(root, "")) and os.path.isdir(full) and os.path.isfile(full + ".py") is False
+        return full.startswith(os.path.join(root, "")) and os.path.isdir(full)
 
     def _refused(self, key: str, name: str) -> None:
         """A candidate the door did not read: absent (fine, the next one is tried) or there but
@@ -224,7 +225,6 @@ class PageSession:
             error = f"{key} cannot be read as Python ({type(exc).__name__}); module {name} is not rendered"
             self.api.loaded[name] = _Loaded(key, sha, None, error)
             raise Unresolved(error) from None
-        lines[filepath] = text.splitlines()
         if parent is None:
             collection.set_member(name, module)
         else:
