@@ -343,3 +343,38 @@ def test_sphinx_paths_outside_the_repository_are_refused_and_conf_py_never_run(t
     assert any(d.startswith("secret: no module secret") for d in details)
     assert "Secret words" not in _dump(store, "index.rst")
     assert not marker.exists()
+
+
+def test_what_a_page_depends_on_does_not_depend_on_what_was_read_before_it(tmp_path):
+    """Workers take pages in an order timing decides: a page's dependencies (and so the store)
+    must be the same whether its build's reader is fresh or already holds the modules."""
+    from dataclasses import replace
+
+    from contextpull.apiref.sources import ApiReference
+    from contextpull.dialects.detect import detect_site
+    from contextpull.dialects.read import read_document
+
+    extra = {
+        "chain/__init__.py": "from .mid import Thing\n__all__ = ['Thing']\n",
+        "chain/mid.py": "from .deep import Thing\n",
+        "chain/deep.py": "from .stars import *\n\n\nclass Thing(Base):\n    \"\"\"A thing.\"\"\"\n",
+        "chain/stars.py": "from .root import Base\n__all__ = ['Base']\n",
+        "chain/root.py": "class Base:\n    \"\"\"The base.\"\"\"\n\n    def hello(self):\n        \"\"\"Say hello.\"\"\"\n",
+        "docs/a.md": "# A\n\n::: chain.deep\n    options:\n      inherited_members: true\n",
+        "docs/b.md": "# B\n\n::: chain.Thing\n    options:\n      inherited_members: true\n",
+    }
+    root = _mkdocs(tmp_path, "# API\n", extra)
+    site = detect_site(root / "docs")
+
+    def read(api, name):
+        data = (root / "docs" / name).read_bytes()
+        return read_document(data, "markdown", name[:-3], name, replace(site, api=api))
+
+    cold = read(ApiReference(site.repo_root), "b.md")
+    warm_api = ApiReference(site.repo_root)
+    read(warm_api, "a.md")
+    warm = read(warm_api, "b.md")
+    assert warm.deps == cold.deps
+    assert warm.parsed == cold.parsed
+    assert {"chain/mid.py", "chain/root.py", "chain/stars.py"} <= dict(cold.deps).keys()
+    assert any("def hello(self)" in getattr(b, "raw", "") for b in cold.parsed.blocks)

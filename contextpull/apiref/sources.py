@@ -36,6 +36,9 @@ class _Loaded:
     sha: str
     module: object  # griffe.Module, or None when it could not be visited
     error: str = ""
+    # Modules whose content shaped this one's members (``from x import *`` targets, ``__all__``
+    # taken from another module): a page using this module depends on them too.
+    shaped_by: tuple = ()
 
 
 def search_folders(repo_root: str, base: str, paths: list) -> tuple[list[str], list[str]]:
@@ -206,6 +209,8 @@ class PageSession:
         if loaded is not None and loaded.key == key and loaded.sha == sha:
             if loaded.module is None:
                 raise Unresolved(loaded.error)
+            for other in loaded.shaped_by:  # read again by this page: the same dependencies
+                self.load_path(other)
             return loaded.module
         self.budget.module(name)
         collection, lines, loader, extensions = self.api.griffe()
@@ -229,19 +234,20 @@ class PageSession:
             collection.set_member(name, module)
         else:
             parent.set_member(short, module)
-        self.api.loaded[name] = _Loaded(key, sha, module)
-        self._star_imports(module, loader)
+        loaded = _Loaded(key, sha, module)
+        self.api.loaded[name] = loaded
+        loaded.shaped_by = self._star_imports(module, loader)
         return module
 
-    def _star_imports(self, module, loader) -> None:
+    def _star_imports(self, module, loader) -> tuple:
         """``from x import *`` expanded over modules of the repository (loaded first, so the
-        result does not depend on what another page loaded); a cycle stops where it closes."""
+        result does not depend on what another page loaded); a cycle stops where it closes.
+        Returns the modules that shaped ``module``'s members."""
         targets = [m.wildcard for m in list(module.members.values()) if m.is_alias and m.wildcard]
-        for target in targets:
-            try:
-                self.module(target)
-            except Unresolved:
-                continue
+        exported = [e.canonical_path.rpartition(".")[0] for e in (module.exports or [])
+                    if not isinstance(e, str) and getattr(e, "canonical_path", None)]
+        for target in [*targets, *exported]:
+            self.load_path(target)
         if targets:
             import griffe
 
@@ -253,6 +259,7 @@ class PageSession:
             loader.expand_exports(module)
         except RecursionError:
             pass
+        return tuple(dict.fromkeys([*targets, *exported]))
 
     # -- objects ---------------------------------------------------------------------------
 
@@ -292,6 +299,7 @@ class PageSession:
             hops += 1
             if hops > self.budget.limits.max_alias_hops:
                 raise Unresolved(f"{obj.path}: an import chain longer than {self.budget.limits.max_alias_hops}")
+            self._record(obj)
             nxt = self._resolve(obj, griffe)
             if nxt is obj:
                 raise Unresolved(f"{obj.path}: alias cycle")
@@ -327,6 +335,13 @@ class PageSession:
             except Unresolved:
                 return
 
+    def _record(self, alias) -> None:
+        """The module an import alias stands in becomes a dependency: the chain it starts is
+        part of what the page shows, whether or not another page already resolved it."""
+        parent = alias.parent
+        if parent is not None:
+            self.use(parent if not parent.is_module else _ModuleRef(parent))
+
     def use(self, obj) -> None:
         """Record that the page shows ``obj``: its module file becomes a dependency."""
         try:
@@ -339,14 +354,26 @@ class PageSession:
             except Unresolved:
                 pass
 
+    def _load_bases(self, cls, seen: set) -> None:
+        """Every base class in the repository along the MRO, found (modules loaded, aliases
+        followed, dependencies recorded) through this page, so what it inherits does not depend
+        on what another page loaded."""
+        for base in cls.bases:
+            path = getattr(base, "canonical_path", None) or str(base)
+            try:
+                found = self.find(path)
+            except Unresolved:
+                continue
+            if found.is_class and found.path not in seen and len(seen) < self.budget.limits.max_alias_hops:
+                seen.add(found.path)
+                self._load_bases(found, seen)
+
     def inherited(self, cls) -> dict:
         """Members ``cls`` inherits from its base classes in the repository (the bases' modules
         loaded first); a base outside the repository adds nothing."""
         import griffe
 
-        for base in cls.bases:
-            path = getattr(base, "canonical_path", None) or str(base)
-            self.load_path(path)
+        self._load_bases(cls, {cls.path})
         try:
             members = dict(cls.inherited_members)
         except (griffe.AliasResolutionError, griffe.CyclicAliasError, ValueError, RecursionError):
@@ -357,6 +384,13 @@ class PageSession:
             except Exception:  # noqa: BLE001
                 pass
         return members
+
+
+class _ModuleRef:
+    """A module seen as an object whose ``module`` is itself (``PageSession.use``)."""
+
+    def __init__(self, module) -> None:
+        self.module = module
 
 
 def _is_package(module) -> bool:
