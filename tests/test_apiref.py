@@ -378,3 +378,25 @@ def test_what_a_page_depends_on_does_not_depend_on_what_was_read_before_it(tmp_p
     assert warm.parsed == cold.parsed
     assert {"chain/mid.py", "chain/root.py", "chain/stars.py"} <= dict(cold.deps).keys()
     assert any("def hello(self)" in getattr(b, "raw", "") for b in cold.parsed.blocks)
+
+
+def test_the_object_and_module_limits_are_named_and_keep_what_was_rendered(tmp_path):
+    from dataclasses import replace
+
+    from contextpull.apiref.limits import Limits
+    from contextpull.apiref.sources import ApiReference
+    from contextpull.dialects.detect import detect_site
+    from contextpull.dialects.read import read_document
+
+    root = _mkdocs(tmp_path, "# API\n\nThe page's own words.\n\n::: harbour.berth\n")
+    site = detect_site(root / "docs")
+    data = (root / "docs" / "api.md").read_bytes()
+    for limits, words in ((Limits(max_objects=2), "limit of 2 objects"), (Limits(max_modules=1), "limit of 1 modules")):
+        result = read_document(data, "markdown", "api", "api.md", replace(site, api=ApiReference(site.repo_root, limits)))
+        details = [n.detail for n in result.notes if n.construct == "mkdocstrings" and n.outcome == "unresolved"]
+        assert len(details) == 1 and words in details[0] and details[0].startswith("harbour.berth")
+        texts = [getattr(b, "text", "") for b in result.parsed.blocks]
+        assert "The page's own words." in texts
+    objects = read_document(data, "markdown", "api", "api.md",
+                            replace(site, api=ApiReference(site.repo_root, Limits(max_objects=2))))
+    assert [b.text for b in objects.parsed.blocks if type(b).__name__ == "Heading"] == ["API", "harbour.berth", "Berth"]
