@@ -400,3 +400,14 @@ def test_the_object_and_module_limits_are_named_and_keep_what_was_rendered(tmp_p
     objects = read_document(data, "markdown", "api", "api.md",
                             replace(site, api=ApiReference(site.repo_root, Limits(max_objects=2))))
     assert [b.text for b in objects.parsed.blocks if type(b).__name__ == "Heading"] == ["API", "harbour.berth", "Berth"]
+
+
+def test_a_module_linked_out_of_the_repository_is_not_read(tmp_path):
+    (tmp_path / "elsewhere.py").write_text('"""Words from outside."""\n\ndef secret():\n    """Hidden."""\n')
+    root = _mkdocs(tmp_path, "# API\n\nA linked module.\n\n::: linked\n")
+    (root / "linked.py").symlink_to(tmp_path / "elsewhere.py")
+    build_json(root / "docs", tmp_path / "out")
+    store = tmp_path / "out" / "store.sqlite"
+    [(_, _, line, detail)] = _unresolved(store, "api.md")
+    assert line == 5 and "linked.py" in detail and "not read" in detail
+    assert "Words from outside" not in _dump(store, "api.md")

@@ -199,10 +199,20 @@ class PageSession:
         refused (too large, a link out, not a regular file): that is named."""
         import os
 
+        from ..dialects.includes import MAX_INCLUDE_BYTES
+
         full = os.path.join(self.api.repo_root, *key.split("/"))
-        if os.path.lexists(full):
-            raise Unresolved(f"module {name} ({key}) cannot be read: larger than the include limit,"
-                             " not a regular file, or a link out of the repository")
+        if not os.path.lexists(full):
+            return
+        try:
+            size = os.stat(full).st_size if os.path.isfile(full) else -1
+        except OSError:
+            size = -1
+        if size > MAX_INCLUDE_BYTES:
+            why = f"{size:,} bytes, over the include limit of {MAX_INCLUDE_BYTES:,}"
+        else:
+            why = "not a regular file inside the repository, or the page's include budget is spent"
+        raise Unresolved(f"module {name} ({key}) is not read: {why}")
 
     def _visit(self, name: str, short: str, parent, key: str, data: bytes, sha: str):
         loaded = self.api.loaded.get(name)
