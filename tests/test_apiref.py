@@ -411,3 +411,17 @@ def test_a_module_linked_out_of_the_repository_is_not_read(tmp_path):
     [(_, _, line, detail)] = _unresolved(store, "api.md")
     assert line == 5 and "linked.py" in detail and "not read" in detail
     assert "Words from outside" not in _dump(store, "api.md")
+
+
+def test_a_myst_page_reads_autodoc_as_its_rst_twin_does(tmp_path):
+    files = dict(SPHINX)
+    files["docs/conf.py"] = SPHINX["docs/conf.py"].replace("extensions = [", "extensions = ['myst_parser', ")
+    files["docs/twin.rst"] = "Twin\n====\n\n.. module:: quay\n\nBerths\n------\n\n.. autoclass:: Berth\n   :members:\n"
+    files["docs/twin_md.md"] = "# Twin\n\n```{module} quay\n```\n\n## Berths\n\n```{autoclass} Berth\n:members:\n```\n"
+    root = write_site(tmp_path / "site", files)
+    build_json(root / "docs", tmp_path / "out")
+    store = tmp_path / "out" / "store.sqlite"
+    rst, md = _sections(store, "twin.rst"), _sections(store, "twin_md.md")
+    assert [h for h, _ in rst] == [h for h, _ in md]
+    assert "Twin > Berths > quay.Berth > moor" in [h for h, _ in md]
+    assert [t for _, t in rst] == [t for _, t in md]
