@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from .options import sphinx_options
 from .render import Renderer, autosummary
-from .sources import search_folders
+from .folders import search_folders
 
 CONSTRUCT = "rst autodoc"
 _BASE = {"automodule", "autoclass", "autoexception", "autofunction", "automethod", "autoattribute",

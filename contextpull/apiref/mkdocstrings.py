@@ -15,7 +15,7 @@ import re
 from ..dialects.data.files import DataError, load_yaml
 from .options import mkdocs_options
 from .render import Renderer
-from .sources import search_folders
+from .folders import search_folders
 
 CONSTRUCT = "mkdocstrings"
 

@@ -22,10 +22,6 @@ from pathlib import Path
 
 from .limits import Budget, LimitReached, Limits
 
-# Folders a module is never read from: installed packages are not the repository's source.
-INSTALLED = frozenset(("site-packages", "dist-packages"))
-
-
 class Unresolved(Exception):
     """An object or module that is not rendered; the message is the report's reason."""
 
@@ -39,38 +35,6 @@ class _Loaded:
     # Modules whose content shaped this one's members (``from x import *`` targets, ``__all__``
     # taken from another module): a page using this module depends on them too.
     shaped_by: tuple = ()
-
-
-def search_folders(repo_root: str, base: str, paths: list) -> tuple[list[str], list[str]]:
-    """(repository-relative folders to look for modules in, reasons for the ones refused).
-    ``paths`` are as the configuration wrote them, relative to ``base`` (a folder relative to
-    the repository root) or absolute; a folder outside the repository or inside an installed
-    packages folder is refused."""
-    folders: list[str] = []
-    refused: list[str] = []
-    for raw in paths:
-        if not isinstance(raw, str) or not raw.strip():
-            continue
-        text = raw.strip().replace("\\", "/")
-        if text.startswith("/"):
-            root = repo_root.replace("\\", "/").rstrip("/")
-            if text != root and not text.startswith(root + "/"):
-                refused.append(f"source folder {raw} is outside the repository")
-                continue
-            text = text[len(root):].lstrip("/") or "."
-            rel = posixpath.normpath(text)
-        else:
-            rel = posixpath.normpath(posixpath.join(base or ".", text))
-        if rel == ".." or rel.startswith("../"):
-            refused.append(f"source folder {raw} is outside the repository")
-            continue
-        if INSTALLED & set(rel.split("/")):
-            refused.append(f"source folder {raw} is an installed packages folder, not the repository's source")
-            continue
-        rel = "" if rel == "." else rel
-        if rel not in folders:
-            folders.append(rel)
-    return folders, refused
 
 
 class ApiReference:
@@ -407,4 +371,4 @@ def _is_package(module) -> bool:
     return str(module.filepath).endswith("__init__.py")
 
 
-__all__ = ["ApiReference", "LimitReached", "PageSession", "Unresolved", "search_folders"]
+__all__ = ["ApiReference", "LimitReached", "PageSession", "Unresolved"]
