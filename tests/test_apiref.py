@@ -425,3 +425,16 @@ def test_a_myst_page_reads_autodoc_as_its_rst_twin_does(tmp_path):
     assert [h for h, _ in rst] == [h for h, _ in md]
     assert "Twin > Berths > quay.Berth > moor" in [h for h, _ in md]
     assert [t for _, t in rst] == [t for _, t in md]
+
+
+def test_turning_the_setting_on_or_off_over_a_cache_gives_the_fresh_store(tmp_path):
+    extra = {"docs/other.md": "# Other\n\nNo Python here.\n\n::: some-thing\n\n::: ts.Widget\n    handler: typescript\n",
+             "docs/plain.md": "# Plain\n\nA page about ropes.\n"}
+    root = _mkdocs(tmp_path, "# API\n\nWords.\n\n::: harbour.Berth\n\n::: nowhere.Thing\n", extra)
+    docs = root / "docs"
+    for first, second in (("--no-api-reference", "--api-reference"), ("--api-reference", "--no-api-reference")):
+        base = tmp_path / f"base{first}"
+        build_json(docs, base, first)
+        cached = build_json(docs, tmp_path / f"cached{second}", second, "--cache", str(base / "store.sqlite"))
+        fresh = build_json(docs, tmp_path / f"fresh{second}", second)
+        assert cached["manifest"]["store"]["sha256"] == fresh["manifest"]["store"]["sha256"], (first, second)

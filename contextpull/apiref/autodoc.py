@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from .options import sphinx_options
 from .render import Renderer, autosummary
-from .folders import search_folders
+from .folders import dotted, search_folders
 
 CONSTRUCT = "rst autodoc"
 _BASE = {"automodule", "autoclass", "autoexception", "autofunction", "automethod", "autoattribute",
@@ -113,6 +113,10 @@ def render_directive(ctx, name: str, argument: str, options: dict, content: list
         return None
     key = name.lower()
     key = key[3:] if key.startswith("py:") else key
+    target = argument.strip().split("(", 1)[0].strip()
+    names = [c.strip().split()[0] for c in content if c.strip() and not c.strip().startswith(":")]
+    if (key == "autosummary" and not any(dotted(n) for n in names)) or (key != "autosummary" and not dotted(target)):
+        return None  # nothing to read: as without API reference (folders.dotted says why)
     folders, refused = _folders(ctx, api)
     for reason in refused:
         ctx.note(construct, "unresolved", line, f"{name} {argument}: {reason}; never read")
@@ -131,12 +135,7 @@ def render_directive(ctx, name: str, argument: str, options: dict, content: list
     opts = replace(opts, docstring_style="auto" if napoleon else "sphinx")
     session = api.session(ctx, folders)
     if key == "autosummary":
-        names = [c.strip().split()[0] for c in content if c.strip() and not c.strip().startswith(":")]
         return autosummary(session, names, module, opts, construct, line, text)
-    target = argument.strip().split("(", 1)[0].strip()
-    if not target:
-        ctx.note(construct, "unresolved", line, f"{name} without an object name")
-        return []
     path = _qualified(session, target, module, key)
     return Renderer(session, opts, construct, line, text).root(path)
 

@@ -40,3 +40,10 @@ def search_folders(repo_root: str, base: str, paths: list) -> tuple[list[str], l
         if rel not in folders:
             folders.append(rel)
     return folders, refused
+
+
+def dotted(path: str) -> bool:
+    """Whether ``path`` is a dotted Python name (``package.module.Object``). One that is not is
+    no object to read: the line is read as when the build reads no API reference, so a page
+    whose API lines read no source stores the same with the setting on or off."""
+    return bool(path) and all(part.isidentifier() for part in path.split("."))

@@ -5,7 +5,7 @@ Where the handler looks for modules: its ``paths`` in ``mkdocs.yml`` (relative t
 ``mkdocs.yml``; ``.`` when none are given), then the repository root and ``src/``, where a package
 sits that mkdocstrings would find installed; never outside the repository, never an installed
 packages folder. Only the Python handler is read; a ``:::`` line for another handler (or a site
-whose default handler is not Python) stays unresolved, named.
+whose default handler is not Python) is read as when the build reads no API reference.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import re
 from ..dialects.data.files import DataError, load_yaml
 from .options import mkdocs_options
 from .render import Renderer
-from .folders import search_folders
+from .folders import dotted, search_folders
 
 CONSTRUCT = "mkdocstrings"
 
@@ -36,7 +36,7 @@ def render_identifier(ctx, identifier: str, body: list[str], line: int) -> list[
     ``options``, ``handler``); None when the build reads no API reference (the line is then
     noted as before)."""
     api = getattr(ctx.site, "api", None)
-    if api is None:
+    if api is None or not dotted(identifier.replace(":", ".")):
         return None
     from ..dialects.mkdocs.config import config_folder, site_config
 
@@ -53,8 +53,9 @@ def render_identifier(ctx, identifier: str, body: list[str], line: int) -> list[
         local = loaded if isinstance(loaded, dict) else {}
     name = local.get("handler", default)
     if name != "python":
-        ctx.note(CONSTRUCT, "unresolved", line, f"::: {identifier} is for the {name} handler; only Python is read from source")
-        return []
+        # Another language's handler: read as when the build reads no API reference, so the
+        # page's store is the same whether the setting is on or off (it reads no source).
+        return None
     paths = handler.get("paths")
     folder = config_folder(ctx)
     folders, refused = search_folders(api.repo_root, folder, paths if isinstance(paths, list) else ["."])

@@ -47,6 +47,13 @@ class Site:
     # None. Not part of what a site is (equality, hash): it is the build's reader of the source.
     api: object = field(default=None, compare=False, repr=False)
 
+    @property
+    def reading(self) -> str:
+        """What a document's fingerprint names as the reading it had (``fingerprint.py``): the
+        dialect, and whether API pages were read from source, so turning that on or off re-reads
+        the site's documents instead of reusing ones read the other way."""
+        return f"{self.dialect}+api" if self.api is not None else self.dialect
+
 
 @dataclass(frozen=True)
 class Note:

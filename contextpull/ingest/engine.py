@@ -206,7 +206,7 @@ def _read_dialect(path: str, data: bytes, sha256: str, settings: Settings, kind:
     if site is None:  # a caller that resolved no site (a library user): no root, so no includes
         site = Site("plain", None, "", "")
     result = read_document(data, kind, _stem(path), path, site)
-    sha = document_sha(site.dialect, sha256, result.deps)
+    sha = document_sha(site.reading, sha256, result.deps)
     return result.parsed, result.description, sha, {"deps": result.deps, "notes": result.notes}
 
 
