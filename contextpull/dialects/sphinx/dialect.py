@@ -131,7 +131,9 @@ class _Converter:
                 self.note("myst block break", "converted", number)
             else:
                 if line.startswith("#"):  # the section an autodoc directive below nests in
-                    self.heading = len(line) - len(line.lstrip("#"))
+                    marks = len(line) - len(line.lstrip("#"))
+                    if marks <= 6 and line[marks:marks + 1] in ("", " ", "\t"):
+                        self.heading = marks
                 out.append(self.inline(line, number))
             i += 1
         return out
