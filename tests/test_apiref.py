@@ -438,3 +438,18 @@ def test_turning_the_setting_on_or_off_over_a_cache_gives_the_fresh_store(tmp_pa
         cached = build_json(docs, tmp_path / f"cached{second}", second, "--cache", str(base / "store.sqlite"))
         fresh = build_json(docs, tmp_path / f"fresh{second}", second)
         assert cached["manifest"]["store"]["sha256"] == fresh["manifest"]["store"]["sha256"], (first, second)
+
+
+def test_the_setting_reads_from_flag_variable_and_pyproject(tmp_path):
+    import pytest
+
+    from contextpull.config import resolve_settings
+    from contextpull.errors import ConfigError
+
+    assert resolve_settings(None, {}, {}).api_reference is True
+    assert resolve_settings(None, {"api_reference": False}, {}).api_reference is False
+    assert resolve_settings(None, {}, {"CONTEXTPULL_API_REFERENCE": "off"}).api_reference is False
+    (tmp_path / "pyproject.toml").write_text("[tool.contextpull]\napi_reference = false\n")
+    assert resolve_settings(tmp_path, {}, {}).api_reference is False
+    with pytest.raises(ConfigError, match="api_reference must be true or false.*CONTEXTPULL_API_REFERENCE"):
+        resolve_settings(None, {}, {"CONTEXTPULL_API_REFERENCE": "maybe"})
