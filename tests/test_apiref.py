@@ -453,3 +453,19 @@ def test_the_setting_reads_from_flag_variable_and_pyproject(tmp_path):
     assert resolve_settings(tmp_path, {}, {}).api_reference is False
     with pytest.raises(ConfigError, match="api_reference must be true or false.*CONTEXTPULL_API_REFERENCE"):
         resolve_settings(None, {}, {"CONTEXTPULL_API_REFERENCE": "maybe"})
+
+
+def test_members_are_grouped_by_category_unless_the_site_says_not(tmp_path):
+    from dataclasses import replace
+
+    from contextpull.apiref.sources import ApiReference
+    from contextpull.dialects.detect import detect_site
+    from contextpull.dialects.read import read_document
+
+    extra = {"order.py": 'def apply():\n    """A."""\n\n\nclass Basket:\n    """B."""\n\n\ncount = 3\n"""C."""\n'}
+    page = "# API\n\n::: order\n\n# Flat\n\n::: order\n    options:\n      group_by_category: false\n"
+    root = _mkdocs(tmp_path, page, extra)
+    site = detect_site(root / "docs")
+    result = read_document(page.encode(), "markdown", "api", "api.md", replace(site, api=ApiReference(site.repo_root)))
+    heads = [b.text for b in result.parsed.blocks if type(b).__name__ == "Heading"]
+    assert heads == ["API", "order", "count", "Basket", "apply", "Flat", "order", "Basket", "apply", "count"]

@@ -3,8 +3,8 @@
 mkdocstrings (Python handler): the handler's ``options`` in ``mkdocs.yml``, under them each
 ``:::`` line's own ``options:``; the names and defaults are the handler's (``members``,
 ``filters``, ``inherited_members``, ``show_root_heading``, ``heading_level``,
-``docstring_style``, ``members_order``, ``show_if_no_docstring``, ``show_bases``,
-``merge_init_into_class``, ``show_submodules``).
+``docstring_style``, ``members_order``, ``group_by_category``, ``show_if_no_docstring``,
+``show_bases``, ``merge_init_into_class``, ``show_submodules``).
 
 Sphinx autodoc: ``autodoc_default_options`` from ``conf.py`` (read as data), under them the
 directive's options (``:members:``, ``:undoc-members:``, ``:private-members:``,
@@ -44,6 +44,7 @@ class Options:
     imported_members: bool = False
     exclude: frozenset = frozenset()
     unwrap_annotated: bool = False
+    group_by_category: bool = False  # attributes, classes, functions, modules, each in order
     problems: tuple = field(default=(), compare=False)  # options that were not used, and why
 
 
@@ -106,6 +107,7 @@ def mkdocs_options(handler: dict, local: dict | None) -> Options:
         show_submodules=_bool(merged.get("show_submodules"), False),
         docstring_style=style if style in STYLES else ("google" if style is not None else "auto"),
         unwrap_annotated=_bool(merged.get("unwrap_annotated"), False),
+        group_by_category=_bool(merged.get("group_by_category"), True),
         problems=problems,
     )
 
@@ -154,6 +156,7 @@ def sphinx_options(defaults: dict, directive: dict, what: str) -> Options:
         docstring_style="auto",
         imported_members="imported-members" in merged,
         exclude=exclude,
+        group_by_category=order == "groupwise",
     )
 
 

@@ -147,7 +147,7 @@ class Renderer:
             for name in missing:
                 outside = " (nor do its bases in the repository; bases outside it are never read)" if obj.is_class and obj.bases else ""
                 self.note("unresolved", f"{obj.path} has no member {name} in its source{outside}")
-        return sorted(picked, key=_order_key(options.members_order))
+        return sorted(picked, key=_order_key(options.members_order, options.group_by_category))
 
     def _passes(self, name: str, options: Options) -> bool:
         keep = True
@@ -186,10 +186,17 @@ def _documented(obj) -> bool:
         return bool(obj.docstring)
 
 
-def _order_key(order: str):
-    if order == "source":
-        return lambda item: (item[1].lineno or 0, item[0])
-    return lambda item: item[0]
+_CATEGORY = {"attribute": 0, "class": 1, "function": 2, "module": 3}
+
+
+def _order_key(order: str, grouped: bool):
+    """Members in the order the site shows them: by source line or by name, and (mkdocstrings'
+    ``group_by_category``, on by default) attributes, then classes, functions, modules."""
+    def key(item):
+        name, obj = item
+        group = _CATEGORY.get(obj.kind.value, 4) if grouped else 0
+        return (group, obj.lineno or 0, name) if order == "source" else (group, name)
+    return key
 
 
 def autosummary(session: PageSession, names: list[str], module: str, options: Options,
