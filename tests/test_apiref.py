@@ -469,3 +469,12 @@ def test_members_are_grouped_by_category_unless_the_site_says_not(tmp_path):
     result = read_document(page.encode(), "markdown", "api", "api.md", replace(site, api=ApiReference(site.repo_root)))
     heads = [b.text for b in result.parsed.blocks if type(b).__name__ == "Heading"]
     assert heads == ["API", "order", "count", "Basket", "apply", "Flat", "order", "Basket", "apply", "count"]
+
+
+def test_a_module_too_large_to_model_is_named_not_visited(tmp_path):
+    big = "".join(f"def f{i}():\n    '''{'x' * 60}'''\n" for i in range(18_000))
+    assert 1024 * 1024 < len(big) < 4 * 1024 * 1024  # under the include limit, over the module limit
+    root = _mkdocs(tmp_path, "# API\n\nThe big one.\n\n::: large\n", {"large.py": big})
+    build_json(root / "docs", tmp_path / "out")
+    [(_, _, line, detail)] = _unresolved(tmp_path / "out" / "store.sqlite", "api.md")
+    assert line == 5 and "large.py" in detail and "over the 1,048,576" in detail

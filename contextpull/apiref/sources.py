@@ -187,6 +187,11 @@ class PageSession:
                 self.load_path(other)
             return loaded.module
         self.budget.module(name)
+        limit = self.budget.limits.max_module_bytes
+        if len(data) > limit:
+            error = f"module {name} ({key}) is {len(data):,} bytes, over the {limit:,} a module may have to be read for its API"
+            self.api.loaded[name] = _Loaded(key, sha, None, error)
+            raise Unresolved(error)
         collection, lines, loader, extensions = self.api.griffe()
         import griffe
 
