@@ -478,3 +478,24 @@ def test_a_module_too_large_to_model_is_named_not_visited(tmp_path):
     build_json(root / "docs", tmp_path / "out")
     [(_, _, line, detail)] = _unresolved(tmp_path / "out" / "store.sqlite", "api.md")
     assert line == 5 and "large.py" in detail and "over the 1,048,576" in detail
+
+
+def test_the_reader_drops_what_it_holds_past_its_bound_and_reads_the_same(tmp_path):
+    from dataclasses import replace
+
+    from contextpull.apiref.limits import Limits
+    from contextpull.apiref.sources import ApiReference
+    from contextpull.dialects.detect import detect_site
+    from contextpull.dialects.read import read_document
+
+    root = _mkdocs(tmp_path, "# API\n\n::: harbour.berth\n", {"docs/b.md": "# B\n\n::: harbour.Berth\n"})
+    site = detect_site(root / "docs")
+    small = ApiReference(site.repo_root, Limits(max_held_bytes=10))
+    fresh = ApiReference(site.repo_root)
+    held = []
+    for name in ("api.md", "b.md"):
+        data = (root / "docs" / name).read_bytes()
+        kept = read_document(data, "markdown", name[:-3], name, replace(site, api=small))
+        assert read_document(data, "markdown", name[:-3], name, replace(site, api=fresh)) == kept
+        held.append(small.loaded)
+    assert held[0] is not held[1]  # b.md started from an empty reader

@@ -29,6 +29,9 @@ class Limits:
     # A module larger than this is not visited: griffe's model of a 3.7 MB module of 60,000
     # functions took 7.5 s and 790 MB; the largest module of the measured projects is 255 KB.
     max_module_bytes: int = 1024 * 1024
+    # Source a build's reader keeps modelled between pages; past it, what it holds is dropped
+    # before the next page (pages read the same either way: sources.py), so memory stays bounded.
+    max_held_bytes: int = 24 * 1024 * 1024
     max_objects: int = 5_000  # objects (headings) one page may render
     max_seconds: float = 60.0  # wall time one page's API reference may take
     max_alias_hops: int = 50  # an import chain longer than this is treated as a cycle

@@ -53,6 +53,7 @@ class ApiReference:
     def _reset(self) -> None:
         self._griffe = None  # (collection, lines, loader, extensions), made when first needed
         self.loaded: dict[str, _Loaded] = {}  # dotted module name -> what was visited
+        self.held = 0  # bytes of source modelled in ``loaded``
 
     def __getstate__(self) -> dict:
         return {"repo_root": self.repo_root, "limits": self.limits}
@@ -82,6 +83,8 @@ class ApiReference:
         module read it once, against the page's include budget once."""
         page = getattr(ctx, "apiref_page", None)
         if page is None:
+            if self.held > self.limits.max_held_bytes:
+                self._reset()  # a new page: nothing of the old models is in use
             page = {"budget": Budget(self.limits), "used": {}}
             try:
                 ctx.apiref_page = page
@@ -215,6 +218,7 @@ class PageSession:
             parent.set_member(short, module)
         loaded = _Loaded(key, sha, module)
         self.api.loaded[name] = loaded
+        self.api.held += len(data)
         loaded.shaped_by = self._star_imports(module, loader)
         return module
 
