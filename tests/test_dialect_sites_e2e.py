@@ -90,6 +90,18 @@ def test_editing_an_included_listing_rebuilds_the_chapter_that_shows_it(tmp_path
     assert "let strokes = 32;" in _dump(tmp_path / "cached" / "store.sqlite")
 
 
+def test_editing_a_docstring_rebuilds_the_page_that_shows_it(tmp_path):
+    root = _site(tmp_path, "mkdocs")  # guide/mooring.md shows ::: harbour.Berth (src/ layout)
+    _build(root / "docs", tmp_path / "first")
+    source = root / "src" / "harbour" / "berth.py"
+    source.write_text(source.read_text().replace("Tie a boat up for a while.", "Tie a boat up for the night."))
+    cached = _build(root / "docs", tmp_path / "cached", "--cache", str(tmp_path / "first" / "store.sqlite"))
+    fresh = _build(root / "docs", tmp_path / "fresh")
+    assert cached["manifest"]["store"]["sha256"] == fresh["manifest"]["store"]["sha256"]
+    assert cached["cache"]["parsed_documents"] == 1
+    assert "Tie a boat up for the night." in _dump(tmp_path / "cached" / "store.sqlite")
+
+
 def _read(root: Path, docs: str, rel: str, text: str):
     from contextpull.dialects.detect import detect_site
     from contextpull.dialects.read import read_document

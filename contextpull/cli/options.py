@@ -48,6 +48,11 @@ def settings_options(func):
         ]
     ):
         func = click.option(name, type=kind, default=None, help=text)(func)
+    func = click.option(
+        "--api-reference/--no-api-reference", "api_reference", default=None,
+        help="Read mkdocstrings ::: lines and Sphinx autodoc directives from the repository's Python source, "
+        "statically, never importing it (default: on).",
+    )(func)
     return func
 
 
@@ -63,5 +68,6 @@ def settings_flags(kwargs: dict) -> dict:
         "embed_model",
         "max_file_bytes",
         "dialect",
+        "api_reference",
     )
     return {name: kwargs.pop(name, None) for name in names}

@@ -89,4 +89,4 @@ def expected_sha(path: str, file_sha: str, site, reads: dict, memo: dict | None 
     if not reads_dialect(path, site):
         return file_sha
     deps = [p for p, _ in deps_of(reads, path)]
-    return current_sha(site.dialect if site is not None else "plain", file_sha, deps, site.repo_root if site else "/", memo)
+    return current_sha(site.reading if site is not None else "plain", file_sha, deps, site.repo_root if site else "/", memo)

@@ -152,6 +152,14 @@ def with_site(settings: Settings, corpus: Path, environment: Environment = Envir
     site = detect_site(Path(corpus), settings.dialect)
     if environment.epoch is not None:
         site = replace(site, epoch=environment.epoch)
+    if settings.api_reference and site.dialect in ("mkdocs", "sphinx") and site.repo_root:
+        from ..apiref import autodoc, mkdocstrings  # noqa: F401 - loaded before workers fork
+        from ..apiref.sources import ApiReference
+
+        try:
+            site = replace(site, api=ApiReference(site.repo_root))  # one per build (issue 37)
+        except ImportError:  # griffelib needs Python 3.11: API lines stay unresolved, as when off
+            pass
     return replace(settings, site=site, workers=environment.jobs)
 
 
@@ -221,7 +229,7 @@ def _read_dialect(path: str, data: bytes, sha256: str, settings: Settings, kind:
     if site is None:  # a caller that resolved no site (a library user): no root, so no includes
         site = Site("plain", None, "", "")
     result = read_document(data, kind, _stem(path), path, site, reader)
-    sha = document_sha(site.dialect, sha256, result.deps)
+    sha = document_sha(site.reading, sha256, result.deps)
     return result.parsed, result.description, sha, {"deps": result.deps, "notes": result.notes}
 
 

@@ -53,6 +53,15 @@ def coerce(name: str, value: Any, source: str) -> Any:
             return parse(text, setting="summarizer", providers=PROVIDERS).text
         except ConfigError as exc:
             raise type(exc)(f"{exc.message} (from {source})", exc.suggestion) from None
+    if name == "api_reference":
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("true", "1", "yes", "on"):
+            return True
+        if text in ("false", "0", "no", "off"):
+            return False
+        raise ConfigError(f"api_reference must be true or false, got {value!r} (from {source})")
     if name == "dialect":
         text = str(value).strip().lower()
         if text not in DIALECT_VALUES:

@@ -118,7 +118,8 @@ def resolve_settings(
     table, table_label = read_pyproject(corpus_root) if corpus_root is not None else ({}, "")
     for key in table:
         if key not in INT_RANGES and key not in (
-            "summarizer", "store", "embed_model", "docs_version", "max_removed", "max_shrink", "dialect"
+            "summarizer", "store", "embed_model", "docs_version", "max_removed", "max_shrink", "dialect",
+            "api_reference"
         ):
             raise ConfigError(f"unknown setting {key!r} in {table_label}")
     values: dict[str, Any] = {}

@@ -41,6 +41,10 @@ class Settings:
     # generator's configuration file. Not recorded: what it changes is in every document's
     # fingerprint (contextpull/dialects/fingerprint.py), and ``plain`` must keep its bytes.
     dialect: str = field(default="auto", metadata={"recorded": False})
+    # Whether mkdocstrings ``:::`` lines and Sphinx autodoc directives are read from the
+    # repository's Python source (issue 37; contextpull/apiref/). Not recorded, like ``dialect``:
+    # the module files a page read are in its fingerprint. ``False`` builds what 0.4 built.
+    api_reference: bool = field(default=True, metadata={"recorded": False})
     # The ``contextpull.dialects.api.Site`` the setting resolved to for one corpus, set by the
     # build (``ingest.engine.with_site``) so worker processes receive it with the settings.
     site: Any = field(default=None, metadata={"recorded": False, "setting": False})

@@ -10,8 +10,9 @@
   text; its body is kept and it is noted ``unresolved``. The indented ``key: value`` options
   under the header configure rendering and go.
 - content tabs ``=== "Label"``: the label as a line, the indented content dedented below it.
-- mkdocstrings ``::: package.module`` (and its indented options): the API text it stands for comes
-  from code the build never imports, so the line goes and is reported unresolved.
+- mkdocstrings ``::: package.module`` (and its indented options): the API text it stands for,
+  read from the repository's source without importing it (``apiref.mkdocstrings``); a build
+  without API reference drops the line and reports it unresolved.
 - abbreviation definitions ``*[HTML]: ...``: a tooltip, not text on the page.
 
 Fenced code is copied as it is (only the container's indentation is taken off its lines), so no
@@ -215,8 +216,15 @@ def convert_blocks(lines: Lines, ctx: Context, depth: int = 0, names: frozenset 
         m = _MKDOCSTRINGS.match(text) if ":::" in text else None
         if m is not None:
             end = _indented_body(lines, i + 1, _width(m.group(1)) + 1)
-            detail = f"API text of {m.group(2)} comes from code the build never imports"
-            ctx.note(MKDOCSTRINGS, "unresolved", origin, detail)
+            from ...apiref.mkdocstrings import render_identifier
+
+            rendered = render_identifier(ctx, m.group(2), [t for _, t in lines[i + 1 : end]], origin)
+            if rendered is None:
+                detail = f"API text of {m.group(2)} comes from code the build never imports"
+                ctx.note(MKDOCSTRINGS, "unresolved", origin, detail)
+            else:  # docstrings are the site's Markdown: its admonitions and tabs read alike
+                shown = [(origin, m.group(1) + t if t else t) for t in rendered]
+                out.extend(convert_blocks(shown, ctx, depth + 1, names))
             i = end
             continue
         if text.startswith("*[") and _ABBREVIATION.match(text):

@@ -88,6 +88,8 @@ class _Converter:
         self.doc_titles: dict[str, str | None] = {}
         self.labels: dict = {}  # the site's label table, once fetched (labels.lookup)
         self.depth = 0
+        self.heading = 0  # the level of the last heading read: autodoc's headings go below it
+        self.module = ""  # the current module ({module}, {currentmodule}) autodoc names complete with
         role = config.get("default_role")
         self.default_role = role if isinstance(role, str) else ""
 
@@ -130,9 +132,26 @@ class _Converter:
             elif _BREAK.match(line) or _ATTRS.match(line):
                 self.note("myst block break", "converted", number)
             else:
+                if line.startswith("#"):  # the section an autodoc directive below nests in
+                    marks = len(line) - len(line.lstrip("#"))
+                    if marks <= 6 and line[marks:marks + 1] in ("", " ", "\t"):
+                        self.heading = marks
                 out.append(self.inline(line, number))
             i += 1
         return out
+
+    def autodoc(self, key: str, argument: str, options: dict, content: list[str], number: int) -> list[str] | None:
+        """An autodoc directive read from source (``apiref.autodoc``), its headings under the
+        section it stands in; None without API reference."""
+        from ...apiref.autodoc import handles, render_directive
+        from ...apiref.render import shift_headings
+        from .rst_lines import to_markdown
+
+        if not handles(key):
+            return None
+        rendered = render_directive(self.ctx, key, argument, options, content, self.module, number,
+                                    to_markdown, construct="myst autodoc")
+        return None if rendered is None else shift_headings(rendered, min(self.heading, 5))
 
     def inline(self, line: str, number: int) -> str:
         if "{" not in line:
@@ -215,11 +234,16 @@ class _Converter:
             return self.labelled(key, argument, content, options, number, start, at, within)
         if key in names.DROPPED or key == "highlight":
             self.note(f"myst {key}", "converted", number)
+            if key.rpartition(":")[2] in ("module", "currentmodule") and argument.strip():
+                self.module = "" if argument.strip() == "None" else argument.strip().split()[0]
             return []
         if names.is_autodoc(key):
+            rendered = self.autodoc(key, argument, options, content, number)
+            if rendered is not None:
+                return rendered
             self.note("myst autodoc", "unresolved", number, names.autodoc_detail(key, argument))
             return []
-        if key == "eval-rst" and autodoc_only(content):
+        if key == "eval-rst" and autodoc_only(content) and getattr(self.ctx.site, "api", None) is None:
             what = " ".join(content[0][3:].replace("::", "").split())
             self.note("myst autodoc", "unresolved", number, names.autodoc_detail(what, ""))
             return []

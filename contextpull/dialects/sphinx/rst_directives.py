@@ -10,7 +10,8 @@ returns plain docutils nodes so that ``rst_nodes`` needs no Sphinx node types:
   nodes whose title is the label the page shows (``rst_labelled``);
 - object descriptions (``function``, ``py:data``...) become their signature and body;
 - navigation and metadata (``toctree``, ``index``, ``currentmodule``...) are dropped; autodoc is
-  dropped with an ``unresolved`` note, its text lives in code the build never imports;
+  read from the repository's source, never imported (``apiref``), or, without API reference,
+  dropped with an ``unresolved`` note;
 - any other directive keeps its body (pandoc's rule), noted ``converted``; one that no one
   defines (``directive_names``) is noted ``unresolved``, its body still kept.
 
@@ -85,15 +86,37 @@ class Dropped(Base):
 
     def run(self):
         note_at(self, f"rst {self.name}", "converted")
+        if self.name.lower().rpartition(":")[2] in ("module", "currentmodule") and self.arguments:
+            # The module autodoc completes names with (issue 37); "None" clears it.
+            name = self.arguments[0].strip()
+            _state(self).current_module = "" if name == "None" else name
         return []
 
 
 class Autodoc(Dropped):
-    """Documentation generated from imported code: the build imports nothing, so it is lost."""
+    """Documentation generated from code: read from the repository's source, never imported
+    (``apiref.autodoc``), its Markdown carried to the walker whole (MARKDOWN); without API
+    reference the directive is dropped, unresolved."""
 
     def run(self):
-        note_at(self, "rst autodoc", "unresolved", autodoc_detail(self.name, " ".join(self.arguments)))
-        return []
+        from ...apiref.autodoc import handles, render_directive
+        from ...parsing.parse_markdown import parse_markdown
+        from .rst_lines import to_markdown
+
+        state = _state(self)
+        argument = " ".join(self.arguments)
+        source, line = _where(self)
+        rendered = None
+        if handles(self.name):
+            rendered = render_directive(
+                state.ctx, self.name, argument, dict(self.options), list(self.content),
+                getattr(state, "current_module", ""), state.line_in_document(source, line), to_markdown)
+        if rendered is None:
+            note_at(self, "rst autodoc", "unresolved", autodoc_detail(self.name, argument))
+            return []
+        node = nodes.container()
+        node[MARKDOWN] = parse_markdown("\n".join(rendered), "api").blocks
+        return [node]
 
 
 class Highlight(Dropped):

@@ -1,0 +1,115 @@
+"""A docstring's sections as the Markdown a reader of the API page sees (issue 37).
+
+griffe parses the docstring in the site's style (Google, NumPy, Sphinx fields, or ``auto``, which
+guesses per docstring, as Sphinx sites with napoleon mix them); each section becomes text: prose as
+it is (through ``text`` for a Sphinx site, whose docstrings are reStructuredText), parameters,
+attributes, returns, yields, raises and warnings as lists naming each item, its type and its
+description, examples' code as ``pycon`` blocks, admonitions behind their label. Parameters
+documented by ``Annotated[..., Doc("...")]`` and not by the docstring are listed too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .signature import annotated_doc, annotation_text
+
+_LABELS = {
+    "parameters": "Parameters", "other_parameters": "Other parameters", "attributes": "Attributes",
+    "returns": "Returns", "yields": "Yields", "receives": "Receives", "raises": "Raises",
+    "warns": "Warns", "type_parameters": "Type parameters",
+}
+
+
+def _indent_rest(text: str) -> str:
+    lines = text.strip().split("\n")
+    return "\n".join([lines[0], *("  " + line if line.strip() else "" for line in lines[1:])])
+
+
+def _item(name: str, annotation: str, default: str, description: str, text: Callable[[str], str]) -> str:
+    head = f"`{name}`" if name else ""
+    extra = ", ".join(x for x in (f"`{annotation}`" if annotation else "", f"default `{default}`" if default else "") if x)
+    if extra:
+        head = f"{head} ({extra})" if head else extra
+    body = text(description).strip() if description else ""
+    line = f"- {head}: {body}" if head and body else f"- {head or body}"
+    return _indent_rest(line)
+
+
+def _list(label: str, items: list[str]) -> list[str]:
+    return [f"**{label}:**", "", *items, ""] if items else []
+
+
+def sections(obj, style: str, text: Callable[[str], str], unwrap_annotated: bool = True) -> list[str]:
+    """The Markdown lines of ``obj``'s docstring (and of its ``Doc()`` parameters)."""
+    out: list[str] = []
+    documented: set[str] = set()
+    parsed = []
+    if obj.docstring is not None:
+        try:
+            parsed = obj.docstring.parse(style, warnings=False) if style != "auto" else obj.docstring.parse("auto")
+        except Exception:  # noqa: BLE001 - a docstring griffe cannot parse is shown as written
+            parsed = None
+        if parsed is None:
+            out += [text(obj.docstring.value), ""]
+            parsed = []
+    for section in parsed:
+        kind = section.kind.value
+        if kind == "text":
+            out += [text(section.value), ""]
+        elif kind == "examples":
+            out += _examples(section.value, text)
+        elif kind == "admonition":
+            value = section.value
+            label = section.title or getattr(value, "annotation", None) or "Note"
+            out += [f"**{str(label).strip().title() if label == str(label).lower() else label}:** "
+                    + text(getattr(value, "description", "") or "").strip(), ""]
+        elif kind == "deprecated":
+            value = section.value
+            version = getattr(value, "version", "") or ""
+            out += [f"**Deprecated{' since ' + version if version else ''}:** "
+                    + text(getattr(value, "description", "") or "").strip(), ""]
+        elif kind in _LABELS:
+            items = []
+            for element in section.value:
+                name = getattr(element, "name", "") or ""
+                if kind == "parameters":
+                    documented.add(name)
+                annotation = annotation_text(getattr(element, "annotation", None), True)
+                default = getattr(element, "default", None)
+                items.append(_item(name, annotation, str(default) if default is not None and kind != "raises" else "",
+                                   getattr(element, "description", "") or "", text))
+            out += _list(section.title or _LABELS[kind], items)
+    out += _doc_parameters(obj, documented, text)
+    return out
+
+
+def _doc_parameters(obj, documented: set[str], text: Callable[[str], str]) -> list[str]:
+    parameters = getattr(obj, "parameters", None)
+    if not obj.is_function or parameters is None:
+        return []
+    items = []
+    for param in parameters:
+        doc = annotated_doc(param.annotation)
+        if doc and param.name not in documented:
+            default = str(param.default) if param.default is not None else ""
+            items.append(_item(param.name, annotation_text(param.annotation, True), default, doc, text))
+    return _list("Parameters", items)
+
+
+def _examples(value, text: Callable[[str], str]) -> list[str]:
+    out: list[str] = []
+    for kind, part in value:
+        if getattr(kind, "value", kind) == "examples":
+            out += ["```pycon", part.rstrip("\n"), "```", ""]
+        else:
+            out += [text(part), ""]
+    return (["**Examples:**", ""] + out) if out else []
+
+
+def summary(obj, style: str, text: Callable[[str], str]) -> str:
+    """The first line of the docstring, for an ``autosummary`` table."""
+    if obj.docstring is None:
+        return ""
+    first = obj.docstring.value.strip().split("\n\n", 1)[0]
+    return " ".join(text(first).split())

@@ -1,0 +1,169 @@
+"""What a site asks its API pages to show, in one shape for both generators (issue 37).
+
+mkdocstrings (Python handler): the handler's ``options`` in ``mkdocs.yml``, under them each
+``:::`` line's own ``options:``; the names and defaults are the handler's (``members``,
+``filters``, ``inherited_members``, ``show_root_heading``, ``heading_level``,
+``docstring_style``, ``members_order``, ``group_by_category``, ``show_if_no_docstring``,
+``show_bases``, ``merge_init_into_class``, ``show_submodules``).
+
+Sphinx autodoc: ``autodoc_default_options`` from ``conf.py`` (read as data), under them the
+directive's options (``:members:``, ``:undoc-members:``, ``:private-members:``,
+``:special-members:``, ``:inherited-members:``, ``:show-inheritance:``, ``:exclude-members:``,
+``:imported-members:``). autodoc shows no members unless asked, and members without a docstring
+only with ``:undoc-members:``.
+
+Member filters are regular expressions on member names, as mkdocstrings reads them; a pattern
+with a quantified group (the shape that backtracks without bound) is not used and is noted, so a
+filter cannot make a build's time grow faster than its input.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+_DEFAULT_FILTERS = (("^_[^_]", False),)
+_QUANTIFIED_GROUP = re.compile(r"\)[*+?{]")
+STYLES = ("google", "numpy", "sphinx", "auto")
+
+
+@dataclass(frozen=True)
+class Options:
+    generator: str = "mkdocs"  # "mkdocs" or "sphinx": whose member rules apply
+    heading_level: int = 2
+    show_root_heading: bool = False
+    members: object = None  # None: as the generator decides; True/False; a list of names
+    filters: tuple = _DEFAULT_FILTERS  # ((pattern, keep), ...)
+    inherited_members: object = False  # bool or list of names
+    members_order: str = "alphabetical"
+    show_if_no_docstring: bool = False
+    show_bases: bool = True
+    merge_init_into_class: bool = False
+    show_submodules: bool = False
+    docstring_style: str = "google"
+    imported_members: bool = False
+    exclude: frozenset = frozenset()
+    unwrap_annotated: bool = False
+    group_by_category: bool = False  # attributes, classes, functions, modules, each in order
+    problems: tuple = field(default=(), compare=False)  # options that were not used, and why
+
+
+def _bool(value, default: bool) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false", "yes", "no"):
+        return value.strip().lower() in ("true", "yes")
+    return default
+
+
+def _filters(value) -> tuple[tuple, tuple]:
+    """(usable filters, problems)."""
+    if isinstance(value, str) and value == "public":
+        return (("^_", False),), ()
+    if not isinstance(value, list):
+        return _DEFAULT_FILTERS, ()
+    out, problems = [], []
+    for raw in value:
+        if not isinstance(raw, str):
+            continue
+        keep = not raw.startswith("!")
+        pattern = raw[1:] if not keep else raw
+        if _QUANTIFIED_GROUP.search(pattern):
+            problems.append(f"filter {raw!r} not used: a quantified group can take time beyond linear")
+            continue
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            problems.append(f"filter {raw!r} not used: {exc}")
+            continue
+        out.append((pattern, keep))
+    return tuple(out), tuple(problems)
+
+
+def mkdocs_options(handler: dict, local: dict | None) -> Options:
+    """The options of one ``:::`` line: the handler's, then the line's own over them."""
+    merged: dict = {}
+    for source in (handler.get("options") if isinstance(handler, dict) else None, local):
+        if isinstance(source, dict):
+            merged.update(source)
+    filters, problems = _filters(merged.get("filters", None))
+    style = merged.get("docstring_style", "google")
+    members = merged.get("members")
+    if not (members is None or isinstance(members, bool) or isinstance(members, list)):
+        members = None
+    inherited = merged.get("inherited_members", False)
+    level = merged.get("heading_level", 2)
+    return Options(
+        generator="mkdocs",
+        heading_level=level if isinstance(level, int) and 1 <= level <= 6 else 2,
+        show_root_heading=_bool(merged.get("show_root_heading"), False),
+        members=members,
+        filters=filters,
+        inherited_members=inherited if isinstance(inherited, (bool, list)) else False,
+        members_order="source" if merged.get("members_order") == "source" else "alphabetical",
+        show_if_no_docstring=_bool(merged.get("show_if_no_docstring"), False),
+        show_bases=_bool(merged.get("show_bases"), True),
+        merge_init_into_class=_bool(merged.get("merge_init_into_class"), False),
+        show_submodules=_bool(merged.get("show_submodules"), False),
+        docstring_style=style if style in STYLES else ("google" if style is not None else "auto"),
+        unwrap_annotated=_bool(merged.get("unwrap_annotated"), False),
+        group_by_category=_bool(merged.get("group_by_category"), True),
+        problems=problems,
+    )
+
+
+def _names(value) -> list[str]:
+    if isinstance(value, str):
+        return [n.strip() for n in value.replace("\n", ",").split(",") if n.strip()]
+    return []
+
+
+def sphinx_options(defaults: dict, directive: dict, what: str) -> Options:
+    """The options of one autodoc directive (``what``: automodule, autoclass...): the
+    ``autodoc_default_options`` of conf.py, then the directive's own."""
+    merged: dict = {}
+    for source in (defaults, directive):
+        if isinstance(source, dict):
+            for key, value in source.items():
+                merged[key.lower()] = value
+    members: object = None
+    if "members" in merged:
+        listed = _names(merged["members"]) if merged["members"] not in (None, True) else []
+        members = listed or True
+    elif what in ("autofunction", "automethod", "autoattribute", "autodata", "autoproperty",
+                  "autoexception", "autodecorator"):
+        members = False
+    filters: list = []
+    if "private-members" not in merged:
+        filters.append(("^_", False) if "special-members" not in merged else ("^_[^_]", False))
+    if "special-members" not in merged:
+        filters.append(("^__.*__$", False))
+    exclude = frozenset(_names(merged.get("exclude-members")) if "exclude-members" in merged else ())
+    inherited = "inherited-members" in merged
+    order = str(merged.get("member-order", "alphabetical") or "alphabetical")
+    return Options(
+        generator="sphinx",
+        heading_level=1,
+        show_root_heading=True,
+        members=members if members is not None else False,
+        filters=tuple(filters),
+        inherited_members=inherited,
+        members_order="source" if order in ("bysource", "groupwise") else "alphabetical",
+        show_if_no_docstring="undoc-members" in merged,
+        show_bases="show-inheritance" in merged,
+        merge_init_into_class=True,
+        show_submodules=False,
+        docstring_style="auto",
+        imported_members="imported-members" in merged,
+        exclude=exclude,
+        group_by_category=order == "groupwise",
+    )
+
+
+def nested(options: Options) -> Options:
+    """The options for an object's members: a list of names chooses among the root's members
+    only (mkdocstrings); below it every member passing the filters is shown (Sphinx passes
+    ``:members:`` down as "all")."""
+    if isinstance(options.members, list):
+        return replace(options, members=True if options.generator == "sphinx" else None)
+    return options

@@ -1,0 +1,5 @@
+"""The harbour's public names."""
+
+from .berth import Berth
+
+__all__ = ["Berth"]

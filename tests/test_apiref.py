@@ -1,0 +1,501 @@
+"""API pages read from the repository's Python source, never imported (issue 37): what a
+mkdocstrings or Sphinx autodoc page stores, the options that choose what it shows, the guards
+(nothing executed, nothing read outside the repository, bad modules named, limits), and the
+fingerprints that rebuild exactly the pages a docstring edit changes."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from site_build import build_json, store_rows, write_site
+
+SECTIONS = "SELECT d.path, s.heading_path, s.text FROM sections s JOIN documents d USING (doc_id) ORDER BY d.path, s.ordinal"
+
+PACKAGE = {
+    "harbour/__init__.py": '"""Boats and berths."""\n\nfrom .berth import Berth\n\n__all__ = ["Berth"]\n',
+    "harbour/berth.py": '''"""Where boats tie up."""
+
+
+class Berth:
+    """A place at the quay.
+
+    Attributes:
+        length: Metres of quay.
+    """
+
+    length: int = 12
+
+    def __init__(self, number: int, *, covered: bool = False) -> None:
+        self.number = number
+
+    def moor(self, boat: str, hours: int = 2) -> bool:
+        """Tie a boat up.
+
+        Args:
+            boat: The boat's name.
+            hours: How long it stays.
+
+        Returns:
+            Whether there was room.
+
+        Raises:
+            ValueError: When the berth is taken.
+
+        Examples:
+            >>> Berth(1).moor("Elsa")
+            True
+        """
+        return True
+
+    def _private(self) -> None:
+        """Never shown."""
+
+
+def tide(height: float) -> str:
+    """The tide's name.
+
+    Parameters
+    ----------
+    height : float
+        Metres above chart datum.
+
+    Returns
+    -------
+    str
+        "high" or "low".
+    """
+    return "high"
+
+
+def knot(kind):
+    """Tie a knot.
+
+    :param kind: Which knot.
+    :returns: The knot.
+    :raises KeyError: For a knot nobody knows.
+    """
+''',
+}
+
+
+def _mkdocs(tmp_path: Path, page: str, extra: dict | None = None, config: str = "") -> Path:
+    files = {
+        "mkdocs.yml": "site_name: Harbour\nplugins:\n- mkdocstrings:\n    handlers:\n      python:\n"
+                      "        options:\n          show_root_heading: true\n" + config,
+        "docs/index.md": "# Harbour\n\nWelcome aboard, sailors of the small harbour.\n",
+        "docs/api.md": page,
+        **PACKAGE,
+        **(extra or {}),
+    }
+    return write_site(tmp_path / "site", files)
+
+
+def _sections(store: Path, path: str) -> list[tuple[str, str]]:
+    return [(h, t) for p, h, t in store_rows(store, SECTIONS) if p == path]
+
+
+def _notes(store: Path, path: str) -> list[tuple]:
+    (reads,) = store_rows(store, "SELECT value FROM meta WHERE key = 'dialect_reads'")
+    return [tuple(n) for n in json.loads(reads[0]).get(path, {}).get("notes", [])]
+
+
+def _dump(store: Path, path: str) -> str:
+    return "".join(f"--- {h}\n{t}\n" for h, t in _sections(store, path))
+
+
+def test_a_mkdocstrings_page_stores_the_objects_it_shows(tmp_path, file_regression):
+    root = _mkdocs(tmp_path, "# API\n\nThe harbour's classes.\n\n::: harbour.berth\n")
+    build_json(root / "docs", tmp_path / "out")
+    store = tmp_path / "out" / "store.sqlite"
+    # Not test_*.txt: pytest would collect the stored doctest example as a doctest.
+    file_regression.check(_dump(store, "api.md"), basename="apiref_mkdocstrings_page", extension=".txt")
+    headings = [h for h, _ in _sections(store, "api.md")]
+    assert "API > harbour.berth > Berth > moor" in headings
+    assert not any("_private" in h for h in headings)
+
+
+def test_grep_of_a_signature_finds_its_section(tmp_path):
+    root = _mkdocs(tmp_path, "# API\n\n::: harbour.Berth\n")
+    build_json(root / "docs", tmp_path / "out")
+    hits = [h for h, t in _sections(tmp_path / "out" / "store.sqlite", "api.md")
+            if "def moor(self, boat: str, hours: int = 2) -> bool" in t]
+    assert hits == ["API > harbour.Berth > moor"]
+
+
+def test_directive_options_choose_the_members(tmp_path):
+    page = ("# API\n\n::: harbour.berth.Berth\n    options:\n      members:\n        - length\n"
+            "      show_root_heading: false\n")
+    root = _mkdocs(tmp_path, page)
+    build_json(root / "docs", tmp_path / "out")
+    headings = [h for h, _ in _sections(tmp_path / "out" / "store.sqlite", "api.md")]
+    assert headings[-1] == "API > length"
+    assert not any("moor" in h for h in headings)
+
+
+def test_numpy_and_sphinx_docstrings_list_their_parameters(tmp_path):
+    page = ("# API\n\n::: harbour.berth.tide\n    options:\n      docstring_style: numpy\n\n"
+            "::: harbour.berth.knot\n    options:\n      docstring_style: sphinx\n")
+    root = _mkdocs(tmp_path, page)
+    build_json(root / "docs", tmp_path / "out")
+    text = "\n".join(t for _, t in _sections(tmp_path / "out" / "store.sqlite", "api.md"))
+    assert "- `height` (`float`): Metres above chart datum." in text
+    assert "- `kind`: Which knot." in text
+    assert "- `KeyError`: For a knot nobody knows." in text
+
+
+def test_a_module_is_never_executed(tmp_path):
+    marker = tmp_path / "executed"
+    side = f"open({str(marker)!r}, 'w').write('ran')\nimport sys\nsys.exit(3)\n\ndef boom():\n    \"\"\"Loud.\"\"\"\n"
+    root = _mkdocs(tmp_path, "# API\n\n::: loud\n\n::: loud.boom\n", {"loud.py": side})
+    build_json(root / "docs", tmp_path / "out")
+    assert not marker.exists()
+    assert "loud" not in sys.modules
+    text = "\n".join(t for _, t in _sections(tmp_path / "out" / "store.sqlite", "api.md"))
+    assert "def boom()" in text
+
+
+def _unresolved(store: Path, path: str) -> list[tuple]:
+    return [n for n in _notes(store, path) if n[0] == "mkdocstrings" and n[1] == "unresolved"]
+
+
+def test_a_syntax_error_is_named_and_the_page_still_built(tmp_path):
+    root = _mkdocs(tmp_path, "# API\n\nStill here, with its own words.\n\n::: broken\n",
+                   {"broken.py": "def f(:\n    pass\n"})
+    build_json(root / "docs", tmp_path / "out")
+    store = tmp_path / "out" / "store.sqlite"
+    [(construct, outcome, line, detail)] = _unresolved(store, "api.md")
+    assert line == 5 and "syntax error in broken.py line 1" in detail
+    assert "Still here" in _dump(store, "api.md")
+
+
+def test_a_5_mb_module_is_refused_by_the_include_limit(tmp_path):
+    big = "".join(f"def f{i}():\n    '''{'x' * 60}'''\n" for i in range(60_000))
+    assert len(big) > 5_000_000
+    root = _mkdocs(tmp_path, "# API\n\nThe big one.\n\n::: huge\n", {"huge.py": big})
+    build_json(root / "docs", tmp_path / "out")
+    [(_, _, line, detail)] = _unresolved(tmp_path / "out" / "store.sqlite", "api.md")
+    assert line == 5 and "huge.py" in detail and "include limit" in detail
+
+
+def test_a_star_import_cycle_ends(tmp_path):
+    extra = {
+        "stars/__init__.py": "",
+        "stars/a.py": "from .b import *\n\ndef one():\n    \"\"\"One.\"\"\"\n",
+        "stars/b.py": "from .a import *\n\ndef two():\n    \"\"\"Two.\"\"\"\n",
+    }
+    root = _mkdocs(tmp_path, "# API\n\n::: stars.a\n    options:\n      members: [one]\n", extra)
+    build_json(root / "docs", tmp_path / "out")
+    headings = [h for h, _ in _sections(tmp_path / "out" / "store.sqlite", "api.md")]
+    assert "API > stars.a > one" in headings
+
+
+def test_an_alias_cycle_is_named(tmp_path):
+    extra = {
+        "loop/__init__.py": "from .x import Thing\n__all__ = ['Thing']\n",
+        "loop/x.py": "from .y import Thing\n",
+        "loop/y.py": "from .x import Thing\n",
+    }
+    root = _mkdocs(tmp_path, "# API\n\nA loop.\n\n::: loop.Thing\n", extra)
+    build_json(root / "docs", tmp_path / "out")
+    [(_, _, line, detail)] = _unresolved(tmp_path / "out" / "store.sqlite", "api.md")
+    assert line == 5 and "cycle" in detail
+
+
+def test_modules_outside_the_repository_or_installed_are_never_read(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.py").write_text('"""Secret words."""\nopen("x", "w")\n')
+    config = "        paths: [../outside, .venv/lib/python3.11/site-packages, .]\n"
+    root = _mkdocs(tmp_path, "# API\n\nNothing from outside.\n\n::: secret\n\n::: os.path\n", config=config)
+    build_json(root / "docs", tmp_path / "out")
+    store = tmp_path / "out" / "store.sqlite"
+    details = [n[3] for n in _unresolved(store, "api.md")]
+    assert any("../outside is outside the repository" in d for d in details)
+    assert any("installed packages folder" in d for d in details)
+    assert any(d.startswith("secret: no module secret") for d in details)
+    assert any(d.startswith("os.path: no module os") for d in details)
+    assert "Secret words" not in _dump(store, "api.md")
+
+
+def test_without_api_reference_the_line_is_dropped_as_before(tmp_path):
+    root = _mkdocs(tmp_path, "# API\n\nWords about the harbour API.\n\n::: harbour.Berth\n")
+    build_json(root / "docs", tmp_path / "out", "--no-api-reference")
+    store = tmp_path / "out" / "store.sqlite"
+    assert "moor" not in _dump(store, "api.md")
+    assert [n[3] for n in _unresolved(store, "api.md")] == [
+        "API text of harbour.Berth comes from code the build never imports"]
+
+
+def _shas(store: Path) -> dict[str, str]:
+    return dict(store_rows(store, "SELECT path, sha256 FROM documents"))
+
+
+def test_editing_a_docstring_rebuilds_exactly_the_pages_that_show_it(tmp_path):
+    extra = {"docs/other.md": "# Other\n\n::: harbour.berth.tide\n",
+             "docs/plain.md": "# Plain\n\nA page about ropes, with no API on it.\n"}
+    root = _mkdocs(tmp_path, "# API\n\n::: harbour.Berth\n", extra)
+    build_json(root / "docs", tmp_path / "first")
+    source = root / "harbour" / "berth.py"
+    before = _shas(tmp_path / "first" / "store.sqlite")
+    source.write_text(source.read_text().replace("Tie a boat up.", "Tie a boat up, tightly."))
+    (root / "harbour" / "unrelated.py").write_text('"""Not shown anywhere."""\n')
+    cached = build_json(root / "docs", tmp_path / "cached", "--cache", str(tmp_path / "first" / "store.sqlite"))
+    fresh = build_json(root / "docs", tmp_path / "fresh")
+    assert cached["manifest"]["store"]["sha256"] == fresh["manifest"]["store"]["sha256"]
+    after = _shas(tmp_path / "fresh" / "store.sqlite")
+    changed = sorted(p for p in after if after[p] != before[p])
+    # berth.py holds both Berth and tide: the two pages showing them, and only they, change.
+    assert changed == ["api.md", "other.md"]
+    assert "tightly" in _dump(tmp_path / "cached" / "store.sqlite", "api.md")
+
+
+SPHINX = {
+    "docs/conf.py": "import os, sys\nsys.path.insert(0, os.path.abspath('../lib'))\nproject = 'Harbour'\n"
+                    "extensions = ['sphinx.ext.autodoc', 'sphinx.ext.autosummary']\n"
+                    "autodoc_default_options = {'undoc-members': True}\n",
+    "docs/index.rst": "Harbour\n=======\n\nWelcome to the harbour docs.\n",
+    "docs/api.rst": (
+        "API\n===\n\n.. module:: quay\n\nBerths\n------\n\n.. autoclass:: Berth\n   :members:\n"
+        "   :exclude-members: untie\n   :show-inheritance:\n\nFunctions\n---------\n\n"
+        ".. autofunction:: quay.tide\n\n.. autosummary::\n\n   Berth\n   tide\n"
+    ),
+    "lib/quay.py": '''"""The quay."""
+
+
+class Place:
+    """Somewhere."""
+
+
+class Berth(Place):
+    """A place at the quay.
+
+    :param number: Its number.
+    """
+
+    def moor(self, boat):
+        """Tie a boat up.
+
+        :param boat: The boat's name.
+        :type boat: str
+        :returns: Whether there was room.
+        """
+
+    def untie(self):
+        """Let go."""
+
+    def bare(self):
+        pass
+
+
+def tide(height):
+    """The tide's name, from ``height``.
+
+    See :class:`Berth`.
+    """
+''',
+}
+
+
+def test_sphinx_autodoc_reads_from_conf_paths_as_data(tmp_path, file_regression):
+    root = write_site(tmp_path / "site", SPHINX)
+    build_json(root / "docs", tmp_path / "out")
+    store = tmp_path / "out" / "store.sqlite"
+    text = _dump(store, "api.rst")
+    file_regression.check(text, basename="apiref_sphinx_page", extension=".txt")
+    assert "def moor(self, boat)" in text and "Let go" not in text
+    assert "bare" in text  # undoc-members from autodoc_default_options
+    assert "Bases: `Place`" in text
+    assert "| `tide(height)` | The tide's name, from `height`. |" in text
+
+
+def test_inherited_members_come_from_bases_in_other_modules(tmp_path):
+    extra = {
+        "fleet/__init__.py": "from .boats import Dinghy\n__all__ = ['Dinghy']\n",
+        "fleet/base.py": 'class Boat:\n    """A boat."""\n\n    def launch(self, crew: int) -> None:\n        """Put it in the water."""\n',
+        "fleet/boats.py": 'from .base import Boat\n\n\nclass Dinghy(Boat):\n    """A small boat."""\n',
+    }
+    page = "# API\n\n::: fleet.Dinghy\n    options:\n      inherited_members: true\n\n::: fleet.Dinghy\n"
+    root = _mkdocs(tmp_path, page, extra)
+    build_json(root / "docs", tmp_path / "out")
+    hits = [h for h, t in _sections(tmp_path / "out" / "store.sqlite", "api.md") if "def launch(self, crew: int)" in t]
+    assert hits == ["API > fleet.Dinghy > launch"]  # the second ::: line does not ask for them
+
+
+def test_sphinx_paths_outside_the_repository_are_refused_and_conf_py_never_run(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.py").write_text('"""Secret words."""\n')
+    marker = tmp_path / "conf-ran"
+    files = {
+        "docs/conf.py": f"import os, sys\nopen({str(marker)!r}, 'w')\n"
+                        "sys.path.insert(0, os.path.abspath('../../outside'))\n"
+                        "sys.path.append('/usr/lib/python3/dist-packages')\nproject = 'X'\n",
+        "docs/index.rst": "Index\n=====\n\nThe index page of the site.\n\n.. automodule:: secret\n   :members:\n",
+    }
+    root = write_site(tmp_path / "site", files)
+    build_json(root / "docs", tmp_path / "out")
+    store = tmp_path / "out" / "store.sqlite"
+    details = [n[3] for n in _notes(store, "index.rst") if n[0] == "rst autodoc"]
+    assert any("../../outside is outside the repository" in d for d in details)
+    assert any("/usr/lib/python3/dist-packages is outside the repository" in d for d in details)
+    assert any(d.startswith("secret: no module secret") for d in details)
+    assert "Secret words" not in _dump(store, "index.rst")
+    assert not marker.exists()
+
+
+def test_what_a_page_depends_on_does_not_depend_on_what_was_read_before_it(tmp_path):
+    """Workers take pages in an order timing decides: a page's dependencies (and so the store)
+    must be the same whether its build's reader is fresh or already holds the modules."""
+    from dataclasses import replace
+
+    from contextpull.apiref.sources import ApiReference
+    from contextpull.dialects.detect import detect_site
+    from contextpull.dialects.read import read_document
+
+    extra = {
+        "chain/__init__.py": "from .mid import Thing\n__all__ = ['Thing']\n",
+        "chain/mid.py": "from .deep import Thing\n",
+        "chain/deep.py": "from .stars import *\n\n\nclass Thing(Base):\n    \"\"\"A thing.\"\"\"\n",
+        "chain/stars.py": "from .root import Base\n__all__ = ['Base']\n",
+        "chain/root.py": "class Base:\n    \"\"\"The base.\"\"\"\n\n    def hello(self):\n        \"\"\"Say hello.\"\"\"\n",
+        "docs/a.md": "# A\n\n::: chain.deep\n    options:\n      inherited_members: true\n",
+        "docs/b.md": "# B\n\n::: chain.Thing\n    options:\n      inherited_members: true\n",
+    }
+    root = _mkdocs(tmp_path, "# API\n", extra)
+    site = detect_site(root / "docs")
+
+    def read(api, name):
+        data = (root / "docs" / name).read_bytes()
+        return read_document(data, "markdown", name[:-3], name, replace(site, api=api))
+
+    cold = read(ApiReference(site.repo_root), "b.md")
+    warm_api = ApiReference(site.repo_root)
+    read(warm_api, "a.md")
+    warm = read(warm_api, "b.md")
+    assert warm.deps == cold.deps
+    assert warm.parsed == cold.parsed
+    assert {"chain/mid.py", "chain/root.py", "chain/stars.py"} <= dict(cold.deps).keys()
+    assert any("def hello(self)" in getattr(b, "raw", "") for b in cold.parsed.blocks)
+
+
+def test_the_object_and_module_limits_are_named_and_keep_what_was_rendered(tmp_path):
+    from dataclasses import replace
+
+    from contextpull.apiref.limits import Limits
+    from contextpull.apiref.sources import ApiReference
+    from contextpull.dialects.detect import detect_site
+    from contextpull.dialects.read import read_document
+
+    root = _mkdocs(tmp_path, "# API\n\nThe page's own words.\n\n::: harbour.berth\n")
+    site = detect_site(root / "docs")
+    data = (root / "docs" / "api.md").read_bytes()
+    for limits, words in ((Limits(max_objects=2), "limit of 2 objects"), (Limits(max_modules=1), "limit of 1 modules")):
+        result = read_document(data, "markdown", "api", "api.md", replace(site, api=ApiReference(site.repo_root, limits)))
+        details = [n.detail for n in result.notes if n.construct == "mkdocstrings" and n.outcome == "unresolved"]
+        assert len(details) == 1 and words in details[0] and details[0].startswith("harbour.berth")
+        texts = [getattr(b, "text", "") for b in result.parsed.blocks]
+        assert "The page's own words." in texts
+    objects = read_document(data, "markdown", "api", "api.md",
+                            replace(site, api=ApiReference(site.repo_root, Limits(max_objects=2))))
+    assert [b.text for b in objects.parsed.blocks if type(b).__name__ == "Heading"] == ["API", "harbour.berth", "Berth"]
+
+
+def test_a_module_linked_out_of_the_repository_is_not_read(tmp_path):
+    (tmp_path / "elsewhere.py").write_text('"""Words from outside."""\n\ndef secret():\n    """Hidden."""\n')
+    root = _mkdocs(tmp_path, "# API\n\nA linked module.\n\n::: linked\n")
+    (root / "linked.py").symlink_to(tmp_path / "elsewhere.py")
+    build_json(root / "docs", tmp_path / "out")
+    store = tmp_path / "out" / "store.sqlite"
+    [(_, _, line, detail)] = _unresolved(store, "api.md")
+    assert line == 5 and "linked.py" in detail and "not read" in detail
+    assert "Words from outside" not in _dump(store, "api.md")
+
+
+def test_a_myst_page_reads_autodoc_as_its_rst_twin_does(tmp_path):
+    files = dict(SPHINX)
+    files["docs/conf.py"] = SPHINX["docs/conf.py"].replace("extensions = [", "extensions = ['myst_parser', ")
+    files["docs/twin.rst"] = "Twin\n====\n\n.. module:: quay\n\nBerths\n------\n\n.. autoclass:: Berth\n   :members:\n"
+    files["docs/twin_md.md"] = "# Twin\n\n```{module} quay\n```\n\n## Berths\n\n```{autoclass} Berth\n:members:\n```\n"
+    root = write_site(tmp_path / "site", files)
+    build_json(root / "docs", tmp_path / "out")
+    store = tmp_path / "out" / "store.sqlite"
+    rst, md = _sections(store, "twin.rst"), _sections(store, "twin_md.md")
+    assert [h for h, _ in rst] == [h for h, _ in md]
+    assert "Twin > Berths > quay.Berth > moor" in [h for h, _ in md]
+    assert [t for _, t in rst] == [t for _, t in md]
+
+
+def test_turning_the_setting_on_or_off_over_a_cache_gives_the_fresh_store(tmp_path):
+    extra = {"docs/other.md": "# Other\n\nNo Python here.\n\n::: some-thing\n\n::: ts.Widget\n    handler: typescript\n",
+             "docs/plain.md": "# Plain\n\nA page about ropes.\n"}
+    root = _mkdocs(tmp_path, "# API\n\nWords.\n\n::: harbour.Berth\n\n::: nowhere.Thing\n", extra)
+    docs = root / "docs"
+    for first, second in (("--no-api-reference", "--api-reference"), ("--api-reference", "--no-api-reference")):
+        base = tmp_path / f"base{first}"
+        build_json(docs, base, first)
+        cached = build_json(docs, tmp_path / f"cached{second}", second, "--cache", str(base / "store.sqlite"))
+        fresh = build_json(docs, tmp_path / f"fresh{second}", second)
+        assert cached["manifest"]["store"]["sha256"] == fresh["manifest"]["store"]["sha256"], (first, second)
+
+
+def test_the_setting_reads_from_flag_variable_and_pyproject(tmp_path):
+    import pytest
+
+    from contextpull.config import resolve_settings
+    from contextpull.errors import ConfigError
+
+    assert resolve_settings(None, {}, {}).api_reference is True
+    assert resolve_settings(None, {"api_reference": False}, {}).api_reference is False
+    assert resolve_settings(None, {}, {"CONTEXTPULL_API_REFERENCE": "off"}).api_reference is False
+    (tmp_path / "pyproject.toml").write_text("[tool.contextpull]\napi_reference = false\n")
+    assert resolve_settings(tmp_path, {}, {}).api_reference is False
+    with pytest.raises(ConfigError, match="api_reference must be true or false.*CONTEXTPULL_API_REFERENCE"):
+        resolve_settings(None, {}, {"CONTEXTPULL_API_REFERENCE": "maybe"})
+
+
+def test_members_are_grouped_by_category_unless_the_site_says_not(tmp_path):
+    from dataclasses import replace
+
+    from contextpull.apiref.sources import ApiReference
+    from contextpull.dialects.detect import detect_site
+    from contextpull.dialects.read import read_document
+
+    extra = {"order.py": 'def apply():\n    """A."""\n\n\nclass Basket:\n    """B."""\n\n\ncount = 3\n"""C."""\n'}
+    page = "# API\n\n::: order\n\n# Flat\n\n::: order\n    options:\n      group_by_category: false\n"
+    root = _mkdocs(tmp_path, page, extra)
+    site = detect_site(root / "docs")
+    result = read_document(page.encode(), "markdown", "api", "api.md", replace(site, api=ApiReference(site.repo_root)))
+    heads = [b.text for b in result.parsed.blocks if type(b).__name__ == "Heading"]
+    assert heads == ["API", "order", "count", "Basket", "apply", "Flat", "order", "Basket", "apply", "count"]
+
+
+def test_a_module_too_large_to_model_is_named_not_visited(tmp_path):
+    big = "".join(f"def f{i}():\n    '''{'x' * 60}'''\n" for i in range(18_000))
+    assert 1024 * 1024 < len(big) < 4 * 1024 * 1024  # under the include limit, over the module limit
+    root = _mkdocs(tmp_path, "# API\n\nThe big one.\n\n::: large\n", {"large.py": big})
+    build_json(root / "docs", tmp_path / "out")
+    [(_, _, line, detail)] = _unresolved(tmp_path / "out" / "store.sqlite", "api.md")
+    assert line == 5 and "large.py" in detail and "over the 1,048,576" in detail
+
+
+def test_the_reader_drops_what_it_holds_past_its_bound_and_reads_the_same(tmp_path):
+    from dataclasses import replace
+
+    from contextpull.apiref.limits import Limits
+    from contextpull.apiref.sources import ApiReference
+    from contextpull.dialects.detect import detect_site
+    from contextpull.dialects.read import read_document
+
+    root = _mkdocs(tmp_path, "# API\n\n::: harbour.berth\n", {"docs/b.md": "# B\n\n::: harbour.Berth\n"})
+    site = detect_site(root / "docs")
+    small = ApiReference(site.repo_root, Limits(max_held_bytes=10))
+    fresh = ApiReference(site.repo_root)
+    held = []
+    for name in ("api.md", "b.md"):
+        data = (root / "docs" / name).read_bytes()
+        kept = read_document(data, "markdown", name[:-3], name, replace(site, api=small))
+        assert read_document(data, "markdown", name[:-3], name, replace(site, api=fresh)) == kept
+        held.append(small.loaded)
+    assert held[0] is not held[1]  # b.md started from an empty reader
