@@ -5,7 +5,7 @@ GitHub renders a blockquote whose first line is exactly ``[!NOTE]``, ``[!TIP]``,
 ``[!WARNING]`` or ``[!CAUTION]`` as a titled box; the marker itself is never shown. Any dialect may
 call ``callouts`` (GitHub, mkdocs-material and Docusaurus plugins read the same syntax). A marker
 GitHub would not render (an unknown type, text after it on the same line) is left as written,
-because that is what the page shows. Fenced code is never edited (``markup.split_code``).
+because that is what the page shows. Fenced code is never edited (``syntax.fences.split_code``).
 
 Hugo also reads the extended (Obsidian) syntax, ``> [!WARNING]+ Radiation hazard``: an optional
 fold sign (``+`` or ``-``) and a title after the marker, which its blockquote render hook shows as
@@ -19,7 +19,8 @@ from __future__ import annotations
 import re
 
 from .api import Context
-from .markup import labelled, split_code, title_case
+from .markup import labelled, title_case
+from .syntax.fences import open_fence, split_code
 
 CONSTRUCT = "callout"
 KINDS = ("note", "tip", "important", "warning", "caution")
@@ -76,7 +77,7 @@ def _quote_body(lines: list[str], start: int, indent: str) -> tuple[list[str], i
         m = _QUOTED.match(line)
         if m is not None and m.group(1) == indent:
             body.append(m.group(2))
-        elif line.strip() and body and body[-1].strip() and not line.lstrip().startswith(("#", "```", "~~~")):
+        elif line.strip() and body and body[-1].strip() and not line.lstrip().startswith("#") and not open_fence(line.lstrip()):
             body.append(line.strip())
         else:
             break

@@ -22,10 +22,9 @@ import re
 
 from . import hugo_data, templates
 from ..api import Context, Included
-from ..markup import (dedent_block, html_to_text, labelled, outside_code, split_code, strip_heading_attributes,
-                     strip_html_comments, title_case)
+from ..markup import dedent_block, html_to_text, labelled, strip_heading_attributes, strip_html_comments, title_case
 from ..callouts import callouts
-from ..markup import fence
+from ..syntax.fences import fenced, open_fence, outside_code, split_code
 from .shortcodes import Call, calls, protect, restore
 
 NAME = "hugo"
@@ -260,7 +259,7 @@ def _code(call: Call, ctx: Context, line: int) -> str:
     ctx.note("hugo highlight", "converted", line, call.name)
     if inline:
         return _inline_code(body.strip())
-    return fence(dedent_block(body).strip("\n"), lang)
+    return fenced(dedent_block(body).strip("\n"), lang)
 
 
 def _code_toggle_data(call: Call, ctx: Context, line: int) -> str:
@@ -286,7 +285,7 @@ def _file_label(call: Call, lang: str) -> str:
 
 
 def _labelled_code(label: str, lang: str, body: str) -> str:
-    block = fence(body, lang)
+    block = fenced(body, lang)
     return labelled(label, block) if label else block
 
 
@@ -339,7 +338,7 @@ def _indent_like(rendered: str, text: str, start: int) -> str:
     line_start = text.rfind("\n", 0, start) + 1
     lead = text[line_start:start]
     if lead.strip():
-        if rendered.lstrip().startswith(("```", "~~~")) or rendered.startswith(tuple("-*+#|")):
+        if open_fence(rendered.lstrip().partition("\n")[0]) or rendered.startswith(tuple("-*+#|")):
             return "\n" + rendered  # a block needs its own line
         return rendered
     lines = rendered.split("\n")

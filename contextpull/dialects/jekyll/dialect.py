@@ -21,7 +21,8 @@ from . import kramdown, liquid, tags
 from ..api import Context, Included
 from ..data.values import dotted, note_object_tags, note_unreadable, parse_data
 from ..detect import site_folder
-from ..markup import html_to_text, outside_code, strip_html_comments
+from ..markup import html_to_text, strip_html_comments
+from ..syntax.fences import outside_code
 
 NAME = "jekyll"
 

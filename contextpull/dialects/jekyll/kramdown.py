@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 
 from ..api import Context
-from ..markup import labelled, outside_code, outside_inline_code, split_code, strip_heading_attributes
+from ..markup import labelled, strip_heading_attributes
+from ..syntax.fences import outside_code, outside_inline_code, split_code
 
 # The label each admonition class shows; the first class of a list found here wins, warnings
 # before the generic "note" so ``.note .warning`` reads "Warning".

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..markup import fence
+from ..syntax.fences import fenced
 
 _TAG_NAME = re.compile(r"\s*(#|[A-Za-z_]\w*)")
 CONTROL = frozenset("if elsif else endif unless endunless case when endcase for endfor break continue "
@@ -177,7 +177,7 @@ def _tag(text: str, m: _Token, scope: Scope, line: int, first_line: int, fixed: 
         scope.note("liquid highlight", "converted", line)
         lang = args.split()[0] if args else ""
         body = inner.strip("\n")
-        return fence(body, lang), end.end()
+        return fenced(body, lang), end.end()
     if name == "assign":
         target, _, expr = args.partition("=")
         value = evaluate(expr, scope)

@@ -22,12 +22,12 @@ import re
 from ...parsing.blocks import Code, Heading, ParsedDocument
 from ..api import Context
 from ..detect import docs_folder, site_folder
-from ..markup import html_to_text, split_code, strip_html_comments
+from ..markup import html_to_text, strip_html_comments
+from ..syntax.fences import open_fence, split_code
 from .links import expand_links
 
 NAME = "mdbook"
 
-_FENCE_INFO = re.compile(r"^[ \t]*(?:`{3,}|~{3,})[ \t]*([^\s`]*)")
 # Attribute values may hold ">" (a caption naming `Point<T>`), so quoted values are read whole.
 _LISTING_OPEN = re.compile(r"^[ \t]*<Listing\b((?:\"[^\"]*\"|[^\">])*)>[ \t]*$")
 _LISTING_CLOSE = re.compile(r"^[ \t]*</Listing>[ \t]*$")
@@ -48,8 +48,8 @@ def _rust(info: str) -> bool:
 def _hide_rust_lines(code: str, ctx: Context, origin: int) -> str:
     """One fenced block as the renderer shows it: hidden lines of a Rust block dropped."""
     lines = code.split("\n")
-    m = _FENCE_INFO.match(lines[0])
-    if m is None or not _rust(m.group(1)) or len(lines) < 2:
+    opened = open_fence(lines[0])
+    if opened is None or not _rust(opened.language) or len(lines) < 2:
         return code
     kept, hidden = [lines[0]], 0
     for line in lines[1:]:

@@ -29,7 +29,7 @@ from . import import_paths, jsx, provided
 from .. import detect
 from ..api import Context, Included
 from ..markup import dedent_block, labelled, strip_heading_attributes, title_case
-from ..markup import fence
+from ..syntax.fences import fenced
 from .mdx_source import Import, blank_comments, mask, take_esm, unmask
 
 _BLOCK = "\x02"  # opens every block the rendering makes; removed before the text leaves
@@ -383,4 +383,4 @@ def _code_block(node: jsx.Element, env: _Env) -> str:
     env.note("code block component", "converted", node.pos)
     title = _text(attrs.get("title"))
     info = f'{language} title="{title}"' if language and title and '"' not in title else language
-    return _block(mask(fence(code, info), env.codes))
+    return _block(mask(fenced(code, info), env.codes))

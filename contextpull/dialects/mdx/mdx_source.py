@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..markup import outside_inline_code, split_code
+from ..syntax.fences import closes, open_fence, outside_inline_code, split_code
 
 _TOKEN = re.compile("\x00(\\d+)\x00")
 # MDX reads a line starting with one of these at the top level as ESM (micromark-extension-mdxjs-esm).
@@ -23,7 +23,6 @@ _ESM_START = re.compile(
 _DEFAULT_IMPORT = re.compile(r"""import\s+([A-Za-z_$][\w$]*)\s*(?:,\s*\{[^}]*\}\s*)?from\s*(['"])(.*?)\2""", re.S)
 _STRING = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`[^`]*`""")
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
-_LIST_FENCE = re.compile(r"^([ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+)(`{3,}|~{3,})")
 _LINK_TARGET = re.compile(r"\]\(((?:[^()\s]|\([^()\s]*\))*(?:\s+\"[^\"]*\")?)\)")
 _CONTINUES = re.compile(r"[ \t}\])(.]")
 
@@ -93,19 +92,18 @@ def _list_fences(lines: list[str]):
     closing fence for an opening one, so that is where ``split_code``'s next code chunk starts)."""
     i, n = 0, len(lines)
     while i < n:
-        m = _LIST_FENCE.match(lines[i])
-        if m is None:
+        opened = open_fence(lines[i], list_items=True)
+        if opened is None or not opened.lead.strip():
             i += 1
             continue
-        column, marker = m.end(1), m.group(2)
+        column = len(opened.lead)
         j = i + 1
         while j < n:
             line = lines[j]
-            stripped = line.strip()
-            if stripped and len(line) - len(line.lstrip(" \t")) < column:
+            if line.strip() and len(line) - len(line.lstrip(" \t")) < column:
                 break  # the list item ended
             j += 1
-            if stripped and stripped == marker[0] * len(stripped) and len(stripped) >= len(marker):
+            if closes(line, opened):
                 break  # its closing fence
         yield i, j, column
         i = j

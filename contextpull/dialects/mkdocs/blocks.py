@@ -23,7 +23,8 @@ from __future__ import annotations
 import re
 
 from ..api import Context
-from ..markup import FENCE_OPEN, dedent_block, labelled, title_case
+from ..markup import dedent_block, labelled, title_case
+from ..syntax.fences import closes, open_fence
 from .config import entries, extension_options
 
 Lines = list[tuple[int, str]]
@@ -104,10 +105,9 @@ def _indented_body(lines: Lines, i: int, need: int) -> int:
 
 def _fence_end(lines: Lines, i: int) -> int:
     """The index after the fenced block opening at ``i`` (an unclosed fence runs to the end)."""
-    marker = FENCE_OPEN.match(lines[i][1]).group(1)
+    fence = open_fence(lines[i][1])
     for j in range(i + 1, len(lines)):
-        stripped = lines[j][1].strip()
-        if stripped and stripped == marker[0] * len(stripped) and len(stripped) >= len(marker):
+        if closes(lines[j][1], fence):
             return j + 1
     return len(lines)
 
@@ -118,7 +118,7 @@ def _block_close(lines: Lines, i: int, slashes: int) -> int:
     depth, j = 0, i
     while j < len(lines):
         text = lines[j][1]
-        if ("`" in text or "~" in text) and FENCE_OPEN.match(text):
+        if open_fence(text):
             j = _fence_end(lines, j)
             continue
         close = _BLOCK_CLOSE.match(text)
@@ -186,7 +186,7 @@ def convert_blocks(lines: Lines, ctx: Context, depth: int = 0, names: frozenset 
     i, n = 0, len(lines)
     while i < n:
         origin, text = lines[i]
-        if ("`" in text or "~" in text) and FENCE_OPEN.match(text):
+        if open_fence(text):
             end = _fence_end(lines, i)
             out.extend(lines[i:end])
             i = end

@@ -22,7 +22,8 @@ import re
 
 from ...parsing.blocks import Code, Heading, ParsedDocument
 from ..api import Context
-from ..markup import FENCE_OPEN, html_to_text, outside_code, outside_inline_code, strip_heading_attributes, strip_html_comments
+from ..markup import html_to_text, strip_heading_attributes, strip_html_comments
+from ..syntax.fences import closes, open_fence, outside_code, outside_inline_code
 from .blocks import block_names, convert_blocks
 from .config import nav_titles, site_config
 from .macros import render as render_macros
@@ -79,15 +80,13 @@ def _inline_pass(lines: list[tuple[int, str]], ctx: Context) -> list[str]:
     out: list[str] = []
     fence = None
     for origin, text in lines:
-        stripped = text.strip()
         if fence is not None:
             out.append(text)
-            if stripped and stripped == fence[0] * len(stripped) and len(stripped) >= len(fence):
+            if closes(text, fence):
                 fence = None
             continue
-        m = FENCE_OPEN.match(text) if ("`" in text or "~" in text) else None
-        if m is not None:
-            fence = m.group(1)
+        fence = open_fence(text)
+        if fence is not None:
             out.append(text)
             continue
         if "<!--" in text:

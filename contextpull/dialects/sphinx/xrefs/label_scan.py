@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ...syntax.fences import close_index, open_fence
 from .doc_titles import ADORNMENT, code_as_text, plain_title
 
 _RST_TARGET = re.compile(r"^(\s*)\.\.\s+_(?:`(?P<quoted>[^`]+)`|(?P<name>[^`_\s].*?)):\s*$")
@@ -23,7 +24,6 @@ _RST_OPTION = re.compile(r"^\s+:([\w-]+):(?:\s+(.*))?$")
 _MYST_TARGET = re.compile(r"^\s{0,3}\(([^()\s][^()]*)\)=\s*$")
 _ATX = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)(?:\s+#+)?\s*$")
 _SETEXT = re.compile(r"^\s{0,3}(=+|-+)\s*$")
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _MYST_DIRECTIVE = re.compile(r"^\s*(?:`{3,}|~{3,})\{([\w:.+-]+)\}(.*)$")
 _MYST_OPTION = re.compile(r"^\s*:([\w-]+):(?:\s+(.*))?$")
 _MYST_ROLE = re.compile(r"\{[\w:.+-]+\}`([^`]*?)(?:\s*<[^`]*>)?`")
@@ -164,14 +164,14 @@ def _scan_myst(lines: list[str], path: str) -> list[tuple[str, Label]]:
         if not line.strip():
             i += 1
             continue
-        opener = _FENCE.match(line)
+        opener = open_fence(line)
         if opener is None:
             if pending:
                 out.extend((name, Label(path, number, _myst_title(lines, i))) for name, number in pending)
                 pending = []
             i += 1
             continue
-        end = _fence_end(lines, i, opener.group(1))
+        end = min(close_index(lines, i, opener), n - 1)
         directive = _MYST_DIRECTIVE.match(line)
         if directive is not None and directive.group(1).lower() in ("eval-rst", "rst"):
             out.extend((name, Label(path, label.line + i + 1, label.title))
@@ -188,16 +188,6 @@ def _scan_myst(lines: list[str], path: str) -> list[tuple[str, Label]]:
         i = end + 1
     out.extend((name, Label(path, number, None)) for name, number in pending)
     return out
-
-
-def _fence_end(lines: list[str], i: int, fence: str) -> int:
-    """The line that closes the fence opened at ``i`` (the last line when none does)."""
-    for j in range(i + 1, len(lines)):
-        closer = _FENCE.match(lines[j])
-        if closer is not None and closer.group(1)[0] == fence[0] and len(closer.group(1)) >= len(fence) \
-                and not lines[j].strip()[len(closer.group(1)):].strip():
-            return j
-    return len(lines) - 1
 
 
 def _myst_options(body: list[str]) -> tuple[dict[str, str], list[str]]:
