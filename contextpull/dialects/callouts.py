@@ -21,6 +21,7 @@ import re
 from .api import Context
 from .markup import labelled, title_case
 from .syntax.fences import open_fence, split_code
+from .syntax.line_map import numbered
 
 CONSTRUCT = "callout"
 KINDS = ("note", "tip", "important", "warning", "caution")
@@ -38,10 +39,8 @@ def callouts(text: str, ctx: Context, extended: bool = False) -> str:
     if "[!" not in text:
         return text
     out: list[str] = []
-    line = 1
-    for is_code, chunk in split_code(text):
+    for line, is_code, chunk in numbered(split_code(text)):
         out.append(chunk if is_code else _prose(chunk, line, ctx, _EXTENDED if extended else _MARKER))
-        line += chunk.count("\n") + 1
     return "\n".join(out)
 
 

@@ -25,6 +25,7 @@ from ..api import Context, Included
 from ..markup import dedent_block, html_to_text, labelled, strip_heading_attributes, strip_html_comments, title_case
 from ..callouts import callouts
 from ..syntax.fences import fenced, open_fence, outside_code, split_code
+from ..syntax.line_map import LineMap
 from .shortcodes import Call, calls, protect, restore
 
 NAME = "hugo"
@@ -108,13 +109,11 @@ def _render(text: str, ctx: Context, first_line: int, within: Included | None, h
     if not found:
         return text
     parts: list[str] = []
-    last = counted = 0
-    line = first_line
+    last = 0
+    lines = LineMap(text, first_line) if within is None else None
     for call in found:
         # Inside an included file every call is reported at the including directive's line.
-        if within is None:
-            line += text.count("\n", counted, call.start)
-            counted = call.start
+        line = first_line if lines is None else lines.line(call.start)
         parts.append(text[last : call.start])
         rendered = _one(call, ctx, line, within, held, depth)
         parts.append(_indent_like(rendered, text, call.start))

@@ -18,6 +18,7 @@ import re
 from ..api import Context
 from ..markup import labelled, strip_heading_attributes
 from ..syntax.fences import outside_code, outside_inline_code, split_code
+from ..syntax.line_map import numbered
 
 # The label each admonition class shows; the first class of a list found here wins, warnings
 # before the generic "note" so ``.note .warning`` reads "Warning".
@@ -39,10 +40,8 @@ def prepare(text: str, ctx: Context, first_line: int = 1, fixed_line: bool = Fal
     if "{:" not in text:
         return outside_code_headings(text)
     out: list[str] = []
-    line = first_line
-    for is_code, chunk in split_code(text):
+    for line, is_code, chunk in numbered(split_code(text), first_line):
         out.append(chunk if is_code else _prose(chunk, ctx, first_line if fixed_line else line, fixed_line))
-        line += chunk.count("\n") + 1
     return outside_code_headings("\n".join(out))
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..syntax.fences import fenced
+from ..syntax.line_map import LineMap
 
 _TAG_NAME = re.compile(r"\s*(#|[A-Za-z_]\w*)")
 CONTROL = frozenset("if elsif else endif unless endunless case when endcase for endfor break continue "
@@ -120,15 +121,13 @@ def render(text: str, scope: Scope, first_line: int, fixed_line: bool = False) -
     if "{%" not in text and "{{" not in text:
         return text
     out: list[str] = []
-    pos = counted = 0
-    line = first_line
+    pos = 0
+    lines = None if fixed_line else LineMap(text, first_line)
     done: dict[str, int] = {}
     while (tok := _next_token(text, pos, done)) is not None:
         before = text[pos : tok.start]
         out.append(before.rstrip(" \t") if tok.trim_left else before)
-        if not fixed_line:  # counted on from the last tag: a page of thousands of tags stays linear
-            line += text.count("\n", counted, tok.start)
-            counted = tok.start
+        line = first_line if lines is None else lines.line(tok.start)
         scope.line = line
         if tok.name is None:
             rendered, pos = _output(tok.body, scope, line), tok.end
@@ -169,7 +168,7 @@ def _tag(text: str, m: _Token, scope: Scope, line: int, first_line: int, fixed: 
         if end is None:
             scope.note(f"liquid {name}", "unresolved", line, f"{{% {name} %}} never closed")
             return "", m.end
-        start_line = first_line if fixed else first_line + text.count("\n", 0, m.end)
+        start_line = first_line if fixed else line + text.count("\n", m.start, m.end)
         inner = render(text[m.end : end.start()], scope, start_line, fixed)
         if name == "capture":
             scope.names[args.split()[0] if args else ""] = restore(inner, scope.held).strip()

@@ -24,6 +24,7 @@ from ..api import Context
 from ..detect import docs_folder, site_folder
 from ..markup import html_to_text, strip_html_comments
 from ..syntax.fences import open_fence, split_code
+from ..syntax.line_map import numbered
 from .links import expand_links
 
 NAME = "mdbook"
@@ -89,13 +90,12 @@ def _listings(prose: str, ctx: Context, stack: list[dict[str, str]], first: int)
 
 def _page(text: str, ctx: Context) -> str:
     """The renderer's view of the expanded text: code blocks' hidden lines, then prose markup."""
-    parts, stack, line = [], [], 1
-    for is_code, chunk in split_code(text):
+    parts, stack = [], []
+    for line, is_code, chunk in numbered(split_code(text)):
         if is_code:
             parts.append(_hide_rust_lines(chunk, ctx, line))
         else:
             parts.append(html_to_text(strip_html_comments(_listings(chunk, ctx, stack, line))))
-        line += chunk.count("\n") + 1
     return "\n".join(parts)
 
 
@@ -118,8 +118,7 @@ def _unknown_directives(text: str, ctx: Context) -> None:
     does not know: the page shows it as written, which its author will want to know. Code
     blocks and code spans are left out, where such text is most often an example of a template
     language (Handlebars' ``{{#each}}``)."""
-    line = 1
-    for is_code, chunk in split_code(text):
+    for line, is_code, chunk in numbered(split_code(text)):
         if not is_code and "{{" in chunk:
             for k, row in enumerate(chunk.split("\n")):
                 if "{{" not in row:
@@ -129,7 +128,6 @@ def _unknown_directives(text: str, ctx: Context) -> None:
                     if m.group(1) is None and m.group(2) not in _KNOWN:
                         ctx.note("mdbook directive", "unresolved", line + k,
                                  f"unknown directive {{{{#{m.group(2)}}}}}, kept as written")
-        line += chunk.count("\n") + 1
 
 
 def _book_src(ctx: Context) -> str:

@@ -18,7 +18,6 @@ Code (fenced blocks and inline spans) is masked first (``mdx_source.mask``) and 
 
 from __future__ import annotations
 
-import bisect
 import html
 import json
 import posixpath
@@ -30,6 +29,7 @@ from .. import detect
 from ..api import Context, Included
 from ..markup import dedent_block, labelled, strip_heading_attributes, title_case
 from ..syntax.fences import fenced
+from ..syntax.line_map import LineMap
 from .mdx_source import Import, blank_comments, mask, take_esm, unmask
 
 _BLOCK = "\x02"  # opens every block the rendering makes; removed before the text leaves
@@ -55,7 +55,7 @@ class _Env:
     codes: list[str]  # shared by the document and its partials, so code is unmasked once
     imports: dict[str, Import] = field(default_factory=dict)
     props: dict[str, str] = field(default_factory=dict)
-    starts: list[int] = field(default_factory=list)  # offsets where lines of the masked text begin
+    lines: LineMap | None = None  # the masked text's lines
     commonmark: bool = False  # a file the site reads as CommonMark: no ESM, braces are text
     data: dict = field(default_factory=dict)  # JSON imports read so far, by name
     bound: set = field(default_factory=set)  # names the source's import/export statements bind
@@ -64,7 +64,7 @@ class _Env:
     def at(self, pos: int) -> int:
         if self.line is not None:
             return self.line
-        return bisect.bisect_right(self.starts, pos)
+        return self.lines.line(pos)
 
     def note(self, construct: str, outcome: str, pos: int, detail: str = "") -> None:
         self.ctx.note(construct, outcome, self.at(pos), detail)
@@ -105,7 +105,7 @@ def _render_source(text: str, env: _Env) -> str:
     if not env.commonmark:
         masked, statements, imports = take_esm(masked, env.codes, sources)
         env.bound |= provided.bound_names(sources)
-    env.starts = [0] + [m.end() for m in re.finditer("\n", masked)]
+    env.lines = LineMap(masked)
     for (kind, line), source in zip(statements, sources):
         escapes = [spec for spec in import_paths.specifiers(source)
                    if import_paths.outside(spec, env.base, site_folder(env.ctx))]

@@ -31,6 +31,7 @@ import re
 
 from ..api import Context
 from ..data.values import parse_data, scalar
+from ..syntax.line_map import LineMap
 from .config import config_folder, entries, extension_options, listed_options
 
 ZENSICAL = "zensical.extensions.macros"
@@ -130,21 +131,12 @@ def _yaml_files(include) -> list[tuple[str | None, str]]:
 class _Renderer:
     def __init__(self, text: str, lines, ctx: Context, marks: dict, names: dict) -> None:
         self.text, self.ctx, self.marks, self.names = text, ctx, marks, names
-        self.starts = [0]
-        for _ in range(len(lines) - 1):
-            self.starts.append(text.index("\n", self.starts[-1]) + 1)
+        self.lines = LineMap(text)
         self.origins = [origin for origin, _ in lines]
         self.loop_names: set[str] = set()  # names a {% for %} binds: only the engine knows them
 
     def line(self, pos: int) -> int:
-        lo, hi = 0, len(self.starts) - 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if self.starts[mid] <= pos:
-                lo = mid
-            else:
-                hi = mid - 1
-        return self.origins[lo]
+        return self.origins[min(self.lines.index(pos), len(self.origins) - 1)]
 
     def run(self) -> str | None:
         """The page with each construct read; None when the template does not parse (an opener
