@@ -12,10 +12,9 @@ from __future__ import annotations
 import html
 import re
 
+from .syntax import attributes
 from .syntax.fences import outside_inline_code
 
-# A heading's attribute block at the end of an ATX line: { #id }, {#id .class key=v}, {: #id}.
-_HEADING_ATTRS = re.compile(r"^(#{1,6}\s.*?)\s*\{:?\s*(?:[#.][\w:.-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+))(?:\s+(?:[#.][\w:.-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+)))*\s*\}\s*$")
 # A tag a browser would treat as one: a letter after < (so "a < b" and "<https://x>" are not).
 # Written so that no white space can be read two ways: the form with ``\s+[^<>]*?`` then
 # ``\s*/?>`` took time cubic in a run of blanks after ``<a`` (60 s for 4,000 of them).
@@ -50,9 +49,19 @@ def strip_heading_attributes(text: str) -> str:
     kramdown, Docusaurus and Hugo write it alike)."""
     if "{" not in text or (not text.startswith("#") and "\n#" not in text):
         return text  # no heading line, or none that could end in attributes
-    return "\n".join(
-        _HEADING_ATTRS.sub(r"\1", line) if line.startswith("#") else line for line in text.split("\n")
-    )
+    return "\n".join(_without_heading_attributes(line) if line.startswith("#") else line for line in text.split("\n"))
+
+
+def _without_heading_attributes(line: str) -> str:
+    """An ATX heading line without the attribute list that ends it ({ #id }, {: #id}), and
+    without the blanks before the list."""
+    hashes = len(line) - len(line.lstrip("#"))
+    if hashes > 6 or not line[hashes : hashes + 1].isspace() or not line.rstrip().endswith("}"):
+        return line
+    found = attributes.trailing(line)
+    if found is None or found.start <= hashes:
+        return line
+    return line[: hashes + 1] + line[hashes + 1 : found.start].rstrip()
 
 
 def html_to_text(text: str) -> str:

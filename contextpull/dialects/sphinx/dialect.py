@@ -26,6 +26,7 @@ import re
 
 from ..api import Context, Included
 from ..markup import html_to_text, labelled, strip_html_comments
+from ..syntax import attributes
 from . import directive_names as names
 from .directive_names import VERSION_LABELS, defined, unknown_detail
 from .pages import config_notes  # noqa: F401 - what conf.py left unread, said once (read.py)
@@ -44,7 +45,6 @@ MAX_NESTING = 20
 _TARGET = re.compile(r"^\s*\(([^()\s]+)\)=\s*$")
 _COMMENT = re.compile(r"^\s*%")
 _BREAK = re.compile(r"^\s*\+\+\+")
-_ATTRS = re.compile(r"^\s*\{[#.][^}]*\}\s*$")
 _INLINE = re.compile(r"\{([\w:.+-]+)\}(`+)(.+?)\2|(`+)(.+?)\4")
 _SUBSTITUTION = re.compile(r"\{\{\s*([\w.-]+)\s*\}\}")
 
@@ -125,7 +125,7 @@ class _Converter:
                 self.note("myst target", "converted", number)
             elif _COMMENT.match(line):
                 self.note("myst comment", "converted", number)
-            elif _BREAK.match(line) or _ATTRS.match(line):
+            elif _BREAK.match(line) or _block_attributes(line):
                 self.note("myst block break", "converted", number)
             else:
                 out.append(self.inline(line, number))
@@ -365,3 +365,9 @@ def _rst_names():
     from .rst_registry import TABLE
 
     return TABLE
+
+
+def _block_attributes(line: str) -> bool:
+    """A MyST block attribute line (``{#id .class}``) alone: it styles the next block, shows nothing."""
+    found = attributes.whole_line(line, kramdown=False, words=True) if "{" in line else None
+    return found is not None and line.lstrip()[1:2] in ("#", ".")

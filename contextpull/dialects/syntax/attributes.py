@@ -1,0 +1,133 @@
+"""One attribute-list grammar (issue 35): ``{#id .class key=value key="v w"}``, as Python-Markdown's
+attr_list, kramdown (``{: ...}``), Pandoc/MyST, Hugo and remark-directive (Docusaurus) write it.
+
+A list is ``{``, an optional ``:`` (kramdown's inline attribute list), blanks, one or more items
+separated by blanks, blanks, ``}``. An item is ``#id``, ``.class``, ``key=value`` (the value bare,
+or quoted with ``"`` or ``'``), or, where the syntax allows references (kramdown's ALD names,
+remark-directive's boolean attributes), a bare word. No part of a list holds a brace or a
+newline (attr_list's own rule, quoted values included), so a reading started at one ``{`` stops
+at the next brace or newline at the latest: finding every list in a text is one pass however
+many ``{`` it holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+_STOP = frozenset(" \t\n\r\f\v{}=\"'")  # what ends a name: blanks, braces, ``=``, quotes
+_BLANK = " \t"
+
+
+@dataclass
+class AttributeList:
+    """One list: where it stands (``start`` at ``{``, ``end`` past ``}``), what it says, and its
+    text between the braces (``source``, without a kramdown ``:``)."""
+
+    start: int
+    end: int
+    source: str
+    kramdown: bool = False
+    ids: list[str] = field(default_factory=list)
+    classes: list[str] = field(default_factory=list)
+    pairs: dict[str, str] = field(default_factory=dict)
+    words: list[str] = field(default_factory=list)
+
+
+def read(text: str, at: int, kramdown: bool | None = None, words: bool = False) -> AttributeList | None:
+    """The list that opens at ``text[at]`` (a ``{``), or None. ``kramdown``: True, the ``:`` is
+    required; False, refused; None, either. ``words``: bare words are items."""
+    n = len(text)
+    if not 0 <= at < n or text[at] != "{":
+        return None
+    i = at + 1
+    colon = i < n and text[i] == ":"
+    if colon:
+        i += 1
+    if (kramdown is True and not colon) or (kramdown is False and colon):
+        return None
+    body_start = i
+    found = AttributeList(at, at, "", colon)
+    items = 0
+    while True:
+        k = i
+        while i < n and text[i] in _BLANK:
+            i += 1
+        if i >= n:
+            return None
+        char = text[i]
+        if char == "}":
+            if not items:
+                return None
+            found.end, found.source = i + 1, text[body_start:i].strip(_BLANK)
+            return found
+        if items and k == i:
+            return None  # items are separated by blanks
+        if char in "#.":
+            name, i = _name(text, i + 1)
+            if not name:
+                return None
+            (found.ids if char == "#" else found.classes).append(name)
+        else:
+            name, i = _name(text, i)
+            if not name:
+                return None
+            if i < n and text[i] == "=":
+                value, i = _value(text, i + 1)
+                if value is None:
+                    return None
+                found.pairs[name] = value
+            elif words:
+                found.words.append(name)
+            else:
+                return None
+        items += 1
+
+
+def _name(text: str, i: int) -> tuple[str, int]:
+    start = i
+    while i < len(text) and text[i] not in _STOP:
+        i += 1
+    return text[start:i], i
+
+
+def _value(text: str, i: int) -> tuple[str | None, int]:
+    if i < len(text) and text[i] in "\"'":
+        close = text.find(text[i], i + 1)
+        if close < 0:
+            return None, i
+        value = text[i + 1 : close]
+        if "{" in value or "}" in value or "\n" in value:
+            return None, i
+        return value, close + 1
+    value, end = _name(text, i)
+    return (value or None), end
+
+
+def find_all(text: str, kramdown: bool | None = None, words: bool = False) -> Iterator[AttributeList]:
+    """Every list in ``text``, left to right, none inside another."""
+    at = text.find("{")
+    while at != -1:
+        found = read(text, at, kramdown, words)
+        if found is None:
+            at = text.find("{", at + 1)
+        else:
+            yield found
+            at = text.find("{", found.end)
+
+
+def trailing(line: str, kramdown: bool | None = None, words: bool = False) -> AttributeList | None:
+    """The list that ends ``line`` (blanks after it allowed), or None: a heading's ``{#id}``, a
+    fence's ``{ .python }``, a directive's ``[Title]{#id}``."""
+    end = len(line.rstrip())
+    if not end or line[end - 1] != "}":
+        return None
+    found = read(line, line.rfind("{", 0, end), kramdown, words)
+    return found if found is not None and found.end == end else None
+
+
+def whole_line(line: str, kramdown: bool | None = None, words: bool = False) -> AttributeList | None:
+    """The list ``line`` holds alone (blanks around it), or None: a block attribute line."""
+    start = len(line) - len(line.lstrip())
+    found = read(line, start, kramdown, words)
+    return found if found is not None and not line[found.end :].strip() else None
