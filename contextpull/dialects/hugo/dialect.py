@@ -25,7 +25,8 @@ from ..api import Context, Included
 from ..markup import dedent_block, html_to_text, labelled, strip_heading_attributes, strip_html_comments, title_case
 from ..callouts import callouts
 from ..syntax.fences import fenced, open_fence, outside_code, split_code
-from ..syntax.line_map import LineMap
+from ..syntax import attributes
+from ..syntax.line_map import LineMap, numbered
 from .shortcodes import Call, calls, protect, restore
 
 NAME = "hugo"
@@ -38,8 +39,6 @@ MEDIA = frozenset("img figure image youtube vimeo qr".split())
 # Calls that embed text from another site (a post, a gist): nothing is fetched, so it is lost.
 EMBEDS = frozenset("instagram x twitter tweet gist".split())
 _CAPTION_KEYS = ("caption", "title", "alt", "text")
-_ATTR = r"(?:[.#][\w-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s}]+))"
-_BLOCK_ATTRIBUTES = re.compile(r"^\{\s*" + _ATTR + r"(?:\s+" + _ATTR + r")*\s*\}\s*$")
 # Calls inside calls deeper than this are kept as written: real pages nest two or three, and the
 # bound keeps a page of ten thousand openers linear instead of a stack overflow.
 MAX_NESTING = 20
@@ -68,16 +67,14 @@ def _drop_block_attributes(prose: str, ctx: Context) -> str:
     if not _may_hold_attributes(prose):
         return prose  # no line can be one (the chunks below join back to the text)
     out: list[str] = []
-    first = 1
-    for is_code, chunk in split_code(prose):
+    for first, is_code, chunk in numbered(split_code(prose)):
         lines = chunk.split("\n")
         if not is_code:
             for i, line in enumerate(lines):
-                if line.startswith("{") and _BLOCK_ATTRIBUTES.match(line):
+                if line.startswith("{") and attributes.whole_line(line, kramdown=False):
                     lines[i] = ""
                     ctx.note("goldmark attributes", "converted", first + i)
         out.append("\n".join(lines))
-        first += len(lines)
     return "\n".join(out)
 
 
