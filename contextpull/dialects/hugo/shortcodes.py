@@ -16,12 +16,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..syntax.options import arguments
+
 # A call's text between its delimiters longer than this is not a call (real ones are a line or
 # a few): it bounds the work one unclosed "{{<" can cause.
 MAX_TAG_CHARS = 10_000
 _NAME = re.compile(r"[A-Za-z_][\w./-]*")
 _CLOSERS = {"<": ">}}", "%": "%}}"}
-_ARG = re.compile(r"(?:([A-Za-z_][\w-]*)=)?(\"(?:[^\"\\]|\\.)*\"|`[^`]*`|'[^']*'|\S+)")
 # Private-use characters: never in a page's source, so a placeholder cannot collide with text.
 _HOLD = "\ue000{}\ue001"
 _HELD = re.compile("\ue000(\\d+)\ue001")
@@ -144,16 +145,11 @@ def parse_args(raw: str) -> tuple[tuple[str, ...], dict]:
     """Positional and named arguments; quotes go, as Hugo's parser drops them."""
     positional: list[str] = []
     named: dict = {}
-    for m in _ARG.finditer(raw):
-        value = m.group(2)
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"`'":
-            value = value[1:-1]
-            if m.group(2)[0] == '"':
-                value = value.replace('\\"', '"')
-        if m.group(1):
-            named[m.group(1)] = value
+    for argument in arguments(raw):
+        if argument.name is not None:
+            named[argument.name] = argument.value
         else:
-            positional.append(value)
+            positional.append(argument.value)
     return tuple(positional), named
 
 

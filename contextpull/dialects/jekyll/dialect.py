@@ -23,12 +23,12 @@ from ..data.values import dotted, note_object_tags, note_unreadable, parse_data
 from ..detect import site_folder
 from ..markup import html_to_text, strip_html_comments
 from ..syntax.fences import outside_code
+from ..syntax.options import arguments
 
 NAME = "jekyll"
 
 DATA_EXTENSIONS = (".yml", ".yaml", ".json", ".csv", ".tsv")
 _CODE_ELEMENT = re.compile(r"<code>(.*?)</code>", re.S)
-_PARAM = re.compile(r"""([\w-]+)\s*=\s*("[^"]*"|'[^']*'|[^\s"']+)""")
 
 
 def prepare(text: str, ctx: Context) -> str:
@@ -131,9 +131,10 @@ def _include_args(args: str, scope: liquid.Scope) -> tuple[str, dict]:
     else:
         file, _, rest = args.partition(" ")
     params = {}
-    for key, raw in _PARAM.findall(rest):
-        value = scope.value(raw)
-        params[key] = value if value is not None else ""
+    for argument in arguments(rest, spaced=True):
+        if argument.name is not None:
+            value = scope.value(argument.raw)
+            params[argument.name] = value if value is not None else ""
     return file, params
 
 

@@ -25,6 +25,7 @@ from ..detect import docs_folder, site_folder
 from ..markup import html_to_text, strip_html_comments
 from ..syntax.fences import open_fence, split_code
 from ..syntax.line_map import numbered
+from ..syntax.options import arguments
 from .links import expand_links
 
 NAME = "mdbook"
@@ -32,7 +33,6 @@ NAME = "mdbook"
 # Attribute values may hold ">" (a caption naming `Point<T>`), so quoted values are read whole.
 _LISTING_OPEN = re.compile(r"^[ \t]*<Listing\b((?:\"[^\"]*\"|[^\">])*)>[ \t]*$")
 _LISTING_CLOSE = re.compile(r"^[ \t]*</Listing>[ \t]*$")
-_ATTRIBUTE = re.compile(r"([\w-]+)=\"([^\"]*)\"")
 # A chapter's name may hold one level of brackets ("[`Vec<T>` and [] slices](x.md)"); with no
 # other way to match a bracket, a malformed line costs what it weighs.
 _SUMMARY_LINK = re.compile(
@@ -72,7 +72,8 @@ def _listings(prose: str, ctx: Context, stack: list[dict[str, str]], first: int)
         opened = _LISTING_OPEN.match(line) if "<Listing" in line else None
         if opened is not None:
             ctx.note("trpl listing", "converted", first + k)
-            attrs = {k: html.unescape(v) for k, v in _ATTRIBUTE.findall(opened.group(1))}
+            attrs = {a.name: html.unescape(a.raw[1:-1]) for a in arguments(opened.group(1))
+                     if a.name is not None and len(a.raw) >= 2 and a.raw[0] == a.raw[-1] == '"'}
             stack.append(attrs)
             if attrs.get("file-name"):
                 out.append(f"Filename: {attrs['file-name']}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from ..syntax.fences import COMMONMARK, Fence, close_index, closes, fenced, open_fence
+from ..syntax.options import field
 
 # A fence may open a list item ("- ```yaml", "* - ```md" in a list-table): the markers are part
 # of its indent.
@@ -104,15 +105,14 @@ def options_and_content(body: list[str]) -> tuple[dict[str, str], list[str], int
         return options, body, 0
     j = 0
     while j < len(body):
-        match = re.match(r"^\s*:([\w-]+):\s*(.*)$", body[j])
-        more = re.match(r"^\s*:\s+(\S.*)$", body[j]) if match is None and last else None
+        found = field(body[j])
+        more = re.match(r"^\s*:\s+(\S.*)$", body[j]) if found is None and last else None
         if more is not None:  # ":     text": the next line of a "|" or ">" value
             _continue(options, last, more.group(1).strip())
-        elif match is None:
+        elif found is None:
             break
         else:
-            last = match.group(1)
-            options[last] = match.group(2).strip()
+            last, options[last] = found[0], found[1]
         j += 1
     options = _folded(options)
     if j and j < len(body) and not body[j].strip():  # the blank line that ends the options

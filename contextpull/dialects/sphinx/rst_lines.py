@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import re
 
+from ..syntax.options import field
+
 # Characters of a page read by docutils; a larger one is read here.
 DOCUTILS_LIMIT = 1024 * 1024
 
 _ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1+\Z")
 _DIRECTIVE = re.compile(r"(\s*)\.\.\s+([\w:.+-]+)::(.*)\Z")
 _EXPLICIT = re.compile(r"(\s*)\.\.(?:\s|\Z)")
-_OPTION = re.compile(r"\s*:[\w-]+:")
 # Each pattern tries a bounded amount at each place it may start, so a line costs time linear in
 # its length: a role's name is at most 64 characters (``:py:meth:`` is 9), and a link's text is
 # taken whole and its trailing blanks cut afterwards, not by a lazy group before ``\s*``, which
@@ -92,7 +93,7 @@ def _explicit(lines: list[str], i: int, directive, out: list[str]) -> int:
     name, argument = directive.group(2).lower(), directive.group(3).strip()
     if name.startswith(("|",)) or name in _SILENT or name.startswith(("auto", "py:", "c:", "cpp:", "js:")):
         return end
-    while body and _OPTION.match(body[0]):
+    while body and field(body[0]) is not None:
         body.pop(0)
     while body and not body[0].strip():
         body.pop(0)

@@ -14,18 +14,17 @@ import re
 from dataclasses import dataclass
 
 from ...syntax.fences import close_index, open_fence
+from ...syntax.options import fields
 from .doc_titles import ADORNMENT, code_as_text, plain_title
 
 _RST_TARGET = re.compile(r"^(\s*)\.\.\s+_(?:`(?P<quoted>[^`]+)`|(?P<name>[^`_\s].*?)):\s*$")
 _RST_DIRECTIVE = re.compile(r"^(\s*)\.\.\s+([\w:.+-]+)::(.*)$")
 _RST_FIELD = re.compile(r"^\s*:((?:[^:`\\]|\\.)+):(?:\s|$)")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+\u2022\u2023\u2043]|\(?(?:\d+|[a-zA-Z]|#)[.)])(?:\s|$)")
-_RST_OPTION = re.compile(r"^\s+:([\w-]+):(?:\s+(.*))?$")
 _MYST_TARGET = re.compile(r"^\s{0,3}\(([^()\s][^()]*)\)=\s*$")
 _ATX = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)(?:\s+#+)?\s*$")
 _SETEXT = re.compile(r"^\s{0,3}(=+|-+)\s*$")
 _MYST_DIRECTIVE = re.compile(r"^\s*(?:`{3,}|~{3,})\{([\w:.+-]+)\}(.*)$")
-_MYST_OPTION = re.compile(r"^\s*:([\w-]+):(?:\s+(.*))?$")
 _MYST_ROLE = re.compile(r"\{[\w:.+-]+\}`([^`]*?)(?:\s*<[^`]*>)?`")
 _MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 
@@ -100,13 +99,7 @@ def _rst_title(lines: list[str], i: int) -> str | None:
 
 
 def _options(lines: list[str], i: int) -> dict[str, str]:
-    options: dict[str, str] = {}
-    for line in lines[i + 1 :]:
-        match = _RST_OPTION.match(line)
-        if match is None:
-            break
-        options[match.group(1)] = (match.group(2) or "").strip()
-    return options
+    return fields(lines, i + 1, indented=True)[0]
 
 
 def _first_term(lines: list[str], i: int) -> str | None:
@@ -192,14 +185,7 @@ def _scan_myst(lines: list[str], path: str) -> list[tuple[str, Label]]:
 
 def _myst_options(body: list[str]) -> tuple[dict[str, str], list[str]]:
     """A MyST directive's ``:key: value`` options and the content after them."""
-    options: dict[str, str] = {}
-    j = 0
-    while j < len(body):
-        match = _MYST_OPTION.match(body[j])
-        if match is None:
-            break
-        options[match.group(1)] = (match.group(2) or "").strip()
-        j += 1
+    options, j = fields(body)
     return options, body[j:]
 
 
