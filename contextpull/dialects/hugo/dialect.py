@@ -27,7 +27,8 @@ from ..callouts import callouts
 from ..syntax.fences import fenced, open_fence, outside_code, split_code
 from ..syntax import attributes
 from ..syntax.line_map import LineMap, numbered
-from .shortcodes import Call, calls, protect, restore
+from ..syntax.template_tags import restore
+from .shortcodes import Call, calls, protect
 
 NAME = "hugo"
 

@@ -24,6 +24,7 @@ from ..detect import site_folder
 from ..markup import html_to_text, strip_html_comments
 from ..syntax.fences import outside_code
 from ..syntax.options import arguments
+from ..syntax.template_tags import restore
 
 NAME = "jekyll"
 
@@ -36,7 +37,7 @@ def prepare(text: str, ctx: Context) -> str:
     out = text
     if "{" in text:
         scope = _scope(ctx, None, {})
-        out = liquid.restore(_read(text, ctx, scope, 1, False), scope.held)
+        out = restore(_read(text, ctx, scope, 1, False), scope.held)
     return outside_code(out, _visible) if "<" in out or "&" in out else out
 
 

@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass
 
 from ..syntax.fences import closes, open_fence, outside_inline_code, split_code
+from ..syntax.template_tags import hold, restore
 
-_TOKEN = re.compile("\x00(\\d+)\x00")
 # MDX reads a line starting with one of these at the top level as ESM (micromark-extension-mdxjs-esm).
 _ESM_START = re.compile(
     r"(?:import(?:\s+type)?(?:\s*[{*'\"]|\s+[\w$]+\s*(?:,|from\b))|export\s+(?:(?:const|let|var|function|async|default|class|type|interface)\b|[{*]))"
@@ -41,8 +41,7 @@ def mask(text: str, codes: list[str]) -> str:
     """``text`` with its code replaced by placeholders whose values are appended to ``codes``."""
 
     def token(piece: str) -> str:
-        codes.append(piece)
-        return f"\x00{len(codes) - 1}\x00"
+        return hold(codes, piece)
 
     def per_line(chunk: str) -> str:
         out = []
@@ -119,9 +118,7 @@ def _mask_links(lines: list[str], token) -> str:
 
 def unmask(text: str, codes: list[str]) -> str:
     """The placeholders of ``mask`` back to their code."""
-    if "\x00" not in text:
-        return text
-    return _TOKEN.sub(lambda m: codes[int(m.group(1))], text)
+    return restore(text, codes)
 
 
 def blank_comments(text: str) -> str:

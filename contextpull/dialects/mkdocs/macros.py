@@ -32,6 +32,7 @@ import re
 from ..api import Context
 from ..data.values import parse_data, scalar
 from ..syntax.line_map import LineMap
+from ..syntax.template_tags import Lexer, end_tag, jinja
 from .config import config_folder, entries, extension_options, listed_options
 
 ZENSICAL = "zensical.extensions.macros"
@@ -142,28 +143,20 @@ class _Renderer:
         """The page with each construct read; None when the template does not parse (an opener
         never closed): the plugin then leaves the page as written."""
         text, out, pos = self.text, [], 0
-        openers = {kind: self.marks[kind][0] for kind in ("var", "block", "comment")}
-        # each kind's next opener, found again only once passed: linear in the page
-        next_at = {kind: text.find(mark) for kind, mark in openers.items()}
+        marks = self.marks
+        lexer = Lexer(text, jinja(marks["block"], marks["var"], marks["comment"]))
         while True:
-            for kind, at in next_at.items():
-                if 0 <= at < pos:
-                    next_at[kind] = text.find(openers[kind], pos)
-            found = [(at, kind) for kind, at in next_at.items() if at >= 0]
-            if not found:
+            tag = lexer.next(pos)
+            if tag is None:
                 out.append(text[pos:])
                 return "".join(out)
-            at, kind = min(found)
+            at, end, kind = tag.start, tag.end, tag.kind
             out.append(text[pos:at])
-            closer = self.marks[kind][1]
-            start = at + len(openers[kind])
-            end = text.find(closer, start) if kind == "comment" else _closing(text, start, closer)
             if end < 0:
                 self.ctx.note(TEMPLATE, "unresolved", self.line(at),
-                              f"{openers[kind]} never closed: a template error, the page kept as written")
+                              f"{marks[kind][0]} never closed: a template error, the page kept as written")
                 return None
-            end += len(closer)
-            body = text[at + len(openers[kind]) : end - len(closer)].strip("-+ \t\n")
+            body = tag.body.strip("-+ \t\n")
             if kind == "comment":
                 self.ctx.note(COMMENT, "converted", self.line(at))
                 out.append(_blank(text, at, end))
@@ -193,9 +186,7 @@ class _Renderer:
     def endraw(self, pos: int) -> tuple[int, int] | None:
         """Where the ``endraw`` tag after ``pos`` starts and ends."""
         start, end = self.marks["block"]
-        pattern = re.compile(re.escape(start) + r"[-+]?\s*endraw\s*[-+]?" + re.escape(end))
-        m = pattern.search(self.text, pos)
-        return (m.start(), m.end()) if m else None
+        return end_tag(self.text, pos, "raw", start, end, trims="-+")
 
     def output(self, expr: str, written: str, line: int) -> str:
         value, why = self.value(expr)
@@ -234,24 +225,6 @@ def _jinja_scalar(value: object) -> str | None:
     if value is None or isinstance(value, bool):
         return str(value)
     return scalar(value)
-
-
-def _closing(text: str, start: int, closer: str) -> int:
-    """Where ``closer`` ends the tag or output opened before ``start``: outside the string
-    literals inside it, as Jinja's lexer reads them (``{{ '}}' }}`` prints ``}}``); -1 if never."""
-    first = text.find(closer, start)
-    i = start
-    while 0 <= i < first:
-        quote = min((q for q in (text.find('"', i, first), text.find("'", i, first)) if q >= 0), default=-1)
-        if quote < 0:
-            return first
-        shut = text.find(text[quote], quote + 1)
-        if shut < 0 or text.count("\n", quote, shut):  # an unclosed quote: the plain closer
-            return first
-        i = shut + 1
-        if i > first:
-            first = text.find(closer, i)
-    return first
 
 
 def _blank(text: str, start: int, end: int) -> str:
