@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from contextpull.dialects import markup
-from contextpull.dialects.syntax import fences
+from contextpull.dialects.syntax import fences, labels
 
 
 def test_split_code_round_trips_and_marks_fences():
@@ -164,11 +164,11 @@ def test_dedent_block_common_and_fixed_width():
     ],
 )
 def test_labelled(label, body, expected):
-    assert markup.labelled(label, body) == expected
+    assert labels.labelled(label, body) == expected
 
 
 @pytest.mark.parametrize(
     ("kind", "title"), [("note", "Note"), ("see-also", "See also"), ("DANGER", "Danger"), ("", "")]
 )
 def test_title_case(kind, title):
-    assert markup.title_case(kind) == title
+    assert labels.title(kind) == title

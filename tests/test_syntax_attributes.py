@@ -13,8 +13,9 @@ from contextpull.dialects.syntax import attributes
 
 # The grammar as a pattern, the reference the scan is held to (fine on the short texts drawn).
 _NAME = r"[^\s{}=\"']+"
-_ITEM = rf"(?:[#.]{_NAME}|{_NAME}=(?:\"[^\"{{}}\n]*\"|'[^'{{}}\n]*'|{_NAME}))"
-_RULE = re.compile(rf"\{{:?[ \t]*{_ITEM}(?:[ \t]+{_ITEM})*[ \t]*\}}")
+_ITEM = rf"(?:[#.]{_NAME}|(?![#.]){_NAME}=(?:\"[^\"{{}}\n]*\"|'[^'{{}}\n]*'|{_NAME}))"
+# (a colon right after the brace is always kramdown's marker, never the start of a name)
+_RULE = re.compile(rf"\{{(?::|(?!:))[ \t]*{_ITEM}(?:[ \t]+{_ITEM})*[ \t]*\}}")
 
 
 def test_a_list_says_its_ids_classes_and_pairs():

@@ -19,7 +19,8 @@ from __future__ import annotations
 import re
 
 from .api import Context
-from .markup import labelled, title_case
+from .syntax import labels
+from .syntax.labels import labelled
 from .syntax.fences import open_fence, split_code
 from .syntax.line_map import numbered
 
@@ -60,7 +61,7 @@ def _prose(chunk: str, first_line: int, ctx: Context, marker: re.Pattern[str]) -
         body, j = _quote_body(lines, i + 1, indent)
         ctx.note(CONSTRUCT, "converted", first_line + i, m.group(2).lower())
         title = m.group(3).strip() if m.lastindex and m.lastindex >= 3 and m.group(3) else ""
-        block = labelled(title or title_case(m.group(2).lower()), "\n".join(body))
+        block = labelled(title or labels.title(m.group(2).lower()), "\n".join(body))
         out.extend(indent + part if part else part for part in block.split("\n"))
         i = j
     return "\n".join(out)

@@ -19,7 +19,6 @@ from .syntax.fences import outside_inline_code
 # Written so that no white space can be read two ways: the form with ``\s+[^<>]*?`` then
 # ``\s*/?>`` took time cubic in a run of blanks after ``<a`` (60 s for 4,000 of them).
 _TAG = re.compile(r"</?[A-Za-z][\w.:-]*(?:\s[^<>]*|/)?>")
-_BLOCK_START = re.compile(r"(?:[ \t]*(?:`{3,}|~{3,}|[-*+]\s|\d{1,9}[.)]\s|\||#{1,6}\s))")
 
 
 def strip_html_comments(text: str) -> str:
@@ -92,22 +91,3 @@ def dedent_block(text: str, width: int | None = None) -> str:
         lead = len(line) - len(line.lstrip(" "))
         out.append(line[min(lead, width) :])
     return "\n".join(out)
-
-
-def labelled(label: str, body: str) -> str:
-    """An admonition, callout or tab as a reader sees it: ``Label: body``. When the body starts
-    with a block the shared parser must still see (a fence, a list, a table, a heading) or is
-    empty, the label stands alone on its line, followed by a blank line, so the block survives."""
-    label = label.strip().rstrip(":")
-    body = body.strip("\n")
-    if not body.strip():
-        return f"{label}:"
-    if _BLOCK_START.match(body):
-        return f"{label}:\n\n{body}"
-    return f"{label}: {body.lstrip()}"
-
-
-def title_case(kind: str) -> str:
-    """``note`` -> ``Note``, ``see-also`` -> ``See also``: the default title an admonition shows."""
-    words = kind.replace("_", " ").replace("-", " ").split()
-    return " ".join(words).capitalize() if words else ""

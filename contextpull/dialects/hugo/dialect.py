@@ -22,10 +22,12 @@ import re
 
 from . import hugo_data, templates
 from ..api import Context, Included
-from ..markup import dedent_block, html_to_text, labelled, strip_heading_attributes, strip_html_comments, title_case
+from ..markup import dedent_block, html_to_text, strip_heading_attributes, strip_html_comments
 from ..callouts import callouts
 from ..syntax.fences import fenced, open_fence, outside_code, split_code
 from ..syntax import attributes
+from ..syntax import labels
+from ..syntax.labels import labelled
 from ..syntax.line_map import LineMap, numbered
 from ..syntax.template_tags import restore
 from .shortcodes import Call, calls, protect
@@ -141,7 +143,7 @@ def _one(call: Call, ctx: Context, line: int, within: Included | None, held: lis
         label = f"{word} v{version}" if version else word
         return labelled(label, dedent_block(inner).strip()) if inner and inner.strip() else label
     if name in ADMONITIONS or name == "details":
-        label = call.arg("title") or call.arg("summary") or title_case(call.arg("type", 0) or name)
+        label = call.arg("title") or call.arg("summary") or labels.title(call.arg("type", 0) or name)
         if name == "details" and not call.arg("summary"):
             label = "Details"
         ctx.note("hugo admonition", "converted", line, name)

@@ -16,15 +16,12 @@ from __future__ import annotations
 import re
 
 from ..api import Context
-from ..markup import labelled, strip_heading_attributes
+from ..markup import strip_heading_attributes
+from ..syntax.labels import class_label, labelled
 from ..syntax import attributes
 from ..syntax.fences import outside_code, outside_inline_code, split_code
 from ..syntax.line_map import numbered
 
-# The label each admonition class shows; the first class of a list found here wins, warnings
-# before the generic "note" so ``.note .warning`` reads "Warning".
-LABELS = {"danger": "Danger", "error": "Error", "warning": "Warning", "caution": "Caution",
-          "important": "Important", "tip": "Tip", "hint": "Hint", "note": "Note", "info": "Note"}
 # The attributes are a run that starts and ends with a character that is not a blank, each inner
 # blank run followed by one: the lazy ``([^}]*?)\s*`` took time cubic in a run of blanks.
 _ALD = re.compile(r"^[ \t]{0,3}\{:[\w-]+:[^}]*\}[ \t]*$")
@@ -124,7 +121,7 @@ def _extension_blocks(chunk: str, name: str, *, keep: bool) -> str:
 
 def _label(attrs: str) -> str | None:
     classes = {c[1:].lower() for c in attrs.split() if c.startswith(".")}
-    return next((label for c, label in LABELS.items() if c in classes), None)
+    return class_label(classes)
 
 
 def _label_block(out: list[str | None], start: int, step: int, label: str) -> None:

@@ -27,7 +27,9 @@ from dataclasses import dataclass, field
 from . import import_paths, jsx, provided
 from .. import detect
 from ..api import Context, Included
-from ..markup import dedent_block, labelled, strip_heading_attributes, title_case
+from ..markup import dedent_block, strip_heading_attributes
+from ..syntax import labels
+from ..syntax.labels import labelled
 from ..syntax.fences import fenced
 from ..syntax.line_map import LineMap
 from .mdx_source import Import, blank_comments, mask, take_esm, unmask
@@ -130,7 +132,7 @@ def _render(nodes: list, env: _Env, tab_labels: dict[str, str] | None = None) ->
             parts.append(_expression(node, env))
         elif isinstance(node, jsx.Directive):
             _note_directive(node, env)
-            parts.append(_block(_labelled(node.title or title_case(node.name), _body(node.children, env), env)))
+            parts.append(_block(_labelled(node.title or labels.title(node.name), _body(node.children, env), env)))
         else:
             parts.append(_element(node, env, tab_labels))
     return "".join(parts)
@@ -142,7 +144,7 @@ def _block(text: str) -> str:
 
 
 def _labelled(label: str, body: str, env: _Env) -> str:
-    """``markup.labelled``, judged on the body's real text (its code is masked here) and with the
+    """``labels.labelled``, judged on the body's real text (its code is masked here) and with the
     label alone on its line when the body opens with a nested block (an admonition in a tab)."""
     first = unmask(body.split("\n", 1)[0], env.codes)
     if body.startswith(_BLOCK) or (first.strip() and labelled(label, first).endswith(":\n\n" + first.strip("\n"))):
@@ -247,7 +249,7 @@ def _element(node: jsx.Element, env: _Env, tab_labels: dict[str, str] | None) ->
         return _imported(node, env)
     if name == "Admonition":
         env.note("admonition", "converted", node.pos)
-        label = _text(attrs.get("title")) or title_case(_text(attrs.get("type")) or "note")
+        label = _text(attrs.get("title")) or labels.title(_text(attrs.get("type")) or "note")
         return _block(_labelled(label, _body(node.children, env), env))
     if name == "Tabs":
         env.note("tabs", "converted", node.pos)

@@ -23,7 +23,9 @@ from __future__ import annotations
 import re
 
 from ..api import Context
-from ..markup import dedent_block, labelled, title_case
+from ..markup import dedent_block
+from ..syntax import labels
+from ..syntax.labels import labelled
 from ..syntax.fences import closes, open_fence
 from .config import entries, extension_options
 
@@ -195,7 +197,7 @@ def convert_blocks(lines: Lines, ctx: Context, depth: int = 0, names: frozenset 
         if m is not None:
             indent, kind, title = m.group(1), m.group(3), m.group(5)
             end, body = _nested_body(lines, i, indent, ctx, depth, names)
-            label = title_case(kind) if title is None else title
+            label = labels.title(kind) if title is None else title
             _labelled(out, origin, indent, label, body)
             ctx.note(ADMONITION, "converted", origin)
             i = end
@@ -261,7 +263,7 @@ def _block(lines: Lines, i: int, m: re.Match, out: Lines, ctx: Context, depth: i
     elif name == "admonition":
         _labelled(out, origin, indent, title or "", body)
     else:  # an admonition type, or details (its summary, else "Details")
-        _labelled(out, origin, indent, title_case(name) if title is None else title, body)
+        _labelled(out, origin, indent, labels.title(name) if title is None else title, body)
     if close + 1 < len(lines) and lines[close + 1][1].strip():
         out.append((origin, ""))  # the block ends a paragraph: text right after it is a new one
     return close + 1

@@ -25,10 +25,11 @@ from __future__ import annotations
 import re
 
 from ..api import Context, Included
-from ..markup import html_to_text, labelled, strip_html_comments
+from ..markup import html_to_text, strip_html_comments
 from ..syntax import attributes
+from ..syntax.labels import SPHINX_ADMONITIONS, VERSION_LABELS, labelled, sphinx_title
 from . import directive_names as names
-from .directive_names import VERSION_LABELS, defined, unknown_detail
+from .directive_names import defined, unknown_detail
 from .pages import config_notes  # noqa: F401 - what conf.py left unread, said once (read.py)
 from .myst_lines import (
     OPEN, autodoc_only, closing, code_span, dedent_to, fence, options_and_content, squeeze,
@@ -48,11 +49,6 @@ _BREAK = re.compile(r"^\s*\+\+\+")
 _INLINE = re.compile(r"\{([\w:.+-]+)\}(`+)(.+?)\2|(`+)(.+?)\4")
 _SUBSTITUTION = re.compile(r"\{\{\s*([\w.-]+)\s*\}\}")
 
-_ADMONITIONS = {
-    "note": "Note", "warning": "Warning", "tip": "Tip", "important": "Important",
-    "hint": "Hint", "caution": "Caution", "danger": "Danger", "error": "Error",
-    "attention": "Attention", "seealso": "See also",
-}
 _TITLED = ("admonition", *names.TABS, "topic", "sidebar")
 _CODE = ("code-block", "code", "sourcecode", "code-cell")
 # What a name means is directive_names' (shared with rst); these are docutils' own directives,
@@ -209,7 +205,7 @@ class _Converter:
         if key == "glossary":
             self.note("myst glossary", "converted", number)
             return self.glossary(content, options, start, within, at)
-        if key in _ADMONITIONS or key in _TITLED or key in VERSION_LABELS:
+        if key in SPHINX_ADMONITIONS or key in _TITLED or key in VERSION_LABELS:
             return self.labelled(key, argument, content, options, number, start, at, within)
         if key in names.DROPPED or key == "highlight":
             self.note(f"myst {key}", "converted", number)
@@ -282,7 +278,7 @@ class _Converter:
         elif key in _TITLED:
             label = self.inline(argument, number) if argument else key.replace("-", " ").title()
         else:
-            label = self.inline(options.get("title", ""), number) or _ADMONITIONS[key]
+            label = self.inline(options.get("title", ""), number) or sphinx_title(key)
             if argument:  # a note's first line is its content, as docutils reads it
                 content = [argument, *content]
         body = self.convert(content, start, within, at)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from ..syntax.labels import SPHINX_ADMONITIONS, VERSION_LABELS, sphinx_title
 from ..syntax.options import field
 
 # Characters of a page read by docutils; a larger one is read here.
@@ -33,8 +34,7 @@ _LINK = re.compile(r"`([^`<]*)<[^<>`]*>`__?")
 _REF = re.compile(r"`([^`]*)`__?")
 _LITERAL = re.compile(r"``([^`]+)``")
 _CODE = {"code-block", "code", "sourcecode", "highlight-block"}
-_ADMONITIONS = {"note", "warning", "tip", "important", "caution", "danger", "attention", "hint",
-                "error", "seealso", "admonition", "versionadded", "versionchanged", "deprecated", "todo"}
+_ADMONITIONS = {*SPHINX_ADMONITIONS, *VERSION_LABELS, "admonition", "todo"}
 _SILENT = {"toctree", "image", "raw", "include", "literalinclude", "meta", "highlight", "index",
            "contents", "sectnum", "autosummary", "automodule", "autoclass", "autofunction",
            "automethod", "autodata", "autoattribute", "default-role", "role", "only-html", "figure"}
@@ -100,9 +100,13 @@ def _explicit(lines: list[str], i: int, directive, out: list[str]) -> int:
     if name in _CODE:
         out += ["", "```" + argument.split()[0] if argument else "```", *body, "```", ""]
     elif name in _ADMONITIONS:
-        label = argument if name == "admonition" else name.capitalize()
+        if name in VERSION_LABELS:  # as rst_labelled reads it: "Added in version 2.0: ..."
+            version, _, rest = argument.partition(" ")
+            label, first = VERSION_LABELS[name].format(version), rest.strip()
+        else:
+            label = argument if name == "admonition" else sphinx_title(name)
+            first = argument if name != "admonition" and argument else ""
         text = [_inline(b.strip()) for b in body]
-        first = argument if name != "admonition" and argument else ""
         out += ["", f"{label}: " + (first or (text.pop(0) if text else "")), *text, ""]
     else:
         out += ["", *(_inline(b.strip()) for b in body), ""]
