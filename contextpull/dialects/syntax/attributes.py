@@ -47,7 +47,10 @@ def read(text: str, at: int, kramdown: bool | None = None, words: bool = False) 
     if (kramdown is True and not colon) or (kramdown is False and colon):
         return None
     body_start = i
-    found = AttributeList(at, at, "", colon)
+    ids: list[str] = []
+    classes: list[str] = []
+    pairs: dict[str, str] = {}
+    bare: list[str] = []
     items = 0
     while True:
         k = i
@@ -59,26 +62,23 @@ def read(text: str, at: int, kramdown: bool | None = None, words: bool = False) 
         if char == "}":
             if not items:
                 return None
-            found.end, found.source = i + 1, text[body_start:i].strip(_BLANK)
-            return found
-        if items and k == i:
-            return None  # items are separated by blanks
+            return AttributeList(at, i + 1, text[body_start:i].strip(_BLANK), colon, ids, classes, pairs, bare)
+        if char in _STOP or (items and k == i):
+            return None  # a brace, ``=`` or quote where an item starts; items are separated by blanks
         if char in "#.":
             name, i = _name(text, i + 1)
             if not name:
                 return None
-            (found.ids if char == "#" else found.classes).append(name)
+            (ids if char == "#" else classes).append(name)
         else:
             name, i = _name(text, i)
-            if not name:
-                return None
             if i < n and text[i] == "=":
                 value, i = _value(text, i + 1)
                 if value is None:
                     return None
-                found.pairs[name] = value
+                pairs[name] = value
             elif words:
-                found.words.append(name)
+                bare.append(name)
             else:
                 return None
         items += 1

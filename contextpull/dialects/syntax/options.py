@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 # Each applied with ``match`` at one position; none can read a character two ways.
@@ -53,8 +53,7 @@ def fields(lines: list[str], start: int = 0, indented: bool = False) -> tuple[di
     return options, j
 
 
-@dataclass(frozen=True)
-class Argument:
+class Argument(NamedTuple):
     """One argument: its name (None for a positional one), its value without quotes (``\\"``
     read as ``"`` in a double-quoted one), and the value as written (``raw``)."""
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 
 @dataclass(frozen=True)
@@ -41,8 +42,7 @@ def jinja(block: tuple[str, str], variable: tuple[str, str], comment: tuple[str,
                   quoted=frozenset({"var", "block"}), strict=True)
 
 
-@dataclass(frozen=True)
-class Tag:
+class Tag(NamedTuple):
     """One tag: ``start`` at its opener, ``end`` past its closer (-1 when a strict language's
     opener never closes), ``body`` the text between the delimiters as written."""
 
