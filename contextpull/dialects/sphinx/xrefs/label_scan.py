@@ -24,7 +24,8 @@ _LIST_ITEM = re.compile(r"^\s*(?:[-*+\u2022\u2023\u2043]|\(?(?:\d+|[a-zA-Z]|#)[.
 _MYST_TARGET = re.compile(r"^\s{0,3}\(([^()\s][^()]*)\)=\s*$")
 _ATX = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)(?:\s+#+)?\s*$")
 _SETEXT = re.compile(r"^\s{0,3}(=+|-+)\s*$")
-_MYST_DIRECTIVE = re.compile(r"^\s*(?:`{3,}|~{3,})\{([\w:.+-]+)\}(.*)$")
+# A MyST directive fence's info string: ``{name} argument``.
+_MYST_DIRECTIVE = re.compile(r"\{([\w:.+-]+)\}(.*)$")
 _MYST_ROLE = re.compile(r"\{[\w:.+-]+\}`([^`]*?)(?:\s*<[^`]*>)?`")
 _MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 
@@ -165,7 +166,7 @@ def _scan_myst(lines: list[str], path: str) -> list[tuple[str, Label]]:
             i += 1
             continue
         end = min(close_index(lines, i, opener), n - 1)
-        directive = _MYST_DIRECTIVE.match(line)
+        directive = _MYST_DIRECTIVE.match(opener.info)
         if directive is not None and directive.group(1).lower() in ("eval-rst", "rst"):
             out.extend((name, Label(path, label.line + i + 1, label.title))
                        for name, label in _scan_rst(lines[i + 1 : end], path))
