@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from ..syntax.fences import fenced
 from ..syntax.labels import SPHINX_ADMONITIONS, VERSION_LABELS, sphinx_title
 from ..syntax.options import field
 
@@ -71,7 +72,7 @@ def to_markdown(text: str) -> str:
             out.append(_inline(line.lstrip()[:-2].rstrip() + (":" if stripped != "::" and not stripped.endswith(" ::") else "")))
             body, i = _block(lines, i + 1, _indent(line))
             if body:
-                out += ["", "```", *body, "```", ""]
+                out += ["", *fenced("\n".join(body), "").split("\n"), ""]
             continue
         out.append(_inline(line.lstrip()))
         i += 1
@@ -98,7 +99,7 @@ def _explicit(lines: list[str], i: int, directive, out: list[str]) -> int:
     while body and not body[0].strip():
         body.pop(0)
     if name in _CODE:
-        out += ["", "```" + argument.split()[0] if argument else "```", *body, "```", ""]
+        out += ["", *fenced("\n".join(body), argument.split()[0] if argument else "").split("\n"), ""]
     elif name in _ADMONITIONS:
         if name in VERSION_LABELS:  # as rst_labelled reads it: "Added in version 2.0: ..."
             version, _, rest = argument.partition(" ")
