@@ -5,9 +5,9 @@ A list is ``{``, an optional ``:`` (kramdown's inline attribute list), blanks, o
 separated by blanks, blanks, ``}``. An item is ``#id``, ``.class``, ``key=value`` (the value bare,
 or quoted with ``"`` or ``'``), or, where the syntax allows references (kramdown's ALD names,
 remark-directive's boolean attributes), a bare word. No part of a list holds a brace or a
-newline (attr_list's own rule, quoted values included), so a reading started at one ``{`` stops
-at the next brace or newline at the latest: finding every list in a text is one pass however
-many ``{`` it holds.
+newline (attr_list's own rule, quoted values included), so the list a ``}`` closes can only open
+at the last ``{`` before it: finding every list in a text reads it once however many braces it
+holds.
 """
 
 from __future__ import annotations
@@ -105,15 +105,19 @@ def _value(text: str, i: int) -> tuple[str | None, int]:
 
 
 def find_all(text: str, kramdown: bool | None = None, words: bool = False) -> Iterator[AttributeList]:
-    """Every list in ``text``, left to right, none inside another."""
-    at = text.find("{")
-    while at != -1:
-        found = read(text, at, kramdown, words)
-        if found is None:
-            at = text.find("{", at + 1)
-        else:
-            yield found
-            at = text.find("{", found.end)
+    """Every list in ``text``, left to right. A list holds no brace, so the only ``{`` that can
+    open the list a ``}`` closes is the last one before it: one reading per ``}``, each over
+    text no other reads."""
+    last = 0
+    close = text.find("}")
+    while close != -1:
+        at = text.rfind("{", last, close)
+        if at != -1:
+            found = read(text, at, kramdown, words)
+            if found is not None:
+                yield found
+        last = close + 1
+        close = text.find("}", last)
 
 
 def trailing(line: str, kramdown: bool | None = None, words: bool = False) -> AttributeList | None:
