@@ -86,7 +86,7 @@ def mask(text: str, codes: list[str]) -> str:
 
 def _list_fences(lines: list[str]):
     """(first, end, column) of each fenced block that opens after a list marker (``1.  ```ts``),
-    which ``markup.split_code`` does not see: its lines are code on the page, so they are masked
+    which ``fences.split_code`` does not see: its lines are code on the page, so they are masked
     up to the end of the list item or of the run of prose (the shared parser takes an indented
     closing fence for an opening one, so that is where ``split_code``'s next code chunk starts)."""
     i, n = 0, len(lines)

@@ -40,7 +40,7 @@ def squeeze(lines: list[str]) -> list[str]:
 
 def without_html_comments(text: str) -> str:
     """HTML comments go, outside code only; the lines they held stay, as blank lines, so the
-    line numbers of what follows still match the source. Not ``markup.outside_code`` with
+    line numbers of what follows still match the source. Not ``fences.outside_code`` with
     ``markup.strip_html_comments``, for those two reasons: a MyST directive fence
     (```` ```{note} ````) is not code, its body is page text; and the report's line numbers
     must stay the file's."""
@@ -146,7 +146,7 @@ def autodoc_only(content: list[str]) -> bool:
 
 
 def fence(code: str, language: str) -> list[str]:
-    """``markup.fence`` as lines, the shape the MyST and rst converters build their output in."""
+    """``fences.fenced`` as lines, the shape the MyST and rst converters build their output in."""
     return fenced(code, language).split("\n")
 
 
