@@ -3,7 +3,7 @@
 statements, HTML comments.
 
 Every step keeps the text's line count, so a construct's note names the line it stands on in the
-document. Code (fenced blocks and inline spans, found by ``markup``) becomes one placeholder per
+document. Code (fenced blocks and inline spans, found by ``syntax.fences``) becomes one placeholder per
 line, keeping the line's indentation: a block dedented inside ``<TabItem>`` moves its code with it,
 and ``unmask`` puts the code back exactly.
 """
