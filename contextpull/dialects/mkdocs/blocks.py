@@ -120,7 +120,7 @@ def _block_close(lines: Lines, i: int, slashes: int) -> int:
     depth, j = 0, i
     while j < len(lines):
         text = lines[j][1]
-        if open_fence(text):
+        if ("`" in text or "~" in text) and open_fence(text):
             j = _fence_end(lines, j)
             continue
         close = _BLOCK_CLOSE.match(text)
@@ -188,7 +188,7 @@ def convert_blocks(lines: Lines, ctx: Context, depth: int = 0, names: frozenset 
     i, n = 0, len(lines)
     while i < n:
         origin, text = lines[i]
-        if open_fence(text):
+        if ("`" in text or "~" in text) and open_fence(text):
             end = _fence_end(lines, i)
             out.extend(lines[i:end])
             i = end
