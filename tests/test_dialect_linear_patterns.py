@@ -38,8 +38,6 @@ def _match(pattern: re.Pattern[str], text: str):
 PATTERN_PAIRS = {
     "markup tag": (lambda: markup._TAG, r"</?[A-Za-z][\w.:-]*(?:\s+[^<>]*?)?\s*/?>", _spans,
                    ["<", ">", "/", "a", "b:", "-", ".", "=", '"', "'", "\n", "<a", "</b"]),
-    "kramdown block attributes": (lambda: kramdown._BLOCK_IAL, r"^[ \t]{0,3}\{:(?!:)\s*([^}]*?)\s*\}[ \t]*$", _match,
-                                  ["{:", "{", "}", ":", "a", ".x", "#y", "=", "\n"]),
     "mdbook link": (lambda: links._LINK,
                     r"(\\\{\{|\{\{)[ \t]*#(include|rustdoc_include|playground|title)(?:[ \t]+([^{}\n]*?))?[ \t]*\}\}", _spans,
                     ["{{", "\\{{", "}}", "#include", "#title", "a", "b c", "\n", "{", "}", "#"]),

@@ -10,11 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from contextpull.dialects import markup
+from contextpull.dialects.syntax import fences, labels
 
 
 def test_split_code_round_trips_and_marks_fences():
     text = "a <b>x</b>\n```html\n<b>kept</b>\n```\nafter\n~~~~\nopen fence"
-    chunks = markup.split_code(text)
+    chunks = fences.split_code(text)
     assert "\n".join(c for _, c in chunks) == text
     assert [is_code for is_code, _ in chunks] == [False, True, False, True]
     assert chunks[1][1] == "```html\n<b>kept</b>\n```"
@@ -22,12 +23,12 @@ def test_split_code_round_trips_and_marks_fences():
 
 def test_a_shorter_closing_run_does_not_close_a_fence():
     text = "````\n```\ninside\n````\nout"
-    assert markup.split_code(text) == [(True, "````\n```\ninside\n````"), (False, "out")]
+    assert fences.split_code(text) == [(True, "````\n```\ninside\n````"), (False, "out")]
 
 
 def test_a_text_without_fences_is_one_prose_chunk_as_written():
     text = "\n  ``inline`` and ~~strike~~ \n\n``"
-    assert markup.split_code(text) == [(False, text)]
+    assert fences.split_code(text) == [(False, text)]
 
 
 def _split_code_by_lines(text: str) -> list[tuple[bool, str]]:
@@ -41,7 +42,7 @@ def _split_code_by_lines(text: str) -> list[tuple[bool, str]]:
     prose: list[str] = []
     i = 0
     while i < len(lines):
-        m = markup.FENCE_OPEN.match(lines[i])
+        m = re.match(r"[ \t]*(`{3,}|~{3,})", lines[i])
         if m is None:
             prose.append(lines[i])
             i += 1
@@ -72,7 +73,7 @@ _PIECES = st.sampled_from(["`", "``", "```", "````", "~~~", "~~~~", "~", "\n", "
 @settings(max_examples=800, deadline=None)
 @given(st.lists(_PIECES, max_size=30).map("".join))
 def test_split_code_cuts_where_the_line_by_line_rule_cuts(text):
-    assert markup.split_code(text) == _split_code_by_lines(text)
+    assert fences.split_code(text) == _split_code_by_lines(text)
 
 
 # The rule for inline code spans as a pattern: the reference the one-pass scan is held to.
@@ -83,7 +84,7 @@ _SPAN_PIECES = st.sampled_from(["`", "``", "```", "````", "``````", "`````````",
 @settings(max_examples=800, deadline=None)
 @given(st.lists(_SPAN_PIECES, max_size=24).map("".join))
 def test_code_spans_are_the_matches_of_the_span_rule(text):
-    assert markup.code_spans(text) == [(m.start(), m.end()) for m in _CODE_SPAN_RULE.finditer(text)]
+    assert fences.code_spans(text) == [(m.start(), m.end()) for m in _CODE_SPAN_RULE.finditer(text)]
 
 
 def test_a_long_run_of_backticks_is_one_pass():
@@ -92,15 +93,15 @@ def test_a_long_run_of_backticks_is_one_pass():
     are left in the run (the last position whose 40,000-wide opener cannot start the content)
     and closes at the later run."""
     text = "`" * 100_000 + " <b>x</b> " + "`" * 40_000 + " <i>y</i>"
-    assert markup.code_spans(text) == [(20_001, 100_000 + 10 + 40_000)]
+    assert fences.code_spans(text) == [(20_001, 100_000 + 10 + 40_000)]
     small = "`" * 10 + " <b>x</b> " + "`" * 4
-    assert markup.code_spans(small) == [(m.start(), m.end()) for m in _CODE_SPAN_RULE.finditer(small)] == [(3, 24)]
+    assert fences.code_spans(small) == [(m.start(), m.end()) for m in _CODE_SPAN_RULE.finditer(small)] == [(3, 24)]
     assert markup.html_to_text(text).endswith("`" * 40_000 + " y")
 
 
 def test_outside_code_leaves_fenced_html_alone():
     text = "<em>x</em>\n\n```\n<em>y</em>\n```"
-    assert markup.outside_code(text, markup.html_to_text) == "x\n\n```\n<em>y</em>\n```"
+    assert fences.outside_code(text, markup.html_to_text) == "x\n\n```\n<em>y</em>\n```"
 
 
 @pytest.mark.parametrize(
@@ -163,11 +164,11 @@ def test_dedent_block_common_and_fixed_width():
     ],
 )
 def test_labelled(label, body, expected):
-    assert markup.labelled(label, body) == expected
+    assert labels.labelled(label, body) == expected
 
 
 @pytest.mark.parametrize(
     ("kind", "title"), [("note", "Note"), ("see-also", "See also"), ("DANGER", "Danger"), ("", "")]
 )
 def test_title_case(kind, title):
-    assert markup.title_case(kind) == title
+    assert labels.title(kind) == title

@@ -14,6 +14,7 @@ import json
 import pytest
 
 from contextpull.dialects.sphinx import directive_names as names
+from contextpull.dialects.syntax.labels import VERSION_LABELS
 from contextpull.dialects.sphinx.role_text import display, escaped, explicit
 from site_build import SECTIONS, build_json, store_rows, write_site
 
@@ -156,7 +157,7 @@ def test_only_leaves_out_a_body_whose_expression_names_no_html_tag(expression, h
 
 def test_every_shared_name_has_one_meaning():
     groups = [names.DROPPED, names.AUTODOC, names.OBJECTS, names.KEPT, set(names.CODE),
-              names.ARGUMENT_TEXT, set(names.VERSION_LABELS)]
+              names.ARGUMENT_TEXT, set(VERSION_LABELS)]
     for i, group in enumerate(groups):
         for other in groups[i + 1:]:
             assert not set(group) & set(other)

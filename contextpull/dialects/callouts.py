@@ -5,7 +5,7 @@ GitHub renders a blockquote whose first line is exactly ``[!NOTE]``, ``[!TIP]``,
 ``[!WARNING]`` or ``[!CAUTION]`` as a titled box; the marker itself is never shown. Any dialect may
 call ``callouts`` (GitHub, mkdocs-material and Docusaurus plugins read the same syntax). A marker
 GitHub would not render (an unknown type, text after it on the same line) is left as written,
-because that is what the page shows. Fenced code is never edited (``markup.split_code``).
+because that is what the page shows. Fenced code is never edited (``syntax.fences.split_code``).
 
 Hugo also reads the extended (Obsidian) syntax, ``> [!WARNING]+ Radiation hazard``: an optional
 fold sign (``+`` or ``-``) and a title after the marker, which its blockquote render hook shows as
@@ -19,7 +19,10 @@ from __future__ import annotations
 import re
 
 from .api import Context
-from .markup import labelled, split_code, title_case
+from .syntax import labels
+from .syntax.labels import labelled
+from .syntax.fences import open_fence, split_code
+from .syntax.line_map import numbered
 
 CONSTRUCT = "callout"
 KINDS = ("note", "tip", "important", "warning", "caution")
@@ -37,10 +40,8 @@ def callouts(text: str, ctx: Context, extended: bool = False) -> str:
     if "[!" not in text:
         return text
     out: list[str] = []
-    line = 1
-    for is_code, chunk in split_code(text):
+    for line, is_code, chunk in numbered(split_code(text)):
         out.append(chunk if is_code else _prose(chunk, line, ctx, _EXTENDED if extended else _MARKER))
-        line += chunk.count("\n") + 1
     return "\n".join(out)
 
 
@@ -60,7 +61,7 @@ def _prose(chunk: str, first_line: int, ctx: Context, marker: re.Pattern[str]) -
         body, j = _quote_body(lines, i + 1, indent)
         ctx.note(CONSTRUCT, "converted", first_line + i, m.group(2).lower())
         title = m.group(3).strip() if m.lastindex and m.lastindex >= 3 and m.group(3) else ""
-        block = labelled(title or title_case(m.group(2).lower()), "\n".join(body))
+        block = labelled(title or labels.title(m.group(2).lower()), "\n".join(body))
         out.extend(indent + part if part else part for part in block.split("\n"))
         i = j
     return "\n".join(out)
@@ -76,7 +77,7 @@ def _quote_body(lines: list[str], start: int, indent: str) -> tuple[list[str], i
         m = _QUOTED.match(line)
         if m is not None and m.group(1) == indent:
             body.append(m.group(2))
-        elif line.strip() and body and body[-1].strip() and not line.lstrip().startswith(("#", "```", "~~~")):
+        elif line.strip() and body and body[-1].strip() and not line.lstrip().startswith("#") and not open_fence(line.lstrip()):
             body.append(line.strip())
         else:
             break

@@ -18,7 +18,7 @@ import re
 
 from ..parsing.blocks import ParseError
 from .api import Context
-from .markup import fence
+from .syntax.fences import fenced
 
 OUTPUT_LINES = 10
 OUTPUT_CHARS = 1_000
@@ -54,11 +54,11 @@ def to_markdown(text: str, ctx: Context) -> str:
                 parts.append(source.strip("\n"))
         elif kind == "code":
             if source.strip():
-                parts.append(fence(source.strip("\n"), language))
+                parts.append(fenced(source.strip("\n"), language))
             for output in cell.get("outputs", []) or []:
                 shown = _output(output, ctx, number)
                 if shown:
-                    parts.append(fence(shown, "text"))
+                    parts.append(fenced(shown, "text"))
         else:
             ctx.note("notebook cell", "converted", 0, f"cell {number}: {kind} cell not rendered")
     return "\n\n".join(parts) + "\n" if parts else ""

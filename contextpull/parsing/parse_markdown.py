@@ -35,9 +35,9 @@ from __future__ import annotations
 
 import re
 
+from .fence_rule import SHARED, Fence, close_index, open_fence
 from .blocks import Block, Code, Heading, ListBlock, Paragraph, ParsedDocument, Table
 
-_FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})(.*)")
 _ATX = re.compile(r"(#{1,6})\s")
 _SETEXT = re.compile(r"(={3,}|-{3,})\s*$")
 _SEP_CELL = re.compile(r":?-{2,}:?")
@@ -103,26 +103,15 @@ def _front_matter(lines: list[str]) -> tuple[str, int]:
     return title, 0
 
 
-def _fence(lines: list[str], i: int, marker: str, info: str) -> tuple[Code, int]:
-    char = marker[0]
+def _fence(lines: list[str], i: int, opened: Fence) -> tuple[Code, int]:
     n = len(lines)
-    j = i + 1
-    while j < n:
-        line = lines[j]
-        if marker in line:  # a closing line holds the opening run: most code lines stop here
-            stripped = line.strip()
-            if stripped == char * len(stripped):
-                return Code(_lang(info), "\n".join(lines[i : j + 1])), j + 1
-        j += 1
+    j = close_index(lines, i, opened, SHARED)
+    if j < n:
+        return Code(opened.language, "\n".join(lines[i : j + 1])), j + 1
     end = n  # unclosed: runs to end of file, trailing blank lines dropped
     while end > i + 1 and not lines[end - 1].strip():
         end -= 1
-    return Code(_lang(info), "\n".join(lines[i:end])), n
-
-
-def _lang(info: str) -> str:
-    words = info.split()
-    return words[0] if words else ""
+    return Code(opened.language, "\n".join(lines[i:end])), n
 
 
 def _table(lines: list[str], i: int) -> tuple[Table, int]:
@@ -143,7 +132,7 @@ def _interrupts(lines: list[str], j: int) -> bool:
         return True
     if line[0] == "#" and _atx(line) is not None:
         return True
-    if ("`" in line or "~" in line) and line.lstrip(" \t")[:3] in ("```", "~~~"):
+    if open_fence(line) is not None:
         return True
     return "|" in line and _is_table_start(lines, j)
 
@@ -160,9 +149,9 @@ def parse_markdown(text: str, stem: str) -> ParsedDocument:
         if not line or line.isspace():
             i += 1
             continue
-        fence = _FENCE.match(line) if ("`" in line or "~" in line) else None
+        fence = open_fence(line) if ("`" in line or "~" in line) else None  # the test inline: most lines
         if fence is not None:
-            block, i = _fence(lines, i, fence.group(1), fence.group(2))
+            block, i = _fence(lines, i, fence)
             blocks.append(block)
             continue
         heading = _atx(line)

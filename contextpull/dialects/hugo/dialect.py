@@ -24,11 +24,15 @@ from . import hugo_data, templates
 from ..api import Context, Included
 from ..site_reader import SiteReader
 from . import pages
-from ..markup import (dedent_block, html_to_text, labelled, outside_code, split_code, strip_heading_attributes,
-                     strip_html_comments, title_case)
+from ..markup import dedent_block, html_to_text, strip_heading_attributes, strip_html_comments
 from ..callouts import callouts
-from ..markup import fence
-from .shortcodes import Call, calls, protect, restore
+from ..syntax.fences import fenced, open_fence, outside_code, split_code
+from ..syntax import attributes
+from ..syntax import labels
+from ..syntax.labels import labelled
+from ..syntax.line_map import LineMap, numbered
+from ..syntax.template_tags import restore
+from .shortcodes import Call, calls, protect
 
 NAME = "hugo"
 
@@ -40,8 +44,6 @@ MEDIA = frozenset("img figure image youtube vimeo qr".split())
 # Calls that embed text from another site (a post, a gist): nothing is fetched, so it is lost.
 EMBEDS = frozenset("instagram x twitter tweet gist".split())
 _CAPTION_KEYS = ("caption", "title", "alt", "text")
-_ATTR = r"(?:[.#][\w-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s}]+))"
-_BLOCK_ATTRIBUTES = re.compile(r"^\{\s*" + _ATTR + r"(?:\s+" + _ATTR + r")*\s*\}\s*$")
 # Calls inside calls deeper than this are kept as written: real pages nest two or three, and the
 # bound keeps a page of ten thousand openers linear instead of a stack overflow.
 MAX_NESTING = 20
@@ -70,16 +72,14 @@ def _drop_block_attributes(prose: str, ctx: Context) -> str:
     if not _may_hold_attributes(prose):
         return prose  # no line can be one (the chunks below join back to the text)
     out: list[str] = []
-    first = 1
-    for is_code, chunk in split_code(prose):
+    for first, is_code, chunk in numbered(split_code(prose)):
         lines = chunk.split("\n")
         if not is_code:
             for i, line in enumerate(lines):
-                if line.startswith("{") and _BLOCK_ATTRIBUTES.match(line):
+                if line.startswith("{") and attributes.whole_line(line, kramdown=False):
                     lines[i] = ""
                     ctx.note("goldmark attributes", "converted", first + i)
         out.append("\n".join(lines))
-        first += len(lines)
     return "\n".join(out)
 
 
@@ -111,13 +111,11 @@ def _render(text: str, ctx: Context, first_line: int, within: Included | None, h
     if not found:
         return text
     parts: list[str] = []
-    last = counted = 0
-    line = first_line
+    last = 0
+    lines = LineMap(text, first_line) if within is None else None
     for call in found:
         # Inside an included file every call is reported at the including directive's line.
-        if within is None:
-            line += text.count("\n", counted, call.start)
-            counted = call.start
+        line = first_line if lines is None else lines.line(call.start)
         parts.append(text[last : call.start])
         rendered = _one(call, ctx, line, within, held, depth)
         parts.append(_indent_like(rendered, text, call.start))
@@ -147,7 +145,7 @@ def _one(call: Call, ctx: Context, line: int, within: Included | None, held: lis
         label = f"{word} v{version}" if version else word
         return labelled(label, dedent_block(inner).strip()) if inner and inner.strip() else label
     if name in ADMONITIONS or name == "details":
-        label = call.arg("title") or call.arg("summary") or title_case(call.arg("type", 0) or name)
+        label = call.arg("title") or call.arg("summary") or labels.title(call.arg("type", 0) or name)
         if name == "details" and not call.arg("summary"):
             label = "Details"
         ctx.note("hugo admonition", "converted", line, name)
@@ -262,7 +260,7 @@ def _code(call: Call, ctx: Context, line: int) -> str:
     ctx.note("hugo highlight", "converted", line, call.name)
     if inline:
         return _inline_code(body.strip())
-    return fence(dedent_block(body).strip("\n"), lang)
+    return fenced(dedent_block(body).strip("\n"), lang)
 
 
 def _code_toggle_data(call: Call, ctx: Context, line: int) -> str:
@@ -288,7 +286,7 @@ def _file_label(call: Call, lang: str) -> str:
 
 
 def _labelled_code(label: str, lang: str, body: str) -> str:
-    block = fence(body, lang)
+    block = fenced(body, lang)
     return labelled(label, block) if label else block
 
 
@@ -341,7 +339,7 @@ def _indent_like(rendered: str, text: str, start: int) -> str:
     line_start = text.rfind("\n", 0, start) + 1
     lead = text[line_start:start]
     if lead.strip():
-        if rendered.lstrip().startswith(("```", "~~~")) or rendered.startswith(tuple("-*+#|")):
+        if open_fence(rendered.lstrip().partition("\n")[0]) or rendered.startswith(tuple("-*+#|")):
             return "\n" + rendered  # a block needs its own line
         return rendered
     lines = rendered.split("\n")

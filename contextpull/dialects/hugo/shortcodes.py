@@ -16,15 +16,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-# A call's text between its delimiters longer than this is not a call (real ones are a line or
-# a few): it bounds the work one unclosed "{{<" can cause.
-MAX_TAG_CHARS = 10_000
+from ..syntax.options import arguments
+from ..syntax.template_tags import HUGO, Lexer, Tag, hold
+
 _NAME = re.compile(r"[A-Za-z_][\w./-]*")
-_CLOSERS = {"<": ">}}", "%": "%}}"}
-_ARG = re.compile(r"(?:([A-Za-z_][\w-]*)=)?(\"(?:[^\"\\]|\\.)*\"|`[^`]*`|'[^']*'|\S+)")
-# Private-use characters: never in a page's source, so a placeholder cannot collide with text.
-_HOLD = "\ue000{}\ue001"
-_HELD = re.compile("\ue000(\\d+)\ue001")
+_CLOSE_MARK = {"<": ">", "%": "%"}
 
 
 @dataclass(frozen=True)
@@ -48,42 +44,17 @@ class Call:
         return ""
 
 
-@dataclass(frozen=True)
-class _Tag:
-    start: int
-    end: int
-    delim: str  # "<" or "%"
-    body: str  # the text between "{{<" and ">}}"
-
-
 def _scan(text: str):
-    """Every ``{{< ... >}}`` and ``{{% ... %}}`` in order, found with ``str.find`` so that the
-    work stays linear in the text whatever it holds: an opener whose closer comes after another
-    opener is not a tag, and once a closer is absent no later opener of its kind is tried."""
+    """Every ``{{< ... >}}`` and ``{{% ... %}}`` in order (``template_tags.HUGO``: an opener
+    whose closer comes after another ``{{`` is not a tag)."""
+    lexer = Lexer(text, HUGO)
     pos = 0
-    exhausted: set[str] = set()
-    while True:
-        i = text.find("{{", pos)
-        if i == -1 or i + 2 >= len(text):
-            return
-        delim = text[i + 2]
-        if delim not in _CLOSERS or delim in exhausted:
-            pos = i + 2
-            continue
-        j = text.find(_CLOSERS[delim], i + 3)
-        if j == -1:
-            exhausted.add(delim)
-            pos = i + 3
-            continue
-        again = text.find("{{", i + 3, j)
-        if again != -1 or j - i > MAX_TAG_CHARS:
-            pos = again if again != -1 else i + 3
-            continue
-        yield _Tag(i, j + 3, delim, text[i + 3 : j])
-        pos = j + 3
+    while (tag := lexer.next(pos)) is not None:
+        yield tag
+        pos = tag.end
 
 
-def _escaped(tag: _Tag) -> bool:
+def _escaped(tag: Tag) -> bool:
     return tag.body.startswith("/*") and tag.body.endswith("*/") and len(tag.body) >= 4
 
 
@@ -97,18 +68,11 @@ def protect(text: str, held: list[str]) -> str:
     for tag in _scan(text):
         if not _escaped(tag):
             continue
-        held.append("{{" + tag.delim + tag.body[2:-2] + _CLOSERS[tag.delim][0] + "}}")
-        parts += [text[last : tag.start], _HOLD.format(len(held) - 1)]
+        literal = "{{" + tag.kind + tag.body[2:-2] + _CLOSE_MARK[tag.kind] + "}}"
+        parts += [text[last : tag.start], hold(held, literal)]
         last = tag.end
     parts.append(text[last:])
     return "".join(parts)
-
-
-def restore(text: str, held: list[str]) -> str:
-    """Placeholders back to the literal calls they stand for."""
-    if not held:
-        return text
-    return _HELD.sub(lambda m: held[int(m.group(1))], text)
 
 
 @dataclass(frozen=True)
@@ -122,7 +86,7 @@ class _Token:
     self_closing: bool  # {{< name />}}
 
 
-def _token(tag: _Tag) -> _Token | None:
+def _token(tag: Tag) -> _Token | None:
     body = tag.body.strip()
     body = body[1:].lstrip() if body.startswith("-") else body  # {{<- trims whitespace in Hugo
     body = body[:-1].rstrip() if body.endswith("-") else body
@@ -137,23 +101,18 @@ def _token(tag: _Tag) -> _Token | None:
         return None
     self_closing = rest.rstrip().endswith("/")
     args = rest.rstrip()[:-1] if self_closing else rest
-    return _Token(tag.start, tag.end, tag.delim, closing, m.group(0), args, self_closing)
+    return _Token(tag.start, tag.end, tag.kind, closing, m.group(0), args, self_closing)
 
 
 def parse_args(raw: str) -> tuple[tuple[str, ...], dict]:
     """Positional and named arguments; quotes go, as Hugo's parser drops them."""
     positional: list[str] = []
     named: dict = {}
-    for m in _ARG.finditer(raw):
-        value = m.group(2)
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"`'":
-            value = value[1:-1]
-            if m.group(2)[0] == '"':
-                value = value.replace('\\"', '"')
-        if m.group(1):
-            named[m.group(1)] = value
+    for argument in arguments(raw):
+        if argument.name is not None:
+            named[argument.name] = argument.value
         else:
-            positional.append(value)
+            positional.append(argument.value)
     return tuple(positional), named
 
 

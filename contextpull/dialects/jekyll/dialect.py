@@ -22,13 +22,15 @@ from ..api import Context, Included
 from ..site_reader import SiteReader
 from . import pages
 from ..data.values import dotted, note_object_tags, note_unreadable, parse_data
-from ..markup import html_to_text, outside_code, strip_html_comments
+from ..markup import html_to_text, strip_html_comments
+from ..syntax.fences import outside_code
+from ..syntax.options import arguments
+from ..syntax.template_tags import restore
 
 NAME = "jekyll"
 
 DATA_EXTENSIONS = (".yml", ".yaml", ".json", ".csv", ".tsv")
 _CODE_ELEMENT = re.compile(r"<code>(.*?)</code>", re.S)
-_PARAM = re.compile(r"""([\w-]+)\s*=\s*("[^"]*"|'[^']*'|[^\s"']+)""")
 
 
 def prepare(text: str, ctx: Context) -> str:
@@ -36,7 +38,7 @@ def prepare(text: str, ctx: Context) -> str:
     out = text
     if "{" in text:
         scope = _scope(ctx, None, {})
-        out = liquid.restore(_read(text, ctx, scope, 1, False), scope.held)
+        out = restore(_read(text, ctx, scope, 1, False), scope.held)
     return outside_code(out, _visible) if "<" in out or "&" in out else out
 
 
@@ -131,9 +133,10 @@ def _include_args(args: str, scope: liquid.Scope) -> tuple[str, dict]:
     else:
         file, _, rest = args.partition(" ")
     params = {}
-    for key, raw in _PARAM.findall(rest):
-        value = scope.value(raw)
-        params[key] = value if value is not None else ""
+    for argument in arguments(rest, spaced=True):
+        if argument.name is not None:
+            value = scope.value(argument.raw)
+            params[argument.name] = value if value is not None else ""
     return file, params
 
 

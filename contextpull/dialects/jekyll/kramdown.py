@@ -16,19 +16,17 @@ from __future__ import annotations
 import re
 
 from ..api import Context
-from ..markup import labelled, outside_code, outside_inline_code, split_code, strip_heading_attributes
+from ..markup import strip_heading_attributes
+from ..syntax.labels import class_label, labelled
+from ..syntax import attributes
+from ..syntax.fences import outside_code, outside_inline_code, split_code
+from ..syntax.line_map import numbered
 
-# The label each admonition class shows; the first class of a list found here wins, warnings
-# before the generic "note" so ``.note .warning`` reads "Warning".
-LABELS = {"danger": "Danger", "error": "Error", "warning": "Warning", "caution": "Caution",
-          "important": "Important", "tip": "Tip", "hint": "Hint", "note": "Note", "info": "Note"}
 # The attributes are a run that starts and ends with a character that is not a blank, each inner
 # blank run followed by one: the lazy ``([^}]*?)\s*`` took time cubic in a run of blanks.
-_BLOCK_IAL = re.compile(r"^[ \t]{0,3}\{:(?!:)\s*(?!\s)((?:[^}\s]|\s+(?=[^}\s]))*)\s*\}[ \t]*$")
 _ALD = re.compile(r"^[ \t]{0,3}\{:[\w-]+:[^}]*\}[ \t]*$")
 _OPTIONS = re.compile(r"^[ \t]*\{::options\b[^}]*/\}[ \t]*$")
 _TOC_ITEM = re.compile(r"^[ \t]*(?:[*+-]|\d+\.)\s+[^\n]*$")
-_SPAN_IAL = re.compile(r"\{:\s*(?:[#.][\w-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+))(?:\s+(?:[#.][\w-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+)))*\s*\}")
 
 
 def prepare(text: str, ctx: Context, first_line: int = 1, fixed_line: bool = False) -> str:
@@ -38,10 +36,8 @@ def prepare(text: str, ctx: Context, first_line: int = 1, fixed_line: bool = Fal
     if "{:" not in text:
         return outside_code_headings(text)
     out: list[str] = []
-    line = first_line
-    for is_code, chunk in split_code(text):
+    for line, is_code, chunk in numbered(split_code(text), first_line):
         out.append(chunk if is_code else _prose(chunk, ctx, first_line if fixed_line else line, fixed_line))
-        line += chunk.count("\n") + 1
     return outside_code_headings("\n".join(out))
 
 
@@ -61,11 +57,11 @@ def _prose(chunk: str, ctx: Context, first_line: int, fixed: bool) -> str:
             out[i] = ""
             ctx.note("kramdown extension", "converted", where)
             continue
-        m = _BLOCK_IAL.match(raw)
-        if m is None:
+        found = _block_attributes(raw)
+        if found is None:
             continue
         out[i] = ""  # a blank line where the list stood keeps later lines where they were
-        attrs = m.group(1)
+        attrs = found.source
         if attrs.replace(" ", "") == "toc":
             if i > 0 and _TOC_ITEM.match(lines[i - 1]):
                 out[i - 1] = ""
@@ -80,7 +76,27 @@ def _prose(chunk: str, ctx: Context, first_line: int, fixed: bool) -> str:
         elif i > 0 and lines[i - 1].strip() and out[i - 1]:
             _label_block(out, i - 1, -1, label)
     kept = "\n".join(line for line in out if line is not None)
-    return outside_inline_code(kept, lambda part: _SPAN_IAL.sub("", part)) if "{:" in kept else kept
+    return outside_inline_code(kept, _without_span_attributes) if "{:" in kept else kept
+
+
+def _block_attributes(line: str) -> attributes.AttributeList | None:
+    """A block attribute list alone on its line, indented up to three columns: ``{: .note}``,
+    ``{:toc}`` (a reference to a definition, so bare words count)."""
+    indent = len(line) - len(line.lstrip(" \t"))
+    if indent > 3 or not line.startswith("{:", indent) or line.startswith("{::", indent):
+        return None
+    return attributes.whole_line(line, kramdown=True, words=True)
+
+
+def _without_span_attributes(part: str) -> str:
+    """Span attribute lists (``*word*{: .cls}``) go: a page never shows them."""
+    kept: list[str] = []
+    last = 0
+    for found in attributes.find_all(part, kramdown=True):
+        kept.append(part[last : found.start])
+        last = found.end
+    kept.append(part[last:])
+    return "".join(kept)
 
 
 def _extension_blocks(chunk: str, name: str, *, keep: bool) -> str:
@@ -105,7 +121,7 @@ def _extension_blocks(chunk: str, name: str, *, keep: bool) -> str:
 
 def _label(attrs: str) -> str | None:
     classes = {c[1:].lower() for c in attrs.split() if c.startswith(".")}
-    return next((label for c, label in LABELS.items() if c in classes), None)
+    return class_label(classes)
 
 
 def _label_block(out: list[str | None], start: int, step: int, label: str) -> None:

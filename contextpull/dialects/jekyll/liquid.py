@@ -20,14 +20,14 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..markup import fence
+from ..syntax.fences import fenced
+from ..syntax.line_map import LineMap
+from ..syntax.template_tags import LIQUID, Lexer, end_tag, hold, restore
 
 _TAG_NAME = re.compile(r"\s*(#|[A-Za-z_]\w*)")
 CONTROL = frozenset("if elsif else endif unless endunless case when endcase for endfor break continue "
                     "tablerow endtablerow cycle increment decrement ifchanged endifchanged".split())
 _OPENERS = frozenset("if unless case for tablerow".split())
-_HOLD = "\ue002{}\ue003"
-_HELD = re.compile("\ue002(\\d+)\ue003")
 _QUOTED = re.compile(r"""^(?:"([^"]*)"|'([^']*)')$""")
 
 
@@ -66,10 +66,6 @@ class Scope:
         return self.lookup(path)
 
 
-def restore(text: str, held: list[str]) -> str:
-    return _HELD.sub(lambda m: held[int(m.group(1))], text) if held else text
-
-
 @dataclass(frozen=True)
 class _Token:
     start: int
@@ -80,37 +76,21 @@ class _Token:
     trim_right: bool  # -%} or -}}
 
 
-def _next_token(text: str, pos: int, done: dict[str, int]) -> _Token | None:
+def _next_token(lexer: Lexer, pos: int) -> _Token | None:
     """The first tag or output at or after ``pos``, ending at its first closer as Liquid's
-    tokenizer reads it; found with ``str.find``, each kind's next opener remembered (``done``:
-    kind -> its next position, -1 when there is none, so a kind whose closer is absent is not
-    looked for again), so the work stays linear in the text whatever it holds."""
-    while True:
-        for kind in "%{":
-            at = done.get(kind, pos)
-            if at != -1 and at < pos:
-                done[kind] = text.find("{" + kind, pos)
-            elif kind not in done:
-                done[kind] = text.find("{" + kind, pos)
-        starts = [i for i in done.values() if i != -1]
-        if not starts:
-            return None
-        i = min(starts)
-        kind = text[i + 1]
-        j = text.find("%}" if kind == "%" else "}}", i + 2)
-        if j == -1:
-            done[kind] = -1
-            continue
-        body = text[i + 2 : j]
+    tokenizer reads it (``template_tags.LIQUID``)."""
+    while (tag := lexer.next(pos)) is not None:
+        body = tag.body
         trim_left, trim_right = body.startswith("-"), body.endswith("-") and len(body) > 1
         body = body[1 if trim_left else 0 : len(body) - 1 if trim_right else len(body)]
-        if kind == "{":
-            return _Token(i, j + 2, None, body, trim_left, trim_right)
+        if tag.kind == "{":
+            return _Token(tag.start, tag.end, None, body, trim_left, trim_right)
         m = _TAG_NAME.match(body)
         if m is None:  # "{% %}" with no name is text to Liquid's lax reader; keep it
-            pos = j + 2
+            pos = tag.end
             continue
-        return _Token(i, j + 2, m.group(1), body[m.end() :], trim_left, trim_right)
+        return _Token(tag.start, tag.end, m.group(1), body[m.end() :], trim_left, trim_right)
+    return None
 
 
 def render(text: str, scope: Scope, first_line: int, fixed_line: bool = False) -> str:
@@ -119,15 +99,13 @@ def render(text: str, scope: Scope, first_line: int, fixed_line: bool = False) -
     if "{%" not in text and "{{" not in text:
         return text
     out: list[str] = []
-    pos = counted = 0
-    line = first_line
-    done: dict[str, int] = {}
-    while (tok := _next_token(text, pos, done)) is not None:
+    pos = 0
+    lines = None if fixed_line else LineMap(text, first_line)
+    lexer = Lexer(text, LIQUID)
+    while (tok := _next_token(lexer, pos)) is not None:
         before = text[pos : tok.start]
         out.append(before.rstrip(" \t") if tok.trim_left else before)
-        if not fixed_line:  # counted on from the last tag: a page of thousands of tags stays linear
-            line += text.count("\n", counted, tok.start)
-            counted = tok.start
+        line = first_line if lines is None else lines.line(tok.start)
         scope.line = line
         if tok.name is None:
             rendered, pos = _output(tok.body, scope, line), tok.end
@@ -157,26 +135,26 @@ def _tag(text: str, m: _Token, scope: Scope, line: int, first_line: int, fixed: 
         if end is None:
             scope.note(f"liquid {name}", "unresolved", line, f"{{% {name} %}} never closed: the rest kept as written")
             rest = text[m.end :]
-            return _hold(scope, rest) if name == "raw" else rest, len(text)
-        inner = text[m.end : end.start()]
+            return hold(scope.held, rest) if name == "raw" else rest, len(text)
+        inner = text[m.end : end[0]]
         if name == "comment":
-            return "", end.end()
+            return "", end[1]
         scope.note("liquid raw", "converted", line)
-        return _hold(scope, inner), end.end()
+        return hold(scope.held, inner), end[1]
     if name in ("highlight", "capture"):
         end = _end(text, name, m.end, scope)
         if end is None:
             scope.note(f"liquid {name}", "unresolved", line, f"{{% {name} %}} never closed")
             return "", m.end
-        start_line = first_line if fixed else first_line + text.count("\n", 0, m.end)
-        inner = render(text[m.end : end.start()], scope, start_line, fixed)
+        start_line = first_line if fixed else line + text.count("\n", m.start, m.end)
+        inner = render(text[m.end : end[0]], scope, start_line, fixed)
         if name == "capture":
             scope.names[args.split()[0] if args else ""] = restore(inner, scope.held).strip()
-            return "", end.end()
+            return "", end[1]
         scope.note("liquid highlight", "converted", line)
         lang = args.split()[0] if args else ""
         body = inner.strip("\n")
-        return fence(body, lang), end.end()
+        return fenced(body, lang), end[1]
     if name == "assign":
         target, _, expr = args.partition("=")
         value = evaluate(expr, scope)
@@ -207,26 +185,16 @@ def _tag(text: str, m: _Token, scope: Scope, line: int, first_line: int, fixed: 
     return "", m.end
 
 
-def _end(text: str, name: str, start: int, scope: Scope) -> re.Match | None:
+def _end(text: str, name: str, start: int, scope: Scope) -> tuple[int, int] | None:
     """The closing tag of block ``name`` after ``start``; a search that failed is remembered,
     so a page of unclosed openers is searched once, not once per opener."""
     key = (id(text), name)
     if key in scope.no_end and start >= scope.no_end[key]:
         return None
-    found = _end_tag(name).search(text, start)
+    found = end_tag(text, start, name, "{%", "%}")
     if found is None:
         scope.no_end[key] = start
     return found
-
-
-def _end_tag(name: str) -> re.Pattern:
-    """The end tag of block ``name`` (``re`` keeps the few compiled ones)."""
-    return re.compile(r"\{%-?\s*end" + re.escape(name) + r"\s*-?%\}")
-
-
-def _hold(scope: Scope, literal: str) -> str:
-    scope.held.append(literal)
-    return _HOLD.format(len(scope.held) - 1)
 
 
 def _output(expr: str, scope: Scope, line: int) -> str:

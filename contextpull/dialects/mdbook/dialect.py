@@ -24,16 +24,17 @@ from ..api import Context
 from ..site_reader import SiteReader
 from ...bounded_read import CONFIG_FILE_LIMIT
 from . import pages
-from ..markup import html_to_text, split_code, strip_html_comments
+from ..markup import html_to_text, strip_html_comments
+from ..syntax.fences import open_fence, split_code
+from ..syntax.line_map import numbered
+from ..syntax.options import arguments
 from .links import expand_links
 
 NAME = "mdbook"
 
-_FENCE_INFO = re.compile(r"^[ \t]*(?:`{3,}|~{3,})[ \t]*([^\s`]*)")
 # Attribute values may hold ">" (a caption naming `Point<T>`), so quoted values are read whole.
 _LISTING_OPEN = re.compile(r"^[ \t]*<Listing\b((?:\"[^\"]*\"|[^\">])*)>[ \t]*$")
 _LISTING_CLOSE = re.compile(r"^[ \t]*</Listing>[ \t]*$")
-_ATTRIBUTE = re.compile(r"([\w-]+)=\"([^\"]*)\"")
 # A chapter's name may hold one level of brackets ("[`Vec<T>` and [] slices](x.md)"); with no
 # other way to match a bracket, a malformed line costs what it weighs.
 _SUMMARY_LINK = re.compile(
@@ -48,8 +49,8 @@ def _rust(info: str) -> bool:
 def _hide_rust_lines(code: str, ctx: Context, origin: int) -> str:
     """One fenced block as the renderer shows it: hidden lines of a Rust block dropped."""
     lines = code.split("\n")
-    m = _FENCE_INFO.match(lines[0])
-    if m is None or not _rust(m.group(1)) or len(lines) < 2:
+    opened = open_fence(lines[0])
+    if opened is None or not _rust(opened.language) or len(lines) < 2:
         return code
     kept, hidden = [lines[0]], 0
     for line in lines[1:]:
@@ -71,7 +72,8 @@ def _listings(prose: str, ctx: Context, stack: list[dict[str, str]], first: int)
         opened = _LISTING_OPEN.match(line) if "<Listing" in line else None
         if opened is not None:
             ctx.note("trpl listing", "converted", first + k)
-            attrs = {k: html.unescape(v) for k, v in _ATTRIBUTE.findall(opened.group(1))}
+            attrs = {a.name: html.unescape(a.raw[1:-1]) for a in arguments(opened.group(1))
+                     if a.name is not None and len(a.raw) >= 2 and a.raw[0] == a.raw[-1] == '"'}
             stack.append(attrs)
             if attrs.get("file-name"):
                 out.append(f"Filename: {attrs['file-name']}")
@@ -89,13 +91,12 @@ def _listings(prose: str, ctx: Context, stack: list[dict[str, str]], first: int)
 
 def _page(text: str, ctx: Context) -> str:
     """The renderer's view of the expanded text: code blocks' hidden lines, then prose markup."""
-    parts, stack, line = [], [], 1
-    for is_code, chunk in split_code(text):
+    parts, stack = [], []
+    for line, is_code, chunk in numbered(split_code(text)):
         if is_code:
             parts.append(_hide_rust_lines(chunk, ctx, line))
         else:
             parts.append(html_to_text(strip_html_comments(_listings(chunk, ctx, stack, line))))
-        line += chunk.count("\n") + 1
     return "\n".join(parts)
 
 
@@ -118,8 +119,7 @@ def _unknown_directives(text: str, ctx: Context) -> None:
     does not know: the page shows it as written, which its author will want to know. Code
     blocks and code spans are left out, where such text is most often an example of a template
     language (Handlebars' ``{{#each}}``)."""
-    line = 1
-    for is_code, chunk in split_code(text):
+    for line, is_code, chunk in numbered(split_code(text)):
         if not is_code and "{{" in chunk:
             for k, row in enumerate(chunk.split("\n")):
                 if "{{" not in row:
@@ -129,7 +129,6 @@ def _unknown_directives(text: str, ctx: Context) -> None:
                     if m.group(1) is None and m.group(2) not in _KNOWN:
                         ctx.note("mdbook directive", "unresolved", line + k,
                                  f"unknown directive {{{{#{m.group(2)}}}}}, kept as written")
-        line += chunk.count("\n") + 1
 
 
 def _book_src(ctx: Context) -> str:

@@ -18,12 +18,12 @@ the resolver through ``within``, as mdBook's own limit of 10 does.
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass
 
 from ..api import Context, Included
 from ..selection import SelectionError, lines_between, region, whole
+from ..syntax.line_map import LineMap
 
 # The arguments hold no brace: a scan for the closing braces stops at the next directive, so a
 # line of unclosed "{{#include " costs what it weighs (mdBook's paths never hold one). The opener
@@ -120,9 +120,4 @@ def expand_links(text: str, ctx: Context, base: str) -> str:
     """The document's links resolved against ``base``, its folder relative to the repository."""
     if "{{" not in text:
         return text
-    starts = [0] + [m.end() for m in re.finditer("\n", text)]
-
-    def line_of(offset: int) -> int:
-        return bisect.bisect_right(starts, offset)
-
-    return _replace(text, ctx, base, line_of, None)
+    return _replace(text, ctx, base, LineMap(text).line, None)

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..syntax import attributes
+
 # Deeper nesting than any page has is text, so rendering never recurses without bound
 # (markdown-it's maxNesting does the same).
 MAX_NESTING = 20
@@ -176,10 +178,12 @@ def _directive_title(rest: str) -> str:
         end = rest.rfind("]")
         if end > 0:
             return rest[1:end].strip()
-    m = re.search(r"""\{[^}]*\btitle=(?:"([^"]*)"|'([^']*)')[^}]*\}""", rest)
-    if m is not None:
-        return (m.group(1) or m.group(2) or "").strip()
-    return re.sub(r"\{[^}]*\}\s*$", "", rest).strip()
+    found = attributes.trailing(rest, kramdown=False, words=True)
+    if found is None:
+        return rest
+    if "title" in found.pairs:
+        return found.pairs["title"].strip()
+    return rest[: found.start].strip()
 
 
 def parse(text: str) -> tuple[list, list[tuple[str, int]]]:

@@ -18,7 +18,6 @@ Code (fenced blocks and inline spans) is masked first (``mdx_source.mask``) and 
 
 from __future__ import annotations
 
-import bisect
 import html
 import json
 import posixpath
@@ -27,8 +26,11 @@ from dataclasses import dataclass, field
 
 from . import import_paths, jsx, provided
 from ..api import Context, Included
-from ..markup import dedent_block, labelled, strip_heading_attributes, title_case
-from ..markup import fence
+from ..markup import dedent_block, strip_heading_attributes
+from ..syntax import labels
+from ..syntax.labels import labelled
+from ..syntax.fences import fenced
+from ..syntax.line_map import LineMap
 from .mdx_source import Import, blank_comments, mask, take_esm, unmask
 
 _BLOCK = "\x02"  # opens every block the rendering makes; removed before the text leaves
@@ -54,7 +56,7 @@ class _Env:
     codes: list[str]  # shared by the document and its partials, so code is unmasked once
     imports: dict[str, Import] = field(default_factory=dict)
     props: dict[str, str] = field(default_factory=dict)
-    starts: list[int] = field(default_factory=list)  # offsets where lines of the masked text begin
+    lines: LineMap | None = None  # the masked text's lines
     commonmark: bool = False  # a file the site reads as CommonMark: no ESM, braces are text
     data: dict = field(default_factory=dict)  # JSON imports read so far, by name
     bound: set = field(default_factory=set)  # names the source's import/export statements bind
@@ -63,7 +65,7 @@ class _Env:
     def at(self, pos: int) -> int:
         if self.line is not None:
             return self.line
-        return bisect.bisect_right(self.starts, pos)
+        return self.lines.line(pos)
 
     def note(self, construct: str, outcome: str, pos: int, detail: str = "") -> None:
         self.ctx.note(construct, outcome, self.at(pos), detail)
@@ -104,7 +106,7 @@ def _render_source(text: str, env: _Env) -> str:
     if not env.commonmark:
         masked, statements, imports = take_esm(masked, env.codes, sources)
         env.bound |= provided.bound_names(sources)
-    env.starts = [0] + [m.end() for m in re.finditer("\n", masked)]
+    env.lines = LineMap(masked)
     for (kind, line), source in zip(statements, sources):
         escapes = [spec for spec in import_paths.specifiers(source)
                    if import_paths.outside(spec, env.base, site_folder(env.ctx))]
@@ -129,7 +131,7 @@ def _render(nodes: list, env: _Env, tab_labels: dict[str, str] | None = None) ->
             parts.append(_expression(node, env))
         elif isinstance(node, jsx.Directive):
             _note_directive(node, env)
-            parts.append(_block(_labelled(node.title or title_case(node.name), _body(node.children, env), env)))
+            parts.append(_block(_labelled(node.title or labels.title(node.name), _body(node.children, env), env)))
         else:
             parts.append(_element(node, env, tab_labels))
     return "".join(parts)
@@ -141,7 +143,7 @@ def _block(text: str) -> str:
 
 
 def _labelled(label: str, body: str, env: _Env) -> str:
-    """``markup.labelled``, judged on the body's real text (its code is masked here) and with the
+    """``labels.labelled``, judged on the body's real text (its code is masked here) and with the
     label alone on its line when the body opens with a nested block (an admonition in a tab)."""
     first = unmask(body.split("\n", 1)[0], env.codes)
     if body.startswith(_BLOCK) or (first.strip() and labelled(label, first).endswith(":\n\n" + first.strip("\n"))):
@@ -246,7 +248,7 @@ def _element(node: jsx.Element, env: _Env, tab_labels: dict[str, str] | None) ->
         return _imported(node, env)
     if name == "Admonition":
         env.note("admonition", "converted", node.pos)
-        label = _text(attrs.get("title")) or title_case(_text(attrs.get("type")) or "note")
+        label = _text(attrs.get("title")) or labels.title(_text(attrs.get("type")) or "note")
         return _block(_labelled(label, _body(node.children, env), env))
     if name == "Tabs":
         env.note("tabs", "converted", node.pos)
@@ -382,4 +384,4 @@ def _code_block(node: jsx.Element, env: _Env) -> str:
     env.note("code block component", "converted", node.pos)
     title = _text(attrs.get("title"))
     info = f'{language} title="{title}"' if language and title and '"' not in title else language
-    return _block(mask(fence(code, info), env.codes))
+    return _block(mask(fenced(code, info), env.codes))

@@ -3,7 +3,7 @@
 statements, HTML comments.
 
 Every step keeps the text's line count, so a construct's note names the line it stands on in the
-document. Code (fenced blocks and inline spans, found by ``markup``) becomes one placeholder per
+document. Code (fenced blocks and inline spans, found by ``syntax.fences``) becomes one placeholder per
 line, keeping the line's indentation: a block dedented inside ``<TabItem>`` moves its code with it,
 and ``unmask`` puts the code back exactly.
 """
@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..markup import outside_inline_code, split_code
+from ..syntax.fences import closes, open_fence, outside_inline_code, split_code
+from ..syntax.template_tags import hold, restore
 
-_TOKEN = re.compile("\x00(\\d+)\x00")
 # MDX reads a line starting with one of these at the top level as ESM (micromark-extension-mdxjs-esm).
 _ESM_START = re.compile(
     r"(?:import(?:\s+type)?(?:\s*[{*'\"]|\s+[\w$]+\s*(?:,|from\b))|export\s+(?:(?:const|let|var|function|async|default|class|type|interface)\b|[{*]))"
@@ -23,7 +23,6 @@ _ESM_START = re.compile(
 _DEFAULT_IMPORT = re.compile(r"""import\s+([A-Za-z_$][\w$]*)\s*(?:,\s*\{[^}]*\}\s*)?from\s*(['"])(.*?)\2""", re.S)
 _STRING = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`[^`]*`""")
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
-_LIST_FENCE = re.compile(r"^([ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+)(`{3,}|~{3,})")
 _LINK_TARGET = re.compile(r"\]\(((?:[^()\s]|\([^()\s]*\))*(?:\s+\"[^\"]*\")?)\)")
 _CONTINUES = re.compile(r"[ \t}\])(.]")
 
@@ -42,8 +41,7 @@ def mask(text: str, codes: list[str]) -> str:
     """``text`` with its code replaced by placeholders whose values are appended to ``codes``."""
 
     def token(piece: str) -> str:
-        codes.append(piece)
-        return f"\x00{len(codes) - 1}\x00"
+        return hold(codes, piece)
 
     def per_line(chunk: str) -> str:
         out = []
@@ -88,24 +86,23 @@ def mask(text: str, codes: list[str]) -> str:
 
 def _list_fences(lines: list[str]):
     """(first, end, column) of each fenced block that opens after a list marker (``1.  ```ts``),
-    which ``markup.split_code`` does not see: its lines are code on the page, so they are masked
+    which ``fences.split_code`` does not see: its lines are code on the page, so they are masked
     up to the end of the list item or of the run of prose (the shared parser takes an indented
     closing fence for an opening one, so that is where ``split_code``'s next code chunk starts)."""
     i, n = 0, len(lines)
     while i < n:
-        m = _LIST_FENCE.match(lines[i])
-        if m is None:
+        opened = open_fence(lines[i], list_items=True)
+        if opened is None or not opened.lead.strip():
             i += 1
             continue
-        column, marker = m.end(1), m.group(2)
+        column = len(opened.lead)
         j = i + 1
         while j < n:
             line = lines[j]
-            stripped = line.strip()
-            if stripped and len(line) - len(line.lstrip(" \t")) < column:
+            if line.strip() and len(line) - len(line.lstrip(" \t")) < column:
                 break  # the list item ended
             j += 1
-            if stripped and stripped == marker[0] * len(stripped) and len(stripped) >= len(marker):
+            if closes(line, opened):
                 break  # its closing fence
         yield i, j, column
         i = j
@@ -121,9 +118,7 @@ def _mask_links(lines: list[str], token) -> str:
 
 def unmask(text: str, codes: list[str]) -> str:
     """The placeholders of ``mask`` back to their code."""
-    if "\x00" not in text:
-        return text
-    return _TOKEN.sub(lambda m: codes[int(m.group(1))], text)
+    return restore(text, codes)
 
 
 def blank_comments(text: str) -> str:

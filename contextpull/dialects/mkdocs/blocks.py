@@ -24,7 +24,10 @@ from __future__ import annotations
 import re
 
 from ..api import Context
-from ..markup import FENCE_OPEN, dedent_block, labelled, title_case
+from ..markup import dedent_block
+from ..syntax import labels
+from ..syntax.labels import labelled
+from ..syntax.fences import closes, open_fence
 from .config import entries, extension_options
 
 Lines = list[tuple[int, str]]
@@ -105,10 +108,9 @@ def _indented_body(lines: Lines, i: int, need: int) -> int:
 
 def _fence_end(lines: Lines, i: int) -> int:
     """The index after the fenced block opening at ``i`` (an unclosed fence runs to the end)."""
-    marker = FENCE_OPEN.match(lines[i][1]).group(1)
+    fence = open_fence(lines[i][1])
     for j in range(i + 1, len(lines)):
-        stripped = lines[j][1].strip()
-        if stripped and stripped == marker[0] * len(stripped) and len(stripped) >= len(marker):
+        if closes(lines[j][1], fence):
             return j + 1
     return len(lines)
 
@@ -119,7 +121,7 @@ def _block_close(lines: Lines, i: int, slashes: int) -> int:
     depth, j = 0, i
     while j < len(lines):
         text = lines[j][1]
-        if ("`" in text or "~" in text) and FENCE_OPEN.match(text):
+        if ("`" in text or "~" in text) and open_fence(text):
             j = _fence_end(lines, j)
             continue
         close = _BLOCK_CLOSE.match(text)
@@ -187,7 +189,7 @@ def convert_blocks(lines: Lines, ctx: Context, depth: int = 0, names: frozenset 
     i, n = 0, len(lines)
     while i < n:
         origin, text = lines[i]
-        if ("`" in text or "~" in text) and FENCE_OPEN.match(text):
+        if ("`" in text or "~" in text) and open_fence(text):
             end = _fence_end(lines, i)
             out.extend(lines[i:end])
             i = end
@@ -196,7 +198,7 @@ def convert_blocks(lines: Lines, ctx: Context, depth: int = 0, names: frozenset 
         if m is not None:
             indent, kind, title = m.group(1), m.group(3), m.group(5)
             end, body = _nested_body(lines, i, indent, ctx, depth, names)
-            label = title_case(kind) if title is None else title
+            label = labels.title(kind) if title is None else title
             _labelled(out, origin, indent, label, body)
             ctx.note(ADMONITION, "converted", origin)
             i = end
@@ -269,7 +271,7 @@ def _block(lines: Lines, i: int, m: re.Match, out: Lines, ctx: Context, depth: i
     elif name == "admonition":
         _labelled(out, origin, indent, title or "", body)
     else:  # an admonition type, or details (its summary, else "Details")
-        _labelled(out, origin, indent, title_case(name) if title is None else title, body)
+        _labelled(out, origin, indent, labels.title(name) if title is None else title, body)
     if close + 1 < len(lines) and lines[close + 1][1].strip():
         out.append((origin, ""))  # the block ends a paragraph: text right after it is a new one
     return close + 1

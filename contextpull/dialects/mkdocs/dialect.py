@@ -24,7 +24,9 @@ from ...parsing.blocks import Code, Heading, ParsedDocument
 from ..api import Context
 from ..site_reader import SiteReader
 from . import pages
-from ..markup import FENCE_OPEN, html_to_text, outside_code, outside_inline_code, strip_heading_attributes, strip_html_comments
+from ..markup import html_to_text, strip_heading_attributes, strip_html_comments
+from ..syntax import attributes
+from ..syntax.fences import closes, open_fence, outside_code, outside_inline_code
 from .blocks import block_names, convert_blocks
 from .config import nav_titles, site_config
 from .macros import render as render_macros
@@ -32,22 +34,38 @@ from .snippets import expand_snippets, expand_variants
 
 NAME = "mkdocs"
 
-_ATTR = r"(?:[#.][\w:.-]+|[\w:-]+=(?:\"[^\"]*\"|'[^']*'|[^\s}]+))"
-# attr_list after a link, image or emphasis, or ending a block's line: "{ width=300 }", "{: .x }".
-_ATTR_LIST = re.compile(
-    r"(?:(?<=[)\]*_`])|[ \t]+|^)\{:?[ \t]*" + _ATTR + r"(?:[ \t]+" + _ATTR + r")*[ \t]*\}(?=[ \t]*$|[ \t]|[.,;:!?])"
-)
 _ICON = re.compile(r"[ \t]*:(?:material|fontawesome|octicons|simple)-[\w-]+:")
 # _ICON without its leading blanks (which may be empty): found exactly where _ICON is, and
 # searched for much faster, since it starts with a character the regex engine can skip to.
 _ICON_NAME = re.compile(_ICON.pattern.removeprefix(r"[ \t]*"))
 _EMPTY_LINK = re.compile(r"!?\[[ \t]*\](?:\[[^\]\n]*\]|\([^)\n]*\))")
-_FENCE_ATTR_LANG = re.compile(r"\{\s*\.([\w+#-]+)")
 
 HEADING_ATTRIBUTES = "heading attributes"
 ATTR_LIST = "attr_list"
 ICON = "icon shortcode"
 HTML = "html"
+
+
+def _without_attr_lists(part: str) -> str:
+    """attr_list after a link, image or emphasis (``](x){ width=300 }``), or after blanks or at
+    the start (``{: .x }`` ending a block's line), followed by blanks, punctuation or the end:
+    removed, with the blanks before it."""
+    if "{" not in part:
+        return part
+    kept: list[str] = []
+    last = 0
+    for found in attributes.find_all(part):
+        start, end = found.start, found.end
+        if end < len(part) and part[end] not in " \t.,;:!?":
+            continue
+        while start > last and part[start - 1] in " \t":
+            start -= 1
+        if start == found.start and start > 0 and part[start - 1] not in ")]*_`":
+            continue
+        kept.append(part[last:start])
+        last = end
+    kept.append(part[last:])
+    return "".join(kept)
 
 
 def _inline(text: str, origin: int, ctx: Context) -> str:
@@ -58,7 +76,7 @@ def _inline(text: str, origin: int, ctx: Context) -> str:
             ctx.note(HEADING_ATTRIBUTES, "converted", origin)
             text = bare
     if "{" in text:
-        bare = outside_inline_code(text, lambda part: _ATTR_LIST.sub("", part))
+        bare = outside_inline_code(text, _without_attr_lists)
         if bare != text:
             ctx.note(ATTR_LIST, "converted", origin)
             text = bare.rstrip() if bare.strip() else ""
@@ -81,15 +99,13 @@ def _inline_pass(lines: list[tuple[int, str]], ctx: Context) -> list[str]:
     out: list[str] = []
     fence = None
     for origin, text in lines:
-        stripped = text.strip()
         if fence is not None:
             out.append(text)
-            if stripped and stripped == fence[0] * len(stripped) and len(stripped) >= len(fence):
+            if closes(text, fence):
                 fence = None
             continue
-        m = FENCE_OPEN.match(text) if ("`" in text or "~" in text) else None
-        if m is not None:
-            fence = m.group(1)
+        fence = open_fence(text) if ("`" in text or "~" in text) else None  # the test inline: most lines
+        if fence is not None:
             out.append(text)
             continue
         if "<!--" in text:
@@ -119,8 +135,8 @@ def finish(doc: ParsedDocument, ctx: Context) -> ParsedDocument:
     for block in doc.blocks:
         if isinstance(block, Code) and block.lang.startswith("{"):
             first = block.raw.split("\n", 1)[0]
-            m = _FENCE_ATTR_LANG.search(first)
-            block.lang = m.group(1) if m else ""
+            found = attributes.read(first, first.find("{"), words=True)
+            block.lang = found.classes[0] if found is not None and found.classes else ""
     if not (ctx.front_matter or {}).get("title") and not has_h1(doc):
         title = nav_titles(site_config(ctx, report=False)).get(ctx.path)
         if title:

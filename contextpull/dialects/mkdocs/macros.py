@@ -31,6 +31,8 @@ import re
 
 from ..api import Context
 from ..data.values import parse_data, scalar
+from ..syntax.line_map import LineMap
+from ..syntax.template_tags import Lexer, end_tag, jinja
 from .config import config_folder, entries, extension_options, listed_options
 
 ZENSICAL = "zensical.extensions.macros"
@@ -130,48 +132,31 @@ def _yaml_files(include) -> list[tuple[str | None, str]]:
 class _Renderer:
     def __init__(self, text: str, lines, ctx: Context, marks: dict, names: dict) -> None:
         self.text, self.ctx, self.marks, self.names = text, ctx, marks, names
-        self.starts = [0]
-        for _ in range(len(lines) - 1):
-            self.starts.append(text.index("\n", self.starts[-1]) + 1)
+        self.lines = LineMap(text)
         self.origins = [origin for origin, _ in lines]
         self.loop_names: set[str] = set()  # names a {% for %} binds: only the engine knows them
 
     def line(self, pos: int) -> int:
-        lo, hi = 0, len(self.starts) - 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if self.starts[mid] <= pos:
-                lo = mid
-            else:
-                hi = mid - 1
-        return self.origins[lo]
+        return self.origins[min(self.lines.index(pos), len(self.origins) - 1)]
 
     def run(self) -> str | None:
         """The page with each construct read; None when the template does not parse (an opener
         never closed): the plugin then leaves the page as written."""
         text, out, pos = self.text, [], 0
-        openers = {kind: self.marks[kind][0] for kind in ("var", "block", "comment")}
-        # each kind's next opener, found again only once passed: linear in the page
-        next_at = {kind: text.find(mark) for kind, mark in openers.items()}
+        marks = self.marks
+        lexer = Lexer(text, jinja(marks["block"], marks["var"], marks["comment"]))
         while True:
-            for kind, at in next_at.items():
-                if 0 <= at < pos:
-                    next_at[kind] = text.find(openers[kind], pos)
-            found = [(at, kind) for kind, at in next_at.items() if at >= 0]
-            if not found:
+            tag = lexer.next(pos)
+            if tag is None:
                 out.append(text[pos:])
                 return "".join(out)
-            at, kind = min(found)
+            at, end, kind = tag.start, tag.end, tag.kind
             out.append(text[pos:at])
-            closer = self.marks[kind][1]
-            start = at + len(openers[kind])
-            end = text.find(closer, start) if kind == "comment" else _closing(text, start, closer)
             if end < 0:
                 self.ctx.note(TEMPLATE, "unresolved", self.line(at),
-                              f"{openers[kind]} never closed: a template error, the page kept as written")
+                              f"{marks[kind][0]} never closed: a template error, the page kept as written")
                 return None
-            end += len(closer)
-            body = text[at + len(openers[kind]) : end - len(closer)].strip("-+ \t\n")
+            body = tag.body.strip("-+ \t\n")
             if kind == "comment":
                 self.ctx.note(COMMENT, "converted", self.line(at))
                 out.append(_blank(text, at, end))
@@ -201,9 +186,7 @@ class _Renderer:
     def endraw(self, pos: int) -> tuple[int, int] | None:
         """Where the ``endraw`` tag after ``pos`` starts and ends."""
         start, end = self.marks["block"]
-        pattern = re.compile(re.escape(start) + r"[-+]?\s*endraw\s*[-+]?" + re.escape(end))
-        m = pattern.search(self.text, pos)
-        return (m.start(), m.end()) if m else None
+        return end_tag(self.text, pos, "raw", start, end, trims="-+")
 
     def output(self, expr: str, written: str, line: int) -> str:
         value, why = self.value(expr)
@@ -242,24 +225,6 @@ def _jinja_scalar(value: object) -> str | None:
     if value is None or isinstance(value, bool):
         return str(value)
     return scalar(value)
-
-
-def _closing(text: str, start: int, closer: str) -> int:
-    """Where ``closer`` ends the tag or output opened before ``start``: outside the string
-    literals inside it, as Jinja's lexer reads them (``{{ '}}' }}`` prints ``}}``); -1 if never."""
-    first = text.find(closer, start)
-    i = start
-    while 0 <= i < first:
-        quote = min((q for q in (text.find('"', i, first), text.find("'", i, first)) if q >= 0), default=-1)
-        if quote < 0:
-            return first
-        shut = text.find(text[quote], quote + 1)
-        if shut < 0 or text.count("\n", quote, shut):  # an unclosed quote: the plain closer
-            return first
-        i = shut + 1
-        if i > first:
-            first = text.find(closer, i)
-    return first
 
 
 def _blank(text: str, start: int, end: int) -> str:

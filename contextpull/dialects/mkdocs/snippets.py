@@ -27,7 +27,7 @@ import posixpath
 import re
 
 from ..api import Context, Included
-from ..markup import fence
+from ..syntax.fences import fenced
 from .config import config_folder, extension_options
 from ..selection import SelectionError, lines_between, region, whole
 
@@ -211,7 +211,7 @@ def _variant_block(ctx: Context, found: tuple[str, str], line: int) -> str | Non
             shown += ["", "# ..."]
         code_lines = shown
     title = options.get("title", "").strip().strip('"')
-    return fence("\n".join(code_lines), "python" + (f' title="{title}"' if title else ""))
+    return fenced("\n".join(code_lines), "python" + (f' title="{title}"' if title else ""))
 
 
 def expand_variants(lines: Lines, ctx: Context) -> Lines:

@@ -27,9 +27,11 @@ import re
 from ..api import Context, Included
 from ..site_reader import SiteReader
 from . import pages
-from ..markup import html_to_text, labelled, strip_html_comments
+from ..markup import html_to_text, strip_html_comments
+from ..syntax import attributes
+from ..syntax.labels import SPHINX_ADMONITIONS, VERSION_LABELS, labelled, sphinx_title
 from . import directive_names as names
-from .directive_names import VERSION_LABELS, defined, unknown_detail
+from .directive_names import defined, unknown_detail
 from .pages import config_notes  # noqa: F401 - what conf.py left unread, said once (read.py)
 from .myst_lines import (
     OPEN, autodoc_only, closing, code_span, dedent_to, fence, options_and_content, squeeze,
@@ -46,15 +48,9 @@ MAX_NESTING = 20
 _TARGET = re.compile(r"^\s*\(([^()\s]+)\)=\s*$")
 _COMMENT = re.compile(r"^\s*%")
 _BREAK = re.compile(r"^\s*\+\+\+")
-_ATTRS = re.compile(r"^\s*\{[#.][^}]*\}\s*$")
 _INLINE = re.compile(r"\{([\w:.+-]+)\}(`+)(.+?)\2|(`+)(.+?)\4")
 _SUBSTITUTION = re.compile(r"\{\{\s*([\w.-]+)\s*\}\}")
 
-_ADMONITIONS = {
-    "note": "Note", "warning": "Warning", "tip": "Tip", "important": "Important",
-    "hint": "Hint", "caution": "Caution", "danger": "Danger", "error": "Error",
-    "attention": "Attention", "seealso": "See also",
-}
 _TITLED = ("admonition", *names.TABS, "topic", "sidebar")
 _CODE = ("code-block", "code", "sourcecode", "code-cell")
 # What a name means is directive_names' (shared with rst); these are docutils' own directives,
@@ -129,7 +125,7 @@ class _Converter:
                 self.note("myst target", "converted", number)
             elif _COMMENT.match(line):
                 self.note("myst comment", "converted", number)
-            elif _BREAK.match(line) or _ATTRS.match(line):
+            elif _BREAK.match(line) or _block_attributes(line):
                 self.note("myst block break", "converted", number)
             else:
                 if line.startswith("#"):  # the section an autodoc directive below nests in
@@ -230,7 +226,7 @@ class _Converter:
         if key == "glossary":
             self.note("myst glossary", "converted", number)
             return self.glossary(content, options, start, within, at)
-        if key in _ADMONITIONS or key in _TITLED or key in VERSION_LABELS:
+        if key in SPHINX_ADMONITIONS or key in _TITLED or key in VERSION_LABELS:
             return self.labelled(key, argument, content, options, number, start, at, within)
         if key in names.DROPPED or key == "highlight":
             self.note(f"myst {key}", "converted", number)
@@ -308,7 +304,7 @@ class _Converter:
         elif key in _TITLED:
             label = self.inline(argument, number) if argument else key.replace("-", " ").title()
         else:
-            label = self.inline(options.get("title", ""), number) or _ADMONITIONS[key]
+            label = self.inline(options.get("title", ""), number) or sphinx_title(key)
             if argument:  # a note's first line is its content, as docutils reads it
                 content = [argument, *content]
         body = self.convert(content, start, within, at)
@@ -405,3 +401,7 @@ class Reader(SiteReader):
 
     def config_notes(self, ctx: Context) -> None:
         config_notes(ctx)
+def _block_attributes(line: str) -> bool:
+    """A MyST block attribute line (``{#id .class}``) alone: it styles the next block, shows nothing."""
+    found = attributes.whole_line(line, kramdown=False, words=True) if "{" in line else None
+    return found is not None and line.lstrip()[1:2] in ("#", ".")

@@ -24,13 +24,6 @@ import re
 import unicodedata
 from collections.abc import Collection
 
-# A version note as Sphinx renders its label, in both syntaxes ("Added in version 2.0: ...").
-VERSION_LABELS = {
-    "versionadded": "Added in version {}",
-    "versionchanged": "Changed in version {}",
-    "deprecated": "Deprecated since version {}",
-    "versionremoved": "Removed in version {}",
-}
 
 # Navigation, index entries, metadata, diagrams and set-up code: nothing of them is on the page.
 DROPPED = frozenset((

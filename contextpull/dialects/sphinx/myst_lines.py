@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from ..markup import fence as markup_fence
+from ..syntax.fences import COMMONMARK, Fence, close_index, closes, fenced, open_fence
+from ..syntax.options import field
 
 # A fence may open a list item ("- ```yaml", "* - ```md" in a list-table): the markers are part
 # of its indent.
@@ -25,7 +26,7 @@ def squeeze(lines: list[str]) -> list[str]:
     fence = lead = ""
     for line in lines:
         if fence:
-            if closes(line, fence, lead):
+            if closes(line, Fence(lead, fence, ""), COMMONMARK):
                 fence = ""
         else:
             opener = OPEN.match(line) if ("`" in line or "~" in line) else None
@@ -39,25 +40,25 @@ def squeeze(lines: list[str]) -> list[str]:
 
 def without_html_comments(text: str) -> str:
     """HTML comments go, outside code only; the lines they held stay, as blank lines, so the
-    line numbers of what follows still match the source. Not ``markup.outside_code`` with
+    line numbers of what follows still match the source. Not ``fences.outside_code`` with
     ``markup.strip_html_comments``, for those two reasons: a MyST directive fence
     (```` ```{note} ````) is not code, its body is page text; and the report's line numbers
     must stay the file's."""
-    parts, in_fence, fence = [], False, ""
+    parts: list[str] = []
     chunk: list[str] = []
+    fence = None
     for line in text.split("\n"):
-        stripped = line.lstrip()
-        if in_fence:
+        if fence is not None:
             parts.append(line)
-            if stripped.startswith(fence) and not stripped[len(fence):].strip():
-                in_fence = False
+            if closes(line, fence, COMMONMARK):
+                fence = None
             continue
-        opener = re.match(r"(`{3,}|~{3,})", stripped)
-        if opener and "{" not in stripped[: len(opener.group(1)) + 1]:
+        opened = open_fence(line)
+        if opened is not None and not opened.info.startswith("{"):
             parts.extend(_strip_comments(chunk))
             chunk = []
             parts.append(line)
-            in_fence, fence = True, opener.group(1)
+            fence = opened
             continue
         chunk.append(line)
     parts.extend(_strip_comments(chunk))
@@ -75,18 +76,8 @@ def _strip_comments(lines: list[str]) -> list[str]:
 def closing(lines: list[str], i: int, marker: str, lead: str = "") -> int:
     """The index of the line that closes the fence opened at ``i`` (CommonMark: the same
     character, at least as many, nothing else, indented less than four spaces past the fence's
-    own start), or the last line when it never closes."""
-    for j in range(i + 1, len(lines)):
-        if closes(lines[j], marker, lead):
-            return j
-    return len(lines)
-
-
-def closes(line: str, marker: str, lead: str) -> bool:
-    stripped = line.strip()
-    if len(stripped) < len(marker) or stripped != marker[0] * len(stripped):
-        return False
-    return len(line) - len(line.lstrip()) - len(lead) <= 3
+    own start), or ``len(lines)`` when it never closes. ``marker`` may be a colon fence."""
+    return close_index(lines, i, Fence(lead, marker, ""), COMMONMARK)
 
 
 def dedent_to(body: list[str], indent: str) -> list[str]:
@@ -114,15 +105,14 @@ def options_and_content(body: list[str]) -> tuple[dict[str, str], list[str], int
         return options, body, 0
     j = 0
     while j < len(body):
-        match = re.match(r"^\s*:([\w-]+):\s*(.*)$", body[j])
-        more = re.match(r"^\s*:\s+(\S.*)$", body[j]) if match is None and last else None
+        found = field(body[j])
+        more = re.match(r"^\s*:\s+(\S.*)$", body[j]) if found is None and last else None
         if more is not None:  # ":     text": the next line of a "|" or ">" value
             _continue(options, last, more.group(1).strip())
-        elif match is None:
+        elif found is None:
             break
         else:
-            last = match.group(1)
-            options[last] = match.group(2).strip()
+            last, options[last] = found[0], found[1]
         j += 1
     options = _folded(options)
     if j and j < len(body) and not body[j].strip():  # the blank line that ends the options
@@ -156,8 +146,8 @@ def autodoc_only(content: list[str]) -> bool:
 
 
 def fence(code: str, language: str) -> list[str]:
-    """``markup.fence`` as lines, the shape the MyST and rst converters build their output in."""
-    return markup_fence(code, language).split("\n")
+    """``fences.fenced`` as lines, the shape the MyST and rst converters build their output in."""
+    return fenced(code, language).split("\n")
 
 
 def code_span(text: str) -> str:

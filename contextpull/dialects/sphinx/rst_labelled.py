@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from docutils import nodes, statemachine
 
-from .directive_names import VERSION_LABELS, glossary_entries
+from ..syntax.labels import VERSION_LABELS
+from .directive_names import glossary_entries
 from .rst_directives import NOTED, Base, code_node, note_at, parse_body
 
 

@@ -16,13 +16,16 @@ from __future__ import annotations
 
 import re
 
+from ..syntax.fences import fenced
+from ..syntax.labels import SPHINX_ADMONITIONS, VERSION_LABELS, sphinx_title
+from ..syntax.options import field
+
 # Characters of a page read by docutils; a larger one is read here.
 DOCUTILS_LIMIT = 1024 * 1024
 
 _ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1+\Z")
 _DIRECTIVE = re.compile(r"(\s*)\.\.\s+([\w:.+-]+)::(.*)\Z")
 _EXPLICIT = re.compile(r"(\s*)\.\.(?:\s|\Z)")
-_OPTION = re.compile(r"\s*:[\w-]+:")
 # Each pattern tries a bounded amount at each place it may start, so a line costs time linear in
 # its length: a role's name is at most 64 characters (``:py:meth:`` is 9), and a link's text is
 # taken whole and its trailing blanks cut afterwards, not by a lazy group before ``\s*``, which
@@ -32,8 +35,7 @@ _LINK = re.compile(r"`([^`<]*)<[^<>`]*>`__?")
 _REF = re.compile(r"`([^`]*)`__?")
 _LITERAL = re.compile(r"``([^`]+)``")
 _CODE = {"code-block", "code", "sourcecode", "highlight-block"}
-_ADMONITIONS = {"note", "warning", "tip", "important", "caution", "danger", "attention", "hint",
-                "error", "seealso", "admonition", "versionadded", "versionchanged", "deprecated", "todo"}
+_ADMONITIONS = {*SPHINX_ADMONITIONS, *VERSION_LABELS, "admonition", "todo"}
 _SILENT = {"toctree", "image", "raw", "include", "literalinclude", "meta", "highlight", "index",
            "contents", "sectnum", "autosummary", "automodule", "autoclass", "autofunction",
            "automethod", "autodata", "autoattribute", "default-role", "role", "only-html", "figure"}
@@ -70,7 +72,7 @@ def to_markdown(text: str) -> str:
             out.append(_inline(line.lstrip()[:-2].rstrip() + (":" if stripped != "::" and not stripped.endswith(" ::") else "")))
             body, i = _block(lines, i + 1, _indent(line))
             if body:
-                out += ["", "```", *body, "```", ""]
+                out += ["", *fenced("\n".join(body), "").split("\n"), ""]
             continue
         out.append(_inline(line.lstrip()))
         i += 1
@@ -92,16 +94,20 @@ def _explicit(lines: list[str], i: int, directive, out: list[str]) -> int:
     name, argument = directive.group(2).lower(), directive.group(3).strip()
     if name.startswith(("|",)) or name in _SILENT or name.startswith(("auto", "py:", "c:", "cpp:", "js:")):
         return end
-    while body and _OPTION.match(body[0]):
+    while body and field(body[0]) is not None:
         body.pop(0)
     while body and not body[0].strip():
         body.pop(0)
     if name in _CODE:
-        out += ["", "```" + argument.split()[0] if argument else "```", *body, "```", ""]
+        out += ["", *fenced("\n".join(body), argument.split()[0] if argument else "").split("\n"), ""]
     elif name in _ADMONITIONS:
-        label = argument if name == "admonition" else name.capitalize()
+        if name in VERSION_LABELS:  # as rst_labelled reads it: "Added in version 2.0: ..."
+            version, _, rest = argument.partition(" ")
+            label, first = VERSION_LABELS[name].format(version), rest.strip()
+        else:
+            label = argument if name == "admonition" else sphinx_title(name)
+            first = argument if name != "admonition" and argument else ""
         text = [_inline(b.strip()) for b in body]
-        first = argument if name != "admonition" and argument else ""
         out += ["", f"{label}: " + (first or (text.pop(0) if text else "")), *text, ""]
     else:
         out += ["", *(_inline(b.strip()) for b in body), ""]

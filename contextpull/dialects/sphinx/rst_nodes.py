@@ -14,6 +14,7 @@ import re
 
 from docutils import nodes
 
+from ..syntax.labels import sphinx_title
 from .myst_lines import fence
 from .rst_directives import HIGHLIGHT, MARKDOWN
 from .rst_roles import REF_LABEL, REF_LINE
@@ -26,7 +27,6 @@ _SILENT = (
     nodes.transition,
 )
 
-_LABELS = {"seealso": "See also"}
 
 # The rst markup a problematic node (a role or reference docutils could not finish) still shows.
 _ROLE = re.compile(r":[\w.:+-]+:(?=`)")
@@ -118,7 +118,7 @@ class _Walker:
         if title is not None:
             label = inline(title)
         else:
-            label = _LABELS.get(node.tagname, node.tagname.replace("_", " ").capitalize())
+            label = sphinx_title(node.tagname)
         self.labelled(label, [c for c in node.children if c is not title], level, node)
 
     def labelled(self, label: str, body: list[nodes.Node], level: int, node) -> None:

@@ -21,7 +21,8 @@ from .rst_directives import (
     Autodoc, Centered, CodeBlock, Date, Describe, Dropped, Highlight, Include, Kept,
     LiteralInclude, Only, Productions, Raw, SafeCSVTable, TestCode, Unknown,
 )
-from .rst_labelled import VERSION_LABELS, CodeTab, Glossary, SeeAlso, Tab, VersionChange
+from ..syntax.labels import VERSION_LABELS
+from .rst_labelled import CodeTab, Glossary, SeeAlso, Tab, VersionChange
 
 def _table() -> dict[str, type[Directive]]:
     """Each name of ``directive_names``' shared tables to its stand-in, then the names whose

@@ -15,6 +15,7 @@ import posixpath
 import re
 
 from ...api import Context
+from ...syntax.fences import COMMONMARK, closes, open_fence
 
 _SUFFIXES = (".rst", ".md", ".txt", "")
 ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1{2,}\s*$")
@@ -121,11 +122,14 @@ def markdown_title(text: str) -> str | None:
                         return value.strip().strip("'\"")
                 start = j + 1
                 break
-    fence = False
+    fence = None
     for line in lines[start:]:
-        if line.lstrip().startswith(("```", "~~~")):
-            fence = not fence
-        elif not fence:
+        if fence is not None:
+            if closes(line, fence, COMMONMARK):
+                fence = None
+            continue
+        fence = open_fence(line)
+        if fence is None:
             title = atx_title(line)
             if title is not None:
                 return title

@@ -13,19 +13,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ...syntax.fences import close_index, open_fence
+from ...syntax.options import fields
 from .doc_titles import ADORNMENT, code_as_text, plain_title
 
 _RST_TARGET = re.compile(r"^(\s*)\.\.\s+_(?:`(?P<quoted>[^`]+)`|(?P<name>[^`_\s].*?)):\s*$")
 _RST_DIRECTIVE = re.compile(r"^(\s*)\.\.\s+([\w:.+-]+)::(.*)$")
 _RST_FIELD = re.compile(r"^\s*:((?:[^:`\\]|\\.)+):(?:\s|$)")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+\u2022\u2023\u2043]|\(?(?:\d+|[a-zA-Z]|#)[.)])(?:\s|$)")
-_RST_OPTION = re.compile(r"^\s+:([\w-]+):(?:\s+(.*))?$")
 _MYST_TARGET = re.compile(r"^\s{0,3}\(([^()\s][^()]*)\)=\s*$")
 _ATX = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)(?:\s+#+)?\s*$")
 _SETEXT = re.compile(r"^\s{0,3}(=+|-+)\s*$")
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
-_MYST_DIRECTIVE = re.compile(r"^\s*(?:`{3,}|~{3,})\{([\w:.+-]+)\}(.*)$")
-_MYST_OPTION = re.compile(r"^\s*:([\w-]+):(?:\s+(.*))?$")
+# A MyST directive fence's info string: ``{name} argument``.
+_MYST_DIRECTIVE = re.compile(r"\{([\w:.+-]+)\}(.*)$")
 _MYST_ROLE = re.compile(r"\{[\w:.+-]+\}`([^`]*?)(?:\s*<[^`]*>)?`")
 _MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 
@@ -100,13 +100,7 @@ def _rst_title(lines: list[str], i: int) -> str | None:
 
 
 def _options(lines: list[str], i: int) -> dict[str, str]:
-    options: dict[str, str] = {}
-    for line in lines[i + 1 :]:
-        match = _RST_OPTION.match(line)
-        if match is None:
-            break
-        options[match.group(1)] = (match.group(2) or "").strip()
-    return options
+    return fields(lines, i + 1, indented=True)[0]
 
 
 def _first_term(lines: list[str], i: int) -> str | None:
@@ -164,15 +158,15 @@ def _scan_myst(lines: list[str], path: str) -> list[tuple[str, Label]]:
         if not line.strip():
             i += 1
             continue
-        opener = _FENCE.match(line)
+        opener = open_fence(line)
         if opener is None:
             if pending:
                 out.extend((name, Label(path, number, _myst_title(lines, i))) for name, number in pending)
                 pending = []
             i += 1
             continue
-        end = _fence_end(lines, i, opener.group(1))
-        directive = _MYST_DIRECTIVE.match(line)
+        end = min(close_index(lines, i, opener), n - 1)
+        directive = _MYST_DIRECTIVE.match(opener.info)
         if directive is not None and directive.group(1).lower() in ("eval-rst", "rst"):
             out.extend((name, Label(path, label.line + i + 1, label.title))
                        for name, label in _scan_rst(lines[i + 1 : end], path))
@@ -190,26 +184,9 @@ def _scan_myst(lines: list[str], path: str) -> list[tuple[str, Label]]:
     return out
 
 
-def _fence_end(lines: list[str], i: int, fence: str) -> int:
-    """The line that closes the fence opened at ``i`` (the last line when none does)."""
-    for j in range(i + 1, len(lines)):
-        closer = _FENCE.match(lines[j])
-        if closer is not None and closer.group(1)[0] == fence[0] and len(closer.group(1)) >= len(fence) \
-                and not lines[j].strip()[len(closer.group(1)):].strip():
-            return j
-    return len(lines) - 1
-
-
 def _myst_options(body: list[str]) -> tuple[dict[str, str], list[str]]:
     """A MyST directive's ``:key: value`` options and the content after them."""
-    options: dict[str, str] = {}
-    j = 0
-    while j < len(body):
-        match = _MYST_OPTION.match(body[j])
-        if match is None:
-            break
-        options[match.group(1)] = (match.group(2) or "").strip()
-        j += 1
+    options, j = fields(body)
     return options, body[j:]
 
 

@@ -1,0 +1,41 @@
+"""Offsets to line numbers, one way (issue 35): what a dialect reports a construct at is the line
+it stands on in the file, so every scanner that finds things by offset asks the same map.
+
+Built with one ``str.find`` pass over the text and answered by bisection, so a page of thousands
+of constructs costs a pass and a logarithm each, never a count from the top per construct.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable, Iterator
+
+
+class LineMap:
+    """The lines of one text: ``line(offset)`` is the number of the line holding ``offset``,
+    counted from ``first`` (a fragment's own first line in its file)."""
+
+    def __init__(self, text: str, first: int = 1) -> None:
+        starts = [0]
+        at = text.find("\n")
+        while at != -1:
+            starts.append(at + 1)
+            at = text.find("\n", at + 1)
+        self.starts = starts
+        self.first = first
+
+    def index(self, offset: int) -> int:
+        """The 0-based index of the line holding ``offset``."""
+        return bisect.bisect_right(self.starts, offset) - 1
+
+    def line(self, offset: int) -> int:
+        return self.first + self.index(offset)
+
+
+def numbered(chunks: Iterable[tuple[bool, str]], first: int = 1) -> Iterator[tuple[int, bool, str]]:
+    """(first line, is_code, chunk) for chunks that joined with newlines make the text
+    (``fences.split_code``'s): each chunk's line is counted on from the one before."""
+    line = first
+    for is_code, chunk in chunks:
+        yield line, is_code, chunk
+        line += chunk.count("\n") + 1

@@ -1,0 +1,88 @@
+"""One template-tag lexer (dialects/syntax/template_tags.py) given Hugo's, Liquid's and Jinja's
+delimiters: the tags a reference scan finds, block ends, placeholders, and the same answers on
+long runs of openers (``{{<``, ``{%``, ``{{``), sizes at which a search for the closer from each
+opener would take minutes."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from contextpull.dialects.syntax.template_tags import HUGO, LIQUID, Lexer, Tag, end_tag, hold, jinja, restore
+
+JINJA = jinja(("{%", "%}"), ("{{", "}}"), ("{#", "#}"))
+
+
+def _tags(text: str, syntax) -> list[Tag]:
+    lexer, pos, out = Lexer(text, syntax), 0, []
+    while (tag := lexer.next(pos)) is not None:
+        out.append(tag)
+        if tag.end < 0:
+            break
+        pos = tag.end
+    return out
+
+
+def _reference(text: str, syntax) -> list[tuple[str, int, int]]:
+    """The rule walked naively: the earliest opener; its first closer (outside quotes for a
+    quoted kind); an opener with no closer is text (or, strict, the end); Hugo's fresh ``{{``
+    between makes the opener text."""
+    out, pos = [], 0
+    while True:
+        found = [(text.find(o, pos), i, k, o, c) for i, (k, o, c) in enumerate(syntax.delimiters) if text.find(o, pos) != -1]
+        while found:
+            at, _, kind, opener, closer = min(found)
+            start = at + len(opener)
+            end = text.find(closer, start)
+            if end == -1:
+                if syntax.strict:
+                    return out + [(kind, at, -1)]
+                found = [f for f in found if f[2] != kind]
+                found = [(text.find(f[3], pos), *f[1:]) for f in found]
+                found = [f for f in found if f[0] != -1]
+                continue
+            break
+        else:
+            return out
+        if syntax.fresh and text.find(syntax.fresh, start, end) != -1:
+            pos = text.find(syntax.fresh, start, end)
+            continue
+        out.append((kind, at, end + len(closer)))
+        pos = end + len(closer)
+
+
+_PIECES = st.sampled_from(["{{<", ">}}", "{{%", "%}}", "{%", "%}", "{{", "}}", "{", "}", "<", ">", "%", " ", "a", "/", "\n"])
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(_PIECES, max_size=14).map("".join))
+def test_hugo_and_liquid_tags_are_the_reference_scan(text):
+    for syntax in (HUGO, LIQUID):
+        assert [(t.kind, t.start, t.end) for t in _tags(text, syntax)] == _reference(text, syntax)
+
+
+def test_the_body_is_between_the_delimiters_and_jinja_skips_quoted_closers():
+    assert _tags("a {{< note x >}} b", HUGO) == [Tag("<", 2, 16, " note x ")]
+    assert [t.body for t in _tags("{{ '}}' }} {# c #}", JINJA)] == [" '}}' ", " c "]
+    assert _tags("x {{ y", JINJA) == [Tag("var", 2, -1, "")]  # strict: the error is where it opened
+
+
+def test_block_ends_and_placeholders():
+    text = "{% raw %}{{ x }}{%- endraw -%} tail"
+    assert end_tag(text, 9, "raw", "{%", "%}") == (16, 30)
+    assert end_tag("{%+ endraw +%}", 0, "raw", "{%", "%}", trims="-+") == (0, 14)
+    assert end_tag("{% endrawx %}", 0, "raw", "{%", "%}") is None
+    held: list[str] = []
+    masked = hold(held, "{{< a >}}") + " and " + hold(held, "`x`")
+    assert restore(masked, held) == "{{< a >}} and `x`"
+
+
+def test_long_runs_of_openers_are_one_pass():
+    n = 300_000
+    assert _tags("{{<" * n, HUGO) == []  # no closer: the kind is not looked for again
+    assert _tags("{{<" * n + ">}}", HUGO) == [Tag("<", 3 * (n - 1), 3 * n + 3, "")]  # each earlier one has a {{ inside
+    assert len(_tags("{{< x >}}" * 100_000, HUGO)) == 100_000
+    assert _tags("{%" * n, LIQUID) == [] and _tags("{{" * n + "}}", LIQUID) == [Tag("{", 0, 2 * n + 2, "{{" * (n - 1))]
+    assert _tags("{{ '" * n, JINJA) == [Tag("var", 0, -1, "")]
+    assert len(_tags("{{ 'a' }}\n" * 100_000, JINJA)) == 100_000
+    assert end_tag("{% raw %}" * n, 0, "raw", "{%", "%}") is None
