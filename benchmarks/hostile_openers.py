@@ -1,0 +1,114 @@
+"""A page of each dialect holding one 1 MB line of a syntax opener, and a 10 MB page (issue 35,
+"Hostile"): prints seconds per (dialect, opener) and whether the build printed a traceback.
+
+    .venv/bin/python benchmarks/hostile_openers.py                       # every cell, 1 MB and 10 MB
+    .venv/bin/python benchmarks/hostile_openers.py --dialects mkdocs --openers '{%' '['
+    .venv/bin/python benchmarks/hostile_openers.py --checkout /work/main --cap 30   # before
+
+Each site is the dialect's configuration file and one page: a heading, a paragraph, then one
+line of ``--mb`` megabytes made of the opener repeated (backticks, blanks, ``:::``, ``{%``,
+``{{<``, ``<``, ``[``, ``*``, ``{``), then a closing paragraph. Every build is the CLI
+(``python -m contextpull build DOCS --out OUT --dialect X``) in a subprocess killed at ``--cap``
+seconds, interpreter start included; "base" is the same site with the line left out, so the
+line's own cost is the difference. Targets: each cell under 1 s, no traceback; the 10 MB page
+(the realistic mixed page of ``format_scaling.py`` repeated) under 10 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from format_scaling import FORMATS, page  # noqa: E402
+
+# dialect label -> the format_scaling format that gives its site and page
+DIALECTS = {"plain": "md plain", "mkdocs": "md mkdocs", "docusaurus": "md docusaurus", "mdx": "mdx",
+            "hugo": "md hugo", "mdbook": "md mdbook", "jekyll": "md jekyll", "sphinx-rst": "rst",
+            "sphinx-myst": "md sphinx"}
+OPENERS = ["`", " ", ":::", "{%", "{{<", "<", "[", "*", "{"]
+
+
+def _site(root: Path, fmt: str, body: str) -> None:
+    _dialect, name, config = FORMATS[fmt]
+    for rel, text in {**config, name: body}.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+
+
+def _page(fmt: str, line: str) -> str:
+    if fmt == "rst":
+        return f"Hostile\n=======\n\nA paragraph before.\n\n{line}\n\nA paragraph after.\n"
+    head = "import Tabs from '@theme/Tabs';\n\n" if fmt == "mdx" else ""
+    return f"{head}# Hostile\n\nA paragraph before.\n\n{line}\n\nA paragraph after.\n"
+
+
+def build(site: Path, out: Path, dialect: str, checkout: Path, cap: float) -> tuple[str, bool, int | None]:
+    """(seconds or '>cap', traceback seen, exit code) of one CLI build."""
+    env = dict(os.environ, PYTHONPATH=str(checkout))
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run([sys.executable, "-m", "contextpull", "build", str(site), "--out", str(out),
+                               "--dialect", dialect], env=env, cwd=site, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, timeout=cap)
+    except subprocess.TimeoutExpired:
+        return f">{cap:.0f}", False, None
+    seconds = time.perf_counter() - start
+    err = proc.stderr.decode(errors="replace")
+    return f"{seconds:.2f}", "Traceback" in err, proc.returncode
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--dialects", nargs="+", default=list(DIALECTS), help="of: " + ", ".join(DIALECTS))
+    ap.add_argument("--openers", nargs="+", default=OPENERS)
+    ap.add_argument("--mb", type=float, default=1.0, help="length of the hostile line in MB")
+    ap.add_argument("--big-mb", type=float, default=10.0, help="size of the realistic page; 0 skips it")
+    ap.add_argument("--cap", type=float, default=20.0, help="seconds before a build is killed")
+    ap.add_argument("--checkout", type=Path, default=ROOT, help="the code to build with")
+    args = ap.parse_args(argv)
+    size = int(args.mb * 1_000_000)
+    print(f"checkout {args.checkout}; line {size:,} characters; seconds per build (CLI, interpreter start "
+          f"included); T = traceback on stderr, ! = non-zero exit")
+    print(f"{'dialect':<12} {'base':>6} " + " ".join(f"{o!r:>7}" for o in args.openers)
+          + (f" {f'{args.big_mb:g} MB page':>12}" if args.big_mb else ""))
+    worst = 0.0
+    for label in args.dialects:
+        fmt = FORMATS[DIALECTS[label]]
+        dialect = fmt[0]
+        cells = []
+        with tempfile.TemporaryDirectory() as tmp:
+            _site(Path(tmp) / "base", DIALECTS[label], _page(DIALECTS[label], "Plain words."))
+            base, _, _ = build(Path(tmp) / "base", Path(tmp) / "base-out", dialect, args.checkout, args.cap)
+        for opener in args.openers:
+            line = (opener * (size // len(opener) + 1))[:size]
+            with tempfile.TemporaryDirectory() as tmp:
+                site = Path(tmp) / "site"
+                _site(site, DIALECTS[label], _page(DIALECTS[label], line))
+                seconds, trace, code = build(site, Path(tmp) / "out", dialect, args.checkout, args.cap)
+                shutil.rmtree(site, ignore_errors=True)
+            mark = ("T" if trace else "") + ("!" if code not in (0, None) else "")
+            cells.append(f"{seconds + mark:>7}")
+            worst = max(worst, float(seconds.lstrip(">")))
+        big = ""
+        if args.big_mb:
+            with tempfile.TemporaryDirectory() as tmp:
+                site = Path(tmp) / "site"
+                _site(site, DIALECTS[label], page(DIALECTS[label], int(args.big_mb * 1024 * 1024)))
+                seconds, trace, code = build(site, Path(tmp) / "out", dialect, args.checkout, args.cap * 3)
+            big = f" {seconds + ('T' if trace else '') + ('!' if code not in (0, None) else ''):>12}"
+        print(f"{label:<12} {base:>6} " + " ".join(cells) + big, flush=True)
+    print(f"\nslowest opener cell: {worst:.2f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
