@@ -5,7 +5,14 @@ to the end of the text); the assertion is the result, the speed is in
 
 from __future__ import annotations
 
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from contextpull.dialects.jekyll import dialect as jekyll, liquid
+from contextpull.dialects.mdbook import dialect as mdbook
+from contextpull.dialects.mdx import jsx
 
 N = 100_000
 
@@ -29,3 +36,33 @@ def test_jekyll_include_parameters_in_a_long_word_run():
     assert jekyll._include_args("note.html " + "a" * N, _scope()) == ("note.html", {})
     assert jekyll._include_args("note.html " + "a" * N + "=1 b='two'", _scope()) == (
         "note.html", {"a" * N: "1", "b": "two"})
+
+
+def test_liquid_strip_html_on_openers_without_a_closer():
+    assert liquid.strip_html("<" * N + "x") == "<" * N + "x"
+    assert liquid.strip_html("a<b>c" + "<" * N + ">d") == "acd"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="<>ab", max_size=30))
+def test_liquid_strip_html_is_the_pattern_it_replaced(text):
+    assert liquid.strip_html(text) == re.sub(r"<[^>]*>", "", text)
+
+
+def test_mdbook_listing_attributes_after_a_long_word_run():
+    page = '<Listing ' + "a" * N + ' number="1-2" caption="A `Point<T>`">\n\n```rust\nfn main() {}\n```\n\n</Listing>\n'
+    attrs = dict(mdbook._ATTRIBUTE.findall(page.split("\n")[0]))
+    assert attrs == {"number": "1-2", "caption": "A `Point<T>`"}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet='ab-="x ', max_size=30))
+def test_mdbook_attribute_pattern_finds_what_it_did(text):
+    assert mdbook._ATTRIBUTE.findall(text) == re.findall(r"([\w-]+)=\"([^\"]*)\"", text)
+
+
+def test_mdx_tree_after_a_run_of_lone_angle_brackets():
+    tree, problems = jsx.parse("<" * N + " <Tabs>x</Tabs>")
+    assert tree[0] == "<" * N + " "
+    assert isinstance(tree[1], jsx.Element) and tree[1].name == "Tabs" and tree[1].children == ["x"]
+    assert problems == []
