@@ -31,7 +31,7 @@ _FENCE_INFO = re.compile(r"^[ \t]*(?:`{3,}|~{3,})[ \t]*([^\s`]*)")
 # Attribute values may hold ">" (a caption naming `Point<T>`), so quoted values are read whole.
 _LISTING_OPEN = re.compile(r"^[ \t]*<Listing\b((?:\"[^\"]*\"|[^\">])*)>[ \t]*$")
 _LISTING_CLOSE = re.compile(r"^[ \t]*</Listing>[ \t]*$")
-_ATTRIBUTE = re.compile(r"([\w-]+)=\"([^\"]*)\"")
+_ATTRIBUTE = re.compile(r"(?<![\w-])([\w-]+)=\"([^\"]*)\"")
 # A chapter's name may hold one level of brackets ("[`Vec<T>` and [] slices](x.md)"); with no
 # other way to match a bracket, a malformed line costs what it weighs.
 _SUMMARY_LINK = re.compile(
