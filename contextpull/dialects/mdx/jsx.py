@@ -20,7 +20,9 @@ _NAME = re.compile(r"[A-Za-z_$][\w$.:-]*")
 _ATTR_NAME = re.compile(r"[A-Za-z_$][\w$:.-]*")
 # A container directive line: ``:::tip``, ``:::note Title``, ``:::tip[Title]{#id}``, or ``:::``.
 _DIRECTIVE = re.compile(r"^([ \t]*)(:{3,})[ \t]*([A-Za-z][\w-]*)?(.*)$", re.M)
-_CANDIDATE = re.compile(r"[<{\\]|^[ \t]*:{3}", re.M)
+# A ``<`` is a candidate only where ``_tag`` can read one (a name, ``/`` or ``>`` next): a page
+# of ``<`` or ``a < b`` is skipped by the pattern instead of by one Python step per character.
+_CANDIDATE = re.compile(r"<(?=/?[A-Za-z_$>])|[{\\]|^[ \t]*:{3}", re.M)
 _LITERAL = re.compile(r"""\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`([^`$]*)`)\s*""", re.S)
 
 
