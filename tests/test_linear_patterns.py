@@ -66,3 +66,31 @@ def test_mdx_tree_after_a_run_of_lone_angle_brackets():
     assert tree[0] == "<" * N + " "
     assert isinstance(tree[1], jsx.Element) and tree[1].name == "Tabs" and tree[1].children == ["x"]
     assert problems == []
+
+
+_OLD_TITLE = re.compile(r"""\{[^}]*\btitle=(?:"([^"]*)"|'([^']*)')[^}]*\}""")
+
+
+def _old_directive_title(rest: str) -> str:
+    rest = rest.strip()
+    if rest.startswith("["):
+        end = rest.rfind("]")
+        if end > 0:
+            return rest[1:end].strip()
+    m = _OLD_TITLE.search(rest)
+    if m is not None:
+        return (m.group(1) or m.group(2) or "").strip()
+    return re.sub(r"\{[^}]*\}\s*$", "", rest).strip()
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(["{", "}", "title=", '"', "'", "a", " ", "x title", "[", "]", "é"]), max_size=14))
+def test_mdx_directive_title_is_what_the_patterns_read(pieces):
+    rest = "".join(pieces)
+    assert jsx._directive_title(rest) == _old_directive_title(rest)
+
+
+def test_mdx_directive_title_after_a_run_of_open_braces():
+    assert jsx._directive_title("{" * N + ' {title="Careful"}') == "Careful"
+    assert jsx._directive_title("Watch out " + "{" * N) == "Watch out " + "{" * N
+    assert jsx._directive_title("Watch out " + "{" * N + "}") == "Watch out"

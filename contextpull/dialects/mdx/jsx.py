@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 MAX_NESTING = 20
 _NAME = re.compile(r"[A-Za-z_$][\w$.:-]*")
 _ATTR_NAME = re.compile(r"[A-Za-z_$][\w$:.-]*")
+_WORD = re.compile(r"\w")
 # A container directive line: ``:::tip``, ``:::note Title``, ``:::tip[Title]{#id}``, or ``:::``.
 _DIRECTIVE = re.compile(r"^([ \t]*)(:{3,})[ \t]*([A-Za-z][\w-]*)?(.*)$", re.M)
 # A ``<`` is a candidate only where ``_tag`` can read one (a name, ``/`` or ``>`` next): a page
@@ -178,10 +179,44 @@ def _directive_title(rest: str) -> str:
         end = rest.rfind("]")
         if end > 0:
             return rest[1:end].strip()
-    m = re.search(r"""\{[^}]*\btitle=(?:"([^"]*)"|'([^']*)')[^}]*\}""", rest)
-    if m is not None:
-        return (m.group(1) or m.group(2) or "").strip()
-    return re.sub(r"\{[^}]*\}\s*$", "", rest).strip()
+    title = _title_attribute(rest)
+    if title is not None:
+        return title.strip()
+    return _without_trailing_braces(rest).strip()
+
+
+def _title_attribute(rest: str) -> str | None:
+    """The quoted ``title=`` value inside the first ``{...}`` that has one (the last such
+    attribute in it, as a greedy pattern found it). Each ``{`` up to its first ``}`` is read
+    once: a later ``{`` before that ``}`` sees less, so it cannot hold what this one did not,
+    where a pattern retried from every ``{`` of a run to the end of the line."""
+    last_close = rest.rfind("}")
+    p = rest.find("{")
+    while p >= 0:
+        q = rest.find("}", p + 1)
+        k = rest.rfind("title=", p + 1, q if q >= 0 else len(rest))
+        while k >= 0:
+            quote = rest[k + 6 : k + 7]
+            if (k == p + 1 or not _WORD.match(rest, k - 1)) and quote in ('"', "'") and quote:
+                end = rest.find(quote, k + 7)
+                if 0 <= end < last_close:
+                    return rest[k + 7 : end]
+            k = rest.rfind("title=", p + 1, k)
+        if q < 0:
+            return None
+        p = rest.find("{", q + 1)
+    return None
+
+
+def _without_trailing_braces(rest: str) -> str:
+    """``rest`` without a ``{...}`` (no ``}`` inside) ending it, blanks after it included."""
+    body = rest.rstrip()
+    if body.endswith("}"):
+        close = len(body) - 1
+        p = rest.find("{", rest.rfind("}", 0, close) + 1, close)
+        if p >= 0:
+            return rest[:p]
+    return rest
 
 
 def parse(text: str) -> tuple[list, list[tuple[str, int]]]:
