@@ -94,3 +94,15 @@ def test_mdx_directive_title_after_a_run_of_open_braces():
     assert jsx._directive_title("{" * N + ' {title="Careful"}') == "Careful"
     assert jsx._directive_title("Watch out " + "{" * N) == "Watch out " + "{" * N
     assert jsx._directive_title("Watch out " + "{" * N + "}") == "Watch out"
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.text(alphabet="``a ", max_size=30))
+def test_mdbook_code_span_blanking_is_the_pattern_it_replaced(row):
+    assert mdbook._blank_code_spans(row) == re.sub(r"(`+)[^`]*?\1", lambda m: " " * len(m.group(0)), row)
+
+
+def test_mdbook_code_spans_in_a_long_run_of_backticks():
+    assert mdbook._blank_code_spans("`" * N + " {{#each}}") == " " * N + " {{#each}}"
+    assert mdbook._blank_code_spans("`" * (N + 1) + " {{#x}}") == " " * N + "` {{#x}}"
+    assert mdbook._blank_code_spans("``a" + "`" * N) == " " * (N + 3)
