@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from contextpull.dialects.jekyll import dialect as jekyll, liquid
 from contextpull.dialects.mdbook import dialect as mdbook
 from contextpull.dialects.mdx import jsx
+from contextpull.dialects.mkdocs import dialect as mkdocs
 
 N = 100_000
 
@@ -106,3 +107,36 @@ def test_mdbook_code_spans_in_a_long_run_of_backticks():
     assert mdbook._blank_code_spans("`" * N + " {{#each}}") == " " * N + " {{#each}}"
     assert mdbook._blank_code_spans("`" * (N + 1) + " {{#x}}") == " " * N + "` {{#x}}"
     assert mdbook._blank_code_spans("``a" + "`" * N) == " " * (N + 3)
+
+
+class _Notes:
+    def __init__(self):
+        self.notes = []
+
+    def note(self, *args):
+        self.notes.append(args)
+
+
+def _without_blank_run_guard(rx: re.Pattern) -> re.Pattern:
+    return re.compile(rx.pattern.replace("(?<![ \\t])", ""))
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from([" ", "\t", "{", "}", ": ", ".x", "#i", "k=v", "a", ")", ":material-x:", ":"]),
+                max_size=12))
+def test_mkdocs_attribute_lists_and_icons_match_where_they_did(pieces):
+    text = "".join(pieces)
+    for rx in (mkdocs._ATTR_LIST, mkdocs._ICON):
+        assert rx.sub("", text) == _without_blank_run_guard(rx).sub("", text)
+
+
+def test_mkdocs_attribute_list_after_a_long_run_of_blanks():
+    ctx = _Notes()
+    assert mkdocs._inline("Word" + " " * N + "{ width=300 }", 1, ctx) == "Word"
+    assert mkdocs._inline("Word" + " " * N + "{ width=300", 1, ctx) == "Word" + " " * N + "{ width=300"
+
+
+def test_mkdocs_icon_after_a_long_run_of_blanks():
+    ctx = _Notes()
+    assert mkdocs._inline("Keep" + " " * N + ":material-check: done", 1, ctx) == "Keep done"
+    assert mkdocs._inline("Keep" + " " * N + ":material-check done", 1, ctx) == "Keep" + " " * N + ":material-check done"

@@ -32,13 +32,15 @@ NAME = "mkdocs"
 
 _ATTR = r"(?:[#.][\w:.-]+|[\w:-]+=(?:\"[^\"]*\"|'[^']*'|[^\s}]+))"
 # attr_list after a link, image or emphasis, or ending a block's line: "{ width=300 }", "{: .x }".
+# Blanks before it (as before an icon) are taken from the first of their run only: the same
+# matches, where starting inside the run too tried each blank of a long run to its end.
 _ATTR_LIST = re.compile(
-    r"(?:(?<=[)\]*_`])|[ \t]+|^)\{:?[ \t]*" + _ATTR + r"(?:[ \t]+" + _ATTR + r")*[ \t]*\}(?=[ \t]*$|[ \t]|[.,;:!?])"
+    r"(?:(?<=[)\]*_`])|(?<![ \t])[ \t]+|^)\{:?[ \t]*" + _ATTR + r"(?:[ \t]+" + _ATTR + r")*[ \t]*\}(?=[ \t]*$|[ \t]|[.,;:!?])"
 )
-_ICON = re.compile(r"[ \t]*:(?:material|fontawesome|octicons|simple)-[\w-]+:")
+_ICON = re.compile(r"(?<![ \t])[ \t]*:(?:material|fontawesome|octicons|simple)-[\w-]+:")
 # _ICON without its leading blanks (which may be empty): found exactly where _ICON is, and
 # searched for much faster, since it starts with a character the regex engine can skip to.
-_ICON_NAME = re.compile(_ICON.pattern.removeprefix(r"[ \t]*"))
+_ICON_NAME = re.compile(_ICON.pattern.removeprefix(r"(?<![ \t])[ \t]*"))
 _EMPTY_LINK = re.compile(r"!?\[[ \t]*\](?:\[[^\]\n]*\]|\([^)\n]*\))")
 _FENCE_ATTR_LANG = re.compile(r"\{\s*\.([\w+#-]+)")
 
