@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from contextpull.dialects.jekyll import dialect as jekyll, liquid
 from contextpull.dialects.mdbook import dialect as mdbook
 from contextpull.dialects.mdx import jsx
-from contextpull.dialects.mkdocs import dialect as mkdocs
+from contextpull.dialects.mkdocs import dialect as mkdocs, snippets
 
 N = 100_000
 
@@ -140,3 +140,15 @@ def test_mkdocs_icon_after_a_long_run_of_blanks():
     ctx = _Notes()
     assert mkdocs._inline("Keep" + " " * N + ":material-check: done", 1, ctx) == "Keep done"
     assert mkdocs._inline("Keep" + " " * N + ":material-check done", 1, ctx) == "Keep" + " " * N + ":material-check done"
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.text(alphabet="ab_[] é-", max_size=30))
+def test_mkdocs_variant_options_are_what_the_pattern_found(text):
+    assert snippets._variant_options(text) == re.findall(r"(\w+)\[([^\]]*)\]", text)
+
+
+def test_mkdocs_variant_options_in_long_runs_of_openers():
+    assert snippets._variant_options("a" * N + " ln[2:4]") == [("ln", "2:4")]
+    assert snippets._variant_options("a[" * N) == []
+    assert snippets._variant_options("a[" * N + "]") == [("a", "a[" * (N - 1))]
