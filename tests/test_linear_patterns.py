@@ -14,6 +14,8 @@ from contextpull.dialects.jekyll import dialect as jekyll, liquid
 from contextpull.dialects.mdbook import dialect as mdbook
 from contextpull.dialects.mdx import jsx
 from contextpull.dialects.mkdocs import dialect as mkdocs, snippets
+from contextpull.dialects.sphinx import dialect as sphinx
+from contextpull.dialects.sphinx.xrefs import doc_titles
 
 N = 100_000
 
@@ -152,3 +154,25 @@ def test_mkdocs_variant_options_in_long_runs_of_openers():
     assert snippets._variant_options("a" * N + " ln[2:4]") == [("ln", "2:4")]
     assert snippets._variant_options("a[" * N) == []
     assert snippets._variant_options("a[" * N + "]") == [("a", "a[" * (N - 1))]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(["`", "````", "`" * 9, "a", " ", "{ref}", "{", "}"]), max_size=16))
+def test_sphinx_bounded_backtick_runs_match_as_before_below_the_guard(pieces):
+    line = "".join(pieces)
+    if doc_titles.LONG_TICKS in line:
+        return
+    old_inline = re.compile(r"\{([\w:.+-]+)\}(`+)(.+?)\2|(`+)(.+?)\4")
+    assert [m.span() for m in sphinx._INLINE.finditer(line)] == [m.span() for m in old_inline.finditer(line)]
+    assert doc_titles.code_as_text(line) == re.sub(r"(`+)(.+?)\1", r"\2", line)
+
+
+def test_sphinx_code_spans_in_long_runs_of_short_backtick_runs():
+    title = ("`" * 16 + "a" + "`" * 16 + " ") * (N // 34) + "b"
+    assert doc_titles.code_as_text(title) == "a " * (N // 34) + "b"
+    # A run longer than the guard allows reaches no caller; the pattern alone still reads it in
+    # one pass: spans of 16 + 1 + 16, then the widest that fits the last 10 (4 + 1 + 4).
+    spans = [m.span() for m in sphinx._INLINE.finditer("`" * N)]
+    assert spans == [(33 * i, 33 * i + 33) for i in range(N // 33)] + [(99990, 99999)]
+    line = "{ref}`" + "x" * N
+    assert [m.span() for m in sphinx._INLINE.finditer(line)] == []

@@ -19,10 +19,11 @@ from ...api import Context
 _SUFFIXES = (".rst", ".md", ".txt", "")
 ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1{2,}\s*$")
 _ATX_LEAD = re.compile(r"#\s+")
-CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 # A run of backticks longer than any a title writes: the pattern's time is cubic in one (a second
-# for 4,000), so a title holding one is left as written.
+# for 4,000), so a title holding one is left as written. Every text the patterns below see is
+# without one, so their runs are bounded at 16, which is the same there and linear anywhere.
 LONG_TICKS = "`" * 17
+CODE_SPAN = re.compile(r"(`{1,16})(.+?)\1")
 _SCAN_LINES = 200  # a title is near the top; a page without one in 200 lines has none to give
 
 
