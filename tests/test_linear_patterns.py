@@ -14,7 +14,7 @@ from contextpull.dialects.jekyll import dialect as jekyll, liquid
 from contextpull.dialects.mdbook import dialect as mdbook
 from contextpull.dialects.mdx import jsx
 from contextpull.dialects.mkdocs import dialect as mkdocs, snippets
-from contextpull.dialects.sphinx import dialect as sphinx
+from contextpull.dialects.sphinx import dialect as sphinx, myst_lines
 from contextpull.dialects.sphinx.xrefs import doc_titles
 
 N = 100_000
@@ -176,3 +176,17 @@ def test_sphinx_code_spans_in_long_runs_of_short_backtick_runs():
     assert spans == [(33 * i, 33 * i + 33) for i in range(N // 33)] + [(99990, 99999)]
     line = "{ref}`" + "x" * N
     assert [m.span() for m in sphinx._INLINE.finditer(line)] == []
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(["<!--", "-->", "<!-->", "--", "\n", "a", "<", "-"]), max_size=14))
+def test_myst_comment_lines_are_what_the_pattern_made(pieces):
+    text = "".join(pieces)
+    old = re.sub(r"<!--.*?-->", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.DOTALL)
+    assert myst_lines._comments_to_newlines(text) == old
+
+
+def test_myst_comments_after_a_long_run_of_openers():
+    lines = ["<!--" * (N // 4), "text", "<!-- gone", "-->", "after"]
+    assert myst_lines._strip_comments(lines) == ["", "", "", "", "after"]
+    assert myst_lines._strip_comments(["<!--" * (N // 4) + " open"]) == ["<!--" * (N // 4) + " open"]
