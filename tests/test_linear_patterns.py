@@ -14,7 +14,7 @@ from contextpull.dialects.jekyll import dialect as jekyll, liquid
 from contextpull.dialects.mdbook import dialect as mdbook
 from contextpull.dialects.mdx import jsx
 from contextpull.dialects.mkdocs import dialect as mkdocs, snippets
-from contextpull.dialects.sphinx import dialect as sphinx, myst_lines
+from contextpull.dialects.sphinx import dialect as sphinx, myst_lines, role_text
 from contextpull.dialects.sphinx.xrefs import doc_titles
 
 N = 100_000
@@ -190,3 +190,21 @@ def test_myst_comments_after_a_long_run_of_openers():
     lines = ["<!--" * (N // 4), "text", "<!-- gone", "-->", "after"]
     assert myst_lines._strip_comments(lines) == ["", "", "", "", "after"]
     assert myst_lines._strip_comments(["<!--" * (N // 4) + " open"]) == ["<!--" * (N // 4) + " open"]
+
+
+def _old_explicit(text):
+    m = re.match(r"^(.+?)\s*(?<!\x00)<(.*?)>$", text, re.DOTALL)
+    return None if m is None else (role_text.unescape(m.group(1)), role_text.unescape(m.group(2)))
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet="<> a\x00\n\t\u2003", max_size=20))
+def test_role_titles_are_what_sphinx_rule_reads(text):
+    assert role_text.explicit(text) == _old_explicit(text)
+
+
+def test_role_title_after_long_runs_of_blanks_and_openers():
+    assert role_text.explicit("Title" + " " * N + "<target>") == ("Title", "target")
+    assert role_text.explicit("Title" + " " * N + "<target") is None
+    assert role_text.explicit("<" * N + "x") is None
+    assert role_text.explicit("a" + "<" * N + ">") == ("a", "<" * (N - 1))
