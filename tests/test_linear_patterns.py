@@ -14,7 +14,7 @@ from contextpull.dialects.jekyll import dialect as jekyll, liquid
 from contextpull.dialects.mdbook import dialect as mdbook
 from contextpull.dialects.mdx import jsx
 from contextpull.dialects.mkdocs import dialect as mkdocs, snippets
-from contextpull.dialects.sphinx import dialect as sphinx, myst_lines, role_text
+from contextpull.dialects.sphinx import dialect as sphinx, myst_lines, role_text, rst_nodes
 from contextpull.dialects.sphinx.xrefs import doc_titles
 
 N = 100_000
@@ -208,3 +208,20 @@ def test_role_title_after_long_runs_of_blanks_and_openers():
     assert role_text.explicit("Title" + " " * N + "<target") is None
     assert role_text.explicit("<" * N + "x") is None
     assert role_text.explicit("a" + "<" * N + ">") == ("a", "<" * (N - 1))
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from([":", "`", "a", " ", "<", ">", "~", ".", "!", "\t", ":ref:", "``"]), max_size=12))
+def test_rst_title_and_problem_roles_read_as_before(pieces):
+    text = "".join(pieces)  # role names here stay under the 64-character bound
+    old_title = re.sub(r":[\w:.+-]+:`([^`<]*?)\s*(?:<[^`]*>)?`", lambda m: doc_titles._target(m.group(1)), text)
+    old_title = re.sub(r"\*{1,2}([^*]+)\*{1,2}", r"\1", re.sub(r"``([^`]+)``", r"`\1`", old_title))
+    assert doc_titles.plain_title(text) == old_title
+    assert rst_nodes._ROLE.sub("", text) == re.sub(r":[\w.:+-]+:(?=`)", "", text)
+
+
+def test_rst_roles_after_long_runs_of_colons_and_blanks():
+    # A name of at most 64 characters ends the run: what comes before it stays.
+    assert doc_titles.plain_title(":" * N + "ref:`Intro" + " " * N + "<intro>`") == ":" * (N - 62) + "Intro"
+    assert doc_titles.plain_title(":ref:`Intro" + " " * N) == ":ref:`Intro" + " " * N
+    assert rst_nodes._ROLE.sub("", ":" * N + "`x`") == ":" * (N - 66) + "`x`"

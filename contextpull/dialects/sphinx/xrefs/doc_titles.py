@@ -100,7 +100,10 @@ def rst_title(text: str) -> str | None:
 
 def plain_title(title: str) -> str:
     """An rst title's inline markup as the page shows it: literals as code, roles as text."""
-    title = re.sub(r":[\w:.+-]+:`([^`<]*?)\s*(?:<[^`]*>)?`", lambda m: _target(m.group(1)), title)
+    # The role's name bounded and its text taken whole, blanks cut after, as ``rst_lines`` reads
+    # a role: the same titles, where a lazy text before ``\\s*`` retried a run of blanks at
+    # every step and an unbounded name ran each ``:`` of a run to its end.
+    title = re.sub(r":[\w:.+-]{1,64}:`([^`<]*)(?:<[^`]*>)?`", lambda m: _target(m.group(1).rstrip()), title)
     title = re.sub(r"``([^`]+)``", r"`\1`", title)
     return re.sub(r"\*{1,2}([^*]+)\*{1,2}", r"\1", title)
 
