@@ -10,6 +10,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from contextpull.inline_links import links_as_text
 from contextpull.dialects.jekyll import dialect as jekyll, liquid
 from contextpull.dialects.mdbook import dialect as mdbook
 from contextpull.dialects.mdx import jsx
@@ -225,3 +226,15 @@ def test_rst_roles_after_long_runs_of_colons_and_blanks():
     assert doc_titles.plain_title(":" * N + "ref:`Intro" + " " * N + "<intro>`") == ":" * (N - 62) + "Intro"
     assert doc_titles.plain_title(":ref:`Intro" + " " * N) == ":ref:`Intro" + " " * N
     assert rst_nodes._ROLE.sub("", ":" * N + "`x`") == ":" * (N - 66) + "`x`"
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet="![]()a\n", max_size=24))
+def test_links_as_text_is_the_pattern_it_replaced(text):
+    assert links_as_text(text) == re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)
+
+
+def test_links_as_text_after_long_runs_of_openers():
+    assert links_as_text("[" * N + "see [the docs](x.md)") == "[" * (N - 1) + "see [the docs"
+    assert links_as_text("![" * N) == "![" * N
+    assert links_as_text("[a]" * N + "![b](c)") == "[a]" * N + "b"

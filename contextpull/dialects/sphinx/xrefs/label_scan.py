@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ....inline_links import links_as_text
 from .doc_titles import ADORNMENT, code_as_text, plain_title
 
 _RST_TARGET = re.compile(r"^(\s*)\.\.\s+_(?:`(?P<quoted>[^`]+)`|(?P<name>[^`_\s].*?)):\s*$")
@@ -27,7 +28,6 @@ _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _MYST_DIRECTIVE = re.compile(r"^\s*(?:`{3,}|~{3,})\{([\w:.+-]+)\}(.*)$")
 _MYST_OPTION = re.compile(r"^\s*:([\w-]+):(?:\s+(.*))?$")
 _MYST_ROLE = re.compile(r"\{[\w:.+-]+\}`([^`]*?)(?:\s*<[^`]*>)?`")
-_MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 
 # Directives whose label shows a caption or title (Sphinx's enumerable nodes, and rubric).
 _CAPTION_OPTION = ("code-block", "code", "sourcecode", "literalinclude")
@@ -242,7 +242,7 @@ def _myst_title(lines: list[str], i: int) -> str | None:
 def _myst_plain(title: str) -> str:
     """A MyST heading as the page shows it: roles as their text, links as their text."""
     title = _MYST_ROLE.sub(lambda m: m.group(1).lstrip("~!"), title)
-    title = code_as_text(_MD_LINK.sub(r"\1", title))
+    title = code_as_text(links_as_text(title))
     return re.sub(r"\*{1,2}([^*]+)\*{1,2}", r"\1", title).strip()
 
 
