@@ -238,3 +238,49 @@ def test_links_as_text_after_long_runs_of_openers():
     assert links_as_text("[" * N + "see [the docs](x.md)") == "[" * (N - 1) + "see [the docs"
     assert links_as_text("![" * N) == "![" * N
     assert links_as_text("[a]" * N + "![b](c)") == "[a]" * N + "b"
+
+
+def _brace_ends_one_character_at_a_time(text):
+    """The scan brace_ends replaced, as the oracle: every character inside braces in turn."""
+    ends, stack, n = {}, [], len(text)
+    i = text.find("{")
+    while 0 <= i < n:
+        c = text[i]
+        if c == "{":
+            stack.append(i)
+        elif c == "}":
+            if stack:
+                ends[stack.pop()] = i + 1
+        elif not stack:
+            i = text.find("{", i + 1)
+            continue
+        elif c in "\"'`":
+            j = i + 1
+            while j < n and text[j] != c:
+                j += 2 if text[j] == "\\" else 1
+            if j >= n:
+                break
+            i = j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            if j < 0:
+                break
+            i = j + 1
+        i += 1
+    return ends
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(["{", "}", "'", '"', "`", "\\", "/*", "*/", "/", "*", "a", "\n"]), max_size=20))
+def test_mdx_brace_ends_are_the_one_character_scan(pieces):
+    text = "".join(pieces)
+    assert jsx.brace_ends(text) == _brace_ends_one_character_at_a_time(text)
+
+
+def test_mdx_tree_after_a_run_of_open_braces():
+    tree, problems = jsx.parse("{%" * N + " {x} <Tabs>y</Tabs>")
+    assert tree[0] == "{%" * N + " "
+    assert isinstance(tree[1], jsx.Expr) and tree[1].source == "x"
+    assert tree[2] == " " and tree[3].name == "Tabs" and tree[3].children == ["y"]
+    assert problems == []
+    assert jsx.brace_ends("{" * N + "}") == {N - 1: N + 1}
