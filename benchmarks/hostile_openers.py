@@ -79,6 +79,35 @@ def build(site: Path, out: Path, dialect: str, checkout: Path, cap: float) -> tu
     return f"{seconds:.2f}", "Traceback" in err, proc.returncode
 
 
+def _cell(seconds: str, trace: bool, code: int | None) -> str:
+    return seconds + ("T" if trace else "") + ("!" if code not in (0, None) else "")
+
+
+def _row(label: str, args, checkout: Path) -> tuple[list[str], float]:
+    """One dialect's cells (base, each opener, the big page) built by ``checkout``."""
+    fmt = DIALECTS[label]
+    dialect = FORMATS[fmt][0]
+    size = int(args.mb * 1_000_000)
+    pages = [("base", _page(fmt, "Plain words."), args.cap)]
+    pages += [(o, _page(fmt, (o * (size // len(o) + 1))[:size]), args.cap) for o in args.openers]
+    if args.big_mb:
+        pages.append(("big", page(fmt, int(args.big_mb * 1024 * 1024)), args.cap * 3))
+    cells, worst = [], 0.0
+    with tempfile.TemporaryDirectory() as tmp:  # warm-up: writes the bytecode this row imports
+        _site(Path(tmp) / "site", fmt, pages[0][1])
+        build(Path(tmp) / "site", Path(tmp) / "out", dialect, checkout, args.cap)
+    for name, text, cap in pages:
+        with tempfile.TemporaryDirectory() as tmp:
+            site = Path(tmp) / "site"
+            _site(site, fmt, text)
+            seconds, trace, code = build(site, Path(tmp) / "out", dialect, checkout, cap)
+            shutil.rmtree(site, ignore_errors=True)
+        cells.append(_cell(seconds, trace, code))
+        if name not in ("base", "big"):
+            worst = max(worst, float(seconds.lstrip(">")))
+    return cells, worst
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--dialects", nargs="+", default=list(DIALECTS), help="of: " + ", ".join(DIALECTS))
@@ -87,42 +116,33 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--big-mb", type=float, default=10.0, help="size of the realistic page; 0 skips it")
     ap.add_argument("--cap", type=float, default=20.0, help="seconds before a build is killed")
     ap.add_argument("--checkout", type=Path, default=ROOT, help="the code to build with")
+    ap.add_argument("--before", type=Path, default=None,
+                    help="another checkout, built right after each row of this one (side by side)")
     ap.add_argument("--wall", action="store_true", help="wall seconds instead of CPU seconds")
     args = ap.parse_args(argv)
     global WALL
     WALL = args.wall
-    size = int(args.mb * 1_000_000)
-    print(f"checkout {args.checkout}; line {size:,} characters; {'wall' if WALL else 'CPU'} seconds per build "
-          f"(CLI, interpreter start included); T = traceback on stderr, ! = non-zero exit")
-    print(f"{'dialect':<12} {'base':>6} " + " ".join(f"{o!r:>7}" for o in args.openers)
+    checkouts = [args.checkout] + ([args.before] if args.before else [])
+    # Bytecode kept apart from both trees and written by the first build of each row, so no
+    # timed build pays for compiling modules (a checkout without __pycache__ paid 0.1-0.25 s).
+    os.environ["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / "contextpull-bench-pyc")
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    print(f"checkouts {', '.join(map(str, checkouts))}; line {int(args.mb * 1_000_000):,} characters; "
+          f"{'wall' if WALL else 'CPU'} seconds per build (CLI, interpreter start included); "
+          f"T = traceback on stderr, ! = non-zero exit")
+    print(f"{'dialect':<12} {'code':<7} {'base':>6} " + " ".join(f"{o!r:>7}" for o in args.openers)
           + (f" {f'{args.big_mb:g} MB page':>12}" if args.big_mb else ""))
-    worst = 0.0
+    worst = {c: 0.0 for c in checkouts}
     for label in args.dialects:
-        fmt = FORMATS[DIALECTS[label]]
-        dialect = fmt[0]
-        cells = []
-        with tempfile.TemporaryDirectory() as tmp:
-            _site(Path(tmp) / "base", DIALECTS[label], _page(DIALECTS[label], "Plain words."))
-            base, _, _ = build(Path(tmp) / "base", Path(tmp) / "base-out", dialect, args.checkout, args.cap)
-        for opener in args.openers:
-            line = (opener * (size // len(opener) + 1))[:size]
-            with tempfile.TemporaryDirectory() as tmp:
-                site = Path(tmp) / "site"
-                _site(site, DIALECTS[label], _page(DIALECTS[label], line))
-                seconds, trace, code = build(site, Path(tmp) / "out", dialect, args.checkout, args.cap)
-                shutil.rmtree(site, ignore_errors=True)
-            mark = ("T" if trace else "") + ("!" if code not in (0, None) else "")
-            cells.append(f"{seconds + mark:>7}")
-            worst = max(worst, float(seconds.lstrip(">")))
-        big = ""
-        if args.big_mb:
-            with tempfile.TemporaryDirectory() as tmp:
-                site = Path(tmp) / "site"
-                _site(site, DIALECTS[label], page(DIALECTS[label], int(args.big_mb * 1024 * 1024)))
-                seconds, trace, code = build(site, Path(tmp) / "out", dialect, args.checkout, args.cap * 3)
-            big = f" {seconds + ('T' if trace else '') + ('!' if code not in (0, None) else ''):>12}"
-        print(f"{label:<12} {base:>6} " + " ".join(cells) + big, flush=True)
-    print(f"\nslowest opener cell: {worst:.2f} s")
+        for k, checkout in enumerate(checkouts):
+            cells, slowest = _row(label, args, checkout)
+            worst[checkout] = max(worst[checkout], slowest)
+            big = f" {cells[-1]:>12}" if args.big_mb else ""
+            openers = cells[1:-1] if args.big_mb else cells[1:]
+            print(f"{label if k == 0 else '':<12} {'this' if k == 0 else 'before':<7} {cells[0]:>6} "
+                  + " ".join(f"{c:>7}" for c in openers) + big, flush=True)
+    for checkout, seconds in worst.items():
+        print(f"slowest opener cell, {checkout}: {seconds:.2f} s")
     return 0
 
 
