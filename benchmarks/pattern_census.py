@@ -19,10 +19,12 @@ timed on a 64,000- and a 128,000-character line, each in a subprocess killed at 
 seconds. Doubling the line doubles a linear pattern's time and quadruples a quadratic one's; a
 pattern is *bounded* when the long line takes under 0.1 s (every quadratic one found takes over
 2 s there; below that the ratio is noise on a busy machine) or the ratio is under 3x and it
-takes under ``--fast`` seconds. Each time is the least of up to three runs; a ratio of 3x or more on a line that takes under
-a second is measured again at 256,000 and 512,000 characters, and that ratio decides. Patterns
-compiled but only ever used with ``.match``/``.fullmatch`` are timed that way (anchored at 0);
-all others with ``finditer`` (the cost of ``search``, ``sub`` and ``split`` alike).
+takes under ``--fast`` seconds. Each time is the least of up to three runs; a ratio of 3x or
+more on a line that takes under a second is measured again at 256,000 and 512,000 characters,
+and that ratio decides. A private pattern (``_NAME``) only ever used in its module with
+``.match``/``.fullmatch`` is timed that way (anchored at 0); all others, public names included
+(another module may search with them), with ``finditer`` (the cost of ``search``, ``sub`` and
+``split`` alike).
 """
 
 from __future__ import annotations
@@ -141,7 +143,10 @@ def find_patterns(package: Path) -> tuple[list[dict], list[str]]:
             elif kind == "compile":
                 methods = names.get(bound.get(id(node), ""), set()) - {"<used>"}
                 plain_uses = names.get(bound.get(id(node), ""), set()) & {"<used>"}
-                if methods and methods <= {"match", "fullmatch"} and not (plain_uses and _passed_on(tree, bound.get(id(node)))):
+                name = bound.get(id(node), "")
+                # A public name may be imported and searched elsewhere: timed as searched.
+                if (name.startswith("_") and methods and methods <= {"match", "fullmatch"}
+                        and not (plain_uses and _passed_on(tree, name))):
                     use = "match"
             found.append({"file": str(rel), "line": node.lineno, "kind": kind, "pattern": pattern,
                           "flags": flags, "use": use})
