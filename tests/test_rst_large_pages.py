@@ -94,3 +94,23 @@ def test_long_runs_of_markup_characters_are_read_whole(runs):
     out = rst_lines.to_markdown(text)
     assert "lastword" in out
     assert len(out) <= 2 * len(text) + 100
+
+
+def test_a_page_of_long_address_runs_is_read_line_by_line(tmp_path):
+    # 100 lines of 9,999 "{%": under both size limits, but docutils' URI pattern would take
+    # minutes; the page is read the simpler way, named, and keeps its title and text.
+    run = "\n".join(("{%" * 5000)[:9999] for _ in range(100))
+    ctx = FakeContext(tmp_path)
+    doc = parse_rst(f"Hostile\n=======\n\n{run}\n\nAfter.\n", ctx)
+    assert [b.text for b in doc.blocks if isinstance(b, Heading)] == ["Hostile"]
+    assert [(c, o, line) for c, o, line, _ in ctx.notes] == [("rst page", "unresolved", 0)]
+    assert "address characters" in ctx.notes[0][3]
+    text = "\n".join(b.text for b in doc.blocks if isinstance(b, Paragraph))
+    assert text.count("{%") == 100 * 4999 and text.endswith("After.")  # each line: 4,999 and a "{"
+
+
+def test_prose_and_addresses_stay_with_docutils(tmp_path):
+    page = "Title\n=====\n\n" + "Read https://example.com/a/b-c/d.html or ask me@example.org today.\n\n" * 2000
+    ctx = FakeContext(tmp_path)
+    doc = parse_rst(page, ctx)
+    assert ctx.notes == [] and len(doc.blocks) > 1

@@ -30,6 +30,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from ..inline_links import links_as_text
 from .http import Counters, ProviderError, Retry, post_json
 from .spec import Endpoint, ModelSpec, endpoint, parse
 
@@ -78,7 +79,6 @@ def prompt(doc: Document) -> str:
 
 # -- cleaning the answer ----------------------------------------------------------------------
 _LINE_MARK = re.compile(r"^\s*(?:#{1,6}\s+|[-*+]\s+|>\s?|\d{1,3}[.)]\s+)")
-_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _STRONG = re.compile(r"(\*\*|__|~~|`+)")
 _EMPHASIS = re.compile(r"(?<![\w*])\*(?=\S)([^*]*?\S)\*(?![\w*])|(?<![\w_])_(?=\S)([^_]*?\S)_(?![\w_])")
 _LABEL = re.compile(r"^(?:one[- ]line\s+)?summary\s*:\s*", re.IGNORECASE)
@@ -89,7 +89,7 @@ def clean(answer: str) -> str:
     """One line of at most ``SUMMARY_MAX`` characters; empty when nothing usable is left."""
     lines = [_LINE_MARK.sub("", line) for line in str(answer).splitlines()]
     text = " ".join(" ".join(lines).split())
-    text = _LINK.sub(r"\1", text)
+    text = links_as_text(text)
     text = _STRONG.sub("", text)
     text = _EMPHASIS.sub(lambda m: m.group(1) or m.group(2), text)
     text = _LABEL.sub("", text).strip()

@@ -30,7 +30,6 @@ from ..syntax.template_tags import restore
 NAME = "jekyll"
 
 DATA_EXTENSIONS = (".yml", ".yaml", ".json", ".csv", ".tsv")
-_CODE_ELEMENT = re.compile(r"<code>(.*?)</code>", re.S)
 
 
 def prepare(text: str, ctx: Context) -> str:
@@ -48,12 +47,25 @@ def _visible(prose: str) -> str:
     since ``html_to_text`` leaves code spans as written)."""
     prose = strip_html_comments(prose)
     if "<code>" in prose:
-        prose = _CODE_ELEMENT.sub(_code_span, prose)
+        prose = _code_elements(prose)
     return html_to_text(prose)
 
 
-def _code_span(m: re.Match) -> str:
-    code = html.unescape(re.sub(r"<[^<>]*>", "", m.group(1))).replace("\n", " ")
+def _code_elements(prose: str) -> str:
+    """Each ``<code>...</code>`` (shortest) as a code span; a find loop, so a page of openers
+    with no closer is read once (a lazy ``.*?`` scanned to the end from every opener)."""
+    out, at = [], 0
+    while (start := prose.find("<code>", at)) >= 0:
+        end = prose.find("</code>", start + 6)
+        if end < 0:
+            break
+        out += [prose[at:start], _code_span(prose[start + 6 : end])]
+        at = end + 7
+    return "".join(out) + prose[at:]
+
+
+def _code_span(inner: str) -> str:
+    code = html.unescape(re.sub(r"<[^<>]*>", "", inner)).replace("\n", " ")
     if not code.strip():
         return ""  # an empty element shows nothing (a loop variable that was not printed)
     ticks = "``" if "`" in code else "`"

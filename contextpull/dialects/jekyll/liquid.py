@@ -269,8 +269,21 @@ def _filter(name: str, value: object, args: list, scope: Scope) -> object:
         "upcase": text.upper, "downcase": text.lower, "capitalize": lambda: text[:1].upper() + text[1:],
         "strip": text.strip, "lstrip": text.lstrip, "rstrip": text.rstrip,
         "escape": lambda: text, "xml_escape": lambda: text, "escape_once": lambda: html.unescape(text),
-        "strip_html": lambda: re.sub(r"<[^>]*>", "", text), "strip_newlines": lambda: text.replace("\n", ""),
+        "strip_html": lambda: strip_html(text), "strip_newlines": lambda: text.replace("\n", ""),
         "replace": lambda: text.replace(first, "" if len(args) < 2 or args[1] is None else str(args[1])),
         "remove": lambda: text.replace(first, ""),
     }
     return simple[name]() if name in simple else value
+
+
+def strip_html(text: str) -> str:
+    """Liquid's ``strip_html``: each ``<`` through the next ``>`` removed. A find loop: with no
+    ``>`` left, no later ``<`` can close either, where a pattern rescanned to the end from each."""
+    out, at = [], 0
+    while (start := text.find("<", at)) >= 0:
+        end = text.find(">", start + 1)
+        if end < 0:
+            break
+        out.append(text[at:start])
+        at = end + 1
+    return "".join(out) + text[at:]

@@ -111,7 +111,6 @@ def prepare(text: str, ctx: Context) -> str:
 # mdBook's own directives (its links preprocessor's); any other ``{{#name}}`` is left as written.
 _KNOWN = frozenset(("include", "rustdoc_include", "playground", "title"))
 _DIRECTIVE = re.compile(r"(\\)?\{\{[ \t]*#([A-Za-z_][\w-]*)")
-_CODE_SPAN = re.compile(r"(`+)[^`]*?\1")
 
 
 def _unknown_directives(text: str, ctx: Context) -> None:
@@ -124,11 +123,38 @@ def _unknown_directives(text: str, ctx: Context) -> None:
             for k, row in enumerate(chunk.split("\n")):
                 if "{{" not in row:
                     continue
-                row = _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), row)
+                row = _blank_code_spans(row)
                 for m in _DIRECTIVE.finditer(row):
                     if m.group(1) is None and m.group(2) not in _KNOWN:
                         ctx.note("mdbook directive", "unresolved", line + k,
                                  f"unknown directive {{{{#{m.group(2)}}}}}, kept as written")
+
+
+def _blank_code_spans(row: str) -> str:
+    """``row`` with each code span blanked: a run of backticks, text without one, the same run
+    (what ``(`+)[^`]*?\\1`` matched). Read left to right with ``str.find``: a run of ``m`` that
+    the next run does not close still pairs its own first ``2 * (m // 2)`` backticks, as that
+    pattern's backtracking did after retrying every width, which cost a long run its square."""
+    if "`" not in row:
+        return row
+    out, last, n = [], 0, len(row)
+    at = row.find("`")
+    while at >= 0:
+        run_end = at + 1
+        while run_end < n and row[run_end] == "`":
+            run_end += 1
+        m = run_end - at
+        close = row.find("`", run_end)
+        if close >= 0 and row.startswith("`" * m, close):
+            end = close + m
+        elif m >= 2:
+            end = at + 2 * (m // 2)
+        else:
+            break  # one backtick and none after it: nothing closes
+        out += [row[last:at], " " * (end - at)]
+        last = end
+        at = row.find("`", end)
+    return "".join(out) + row[last:]
 
 
 def _book_src(ctx: Context) -> str:

@@ -20,9 +20,14 @@ from ..syntax import attributes
 MAX_NESTING = 20
 _NAME = re.compile(r"[A-Za-z_$][\w$.:-]*")
 _ATTR_NAME = re.compile(r"[A-Za-z_$][\w$:.-]*")
+# Inside braces: what brace_ends stops at, and a string from its quote to its closing one.
+_JS_STOP = re.compile(r"[{}\"'`]|/\*")
+_JS_STRING = {q: re.compile(q + r"(?:[^" + q + r"\\]|\\.)*+" + q, re.S) for q in "\"'`"}
 # A container directive line: ``:::tip``, ``:::note Title``, ``:::tip[Title]{#id}``, or ``:::``.
 _DIRECTIVE = re.compile(r"^([ \t]*)(:{3,})[ \t]*([A-Za-z][\w-]*)?(.*)$", re.M)
-_CANDIDATE = re.compile(r"[<{\\]|^[ \t]*:{3}", re.M)
+# A ``<`` is a candidate only where ``_tag`` can read one (a name, ``/`` or ``>`` next): a page
+# of ``<`` or ``a < b`` is skipped by the pattern instead of by one Python step per character.
+_CANDIDATE = re.compile(r"<(?=/?[A-Za-z_$>])|\\|^[ \t]*:{3}", re.M)
 _LITERAL = re.compile(r"""\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`([^`$]*)`)\s*""", re.S)
 
 
@@ -74,34 +79,34 @@ def brace_ends(text: str) -> dict[int, int]:
     """For every ``{`` that closes, the index after its ``}``: one pass with a stack, so a page
     of unclosed braces costs what it weighs. Inside braces the text is JavaScript: strings,
     template literals and comments are skipped so a brace or an apostrophe in them does not
-    count; outside, an apostrophe is prose."""
+    count; outside, an apostrophe is prose. Between the characters that matter the scan jumps
+    (``str.find``, a pattern), and it stops at the last ``}``, after which nothing closes."""
     ends: dict[int, int] = {}
+    last = text.rfind("}")
     stack: list[int] = []
-    n = len(text)
     i = text.find("{")
-    while 0 <= i < n:
+    while 0 <= i <= last:
         c = text[i]
         if c == "{":
             stack.append(i)
         elif c == "}":
             if stack:
                 ends[stack.pop()] = i + 1
-        elif not stack:
-            i = text.find("{", i + 1)
-            continue
-        elif c in "\"'`":
-            j = i + 1
-            while j < n and text[j] != c:
-                j += 2 if text[j] == "\\" else 1
-            if j >= n:
+        elif c in "\"'`":  # a string or template literal, inside braces only
+            m = _JS_STRING[c].match(text, i)
+            if m is None:
                 break  # a string that never closes: every brace still open stays open
-            i = j
-        elif text.startswith("/*", i):
+            i = m.end() - 1
+        else:  # a /* comment */
             j = text.find("*/", i + 2)
             if j < 0:
                 break
             i = j + 1
-        i += 1
+        if stack:
+            m = _JS_STOP.search(text, i + 1)
+            i = m.start() if m else -1
+        else:
+            i = text.find("{", i + 1)
     return ends
 
 
@@ -200,11 +205,22 @@ def parse(text: str) -> tuple[list, list[tuple[str, int]]]:
     i = 0
     n = len(text)
     ends = brace_ends(text) if "{" in text else {}
+    # A ``{`` that never closes is text: only those in ``ends`` are visited, beside the pattern's
+    # candidates, so a page of unclosed braces is not walked one brace at a time.
+    braces = sorted(ends)
+    next_brace = 0
+    m = _CANDIDATE.search(text)
     while True:
-        m = _CANDIDATE.search(text, i)
-        if m is None:
+        if m is not None and m.start() < i:
+            m = _CANDIDATE.search(text, i)
+        while next_brace < len(braces) and braces[next_brace] < i:
+            next_brace += 1
+        if next_brace < len(braces) and (m is None or braces[next_brace] < m.start()):
+            start = braces[next_brace]
+        elif m is not None:
+            start = m.start()
+        else:
             break
-        start = m.start()
         c = text[start]
         if c == "\\":  # an escaped < or { is text
             i = start + 2

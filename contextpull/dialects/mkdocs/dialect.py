@@ -34,10 +34,10 @@ from .snippets import expand_snippets, expand_variants
 
 NAME = "mkdocs"
 
-_ICON = re.compile(r"[ \t]*:(?:material|fontawesome|octicons|simple)-[\w-]+:")
+_ICON = re.compile(r"(?<![ \t])[ \t]*:(?:material|fontawesome|octicons|simple)-[\w-]+:")
 # _ICON without its leading blanks (which may be empty): found exactly where _ICON is, and
 # searched for much faster, since it starts with a character the regex engine can skip to.
-_ICON_NAME = re.compile(_ICON.pattern.removeprefix(r"[ \t]*"))
+_ICON_NAME = re.compile(_ICON.pattern.removeprefix(r"(?<![ \t])[ \t]*"))
 _EMPTY_LINK = re.compile(r"!?\[[ \t]*\](?:\[[^\]\n]*\]|\([^)\n]*\))")
 
 HEADING_ATTRIBUTES = "heading attributes"

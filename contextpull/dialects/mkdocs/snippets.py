@@ -37,7 +37,7 @@ _SINGLE = re.compile(r"""^([ \t]*)(;*)-+8<-+[ \t]+("(?:\\"|[^"])+?"|'(?:\\'|[^']
 _BLOCK = re.compile(r"^([ \t]*)(;*)-+8<-+[ \t]*$")
 _REGION = re.compile(r"^(.+?):([A-Za-z_][\w-]*)$")
 _RANGES = re.compile(r"^(.+?)(:-?\d*(?::-?\d*)?(?:,-?\d*(?::-?\d*)?)*)$")
-_VARIANT_OPTION = re.compile(r"(\w+)\[([^\]]*)\]")
+_WORD = re.compile(r"\w")
 _MDX_INCLUDE = re.compile(r"\{!>?\s*([^!\s]+?)\s*!\}")
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.I)
 
@@ -194,8 +194,29 @@ def variant(line: str) -> tuple[str, str] | None:
     return line[start:end], line[end:close].strip()
 
 
+def _variant_options(text: str) -> list[tuple[str, str]]:
+    """Each ``name[value]`` (a word, ``[``, anything up to the first ``]``), left to right, as
+    ``(\\w+)\\[([^\\]]*)\\]`` found them. Read from each ``[`` back over its word: with no ``]``
+    after a ``[`` nothing later closes, where the pattern tried each letter of a long word."""
+    out: list[tuple[str, str]] = []
+    at = 0
+    while (bracket := text.find("[", at)) >= 0:
+        start = bracket
+        while start > at and _WORD.match(text, start - 1):
+            start -= 1
+        if start == bracket:  # no word before it
+            at = bracket + 1
+            continue
+        close = text.find("]", bracket + 1)
+        if close < 0:
+            break
+        out.append((text[start:bracket], text[bracket + 1 : close]))
+        at = close + 1
+    return out
+
+
 def _variant_block(ctx: Context, found: tuple[str, str], line: int) -> str | None:
-    target, options = found[0], dict(_VARIANT_OPTION.findall(found[1]))
+    target, options = found[0], dict(_variant_options(found[1]))
     inc = ctx.include(target, base=config_folder(ctx), line=line, construct=VARIANT)
     if inc is None:
         return None

@@ -16,7 +16,6 @@ from ..syntax.options import field
 # A fence may open a list item ("- ```yaml", "* - ```md" in a list-table): the markers are part
 # of its indent.
 OPEN = re.compile(r"^([ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*)(`{3,}|~{3,}|:{3,})\s*(?:\{([^}\s]+)\})?(.*)$")
-_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 
 
 
@@ -68,9 +67,21 @@ def without_html_comments(text: str) -> str:
 def _strip_comments(lines: list[str]) -> list[str]:
     if not lines:
         return []
-    text = "\n".join(lines)
-    text = _HTML_COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)
-    return text.split("\n")
+    return _comments_to_newlines("\n".join(lines)).split("\n")
+
+
+def _comments_to_newlines(text: str) -> str:
+    """Each closed ``<!-- ... -->`` as the newlines it held (so line numbers stay); an unclosed
+    one stays. A find loop: once an opener has no closer none after it has, where ``<!--.*?-->``
+    searched to the end again from every later opener."""
+    out, at = [], 0
+    while (start := text.find("<!--", at)) >= 0:
+        end = text.find("-->", start + 4)
+        if end < 0:
+            break
+        out += [text[at:start], "\n" * text.count("\n", start, end)]
+        at = end + 3
+    return "".join(out) + text[at:]
 
 
 def closing(lines: list[str], i: int, marker: str, lead: str = "") -> int:

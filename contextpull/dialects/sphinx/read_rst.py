@@ -17,6 +17,7 @@ one parse and the process-global registries are restored afterwards, as Sphinx's
 from __future__ import annotations
 
 import posixpath
+import re
 import threading
 
 from ...parsing.blocks import ParsedDocument, ParseError
@@ -111,9 +112,13 @@ def parse_rst(text: str, ctx: Context) -> ParsedDocument:
     if long_line:
         # docutils refuses the whole document then; say which line, as a named skip.
         raise ParseError(f"line {long_line} is longer than {LINE_LENGTH_LIMIT:,} characters")
+    why = ""
     if len(text) > rst_lines.DOCUTILS_LIMIT:
-        ctx.note("rst page", "unresolved", 0, f"{len(text):,} characters, over the {rst_lines.DOCUTILS_LIMIT:,} "
-                 "docutils reads in time: read line by line (titles, code, admonitions; other markup as text)")
+        why = f"{len(text):,} characters, over the {rst_lines.DOCUTILS_LIMIT:,} docutils reads in time"
+    elif address_cost(text) > ADDRESS_RUN_BUDGET:
+        why = "runs of address characters (a URI or e-mail address) docutils would read in time quadratic in their length"
+    if why:
+        ctx.note("rst page", "unresolved", 0, f"{why}: read line by line (titles, code, admonitions; other markup as text)")
         stem = posixpath.splitext(posixpath.basename(ctx.path))[0]
         return parse_markdown(rst_lines.to_markdown(text), stem)
     state = ParseState(ctx)
@@ -174,6 +179,22 @@ def _sphinx_substitutions(text: str, config: dict) -> str:
             if f".. |{name}|" not in text:
                 out.append(f".. |{name}| replace:: {value.strip()}")
     return "\n\n" + "\n".join(out) + "\n" if out else ""
+
+
+# docutils looks for a standalone URI or e-mail address wherever inline markup may start, and its
+# pattern runs from there to the end of the run of address characters: a run of n of them costs
+# up to n squared (one line of 10,000 "{%" takes about a second, a page of them minutes). The sum
+# of the squares of a page's runs bounds that time; a page over the budget is read line by line,
+# as a page over DOCUTILS_LIMIT is. Prose and URLs are far below it (Flask's largest page, 580,000).
+_ADDRESS_RUN = re.compile(r"[-_.!~*'(){|}/#?^`&=+$%;:@,\[\]a-zA-Z0-9\x00]+")
+ADDRESS_RUN_BUDGET = 25_000_000
+
+
+def address_cost(text: str) -> int:
+    """The sum of the squares of the lengths of ``text``'s runs of URI and e-mail characters."""
+    if len(text) ** 2 <= ADDRESS_RUN_BUDGET:
+        return 0
+    return sum((m.end() - m.start()) ** 2 for m in _ADDRESS_RUN.finditer(text))
 
 
 def _long_line(text: str) -> int:

@@ -12,11 +12,6 @@ form ``explicit`` reads; MyST's role text is raw, and ``escaped`` gives its ``\\
 
 from __future__ import annotations
 
-import re
-
-# Sphinx's ReferenceRole rule, over docutils' escaped text ("\x00<" is an escaped "<").
-_EXPLICIT = re.compile(r"^(.+?)\s*(?<!\x00)<(.*?)>$", re.DOTALL)
-
 
 def escaped(raw: str) -> str:
     """MyST's raw role text with ``\\<`` in docutils' escaped form, so that it opens no target
@@ -30,11 +25,29 @@ def unescape(text: str) -> str:
 
 
 def explicit(text: str) -> tuple[str, str] | None:
-    """(title, target) of ``Title <target>`` in escaped ``text``, unescaped; None without one."""
-    match = _EXPLICIT.match(text)
-    if match is None:
+    """(title, target) of ``Title <target>`` in escaped ``text``, unescaped; None without one.
+
+    Sphinx's ReferenceRole rule, ``^(.+?)\\s*(?<!\\x00)<(.*?)>$`` (dot matching newlines) over
+    docutils' escaped text (``\\x00<`` is an escaped ``<``), read with ``str.find``: the text
+    ends with ``>`` (or ``>`` and a newline), the target opens at the first ``<`` after the
+    first character that is not escaped, and the title is what comes before it less the blanks
+    just before it. The pattern tried every title length, each to the end, against a long run
+    of blanks or of ``<`` with no ``>`` last."""
+    if text.endswith(">\n"):
+        end = len(text) - 2
+    elif text.endswith(">"):
+        end = len(text) - 1
+    else:
         return None
-    return unescape(match.group(1)), unescape(match.group(2))
+    at = text.find("<", 1)
+    while 0 <= at < end:
+        if text[at - 1] != "\x00":
+            cut = at
+            while cut > 1 and text[cut - 1].isspace():
+                cut -= 1
+            return unescape(text[:cut]), unescape(text[at + 1 : end])
+        at = text.find("<", at + 1)
+    return None
 
 
 # Roles the page shows in code type (Sphinx's xref roles for code objects and the literal ones).

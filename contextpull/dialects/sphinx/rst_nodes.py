@@ -29,7 +29,9 @@ _SILENT = (
 
 
 # The rst markup a problematic node (a role or reference docutils could not finish) still shows.
-_ROLE = re.compile(r":[\w.:+-]+:(?=`)")
+# A role's name is at most 64 characters, as in ``rst_lines``: each ``:`` of a run is tried a
+# bounded amount, where an unbounded name ran each one to the end of the run.
+_ROLE = re.compile(r":[\w.:+-]{1,64}:(?=`)")
 _TARGET = re.compile(r"`([^`<]*?)\s*<[^<>`]*>`_{0,2}|`([^`]*)`_{0,2}")
 
 

@@ -20,10 +20,11 @@ from ...syntax.fences import COMMONMARK, closes, open_fence
 _SUFFIXES = (".rst", ".md", ".txt", "")
 ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1{2,}\s*$")
 _ATX_LEAD = re.compile(r"#\s+")
-CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 # A run of backticks longer than any a title writes: the pattern's time is cubic in one (a second
-# for 4,000), so a title holding one is left as written.
+# for 4,000), so a title holding one is left as written. Every text the patterns below see is
+# without one, so their runs are bounded at 16, which is the same there and linear anywhere.
 LONG_TICKS = "`" * 17
+CODE_SPAN = re.compile(r"(`{1,16})(.+?)\1")
 _SCAN_LINES = 200  # a title is near the top; a page without one in 200 lines has none to give
 
 
@@ -100,7 +101,10 @@ def rst_title(text: str) -> str | None:
 
 def plain_title(title: str) -> str:
     """An rst title's inline markup as the page shows it: literals as code, roles as text."""
-    title = re.sub(r":[\w:.+-]+:`([^`<]*?)\s*(?:<[^`]*>)?`", lambda m: _target(m.group(1)), title)
+    # The role's name bounded and its text taken whole, blanks cut after, as ``rst_lines`` reads
+    # a role: the same titles, where a lazy text before ``\\s*`` retried a run of blanks at
+    # every step and an unbounded name ran each ``:`` of a run to its end.
+    title = re.sub(r":[\w:.+-]{1,64}:`([^`<]*)(?:<[^`]*>)?`", lambda m: _target(m.group(1).rstrip()), title)
     title = re.sub(r"``([^`]+)``", r"`\1`", title)
     return re.sub(r"\*{1,2}([^*]+)\*{1,2}", r"\1", title)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ....inline_links import links_as_text
 from ...syntax.fences import close_index, open_fence
 from ...syntax.options import fields
 from .doc_titles import ADORNMENT, code_as_text, plain_title
@@ -27,7 +28,6 @@ _SETEXT = re.compile(r"^\s{0,3}(=+|-+)\s*$")
 # A MyST directive fence's info string: ``{name} argument``.
 _MYST_DIRECTIVE = re.compile(r"\{([\w:.+-]+)\}(.*)$")
 _MYST_ROLE = re.compile(r"\{[\w:.+-]+\}`([^`]*?)(?:\s*<[^`]*>)?`")
-_MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 
 # Directives whose label shows a caption or title (Sphinx's enumerable nodes, and rubric).
 _CAPTION_OPTION = ("code-block", "code", "sourcecode", "literalinclude")
@@ -219,7 +219,7 @@ def _myst_title(lines: list[str], i: int) -> str | None:
 def _myst_plain(title: str) -> str:
     """A MyST heading as the page shows it: roles as their text, links as their text."""
     title = _MYST_ROLE.sub(lambda m: m.group(1).lstrip("~!"), title)
-    title = code_as_text(_MD_LINK.sub(r"\1", title))
+    title = code_as_text(links_as_text(title))
     return re.sub(r"\*{1,2}([^*]+)\*{1,2}", r"\1", title).strip()
 
 
