@@ -80,6 +80,19 @@ def knot(kind):
 }
 
 
+def _with_api(site, api):
+    """The site with API reference on, and its reader holding ``api`` as the build's model of
+    the source (what ``SiteReader.api_reference`` would make), so a test chooses its limits."""
+    from dataclasses import replace
+
+    from contextpull.dialects.site_reader import API_REFERENCE, open_site
+
+    site = replace(site, api_reference=True)
+    reader = open_site(site)
+    reader.once(API_REFERENCE, lambda: api)
+    return site, reader
+
+
 def _mkdocs(tmp_path: Path, page: str, extra: dict | None = None, config: str = "") -> Path:
     files = {
         "mkdocs.yml": "site_name: Harbour\nplugins:\n- mkdocstrings:\n    handlers:\n      python:\n"
@@ -348,7 +361,6 @@ def test_sphinx_paths_outside_the_repository_are_refused_and_conf_py_never_run(t
 def test_what_a_page_depends_on_does_not_depend_on_what_was_read_before_it(tmp_path):
     """Workers take pages in an order timing decides: a page's dependencies (and so the store)
     must be the same whether its build's reader is fresh or already holds the modules."""
-    from dataclasses import replace
 
     from contextpull.apiref.sources import ApiReference
     from contextpull.dialects.detect import detect_site
@@ -368,7 +380,7 @@ def test_what_a_page_depends_on_does_not_depend_on_what_was_read_before_it(tmp_p
 
     def read(api, name):
         data = (root / "docs" / name).read_bytes()
-        return read_document(data, "markdown", name[:-3], name, replace(site, api=api))
+        return read_document(data, "markdown", name[:-3], name, *_with_api(site, api))
 
     cold = read(ApiReference(site.repo_root), "b.md")
     warm_api = ApiReference(site.repo_root)
@@ -381,7 +393,6 @@ def test_what_a_page_depends_on_does_not_depend_on_what_was_read_before_it(tmp_p
 
 
 def test_the_object_and_module_limits_are_named_and_keep_what_was_rendered(tmp_path):
-    from dataclasses import replace
 
     from contextpull.apiref.limits import Limits
     from contextpull.apiref.sources import ApiReference
@@ -392,13 +403,13 @@ def test_the_object_and_module_limits_are_named_and_keep_what_was_rendered(tmp_p
     site = detect_site(root / "docs")
     data = (root / "docs" / "api.md").read_bytes()
     for limits, words in ((Limits(max_objects=2), "limit of 2 objects"), (Limits(max_modules=1), "limit of 1 modules")):
-        result = read_document(data, "markdown", "api", "api.md", replace(site, api=ApiReference(site.repo_root, limits)))
+        result = read_document(data, "markdown", "api", "api.md", *_with_api(site, ApiReference(site.repo_root, limits)))
         details = [n.detail for n in result.notes if n.construct == "mkdocstrings" and n.outcome == "unresolved"]
         assert len(details) == 1 and words in details[0] and details[0].startswith("harbour.berth")
         texts = [getattr(b, "text", "") for b in result.parsed.blocks]
         assert "The page's own words." in texts
     objects = read_document(data, "markdown", "api", "api.md",
-                            replace(site, api=ApiReference(site.repo_root, Limits(max_objects=2))))
+                            *_with_api(site, ApiReference(site.repo_root, Limits(max_objects=2))))
     assert [b.text for b in objects.parsed.blocks if type(b).__name__ == "Heading"] == ["API", "harbour.berth", "Berth"]
 
 
@@ -456,7 +467,6 @@ def test_the_setting_reads_from_flag_variable_and_pyproject(tmp_path):
 
 
 def test_members_are_grouped_by_category_unless_the_site_says_not(tmp_path):
-    from dataclasses import replace
 
     from contextpull.apiref.sources import ApiReference
     from contextpull.dialects.detect import detect_site
@@ -466,7 +476,7 @@ def test_members_are_grouped_by_category_unless_the_site_says_not(tmp_path):
     page = "# API\n\n::: order\n\n# Flat\n\n::: order\n    options:\n      group_by_category: false\n"
     root = _mkdocs(tmp_path, page, extra)
     site = detect_site(root / "docs")
-    result = read_document(page.encode(), "markdown", "api", "api.md", replace(site, api=ApiReference(site.repo_root)))
+    result = read_document(page.encode(), "markdown", "api", "api.md", *_with_api(site, ApiReference(site.repo_root)))
     heads = [b.text for b in result.parsed.blocks if type(b).__name__ == "Heading"]
     assert heads == ["API", "order", "count", "Basket", "apply", "Flat", "order", "Basket", "apply", "count"]
 
@@ -481,7 +491,6 @@ def test_a_module_too_large_to_model_is_named_not_visited(tmp_path):
 
 
 def test_the_reader_drops_what_it_holds_past_its_bound_and_reads_the_same(tmp_path):
-    from dataclasses import replace
 
     from contextpull.apiref.limits import Limits
     from contextpull.apiref.sources import ApiReference
@@ -495,7 +504,7 @@ def test_the_reader_drops_what_it_holds_past_its_bound_and_reads_the_same(tmp_pa
     held = []
     for name in ("api.md", "b.md"):
         data = (root / "docs" / name).read_bytes()
-        kept = read_document(data, "markdown", name[:-3], name, replace(site, api=small))
-        assert read_document(data, "markdown", name[:-3], name, replace(site, api=fresh)) == kept
+        kept = read_document(data, "markdown", name[:-3], name, *_with_api(site, small))
+        assert read_document(data, "markdown", name[:-3], name, *_with_api(site, fresh)) == kept
         held.append(small.loaded)
     assert held[0] is not held[1]  # b.md started from an empty reader

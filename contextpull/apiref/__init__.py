@@ -8,6 +8,22 @@ executed), chooses members as the site's options say (``options``), and renders 
 Markdown of the page (``render``, ``signature``, ``docstrings``), bounded (``limits``). The two
 hooks are the generators' own: ``mkdocstrings`` for ``:::`` lines and ``autodoc`` for Sphinx.
 
-State that lives for a build is one ``sources.ApiReference``, made once per build with the site
-(``ingest.engine.with_site``), never a module-level cache.
+State that lives for a build is one ``sources.ApiReference``, kept by the site's reader
+(``dialects.site_reader``) once per build and process, never a module-level cache. The two hooks'
+glue is the generators' own: ``dialects/mkdocs/mkdocstrings.py`` and ``dialects/sphinx/autodoc.py``;
+this room imports no dialect.
 """
+
+
+def preload() -> bool:
+    """Whether API pages can be read from source here: griffe and the renderers imported in the
+    process that starts the workers, so a forked worker does not import them again (0.1 s on
+    fastapi). False where griffelib is missing (it needs Python 3.11): ``:::`` and autodoc lines
+    are then read as when the setting is off."""
+    try:
+        import griffe  # noqa: F401
+    except ImportError:
+        return False
+    from . import render, sources  # noqa: F401
+
+    return True

@@ -42,9 +42,11 @@ class ApiReference:
     parsed so far. Built once per build (``ingest.engine.with_site``) from the site's repository
     root; carried to worker processes without what it parsed."""
 
-    def __init__(self, repo_root: str, limits: Limits | None = None) -> None:
+    def __init__(self, repo_root: str, limits: Limits | None = None, include_limit: int | None = None) -> None:
         self.repo_root = repo_root
         self.limits = limits or Limits()
+        # The page door's per-file bound (``dialects.includes``), to say why a module was not read.
+        self.include_limit = include_limit
         self._reset()
         # Imported here, in the process that starts the workers, so a forked worker has griffe
         # loaded instead of importing it again (0.1 s on fastapi); ImportError on Python 3.10.
@@ -56,11 +58,12 @@ class ApiReference:
         self.held = 0  # bytes of source modelled in ``loaded``
 
     def __getstate__(self) -> dict:
-        return {"repo_root": self.repo_root, "limits": self.limits}
+        return {"repo_root": self.repo_root, "limits": self.limits, "include_limit": self.include_limit}
 
     def __setstate__(self, state: dict) -> None:
         self.repo_root = state["repo_root"]
         self.limits = state["limits"]
+        self.include_limit = state.get("include_limit")
         self._reset()
 
     def griffe(self):
@@ -166,8 +169,6 @@ class PageSession:
         refused (too large, a link out, not a regular file): that is named."""
         import os
 
-        from ..dialects.includes import MAX_INCLUDE_BYTES
-
         full = os.path.join(self.api.repo_root, *key.split("/"))
         if not os.path.lexists(full):
             return
@@ -175,8 +176,9 @@ class PageSession:
             size = os.stat(full).st_size if os.path.isfile(full) else -1
         except OSError:
             size = -1
-        if size > MAX_INCLUDE_BYTES:
-            why = f"{size:,} bytes, over the include limit of {MAX_INCLUDE_BYTES:,}"
+        limit = self.api.include_limit
+        if limit is not None and size > limit:
+            why = f"{size:,} bytes, over the include limit of {limit:,}"
         else:
             why = "not a regular file inside the repository, or the page's include budget is spent"
         raise Unresolved(f"module {name} ({key}) is not read: {why}")

@@ -29,7 +29,7 @@ level; a document reaches it as ``ctx.reader``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
@@ -52,16 +52,16 @@ class Site:
     docs_root: str  # absolute, resolved: the DOCS folder
     repo_root: str  # absolute, resolved: the guard root; no read ever leaves it
     epoch: int | None = None  # the build's SOURCE_DATE_EPOCH (Sphinx ``date``), read once at the surface
-    # The build's ``apiref.ApiReference`` (issue 37) when API pages are read from source, else
-    # None. Not part of what a site is (equality, hash): it is the build's reader of the source.
-    api: object = field(default=None, compare=False, repr=False)
+    # Whether API pages are read from the repository's source (issue 37): the build's setting,
+    # for a dialect whose row reads them; the reader keeps the source's model (``site_reader``).
+    api_reference: bool = False
 
     @property
     def reading(self) -> str:
         """What a document's fingerprint names as the reading it had (``fingerprint.py``): the
         dialect, and whether API pages were read from source, so turning that on or off re-reads
         the site's documents instead of reusing ones read the other way."""
-        return f"{self.dialect}+api" if self.api is not None else self.dialect
+        return f"{self.dialect}+api" if self.api_reference else self.dialect
 
 
 @dataclass(frozen=True)

@@ -44,10 +44,13 @@ class Dialect:
     # Whether its ``.md`` pages carry JSX, so they go through the MDX rules as ``.mdx`` files do
     # (Docusaurus: the generator, not the extension, decides).
     markdown_is_mdx: bool = False
+    # Whether its pages name API objects its generator renders from the code (mkdocstrings'
+    # ``:::``, Sphinx's autodoc), read from source when the build's setting says so (issue 37).
+    api_reference: bool = False
 
 
 DIALECTS = (
-    Dialect("mkdocs", ("mkdocs.yml", "mkdocs.yaml"), "mkdocs.dialect"),
+    Dialect("mkdocs", ("mkdocs.yml", "mkdocs.yaml"), "mkdocs.dialect", api_reference=True),
     Dialect(
         "docusaurus",
         ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs"),
@@ -60,7 +63,10 @@ DIALECTS = (
         shared_needs="content", config_folders=("config/_default",),
     ),
     Dialect("mdbook", ("book.toml",), "mdbook.dialect"),
-    Dialect("sphinx", ("conf.py",), "sphinx.dialect", config_beside_pages=True, below_docs=("source",)),
+    Dialect(
+        "sphinx", ("conf.py",), "sphinx.dialect", config_beside_pages=True, below_docs=("source",),
+        api_reference=True,
+    ),
     Dialect(
         "jekyll", ("_config.yml", "_config.yaml"), "jekyll.dialect", config_beside_pages=True,
         yields_to=(("_toc.yml", "sphinx"),),
@@ -69,6 +75,7 @@ DIALECTS = (
 
 NAMES = tuple(d.name for d in DIALECTS)
 SETTING_VALUES = ("auto", "plain", *NAMES)
+API_DIALECTS = tuple(d.name for d in DIALECTS if d.api_reference)
 _BY_NAME = {d.name: d for d in DIALECTS}
 
 

@@ -46,6 +46,8 @@ from .includes import MISSING
 from .registry import dialect
 
 T = TypeVar("T")
+# The key ``api_reference`` keeps the build's ``ApiReference`` under (a test may put its own there).
+API_REFERENCE = ("apiref",)
 
 
 class SiteReader:
@@ -73,6 +75,18 @@ class SiteReader:
         except KeyError:
             value = self._kept[key] = compute()
             return value
+
+    def api_reference(self):
+        """The build's model of the repository's Python source (``apiref.sources.ApiReference``,
+        issue 37), made the first time a page names an API object; None when the build reads no
+        API reference. Kept like any other per-build value, so a worker parses a module once
+        for all the pages it reads."""
+        if not self.site.api_reference:
+            return None
+        from ..apiref.sources import ApiReference
+        from .includes import MAX_INCLUDE_BYTES
+
+        return self.once(API_REFERENCE, lambda: ApiReference(self.site.repo_root, include_limit=MAX_INCLUDE_BYTES))
 
     def get(self, key: Hashable, default: Any = None) -> Any:
         """What ``once`` keeps under ``key``, or ``default`` when nothing was computed yet."""

@@ -39,7 +39,9 @@ from .summaries import SummaryStage, wants_model
 from .target import StoreTarget
 from .documents import documents
 from .update import apply_corpus
+from ..apiref import preload as preload_apiref
 from ..dialects.reads import expected_sha, reads_dialect
+from ..dialects.registry import API_DIALECTS
 from ..parsing.parse import kind_for, parse_file
 from ..writing.records import DocumentRecord, NotAPage, PreparedRecord, Skipped
 from ..writing.section import section_document
@@ -152,14 +154,8 @@ def with_site(settings: Settings, corpus: Path, environment: Environment = Envir
     site = detect_site(Path(corpus), settings.dialect)
     if environment.epoch is not None:
         site = replace(site, epoch=environment.epoch)
-    if settings.api_reference and site.dialect in ("mkdocs", "sphinx") and site.repo_root:
-        from ..apiref import autodoc, mkdocstrings  # noqa: F401 - loaded before workers fork
-        from ..apiref.sources import ApiReference
-
-        try:
-            site = replace(site, api=ApiReference(site.repo_root))  # one per build (issue 37)
-        except ImportError:  # griffelib needs Python 3.11: API lines stay unresolved, as when off
-            pass
+    if settings.api_reference and site.dialect in API_DIALECTS and site.repo_root and preload_apiref():
+        site = replace(site, api_reference=True)
     return replace(settings, site=site, workers=environment.jobs)
 
 

@@ -11,7 +11,7 @@
   under the header configure rendering and go.
 - content tabs ``=== "Label"``: the label as a line, the indented content dedented below it.
 - mkdocstrings ``::: package.module`` (and its indented options): the API text it stands for,
-  read from the repository's source without importing it (``apiref.mkdocstrings``); a build
+  read from the repository's source without importing it (``mkdocstrings.py``); a build
   without API reference drops the line and reports it unresolved.
 - abbreviation definitions ``*[HTML]: ...``: a tooltip, not text on the page.
 
@@ -218,7 +218,7 @@ def convert_blocks(lines: Lines, ctx: Context, depth: int = 0, names: frozenset 
         m = _MKDOCSTRINGS.match(text) if ":::" in text else None
         if m is not None:
             end = _indented_body(lines, i + 1, _width(m.group(1)) + 1)
-            from ...apiref.mkdocstrings import render_identifier
+            from .mkdocstrings import render_identifier
 
             rendered = render_identifier(ctx, m.group(2), [t for _, t in lines[i + 1 : end]], origin)
             if rendered is None:

@@ -138,9 +138,9 @@ class _Converter:
         return out
 
     def autodoc(self, key: str, argument: str, options: dict, content: list[str], number: int) -> list[str] | None:
-        """An autodoc directive read from source (``apiref.autodoc``), its headings under the
+        """An autodoc directive read from source (``autodoc.py``), its headings under the
         section it stands in; None without API reference."""
-        from ...apiref.autodoc import handles, render_directive
+        from .autodoc import handles, render_directive
         from ...apiref.render import shift_headings
         from .rst_lines import to_markdown
 
@@ -240,7 +240,7 @@ class _Converter:
                 return rendered
             self.note("myst autodoc", "unresolved", number, names.autodoc_detail(key, argument))
             return []
-        if key == "eval-rst" and autodoc_only(content) and getattr(self.ctx.site, "api", None) is None:
+        if key == "eval-rst" and autodoc_only(content) and not self.ctx.site.api_reference:
             what = " ".join(content[0][3:].replace("::", "").split())
             self.note("myst autodoc", "unresolved", number, names.autodoc_detail(what, ""))
             return []

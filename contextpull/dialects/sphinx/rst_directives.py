@@ -95,11 +95,11 @@ class Dropped(Base):
 
 class Autodoc(Dropped):
     """Documentation generated from code: read from the repository's source, never imported
-    (``apiref.autodoc``), its Markdown carried to the walker whole (MARKDOWN); without API
+    (``autodoc.py``), its Markdown carried to the walker whole (MARKDOWN); without API
     reference the directive is dropped, unresolved."""
 
     def run(self):
-        from ...apiref.autodoc import handles, render_directive
+        from .autodoc import handles, render_directive
         from ...parsing.parse_markdown import parse_markdown
         from .rst_lines import to_markdown
 

@@ -16,9 +16,9 @@ import ast
 import posixpath
 from dataclasses import replace
 
-from .options import sphinx_options
-from .render import Renderer, autosummary
-from .folders import dotted, search_folders
+from ...apiref.folders import dotted, search_folders
+from ...apiref.options import sphinx_options
+from ...apiref.render import Renderer, autosummary
 
 CONSTRUCT = "rst autodoc"
 _BASE = {"automodule", "autoclass", "autoexception", "autofunction", "automethod", "autoattribute",
@@ -108,7 +108,7 @@ def render_directive(ctx, name: str, argument: str, options: dict, content: list
                      module: str, line: int, text, construct: str = CONSTRUCT) -> list[str] | None:
     """The Markdown an autodoc directive stands for; None when the build reads no API
     reference. ``module`` is the page's current module ('' when none)."""
-    api = getattr(ctx.site, "api", None)
+    api = ctx.reader.api_reference()
     if api is None:
         return None
     key = name.lower()

@@ -12,17 +12,17 @@ from __future__ import annotations
 
 import re
 
-from ..dialects.data.files import DataError, load_yaml
-from .options import mkdocs_options
-from .render import Renderer
-from .folders import dotted, search_folders
+from ...apiref.folders import dotted, search_folders
+from ...apiref.options import mkdocs_options
+from ...apiref.render import Renderer
+from ..data.files import DataError, load_yaml
 
 CONSTRUCT = "mkdocstrings"
 
 
 def _handler(config: dict) -> tuple[dict, str]:
     """(the Python handler's configuration, the default handler's name)."""
-    from ..dialects.mkdocs.config import listed_options
+    from .config import listed_options
 
     plugin = listed_options(config, "plugins", "mkdocstrings") or {}
     default = plugin.get("default_handler", "python") if isinstance(plugin, dict) else "python"
@@ -35,10 +35,10 @@ def render_identifier(ctx, identifier: str, body: list[str], line: int) -> list[
     """The Markdown lines ``::: identifier`` stands for, with its indented ``body`` (YAML:
     ``options``, ``handler``); None when the build reads no API reference (the line is then
     noted as before)."""
-    api = getattr(ctx.site, "api", None)
+    api = ctx.reader.api_reference()
     if api is None or not dotted(identifier.replace(":", ".")):
         return None
-    from ..dialects.mkdocs.config import config_folder, site_config
+    from .config import config_folder, site_config
 
     config = site_config(ctx, report=False)
     handler, default = _handler(config)
