@@ -125,7 +125,7 @@ ROOMS = {
     # imports no dialect (the per-build state it keeps is held by the site's reader).
     "dialects": {"parsing", "apiref"},
     "apiref": set(),
-    "writing": {"parsing", "search", "settings"},
+    "writing": {"parsing", "search"},
     "ingest": {"writing", "parsing", "dialects", "models", "settings", "apiref"},
     "checks": {"writing"},
     "artifact": {"writing", "ingest", "checks", "dialects", "settings"},

@@ -20,10 +20,13 @@ and a merge only re-packs the two parts it joins.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..settings import Settings
 from ..parsing.blocks import Code, Heading, ListBlock, Paragraph, ParsedDocument, Table
 from .records import SectionRecord as SectionDraft  # one shape from sectioner to writer
+
+if TYPE_CHECKING:  # the settings are read, never imported: writing sits below the settings room
+    from ..settings import Settings
 
 _JOIN = "\n\n"
 # unit kinds
