@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-__version__ = "0.4.0"
+__version__ = "0.5.0"
 
 from .errors import ContextPullError, OpsError, StoreError, ToolError  # noqa: E402
 from .lazy import exports  # noqa: E402

@@ -146,7 +146,7 @@ def test_without_the_extra_the_skip_reason_is_the_install_hint(monkeypatch):
     with pytest.raises(ParseError) as info:
         parse_pdf(make_pdf([page((11, BODY))]), "s")
     assert str(info.value) == INSTALL_HINT == (
-        'install the pdf extra: pip install "contextpull[pdf] @ git+https://github.com/OWNER/contextpull@v0.4.0"'
+        'install the pdf extra: pip install "contextpull[pdf] @ git+https://github.com/OWNER/contextpull@v0.5.0"'
     )
 
 

@@ -64,7 +64,7 @@ def test_readme_workflow_matches_the_schemas(repo, schema):
 
 def test_readme_workflow_is_zizmor_clean(tmp_path):
     # As a docs repository has it: the action pinned by a commit (here a made-up one).
-    workflow = PLACEHOLDER.sub("OWNER/contextpull@" + "0" * 40 + " # v0.4.0", readme_workflow())
+    workflow = PLACEHOLDER.sub("OWNER/contextpull@" + "0" * 40 + " # v0.5.0", readme_workflow())
     (tmp_path / "docs-store.yml").write_text(workflow, encoding="utf-8")
     result = run([tool("zizmor"), "--offline", "--no-progress", "--persona=pedantic", "docs-store.yml"],
                  cwd=tmp_path)
