@@ -29,16 +29,21 @@ DIALECT_VARIABLE = "CONTEXTPULL_DIALECT"
 # And the embed-model input (issue 38).
 EMBED_MODEL_INPUT = "CONTEXTPULL_ACTION_EMBED_MODEL"
 EMBED_MODEL_VARIABLE = "CONTEXTPULL_EMBED_MODEL"
+# And the api-reference input (issue 37).
+API_REFERENCE_INPUT = "CONTEXTPULL_ACTION_API_REFERENCE"
+API_REFERENCE_VARIABLE = "CONTEXTPULL_API_REFERENCE"
 # provider -> the variable its key is read from; contextpull.models.spec.HOSTED is the source
 # (tests/test_builder_summaries.py checks they agree).
 KEY_VARIABLES = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 
 
 def build_environ(environ: Mapping[str, str]) -> Dict[str, str]:
-    """``environ`` with the ``summarizer``, ``dialect`` and ``embed-model`` inputs, when given, as
-    ``CONTEXTPULL_SUMMARIZER``, ``CONTEXTPULL_DIALECT`` and ``CONTEXTPULL_EMBED_MODEL``."""
+    """``environ`` with the ``summarizer``, ``dialect``, ``embed-model`` and ``api-reference``
+    inputs, when given, as ``CONTEXTPULL_SUMMARIZER``, ``CONTEXTPULL_DIALECT``,
+    ``CONTEXTPULL_EMBED_MODEL`` and ``CONTEXTPULL_API_REFERENCE``."""
     env = dict(environ)
-    pairs = ((SUMMARIZER_INPUT, SUMMARIZER_VARIABLE), (DIALECT_INPUT, DIALECT_VARIABLE), (EMBED_MODEL_INPUT, EMBED_MODEL_VARIABLE))
+    pairs = ((SUMMARIZER_INPUT, SUMMARIZER_VARIABLE), (DIALECT_INPUT, DIALECT_VARIABLE),
+             (EMBED_MODEL_INPUT, EMBED_MODEL_VARIABLE), (API_REFERENCE_INPUT, API_REFERENCE_VARIABLE))
     for given, variable in pairs:
         value = environ.get(given, "").strip()
         if value:

@@ -34,6 +34,7 @@ INPUTS = (
     "extras",
     "summarizer",
     "dialect",
+    "api-reference",
     "embed-model",
     "cache",
     "artifact-name",
@@ -352,6 +353,8 @@ def validate(inputs: Mapping[str, str], root: Path,
     extras = attempt("extras", lambda: extras_spec(inputs["extras"]))
     attempt("summarizer", lambda: check_summarizer(inputs["summarizer"], environ or {}))
     attempt("dialect", lambda: check_dialect(inputs.get("dialect", "")))
+    if inputs.get("api-reference", "").strip():  # empty: the job's variable, pyproject.toml or true
+        attempt("api-reference", lambda: parse_bool("api-reference", inputs["api-reference"]))
     embed = attempt("embed-model", lambda: embed_lock(inputs.get("embed-model", ""), environ or {}))
     attempt("artifact-name", lambda: check_artifact_name(inputs["artifact-name"]))
     attempt("release-tag", lambda: check_release_tag(inputs["release-tag"]))

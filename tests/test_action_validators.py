@@ -20,7 +20,7 @@ from validators import run, tool
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
 INPUTS = ["docs", "out", "golden", "update-golden", "strict", "python-version", "extras", "summarizer",
-          "dialect", "embed-model", "cache", "artifact-name", "release-tag", "overwrite", "attest", "base-store", "max-removed",
+          "dialect", "api-reference", "embed-model", "cache", "artifact-name", "release-tag", "overwrite", "attest", "base-store", "max-removed",
           "max-shrink", "docs-version"]
 OUTPUTS = ["store-path", "manifest-path", "sha256", "corpus-fingerprint", "content-fingerprint", "documents",
            "sections", "index-mode", "golden", "artifact-url", "drift-report", "golden-patch", "attestation-url",
