@@ -26,6 +26,7 @@ DEFAULTS = {
     "python-version": "3.12",
     "extras": "",
     "summarizer": "",
+    "api-reference": "",
     "dialect": "",
     "embed-model": "",
     "cache": "true",
