@@ -32,7 +32,8 @@ def _dump(store) -> str:
     return "\n".join(out) + "\n"
 
 
-@pytest.mark.parametrize(("name", "docs"), [("hugo", "content"), ("jekyll", "guide"), ("mkdocs_split", "docs")])
+@pytest.mark.parametrize(("name", "docs"), [("hugo", "content"), ("jekyll", "guide"), ("mkdocs_split", "docs"),
+                                             ("hugo_docsy", "site/content")])
 def test_a_site_builds_into_what_its_pages_show(tmp_path, file_regression, name, docs):
     root = _site(tmp_path, name)
     build_json(root / docs, tmp_path / "out")
