@@ -260,3 +260,49 @@ def test_many_calls_of_one_custom_shortcode_read_its_template_once(tmp_path):
     source = "{{< widget >}}x{{< /widget >}}\n" * 12_000 + '{{< readfile file="snippets/tail.txt" >}}\n'
     assert hugo.prepare(source, ctx).rstrip().endswith("TAIL")
     assert ctx._resolver.reads == 2  # the template and the file, within the page's read budget
+
+
+@pytest.mark.parametrize(
+    ("key", "expected"),
+    [
+        ("lamp.kind", "paraffin"),  # the page's params, dotted
+        ("wick.length", "3 cm"),  # the page's top level
+        ("release.latest", "v2.4.1"),  # the site's [params]
+        ("Mermaid.Version", "11.4.1"),  # the configuration folder's params file, without case
+        ("mermaid.nowhere", "mermaid.nowhere"),  # unknown: its name stays
+    ],
+)
+def test_param_reads_dotted_keys_from_the_page_then_the_site_then_its_configuration_folder(tmp_path, key, expected):
+    (tmp_path / "config" / "_default").mkdir(parents=True)
+    (tmp_path / "content").mkdir()
+    (tmp_path / "config" / "_default" / "hugo.yaml").write_text("params:\n  release:\n    latest: v2.4.1\n")
+    (tmp_path / "config" / "_default" / "params.yaml").write_text("mermaid:\n  version: 11.4.1\n")
+    ctx = context(tmp_path, "p.md", dialect="hugo", config_file="config/_default/hugo.yaml", docs="content",
+                  config={"params": {"release": {"latest": "v2.4.1"}}},
+                  front_matter={"params": {"lamp": {"kind": "paraffin"}}, "wick": {"length": "3 cm"}})
+    assert hugo.prepare(f"{{{{% param {key} %}}}}", ctx) == expected
+    if key.startswith("Mermaid"):
+        assert "config/_default/params.yaml" in read(ctx)
+
+
+@pytest.mark.parametrize(
+    ("target", "found"),
+    [
+        ("includes/x.md", "content/en/docs/includes/x.md"),  # beside the page
+        ("/docs/includes/x.md", "content/en/docs/includes/x.md"),  # from the content root
+        ("/project/repo/README.md", "README.md"),  # a file mounted into the content
+        ("/snippets/old.md", "snippets/old.md"),  # an older site's own readfile: from the site root
+    ],
+)
+def test_readfile_looks_where_docsy_looks_then_in_the_site_root(tmp_path, target, found):
+    for rel, text in {"content/en/docs/includes/x.md": "Beside the page.", "README.md": "The readme.",
+                      "snippets/old.md": "From the site root.", "content/en/docs/p.md": ""}.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    config = {"module": {"mounts": [{"source": "content/en", "target": "content"},
+                                    {"source": "README.md", "target": "content/project/repo/README.md"}]}}
+    (tmp_path / "hugo.toml").write_text("")
+    ctx = context(tmp_path, "docs/p.md", dialect="hugo", config_file="hugo.toml", docs="content/en", config=config)
+    out = hugo.prepare(f'{{{{% readfile file="{target}" %}}}}', ctx)
+    assert out == (tmp_path / found).read_text()
+    assert [(n.outcome, n.detail) for n in ctx.notes] == [("resolved", found)]

@@ -173,6 +173,19 @@ def make(tmp_path, files):
         ({"docs/a.md": "a"}, "docs", "plain", None),
         # nearest folder first: the docs folder's own configuration wins over the root's
         ({"mkdocs.yml": "", "docs/conf.py": "", "docs/a.md": "a"}, "docs", "sphinx", "docs/conf.py"),
+        # a configuration split into files joined by INHERIT: the leaf, the first by name
+        # among leaves; a base alone (its leaf written by a script) is the base
+        ({"mkdocs-base.yml": "site_name: x\n", "mkdocs-en.yml": "INHERIT: mkdocs-base.yml\n", "docs/a.md": "a"},
+         "docs", "mkdocs", "mkdocs-en.yml"),
+        ({"mkdocs-fr.yml": "INHERIT: ./mkdocs-base.yml\n", "mkdocs-base.yml": "", "mkdocs-en.yml": "INHERIT: mkdocs-base.yml\n",
+          "docs/a.md": "a"}, "docs", "mkdocs", "mkdocs-en.yml"),
+        ({"mkdocs-base.yml": "site_name: x\n", "mkdocs-a.yml": "INHERIT: mkdocs-zz.yml\n", "mkdocs-zz.yml": "INHERIT: mkdocs-base.yml\n",
+          "docs/a.md": "a"}, "docs", "mkdocs", "mkdocs-a.yml"),
+        ({"mkdocs-base.yml": "site_name: x\n", "docs/a.md": "a"}, "docs", "mkdocs", "mkdocs-base.yml"),
+        ({"mkdocs-base.yml": "[unclosed\n", "docs/a.md": "a"}, "docs", "mkdocs", "mkdocs-base.yml"),
+        ({"mkdocs.yml": "INHERIT: mkdocs-base.yml\n", "mkdocs-base.yml": "", "mkdocs-pdf.yml": "INHERIT: mkdocs-base.yml\n",
+          "docs/a.md": "a"}, "docs", "mkdocs", "mkdocs.yml"),
+        ({"mkdocs-base.json": "{}", "docs/a.md": "a"}, "docs", "plain", None),
         # specific names before shared ones in one folder
         ({"docs/_config.yml": "", "docs/mkdocs.yml": "", "docs/a.md": "a"}, "docs", "mkdocs", "docs/mkdocs.yml"),
     ],

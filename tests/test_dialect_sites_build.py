@@ -32,13 +32,14 @@ def _dump(store) -> str:
     return "\n".join(out) + "\n"
 
 
-@pytest.mark.parametrize(("name", "docs"), [("hugo", "content"), ("jekyll", "guide")])
+@pytest.mark.parametrize(("name", "docs"), [("hugo", "content"), ("jekyll", "guide"), ("mkdocs_split", "docs"),
+                                             ("hugo_docsy", "site/content")])
 def test_a_site_builds_into_what_its_pages_show(tmp_path, file_regression, name, docs):
     root = _site(tmp_path, name)
     build_json(root / docs, tmp_path / "out")
     text = _dump(tmp_path / "out" / "store.sqlite")
     file_regression.check(text, basename=f"site_{name}", extension=".txt")
-    for markup in ("{{%", "{%", "{: ", "{{ site"):
+    for markup in ("{{%", "{%", "{: ", "{{ site", "--8<--", "!!!"):
         assert markup not in text
 
 

@@ -27,10 +27,12 @@ never above the repository root.
 
 from __future__ import annotations
 
+import fnmatch
 import os
+import posixpath
 from pathlib import Path
 
-from ..bounded_read import why
+from ..bounded_read import CONFIG_FILE_LIMIT, why
 from .api import Site
 from .data.files import DataError, load_conf_py, load_toml, load_yaml
 from .door import SiteDoor
@@ -39,6 +41,9 @@ from .registry import DIALECTS, NAMES, dialect
 # The configuration files read as data, by their extension (``conf.py`` is read as Python
 # literals; any other file, such as JavaScript, is never read: its presence decides).
 DATA_FORMATS = (".yml", ".yaml", ".toml", ".json")
+# The files of a split configuration read for their ``inherits`` key in one folder; more are
+# picked among by name alone (detection stays bounded in a folder of generated files).
+MAX_SPLIT_FILES = 16
 
 
 def repo_root_of(docs: Path) -> Path:
@@ -104,6 +109,10 @@ def _find(docs: Path, root: Path, names: set[str] | None) -> tuple[str, Path] | 
                     if names is None or other in names:
                         return other, path
         for d in wanted:
+            split = split_config(door, folder, d) if d.split_configs else None
+            if split is not None:
+                return d.name, split
+        for d in wanted:
             if not d.shared_needs or not door.is_dir(str(folder / d.shared_needs)):
                 continue
             for file_name in d.shared_config_files:
@@ -120,6 +129,41 @@ def _find(docs: Path, root: Path, names: set[str] | None) -> tuple[str, Path] | 
                 if is_file(path):
                     return d.name, path
     return None
+
+
+def split_config(door: SiteDoor, folder: Path, d) -> Path | None:
+    """The file of a split configuration (``registry.Dialect.split_configs``) a build reads in
+    ``folder``, or None when there is none. The files are read as data (never run) for their
+    ``inherits`` key alone: the pick is a file no other one inherits from that itself inherits
+    (a leaf such as ``mkdocs-en.yml`` over ``mkdocs-base.yml``), since the generator builds a
+    leaf with its chain merged under it, so the leaf holds every setting of that build and the
+    dialect follows the chain to the rest; a folder of files that inherit nothing (a base whose
+    leaf a script writes) gives its base. Among equals the first by name, so the pick never
+    depends on the order the folder lists its files in; the report names the file picked."""
+    names = sorted(
+        e.name for e in door.scandir(str(folder))
+        if any(fnmatch.fnmatchcase(e.name, p) for p in d.split_configs) and door.is_file(str(folder / e.name))
+    )
+    if not names:
+        return None
+    parents = {name: _inherits(door, folder / name, d.inherits) for name in names[:MAX_SPLIT_FILES]}
+    inherited = {parent for parent in parents.values() if parent}
+    leaves = [name for name, parent in parents.items() if parent and name not in inherited]
+    return folder / (leaves or names)[0]
+
+
+def _inherits(door: SiteDoor, path: Path, key: str) -> str | None:
+    """The path of the file ``path`` inherits from, relative to its folder (a sibling is its
+    name), else None (unreadable or malformed files inherit nothing: the reader names their
+    problem later)."""
+    try:
+        data = load_yaml(door.read(str(path), CONFIG_FILE_LIMIT).decode("utf-8-sig", "replace"))
+    except (OSError, DataError):
+        return None
+    parent = data.get(key) if isinstance(data, dict) else None
+    if not isinstance(parent, str) or not parent.strip():
+        return None
+    return posixpath.normpath(parent.strip())
 
 
 def site_folder(site: Site) -> str:

@@ -41,6 +41,11 @@ class Dialect:
     config_folders: tuple[str, ...] = ()
     # folders of the repository root looked in last (Docusaurus sites in ``website/``).
     root_folders: tuple[str, ...] = ()
+    # a configuration split into files named by these patterns and joined by the key
+    # ``inherits`` (mkdocs' ``mkdocs-base.yml`` + ``mkdocs-en.yml`` with ``INHERIT``), counted in a
+    # folder where none of ``config_files`` is; ``detect.split_config`` says which file is picked.
+    split_configs: tuple[str, ...] = ()
+    inherits: str = ""
     # Whether its ``.md`` pages carry JSX, so they go through the MDX rules as ``.mdx`` files do
     # (Docusaurus: the generator, not the extension, decides).
     markdown_is_mdx: bool = False
@@ -50,7 +55,10 @@ class Dialect:
 
 
 DIALECTS = (
-    Dialect("mkdocs", ("mkdocs.yml", "mkdocs.yaml"), "mkdocs.dialect", api_reference=True),
+    Dialect(
+        "mkdocs", ("mkdocs.yml", "mkdocs.yaml"), "mkdocs.dialect", api_reference=True,
+        split_configs=("mkdocs-*.yml", "mkdocs-*.yaml"), inherits="INHERIT",
+    ),
     Dialect(
         "docusaurus",
         ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs"),

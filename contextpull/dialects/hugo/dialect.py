@@ -3,8 +3,8 @@
 
 Shortcodes are templates, and no template is ever run. What each common one renders was read
 from the templates of the Hugo documentation site and of Hugo itself and is written here as a
-rule: ``include`` (a page path under the content folder) and ``readfile`` (a path from the site
-root) bring their file through the build's guarded resolver; ``code-toggle`` and ``highlight``
+rule: ``include`` (a page path under the content folder) and ``readfile`` (Docsy's: a path from
+the page's folder, or from the content root when it starts with ``/``) bring their file through the build's guarded resolver; ``code-toggle`` and ``highlight``
 become code blocks; admonition-like calls, ``details``, ``new-in`` and ``deprecated-in`` become
 labelled text; ``ref``/``relref`` their target; ``param`` its value from the page's front matter
 or the site's ``[params]``. Any other call keeps its inner text, noted ``converted`` when a
@@ -188,21 +188,24 @@ def _other(call: Call, ctx: Context, line: int, inner: str | None) -> str:
 
 def _include(call: Call, ctx: Context, line: int, within: Included | None, held: list[str]) -> str:
     """``include``: a page path under the content folder, tried as the page's own relative path
-    first and then from the content root (the docs site's ``GetPage`` order); ``readfile``: a path
-    from the site root. A missing or refused target leaves nothing: Hugo fails the build there,
+    first and then from the content root (the docs site's ``GetPage`` order); ``readfile``: where
+    Docsy's shortcode reads (``hugo_data.file_candidates``), as code when it says ``code="true"``. A missing or refused target leaves nothing: Hugo fails the build there,
     and the resolver has already reported it with its line."""
     target = call.arg("file", 0) if call.name == "readfile" else call.arg("path", 0)
     if not target:
         ctx.note(f"hugo {call.name}", "unresolved", line, "no path given")
         return ""
     if call.name == "readfile":
-        candidates = [posixpath.join(hugo_data.site_root(ctx), target.lstrip("/"))]
+        candidates = hugo_data.file_candidates(ctx, target)
+        chosen = hugo_data.choose(ctx, candidates) or hugo_data.named(ctx, candidates)
     else:
         candidates = hugo_data.page_candidates(ctx, target, within)
-    chosen = hugo_data.choose(ctx, candidates) or candidates[0]
+        chosen = hugo_data.choose(ctx, candidates) or candidates[0]
     got = ctx.include(chosen, base="", line=line, construct=f"hugo {call.name}", within=within)
     if got is None:
         return ""
+    if call.name == "readfile" and call.arg("code") == "true":  # Docsy's: the file as highlighted code
+        return _labelled_code("", call.arg("lang"), got.text.rstrip("\n"))
     body = hugo_data.drop_front_matter(got.text, ctx) if call.name == "include" else got.text
     body = protect(body, held)
     return _render(body, ctx, line, got, held).strip("\n")

@@ -9,6 +9,7 @@ enough to print, whatever aliases its YAML uses.
 
 from __future__ import annotations
 
+import os
 import posixpath
 
 from ..api import Context, Included
@@ -35,12 +36,7 @@ def content_roots(ctx: Context) -> list[str]:
         return [ctx.reader.docs_folder]
     root = site_root(ctx)
     config = ctx.config if isinstance(ctx.config, dict) else {}
-    found: list[str] = []
-    module = config.get("module")
-    mounts = module.get("mounts") if isinstance(module, dict) else None
-    for mount in mounts if isinstance(mounts, list) else []:
-        if isinstance(mount, dict) and mount.get("target") == "content" and isinstance(mount.get("source"), str):
-            found.append(mount["source"])
+    found = [source for source, target in _mounts(config) if target == "content"]
     languages = config.get("languages")
     for lang in (languages.values() if isinstance(languages, dict) else []):
         if isinstance(lang, dict) and isinstance(lang.get("contentDir"), str):
@@ -53,6 +49,41 @@ def content_roots(ctx: Context) -> list[str]:
         rel = posixpath.normpath(posixpath.join(root, folder.strip("/")))
         if rel not in out:
             out.append(rel)
+    return out
+
+
+def _mounts(config: dict) -> list[tuple[str, str]]:
+    """(source, target) of each ``module.mounts`` entry that names both, as written."""
+    module = config.get("module")
+    mounts = module.get("mounts") if isinstance(module, dict) else None
+    return [(m["source"], m["target"].strip("/")) for m in (mounts if isinstance(mounts, list) else [])
+            if isinstance(m, dict) and isinstance(m.get("source"), str) and isinstance(m.get("target"), str)]
+
+
+def file_candidates(ctx: Context, target: str) -> list[str]:
+    """Where ``readfile`` may find ``target``, in order. Docsy's shortcode (the ``readfile`` most
+    sites have) reads a relative path from the page's own folder (the page's, also inside an
+    included file, as its template asks ``.Page``) and a path starting with ``/`` from the
+    content root, a file or folder mounted below it included (``module.mounts``); the path from
+    the site root comes last, as a site's own older ``readfile`` read it."""
+    rel = target.strip("/")
+    found: list[str] = []
+    if target.startswith("/"):
+        root = site_root(ctx)
+        config = ctx.config if isinstance(ctx.config, dict) else {}
+        for source, into in _mounts(config) if ctx.site.config_file else []:
+            sub = into.removeprefix("content").strip("/") if into.startswith("content/") else None
+            if sub and (rel == sub or rel.startswith(sub + "/")):
+                found.append(posixpath.join(root, source, rel[len(sub):].lstrip("/")))
+        found += [posixpath.join(base, rel) for base in content_roots(ctx)]
+    else:
+        found.append(posixpath.join(ctx.folder, rel))
+    found.append(posixpath.join(site_root(ctx), rel))
+    out: list[str] = []
+    for path in found:
+        path = posixpath.normpath(path)
+        if path not in out:
+            out.append(path)
     return out
 
 
@@ -81,6 +112,15 @@ def choose(ctx: Context, candidates: list[str]) -> str | None:
             return found
         ctx.read_data(candidate)
     return None
+
+
+def named(ctx: Context, candidates: list[str]) -> str:
+    """Of candidates none of which is a readable file, the first whose name is there at all (a
+    link out of the repository, a folder), so the resolver names why it refuses it; else the
+    first: the report then says where the generator looks first."""
+    root = ctx.site.repo_root or "."
+    return next((c for c in candidates if not c.startswith("..") and os.path.lexists(os.path.join(root, c))),
+                candidates[0])
 
 
 def find(ctx: Context, rel: str) -> str | None:
@@ -129,10 +169,29 @@ def param(ctx: Context, key: str) -> str | None:
     keys are case-insensitive."""
     front = getattr(ctx, "front_matter", None) or {}
     config = ctx.config if isinstance(ctx.config, dict) else {}
-    for table in (front.get("params") if isinstance(front, dict) else None, front, config.get("params")):
+    tables = (front.get("params") if isinstance(front, dict) else None, front, config.get("params"))
+    for table in (*tables, _folder_params(ctx)) if key else ():
         value = dotted(table, key)
         if value is not None:
             return scalar(value)
+    return None
+
+
+def _folder_params(ctx: Context) -> object:
+    """The ``params`` file beside a configuration kept in Hugo's configuration folder
+    (``config/_default/params.yaml``: there a root key may have a file of its own), read as
+    data through the page's context, so it is the page's dependency; None for a site whose one
+    file holds its ``[params]``, or without that file."""
+    config_file = ctx.site.config_file
+    folder = posixpath.dirname(config_file) if config_file else None
+    if folder is None or folder == site_root(ctx):
+        return None
+    for ext in (".toml", ".yaml", ".yml", ".json"):
+        path = posixpath.join(folder, "params" + ext)
+        found = ctx.read_data_with_sha(path)
+        if found is not None:
+            raw, digest = found
+            return parse_data(raw, ext, digest, ctx)
     return None
 
 

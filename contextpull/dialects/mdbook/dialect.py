@@ -24,7 +24,7 @@ from ..api import Context
 from ..site_reader import SiteReader
 from ...bounded_read import CONFIG_FILE_LIMIT
 from . import pages
-from ..markup import html_to_text, strip_html_comments
+from ..markup import html_to_text, strip_heading_attributes, strip_html_comments
 from ..syntax.fences import open_fence, split_code
 from ..syntax.line_map import numbered
 from ..syntax.options import arguments
@@ -96,8 +96,24 @@ def _page(text: str, ctx: Context) -> str:
         if is_code:
             parts.append(_hide_rust_lines(chunk, ctx, line))
         else:
-            parts.append(html_to_text(strip_html_comments(_listings(chunk, ctx, stack, line))))
+            prose = _heading_attributes(_listings(chunk, ctx, stack, line), ctx, line)
+            parts.append(html_to_text(strip_html_comments(prose)))
     return "\n".join(parts)
+
+
+def _heading_attributes(prose: str, ctx: Context, first: int) -> str:
+    """ATX headings without the ``{#id .class}`` list that ends them (mdBook's heading
+    attributes): an anchor and a style, which its reader never sees in the heading."""
+    if "{" not in prose:
+        return prose
+    rows = prose.split("\n")
+    for k, row in enumerate(rows):
+        if row.startswith("#") and row.rstrip().endswith("}"):
+            bare = strip_heading_attributes(row)
+            if bare != row:
+                ctx.note("heading attributes", "converted", first + k)
+                rows[k] = bare
+    return "\n".join(rows)
 
 
 def prepare(text: str, ctx: Context) -> str:
