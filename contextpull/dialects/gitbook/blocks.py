@@ -126,20 +126,25 @@ def convert(text: str, ctx, within=None, at_line: int | None = None) -> str:
 
 def _tags(text: str, at_line: int | None) -> list[_Tag]:
     """The tags of ``text`` outside code, left to right."""
-    code = _code_ranges(text)
+    fences, spans = _code_ranges(text)
     lines = LineMap(text)
     lexer = Lexer(text, GITBOOK)
     out: list[_Tag] = []
-    pos = k = 0
+    pos = f = s = 0
     while True:
         found = lexer.next(pos)
         if found is None:
             return out
-        while k < len(code) and code[k][1] <= found.start:
-            k += 1
+        while f < len(fences) and fences[f][1] <= found.start:
+            f += 1
+        while s < len(spans) and spans[s][1] <= found.start:
+            s += 1
         named = _NAME.match(found.body)
-        if (k < len(code) and code[k][0] < found.end) or named is None:
-            pos = found.start + 2  # in or into code, or not a tag: text, and read on after its opener
+        # in a code block or span, into a code block (a span may stand inside: a tab's title), or
+        # not a tag: text, read on after its opener
+        if (f < len(fences) and fences[f][0] < found.end) or (s < len(spans) and spans[s][0] <= found.start) \
+                or named is None:
+            pos = found.start + 2
             continue
         args: dict[str, str] = {}
         positional: list[str] = []
@@ -153,17 +158,18 @@ def _tags(text: str, at_line: int | None) -> list[_Tag]:
         pos = found.end
 
 
-def _code_ranges(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each fenced block and inline code span, in order."""
-    out: list[tuple[int, int]] = []
+def _code_ranges(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """(start, end) of each fenced block, and of each inline code span, in order."""
+    fences: list[tuple[int, int]] = []
+    spans: list[tuple[int, int]] = []
     offset = 0
     for is_code, chunk in split_code(text):
         if is_code:
-            out.append((offset, offset + len(chunk)))
+            fences.append((offset, offset + len(chunk)))
         else:
-            out.extend((offset + s, offset + e) for s, e in code_spans(chunk))
+            spans.extend((offset + s, offset + e) for s, e in code_spans(chunk))
         offset += len(chunk) + 1
-    return out
+    return fences, spans
 
 
 class _Reading:
