@@ -14,6 +14,8 @@ or an inline code span are text (``syntax/fences``); a tag that would reach into
 - ``embed url="…"`` and ``file src="…"`` (with or without an end tag holding a caption): named,
   never fetched; ``swagger`` / ``openapi`` and the older ``api-method`` family: the operation,
   its parameters and responses as labelled lines, their descriptions kept;
+- ``@vendor/block url="…"`` (an integration's block, a GitHub file shown as code): named by its
+  integration and url, never fetched;
 - ``include "path"`` (reusable content, ``.gitbook/includes/``): the file's text through the
   guarded resolver, read the same way;
 - ``raw``: its text, untouched.
@@ -43,7 +45,8 @@ from ..syntax.template_tags import Lexer, Syntax
 GITBOOK = Syntax((("%", "{%", "%}"),), max_chars=10_000)
 MAX_DEPTH = 32
 MAX_WARNINGS = 100  # unresolved notes listed per text; the rest are counted in one more
-_NAME = re.compile(r"[ \t]*([A-Za-z][\w-]*)")
+# A tag's name; an integration's block is named ``@vendor/block`` (``@github-files/github-code-block``).
+_NAME = re.compile(r"[ \t]*(@?[A-Za-z][\w./-]*)")
 
 # Blocks that always have an end tag, and those that may stand alone (a caption inside when closed).
 _BLOCKS = frozenset(
@@ -106,7 +109,7 @@ def convert(text: str, ctx, within=None, at_line: int | None = None) -> str:
                 last, i = tags[j].end, j
         elif name == "include":
             stack[-1].parts.append(reading.include(tag))
-        elif name in _BLOCKS or (name in _MAYBE_CLOSED and i + 1 < len(tags) and tags[i + 1].name == "end" + name):
+        elif name in _BLOCKS or (_maybe_closed(name) and i + 1 < len(tags) and tags[i + 1].name == "end" + name):
             if len(stack) > MAX_DEPTH:
                 reading.note("gitbook tag", tag, f"{{% {name} %}} nested deeper than {MAX_DEPTH}: dropped")
             else:
@@ -115,7 +118,7 @@ def convert(text: str, ctx, within=None, at_line: int | None = None) -> str:
                     stack[-1].steps += 1
                     frame.number = stack[-1].steps
                 stack.append(frame)
-        elif name in _MAYBE_CLOSED:
+        elif _maybe_closed(name):
             stack[-1].parts.append(_block(reading.render(tag, "")))
         else:
             reading.note("gitbook tag", tag, f"unknown tag {{% {name} %}}: dropped, the text around it kept")
@@ -125,6 +128,10 @@ def convert(text: str, ctx, within=None, at_line: int | None = None) -> str:
         reading.unclosed(stack, "the page ends")
     reading.finish()
     return "".join(stack[0].parts)
+
+
+def _maybe_closed(name: str) -> bool:
+    return name in _MAYBE_CLOSED or name.startswith("@")
 
 
 def _tags(text: str, at_line: int | None) -> list[_Tag]:
@@ -254,6 +261,10 @@ class _Reading:
             caption = body.strip() or a.get("caption", "")
             self.note(construct, tag, "named, not fetched", "converted")
             return labelled(name.capitalize(), f"{where} ({caption})" if caption and where else where or caption)
+        if name.startswith("@"):
+            self.note("gitbook integration", tag, "named, not fetched", "converted")
+            shown = " ".join(p for p in (a.get("url", ""), body.strip()) if p)
+            return labelled(f"Integration {name[1:]}", shown)
         if name in _API:
             self.note("gitbook api", tag, "", "converted")
             return labelled(_operation(a), body)
