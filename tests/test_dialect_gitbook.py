@@ -145,27 +145,29 @@ def test_gitbook_is_detected_only_where_no_other_generator_is(tmp_path, files, e
     assert detect_site(root / "docs").dialect == expected
 
 
-@pytest.mark.parametrize("config", [
-    "root: [unclosed\n",  # not YAML
-    "- a list\n- not a mapping\n",
-    "root:\n  nested: 1\nstructure: plain text\n",  # values of the wrong kind: the defaults
-    "\u200bstructure:\n    readme: README.md\u200b\n",  # zero-width spaces, as a real repository has them
+@pytest.mark.parametrize(("config", "construct", "named"), [
+    ("root: [unclosed\n", "configuration", ".gitbook.yaml"),  # not YAML
+    ("- a list\n- not a mapping\n", "configuration", ".gitbook.yaml is a list, not a mapping"),
+    ("root:\n  nested: 1\nstructure: plain text\n", "gitbook configuration", "root is not a folder name"),
+    ("root: ../../..\n", "gitbook configuration", "leaves the space's folder"),
+    # zero-width spaces, as a real repository (BrighterCommand/Docs) has them: another key
+    ("\u200bstructure:\n    readme: README.md\u200b\n", "gitbook configuration", "key '\\u200bstructure' is not one"),
 ])
-def test_a_malformed_gitbook_yaml_is_named_and_the_space_read_with_defaults(tmp_path, config):
+def test_a_malformed_gitbook_yaml_is_named_and_the_space_read_with_defaults(tmp_path, config, construct, named):
     root = _space(tmp_path, {
         ".gitbook.yaml": config,
-        "SUMMARY.md": "* [Start](start.md)\n",
+        "SUMMARY.md": "* [Welcome](README.md)\n* [Start](start.md)\n",
+        "README.md": "Welcome.\n",
         "start.md": '{% hint style="info" %}\nHello.\n{% endhint %}\n',
     })
     report = build_json(root, tmp_path / "out")
     assert report["dialect"]["name"] == "gitbook"
     with sqlite3.connect(tmp_path / "out" / "store.sqlite") as db:
-        assert [row[:2] for row in db.execute(DOCUMENTS).fetchall()] == [("start.md", "Start")]
-    problems = [u for u in report["dialect"]["unresolved"] if u["construct"] == "configuration"]
-    if config.startswith(("root: [", "- a")):
-        assert problems and ".gitbook.yaml" in problems[0]["detail"]
-    else:
-        assert problems == []
+        assert [row[:2] for row in db.execute(DOCUMENTS).fetchall()] == [("README.md", "Welcome"), ("start.md", "Start")]
+    problems = [u for u in report["dialect"]["unresolved"] if u["construct"] == construct]
+    assert any(named in u["detail"] for u in problems)
+    # GitBook's own settings are named once, on the space's first page
+    assert {u["path"] for u in report["dialect"]["unresolved"] if u["construct"] == "gitbook configuration"} <= {"README.md"}
 
 
 def test_a_forced_gitbook_dialect_without_configuration_reads_docs_as_the_space(tmp_path):

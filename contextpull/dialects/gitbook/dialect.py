@@ -80,6 +80,39 @@ class Reader(SiteReader):
             ctx.note("summary title", "resolved", 0)
         return parsed
 
+    def config_notes(self, ctx) -> None:
+        """On the space's first page (``structure.readme``), one ``unresolved`` note per setting
+        of ``.gitbook.yaml`` that was not read: a key GitBook does not know (one written with an
+        invisible character, as a real repository has it, reads as another key), a value of the
+        wrong kind, a ``root`` that leaves the repository. The space is read with the defaults."""
+        if not self.site.config_file:
+            return
+        readme = self.structure("readme", "README.md")
+        first = posixpath.join(self.space_folder, readme) if self.space_folder else readme
+        if ctx.repo_path != first:
+            return
+        for problem in self.once((__name__, "config problems"), self._config_problems):
+            ctx.note("gitbook configuration", "unresolved", 0, f"{self.site.config_file}: {problem}")
+
+    def _config_problems(self) -> list[str]:
+        config, out = self.config, []
+        out += [f"key {k!r} is not one GitBook reads (root, structure, redirects): ignored"
+                for k in config if k not in ("root", "structure", "redirects")]
+        root = config.get("root")
+        if root is not None and not isinstance(root, str):
+            out.append("root is not a folder name: ./ is read")
+        elif isinstance(root, str) and posixpath.normpath(root.strip() or ".").startswith(("..", "/")):
+            out.append(f"root {root!r} leaves the space's folder: ./ is read")
+        structure = config.get("structure")
+        if structure is not None and not isinstance(structure, dict):
+            out.append("structure is not a mapping: README.md and SUMMARY.md are read")
+        elif isinstance(structure, dict):
+            out += [f"structure key {k!r} is not one GitBook reads (readme, summary): ignored"
+                    for k in structure if k not in ("readme", "summary")]
+            out += [f"structure.{k} is not a file name: the default is read"
+                    for k in ("readme", "summary") if k in structure and not isinstance(structure[k], str)]
+        return out
+
     def skip(self, path: str, data: bytes | None = None) -> str | None:
         if not path.lower().endswith(".md"):
             return None
