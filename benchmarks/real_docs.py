@@ -71,6 +71,8 @@ REPOSITORIES = [
     ("jekyll", "jekyll", "https://github.com/jekyll/jekyll", "202df571314ba1d18e9fccd81d12aaad4a703c38", "docs"),
     ("flask", "sphinx", "https://github.com/pallets/flask", "2ac89889f4cc330eabd50f295dcef02828522c69", "docs"),
     ("redux", "docusaurus", "https://github.com/reduxjs/redux", "3084fc33bb23ab4cab4796172eafe342da4e73d9", "docs"),
+    ("axon-reference-guide", "gitbook", "https://github.com/AxonIQ/reference-guide", "7146c9fb795b5ac59267c8ab269e464f06b9985f", "."),
+    ("beefree-sdk-docs", "gitbook", "https://github.com/BeefreeSDK/beefree-sdk-docs", "873fbe1012ee046beed32fb6ddd69dd9f34c2893", "."),
 ]
 
 def find_key(value, key: str):

@@ -11,7 +11,9 @@ often keep it in ``website/`` at the repository root, and Hugo's old ``config.to
 beside a ``content/`` folder. Two keep it below: Hugo's configuration folder
 (``config/_default/hugo.toml``), and the layout ``sphinx-quickstart`` offers with separate source
 and build folders (``DOCS/source/conf.py``). A ``_config.yml`` beside a ``_toc.yml`` is a Jupyter
-Book (MyST Markdown and notebooks on Sphinx), read as ``sphinx``. No file found: ``plain``, exactly
+Book (MyST Markdown and notebooks on Sphinx), read as ``sphinx``. GitBook's ``.gitbook.yaml``, a
+sync setting often left behind, counts only when no other generator's file is found anywhere
+(the row's ``fallback``). No file found: ``plain``, exactly
 today's reading.
 
 The configuration is read as data (``data/files.py``): a file that cannot be read gives an empty
@@ -87,12 +89,18 @@ def _find(docs: Path, root: Path, names: set[str] | None) -> tuple[str, Path] | 
     """The first configuration file the rows of ``registry.DIALECTS`` say to look for (module
     docstring), and its generator; ``names`` limits the generators (None: all). Every probe goes
     through the repository's door: a file found through a link out of it does not count."""
+    wanted = [d for d in DIALECTS if names is None or d.name in names]
     door = SiteDoor(str(root))
+    return (_search(docs, root, names, [d for d in wanted if not d.fallback], door)
+            or _search(docs, root, names, [d for d in wanted if d.fallback], door))
 
+
+def _search(docs: Path, root: Path, names: set[str] | None, wanted: list, door: SiteDoor) -> tuple[str, Path] | None:
+    """``_find`` over the rows ``wanted``: below DOCS, then DOCS and each folder above it, then
+    the repository root's folders."""
     def is_file(path: Path) -> bool:
         return door.is_file(str(path))
 
-    wanted = [d for d in DIALECTS if names is None or d.name in names]
     for d in wanted:
         for below in d.below_docs:
             for file_name in d.config_files:

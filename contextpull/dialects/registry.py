@@ -52,6 +52,10 @@ class Dialect:
     # Whether its pages name API objects its generator renders from the code (mkdocstrings'
     # ``:::``, Sphinx's autodoc), read from source when the build's setting says so (issue 37).
     api_reference: bool = False
+    # Whether its configuration file counts only where no other generator's is found, in any
+    # folder the search looks in: GitBook's ``.gitbook.yaml`` is a sync setting that stays behind
+    # when a project moves to another generator (Redux keeps one beside ``website/``'s Docusaurus).
+    fallback: bool = False
 
 
 DIALECTS = (
@@ -79,6 +83,7 @@ DIALECTS = (
         "jekyll", ("_config.yml", "_config.yaml"), "jekyll.dialect", config_beside_pages=True,
         yields_to=(("_toc.yml", "sphinx"),),
     ),
+    Dialect("gitbook", (".gitbook.yaml", ".gitbook.yml"), "gitbook.dialect", fallback=True),
 )
 
 NAMES = tuple(d.name for d in DIALECTS)

@@ -1,0 +1,305 @@
+"""GitBook's content blocks as a reader of the published page sees them (issue 36).
+
+GitBook writes its blocks into Markdown as Liquid-like tags (``{% hint style="info" %}`` ...
+``{% endhint %}``), lexed by the one template-tag lexer (``syntax/template_tags``) with Liquid's
+``{% %}`` delimiters and nothing else: GitBook has no ``{{ }}`` output. Tags inside fenced code
+or an inline code span are text (``syntax/fences``); a tag that would reach into code is text too.
+
+- ``hint``: a labelled admonition (``syntax/labels``: ``info`` reads "Note", as a Jekyll
+  ``{: .info}`` does; ``success`` "Success");
+- ``tabs`` / ``tab title="…"``: each tab a labelled part; ``stepper`` / ``step``: "Step N";
+  ``updates`` / ``update date="…"``: the date as the label; ``columns`` / ``column``: their text;
+- ``code title="…" lineNumbers="true"``: the title above the fence, the code as written;
+- ``content-ref url="x.md"``: the link it wraps (its text is what the card shows), else the url;
+- ``embed url="…"`` and ``file src="…"`` (with or without an end tag holding a caption): named,
+  never fetched; ``swagger`` / ``openapi`` and the older ``api-method`` family: the operation,
+  its parameters and responses as labelled lines, their descriptions kept;
+- ``@vendor/block url="…"`` (an integration's block, a GitHub file shown as code): named by its
+  integration and url, never fetched;
+- ``include "path"`` (reusable content, ``.gitbook/includes/``): the file's text through the
+  guarded resolver, read the same way;
+- ``raw``: its text, untouched.
+
+Anything else is dropped with its text kept and noted ``unresolved``, as is an end tag that
+closes nothing and a block never closed (its text kept, labelled as if closed where its parent
+ends); past ``MAX_WARNINGS`` such notes in one text, the rest are counted in one. Each tag is
+read once and blocks nest at most ``MAX_DEPTH`` deep, so a page costs a pass over its tags
+whatever it holds.
+"""
+
+from __future__ import annotations
+
+import bisect
+import posixpath
+import re
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from ..data.front_matter import split_front_matter
+from ..syntax.fences import code_spans, split_code
+from ..syntax.labels import class_label, labelled, title
+from ..syntax.line_map import LineMap
+from ..syntax.options import arguments
+from ..syntax.template_tags import Lexer, Syntax
+
+GITBOOK = Syntax((("%", "{%", "%}"),), max_chars=10_000)
+MAX_DEPTH = 32
+MAX_WARNINGS = 100  # unresolved notes listed per text; the rest are counted in one more
+# A tag's name; an integration's block is named ``@vendor/block`` (``@github-files/github-code-block``).
+_NAME = re.compile(r"[ \t]*(@?[A-Za-z][\w./-]*)")
+
+# Blocks that always have an end tag, and those that may stand alone (a caption inside when closed).
+_BLOCKS = frozenset(
+    "hint tabs tab code content-ref stepper step columns column updates update swagger "
+    "swagger-description swagger-parameter swagger-response api-method api-method-summary "
+    "api-method-description api-method-spec api-method-request api-method-response "
+    "api-method-path-parameters api-method-query-parameters api-method-headers "
+    "api-method-body-parameters api-method-form-data-parameters api-method-parameter "
+    "api-method-response-example api-method-response-example-description".split())
+_MAYBE_CLOSED = frozenset(("embed", "file", "openapi", "openapi-operation", "openapi-schemas"))
+_API = frozenset(("swagger", "api-method", "openapi", "openapi-operation"))
+_PARAMETER = frozenset(("swagger-parameter", "api-method-parameter"))
+_RESPONSE = frozenset(("swagger-response", "api-method-response-example"))
+
+
+class _Tag(NamedTuple):
+    name: str
+    args: dict[str, str]
+    positional: tuple[str, ...]
+    start: int
+    end: int
+    line: int
+
+
+@dataclass
+class _Frame:
+    tag: _Tag | None
+    parts: list[str] = field(default_factory=list)
+    steps: int = 0
+    number: int = 0
+
+
+def convert(text: str, ctx, within=None, at_line: int | None = None) -> str:
+    """``text`` with its GitBook tags read (module docstring). ``within``: the included file the
+    text is (its folder is where nested includes start); ``at_line``: the line every note names
+    (the include's, for an included file's tags)."""
+    if "{%" not in text:
+        return text
+    tags = _tags(text, at_line)
+    if not tags:
+        return text
+    reading = _Reading(ctx, within)
+    stack = [_Frame(None)]
+    raw_ends = [k for k, t in enumerate(tags) if t.name == "endraw"]
+    last = i = 0
+    while i < len(tags):
+        tag = tags[i]
+        stack[-1].parts.append(text[last:tag.start])
+        last = tag.end
+        name = tag.name
+        if name.startswith("end") and len(name) > 3:
+            reading.close(stack, tag)
+        elif name == "raw":
+            k = bisect.bisect_right(raw_ends, i)
+            j = raw_ends[k] if k < len(raw_ends) else None
+            if j is None:
+                reading.note("gitbook tag", tag, "{% raw %} never closed by {% endraw %}: dropped")
+            else:
+                stack[-1].parts.append(text[tag.end:tags[j].start])
+                last, i = tags[j].end, j
+        elif name == "include":
+            stack[-1].parts.append(reading.include(tag))
+        elif name in _BLOCKS or (_maybe_closed(name) and i + 1 < len(tags) and tags[i + 1].name == "end" + name):
+            if len(stack) > MAX_DEPTH:
+                reading.note("gitbook tag", tag, f"{{% {name} %}} nested deeper than {MAX_DEPTH}: dropped")
+            else:
+                frame = _Frame(tag)
+                if name == "step":
+                    stack[-1].steps += 1
+                    frame.number = stack[-1].steps
+                stack.append(frame)
+        elif _maybe_closed(name):
+            stack[-1].parts.append(_block(reading.render(tag, "")))
+        else:
+            reading.note("gitbook tag", tag, f"unknown tag {{% {name} %}}: dropped, the text around it kept")
+        i += 1
+    stack[-1].parts.append(text[last:])
+    while len(stack) > 1:
+        reading.unclosed(stack, "the page ends")
+    reading.finish()
+    return "".join(stack[0].parts)
+
+
+def _maybe_closed(name: str) -> bool:
+    return name in _MAYBE_CLOSED or name.startswith("@")
+
+
+def _tags(text: str, at_line: int | None) -> list[_Tag]:
+    """The tags of ``text`` outside code, left to right."""
+    fences, spans = _code_ranges(text)
+    lines = LineMap(text)
+    lexer = Lexer(text, GITBOOK)
+    out: list[_Tag] = []
+    pos = f = s = 0
+    while True:
+        found = lexer.next(pos)
+        if found is None:
+            return out
+        while f < len(fences) and fences[f][1] <= found.start:
+            f += 1
+        while s < len(spans) and spans[s][1] <= found.start:
+            s += 1
+        named = _NAME.match(found.body)
+        # in a code block or span, into a code block (a span may stand inside: a tab's title), or
+        # not a tag: text, read on after its opener
+        if (f < len(fences) and fences[f][0] < found.end) or (s < len(spans) and spans[s][0] <= found.start) \
+                or named is None:
+            pos = found.start + 2
+            continue
+        args: dict[str, str] = {}
+        positional: list[str] = []
+        for arg in arguments(found.body[named.end():], spaced=True):
+            if arg.name is None:
+                positional.append(arg.value)
+            else:
+                args.setdefault(arg.name.lower(), arg.value)
+        line = at_line if at_line is not None else lines.line(found.start)
+        out.append(_Tag(named.group(1).lower(), args, tuple(positional), found.start, found.end, line))
+        pos = found.end
+
+
+def _code_ranges(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """(start, end) of each fenced block, and of each inline code span, in order."""
+    fences: list[tuple[int, int]] = []
+    spans: list[tuple[int, int]] = []
+    offset = 0
+    for is_code, chunk in split_code(text):
+        if is_code:
+            fences.append((offset, offset + len(chunk)))
+        else:
+            spans.extend((offset + s, offset + e) for s, e in code_spans(chunk))
+        offset += len(chunk) + 1
+    return fences, spans
+
+
+class _Reading:
+    """One text's tags turned into what the page shows, notes made on the document's context."""
+
+    def __init__(self, ctx, within) -> None:
+        self.ctx, self.within = ctx, within
+        self.warned = 0  # unresolved notes made; past MAX_WARNINGS they are counted only
+        self.first_unlisted = 0
+
+    def note(self, construct: str, tag: _Tag, detail: str, outcome: str = "unresolved") -> None:
+        if outcome == "unresolved":
+            self.warned += 1
+            if self.warned > MAX_WARNINGS:
+                self.first_unlisted = self.first_unlisted or tag.line
+                return
+        self.ctx.note(construct, outcome, tag.line, detail)
+
+    def finish(self) -> None:
+        """One note for the warnings past ``MAX_WARNINGS``: a page of a million broken tags
+        gives a report of a hundred lines, not a million."""
+        if self.warned > MAX_WARNINGS:
+            self.ctx.note("gitbook tag", "unresolved", self.first_unlisted,
+                          f"{self.warned - MAX_WARNINGS} more unresolved tags on this page, from here on, not listed")
+
+    def close(self, stack: list[_Frame], tag: _Tag) -> None:
+        target = tag.name[3:]
+        depth = next((d for d in range(len(stack) - 1, 0, -1) if stack[d].tag.name == target), None)
+        if depth is None:
+            self.note("gitbook tag", tag, f"{{% {tag.name} %}} closes no {{% {target} %}}: dropped")
+            return
+        while len(stack) - 1 > depth:
+            self.unclosed(stack, f"{{% {tag.name} %}}")
+        frame = stack.pop()
+        stack[-1].parts.append(_block(self.render(frame.tag, "".join(frame.parts), frame.number)))
+
+    def unclosed(self, stack: list[_Frame], where: str) -> None:
+        frame = stack.pop()
+        tag = frame.tag
+        self.note("gitbook tag", tag, f"{{% {tag.name} %}} never closed by {{% end{tag.name} %}} before {where}: "
+                  "read as if closed there")
+        stack[-1].parts.append(_block(self.render(tag, "".join(frame.parts), frame.number)))
+
+    def include(self, tag: _Tag) -> str:
+        target = tag.positional[0] if tag.positional else tag.args.get("file", "")
+        if not target:
+            self.note("gitbook include", tag, "{% include %} names no file: dropped")
+            return ""
+        within = self.within
+        base = within.folder if within is not None else self.ctx.folder
+        found = self.ctx.include(target, base=base, line=tag.line, construct="gitbook include", within=within)
+        if found is None:
+            return ""
+        body = split_front_matter(found.text).body.strip("\n")
+        return convert(body, self.ctx, within=found, at_line=tag.line)
+
+    def render(self, tag: _Tag, body: str, number: int = 0) -> str:
+        """One block (or a tag standing alone, ``body`` ""), as the page shows it."""
+        name, a = tag.name, tag.args
+        construct = f"gitbook {name}"
+        if name == "hint":
+            style = (a.get("style") or "info").lower()
+            self.note(construct, tag, "", "converted")
+            return labelled(class_label({style}) or title(style), body)
+        if name == "tab":
+            return labelled(a.get("title") or "Tab", body)
+        if name == "step":
+            return labelled(f"Step {number}", body)
+        if name == "update":
+            return labelled(a.get("date") or "Update", body)
+        if name == "code":
+            self.note(construct, tag, "", "converted")
+            return labelled(a["title"], body) if a.get("title") else body.strip("\n")
+        if name == "content-ref":
+            self.note(construct, tag, "", "converted")
+            return body.strip() or a.get("url", "")
+        if name in ("embed", "file"):
+            where = a.get("url", "") if name == "embed" else posixpath.basename(a.get("src", ""))
+            caption = body.strip() or a.get("caption", "")
+            self.note(construct, tag, "named, not fetched", "converted")
+            return labelled(name.capitalize(), f"{where} ({caption})" if caption and where else where or caption)
+        if name.startswith("@"):
+            self.note("gitbook integration", tag, "named, not fetched", "converted")
+            shown = " ".join(p for p in (a.get("url", ""), body.strip()) if p)
+            return labelled(f"Integration {name[1:]}", shown)
+        if name in _API:
+            self.note("gitbook api", tag, "", "converted")
+            return labelled(_operation(a), body)
+        if name in _PARAMETER:
+            return labelled(_parameter(a), body)
+        if name in _RESPONSE:
+            status = a.get("status") or a.get("httpcode") or ""
+            described = a.get("description", "")
+            label = " ".join(p for p in ("Response", status) if p)
+            return labelled(f"{label} — {described}" if described else label, body)
+        if name in ("tabs", "stepper", "updates"):
+            self.note(construct, tag, "", "converted")
+        return body.strip("\n")
+
+
+def _block(shown: str) -> str:
+    """A block set apart by blank lines, as GitBook shows each block on its own: tags written on
+    consecutive lines (an operation's description, parameters and responses) would otherwise
+    run together into one paragraph."""
+    return f"\n{shown}\n" if shown else shown
+
+
+def _operation(a: dict[str, str]) -> str:
+    """``API: GET https://host/path — summary`` from an operation's arguments."""
+    method = a.get("method", "").upper()
+    where = (a.get("baseurl") or a.get("host") or "") + a.get("path", "")
+    head = " ".join(p for p in (method, where) if p) or a.get("src", "")
+    summary = a.get("summary", "")
+    return f"API: {head} — {summary}" if summary and head else f"API: {head or summary}"
+
+
+def _parameter(a: dict[str, str]) -> str:
+    """``Parameter id (path, string, required)`` from a parameter's arguments."""
+    facts = [a.get("in", ""), a.get("type", "")]
+    if a.get("required", "").lower() == "true":
+        facts.append("required")
+    shown = ", ".join(f for f in facts if f)
+    return f"Parameter {a.get('name', '')}" + (f" ({shown})" if shown else "")
