@@ -29,11 +29,11 @@ never above the repository root.
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import posixpath
 from pathlib import Path
 
+from ..globmatch import compile_glob, fnmatch_tokens
 from ..bounded_read import CONFIG_FILE_LIMIT, why
 from .api import Site
 from .data.files import DataError, load_conf_py, load_toml, load_yaml
@@ -150,7 +150,7 @@ def split_config(door: SiteDoor, folder: Path, d) -> Path | None:
     depends on the order the folder lists its files in; the report names the file picked."""
     names = sorted(
         e.name for e in door.scandir(str(folder))
-        if any(fnmatch.fnmatchcase(e.name, p) for p in d.split_configs) and door.is_file(str(folder / e.name))
+        if any(compile_glob(fnmatch_tokens(p)).match(e.name) for p in d.split_configs) and door.is_file(str(folder / e.name))
     )
     if not names:
         return None
