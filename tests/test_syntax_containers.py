@@ -86,7 +86,7 @@ def _slash_reference(lines, lo, hi, depth):
     while i < hi:
         fence = c.open_fence(lines[i])
         if fence is not None:
-            i = min(c._fence_end(lines[:hi], i, fence), hi)
+            i = min(c.fence_end(lines[:hi], i, fence), hi)
             continue
         opened = c.slashes(lines[i])
         if opened is None or depth >= MAX_NESTING:

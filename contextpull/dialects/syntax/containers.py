@@ -113,7 +113,7 @@ def slash_close(lines: Sequence[str], start: int, count: int) -> int:
         text = lines[j]
         fence = open_fence(text)
         if fence is not None:
-            j = _fence_end(lines, j, fence)
+            j = fence_end(lines, j, fence)
             continue
         closer = slash_closer(text)
         if closer == count:
@@ -128,7 +128,7 @@ def slash_close(lines: Sequence[str], start: int, count: int) -> int:
     return n
 
 
-def _fence_end(lines: Sequence[str], i: int, fence: Fence) -> int:
+def fence_end(lines: Sequence[str], i: int, fence: Fence) -> int:
     """The index after the fenced block opening at ``i`` (an unclosed fence runs to the end)."""
     for j in range(i + 1, len(lines)):
         if closes(lines[j], fence, SHARED):
