@@ -73,15 +73,21 @@ def myst_closes(line: str, opener: Opener) -> bool:
 COLON_LINE = re.compile(r"^([ \t]*)(:{3,})[ \t]*([A-Za-z][\w-]*)?(.*)$", re.M)
 
 
-def colons(line: str) -> Opener | None:
-    """A ``:::`` line as (indent, colons, name, rest); ``name`` None on a closing line."""
-    m = COLON_LINE.match(line)
+def colons(line: str, pos: int = 0) -> Opener | None:
+    """A ``:::`` line (in ``line`` from ``pos``, to the next newline) as (indent, colons, name,
+    rest); ``name`` None on a closing line."""
+    m = COLON_LINE.match(line, pos)
     return None if m is None else Opener(m.group(1), m.group(2), m.group(3), m.group(4))
 
 
 def colon_closer(found: Opener) -> bool:
     """Is a ``:::`` line a closer: colons alone, white space around."""
     return found.name is None and not found.title.strip()
+
+
+def colon_closes(found: Opener, opened: Opener) -> bool:
+    """Does the ``:::`` line ``found`` close ``opened``: a closer at least as long."""
+    return colon_closer(found) and len(found.marker) >= len(opened.marker)
 
 
 # pymdown blocks. The title starts and ends with a character that is not a blank (a lazy
@@ -265,7 +271,7 @@ def _closing_line(syntax: Syntax, line: str, opened: Container) -> bool:
     if syntax is SLASHES:
         return slash_closer(line) == len(opened.opener.marker)
     found = colons(line) if ":::" in line else None
-    return found is not None and colon_closer(found) and len(found.marker) >= len(opened.opener.marker)
+    return found is not None and colon_closes(found, opened.opener)
 
 
 def _closed(lines: Sequence[str], syntax: Syntax) -> list[Container]:
