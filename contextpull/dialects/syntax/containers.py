@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from ...parsing.fence_rule import COMMONMARK, SHARED, Fence, closes, open_fence
+from ...parsing.fence_rule import COMMONMARK, SHARED, Fence, close_index, closes, open_fence
 from . import options as option_lines
 
 MAX_NESTING = 20
@@ -67,6 +67,12 @@ def myst(line: str) -> Opener | None:
 
 def myst_closes(line: str, opener: Opener) -> bool:
     return closes(line, Fence(opener.indent, opener.marker, ""), COMMONMARK)
+
+
+def myst_close(lines: Sequence[str], i: int, opener: Opener) -> int:
+    """The index of the line closing the MyST fence or directive opened at ``i`` (nothing
+    inside counts), or ``len(lines)`` when none does."""
+    return close_index(lines, i, Fence(opener.indent, opener.marker, ""), COMMONMARK)
 
 
 # remark-directive: ``:::name rest`` or a closing line of colons (name None, rest blank).
