@@ -33,7 +33,7 @@ from ..syntax.labels import SPHINX_ADMONITIONS, VERSION_LABELS, labelled, sphinx
 from . import directive_names as names
 from .directive_names import defined, unknown_detail
 from .pages import config_notes  # noqa: F401 - what conf.py left unread, said once (read.py)
-from ..syntax.containers import myst, myst_close
+from ..syntax.containers import MAX_NESTING, myst, myst_close  # directives nest as deep as markdown-it's maxNesting
 from .myst_lines import (
     autodoc_only, code_span, dedent_to, fence, options_and_content, squeeze,
     without_html_comments,
@@ -43,8 +43,6 @@ from .role_text import display, escaped, explicit, unescape
 from .xrefs.doc_titles import LONG_TICKS
 
 NAME = "sphinx"
-# Directives inside directives, as deep as markdown-it's default maxNesting.
-MAX_NESTING = 20
 
 _TARGET = re.compile(r"^\s*\(([^()\s]+)\)=\s*$")
 _COMMENT = re.compile(r"^\s*%")
