@@ -339,6 +339,9 @@ def _closed_by(syntax: Syntax, line: str, stack: list[Container]) -> int | None:
     if not stack:
         return None
     if syntax is MYST:
+        run = line.strip()
+        if not run or run.strip(run[0]):
+            return None  # not a run of one character: closes nothing, whatever is open
         return next((k for k, c in enumerate(stack) if _closing_line(syntax, line, c)), None)
     if syntax is SLASHES:
         count = slash_closer(line)
