@@ -144,3 +144,14 @@ def test_long_runs_of_openers():
     quotes = ["> [!NOTE]"] + ["> x"] * 200_000
     assert [q.end for q in scan(quotes, c.CALLOUTS)] == [200_001]
     assert c.callout("> [!NOTE]+" + " " * 1_000_000 + "x", extended=True).title == "x"
+
+
+def test_rst_directives_and_their_indented_bodies():
+    assert c.rst("  .. note:: Title") == Opener("  ", "..", "note", " Title")
+    assert c.rst(".. _target:") is None and c.rst("..note::") is None
+    lines = [".. note::", "", "   one", "", "   .. tip:: x", "", "      two", "", "after"]
+    [note] = scan(lines, c.RST)
+    assert (note.end, [(x.opener.name, x.line, x.end) for x in note.children]) == (7, [("tip", 3, 6)])
+    assert c.rst_body(lines, 1, 0) == (["", "one", "", ".. tip:: x", "", "   two"], 7)
+    assert c.rst(".. " + ":" * 1_000_000) is None  # the name gives back one character at a time, once
+    assert len(scan([".. note::"] * 200_000, c.RST)) == 200_000

@@ -13,6 +13,9 @@ rule here, and one scanner (``scan``) reads any of them into a tree:
   content tabs ``=== "Label"``: the body is the lines indented four columns past the opener.
 - ``CALLOUTS``/``EXTENDED_CALLOUTS``: GitHub's ``> [!NOTE]`` (Hugo's ``> [!NOTE]+ Title``):
   the body is the rest of the blockquote, one ``>`` level off.
+- ``RST``: rst directives ``.. name:: argument`` (``.rst`` pages, MyST's ``eval-rst``) as the
+  line scans read them (docutils reads the page itself): the body is the lines indented more
+  than the ``..``.
 
 Why one place: each dialect read its own syntax with its own copy of the same three jobs (an
 opener's name and title, the closing rule that matches the opener's length, the nesting bound),
@@ -225,6 +228,36 @@ def quote_body(lines: Sequence[str], start: int, indent: str) -> tuple[list[str]
     return body, j
 
 
+# rst directives (``.. name:: argument``, in ``.rst`` pages and MyST's ``eval-rst``): the body
+# is the lines indented more than the ``..``. The name's characters include ``:``, so the pattern
+# may give back the name one character at a time to find ``::``: once per line, anchored.
+_RST_DIRECTIVE = re.compile(r"(\s*)\.\.\s+([\w:.+-]+)::(.*)\Z")
+
+
+def rst(line: str) -> Opener | None:
+    """``.. name:: argument`` as (indent, "..", name, argument as written)."""
+    m = _RST_DIRECTIVE.match(line) if ".." in line else None
+    return None if m is None else Opener(m.group(1), "..", m.group(2), m.group(3))
+
+
+def rst_body(lines: Sequence[str], start: int, indent: int) -> tuple[list[str], int]:
+    """The lines from ``start`` indented more than ``indent`` columns (blank ones included,
+    trailing ones left out), dedented by their least indentation, and the index after them."""
+    end, n = start, len(lines)
+    while end < n and (not lines[end].strip() or _lead(lines[end]) > indent):
+        end += 1
+    stop = end
+    while stop > start and not lines[stop - 1].strip():
+        stop -= 1
+    body = lines[start:stop]
+    least = min((_lead(b) for b in body if b.strip()), default=0)
+    return [b[least:] for b in body], stop
+
+
+def _lead(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
 # ---- the tree --------------------------------------------------------------------------------
 
 
@@ -259,6 +292,7 @@ MYST = Syntax("myst", myst, "closing")
 COLONS = Syntax("colons", lambda line: None if (o := colons(line)) is None or o.name is None else o, "closing")
 SLASHES = Syntax("slashes", slashes, "closing")
 ADMONITIONS = Syntax("admonitions", lambda line: admonition(line) or tab(line), "indented")
+RST = Syntax("rst", rst, "rst")
 CALLOUTS = Syntax("callouts", callout, "quoted")
 EXTENDED_CALLOUTS = Syntax("extended callouts", lambda line: callout(line, True), "quoted")
 
@@ -363,6 +397,8 @@ def _bodied(lines: list[str], syntax: Syntax, depth: int) -> list[Container]:
             need = width(opened.indent) + 4
             end = indented_end(lines, i + 1, need)
             inner = [text[need:] if width(text) >= need else text.lstrip() for text in lines[i + 1 : end]]
+        elif syntax.body == "rst":
+            inner, end = rst_body(lines, i + 1, _lead(lines[i]))
         else:
             inner, end = quote_body(lines, i + 1, opened.indent)
         container = Container(i, opened, i + 1, end, end, False)

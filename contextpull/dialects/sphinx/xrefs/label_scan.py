@@ -14,12 +14,11 @@ import re
 from dataclasses import dataclass
 
 from ....inline_links import links_as_text
-from ...syntax.containers import myst, myst_close
+from ...syntax.containers import Opener, myst, myst_close, rst
 from ...syntax.options import fields
 from .doc_titles import ADORNMENT, code_as_text, plain_title
 
 _RST_TARGET = re.compile(r"^(\s*)\.\.\s+_(?:`(?P<quoted>[^`]+)`|(?P<name>[^`_\s].*?)):\s*$")
-_RST_DIRECTIVE = re.compile(r"^(\s*)\.\.\s+([\w:.+-]+)::(.*)$")
 _RST_FIELD = re.compile(r"^\s*:((?:[^:`\\]|\\.)+):(?:\s|$)")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+\u2022\u2023\u2043]|\(?(?:\d+|[a-zA-Z]|#)[.)])(?:\s|$)")
 _MYST_TARGET = re.compile(r"^\s{0,3}\(([^()\s][^()]*)\)=\s*$")
@@ -65,7 +64,7 @@ def _scan_rst(lines: list[str], path: str) -> list[tuple[str, Label]]:
             continue
         if not line.strip():
             continue
-        directive = _RST_DIRECTIVE.match(line)
+        directive = rst(line)
         if pending:
             if directive is not None:
                 title = _directive_title(lines, i, directive)
@@ -117,9 +116,9 @@ def _first_term(lines: list[str], i: int) -> str | None:
     return None
 
 
-def _directive_title(lines: list[str], i: int, directive: re.Match) -> str | None:
-    name = directive.group(2).lower().rsplit(":", 1)[-1]
-    argument = directive.group(3).strip()
+def _directive_title(lines: list[str], i: int, directive: Opener) -> str | None:
+    name = directive.name.lower().rsplit(":", 1)[-1]
+    argument = directive.title.strip()
     if name in _TITLE_ARGUMENT:
         return _shown(argument) if argument else None
     if name in _CAPTION_OPTION or name == "toctree":
