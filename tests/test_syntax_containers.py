@@ -56,6 +56,14 @@ def test_slashes_close_by_the_same_count_skipping_code():
     assert [(x.line, x.end) for x in outer.children[0].children] == [(3, 4)]
 
 
+def test_a_same_count_opener_ended_by_another_count_still_pairs_with_a_closer():
+    """As the mkdocs dialect counts (``slash_close``): the inner ``/// note`` ends with its
+    ``////`` parent, yet the outer block counts it open, so the last ``///`` closes nothing."""
+    lines = ["/// note", "//// tab | T", "/// note", "////", "///"]
+    [outer] = scan(lines, c.SLASHES)
+    assert (outer.end, outer.closed, [(x.line, x.end, x.closed) for x in outer.children]) == (5, False, [(1, 3, True)])
+
+
 def test_indented_and_quoted_bodies():
     lines = ['!!! note "T"', "    one", "", '    ??? tip', "        two", "out"]
     [note] = scan(lines, c.ADMONITIONS)
@@ -153,5 +161,6 @@ def test_rst_directives_and_their_indented_bodies():
     [note] = scan(lines, c.RST)
     assert (note.end, [(x.opener.name, x.line, x.end) for x in note.children]) == (7, [("tip", 3, 6)])
     assert c.rst_body(lines, 1, 0) == (["", "one", "", ".. tip:: x", "", "   two"], 7)
-    assert c.rst(".. " + ":" * 1_000_000) is None  # the name gives back one character at a time, once
+    assert c.rst(".. " + "a:" * 500_000) is None  # no "::": the name gives back one character at a time, once
+    assert len(c.rst(".. " + ":" * 1_000_000).name) == 999_998
     assert len(scan([".. note::"] * 200_000, c.RST)) == 200_000

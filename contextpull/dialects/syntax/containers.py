@@ -299,6 +299,8 @@ EXTENDED_CALLOUTS = Syntax("extended callouts", lambda line: callout(line, True)
 
 def scan(lines: Sequence[str], syntax: Syntax) -> list[Container]:
     """The containers of ``lines`` in ``syntax``, outermost first, each with its children."""
+    if syntax is SLASHES:
+        return _slash_tree(lines, 0, len(lines), 0)
     if syntax.body == "closing":
         return _closed(lines, syntax)
     return _bodied(list(lines), syntax, 0)
@@ -308,8 +310,6 @@ def _closing_line(syntax: Syntax, line: str, opened: Container) -> bool:
     """Does ``line`` close ``opened`` by the syntax's length rule?"""
     if syntax is MYST:
         return myst_closes(line, opened.opener)
-    if syntax is SLASHES:
-        return slash_closer(line) == len(opened.opener.marker)
     found = colons(line) if ":::" in line else None
     return found is not None and colon_closes(found, opened.opener)
 
@@ -317,34 +317,19 @@ def _closing_line(syntax: Syntax, line: str, opened: Container) -> bool:
 def _closed(lines: Sequence[str], syntax: Syntax) -> list[Container]:
     """One pass with a stack of open containers (never deeper than ``MAX_NESTING``). Which one
     a closing line ends is the syntax's: MyST's outermost one it closes (an outer fence's
-    closer is searched for through everything inside it), remark-directive's innermost,
-    pymdown's innermost of the same count. A closing line ends every container opened inside
-    the one it closes."""
+    closer is searched for through everything inside it), remark-directive's innermost. A
+    closing line ends every container opened inside the one it closes."""
     root: list[Container] = []
     stack: list[Container] = []
-    code: Fence | None = None  # a code fence inside ``///`` blocks, skipped whole
-    # ``///`` openers past the bound are text, but still pair with closers of their count, as
-    # pymdown counts them: how many of each count are open inside the innermost container.
-    beyond: dict[int, int] = {}
     n = len(lines)
     for i, line in enumerate(lines):
-        if code is not None:
-            if closes(line, code, SHARED):
-                code = None
-            continue
-        if beyond and (count := slash_closer(line)) and beyond.get(count):
-            beyond[count] -= 1
-            continue
         k = _closed_by(syntax, line, stack)
         if k is not None:
-            beyond.clear()
             while len(stack) > k + 1:
                 inner = stack.pop()
                 inner.end = inner.after = i
             done = stack.pop()
             done.end, done.after, done.closed = i, i + 1, True
-            continue
-        if syntax is SLASHES and (code := open_fence(line)) is not None:
             continue
         if stack and stack[-1].opener.name is None:
             continue  # inside a MyST code fence: code, never openers
@@ -352,16 +337,11 @@ def _closed(lines: Sequence[str], syntax: Syntax) -> list[Container]:
         if opened is None:
             continue
         if len(stack) >= MAX_NESTING:
-            if syntax is SLASHES:
-                beyond[len(opened.marker)] = beyond.get(len(opened.marker), 0) + 1
             continue
         body, found = i + 1, {}
         if syntax is MYST and opened.name is not None:
             found, after_options = option_lines.fields(lines, body)
             body = after_options
-        elif syntax is SLASHES:
-            while body < n and SLASH_OPTION.match(lines[body]) and width(lines[body]) >= width(opened.indent) + 4:
-                body += 1
         container = Container(i, opened, body, n, n, False, found)
         (stack[-1].children if stack else root).append(container)
         stack.append(container)
@@ -377,10 +357,49 @@ def _closed_by(syntax: Syntax, line: str, stack: list[Container]) -> int | None:
         if not run or run.strip(run[0]):
             return None  # not a run of one character: closes nothing, whatever is open
         return next((k for k, c in enumerate(stack) if _closing_line(syntax, line, c)), None)
-    if syntax is SLASHES:
-        count = slash_closer(line)
-        return next((k for k in range(len(stack) - 1, -1, -1) if len(stack[k].opener.marker) == count), None) if count else None
     return len(stack) - 1 if _closing_line(syntax, line, stack[-1]) else None
+
+
+def _slash_tree(lines: Sequence[str], lo: int, hi: int, depth: int) -> list[Container]:
+    """pymdown blocks as the mkdocs dialect reads them: each block's closer by ``slash_close``
+    over the rest of its parent (a same-count opener inside counts a level even when a closer
+    of another count has ended it, so the count is no stack rule), its body read again one
+    level down: at most ``MAX_NESTING`` passes. Fenced code is skipped."""
+    out: list[Container] = []
+    view = _Window(lines, hi)
+    i = lo
+    while i < hi:
+        fence = open_fence(lines[i])
+        if fence is not None:
+            i = fence_end(view, i, fence)
+            continue
+        opened = slashes(lines[i])
+        if opened is None or depth >= MAX_NESTING:
+            i += 1
+            continue
+        body = i + 1
+        while body < hi and SLASH_OPTION.match(lines[body]) and width(lines[body]) >= width(opened.indent) + 4:
+            body += 1
+        close = slash_close(view, body, len(opened.marker))
+        closed = close < hi
+        container = Container(i, opened, body, close, close + 1 if closed else hi, closed)
+        container.children = _slash_tree(lines, body, close, depth + 1)
+        out.append(container)
+        i = close + 1
+    return out
+
+
+class _Window(Sequence[str]):
+    """``lines[:hi]`` without a copy: the rules read by index and length only."""
+
+    def __init__(self, lines: Sequence[str], hi: int) -> None:
+        self._lines, self._hi = lines, hi
+
+    def __len__(self) -> int:
+        return self._hi
+
+    def __getitem__(self, i):
+        return self._lines[i]
 
 
 def _bodied(lines: list[str], syntax: Syntax, depth: int) -> list[Container]:
