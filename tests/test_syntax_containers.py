@@ -1,4 +1,4 @@
-"""Containers and directives (dialects/syntax/containers.py): each syntax's line rule as
+"""Containers and directives (dialects/syntax/containers.py, container_tree.py): each syntax's line rule as
 stated, the tree ``scan`` builds held to the closing rules read one container at a time (the way
 the dialects read them), and the same answers on long runs of openers, at sizes where a scanner
 that searched again per opener would take minutes."""
@@ -9,7 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from contextpull.dialects.syntax import containers as c
-from contextpull.dialects.syntax.containers import MAX_NESTING, Opener, scan
+from contextpull.dialects.syntax import container_tree as t
+from contextpull.dialects.syntax.container_tree import scan
+from contextpull.dialects.syntax.containers import MAX_NESTING, Opener
 
 
 def _shape(found):
@@ -35,7 +37,7 @@ def test_each_syntax_reads_its_opener():
 
 def test_myst_nests_by_a_longer_outer_fence_and_reads_options():
     lines = ["::::{note}", ":class: x", "", ":::{tip}", "body", ":::", "```py", ":::{x}", "```", "::::", "after"]
-    [outer] = scan(lines, c.MYST)
+    [outer] = scan(lines, t.MYST)
     assert (outer.line, outer.body, outer.end, outer.closed, outer.options) == (0, 2, 9, True, {"class": "x"})
     assert [(x.opener.name, x.line, x.end) for x in outer.children] == [("tip", 3, 5), (None, 6, 8)]
     assert outer.children[1].children == []  # code holds no directives
@@ -43,14 +45,14 @@ def test_myst_nests_by_a_longer_outer_fence_and_reads_options():
 
 def test_colons_close_the_innermost_at_least_as_long():
     lines = [":::::note", ":::tip", "x", ":::", ":::", "::::::", "after"]
-    [outer] = scan(lines, c.COLONS)
+    [outer] = scan(lines, t.COLONS)
     assert (outer.end, outer.closed, [(x.line, x.end) for x in outer.children]) == (5, True, [(1, 3)])
-    assert scan([":::note", "::", "x"], c.COLONS)[0].closed is False
+    assert scan([":::note", "::", "x"], t.COLONS)[0].closed is False
 
 
 def test_slashes_close_by_the_same_count_skipping_code():
     lines = ["/// note | T", "    type: x", "//// tab", "/// tip", "///", "////", "```", "///", "```", "///"]
-    [outer] = scan(lines, c.SLASHES)
+    [outer] = scan(lines, t.SLASHES)
     assert (outer.body, outer.end, outer.closed) == (2, 9, True)
     assert [(x.line, x.end) for x in outer.children] == [(2, 5)]
     assert [(x.line, x.end) for x in outer.children[0].children] == [(3, 4)]
@@ -60,15 +62,15 @@ def test_a_same_count_opener_ended_by_another_count_still_pairs_with_a_closer():
     """As the mkdocs dialect counts (``slash_close``): the inner ``/// note`` ends with its
     ``////`` parent, yet the outer block counts it open, so the last ``///`` closes nothing."""
     lines = ["/// note", "//// tab | T", "/// note", "////", "///"]
-    [outer] = scan(lines, c.SLASHES)
+    [outer] = scan(lines, t.SLASHES)
     assert (outer.end, outer.closed, [(x.line, x.end, x.closed) for x in outer.children]) == (5, False, [(1, 3, True)])
 
 
 def test_indented_and_quoted_bodies():
     lines = ['!!! note "T"', "    one", "", '    ??? tip', "        two", "out"]
-    [note] = scan(lines, c.ADMONITIONS)
+    [note] = scan(lines, t.ADMONITIONS)
     assert (note.end, [(x.opener.name, x.line, x.end) for x in note.children]) == (5, [("tip", 2, 4)])
-    quotes = scan(["> [!TIP]", "> a", "lazy", "", "> [!NOTE]"], c.CALLOUTS)
+    quotes = scan(["> [!TIP]", "> a", "lazy", "", "> [!NOTE]"], t.CALLOUTS)
     assert [(q.opener.name, q.line, q.end) for q in quotes] == [("TIP", 0, 3), ("NOTE", 4, 5)]
 
 
@@ -118,13 +120,13 @@ _SLASH_PIECES = st.sampled_from(["/// note", "//// tab | T", "///", "////", "```
 @settings(max_examples=500, deadline=None)
 @given(st.lists(_MYST_PIECES, max_size=16))
 def test_myst_tree_is_the_one_container_at_a_time_reading(lines):
-    assert _tree(scan(lines, c.MYST), len(lines)) == _myst_reference(lines, 0, len(lines), 0)
+    assert _tree(scan(lines, t.MYST), len(lines)) == _myst_reference(lines, 0, len(lines), 0)
 
 
 @settings(max_examples=500, deadline=None)
 @given(st.lists(_SLASH_PIECES, max_size=16))
 def test_slash_tree_is_the_one_block_at_a_time_reading(lines):
-    assert _tree(scan(lines, c.SLASHES), len(lines)) == _slash_reference(lines, 0, len(lines), 0)
+    assert _tree(scan(lines, t.SLASHES), len(lines)) == _slash_reference(lines, 0, len(lines), 0)
 
 
 def _depth(found):
@@ -133,24 +135,24 @@ def _depth(found):
 
 def test_long_runs_of_openers():
     closers = [":::"] * 200_000
-    assert scan(closers, c.COLONS) == [] and scan(closers, c.MYST) == []
+    assert scan(closers, t.COLONS) == [] and scan(closers, t.MYST) == []
     openers = [":::note"] * 200_000
-    [outer] = scan(openers, c.COLONS)
+    [outer] = scan(openers, t.COLONS)
     assert _depth([outer]) == MAX_NESTING and not outer.closed
     assert c.colons(":" * 1_000_000).marker == ":" * 1_000_000
-    assert scan([":" * 1_000_000], c.COLONS) == [] and scan([":" * 1_000_000 + "{x}"], c.MYST)[0].opener.name == "x"
+    assert scan([":" * 1_000_000], t.COLONS) == [] and scan([":" * 1_000_000 + "{x}"], t.MYST)[0].opener.name == "x"
     assert c.slashes("/" * 1_000_000) is None and c.slash_closer("/" * 1_000_000) == 1_000_000
     nested = ["/// note"] * 10_000 + ["///"] * 10_000
-    [outer] = scan(nested, c.SLASHES)  # every opener pairs with a closer, those past the bound too
+    [outer] = scan(nested, t.SLASHES)  # every opener pairs with a closer, those past the bound too
     assert (outer.end, outer.closed, _depth([outer])) == (19_999, True, MAX_NESTING)
     myst = [":::{note}"] * 10_000 + [":::"]
-    [outer] = scan(myst, c.MYST)
+    [outer] = scan(myst, t.MYST)
     assert (outer.end, outer.closed, _depth([outer])) == (10_000, True, MAX_NESTING)
     bangs = [" " * 4 * k + "!!! note" for k in range(1_000)]  # 2 MB: indentation grows with depth
-    assert _depth(scan(bangs, c.ADMONITIONS)) == MAX_NESTING
-    assert len(scan(["!!! note"] * 200_000, c.ADMONITIONS)) == 200_000
+    assert _depth(scan(bangs, t.ADMONITIONS)) == MAX_NESTING
+    assert len(scan(["!!! note"] * 200_000, t.ADMONITIONS)) == 200_000
     quotes = ["> [!NOTE]"] + ["> x"] * 200_000
-    assert [q.end for q in scan(quotes, c.CALLOUTS)] == [200_001]
+    assert [q.end for q in scan(quotes, t.CALLOUTS)] == [200_001]
     assert c.callout("> [!NOTE]+" + " " * 1_000_000 + "x", extended=True).title == "x"
 
 
@@ -158,9 +160,9 @@ def test_rst_directives_and_their_indented_bodies():
     assert c.rst("  .. note:: Title") == Opener("  ", "..", "note", " Title")
     assert c.rst(".. _target:") is None and c.rst("..note::") is None
     lines = [".. note::", "", "   one", "", "   .. tip:: x", "", "      two", "", "after"]
-    [note] = scan(lines, c.RST)
+    [note] = scan(lines, t.RST)
     assert (note.end, [(x.opener.name, x.line, x.end) for x in note.children]) == (7, [("tip", 3, 6)])
     assert c.rst_body(lines, 1, 0) == (["", "one", "", ".. tip:: x", "", "   two"], 7)
     assert c.rst(".. " + "a:" * 500_000) is None  # no "::": the name gives back one character at a time, once
     assert len(c.rst(".. " + ":" * 1_000_000).name) == 999_998
-    assert len(scan([".. note::"] * 200_000, c.RST)) == 200_000
+    assert len(scan([".. note::"] * 200_000, t.RST)) == 200_000
