@@ -166,3 +166,8 @@ def test_rst_directives_and_their_indented_bodies():
     assert c.rst(".. " + "a:" * 500_000) is None  # no "::": the name gives back one character at a time, once
     assert len(c.rst(".. " + ":" * 1_000_000).name) == 999_998
     assert len(scan([".. note::"] * 200_000, t.RST)) == 200_000
+
+
+def test_a_tab_indented_body_is_dedented_by_columns():
+    [note] = scan(["!!! note", "\t!!! tip", "\t    two"], t.ADMONITIONS)
+    assert [(x.opener.name, x.line, x.end) for x in note.children] == [("tip", 0, 2)]

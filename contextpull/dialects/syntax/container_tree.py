@@ -20,6 +20,7 @@ from .containers import (
     myst, myst_closes, quote_body, rst, rst_body, slash_close, slashes, tab, width,
 )
 
+
 @dataclass
 class Container:
     """One container: its opening line's index, its body's lines ``[body, end)``, the index
@@ -40,7 +41,8 @@ class Container:
 @dataclass(frozen=True)
 class Syntax:
     """How one generator writes containers: the opener line rule, and how a body ends
-    (``closing``: a closing line; ``indented``: four columns past the opener; ``quoted``)."""
+    (``closing``: a closing line; ``indented``: four columns past the opener; ``rst``: any
+    indentation past the ``..``; ``quoted``: the rest of the blockquote)."""
 
     name: str
     opens: Callable[[str], Opener | None]
@@ -174,7 +176,8 @@ def _bodied(lines: list[str], syntax: Syntax, depth: int) -> list[Container]:
         if syntax.body == "indented":
             need = width(opened.indent) + 4
             end = indented_end(lines, i + 1, need)
-            inner = [text[need:] if width(text) >= need else text.lstrip() for text in lines[i + 1 : end]]
+            # dedented by columns, a tab as four (as ``width`` counts them)
+            inner = [_expanded(text)[need:] if width(text) >= need else text.lstrip() for text in lines[i + 1 : end]]
         elif syntax.body == "rst":
             inner, end = rst_body(lines, i + 1, lead(lines[i]))
         else:
@@ -185,3 +188,9 @@ def _bodied(lines: list[str], syntax: Syntax, depth: int) -> list[Container]:
         out.append(container)
         i = max(end, i + 1)
     return out
+
+
+def _expanded(text: str) -> str:
+    """The line with the tabs of its indentation as four blanks each."""
+    body = text.lstrip(" \t")
+    return text[: len(text) - len(body)].replace("\t", "    ") + body
