@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from contextpull.dialects.syntax import attributes, fences, labels, options, template_tags
+from contextpull.dialects.syntax import attributes, container_tree, fences, labels, options, template_tags
 from contextpull.dialects.syntax.line_map import LineMap
 from contextpull.parsing.fence_rule import code_lines
 
@@ -54,7 +54,21 @@ CASES = [
     ("template_tags", "{% raw %} without end", lambda n: "{% raw %}" * (n // 9),
      lambda t: template_tags.end_tag(t, 0, "raw", "{%", "%}")),
     ("labels", "a body of blanks", lambda n: " " * n + "x", lambda t: labels.labelled("Note", t)),
+    ("containers", ":::note lines, none closing", lambda n: [":::note"] * (n // 8), lambda ls: _scan(ls, container_tree.COLONS)),
+    ("containers", "one line of :", lambda n: [":" * n], lambda ls: _scan(ls, container_tree.COLONS)),
+    ("containers", ":::{note} lines (MyST), then :::", lambda n: [":::{note}"] * (n // 10) + [":::"],
+     lambda ls: _scan(ls, container_tree.MYST)),
+    ("containers", "/// note lines, as many ///", lambda n: ["/// note"] * (n // 13) + ["///"] * (n // 13),
+     lambda ls: _scan(ls, container_tree.SLASHES)),
+    ("containers", "!!! note lines", lambda n: ["!!! note"] * (n // 9), lambda ls: _scan(ls, container_tree.ADMONITIONS)),
+    ("containers", ".. note:: lines (rst)", lambda n: [".. note::"] * (n // 10), lambda ls: _scan(ls, container_tree.RST)),
+    ("containers", "> [!NOTE] then > x lines", lambda n: ["> [!NOTE]"] + ["> x"] * (n // 4),
+     lambda ls: _scan(ls, container_tree.CALLOUTS)),
 ]
+
+
+def _scan(lines, syntax) -> int:
+    return len(container_tree.scan(lines, syntax))
 
 
 def _seconds(fn, arg) -> float:

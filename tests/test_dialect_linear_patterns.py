@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextpull.dialects import callouts, markup
+from contextpull.dialects import markup
+from contextpull.dialects.syntax import containers
 from contextpull.dialects.jekyll import kramdown
 from contextpull.dialects.mdbook import links
-from contextpull.dialects.mkdocs import blocks
 from contextpull.dialects.mkdocs.snippets import variant
 from contextpull.dialects.sphinx.xrefs.doc_titles import atx_title
 
@@ -41,9 +41,9 @@ PATTERN_PAIRS = {
     "mdbook link": (lambda: links._LINK,
                     r"(\\\{\{|\{\{)[ \t]*#(include|rustdoc_include|playground|title)(?:[ \t]+([^{}\n]*?))?[ \t]*\}\}", _spans,
                     ["{{", "\\{{", "}}", "#include", "#title", "a", "b c", "\n", "{", "}", "#"]),
-    "extended callout": (lambda: callouts._EXTENDED, r"^([ \t]*)>[ \t]?\[!([A-Za-z]+)\][+-]?(?:[ \t]+(.*?))?[ \t]*$", _match,
+    "extended callout": (lambda: containers._EXTENDED, r"^([ \t]*)>[ \t]?\[!([A-Za-z]+)\][+-]?(?:[ \t]+(.*?))?[ \t]*$", _match,
                          [">", "[!NOTE]", "[!tip]", "+", "-", "a", "b c", "\n", "x"]),
-    "pymdown block opener": (lambda: blocks._BLOCK_OPEN, r"^([ \t]*)(/{3,})[ \t]*([\w-]+)[ \t]*(?:\|[ \t]*(.*?))?[ \t]*$", _match,
+    "pymdown block opener": (lambda: containers.SLASH_OPEN, r"^([ \t]*)(/{3,})[ \t]*([\w-]+)[ \t]*(?:\|[ \t]*(.*?))?[ \t]*$", _match,
                              ["///", "/", "note", "|", "a", "b c", "\n", "-", "x y"]),
 }
 

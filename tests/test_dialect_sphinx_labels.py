@@ -302,6 +302,16 @@ def test_myst_directives_name_labels_and_eval_rst_blocks_are_scanned_as_rst():
     assert (found["fish"].line, found["rst-fig"].line, found["rst-sec"].line) == (1, 16, 21)
 
 
+def test_a_colon_fenced_directive_names_a_label_as_a_backtick_one_does():
+    """The label scan reads directives by the page's own rule (syntax/containers): a ``:::``
+    figure and one in a list item name their labels; a longer outer fence holds an inner one."""
+    text = (":::{figure} a.png\n:name: colon-fig\n\nA colon figure.\n:::\n\n"
+            "- ```{list-table} Prices\n  :name: in-list\n  ```\n\n"
+            "::::{note}\n:::{figure} b.png\n:::\n::::\n")
+    found = dict(label_scan.scan(text, "docs/page.md"))
+    assert {k: v.title for k, v in found.items()} == {"colon-fig": "A colon figure.", "in-list": "Prices"}
+
+
 def test_an_external_role_is_never_looked_up(tmp_path):
     ctx = _ctx(_site(tmp_path), "index.rst")
     doc = parse_rst("See :external+python:ref:`tut-intro` and :external:doc:`tutorial/index`.\n", ctx)

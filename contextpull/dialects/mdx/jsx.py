@@ -14,17 +14,15 @@ import re
 from dataclasses import dataclass, field
 
 from ..syntax import attributes
+from ..syntax.containers import MAX_NESTING, Opener, colon_closes, colons
 
-# Deeper nesting than any page has is text, so rendering never recurses without bound
-# (markdown-it's maxNesting does the same).
-MAX_NESTING = 20
+# Deeper nesting than any page has (``MAX_NESTING``, syntax/containers) is text, so rendering
+# never recurses without bound (markdown-it's maxNesting does the same).
 _NAME = re.compile(r"[A-Za-z_$][\w$.:-]*")
 _ATTR_NAME = re.compile(r"[A-Za-z_$][\w$:.-]*")
 # Inside braces: what brace_ends stops at, and a string from its quote to its closing one.
 _JS_STOP = re.compile(r"[{}\"'`]|/\*")
 _JS_STRING = {q: re.compile(q + r"(?:[^" + q + r"\\]|\\.)*+" + q, re.S) for q in "\"'`"}
-# A container directive line: ``:::tip``, ``:::note Title``, ``:::tip[Title]{#id}``, or ``:::``.
-_DIRECTIVE = re.compile(r"^([ \t]*)(:{3,})[ \t]*([A-Za-z][\w-]*)?(.*)$", re.M)
 # A ``<`` is a candidate only where ``_tag`` can read one (a name, ``/`` or ``>`` next): a page
 # of ``<`` or ``a < b`` is skipped by the pattern instead of by one Python step per character.
 _CANDIDATE = re.compile(r"<(?=/?[A-Za-z_$>])|\\|^[ \t]*:{3}", re.M)
@@ -66,11 +64,12 @@ class Element:
 
 @dataclass
 class Directive:
-    """A ``:::name title`` container, closed by a line of at least as many colons."""
+    """A ``:::name title`` container, closed by a line of at least as many colons
+    (``syntax.containers.colon_closes``)."""
 
     name: str
     title: str
-    colons: int
+    opener: Opener
     pos: int
     children: list = field(default_factory=list)
 
@@ -226,19 +225,19 @@ def parse(text: str) -> tuple[list, list[tuple[str, int]]]:
             i = start + 2
             continue
         if c not in "<{":  # a ::: line
-            d = _DIRECTIVE.match(text, start)
+            d = colons(text, start)
             line_end = text.find("\n", start)
             line_end = n if line_end < 0 else line_end
-            colons, name, rest = len(d.group(2)), d.group(3), d.group(4)
+            name = d.name
             if name and len(stack) >= MAX_NESTING:
                 problems.append((f":::{name} nested deeper than {MAX_NESTING}", start))
             elif name:
                 children().append(text[last:start])
-                stack.append(Directive(name, _directive_title(rest), colons, start))
+                stack.append(Directive(name, _directive_title(d.title), d, start))
                 last = i = line_end
                 continue
-            if not name and not rest.strip():
-                k = _open_directive(stack, colons)
+            else:
+                k = _open_directive(stack, d)
                 if k is not None:
                     children().append(text[last:start])
                     _close(stack, k, root, problems)
@@ -297,11 +296,11 @@ def _blank_to_line_edge(text: str, i: int, step: int) -> bool:
     return True
 
 
-def _open_directive(stack: list, colons: int) -> int | None:
-    """The innermost open directive a closing line of ``colons`` colons ends, if any."""
+def _open_directive(stack: list, line: Opener) -> int | None:
+    """The innermost open directive the ``:::`` line ``line`` closes, if any."""
     for k in range(len(stack) - 1, -1, -1):
         if isinstance(stack[k], Directive):
-            return k if stack[k].colons <= colons else None
+            return k if colon_closes(line, stack[k].opener) else None
     return None
 
 

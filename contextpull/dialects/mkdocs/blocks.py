@@ -22,23 +22,18 @@ rewrite here ever edits code. Every line is carried with the source line it came
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from ..api import Context
 from ..markup import dedent_block
 from ..syntax import labels
+from ..syntax.containers import MAX_NESTING, SLASH_OPTION, Opener, admonition, fence_end, indented_end, slash_close, slashes, tab, width
 from ..syntax.labels import labelled
-from ..syntax.fences import closes, open_fence
+from ..syntax.fences import open_fence
 from .config import entries, extension_options
 
 Lines = list[tuple[int, str]]
 
-_ADMONITION = re.compile(r'^([ \t]*)(!!!|\?\?\?\+?)[ \t]+([\w-]+)((?:[ \t]+[\w-]+)*)[ \t]*(?:"(.*)")?[ \t]*$')
-# The title starts and ends with a character that is not a blank (the lazy ``(.*?)`` before
-# ``[ \t]*$`` was quadratic in a run of blanks: 13.5 s for 64,000).
-_BLOCK_OPEN = re.compile(r"^([ \t]*)(/{3,})[ \t]*([\w-]+)[ \t]*(?:\|[ \t]*(?![ \t])((?:[^\n \t]|[ \t]+(?=[^\n \t]))*))?[ \t]*$")
-_BLOCK_CLOSE = re.compile(r"^[ \t]*(/{3,})[ \t]*$")
-_BLOCK_OPTION = re.compile(r"^[ \t]+[\w-]+[ \t]*:")
-_TAB = re.compile(r'^([ \t]*)===[!+]{0,2}[ \t]+"(.*)"[ \t]*$')
 _MKDOCSTRINGS = re.compile(r"^([ \t]*):::[ \t]+([\w.:-]+)[ \t]*$")
 _ABBREVIATION = re.compile(r"^\*\[[^\]]+\]:")
 
@@ -48,9 +43,8 @@ TAB = "content tab"
 MKDOCSTRINGS = "mkdocstrings"
 ABBREVIATION = "abbreviation"
 
-# Containers nest this deep at most (markdown-it's own limit is 20); deeper openers are kept as
+# Containers nest ``MAX_NESTING`` deep at most (syntax/containers); deeper openers are kept as
 # text, which bounds the recursion and the rescans of unclosed blocks.
-MAX_NESTING = 20
 
 # pymdown's block extensions and the names they register by default (pymdownx/blocks/*.py).
 _BLOCK_EXTENSIONS = frozenset(
@@ -87,54 +81,17 @@ def block_names(config: dict) -> frozenset[str] | None:
     return frozenset(names)
 
 
-def _width(text: str) -> int:
-    expanded = text.replace("\t", "    ")
-    return len(expanded) - len(expanded.lstrip(" "))
+class _Texts(Sequence[str]):
+    """The texts of ``Lines`` as the container rules read them, without a copy per container."""
 
+    def __init__(self, lines: Lines) -> None:
+        self._lines = lines
 
-def _indented_body(lines: Lines, i: int, need: int) -> int:
-    """The end (exclusive) of the indented body starting at ``i``: blank lines and lines indented
-    at least ``need`` columns; trailing blank lines are left out."""
-    j, end = i, i
-    while j < len(lines):
-        text = lines[j][1]
-        if text.strip():
-            if _width(text) < need:
-                break
-            end = j + 1
-        j += 1
-    return end
+    def __len__(self) -> int:
+        return len(self._lines)
 
-
-def _fence_end(lines: Lines, i: int) -> int:
-    """The index after the fenced block opening at ``i`` (an unclosed fence runs to the end)."""
-    fence = open_fence(lines[i][1])
-    for j in range(i + 1, len(lines)):
-        if closes(lines[j][1], fence):
-            return j + 1
-    return len(lines)
-
-
-def _block_close(lines: Lines, i: int, slashes: int) -> int:
-    """The index of the line closing a ``/``-block opened at ``i - 1`` (len(lines) if none);
-    fenced code is skipped, and an inner block with the same count opens a level."""
-    depth, j = 0, i
-    while j < len(lines):
-        text = lines[j][1]
-        if ("`" in text or "~" in text) and open_fence(text):
-            j = _fence_end(lines, j)
-            continue
-        close = _BLOCK_CLOSE.match(text)
-        if close is not None and len(close.group(1)) == slashes:
-            if depth == 0:
-                return j
-            depth -= 1
-        else:
-            opener = _BLOCK_OPEN.match(text)
-            if opener is not None and len(opener.group(2)) == slashes:
-                depth += 1
-        j += 1
-    return len(lines)
+    def __getitem__(self, i):  # an index only: the rules never slice
+        return self._lines[i][1]
 
 
 def _dedented(lines: Lines, width: int) -> Lines:
@@ -189,27 +146,28 @@ def convert_blocks(lines: Lines, ctx: Context, depth: int = 0, names: frozenset 
     i, n = 0, len(lines)
     while i < n:
         origin, text = lines[i]
-        if ("`" in text or "~" in text) and open_fence(text):
-            end = _fence_end(lines, i)
+        fence = open_fence(text)
+        if fence is not None:
+            end = fence_end(_Texts(lines), i, fence)
             out.extend(lines[i:end])
             i = end
             continue
-        m = _ADMONITION.match(text) if ("!!!" in text or "???" in text) else None
+        m = admonition(text)
         if m is not None:
-            indent, kind, title = m.group(1), m.group(3), m.group(5)
+            indent, kind, title = m.indent, m.name, m.title
             end, body = _nested_body(lines, i, indent, ctx, depth, names)
             label = labels.title(kind) if title is None else title
             _labelled(out, origin, indent, label, body)
             ctx.note(ADMONITION, "converted", origin)
             i = end
             continue
-        m = _BLOCK_OPEN.match(text) if "///" in text else None
+        m = slashes(text)
         if m is not None:
             i = _block(lines, i, m, out, ctx, depth, names)
             continue
-        m = _TAB.match(text) if "===" in text else None
+        m = tab(text)
         if m is not None:
-            indent, label = m.group(1), m.group(2)
+            indent, label = m.indent, m.title
             end, body = _nested_body(lines, i, indent, ctx, depth, names)
             _part(out, origin, indent, label, body)
             ctx.note(TAB, "converted", origin)
@@ -217,7 +175,7 @@ def convert_blocks(lines: Lines, ctx: Context, depth: int = 0, names: frozenset 
             continue
         m = _MKDOCSTRINGS.match(text) if ":::" in text else None
         if m is not None:
-            end = _indented_body(lines, i + 1, _width(m.group(1)) + 1)
+            end = indented_end(_Texts(lines), i + 1, width(m.group(1)) + 1)
             from .mkdocstrings import render_identifier
 
             rendered = render_identifier(ctx, m.group(2), [t for _, t in lines[i + 1 : end]], origin)
@@ -242,21 +200,21 @@ def _nested_body(lines: Lines, i: int, indent: str, ctx: Context, depth: int,
                  names: frozenset | None) -> tuple[int, Lines]:
     """(the index after, the converted body) of the container opening at ``i``: an admonition's
     or a content tab's body is the lines indented four past its opener, read one level down."""
-    need = _width(indent) + 4
-    end = _indented_body(lines, i + 1, need)
+    need = width(indent) + 4
+    end = indented_end(_Texts(lines), i + 1, need)
     return end, convert_blocks(_dedented(lines[i + 1 : end], need), ctx, depth + 1, names)
 
 
-def _block(lines: Lines, i: int, m: re.Match, out: Lines, ctx: Context, depth: int,
+def _block(lines: Lines, i: int, m: Opener, out: Lines, ctx: Context, depth: int,
            names: frozenset | None) -> int:
     """One ``/// name | title`` block into ``out``; returns the index after its closing line."""
     origin = lines[i][0]
-    indent, slashes, name, title = m.group(1), len(m.group(2)), m.group(3).lower(), m.group(4)
+    indent, count, name, title = m.indent, len(m.marker), m.name.lower(), m.title
     start = i + 1
-    while start < len(lines) and _BLOCK_OPTION.match(lines[start][1]) and _width(lines[start][1]) >= _width(indent) + 4:
+    while start < len(lines) and SLASH_OPTION.match(lines[start][1]) and width(lines[start][1]) >= width(indent) + 4:
         start += 1
-    close = _block_close(lines, start, slashes)
-    body = convert_blocks(_dedented(lines[start:close], _width(indent)), ctx, depth + 1, names)
+    close = slash_close(_Texts(lines), start, count)
+    body = convert_blocks(_dedented(lines[start:close], width(indent)), ctx, depth + 1, names)
     if names is not None and name not in names:
         ctx.note(BLOCK, "unresolved", origin, f"unknown block /// {name}: no pymdown blocks extension of the site"
                                               " defines it, so the page shows it as text; its body kept")

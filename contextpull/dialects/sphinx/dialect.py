@@ -33,8 +33,9 @@ from ..syntax.labels import SPHINX_ADMONITIONS, VERSION_LABELS, labelled, sphinx
 from . import directive_names as names
 from .directive_names import defined, unknown_detail
 from .pages import config_notes  # noqa: F401 - what conf.py left unread, said once (read.py)
+from ..syntax.containers import MAX_NESTING, myst, myst_close  # directives nest as deep as markdown-it's maxNesting
 from .myst_lines import (
-    OPEN, autodoc_only, closing, code_span, dedent_to, fence, options_and_content, squeeze,
+    autodoc_only, code_span, dedent_to, fence, options_and_content, squeeze,
     without_html_comments,
 )
 from .read_rst import document_folders
@@ -42,8 +43,6 @@ from .role_text import display, escaped, explicit, unescape
 from .xrefs.doc_titles import LONG_TICKS
 
 NAME = "sphinx"
-# Directives inside directives, as deep as markdown-it's default maxNesting.
-MAX_NESTING = 20
 
 _TARGET = re.compile(r"^\s*\(([^()\s]+)\)=\s*$")
 _COMMENT = re.compile(r"^\s*%")
@@ -103,14 +102,14 @@ class _Converter:
         while i < n:
             line = lines[i]
             number = at or first + i
-            opener = OPEN.match(line) if ("`" in line or "~" in line or ":" in line) else None
-            if opener is not None and (opener.group(3) or opener.group(2)[0] != ":"):
-                end = closing(lines, i, opener.group(2), opener.group(1))
+            opener = myst(line)
+            if opener is not None:
+                end = myst_close(lines, i, opener)
                 body = lines[i + 1 : end]
-                if opener.group(3):
-                    lead = opener.group(1)
+                if opener.name is not None:
+                    lead = opener.indent
                     indent = " " * len(lead)
-                    shown = self.directive(opener.group(3), opener.group(4).strip(),
+                    shown = self.directive(opener.name, opener.title.strip(),
                                            dedent_to(body, indent), number, at, within)
                     if shown:  # a block of its own, never run into its neighbours
                         if out and out[-1].strip() and lead == indent:

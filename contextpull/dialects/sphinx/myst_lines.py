@@ -10,13 +10,9 @@ from __future__ import annotations
 
 import re
 
-from ..syntax.fences import COMMONMARK, Fence, close_index, closes, fenced, open_fence
+from ..syntax.containers import myst
+from ..syntax.fences import COMMONMARK, Fence, closes, fenced, open_fence
 from ..syntax.options import field
-
-# A fence may open a list item ("- ```yaml", "* - ```md" in a list-table): the markers are part
-# of its indent.
-OPEN = re.compile(r"^([ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*)(`{3,}|~{3,}|:{3,})\s*(?:\{([^}\s]+)\})?(.*)$")
-
 
 
 def squeeze(lines: list[str]) -> list[str]:
@@ -28,9 +24,9 @@ def squeeze(lines: list[str]) -> list[str]:
             if closes(line, Fence(lead, fence, ""), COMMONMARK):
                 fence = ""
         else:
-            opener = OPEN.match(line) if ("`" in line or "~" in line) else None
-            if opener and not opener.group(3) and opener.group(2)[0] != ":":
-                fence, lead = opener.group(2), opener.group(1)
+            opener = myst(line) if ("`" in line or "~" in line) else None
+            if opener and opener.name is None:  # a code fence (a list item's markers its lead)
+                fence, lead = opener.marker, opener.indent
             elif not line.strip() and (not out or not out[-1].strip()):
                 continue
         out.append(line)
@@ -82,13 +78,6 @@ def _comments_to_newlines(text: str) -> str:
         out += [text[at:start], "\n" * text.count("\n", start, end)]
         at = end + 3
     return "".join(out) + text[at:]
-
-
-def closing(lines: list[str], i: int, marker: str, lead: str = "") -> int:
-    """The index of the line that closes the fence opened at ``i`` (CommonMark: the same
-    character, at least as many, nothing else, indented less than four spaces past the fence's
-    own start), or ``len(lines)`` when it never closes. ``marker`` may be a colon fence."""
-    return close_index(lines, i, Fence(lead, marker, ""), COMMONMARK)
 
 
 def dedent_to(body: list[str], indent: str) -> list[str]:

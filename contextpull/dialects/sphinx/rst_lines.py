@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from ..syntax.containers import rst, rst_body
 from ..syntax.fences import fenced
 from ..syntax.labels import SPHINX_ADMONITIONS, VERSION_LABELS, sphinx_title
 from ..syntax.options import field
@@ -24,7 +25,6 @@ from ..syntax.options import field
 DOCUTILS_LIMIT = 1024 * 1024
 
 _ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1+\Z")
-_DIRECTIVE = re.compile(r"(\s*)\.\.\s+([\w:.+-]+)::(.*)\Z")
 _EXPLICIT = re.compile(r"(\s*)\.\.(?:\s|\Z)")
 # Each pattern tries a bounded amount at each place it may start, so a line costs time linear in
 # its length: a role's name is at most 64 characters (``:py:meth:`` is 9), and a link's text is
@@ -63,14 +63,14 @@ def to_markdown(text: str) -> str:
         if _ADORNMENT.match(line.rstrip()) and len(line.rstrip()) >= 4 and not line[:1].isspace():
             i += 1  # a transition
             continue
-        directive = _DIRECTIVE.match(line)
+        directive = rst(line)
         if directive is not None or _EXPLICIT.match(line):
             i = _explicit(lines, i, directive, out)
             continue
         stripped = line.strip()
         if stripped.endswith("::") and not stripped.startswith(".."):
             out.append(_inline(line.lstrip()[:-2].rstrip() + (":" if stripped != "::" and not stripped.endswith(" ::") else "")))
-            body, i = _block(lines, i + 1, _indent(line))
+            body, i = rst_body(lines, i + 1, _indent(line))
             if body:
                 out += ["", *fenced("\n".join(body), "").split("\n"), ""]
             continue
@@ -88,10 +88,10 @@ def _heading(title: str, style: tuple[str, bool], styles: list[tuple[str, bool]]
 def _explicit(lines: list[str], i: int, directive, out: list[str]) -> int:
     """Read the explicit markup at line ``i`` and its indented body; the next line's index."""
     indent = _indent(lines[i])
-    body, end = _block(lines, i + 1, indent)
+    body, end = rst_body(lines, i + 1, indent)
     if directive is None:
         return end  # a comment, target, footnote or substitution definition
-    name, argument = directive.group(2).lower(), directive.group(3).strip()
+    name, argument = directive.name.lower(), directive.title.strip()
     if name.startswith(("|",)) or name in _SILENT or name.startswith(("auto", "py:", "c:", "cpp:", "js:")):
         return end
     while body and field(body[0]) is not None:
@@ -112,20 +112,6 @@ def _explicit(lines: list[str], i: int, directive, out: list[str]) -> int:
     else:
         out += ["", *(_inline(b.strip()) for b in body), ""]
     return end
-
-
-def _block(lines: list[str], start: int, indent: int) -> tuple[list[str], int]:
-    """The lines from ``start`` indented more than ``indent`` (blank ones included), dedented by
-    their least indentation, and the index after them."""
-    end = start
-    while end < len(lines) and (not lines[end].strip() or _indent(lines[end]) > indent):
-        end += 1
-    stop = end
-    while stop > start and not lines[stop - 1].strip():
-        stop -= 1
-    body = lines[start:stop]
-    least = min((_indent(b) for b in body if b.strip()), default=0)
-    return [b[least:] for b in body], stop
 
 
 def _indent(line: str) -> int:

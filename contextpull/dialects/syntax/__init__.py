@@ -1,7 +1,8 @@
 """The lexing every dialect shares, one module per mechanism (issue 35): fences and code spans
 (``fences``), offsets to lines (``line_map``), attribute lists (``attributes``), directive and
-shortcode options (``options``), template tags (``template_tags``) and admonition labels
-(``labels``).
+shortcode options (``options``), template tags (``template_tags``), admonition labels
+(``labels``), and containers and directives (``containers``: ``:::``, MyST, ``///``, ``!!!``,
+``> [!NOTE]``, ``.. name::``; ``container_tree`` reads them into a tree).
 
 Why one place: each generator used to write its own copy, and the copies disagreed (three fence
 rules, three placeholder schemes), so the same page read differently by dialect. Every scanner

@@ -14,19 +14,16 @@ import re
 from dataclasses import dataclass
 
 from ....inline_links import links_as_text
-from ...syntax.fences import close_index, open_fence
+from ...syntax.containers import Opener, myst, myst_close, rst
 from ...syntax.options import fields
 from .doc_titles import ADORNMENT, code_as_text, plain_title
 
 _RST_TARGET = re.compile(r"^(\s*)\.\.\s+_(?:`(?P<quoted>[^`]+)`|(?P<name>[^`_\s].*?)):\s*$")
-_RST_DIRECTIVE = re.compile(r"^(\s*)\.\.\s+([\w:.+-]+)::(.*)$")
 _RST_FIELD = re.compile(r"^\s*:((?:[^:`\\]|\\.)+):(?:\s|$)")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+\u2022\u2023\u2043]|\(?(?:\d+|[a-zA-Z]|#)[.)])(?:\s|$)")
 _MYST_TARGET = re.compile(r"^\s{0,3}\(([^()\s][^()]*)\)=\s*$")
 _ATX = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)(?:\s+#+)?\s*$")
 _SETEXT = re.compile(r"^\s{0,3}(=+|-+)\s*$")
-# A MyST directive fence's info string: ``{name} argument``.
-_MYST_DIRECTIVE = re.compile(r"\{([\w:.+-]+)\}(.*)$")
 _MYST_ROLE = re.compile(r"\{[\w:.+-]+\}`([^`]*?)(?:\s*<[^`]*>)?`")
 
 # Directives whose label shows a caption or title (Sphinx's enumerable nodes, and rubric).
@@ -67,7 +64,7 @@ def _scan_rst(lines: list[str], path: str) -> list[tuple[str, Label]]:
             continue
         if not line.strip():
             continue
-        directive = _RST_DIRECTIVE.match(line)
+        directive = rst(line)
         if pending:
             if directive is not None:
                 title = _directive_title(lines, i, directive)
@@ -119,9 +116,9 @@ def _first_term(lines: list[str], i: int) -> str | None:
     return None
 
 
-def _directive_title(lines: list[str], i: int, directive: re.Match) -> str | None:
-    name = directive.group(2).lower().rsplit(":", 1)[-1]
-    argument = directive.group(3).strip()
+def _directive_title(lines: list[str], i: int, directive: Opener) -> str | None:
+    name = directive.name.lower().rsplit(":", 1)[-1]
+    argument = directive.title.strip()
     if name in _TITLE_ARGUMENT:
         return _shown(argument) if argument else None
     if name in _CAPTION_OPTION or name == "toctree":
@@ -158,21 +155,21 @@ def _scan_myst(lines: list[str], path: str) -> list[tuple[str, Label]]:
         if not line.strip():
             i += 1
             continue
-        opener = open_fence(line)
+        opener = myst(line)  # a directive or code fence, read as the MyST page reads it
         if opener is None:
             if pending:
                 out.extend((name, Label(path, number, _myst_title(lines, i))) for name, number in pending)
                 pending = []
             i += 1
             continue
-        end = min(close_index(lines, i, opener), n - 1)
-        directive = _MYST_DIRECTIVE.match(opener.info)
-        if directive is not None and directive.group(1).lower() in ("eval-rst", "rst"):
+        end = min(myst_close(lines, i, opener), n - 1)
+        directive = opener.name
+        if directive is not None and directive.lower() in ("eval-rst", "rst"):
             out.extend((name, Label(path, label.line + i + 1, label.title))
                        for name, label in _scan_rst(lines[i + 1 : end], path))
         elif directive is not None:
             options, body = _myst_options(lines[i + 1 : end])
-            title = _myst_directive_title(directive.group(1), directive.group(2).strip(), options, body)
+            title = _myst_directive_title(directive, opener.title.strip(), options, body)
             out.extend((name, Label(path, number, title)) for name, number in pending)
             pending = []
             if options.get("name"):
