@@ -30,7 +30,7 @@ import re
 import sys
 from pathlib import Path
 
-WRITE_SIDE = ("dialects", "parsing", "writing", "ingest", "artifact", "checks", "settings", "apiref")
+WRITE_SIDE = ("dialects", "parsing", "writing", "ingest", "artifact", "checks", "settings", "apiref", "scan")
 RE_CALLS = {"compile", "search", "match", "fullmatch", "sub", "subn", "split", "finditer", "findall"}
 NAMES = ("mkdocs", "docusaurus", "hugo", "mdbook", "sphinx", "jekyll")
 ENV_ALLOWED = ("contextpull/cli/", "contextpull/serving/mcp_server.py")

@@ -222,7 +222,7 @@ def test_a_pattern_with_many_stars_matches_as_its_regular_expression_would(token
     import itertools
     import re
 
-    from contextpull.globmatch import _REGEX, compile_glob
+    from contextpull.scan.globmatch import _REGEX, compile_glob
 
     glob = compile_glob(tokens)
     assert glob.regex is None

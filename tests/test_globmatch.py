@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from contextpull.dialects.jekyll.pages import _excluded
-from contextpull.globmatch import _REGEX, MAX_REGEX_STARS, compile_glob, fnmatch_tokens
+from contextpull.scan.globmatch import _REGEX, MAX_REGEX_STARS, compile_glob, fnmatch_tokens
 from contextpull.writing.discover import _compile_rule, ignore_tokens
 from contextpull.dialects.api import Site
 from contextpull.dialects.site_reader import open_site

@@ -123,13 +123,15 @@ ROOMS = {
     "parsing": set(),
     # API pages read from source (issue 37): the mkdocs and Sphinx hooks call apiref, which
     # imports no dialect (the per-build state it keeps is held by the site's reader).
-    "dialects": {"parsing", "apiref"},
+    "dialects": {"parsing", "apiref", "scan"},
     "apiref": set(),
-    "writing": {"parsing", "search"},
+    # linear scanners the write side shares (path patterns, links as text)
+    "scan": set(),
+    "writing": {"parsing", "search", "scan"},
     "ingest": {"writing", "parsing", "dialects", "models", "settings", "apiref"},
     "checks": {"writing"},
     "artifact": {"writing", "ingest", "checks", "dialects", "settings"},
-    "models": {"search"},
+    "models": {"search", "scan"},
     "serving": {"writing", "checks"},
     "eval": {"models", "serving"},
     "cli": {"ingest", "artifact", "checks", "serving", "eval", "settings", "dialects"},

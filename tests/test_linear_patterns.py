@@ -10,7 +10,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextpull.inline_links import links_as_text
+from contextpull.scan.inline_links import links_as_text
 from contextpull.dialects.jekyll import dialect as jekyll, liquid
 from contextpull.dialects.mdbook import dialect as mdbook
 from contextpull.dialects.mdx import jsx

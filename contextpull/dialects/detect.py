@@ -33,7 +33,7 @@ import os
 import posixpath
 from pathlib import Path
 
-from ..globmatch import compile_glob, fnmatch_tokens
+from ..scan.globmatch import compile_glob, fnmatch_tokens
 from ..bounded_read import CONFIG_FILE_LIMIT, why
 from .api import Site
 from .data.files import DataError, load_conf_py, load_toml, load_yaml

@@ -30,7 +30,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ..inline_links import links_as_text
+from ..scan.inline_links import links_as_text
 from .http import Counters, ProviderError, Retry, post_json
 from .spec import Endpoint, ModelSpec, endpoint, parse
 

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ..bounded_read import CONFIG_FILE_LIMIT, kind_of, not_regular_reason, read_regular_text, why
 from ..errors import InputError
-from ..globmatch import Glob, compile_glob
+from ..scan.globmatch import Glob, compile_glob
 from ..parsing.parse import KINDS
 from .records import Skipped
 

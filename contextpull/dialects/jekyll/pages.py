@@ -10,7 +10,7 @@ and a site's files do not say where it is built; a wrong exclusion would lose th
 
 from __future__ import annotations
 
-from ...globmatch import Glob, compile_glob, fnmatch_tokens
+from ...scan.globmatch import Glob, compile_glob, fnmatch_tokens
 from ..pages.site_files import relative
 
 _FOLDERS = {

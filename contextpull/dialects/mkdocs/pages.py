@@ -22,7 +22,7 @@ import os
 from dataclasses import dataclass
 
 from ..context import DocumentContext
-from ...globmatch import Glob, compile_glob
+from ...scan.globmatch import Glob, compile_glob
 from ..pages.site_files import pages_folder
 from .config import site_config
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from ...bounded_read import CONFIG_FILE_LIMIT
 from ..api import Context, Site
 from ..door import SiteDoor
-from ...globmatch import Glob, bracket_end, compile_glob
+from ...scan.globmatch import Glob, bracket_end, compile_glob
 
 ALWAYS = ("**/_sources", ".#*", "**/.#*", "*.lproj/**")
 # The lists of conf.py that name what is not a source file, in Sphinx's order, and why.

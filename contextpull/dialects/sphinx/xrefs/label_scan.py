@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ....inline_links import links_as_text
+from ....scan.inline_links import links_as_text
 from ...syntax.containers import Opener, myst, myst_close, rst
 from ...syntax.options import fields
 from .doc_titles import ADORNMENT, code_as_text, plain_title
