@@ -14,7 +14,8 @@ from contextpull.cli import cli
 from contextpull.errors import ConfigError
 from contextpull.serving.catalog import MountSpec, check_names, parse_argument, read_catalog
 from contextpull.serving.refresh import parse_duration
-from contextpull.serving.sources import GITHUB_ENV, expand, remotes
+from contextpull.cli.remotes import remotes
+from contextpull.serving.sources import GITHUB_ENV, expand
 
 pytest.importorskip("mcp")
 

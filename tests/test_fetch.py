@@ -19,7 +19,8 @@ from click.testing import CliRunner
 from contextpull.cli import cli
 from contextpull.errors import ContextPullError
 import contextpull.serving.fetch as fetch_mod
-from contextpull.serving.fetch import FetchError, cache_dir, cached_path, check_url, fetch_store
+from contextpull.cli.remotes import cache_dir
+from contextpull.serving.fetch import FetchError, cached_path, check_url, fetch_store
 
 try:
     from mcp_fixtures import corpus_store

@@ -265,7 +265,7 @@ def _refresher(followed, interval, ctx, cache):
 
 def _places():
     """Where this command's remote stores come from and are kept: the environment, read here."""
-    from ..serving.sources import remotes
+    from .remotes import remotes
 
     return remotes(os.environ)
 

@@ -25,7 +25,6 @@ import tempfile
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,12 +48,6 @@ class Fetched:
     bytes: int
     reused: bool  # no download: the copy came from ``source``
     source: str = "download"  # download | cache | destination
-
-
-def cache_dir(environ: Mapping[str, str]) -> Path:
-    """``$CONTEXTPULL_CACHE`` or ``~/.cache/contextpull``, from the environment the CLI read."""
-    value = environ.get(CACHE_ENV, "")
-    return Path(value).expanduser() if value else Path.home() / ".cache" / "contextpull"
 
 
 def is_url(text: str) -> bool:
@@ -96,7 +89,7 @@ def fetch_store(
     sha256: str | None = None,
     timeout: float = 60.0,
 ) -> Fetched:
-    """A verified copy of the store at ``url``: in the ``cache`` folder (``cache_dir``), and at
+    """A verified copy of the store at ``url``: in the ``cache`` folder (the caller's; the CLI reads ``$CONTEXTPULL_CACHE``), and at
     ``out`` when given.
 
     The body is downloaded only when neither ``out`` nor the cache already holds a file with

@@ -62,7 +62,7 @@ class Refresher:
 
     def __init__(self, followed: list[Followed], interval: float, *, cache: Path, log: Callable[[str], None] = _stderr):
         self.followed = followed
-        self.cache = cache  # fetch.cache_dir, as the serving command read it
+        self.cache = cache  # cli.remotes.cache_dir, as the serving command read it
         self.interval = interval
         self.log = log
         self.swaps = 0

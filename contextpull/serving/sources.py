@@ -17,12 +17,11 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
-from .fetch import FetchError, cache_dir, fetch_store, normalize_sha256, published_checksum
+from .fetch import FetchError, fetch_store, normalize_sha256, published_checksum
 
 GITHUB_ENV = "CONTEXTPULL_GITHUB_URL"
 GITHUB_DEFAULT = "https://github.com"
@@ -42,15 +41,11 @@ class Remote:
 
 @dataclass(frozen=True)
 class Remotes:
-    """Where remote stores come from and where they are kept, read from the environment once by
-    the command that serves or fetches (``remotes``), then passed down."""
+    """Where remote stores come from and where they are kept: the command that serves or fetches
+    reads them from its environment, once (``cli/remotes.py``), and passes them down."""
 
-    cache: Path  # fetch.cache_dir: $CONTEXTPULL_CACHE or ~/.cache/contextpull
+    cache: Path  # cli.remotes.cache_dir: $CONTEXTPULL_CACHE or ~/.cache/contextpull
     github_url: str = GITHUB_DEFAULT  # $CONTEXTPULL_GITHUB_URL: where gh: releases are
-
-
-def remotes(environ: Mapping[str, str]) -> Remotes:
-    return Remotes(cache_dir(environ), (environ.get(GITHUB_ENV) or GITHUB_DEFAULT).rstrip("/"))
 
 
 def is_remote(source: str) -> bool:

@@ -42,7 +42,7 @@ def open_mounts(
     log: Callable[[str], None] = _stderr,
 ) -> Started:
     """Mount every usable source of ``specs``; ``open_store(path)`` returns an open ``LiveStore``;
-    ``places`` is where remote sources come from and are kept (``sources.remotes``)."""
+    ``places`` is where remote sources come from and are kept (``cli/remotes.py`` reads it)."""
     opened: list[tuple[MountSpec, object, str | None, str | None]] = []
     failed = []
     for spec in specs:
