@@ -160,6 +160,10 @@ class SiteReader:
         return self.once(("docs folder",), lambda: docs_folder(self.site))
 
     # ---- the hooks: a dialect overrides those it has ---------------------------------------
+    # A generator's page rule, ``rule(path, reader, data) -> reason | None`` (its ``pages.skip``):
+    # set as ``page_rule = staticmethod(pages.skip)``, it is what ``skip`` asks.
+    page_rule = None
+
     def prepare(self, text: str, ctx) -> str:
         return text
 
@@ -167,7 +171,7 @@ class SiteReader:
         return parsed
 
     def skip(self, path: str, data: bytes | None = None) -> str | None:
-        return None
+        return None if self.page_rule is None else self.page_rule(path, self, data)
 
     def config_notes(self, ctx) -> None:
         return None

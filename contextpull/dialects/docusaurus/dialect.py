@@ -57,11 +57,8 @@ class Reader(SiteReader):
     """docusaurus's hooks on a site opened for one build (``site_reader``; the table row is
     ``registry.DIALECTS``)."""
 
-    def prepare(self, text: str, ctx: Context) -> str:
-        return prepare(text, ctx)
-
-    def finish(self, parsed, ctx: Context):
-        return finish(parsed, ctx)
+    prepare = staticmethod(prepare)
+    finish = staticmethod(finish)
 
     def skip(self, path: str, data: bytes | None = None) -> str | None:
         return skip(path)

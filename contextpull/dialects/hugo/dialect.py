@@ -17,7 +17,6 @@ Hugo renders ``> [!NOTE]`` callouts too; those are the shared ``callouts`` step'
 
 from __future__ import annotations
 
-import posixpath
 import re
 
 from . import hugo_data, templates
@@ -353,8 +352,5 @@ class Reader(SiteReader):
     """hugo's hooks on a site opened for one build (``site_reader``; the table row is
     ``registry.DIALECTS``)."""
 
-    def prepare(self, text: str, ctx: Context) -> str:
-        return prepare(text, ctx)
-
-    def skip(self, path: str, data: bytes | None = None) -> str | None:
-        return pages.skip(path, self, data)
+    prepare = staticmethod(prepare)
+    page_rule = staticmethod(pages.skip)

@@ -189,8 +189,5 @@ class Reader(SiteReader):
     """jekyll's hooks on a site opened for one build (``site_reader``; the table row is
     ``registry.DIALECTS``)."""
 
-    def prepare(self, text: str, ctx: Context) -> str:
-        return prepare(text, ctx)
-
-    def skip(self, path: str, data: bytes | None = None) -> str | None:
-        return pages.skip(path, self, data)
+    prepare = staticmethod(prepare)
+    page_rule = staticmethod(pages.skip)

@@ -240,14 +240,9 @@ class Reader(SiteReader):
     """mdbook's hooks on a site opened for one build (``site_reader``; the table row is
     ``registry.DIALECTS``)."""
 
-    def prepare(self, text: str, ctx: Context) -> str:
-        return prepare(text, ctx)
-
-    def finish(self, parsed, ctx: Context):
-        return finish(parsed, ctx)
-
-    def skip(self, path: str, data: bytes | None = None) -> str | None:
-        return pages.skip(path, self, data)
+    prepare = staticmethod(prepare)
+    finish = staticmethod(finish)
+    page_rule = staticmethod(pages.skip)
 
     # the book's navigation, which its page rule (``pages``) asks of every file
     def book_src(self) -> str:

@@ -149,11 +149,6 @@ class Reader(SiteReader):
     """mkdocs's hooks on a site opened for one build (``site_reader``; the table row is
     ``registry.DIALECTS``)."""
 
-    def prepare(self, text: str, ctx: Context) -> str:
-        return prepare(text, ctx)
-
-    def finish(self, parsed, ctx: Context):
-        return finish(parsed, ctx)
-
-    def skip(self, path: str, data: bytes | None = None) -> str | None:
-        return pages.skip(path, self, data)
+    prepare = staticmethod(prepare)
+    finish = staticmethod(finish)
+    page_rule = staticmethod(pages.skip)

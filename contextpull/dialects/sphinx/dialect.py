@@ -393,14 +393,11 @@ class Reader(SiteReader):
     """sphinx's hooks on a site opened for one build (``site_reader``; the table row is
     ``registry.DIALECTS``)."""
 
-    def prepare(self, text: str, ctx: Context) -> str:
-        return prepare(text, ctx)
+    prepare = staticmethod(prepare)
+    page_rule = staticmethod(pages.skip)
+    config_notes = staticmethod(config_notes)
 
-    def skip(self, path: str, data: bytes | None = None) -> str | None:
-        return pages.skip(path, self, data)
 
-    def config_notes(self, ctx: Context) -> None:
-        config_notes(ctx)
 def _block_attributes(line: str) -> bool:
     """A MyST block attribute line (``{#id .class}``) alone: it styles the next block, shows nothing."""
     found = attributes.whole_line(line, kramdown=False, words=True) if "{" in line else None
