@@ -122,8 +122,9 @@ def test_a_query_of_100000_characters_is_embedded_on_its_first_characters(store)
         _search(store, "word " * 20_000, fake_embed([]))
 
 
-def test_the_query_model_is_loaded_once_a_process_for_every_store_of_it(store, tmp_path, monkeypatch):
-    """The server's mounts each open their store; stores of one model share one loaded model."""
+def _second_store_and_counted_loads(store, tmp_path, monkeypatch) -> tuple:
+    """A copy of ``store`` beside it, and the list every load of the query model appends its
+    setting to (the loader counts, the embedder is the test's)."""
     other = tmp_path / "other.sqlite"
     with sqlite3.connect(store) as conn, sqlite3.connect(other) as out:
         conn.backup(out)
@@ -139,6 +140,12 @@ def test_the_query_model_is_loaded_once_a_process_for_every_store_of_it(store, t
 
     monkeypatch.setattr(embedders, "_loaded", {})
     monkeypatch.setattr(embedders, "load", load)
+    return other, loads
+
+
+def test_the_query_model_is_loaded_once_a_process_for_every_store_of_it(store, tmp_path, monkeypatch):
+    """The server's mounts each open their store; stores of one model share one loaded model."""
+    other, loads = _second_store_and_counted_loads(store, tmp_path, monkeypatch)
     for path in (store, other, store):
         assert _search(path, "cache wheels").mode == "hybrid"
     assert loads == [SETTING]
@@ -151,21 +158,7 @@ def test_mounts_of_one_model_share_its_query_model(store, tmp_path, monkeypatch)
     from contextpull.serving.mounts import Mount, MountSet
     from contextpull.tools import call
 
-    other = tmp_path / "other.sqlite"
-    with sqlite3.connect(store) as conn, sqlite3.connect(other) as out:
-        conn.backup(out)
-    loads: list[str] = []
-
-    class Counting:
-        def embed_queries(self, texts):
-            return [vector(t) for t in texts]
-
-    def load(setting, environ=None):
-        loads.append(setting)
-        return Counting()
-
-    monkeypatch.setattr(embedders, "_loaded", {})
-    monkeypatch.setattr(embedders, "load", load)
+    other, loads = _second_store_and_counted_loads(store, tmp_path, monkeypatch)
     lives = [LiveStore(path) for path in (store, other)]
     for live in lives:
         live.current()
