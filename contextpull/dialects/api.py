@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from .embedded import Embedded
     from .site_reader import SiteReader
 
 # What became of one construct: replaced by the content it stands for (an include, a data value),
@@ -100,6 +101,10 @@ class Context(Protocol):
     repo_path: str
     folder: str
     config: dict  # the generator's configuration, read as data ({} when there is none)
+    # Where a hook places blocks it has already read, so the Markdown parse carries them whole
+    # (``embedded.Embedded``); None where the reading has no such place (the hook then writes
+    # its blocks back as Markdown).
+    embedded: "Embedded | None"
 
     def include(
         self, target: str, *, base: str, line: int, construct: str, within: Included | None = None
