@@ -110,7 +110,7 @@ def _search(docs: Path, root: Path, names: set[str] | None, wanted: list, door: 
         for d in wanted:
             for file_name in d.config_files:
                 path = folder / file_name
-                if is_file(path):
+                if is_file(path) and _confirmed(d, door, folder):
                     other = next((o for f, o in d.yields_to if is_file(folder / f)), None)
                     if other is None:
                         return d.name, path
@@ -137,6 +137,18 @@ def _search(docs: Path, root: Path, names: set[str] | None, wanted: list, door: 
                 if is_file(path):
                     return d.name, path
     return None
+
+
+def _confirmed(d, door: SiteDoor, folder: Path) -> bool:
+    """Whether a row's ``confirm`` function (``registry.Dialect.confirm``) says ``folder`` is
+    its generator's site; a row without one is confirmed by its file alone. The function's
+    module is imported only when the file is there."""
+    if not d.confirm:
+        return True
+    import importlib
+
+    module, _, function = d.confirm.partition(":")
+    return bool(getattr(importlib.import_module(f"{__package__}.{module}"), function)(door, folder))
 
 
 def split_config(door: SiteDoor, folder: Path, d) -> Path | None:

@@ -246,6 +246,9 @@ def _element(node: jsx.Element, env: _Env, tab_labels: dict[str, str] | None) ->
     name, attrs = node.name, node.attrs
     if name in env.imports:
         return _imported(node, env)
+    site_reading = _site_components(env).get(name)
+    if site_reading is not None:
+        return site_reading(node, env)
     if name == "Admonition":
         env.note("admonition", "converted", node.pos)
         label = _text(attrs.get("title")) or labels.title(_text(attrs.get("type")) or "note")
@@ -282,6 +285,34 @@ def _element(node: jsx.Element, env: _Env, tab_labels: dict[str, str] | None) ->
     if node.block:
         return _block(_body(node.children, env))
     return _render(node.children, env)
+
+
+def _site_components(env: _Env) -> dict:
+    """The components the site's generator draws in its own way (``SiteReader.mdx_components``:
+    name -> ``read(element, env) -> text``), which a dialect reads with the helpers below."""
+    reader = getattr(env.ctx, "reader", None)
+    return getattr(reader, "mdx_components", None) or {}
+
+
+# What a dialect's component readers (``_site_components``) build their text with.
+def block(text: str) -> str:
+    """``text`` as a block of its own."""
+    return _block(text)
+
+
+def body(nodes: list, env: _Env) -> str:
+    """Children of a block element, rendered and dedented, as a block's text."""
+    return _body(nodes, env)
+
+
+def render(nodes: list, env: _Env) -> str:
+    """Children rendered inline, as they stand."""
+    return _render(nodes, env)
+
+
+def labelled_block(label: str, nodes: list, env: _Env) -> str:
+    """A block that shows ``label`` before the children's text (an admonition, a tab)."""
+    return _block(_labelled(label, _body(nodes, env), env))
 
 
 def _undefined(name: str, env: _Env) -> bool:
