@@ -353,17 +353,44 @@ def _tab_values(values: str | jsx.Expr | bool | None) -> dict[str, str]:
     return out
 
 
-def _resolve(spec: str, env: _Env) -> tuple[str, str] | None:
+def _resolve(spec: str, env: _Env, pos: int = 0) -> tuple[str, str] | None:
     """(base, target) for ``ctx.include``, or None for a module path that names no file here."""
     if spec.startswith("@site/"):
         return site_folder(env.ctx), spec[len("@site/") :]
     if spec.startswith(("./", "../")):
         return env.base, spec
-    return None
+    target = import_paths.aliased(spec, _aliases(env, pos))
+    return ("", target) if target is not None else None
+
+
+def _aliases(env: _Env, pos: int) -> list:
+    """The ``paths`` aliases of the site folder's tsconfig/jsconfig (``import_paths``), read as a
+    dependency of the page and parsed once per build and version of the file."""
+    ctx = env.ctx
+    folder = ctx.reader.site_folder
+    for name in import_paths.ALIAS_FILES:
+        path = posixpath.join(folder, name) if folder else name
+        found = ctx.read_data_with_sha(path)
+        if found is None:
+            continue
+        data, sha = found
+        aliases = ctx.reader.once((__name__, "aliases", path, sha), lambda: _read_aliases(data, folder))
+        if isinstance(aliases, str):
+            env.note("tsconfig paths", "unresolved", pos, f"{path}: {aliases}; no alias read")
+            return []
+        return aliases
+    return []
+
+
+def _read_aliases(data: bytes, folder: str) -> list | str:
+    try:
+        return import_paths.read_aliases(data.decode("utf-8-sig", "replace"), folder)
+    except import_paths.AliasError as exc:
+        return str(exc)
 
 
 def _include(imp: Import, env: _Env, pos: int, construct: str) -> Included | None:
-    where = _resolve(imp.spec, env)
+    where = _resolve(imp.spec, env, pos)
     if where is None:
         env.note(construct, "unresolved", pos, f"{imp.spec}: not a path inside the site")
         return None

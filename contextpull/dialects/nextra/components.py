@@ -17,13 +17,11 @@ the text inside every one stays.
 
 from __future__ import annotations
 
-import re
-
 from ..mdx import jsx
 from ..mdx.mdx import block, body, labelled_block, render
 from ..syntax import labels
+from . import meta
 
-_STRING = re.compile(r"""'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`([^`$\\]*)`""")
 _TAB_NAMES = frozenset({"Tabs.Tab", "Tab"})
 _FOLDER_NAMES = frozenset({"FileTree.Folder", "Folder"})
 _FILE_NAMES = frozenset({"FileTree.File", "File"})
@@ -43,16 +41,15 @@ def callout(node: jsx.Element, env) -> str:
 
 
 def items(value) -> list[str] | None:
-    """``items={['a', "b"]}`` as its strings; None when it is not a literal list of strings."""
+    """``items={['a', {label: 'b'}]}`` as its labels, read as data (``meta.literal_array``);
+    None when it is not a literal list of strings and ``{label}`` objects."""
     if not isinstance(value, jsx.Expr):
         return None
-    source = value.source.strip()
-    if not (source.startswith("[") and source.endswith("]")):
+    found = meta.literal_array(value.source)
+    if found is None:
         return None
-    inner = source[1:-1]
-    found = [next(g for g in m.groups() if g is not None) for m in _STRING.finditer(inner)]
-    rest = _STRING.sub("", inner).replace(",", "").strip()
-    return found if not rest else None
+    labels_found = [v if isinstance(v, str) else v.get("label") if isinstance(v, dict) else None for v in found]
+    return labels_found if all(isinstance(v, str) for v in labels_found) else None
 
 
 def tabs(node: jsx.Element, env) -> str:

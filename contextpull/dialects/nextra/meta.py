@@ -70,11 +70,25 @@ def read_default_object(text: str) -> dict:
     return _Scanner(text).object_at(binding.end())
 
 
+def literal_array(source: str) -> list | None:
+    """A JavaScript array literal (a component's ``items={[...]}``) as data; None when it is not
+    one, or holds a value that is not data."""
+    start = _SPACE.match(source).end()
+    if not source.startswith("[", start):
+        return None
+    try:
+        values, end = _Scanner(source, strict=True).array_at(start, 0)
+    except (MetaError, RecursionError):
+        return None
+    return values if _SPACE.match(source, end).end() == len(source) else None
+
+
 class _Scanner:
     """One literal object (module docstring); ``object_at(i)`` with ``text[i] == "{"``."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, strict: bool = False):
         self.text = text
+        self.strict = strict  # a value that is not data fails the whole literal
 
     def space(self, i: int) -> int:
         return _SPACE.match(self.text, i).end()
@@ -144,6 +158,8 @@ class _Scanner:
         m = _NUMBER.match(text, i)
         if m and not _IDENT.match(text, m.end()):
             return float(m.group(0)), m.end()
+        if self.strict:
+            raise MetaError("a value that is not data")
         return _NOT_DATA, self.skip(i)
 
     def array_at(self, i: int, depth: int) -> tuple[list, int]:
