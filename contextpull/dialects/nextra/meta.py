@@ -119,6 +119,8 @@ class _Scanner:
             i = self.space(i)
             if text.startswith(",", i):
                 i = self.space(i + 1)
+            elif i >= len(text):
+                raise MetaError("ends inside its default export")
             elif not text.startswith("}", i):
                 raise MetaError(f"unexpected {text[i:i + 10]!r} after key {key!r}")
 
@@ -178,6 +180,8 @@ class _Scanner:
             i = self.space(i)
             if text.startswith(",", i):
                 i = self.space(i + 1)
+            elif i >= len(text):
+                raise MetaError("ends inside its default export")
             elif not text.startswith("]", i):
                 raise MetaError(f"unexpected {text[i:i + 10]!r} in an array")
 
