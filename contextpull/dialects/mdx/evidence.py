@@ -32,7 +32,8 @@ IMPORTS = "import lines"
 KINDS = (JSX, COMMENTS, IMPORTS)
 
 _QUICK = re.compile(rb"<[A-Z]|\{/\*|^(?:import|export)\s", re.M)
-_OPEN = re.compile(r"(?:^|(?<=[\s(>]))<([A-Z][\w]*(?:\.[A-Za-z_][\w]*)*)(?=[\s/>])", re.M)
+_OPEN = re.compile(r"<([A-Z]\w*(?:\.[A-Za-z_]\w*)*)(?=[\s/>])")
+_BEFORE_TAG = frozenset(" \t\n\r(>")
 _SELF_CLOSED = re.compile(r"[^<>]*/>")
 _CLOSE = re.compile(r"</([A-Z][\w]*(?:\.[A-Za-z_][\w]*)*)\s*>")
 _ESM = re.compile(
@@ -58,6 +59,9 @@ def _count(text: str) -> dict[str, int]:
     closed = set(_CLOSE.findall(text)) if "</" in text else set()
     jsx = 0
     for m in _OPEN.finditer(text):
+        at = m.start()
+        if at and text[at - 1] not in _BEFORE_TAG:
+            continue
         if m.group(1) in closed or _SELF_CLOSED.match(text, m.end()):
             jsx += 1
     if jsx:
