@@ -280,3 +280,15 @@ def test_a_guessed_page_is_reused_by_a_cached_build(tmp_path):
     second = build_json(root / "docs", tmp_path / "two", "--cache", str(cache))
     assert first["dialect"]["mdx_guess"] == second["dialect"]["mdx_guess"]
     assert (tmp_path / "one" / "store.sqlite").read_bytes() == (tmp_path / "two" / "store.sqlite").read_bytes()
+
+
+def test_a_fence_inside_an_export_template_literal_is_a_string_not_code(tmp_path):
+    page = (
+        "import fs from 'node:fs'\n\nexport function Page() {\n  const raw = `~~~jsx title=\"${name}\"\n"
+        "${fs.readFileSync(`./${name}`, 'utf8')}\n~~~`\n  return raw\n}\n\n# Title\n\nProse after the export.\n"
+    )
+    _, report, store = _build(tmp_path, {
+        "next.config.mjs": "export default {}\n", "pages/_meta.json": "{}", "pages/page.mdx": page,
+    }, docs="pages")
+    assert store_rows(store, SECTIONS) == [("page.mdx", "Title", "# Title\n\nProse after the export.")]
+    assert report["dialect"]["constructs"]["mdx export"]["converted"] == 1
