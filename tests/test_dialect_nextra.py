@@ -292,3 +292,17 @@ def test_a_fence_inside_an_export_template_literal_is_a_string_not_code(tmp_path
     }, docs="pages")
     assert store_rows(store, SECTIONS) == [("page.mdx", "Title", "# Title\n\nProse after the export.")]
     assert report["dialect"]["constructs"]["mdx export"]["converted"] == 1
+
+
+def test_components_neither_imported_nor_in_mdx_components_are_named(tmp_path):
+    page = ("import { Callout } from 'nextra/components'\n\n# Page\n\n<Callout>Imported.</Callout>\n\n"
+            "<Provided>Given by mdx-components.</Provided>\n\n<Missing>Kept text.</Missing>\n\n<>A fragment.</>\n")
+    _, report, store = _build(tmp_path, {
+        "next.config.mjs": "export default {}\n", "pages/_meta.json": "{}", "pages/page.mdx": page,
+        "mdx-components.tsx": "export function useMDXComponents(c) { return { Provided, ...c } }\n",
+    }, docs="pages")
+    assert [(u["construct"], u["detail"]) for u in report["dialect"]["unresolved"]] == [
+        ("jsx component", "unknown component <Missing>: not imported and not provided by mdx-components,"
+                          " its inner text kept")]
+    text = store_rows(store, SECTIONS)[0][2]
+    assert all(t in text for t in ("Note: Imported.", "Given by mdx-components.", "Kept text.", "A fragment."))

@@ -272,7 +272,7 @@ def _element(node: jsx.Element, env: _Env, tab_labels: dict[str, str] | None) ->
     if construct == "jsx component" and _undefined(name, env):
         kept = "its inner text kept" if node.children else "nothing kept"
         env.note(construct, "unresolved", node.pos,
-                 f"unknown component <{name}>: not imported and not provided by Docusaurus, {kept}")
+                 f"unknown component <{name}>: not imported and not provided by {provided.provider(env.ctx)}, {kept}")
     else:
         env.note(construct, "converted", node.pos)
     if name == "br":
@@ -321,17 +321,18 @@ def _undefined(name: str, env: _Env) -> bool:
     if env.commonmark or not provided.applies(env.ctx):
         return False
     root = name.split(".", 1)[0]
-    if root in env.bound:
+    if not root or root in env.bound:  # a fragment, <>...</>, is JSX's own
         return False
     if "components" not in env.site_names:
         env.site_names["components"] = provided.provided_components(env.ctx)
-    return root not in env.site_names["components"]
+    known = env.site_names["components"]
+    return known is not None and root not in known
 
 
 def _note_directive(node: jsx.Directive, env: _Env) -> None:
     """``:::name`` is an admonition for a keyword the site has; any other is not drawn as one."""
     if "keywords" not in env.site_names:
-        env.site_names["keywords"] = provided.admonition_keywords(env.ctx) if provided.applies(env.ctx) else None
+        env.site_names["keywords"] = provided.admonition_keywords(env.ctx) if provided.has_keywords(env.ctx) else None
     keywords = env.site_names["keywords"]
     if keywords is not None and node.name.lower() not in keywords:
         env.note("admonition", "unresolved", node.pos,
