@@ -306,3 +306,14 @@ def test_components_neither_imported_nor_in_mdx_components_are_named(tmp_path):
                           " its inner text kept")]
     text = store_rows(store, SECTIONS)[0][2]
     assert all(t in text for t in ("Note: Imported.", "Given by mdx-components.", "Kept text.", "A fragment."))
+
+
+def test_nextra_2_translated_pages_take_their_locale_meta_title(tmp_path):
+    _, _, store = _build(tmp_path, {
+        "next.config.js": "module.exports = {}\n",
+        "pages/_meta.en-US.json": '{"start": "Getting Started"}',
+        "pages/_meta.es-ES.json": '{"start": "Comienza"}',
+        "pages/start.en-US.mdx": "Text.\n", "pages/start.es-ES.mdx": "Texto.\n",
+    }, docs="pages")
+    assert [row[:2] for row in store_rows(store, DOCUMENTS)] == [("start.en-US.mdx", "Getting Started"),
+                                                                ("start.es-ES.mdx", "Comienza")]

@@ -12,7 +12,7 @@ Nextra reads pages from one of three layouts: ``pages/`` (Nextra 2 and 3, the Pa
 - ``finish``: a page that shows no H1 and has no front-matter ``title`` takes the title its
   folder's ``_meta`` file gives it (``meta``): the key is the file's stem (``index`` too, else
   the folder's own key one folder up), and for ``app/**/page.mdx`` the folder's name, one
-  folder up. The ``_meta`` file is read as data, as a dependency of the page; one that gives no
+  folder up; Nextra 2's translated ``name.en-US.mdx`` is ``name`` in ``_meta.en-US.json``. The ``_meta`` file is read as data, as a dependency of the page; one that gives no
   titles is named in the construct report (``nextra _meta``) and the page keeps its own title.
 - ``skip``: a file or folder whose name starts with ``_`` (``_app.mdx``, ``_meta``, a private
   ``_components`` folder, a partial) is no page, and in ``app/`` only ``page.md``/``page.mdx`` is
@@ -48,7 +48,8 @@ class Reader(SiteReader):
         if (ctx.front_matter or {}).get("title") or _has_h1(parsed):
             return parsed
         for folder, key in self._meta_keys(ctx.repo_path):
-            title = self._meta_title(folder, key, ctx)
+            key, _, locale = key.partition(".")  # Nextra 2's i18n: page.en-US.mdx, _meta.en-US.json
+            title = self._meta_title(folder, key, ctx, locale)
             if title:
                 parsed.title = title
                 ctx.note("nextra _meta title", "resolved", 0)
@@ -72,8 +73,9 @@ class Reader(SiteReader):
         return any(folder == (f"{site}/{app}" if site else app) or folder.startswith((f"{site}/{app}/" if site else f"{app}/"))
                    for app in APP_FOLDERS)
 
-    def _meta_title(self, folder: str, key: str, ctx) -> str | None:
-        for name in META_FILES:
+    def _meta_title(self, folder: str, key: str, ctx, locale: str = "") -> str | None:
+        names = [n.replace("_meta.", f"_meta.{locale}.") for n in META_FILES] if locale else META_FILES
+        for name in names:
             path = f"{folder}/{name}" if folder else name
             found = ctx.read_data_with_sha(path)
             if found is None:

@@ -3,7 +3,8 @@ only "Next.js", which many applications are. Nextra's own layout decides, looked
 (files are read as data, nothing is run):
 
 - the configuration names the ``nextra`` package (``from 'nextra'``, ``require("nextra")``);
-- or a ``_meta.{js,jsx,ts,tsx,json}`` navigation file (``_meta.global.*`` too) stands in one of
+- or a ``_meta.{js,jsx,ts,tsx,json}`` navigation file (``_meta.global.*`` and Nextra 2's
+  translated ``_meta.en-US.json`` too) stands in one of
   the folders Nextra reads pages from (``pages/``, ``content/``, ``app/``, also under ``src/``);
 - or an ``app/`` folder holds an MDX page (``app/**/page.mdx``): Next.js' own MDX, read the same way.
 
@@ -20,7 +21,7 @@ from ...bounded_read import CONFIG_FILE_LIMIT
 from ..door import SiteDoor
 
 PAGE_FOLDERS = ("pages", "content", "app", "src/pages", "src/content", "src/app")
-META_NAMES = re.compile(r"_meta(?:\.global)?\.(?:js|jsx|ts|tsx|json)")
+META_NAMES = re.compile(r"_meta(?:\.global|\.[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)?\.(?:js|jsx|ts|tsx|json)")
 CONFIG_NAMES = ("next.config.js", "next.config.mjs", "next.config.ts", "next.config.cjs")
 MAX_ENTRIES = 5000
 _NEXTRA_IMPORT = re.compile(r"""(?:from\s*|require\s*\(\s*)['"]nextra['"]""")
