@@ -129,3 +129,29 @@ def aliased(spec: str, aliases: list[tuple[str, str | None, list[str]]]) -> str 
             middle = spec[len(prefix) : len(spec) - len(suffix)]
             return targets[0].replace("*", middle, 1)
     return None
+
+
+def site_aliases(ctx, report) -> list:
+    """The ``paths`` aliases of the site folder's tsconfig/jsconfig, read as a dependency of the
+    page and parsed once per build and version of the file; ``report(problem)`` names a file
+    that gives none."""
+    folder = ctx.reader.site_folder
+    for name in ALIAS_FILES:
+        path = posixpath.join(folder, name) if folder else name
+        found = ctx.read_data_with_sha(path)
+        if found is None:
+            continue
+        data, sha = found
+        aliases = ctx.reader.once((__name__, "aliases", path, sha), lambda: _parsed(data, folder))
+        if isinstance(aliases, str):
+            report(f"{path}: {aliases}; no alias read")
+            return []
+        return aliases
+    return []
+
+
+def _parsed(data: bytes, folder: str) -> list | str:
+    try:
+        return read_aliases(data.decode("utf-8-sig", "replace"), folder)
+    except AliasError as exc:
+        return str(exc)

@@ -246,7 +246,8 @@ def _element(node: jsx.Element, env: _Env, tab_labels: dict[str, str] | None) ->
     name, attrs = node.name, node.attrs
     if name in env.imports:
         return _imported(node, env)
-    site_reading = _site_components(env).get(name)
+    # components the site's generator draws its own way (``SiteReader.mdx_components``)
+    site_reading = getattr(getattr(env.ctx, "reader", None), "mdx_components", {}).get(name)
     if site_reading is not None:
         return site_reading(node, env)
     if name == "Admonition":
@@ -287,31 +288,21 @@ def _element(node: jsx.Element, env: _Env, tab_labels: dict[str, str] | None) ->
     return _render(node.children, env)
 
 
-def _site_components(env: _Env) -> dict:
-    """The components the site's generator draws in its own way (``SiteReader.mdx_components``:
-    name -> ``read(element, env) -> text``), which a dialect reads with the helpers below."""
-    reader = getattr(env.ctx, "reader", None)
-    return getattr(reader, "mdx_components", None) or {}
-
-
-# What a dialect's component readers (``_site_components``) build their text with.
+# What a dialect's component readers (``SiteReader.mdx_components``) build their text with: a block of
+# its own, children as a block's (dedented) text, children inline, a block labelled before its text.
 def block(text: str) -> str:
-    """``text`` as a block of its own."""
     return _block(text)
 
 
 def body(nodes: list, env: _Env) -> str:
-    """Children of a block element, rendered and dedented, as a block's text."""
     return _body(nodes, env)
 
 
 def render(nodes: list, env: _Env) -> str:
-    """Children rendered inline, as they stand."""
     return _render(nodes, env)
 
 
 def labelled_block(label: str, nodes: list, env: _Env) -> str:
-    """A block that shows ``label`` before the children's text (an admonition, a tab)."""
     return _block(_labelled(label, _body(nodes, env), env))
 
 
@@ -360,34 +351,9 @@ def _resolve(spec: str, env: _Env, pos: int = 0) -> tuple[str, str] | None:
         return site_folder(env.ctx), spec[len("@site/") :]
     if spec.startswith(("./", "../")):
         return env.base, spec
-    target = import_paths.aliased(spec, _aliases(env, pos))
+    aliases = import_paths.site_aliases(env.ctx, lambda problem: env.note("tsconfig paths", "unresolved", pos, problem))
+    target = import_paths.aliased(spec, aliases)
     return ("", target) if target is not None else None
-
-
-def _aliases(env: _Env, pos: int) -> list:
-    """The ``paths`` aliases of the site folder's tsconfig/jsconfig (``import_paths``), read as a
-    dependency of the page and parsed once per build and version of the file."""
-    ctx = env.ctx
-    folder = ctx.reader.site_folder
-    for name in import_paths.ALIAS_FILES:
-        path = posixpath.join(folder, name) if folder else name
-        found = ctx.read_data_with_sha(path)
-        if found is None:
-            continue
-        data, sha = found
-        aliases = ctx.reader.once((__name__, "aliases", path, sha), lambda: _read_aliases(data, folder))
-        if isinstance(aliases, str):
-            env.note("tsconfig paths", "unresolved", pos, f"{path}: {aliases}; no alias read")
-            return []
-        return aliases
-    return []
-
-
-def _read_aliases(data: bytes, folder: str) -> list | str:
-    try:
-        return import_paths.read_aliases(data.decode("utf-8-sig", "replace"), folder)
-    except import_paths.AliasError as exc:
-        return str(exc)
 
 
 def _include(imp: Import, env: _Env, pos: int, construct: str) -> Included | None:
