@@ -79,7 +79,10 @@ def mask(text: str, codes: list[str]) -> str:
             out.append(inline(_mask_links(lines[start:], token)))
         return "\n".join(out)
 
-    for is_code, chunk in split_code(_hold_templates(text, token)):
+    chunks = split_code(text)
+    if _fence_in_template(chunks):
+        chunks = split_code(_hold_templates(text, token))
+    for is_code, chunk in chunks:
         marked.append(per_line(chunk) if is_code else prose(chunk))
     return "\n".join(marked)
 
@@ -97,6 +100,8 @@ def _hold_templates(text: str, token) -> str:
     if "`" not in text or not _ESM_LINE.search(text):
         return text
     lines = text.split("\n")
+    # First, cheaply: does any statement-like line (fenced or not) open a template that spans
+    # lines? Most pages' ``import`` lines are code in fences and end on their line.
     i, n, fence = 0, len(lines), None
     while i < n:
         line = lines[i]
@@ -107,20 +112,36 @@ def _hold_templates(text: str, token) -> str:
             fence = opened
             i += 1
         elif _ESM_START.match(line):
-            i = _statement_templates(lines, i, token)
+            i = _statement_templates(lines, i, token)[0]
         else:
             i += 1
     return "\n".join(lines)
 
 
-def _statement_templates(lines: list[str], start: int, token) -> int:
+def _fence_in_template(chunks: list[tuple[bool, str]]) -> bool:
+    """Whether a fence may open inside a template literal of an ESM statement: the prose before
+    it has a statement line at the margin after which an odd number of backticks stands (one
+    pass over each prose chunk, from its last statement line on)."""
+    for k in range(1, len(chunks)):
+        is_code, prose = chunks[k - 1]
+        if is_code or not chunks[k][0]:
+            continue
+        at = max(prose.rfind("\nimport"), prose.rfind("\nexport"))
+        at = at + 1 if at >= 0 else (0 if prose.startswith(("import", "export")) else -1)
+        if at >= 0 and _ESM_START.match(prose, at) and prose.count("`", at) % 2 == 1:
+            return True
+    return False
+
+
+def _statement_templates(lines: list[str], start: int, token) -> tuple[int, bool]:
     """Hold the template-literal lines of the ESM statement starting at ``lines[start]`` (see
-    ``_hold_templates``) and return the index of the line after it. One pass over its characters
+    ``_hold_templates``; with ``token`` None, only look) and return the index of the line after
+    it and whether a template literal in it spans lines. One pass over its characters
     with a stack of what is open (brackets, strings, templates and their ``${}``); the statement
     ends at a line where nothing is open and the next line does not continue it, or at a blank
     line before a line at the margin outside a template, as ``take_esm`` ends one."""
     stack: list[str] = []
-    i, n = start, len(lines)
+    i, n, spans = start, len(lines), False
     while i < n:
         line = lines[i]
         inside = bool(stack) and stack[-1] == "`"  # the line starts inside a template literal
@@ -156,18 +177,19 @@ def _statement_templates(lines: list[str], start: int, token) -> int:
             j += 1
         while stack and stack[-1] in ("'", '"'):
             stack.pop()  # a string does not run past its line
-        if inside:
+        spans = spans or inside
+        if inside and token is not None:
             if close_at < 0 and len(stack) >= base:
                 lines[i] = token(line) if line else line
             elif close_at > 0:
                 lines[i] = token(line[:close_at]) + line[close_at:]
         i += 1
         if not stack and (i >= n or not lines[i].strip() or not _CONTINUES.match(lines[i])):
-            return i
+            return i, spans
         if stack and stack[-1] != "`" and i + 1 < n and not lines[i].strip() and lines[i + 1].strip() \
                 and not _CONTINUES.match(lines[i + 1]):
-            return i
-    return i
+            return i, spans
+    return i, spans
 
 
 def _list_fences(lines: list[str]):
