@@ -73,6 +73,10 @@ REPOSITORIES = [
     ("redux", "docusaurus", "https://github.com/reduxjs/redux", "3084fc33bb23ab4cab4796172eafe342da4e73d9", "docs"),
     ("axon-reference-guide", "gitbook", "https://github.com/AxonIQ/reference-guide", "7146c9fb795b5ac59267c8ab269e464f06b9985f", "."),
     ("beefree-sdk-docs", "gitbook", "https://github.com/BeefreeSDK/beefree-sdk-docs", "873fbe1012ee046beed32fb6ddd69dd9f34c2893", "."),
+    ("nextra", "nextra", "https://github.com/shuding/nextra", "a54da393f4b7cb413bf7f874c1b3847e23bc874d", "docs/app"),
+    ("nextra-swr", "nextra", "https://github.com/shuding/nextra", "a54da393f4b7cb413bf7f874c1b3847e23bc874d", "examples/swr-site/content"),
+    ("swr-site", "nextra", "https://github.com/vercel/swr-site", "c18a9d0925e745b60cefe82e66e744aa6923c613", "pages"),
+    ("react.dev", "mdx guessed", "https://github.com/reactjs/react.dev", "12d692da47e77cdc558b928fcfbaf4e71c6d0cec", "src/content"),
 ]
 
 def find_key(value, key: str):

@@ -56,6 +56,9 @@ class Site:
     # Whether API pages are read from the repository's source (issue 37): the build's setting,
     # for a dialect whose row reads them; the reader keeps the source's model (``site_reader``).
     api_reference: bool = False
+    # Whether a ``.md`` page showing MDX's own syntax is read as MDX (``mdx.evidence``): the
+    # ``auto`` setting found no generator configuration, so only the page's content can say.
+    guess_mdx: bool = False
 
     @property
     def reading(self) -> str:

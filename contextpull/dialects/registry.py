@@ -56,6 +56,11 @@ class Dialect:
     # folder the search looks in: GitBook's ``.gitbook.yaml`` is a sync setting that stays behind
     # when a project moves to another generator (Redux keeps one beside ``website/``'s Docusaurus).
     fallback: bool = False
+    # A configuration file many projects have (Next.js's ``next.config.js``) counts only where
+    # this function of the dialect's package, ``"module:function"`` in ``contextpull.dialects``,
+    # called with (door, folder), says the folder holds the generator's own layout (Nextra's
+    # ``_meta`` files, ``app/**/page.mdx``). It looks at names and reads files as data only.
+    confirm: str = ""
 
 
 DIALECTS = (
@@ -82,6 +87,10 @@ DIALECTS = (
     Dialect(
         "jekyll", ("_config.yml", "_config.yaml"), "jekyll.dialect", config_beside_pages=True,
         yields_to=(("_toc.yml", "sphinx"),),
+    ),
+    Dialect(
+        "nextra", ("next.config.js", "next.config.mjs", "next.config.ts", "next.config.cjs"), "nextra.dialect",
+        markdown_is_mdx=True, confirm="nextra.layout:is_nextra",
     ),
     Dialect("gitbook", (".gitbook.yaml", ".gitbook.yml"), "gitbook.dialect", fallback=True),
 )

@@ -246,6 +246,10 @@ def _element(node: jsx.Element, env: _Env, tab_labels: dict[str, str] | None) ->
     name, attrs = node.name, node.attrs
     if name in env.imports:
         return _imported(node, env)
+    # components the site's generator draws its own way (``SiteReader.mdx_components``)
+    site_reading = getattr(getattr(env.ctx, "reader", None), "mdx_components", {}).get(name)
+    if site_reading is not None:
+        return site_reading(node, env)
     if name == "Admonition":
         env.note("admonition", "converted", node.pos)
         label = _text(attrs.get("title")) or labels.title(_text(attrs.get("type")) or "note")
@@ -269,7 +273,7 @@ def _element(node: jsx.Element, env: _Env, tab_labels: dict[str, str] | None) ->
     if construct == "jsx component" and _undefined(name, env):
         kept = "its inner text kept" if node.children else "nothing kept"
         env.note(construct, "unresolved", node.pos,
-                 f"unknown component <{name}>: not imported and not provided by Docusaurus, {kept}")
+                 f"unknown component <{name}>: not imported and not provided by {provided.provider(env.ctx)}, {kept}")
     else:
         env.note(construct, "converted", node.pos)
     if name == "br":
@@ -284,23 +288,42 @@ def _element(node: jsx.Element, env: _Env, tab_labels: dict[str, str] | None) ->
     return _render(node.children, env)
 
 
+# What a dialect's component readers (``SiteReader.mdx_components``) build their text with: a block of
+# its own, children as a block's (dedented) text, children inline, a block labelled before its text.
+def block(text: str) -> str:
+    return _block(text)
+
+
+def body(nodes: list, env: _Env) -> str:
+    return _body(nodes, env)
+
+
+def render(nodes: list, env: _Env) -> str:
+    return _render(nodes, env)
+
+
+def labelled_block(label: str, nodes: list, env: _Env) -> str:
+    return _block(_labelled(label, _body(nodes, env), env))
+
+
 def _undefined(name: str, env: _Env) -> bool:
     """A component the page neither imports nor defines and its site does not provide: MDX
     fails to render the page there (``provided``)."""
     if env.commonmark or not provided.applies(env.ctx):
         return False
     root = name.split(".", 1)[0]
-    if root in env.bound:
+    if not root or root in env.bound:  # a fragment, <>...</>, is JSX's own
         return False
     if "components" not in env.site_names:
         env.site_names["components"] = provided.provided_components(env.ctx)
-    return root not in env.site_names["components"]
+    known = env.site_names["components"]
+    return known is not None and root not in known
 
 
 def _note_directive(node: jsx.Directive, env: _Env) -> None:
     """``:::name`` is an admonition for a keyword the site has; any other is not drawn as one."""
     if "keywords" not in env.site_names:
-        env.site_names["keywords"] = provided.admonition_keywords(env.ctx) if provided.applies(env.ctx) else None
+        env.site_names["keywords"] = provided.admonition_keywords(env.ctx) if provided.has_keywords(env.ctx) else None
     keywords = env.site_names["keywords"]
     if keywords is not None and node.name.lower() not in keywords:
         env.note("admonition", "unresolved", node.pos,
@@ -322,17 +345,19 @@ def _tab_values(values: str | jsx.Expr | bool | None) -> dict[str, str]:
     return out
 
 
-def _resolve(spec: str, env: _Env) -> tuple[str, str] | None:
+def _resolve(spec: str, env: _Env, pos: int = 0) -> tuple[str, str] | None:
     """(base, target) for ``ctx.include``, or None for a module path that names no file here."""
     if spec.startswith("@site/"):
         return site_folder(env.ctx), spec[len("@site/") :]
     if spec.startswith(("./", "../")):
         return env.base, spec
-    return None
+    aliases = import_paths.site_aliases(env.ctx, lambda problem: env.note("tsconfig paths", "unresolved", pos, problem))
+    target = import_paths.aliased(spec, aliases)
+    return ("", target) if target is not None else None
 
 
 def _include(imp: Import, env: _Env, pos: int, construct: str) -> Included | None:
-    where = _resolve(imp.spec, env)
+    where = _resolve(imp.spec, env, pos)
     if where is None:
         env.note(construct, "unresolved", pos, f"{imp.spec}: not a path inside the site")
         return None
