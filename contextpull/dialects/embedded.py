@@ -20,7 +20,9 @@ import hashlib
 
 from ..parsing.blocks import Block, Heading, Paragraph, ParsedDocument
 
-OPEN, CLOSE = "\ue000", "\ue001"
+# Not the pair `syntax.template_tags` holds literals with: a step that restores those never
+# touches these.
+OPEN, CLOSE = "\ue002", "\ue003"
 
 
 class Embedded:
