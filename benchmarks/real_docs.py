@@ -73,6 +73,9 @@ REPOSITORIES = [
     ("redux", "docusaurus", "https://github.com/reduxjs/redux", "3084fc33bb23ab4cab4796172eafe342da4e73d9", "docs"),
     ("axon-reference-guide", "gitbook", "https://github.com/AxonIQ/reference-guide", "7146c9fb795b5ac59267c8ab269e464f06b9985f", "."),
     ("beefree-sdk-docs", "gitbook", "https://github.com/BeefreeSDK/beefree-sdk-docs", "873fbe1012ee046beed32fb6ddd69dd9f34c2893", "."),
+    ("vitepress", "vitepress", "https://github.com/vuejs/vitepress", "ed2bfb266ef788e86d1a73fe3cd7708a4cd5e260", "docs"),
+    ("vitest", "vitepress", "https://github.com/vitest-dev/vitest", "c3ba16b35847d27fb9f01f38cdcb047c77e121f8", "docs"),
+    ("vite", "vitepress", "https://github.com/vitejs/vite", "a98c8d95d552c6fa98ab66fb810f5b39ad5abf49", "docs"),
 ]
 
 def find_key(value, key: str):
