@@ -117,7 +117,7 @@ INCLUDES_OUTSIDE_CODE = [
     ("jekyll include_relative", re.compile(r"(?<!\{)\{%-?\s*include_relative\s+([^\s%{}]+)")),
     ("mdx partial import", re.compile(r"^import\s+\w+\s+from\s+['\"]([^'\"]+\.mdx?)['\"]", _M)),
     ("rst include", re.compile(r"^\s*\.\.[ \t]+(?:include|literalinclude)::[ \t]*(\S+)", _M)),
-    ("vitepress include", re.compile(r"<!--\s*@include:\s*([^\s{#>]+)")),
+    ("vitepress include", re.compile(r"<!--\s*@include:\s*((?:(?!-->)[^\s{#])+)")),
     ("vitepress code import", re.compile(r"^\s*<<<[ \t]+([^\s{#\[]+)", _M)),
 ]
 
