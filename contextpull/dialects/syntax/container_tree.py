@@ -47,10 +47,16 @@ class Syntax:
     name: str
     opens: Callable[[str], Opener | None]
     body: str
+    # A closing line ends the outermost open container it can close (markdown-it-container's
+    # rule: an opener's closer is searched for through everything inside it, so ``:::`` after a
+    # nested ``::: code-group`` ends the outer box too) rather than the innermost one.
+    outermost: bool = False
 
 
 MYST = Syntax("myst", myst, "closing")
 COLONS = Syntax("colons", lambda line: None if (o := colons(line)) is None or o.name is None else o, "closing")
+# markdown-it-container's colons (VitePress): the same lines, closed outermost first.
+MARKDOWN_IT_COLONS = Syntax("markdown-it colons", COLONS.opens, "closing", outermost=True)
 SLASHES = Syntax("slashes", slashes, "closing")
 ADMONITIONS = Syntax("admonitions", lambda line: admonition(line) or tab(line), "indented")
 RST = Syntax("rst", rst, "rst")
@@ -117,6 +123,8 @@ def _closed_by(syntax: Syntax, line: str, stack: list[Container]) -> int | None:
         run = line.strip()
         if not run or run.strip(run[0]):
             return None  # not a run of one character: closes nothing, whatever is open
+        return next((k for k, c in enumerate(stack) if _closing_line(syntax, line, c)), None)
+    if syntax.outermost:
         return next((k for k, c in enumerate(stack) if _closing_line(syntax, line, c)), None)
     return len(stack) - 1 if _closing_line(syntax, line, stack[-1]) else None
 
