@@ -28,7 +28,7 @@ from ..syntax.fences import closes, fenced, open_fence
 from . import regions
 from .page_includes import MAX_SPEC, source_path
 
-CONSTRUCT = "vitepress code import"
+CONSTRUCT = "vitepress code snippet"
 _REGION = re.compile(r"#([\w.-]+)$")
 _EXTENSION = re.compile(r"\.([A-Za-z0-9]+)$")
 _LINES = re.compile(r"\d+(?:[,-]\d+)*$")

@@ -8,7 +8,7 @@ directives first, on the raw text (``page_includes.py``); then the component's `
 GitHub-style ``> [!NOTE]`` alerts, which VitePress renders too, become labelled text
 (``callouts``); heading anchors, ``[[toc]]`` and badges go (``vue.inline``); last, tags and HTML
 comments go from the prose, their text kept. Every line carries the page line it came from, so
-notes name it.
+notes name it. A home page (``layout: home``) shows its hero and features first (``home.py``).
 
 ``finish`` gives a page that shows no H1 and no front-matter title the text its sidebar or nav
 entry shows (when written as literals), and strips VitePress's additions from a fence's
@@ -27,7 +27,7 @@ from ...scan.globmatch import Glob, compile_glob
 from ..callouts import callouts
 from ..pages.site_files import relative
 from ..site_reader import SiteReader
-from . import blocks, code_imports, page_includes, site_config, vue
+from . import blocks, code_imports, home, page_includes, site_config, vue
 
 CONFIGURATION = "vitepress configuration"
 _FENCE_LANGUAGE = re.compile(r"[^\s{:\[]*")
@@ -91,7 +91,8 @@ class Reader(SiteReader):
         lines = vue.inline(lines, ctx)
         text = "\n".join(t for _, t in lines)
         text = callouts(text, ctx)
-        return vue.to_text(text)
+        top = home.hero(ctx.front_matter, ctx)
+        return vue.to_text(f"{top}\n\n{text}" if top else text)
 
     def finish(self, parsed: ParsedDocument, ctx) -> ParsedDocument:
         for block in parsed.blocks:
