@@ -16,7 +16,7 @@ reads them:
 It is read where VitePress reads it, outside fenced code and indented less than four columns,
 through the shared guarded resolver (``ctx.include``), so a missing file, one outside the
 repository and a missing region are ``unresolved`` notes and give nothing, as VitePress's
-``silent`` mode renders them.
+``silent`` mode renders them (past ``page_includes.MAX_FAILED`` on a page, counted in one).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import re
 from ..api import Context
 from ..syntax.fences import closes, fenced, open_fence
 from . import regions
-from .page_includes import MAX_SPEC, source_path
+from .page_includes import MAX_SPEC, Tally, source_path
 
 CONSTRUCT = "vitepress code snippet"
 _REGION = re.compile(r"#([\w.-]+)$")
@@ -69,6 +69,7 @@ def expand(lines: Lines, ctx: Context, src_folder: str) -> Lines:
         return lines
     out: Lines = []
     fence = None
+    tally = Tally(CONSTRUCT)
     for origin, text in lines:
         if fence is not None:
             out.append((origin, text))
@@ -80,23 +81,27 @@ def expand(lines: Lines, ctx: Context, src_folder: str) -> Lines:
         if fence is not None or not stripped.startswith("<<<") or len(text) - len(stripped) > 3:
             out.append((origin, text))
             continue
-        block = _block(stripped[3:], origin, ctx, src_folder)
+        block = _block(stripped[3:], origin, ctx, src_folder, tally)
         if block is not None:
             out.extend((origin, line) for line in block.split("\n"))
+    tally.close(ctx)
     return out
 
 
-def _block(spec: str, origin: int, ctx: Context, src_folder: str) -> str | None:
+def _block(spec: str, origin: int, ctx: Context, src_folder: str, tally: Tally) -> str | None:
+    if tally.spent():
+        return None
     if len(spec) > MAX_SPEC:
-        ctx.note(CONSTRUCT, "unresolved", origin, f"a code import over {MAX_SPEC} characters: dropped")
+        tally.fail(ctx, origin, f"a code import over {MAX_SPEC} characters: dropped")
         return None
     path, region, lang, title = parse(spec)
     if not path:
-        ctx.note(CONSTRUCT, "unresolved", origin, "a code import that names no file: dropped")
+        tally.fail(ctx, origin, "a code import that names no file: dropped")
         return None
     target, base = source_path(path, ctx.folder, src_folder)
     found = ctx.include(target, base=base, line=origin, construct=CONSTRUCT)
     if found is None:
+        tally.fail(ctx, origin)
         return None
     lines = found.text.split("\n")
     if lines and lines[-1] == "":
@@ -104,7 +109,7 @@ def _block(spec: str, origin: int, ctx: Context, src_folder: str) -> str | None:
     if region:
         chosen = regions.find(lines, region)
         if not chosen:
-            ctx.note(CONSTRUCT, "unresolved", origin, f"no region {region!r} in {found.path}: nothing shown")
+            tally.fail(ctx, origin, f"no region {region!r} in {found.path}: nothing shown")
             return None
         picked = [line for r in chosen for line in lines[r.start : r.end]]
         lines = regions.dedent(regions.without_markers(picked, {r.style for r in chosen}))

@@ -17,7 +17,8 @@ depth named).
 
 A directive that names nothing, a missing file, region or heading, a range out of bounds and
 every refusal of the resolver is an ``unresolved`` note; the directive then gives nothing (the
-comment a page never shows). The directives are found with ``str.find`` (an opener whose
+comment a page never shows). After ``MAX_FAILED`` such failures on one page, further
+directives are not read and one note counts them. The directives are found with ``str.find`` (an opener whose
 ``-->`` never comes ends the search: no later one can close either), so a line of a million
 openers costs one pass.
 """
@@ -25,6 +26,7 @@ openers costs one pass.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from ..api import Context, Included
 from ..data.front_matter import split_front_matter
@@ -34,6 +36,7 @@ from . import regions
 CONSTRUCT = "vitepress include"
 # A directive's text is a path with a few suffixes; a longer one is no path a file system takes.
 MAX_SPEC = 4096
+MAX_FAILED = 100
 _DIRECTIVE = re.compile(r"<!--[ \t\n]*@include:")
 _RANGE = re.compile(r"\{(\d*),(\d*)\}$")
 _REGION = re.compile(r"#([^\s{#]+)$")
@@ -51,23 +54,54 @@ def source_path(target: str, folder: str, src_folder: str) -> tuple[str, str]:
     return target, folder
 
 
+@dataclass
+class Tally:
+    """A page's failed directives: past ``MAX_FAILED`` the rest are not read, and counted in one
+    note, so a page of a million broken directives makes a hundred notes, not a million."""
+
+    construct: str
+    failed: int = 0
+    skipped: int = 0
+
+    def spent(self) -> bool:
+        if self.failed < MAX_FAILED:
+            return False
+        self.skipped += 1
+        return True
+
+    def fail(self, ctx: Context, line: int, detail: str | None = None) -> None:
+        """One more failure (noted with ``detail``, unless the resolver noted it already)."""
+        self.failed += 1
+        if detail is not None:
+            ctx.note(self.construct, "unresolved", line, detail)
+
+    def close(self, ctx: Context) -> None:
+        if self.skipped:
+            ctx.note(self.construct, "unresolved", 0,
+                     f"{self.skipped} more on this page not read after {MAX_FAILED} failed")
+
+
 def expand(lines: Lines, ctx: Context, src_folder: str, folder: str | None = None,
-           within: Included | None = None) -> Lines:
+           within: Included | None = None, tally: Tally | None = None) -> Lines:
     """The lines with every directive replaced by what it includes; each included line carries
     the line of the page's directive it came from."""
     folder = ctx.folder if folder is None else folder
+    top = tally is None
+    tally = Tally(CONSTRUCT) if tally is None else tally
     out: Lines = []
     for origin, text in lines:
         if "@include:" not in text:
             out.append((origin, text))
             continue
-        pieces = _expand_line(text, origin, ctx, src_folder, folder, within)
+        pieces = _expand_line(text, origin, ctx, src_folder, folder, within, tally)
         out.extend((origin, piece) for piece in pieces)
+    if top:
+        tally.close(ctx)
     return out
 
 
 def _expand_line(text: str, origin: int, ctx: Context, src_folder: str, folder: str,
-                 within: Included | None) -> list[str]:
+                 within: Included | None, tally: Tally) -> list[str]:
     kept: list[str] = []
     at = 0
     while True:
@@ -75,22 +109,25 @@ def _expand_line(text: str, origin: int, ctx: Context, src_folder: str, folder: 
         if m is None:
             break
         end = text.find("-->", m.end())
-        if end < 0:
-            break  # no later opener can close either
+        if end < 0:  # no later opener can close either
+            ctx.note(CONSTRUCT, "unresolved", origin, "an <!--@include: never closed by -->: nothing included from it")
+            break
         kept.append(text[at : m.start()])
-        kept.append(_include(text[m.end() : end].strip(), origin, ctx, src_folder, folder, within))
+        kept.append(_include(text[m.end() : end].strip(), origin, ctx, src_folder, folder, within, tally))
         at = end + 3
     kept.append(text[at:])
     return "".join(kept).split("\n")
 
 
 def _include(spec: str, origin: int, ctx: Context, src_folder: str, folder: str,
-             within: Included | None) -> str:
+             within: Included | None, tally: Tally) -> str:
+    if tally.spent():
+        return ""
     if not spec:
-        ctx.note(CONSTRUCT, "unresolved", origin, "an include that names no file: dropped")
+        tally.fail(ctx, origin, "an include that names no file: dropped")
         return ""
     if len(spec) > MAX_SPEC:
-        ctx.note(CONSTRUCT, "unresolved", origin, f"an include over {MAX_SPEC} characters: dropped")
+        tally.fail(ctx, origin, f"an include over {MAX_SPEC} characters: dropped")
         return ""
     span = _RANGE.search(spec)
     if span is not None:
@@ -101,6 +138,7 @@ def _include(spec: str, origin: int, ctx: Context, src_folder: str, folder: str,
     target, base = source_path(spec.strip(), folder, src_folder)
     found = ctx.include(target, base=base, line=origin, construct=CONSTRUCT, within=within)
     if found is None:
+        tally.fail(ctx, origin)
         return ""
     text = found.text
     if found.path.endswith(".md") and (region is not None or span is None):
@@ -114,19 +152,17 @@ def _include(spec: str, origin: int, ctx: Context, src_folder: str, folder: str,
         else:
             section = _heading_section(lines, name)
             if section is None:
-                ctx.note(CONSTRUCT, "unresolved", origin,
-                         f"no region or heading {name!r} in {found.path}: nothing included")
+                tally.fail(ctx, origin, f"no region or heading {name!r} in {found.path}: nothing included")
                 return ""
             lines = lines[section[0] : section[1]]
     if span is not None:
         first = int(span.group(1)) if span.group(1) else 1
         last = int(span.group(2)) if span.group(2) else len(lines)
         if first < 1 or last < first or last > len(lines):
-            ctx.note(CONSTRUCT, "unresolved", origin,
-                     f"lines {span.group(0)} out of bounds in {found.path} ({len(lines)} lines): nothing included")
+            tally.fail(ctx, origin, f"lines {span.group(0)} out of bounds in {found.path} ({len(lines)} lines): nothing included")
             return ""
         lines = lines[first - 1 : last]
-    inner = expand([(origin, line) for line in lines], ctx, src_folder, found.folder, found)
+    inner = expand([(origin, line) for line in lines], ctx, src_folder, found.folder, found, tally)
     return "\n".join(line for _, line in inner)
 
 
