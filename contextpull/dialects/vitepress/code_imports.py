@@ -13,7 +13,8 @@ reads them:
 - ``path``: relative to the page's folder, or, starting with ``@``, to the source root
   (``srcDir``). The language is the one the braces give, else the file's extension.
 
-It is read where VitePress reads it, outside fenced code and indented less than four columns,
+It is read where VitePress reads it, outside fenced code (the page's line pass, ``page_lines``)
+and indented less than four columns,
 through the shared guarded resolver (``ctx.include``), so a missing file, one outside the
 repository and a missing region are ``unresolved`` notes and give nothing, as VitePress's
 ``silent`` mode renders them (past ``page_includes.MAX_FAILED`` on a page, counted in one).
@@ -24,7 +25,7 @@ from __future__ import annotations
 import re
 
 from ..api import Context
-from ..syntax.fences import closes, fenced, open_fence
+from ..syntax.fences import fenced
 from . import regions
 from .page_includes import MAX_SPEC, Tally, source_path
 
@@ -33,7 +34,6 @@ _REGION = re.compile(r"#([\w.-]+)$")
 _EXTENSION = re.compile(r"\.([A-Za-z0-9]+)$")
 _LINES = re.compile(r"\d+(?:[,-]\d+)*$")
 
-Lines = list[tuple[int, str]]
 
 
 def parse(spec: str) -> tuple[str, str, str, str]:
@@ -63,29 +63,19 @@ def parse(spec: str) -> tuple[str, str, str, str]:
     return path, region, lang, title or name
 
 
-def expand(lines: Lines, ctx: Context, src_folder: str) -> Lines:
-    """The lines with each ``<<<`` line outside fenced code replaced by its block."""
-    if not any("<<<" in text for _, text in lines):
-        return lines
-    out: Lines = []
-    fence = None
-    tally = Tally(CONSTRUCT)
-    for origin, text in lines:
-        if fence is not None:
-            out.append((origin, text))
-            if closes(text, fence):
-                fence = None
-            continue
-        fence = open_fence(text) if ("`" in text or "~" in text) else None
-        stripped = text.lstrip(" ")
-        if fence is not None or not stripped.startswith("<<<") or len(text) - len(stripped) > 3:
-            out.append((origin, text))
-            continue
-        block = _block(stripped[3:], origin, ctx, src_folder, tally)
-        if block is not None:
-            out.extend((origin, line) for line in block.split("\n"))
-    tally.close(ctx)
-    return out
+def snippet_line(text: str) -> str | None:
+    """What follows ``<<<`` on a line that is a code import (indented less than four columns),
+    else None; the caller knows the line is outside fenced code."""
+    stripped = text.lstrip(" ")
+    if not stripped.startswith("<<<") or len(text) - len(stripped) > 3:
+        return None
+    return stripped[3:]
+
+
+def block(spec: str, origin: int, ctx: Context, src_folder: str, tally: Tally) -> list[str]:
+    """The lines of the fenced block a code import shows ([] when it shows nothing)."""
+    found = _block(spec, origin, ctx, src_folder, tally)
+    return [] if found is None else found.split("\n")
 
 
 def _block(spec: str, origin: int, ctx: Context, src_folder: str, tally: Tally) -> str | None:

@@ -2,12 +2,12 @@
 whose configuration is read as text and never run (``site_config.py``).
 
 ``prepare`` reads a page as VitePress renders it, in VitePress's order: ``<!--@include:-->``
-directives first, on the raw text (``page_includes.py``); then the component's ``<script>`` and
-``<style>`` blocks go (``vue.py``); ``<<<`` code imports become fenced blocks
-(``code_imports.py``); ``:::`` containers and code groups become labelled text (``blocks.py``);
+directives first, on the raw text (``page_includes.py``); then one pass over the lines outside
+fenced code (``page_lines.py``): the component's ``<script>`` and ``<style>`` blocks go, ``<<<``
+code imports become fenced blocks (``code_imports.py``), heading anchors, ``[[toc]]`` and badges
+are read (``vue.py``); ``:::`` containers and code groups become labelled text (``blocks.py``);
 GitHub-style ``> [!NOTE]`` alerts, which VitePress renders too, become labelled text
-(``callouts``); heading anchors, ``[[toc]]`` and badges go (``vue.inline``); last, tags and HTML
-comments go from the prose, their text kept. Every line carries the page line it came from, so
+(``callouts``); last, tags and HTML comments go from the prose, their text kept. Every line carries the page line it came from, so
 notes name it. A home page (``layout: home``) shows its hero and features first (``home.py``).
 
 ``finish`` gives a page that shows no H1 and no front-matter title the text its sidebar or nav
@@ -27,7 +27,7 @@ from ...scan.globmatch import Glob, compile_glob
 from ..callouts import callouts
 from ..pages.site_files import relative
 from ..site_reader import SiteReader
-from . import blocks, code_imports, home, page_includes, site_config, vue
+from . import blocks, home, page_includes, page_lines, site_config, vue
 
 CONFIGURATION = "vitepress configuration"
 _FENCE_LANGUAGE = re.compile(r"[^\s{:\[]*")
@@ -84,11 +84,10 @@ class Reader(SiteReader):
     def prepare(self, text: str, ctx) -> str:
         src = self.src_folder
         lines = list(enumerate(text.split("\n"), start=1))
-        lines = page_includes.expand(lines, ctx, src)
-        lines = vue.drop_blocks(lines, ctx)
-        lines = code_imports.expand(lines, ctx, src)
+        if "@include:" in text:
+            lines = page_includes.expand(lines, ctx, src)
+        lines = page_lines.read(lines, ctx, src)
         lines = blocks.convert(lines, ctx, any_name=self.settings.own_containers, tabs=self.settings.tabs)
-        lines = vue.inline(lines, ctx)
         text = "\n".join(t for _, t in lines)
         text = callouts(text, ctx)
         top = home.hero(ctx.front_matter, ctx)

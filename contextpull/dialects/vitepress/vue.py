@@ -11,9 +11,10 @@ A VitePress page is a Vue single-file component written in Markdown:
 - ``## Title {#anchor}`` shows ``Title``; ``[[toc]]`` is a table of contents of the page's own
   headings, which the store holds as headings already: it goes; HTML comments go.
 
-Fenced code and inline code spans are never edited (``syntax/fences``). Each line is read once;
-the search for a block's closing tag remembers where it found none, so a page of a million
-unclosed ``<script>`` lines is read in one pass.
+Fenced code and inline code spans are never edited (``syntax/fences``): the page's line pass
+(``page_lines``) asks here only for lines outside fenced code. The search for a block's closing
+tag remembers where it found none, so a page of a million unclosed ``<script>`` lines is read in
+one pass.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import re
 
 from ..api import Context
 from ..markup import html_to_text, strip_heading_attributes, strip_html_comments
-from ..syntax.fences import closes, open_fence, outside_code, outside_inline_code
+from ..syntax.fences import outside_code, outside_inline_code
 
 SCRIPT = "vue block"
 COMPONENT = "vue component"
@@ -36,83 +37,49 @@ _TAG = re.compile(r"</?[A-Za-z][\w.:-]*(?=[\s/>]|$)")
 Lines = list[tuple[int, str]]
 
 
-def drop_blocks(lines: Lines, ctx: Context) -> Lines:
-    """The lines without the component's ``<script>`` and ``<style>`` blocks (outside code)."""
-    if not any("<s" in text.lower() for _, text in lines):
-        return lines
-    out: Lines = []
-    no_closer_after: dict[str, int] = {}  # tag -> index past which no closing tag was found
-    fence = None
-    i, n = 0, len(lines)
-    while i < n:
-        origin, text = lines[i]
-        if fence is not None:
-            out.append(lines[i])
-            if closes(text, fence):
-                fence = None
-            i += 1
-            continue
-        fence = open_fence(text) if ("`" in text or "~" in text) else None
-        m = _BLOCK_OPEN.match(text) if fence is None and "<" in text else None
-        if m is None:
-            out.append(lines[i])
-            i += 1
-            continue
-        tag = m.group(1).lower()
-        end = _closing(lines, i, tag, no_closer_after)
-        if end is None:
-            ctx.note(SCRIPT, "unresolved", origin, f"<{tag}> never closed by </{tag}>: its opening line dropped")
-            i += 1
-            continue
-        ctx.note(SCRIPT, "converted", origin, tag)
-        i = end + 1
-    return out
+def block_open(text: str) -> str | None:
+    """``script`` or ``style`` when the line opens one of the component's blocks, else None."""
+    m = _BLOCK_OPEN.match(text) if "<" in text else None
+    return None if m is None else m.group(1).lower()
 
 
-def _closing(lines: Lines, i: int, tag: str, no_closer_after: dict[str, int]) -> int | None:
-    """The index of the line holding ``</tag>`` from line ``i`` on (the opening line's own end
-    included), or None."""
-    closer = f"</{tag}"
-    if i >= no_closer_after.get(tag, len(lines) + 1):
+class BlockEnds:
+    """Where each ``</script>`` or ``</style>`` is, searched for from an opening line on; a
+    search that finds none is remembered, so a later opener past it is answered at once."""
+
+    def __init__(self, lines: Lines) -> None:
+        self.lines = lines
+        self.none_after: dict[str, int] = {}
+
+    def closing(self, i: int, tag: str) -> int | None:
+        """The index of the line holding ``</tag>`` from line ``i`` on (its own end included)."""
+        closer = f"</{tag}"
+        if i >= self.none_after.get(tag, len(self.lines) + 1):
+            return None
+        for j in range(i, len(self.lines)):
+            if closer in self.lines[j][1].lower():
+                return j
+        self.none_after[tag] = i
         return None
-    for j in range(i, len(lines)):
-        if closer in lines[j][1].lower():
-            return j
-    no_closer_after[tag] = i
-    return None
 
 
-def inline(lines: Lines, ctx: Context) -> Lines:
-    """Heading anchors, ``[[toc]]`` and badges, line by line, outside fenced code; what each
-    changed is noted."""
-    out: Lines = []
-    fence = None
-    for origin, text in lines:
-        if fence is not None:
-            out.append((origin, text))
-            if closes(text, fence):
-                fence = None
-            continue
-        fence = open_fence(text) if ("`" in text or "~" in text) else None
-        if fence is not None:
-            out.append((origin, text))
-            continue
-        if text.strip() == "[[toc]]":
-            ctx.note(TOC, "converted", origin)
-            out.append((origin, ""))
-            continue
-        if text.startswith("#") and "{" in text:
-            bare = strip_heading_attributes(text)
-            if bare != text:
-                ctx.note(ANCHOR, "converted", origin)
-                text = bare
-        if "<" in text:
-            if "<Badge" in text:
-                text = outside_inline_code(text, _badges)
-            if _TAG.search(text):
-                ctx.note(COMPONENT, "converted", origin)
-        out.append((origin, text))
-    return out
+def inline(text: str, origin: int, ctx: Context) -> str | None:
+    """One prose line with its heading anchor and badges read (None: the line goes, a
+    ``[[toc]]``); what changed is noted."""
+    if "[[toc]]" in text and text.strip() == "[[toc]]":
+        ctx.note(TOC, "converted", origin)
+        return None
+    if text.startswith("#") and "{" in text:
+        bare = strip_heading_attributes(text)
+        if bare != text:
+            ctx.note(ANCHOR, "converted", origin)
+            text = bare
+    if "<" in text:
+        if "<Badge" in text:
+            text = outside_inline_code(text, _badges)
+        if _TAG.search(text):
+            ctx.note(COMPONENT, "converted", origin)
+    return text
 
 
 def _badges(part: str) -> str:
