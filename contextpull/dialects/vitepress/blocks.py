@@ -52,8 +52,25 @@ def convert(lines: Lines, ctx: Context, any_name: bool = False, tabs: bool = Fal
         return lines
     texts = [text for _, text in lines]
     masked = _without_code(texts)
-    tree = scan(masked, MARKDOWN_IT_COLONS)
+    # Only a line holding ``:::`` opens or closes a container: the scan reads those alone, and
+    # the tree is mapped back to the page's lines.
+    at = [i for i, text in enumerate(masked) if ":::" in text]
+    tree = _mapped(scan([masked[i] for i in at], MARKDOWN_IT_COLONS), at, len(lines))
     return _render(lines, masked, 0, len(lines), tree, ctx, any_name, tabs)
+
+
+def _mapped(tree: list[Container], at: list[int], n: int) -> list[Container]:
+    """Containers found among the lines ``at`` (indices into the page), in the page's indices."""
+    def index(k: int) -> int:
+        return at[k] if k < len(at) else n
+
+    out = []
+    for c in tree:
+        end = index(c.end)
+        after = end + 1 if c.closed else end
+        out.append(Container(at[c.line], c.opener, at[c.line] + 1, end, after, c.closed, c.options,
+                             _mapped(c.children, at, n)))
+    return out
 
 
 def _without_code(texts: list[str]) -> list[str]:
