@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ...parsing.fence_rule import open_fence
 from . import options as option_lines
 from .containers import (
-    MAX_NESTING, SLASH_OPTION, Opener, lead, admonition, callout, colon_closes, colons, fence_end, indented_end,
+    MAX_NESTING, SLASH_OPTION, Opener, lead, admonition, callout, colon_closer, colon_closes, colons, fence_end, indented_end,
     myst, myst_closes, quote_body, rst, rst_body, slash_close, slashes, tab, width,
 )
 
@@ -124,8 +124,11 @@ def _closed_by(syntax: Syntax, line: str, stack: list[Container]) -> int | None:
         if not run or run.strip(run[0]):
             return None  # not a run of one character: closes nothing, whatever is open
         return next((k for k, c in enumerate(stack) if _closing_line(syntax, line, c)), None)
-    if syntax.outermost:
-        return next((k for k, c in enumerate(stack) if _closing_line(syntax, line, c)), None)
+    if syntax.outermost:  # the line read once, then matched against each open container's length
+        found = colons(line) if ":::" in line else None
+        if found is None or not colon_closer(found):
+            return None
+        return next((k for k, c in enumerate(stack) if colon_closes(found, c.opener)), None)
     return len(stack) - 1 if _closing_line(syntax, line, stack[-1]) else None
 
 
