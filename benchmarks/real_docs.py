@@ -77,6 +77,9 @@ REPOSITORIES = [
     ("nextra-swr", "nextra", "https://github.com/shuding/nextra", "a54da393f4b7cb413bf7f874c1b3847e23bc874d", "examples/swr-site/content"),
     ("swr-site", "nextra", "https://github.com/vercel/swr-site", "c18a9d0925e745b60cefe82e66e744aa6923c613", "pages"),
     ("react.dev", "mdx guessed", "https://github.com/reactjs/react.dev", "12d692da47e77cdc558b928fcfbaf4e71c6d0cec", "src/content"),
+    ("vitepress", "vitepress", "https://github.com/vuejs/vitepress", "ed2bfb266ef788e86d1a73fe3cd7708a4cd5e260", "docs"),
+    ("vitest", "vitepress", "https://github.com/vitest-dev/vitest", "c3ba16b35847d27fb9f01f38cdcb047c77e121f8", "docs"),
+    ("vite", "vitepress", "https://github.com/vitejs/vite", "a98c8d95d552c6fa98ab66fb810f5b39ad5abf49", "docs"),
 ]
 
 def find_key(value, key: str):

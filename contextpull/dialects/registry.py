@@ -74,6 +74,12 @@ DIALECTS = (
         "docusaurus.dialect",
         root_folders=("website",), markdown_is_mdx=True,
     ),
+    # VitePress: the configuration is in the project's ``.vitepress`` folder, which sits in the
+    # folder pages are read from (``docs/.vitepress/config.ts``), so the site is the folder above it.
+    Dialect(
+        "vitepress", tuple(f".vitepress/config.{ext}" for ext in ("js", "ts", "mjs", "mts", "cjs", "cts")),
+        "vitepress.dialect", config_beside_pages=True, config_folders=(".vitepress",),
+    ),
     Dialect(
         "hugo", ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json"), "hugo.dialect",
         shared_config_files=("config.toml", "config.yaml", "config.yml", "config.json"),
