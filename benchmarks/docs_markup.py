@@ -22,7 +22,7 @@ import re
 import sqlite3
 from pathlib import Path
 
-DOC_EXTENSIONS = (".md", ".markdown", ".mdown", ".mkd", ".mdx", ".rst", ".ipynb", ".txt", ".adoc",
+DOC_EXTENSIONS = (".md", ".markdown", ".mdown", ".mkd", ".mdx", ".mdoc", ".rst", ".ipynb", ".txt", ".adoc",
                   ".asciidoc", ".org", ".textile", ".rmd", ".qmd")
 
 _M = re.MULTILINE
@@ -114,6 +114,7 @@ INCLUDES_OUTSIDE_CODE = [
     ("jekyll include_relative", re.compile(r"(?<!\{)\{%-?\s*include_relative\s+([^\s%{}]+)")),
     ("mdx partial import", re.compile(r"^import\s+\w+\s+from\s+['\"]([^'\"]+\.mdx?)['\"]", _M)),
     ("rst include", re.compile(r"^\s*\.\.[ \t]+(?:include|literalinclude)::[ \t]*(\S+)", _M)),
+    ("markdoc partial", re.compile(r"(?<!\{)\{%-?\s*partial\s+file=[\"']([^\"'\n]+)[\"']")),
 ]
 
 
@@ -150,6 +151,9 @@ def target_exists(construct: str, target: str, doc_folder: Path, docs: Path, rep
     elif name.startswith("@site/"):
         name = name[len("@site/"):]
         bases = ancestors + [p / "website" for p in ancestors]
+    elif name.startswith(("@/", "~/")):  # a tsconfig alias of an Astro site's src/
+        name = name[2:]
+        bases = [p / "src" for p in ancestors]
     else:
         name = name.lstrip("/")
         bases = ancestors

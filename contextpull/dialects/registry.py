@@ -56,6 +56,10 @@ class Dialect:
     # folder the search looks in: GitBook's ``.gitbook.yaml`` is a sync setting that stays behind
     # when a project moves to another generator (Redux keeps one beside ``website/``'s Docusaurus).
     fallback: bool = False
+    # Document kinds (``parsing.parse.KINDS``) only this generator's pages are written in, read
+    # on its sites alone (``reads_kind``): Markdoc's ``.mdoc`` means something only where an
+    # Astro site's Markdoc integration renders it; elsewhere it is a named skip.
+    own_kinds: tuple[str, ...] = ()
 
 
 DIALECTS = (
@@ -84,6 +88,11 @@ DIALECTS = (
         yields_to=(("_toc.yml", "sphinx"),),
     ),
     Dialect("gitbook", (".gitbook.yaml", ".gitbook.yml"), "gitbook.dialect", fallback=True),
+    Dialect(
+        "starlight",
+        ("astro.config.mjs", "astro.config.js", "astro.config.ts", "astro.config.mts", "astro.config.cjs"),
+        "starlight.dialect", own_kinds=("markdoc",),
+    ),
 )
 
 NAMES = tuple(d.name for d in DIALECTS)
@@ -94,3 +103,12 @@ _BY_NAME = {d.name: d for d in DIALECTS}
 
 def dialect(name: str) -> Dialect:
     return _BY_NAME[name]
+
+
+# The kinds some row reads on its own sites only (``Dialect.own_kinds``).
+OWN_KINDS = frozenset(k for d in DIALECTS for k in d.own_kinds)
+
+
+def reads_kind(name: str, kind: str) -> bool:
+    """Whether a site of the dialect ``name`` (``plain`` too) reads documents of ``kind``."""
+    return kind not in OWN_KINDS or (name in _BY_NAME and kind in _BY_NAME[name].own_kinds)

@@ -176,6 +176,17 @@ class SiteReader:
     def config_notes(self, ctx) -> None:
         return None
 
+    # The MDX rules (``mdx.mdx``) ask two more. ``import_aliases(ctx)``: module path prefixes a
+    # site maps to folders (a tsconfig ``paths`` alias such as ``@/`` -> ``src/``), as
+    # {prefix: folder relative to the repository root}, so a partial imported through one is
+    # read. ``mdx_component(name, attrs)``: how the generator shows a component the generic rules
+    # do not know (``mdx.provided.Shown``), or None.
+    def import_aliases(self, ctx) -> dict[str, str]:
+        return {}
+
+    def mdx_component(self, name: str, attrs: dict):
+        return None
+
 
 def open_site(site: Site | None) -> SiteReader:
     """The reader of ``site``'s dialect, built now and kept by the caller for the build (None, a

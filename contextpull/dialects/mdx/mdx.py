@@ -265,6 +265,9 @@ def _element(node: jsx.Element, env: _Env, tab_labels: dict[str, str] | None) ->
         return _block(_labelled(label, _body(rest, env), env))
     if name == "CodeBlock":
         return _code_block(node, env)
+    shown = None if env.commonmark or name[:1].islower() else env.ctx.reader.mdx_component(name, attrs)
+    if shown is not None:
+        return _shown(node, shown, env)
     construct = "html element" if name[:1].islower() else "jsx component"
     if construct == "jsx component" and _undefined(name, env):
         kept = "its inner text kept" if node.children else "nothing kept"
@@ -282,6 +285,21 @@ def _element(node: jsx.Element, env: _Env, tab_labels: dict[str, str] | None) ->
     if node.block:
         return _block(_body(node.children, env))
     return _render(node.children, env)
+
+
+def _shown(node: jsx.Element, shown: provided.Shown, env: _Env) -> str:
+    """A generator's own component as its reader shows it (``provided.Shown``): a block when
+    its tag stands alone on its line, else inline (a badge in a heading)."""
+    env.note("jsx component", "converted", node.pos)
+    if shown.code is not None:
+        return _block(mask(fenced(dedent_block(shown.code.strip("\n")), shown.language), env.codes))
+    body = _body(node.children, env) if node.children else ""
+    text = "\n\n".join(p for p in (shown.text.strip(), body) if p)
+    if not node.block:
+        return " ".join(p for p in (shown.label, " ".join(text.split())) if p)
+    if shown.label:
+        return _block(_labelled(shown.label, text, env))
+    return _block(text) if text else ""
 
 
 def _undefined(name: str, env: _Env) -> bool:
@@ -328,6 +346,9 @@ def _resolve(spec: str, env: _Env) -> tuple[str, str] | None:
         return site_folder(env.ctx), spec[len("@site/") :]
     if spec.startswith(("./", "../")):
         return env.base, spec
+    for prefix, folder in env.ctx.reader.import_aliases(env.ctx).items():
+        if spec.startswith(prefix):
+            return folder, "./" + spec[len(prefix) :]
     return None
 
 

@@ -18,8 +18,20 @@ from __future__ import annotations
 
 import posixpath
 import re
+from typing import NamedTuple
 
 from ..api import Context
+
+
+class Shown(NamedTuple):
+    """What a generator's own component shows (``SiteReader.mdx_component``): its body under
+    ``label`` (none: the body alone), after ``text`` taken from its attributes (a card's
+    description, a badge's text); or, with ``code`` set, that code fenced with ``language``."""
+
+    label: str | None = None
+    text: str = ""
+    code: str | None = None
+    language: str = ""
 
 # theme-classic's MDXComponents: the names a page may use without importing them.
 DOCUSAURUS_COMPONENTS = frozenset({"Head", "Details", "Mermaid"})

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from ...parsing.fence_rule import COMMONMARK, SHARED, Fence, Rule, close_index, closes, code_lines, open_fence
 
-__all__ = ["COMMONMARK", "SHARED", "Fence", "Rule", "close_index", "closes", "code_lines", "code_spans", "fenced",
+__all__ = ["COMMONMARK", "SHARED", "Fence", "Rule", "close_index", "closes", "code_lines", "code_ranges", "code_spans", "fenced",
            "open_fence", "outside_code", "outside_inline_code", "split_code"]
 
 
@@ -163,3 +163,18 @@ class _LongestRunAfter:
 
     def __call__(self, position: int) -> int:
         return self._longest[bisect.bisect_left(self._starts, position)]
+
+
+def code_ranges(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """(start, end) offsets of each fenced block and of each inline code span of ``text``, in
+    order: for a tag lexer that reads the whole text and must leave what lies in code as text."""
+    fences: list[tuple[int, int]] = []
+    spans: list[tuple[int, int]] = []
+    offset = 0
+    for is_code, chunk in split_code(text):
+        if is_code:
+            fences.append((offset, offset + len(chunk)))
+        else:
+            spans.extend((offset + s, offset + e) for s, e in code_spans(chunk))
+        offset += len(chunk) + 1
+    return fences, spans

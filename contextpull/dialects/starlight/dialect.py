@@ -1,0 +1,132 @@
+"""The Astro Starlight dialect (issue 36), identified by ``astro.config.{mjs,js,ts,mts,cjs}``.
+
+The configuration is JavaScript: it is never run, and its text is searched for one fact, that
+it uses ``@astrojs/starlight`` (an Astro site without it is read as Starlight anyway, and the
+report says so). Pages are the content collection ``src/content/docs/`` of the site folder (the
+configuration's): ``.md``, ``.mdx`` and Markdoc ``.mdoc``; files elsewhere, and files or folders
+whose name starts with ``_`` (Astro's content loader leaves them out), are not pages.
+
+- ``prepare``: a ``.md`` page's asides (``asides``); a ``.mdoc`` page's Markdoc tags
+  (``markdoc``). An ``.mdx`` page went through the shared MDX rules first, which ask this
+  reader for Starlight's components (``mdx_component``: ``components``) and for the site's
+  import aliases (``import_aliases``: ``tsconfig.json``'s ``compilerOptions.paths``, such as
+  ``@/*`` -> ``src/*``, so an aliased partial is read).
+- ``finish``: the title is front matter ``title`` (a Starlight page has no H1: the layout draws
+  the title), which the generic rule reads; a page without one takes its ``sidebar.label``.
+- ``config_notes``: on the site's home page (``index`` in the pages folder), a configuration
+  that cannot be read or names no Starlight integration, and a ``tsconfig.json`` that is not
+  JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+
+from ...parsing.blocks import ParsedDocument
+from ..pages.site_files import pages_folder, relative
+from ..site_reader import SiteReader
+from . import asides, components, markdoc
+
+PAGES = "src/content/docs"
+_PAGE_KINDS = (".md", ".mdx", ".mdoc")
+_PATH = re.compile(r'"([^"\n]*)/\*"\s*:\s*\[\s*"([^"\n]*)/\*"')
+
+
+class Reader(SiteReader):
+    """Starlight's hooks on a site opened for one build (``site_reader``; the table row is
+    ``registry.DIALECTS``)."""
+
+    def prepare(self, text: str, ctx) -> str:
+        if ctx.path.endswith(".mdoc"):
+            return markdoc.convert(text, ctx)
+        if ctx.path.endswith(".mdx"):
+            return text
+        return asides.convert(text, ctx)
+
+    def finish(self, parsed: ParsedDocument, ctx) -> ParsedDocument:
+        fm = ctx.front_matter or {}
+        sidebar = fm.get("sidebar")
+        label = sidebar.get("label") if isinstance(sidebar, dict) else None
+        if fm.get("title") or not isinstance(label, str) or not label.strip():
+            return parsed
+        return ParsedDocument(" ".join(label.split()), parsed.blocks)
+
+    def mdx_component(self, name: str, attrs: dict):
+        return components.shown(name, attrs)
+
+    # ---- import aliases, from tsconfig.json -------------------------------------------------
+    def import_aliases(self, ctx) -> dict[str, str]:
+        """``{"@/": "src"}`` for ``"paths": {"@/*": ["src/*"]}`` (relative to the repository
+        root, through ``baseUrl``): read through the page's context, so it is a dependency."""
+        path = posixpath.join(self.site_folder, "tsconfig.json") if self.site_folder else "tsconfig.json"
+        found = ctx.read_data_with_sha(path)
+        if found is None:
+            return {}
+        data, sha = found
+        return self.once((__name__, "aliases", sha), lambda: _aliases(data, self.site_folder)[0])
+
+    def _tsconfig_problem(self, ctx) -> str | None:
+        path = posixpath.join(self.site_folder, "tsconfig.json") if self.site_folder else "tsconfig.json"
+        found = ctx.read_data_with_sha(path)
+        return None if found is None else _aliases(found[0], self.site_folder)[1]
+
+    # ---- pages ----------------------------------------------------------------------------
+    def skip(self, path: str, data: bytes | None = None) -> str | None:
+        if not path.lower().endswith(_PAGE_KINDS):
+            return None
+        rel = relative(self.site, path, pages_folder(self, PAGES))
+        if rel is None:
+            return f"outside {PAGES}/: Starlight renders no page from it"
+        if any(part.startswith("_") for part in rel.split("/")):
+            return "a name starting with _: Astro's content loader leaves it out (a partial, read where a page includes it)"
+        return None
+
+    def config_notes(self, ctx) -> None:
+        if not self.site.config_file:
+            return
+        rel = relative(self.site, ctx.path, pages_folder(self, PAGES))
+        if rel is None or rel.rpartition(".")[0] != "index":
+            return
+        for problem in self.once((__name__, "config problems"), self._config_problems):
+            ctx.note("starlight configuration", "unresolved", 0, problem)
+        problem = self._tsconfig_problem(ctx)
+        if problem:
+            ctx.note("starlight configuration", "unresolved", 0, problem)
+
+    def _config_problems(self) -> list[str]:
+        config = self.site.config_file
+        raw = self.config_bytes
+        if raw is None:
+            return [f"{config} cannot be read: read as a Starlight site with the defaults"]
+        if b"\x00" in raw:
+            return [f"{config} is not text: read as a Starlight site with the defaults"]
+        if "@astrojs/starlight" not in self.config_text:
+            return [f"{config} names no @astrojs/starlight integration: read as a Starlight site anyway"]
+        return []
+
+
+def _aliases(data: bytes, site: str) -> tuple[dict[str, str], str | None]:
+    """(prefix -> folder, the problem when the file is not JSON). A tsconfig may hold comments
+    and trailing commas (it is JSONC): then its ``"x/*": ["y/*"`` pairs are found as text."""
+    text = data.decode("utf-8-sig", "replace")
+    problem = None
+    try:
+        parsed = json.loads(text)
+        options = parsed.get("compilerOptions") if isinstance(parsed, dict) else None
+        options = options if isinstance(options, dict) else {}
+        paths = options.get("paths") if isinstance(options.get("paths"), dict) else {}
+        base = options.get("baseUrl") if isinstance(options.get("baseUrl"), str) else "."
+        pairs = [(k[:-1], v[0][:-1]) for k, v in paths.items()
+                 if k.endswith("/*") and isinstance(v, list) and v and isinstance(v[0], str) and v[0].endswith("/*")]
+    except (ValueError, RecursionError):
+        base, pairs = ".", [(m.group(1) + "/", m.group(2) + "/") for m in _PATH.finditer(text)]
+        if not pairs and text.strip():
+            problem = "tsconfig.json is neither JSON nor holds a \"paths\" alias: no import alias read"
+    out = {}
+    for prefix, target in pairs:
+        folder = posixpath.normpath(posixpath.join(site or ".", base, target))
+        if prefix and not folder.startswith(".."):
+            out[prefix] = "" if folder == "." else folder
+    return out, problem
