@@ -73,6 +73,9 @@ REPOSITORIES = [
     ("redux", "docusaurus", "https://github.com/reduxjs/redux", "3084fc33bb23ab4cab4796172eafe342da4e73d9", "docs"),
     ("axon-reference-guide", "gitbook", "https://github.com/AxonIQ/reference-guide", "7146c9fb795b5ac59267c8ab269e464f06b9985f", "."),
     ("beefree-sdk-docs", "gitbook", "https://github.com/BeefreeSDK/beefree-sdk-docs", "873fbe1012ee046beed32fb6ddd69dd9f34c2893", "."),
+    ("starlight", "starlight", "https://github.com/withastro/starlight", "3999be7cc18b41095d61e3b63d68ff3e6c6c050b", "docs/src/content/docs"),
+    ("biome-website", "starlight", "https://github.com/biomejs/website", "830c2a8d641c6c34ca551ff703dab758694c75e1", "src/content/docs"),
+    ("tmgrammar-toolkit", "starlight", "https://github.com/svallory/tmgrammar-toolkit", "53cc136feb8907a628b9717678e40a6da6f974f5", "apps/site/src/content/docs"),
 ]
 
 def find_key(value, key: str):

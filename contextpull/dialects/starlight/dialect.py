@@ -11,6 +11,9 @@ whose name starts with ``_`` (Astro's content loader leaves them out), are not p
   reader for Starlight's components (``mdx_component``: ``components``) and for the site's
   import aliases (``import_aliases``: ``tsconfig.json``'s ``compilerOptions.paths``, such as
   ``@/*`` -> ``src/*``, so an aliased partial is read).
+- ``prepare`` also puts a splash page's hero (front matter ``hero.title`` and ``hero.tagline``)
+  before its text: the first words its reader sees, and all a 404 page shows; HTML comments of
+  a ``.md`` or ``.mdoc`` page go (outside code).
 - ``finish``: the title is front matter ``title`` (a Starlight page has no H1: the layout draws
   the title), which the generic rule reads; a page without one takes its ``sidebar.label``.
 - ``config_notes``: on the site's home page (``index`` in the pages folder), a configuration
@@ -25,12 +28,15 @@ import posixpath
 import re
 
 from ...parsing.blocks import ParsedDocument
+from ..markup import html_to_text, strip_html_comments
 from ..pages.site_files import pages_folder, relative
 from ..site_reader import SiteReader
+from ..syntax.fences import outside_code
 from . import asides, components, markdoc
 
 PAGES = "src/content/docs"
 _PAGE_KINDS = (".md", ".mdx", ".mdoc")
+_BR = re.compile(r"<br\s*/?>", re.I)
 _PATH = re.compile(r'"([^"\n]*)/\*"\s*:\s*\[\s*"([^"\n]*)/\*"')
 
 
@@ -40,10 +46,11 @@ class Reader(SiteReader):
 
     def prepare(self, text: str, ctx) -> str:
         if ctx.path.endswith(".mdoc"):
-            return markdoc.convert(text, ctx)
-        if ctx.path.endswith(".mdx"):
-            return text
-        return asides.convert(text, ctx)
+            text = markdoc.convert(outside_code(text, strip_html_comments), ctx)
+        elif not ctx.path.endswith(".mdx"):  # an .mdx page's comments and asides are the MDX rules'
+            text = asides.convert(outside_code(text, strip_html_comments), ctx)
+        hero = _hero(ctx.front_matter or {})
+        return f"{hero}\n\n{text}" if hero else text
 
     def finish(self, parsed: ParsedDocument, ctx) -> ParsedDocument:
         fm = ctx.front_matter or {}
@@ -105,6 +112,16 @@ class Reader(SiteReader):
         if "@astrojs/starlight" not in self.config_text:
             return [f"{config} names no @astrojs/starlight integration: read as a Starlight site anyway"]
         return []
+
+
+def _hero(fm: dict) -> str:
+    """A splash page's hero, as its reader sees it first: ``hero.title`` and ``hero.tagline``
+    (HTML allowed in both), one paragraph each; '' for a page without one."""
+    hero = fm.get("hero")
+    if not isinstance(hero, dict):
+        return ""
+    parts = [" ".join(html_to_text(_BR.sub(" ", v)).split()) for v in (hero.get("title"), hero.get("tagline")) if isinstance(v, str)]
+    return "\n\n".join(p for p in parts if p)
 
 
 def _aliases(data: bytes, site: str) -> tuple[dict[str, str], str | None]:
