@@ -276,3 +276,24 @@ def test_a_jsonc_tsconfig_gives_its_aliases_as_text():
 
     text = b'{\n  // comment\n  "compilerOptions": { "paths": { "~/*": ["./src/*"], }, },\n}\n'
     assert _aliases(text, "docs") == ({"~/": "docs/src"}, None)
+
+
+def test_a_directive_line_with_text_after_its_label_is_a_paragraph():
+    ctx = _ctx()
+    out = asides.convert(":::caution[Heads up] Text on the line.\nMore. :::\n\n:::tip{icon=\"star\"}\nA.\n:::\n", ctx)
+    assert out.startswith(":::caution[Heads up] Text on the line.\nMore. :::\n") and "Tip: A." in out
+    assert [(n.outcome, n.line) for n in ctx.notes] == [("converted", 4)]
+
+
+def test_a_markdown_partial_of_an_mdx_page_is_read_as_markdown(tmp_path):
+    root = write_site(tmp_path / "repo", {
+        "astro.config.mjs": CONFIG,
+        "src/parts/out.md": "<pre><code>{value} and <strong>bold</strong></code></pre>\n",
+        "src/content/docs/page.mdx": "---\ntitle: Page\n---\nimport Out from '../../parts/out.md';\n\n<Out />\n",
+    })
+    report = build_json(root, tmp_path / "out")
+    assert report["dialect"]["constructs"]["mdx partial"]["resolved"] == 1
+    assert "mdx expression" not in report["dialect"]["constructs"]  # braces in Markdown are text
+    with sqlite3.connect(tmp_path / "out" / "store.sqlite") as db:
+        (text,) = db.execute("SELECT group_concat(text, '\n') FROM sections").fetchone()
+    assert "{value} and bold" in text

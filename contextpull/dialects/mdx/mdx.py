@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from . import import_paths, jsx, provided
 from ..api import Context, Included
 from ..markup import dedent_block, strip_heading_attributes
+from ..registry import NAMES, dialect
 from ..syntax import labels
 from ..syntax.labels import labelled
 from ..syntax.fences import fenced
@@ -372,8 +373,18 @@ def _imported(node: jsx.Element, env: _Env) -> str:
         return ""
     props = {k: v for k, v in node.attrs.items() if isinstance(v, str)}
     inner = _Env(env.ctx, included.folder, included, env.at(node.pos), env.codes, props=props,
-                 site_names=env.site_names)
+                 site_names=env.site_names, commonmark=env.commonmark or _markdown_partial(included, env.ctx))
     return _block(_render_source(_FRONT_MATTER.sub("", included.text, count=1), inner).strip("\n"))
+
+
+def _markdown_partial(included: Included, ctx: Context) -> bool:
+    """Whether a partial is CommonMark where it is read: a ``.md`` file on a site whose
+    generator compiles ``.md`` as Markdown, not MDX (Astro: braces in it are text, and an
+    ``import`` line is prose). Docusaurus reads every file as MDX, and a plain site's generator
+    is not known, so theirs stay MDX."""
+    if not included.path.endswith(".md") or ctx.site.dialect not in NAMES:
+        return False
+    return not dialect(ctx.site.dialect).markdown_is_mdx
 
 
 def _code_block(node: jsx.Element, env: _Env) -> str:

@@ -4,7 +4,8 @@
 ``MAX_NESTING``), shown as their title (or their type's word) before their body
 (``syntax/labels.labelled``). An ``.mdx`` page's asides are the MDX rules' (``mdx/jsx``).
 
-Fenced code is text: a ``:::`` in it opens nothing. An aside never closed ends where its parent
+Fenced code is text: a ``:::`` in it opens nothing, and neither does a ``:::tip[T]`` line with
+more text after its label (remark-directive reads that line as a paragraph, so the page shows it). An aside never closed ends where its parent
 does (remark-directive's reading), named ``unresolved``; a closing line that closes nothing is
 dropped and named; an aside nested deeper than ``MAX_NESTING`` is text. Each line is looked at
 once and each body joined once per level, so a page costs a pass times at most the nesting bound.
@@ -30,13 +31,20 @@ class _Open:
     lines: list[str] = field(default_factory=list)
 
 
-def bracket_title(rest: str) -> str:
-    """The ``[Title]`` right after a directive's name (remark-directive's label), else ''."""
-    rest = rest.strip()
-    if not rest.startswith("["):
-        return ""
-    end = rest.find("]")
-    return rest[1:end].strip() if end > 0 else ""
+def bracket_title(rest: str) -> str | None:
+    """The ``[Title]`` right after a directive's name (remark-directive's label; '' without
+    one), or None when the line is no container opener: after the label and an optional
+    ``{attributes}`` only blanks may follow (a line ``:::tip[T] text`` is a paragraph)."""
+    rest, label = rest.strip(), ""
+    if rest.startswith("["):
+        end = rest.find("]")
+        if end < 0:
+            return None
+        label, rest = rest[1:end].strip(), rest[end + 1 :]
+    if rest.startswith("{"):
+        end = rest.find("}")
+        rest = "x" if end < 0 else rest[end + 1 :]
+    return None if rest.strip() else label
 
 
 def convert(text: str, ctx, first_line: int = 1) -> str:
@@ -66,6 +74,9 @@ def convert(text: str, ctx, first_line: int = 1) -> str:
             else:
                 top.lines.append(line)
             continue
+        if bracket_title(found.title or "") is None:
+            top.lines.append(line)  # text after the label: a paragraph, as the page shows it
+            continue
         if len(stack) > MAX_NESTING:
             notes.note("unresolved", number, f":::{found.name} nested deeper than {MAX_NESTING}: kept as text")
             top.lines.append(line)
@@ -85,7 +96,7 @@ def _close(stack: list[_Open], notes: Notes, closed: bool) -> None:
     opener = done.opener
     if not closed:
         notes.note("unresolved", done.line, f":::{opener.name} never closed: read as if closed where its parent ends")
-    label = bracket_title(opener.title or "") or title(opener.name)
+    label = bracket_title(opener.title or "") or title(opener.name)  # an opener's is never None
     indent = opener.indent
     body = "\n".join(line[len(indent):] if line.startswith(indent) else line.lstrip(" \t") for line in done.lines)
     shown = labelled(label, body).split("\n")
