@@ -116,12 +116,14 @@ class Reader(SiteReader):
 
 def _hero(fm: dict) -> str:
     """A splash page's hero, as its reader sees it first: ``hero.title`` and ``hero.tagline``
-    (HTML allowed in both), one paragraph each; '' for a page without one."""
+    (HTML allowed in both), one paragraph each; '' for a page without one. A hero title that
+    is the page's title is not repeated (the heading path carries it)."""
     hero = fm.get("hero")
     if not isinstance(hero, dict):
         return ""
     parts = [" ".join(html_to_text(_BR.sub(" ", v)).split()) for v in (hero.get("title"), hero.get("tagline")) if isinstance(v, str)]
-    return "\n\n".join(p for p in parts if p)
+    title = fm.get("title")
+    return "\n\n".join(p for p in parts if p and p != (title.strip() if isinstance(title, str) else None))
 
 
 def _aliases(data: bytes, site: str) -> tuple[dict[str, str], str | None]:
