@@ -116,7 +116,7 @@ def _render_source(text: str, env: _Env) -> str:
         if not escapes:
             env.ctx.note(kind, "converted", env.line or line)
     env.imports.update((imp.name, imp) for imp in imports)
-    tree, problems = jsx.parse(masked)
+    tree, problems = jsx.parse(masked, expressions=not env.commonmark)
     for message, pos in problems:
         env.note("jsx", "unresolved", pos, message)
     return _render(tree, env)
