@@ -98,6 +98,9 @@ def _close(stack: list[_Open], notes: Notes, closed: bool) -> None:
         notes.note("unresolved", done.line, f":::{opener.name} never closed: read as if closed where its parent ends")
     label = bracket_title(opener.title or "") or title(opener.name)  # an opener's is never None
     indent = opener.indent
+    if not indent:  # the common case: the body as one piece, no line looked at again
+        stack[-1].lines.extend(["", labelled(label, "\n".join(done.lines)), ""])
+        return
     body = "\n".join(line[len(indent):] if line.startswith(indent) else line.lstrip(" \t") for line in done.lines)
     shown = labelled(label, body).split("\n")
     stack[-1].lines.extend(["", *(indent + s if s else s for s in shown), ""])
