@@ -26,11 +26,11 @@ from typing import NamedTuple
 from ..data.front_matter import split_front_matter
 from ..mdx.provided import Shown
 from ..syntax.containers import MAX_NESTING
-from ..syntax.fences import code_ranges, fenced
+from ..syntax.fences import fenced, tags_outside_code
 from ..syntax.labels import labelled
 from ..syntax.line_map import LineMap
 from ..syntax.options import arguments
-from ..syntax.template_tags import Lexer, Syntax
+from ..syntax.template_tags import Syntax
 from . import components
 from .notes import Notes
 
@@ -91,24 +91,12 @@ def convert(text: str, ctx, within=None, at_line: int | None = None) -> str:
 
 def _tags(text: str, at_line: int | None) -> list[_Tag]:
     """The tags of ``text`` outside code, left to right."""
-    fences, spans = code_ranges(text)
     lines = LineMap(text)
-    lexer = Lexer(text, MARKDOC)
-    out: list[_Tag] = []
-    pos = f = s = 0
-    while True:
-        found = lexer.next(pos)
-        if found is None:
-            return out
-        while f < len(fences) and fences[f][1] <= found.start:
-            f += 1
-        while s < len(spans) and spans[s][1] <= found.start:
-            s += 1
+
+    def read(found) -> _Tag | None:
         named = _NAME.match(found.body)
-        if (f < len(fences) and fences[f][0] < found.end) or (s < len(spans) and spans[s][0] <= found.start) \
-                or named is None:
-            pos = found.start + 2
-            continue
+        if named is None:
+            return None
         rest = found.body[named.end():].rstrip()
         alone = rest.endswith("/")
         args = {}
@@ -116,8 +104,9 @@ def _tags(text: str, at_line: int | None) -> list[_Tag]:
             if arg.name is not None:
                 args.setdefault(arg.name, arg.value)
         line = at_line if at_line is not None else lines.line(found.start)
-        out.append(_Tag(named.group(2).lower(), args, bool(named.group(1)), alone, found.start, found.end, line))
-        pos = found.end
+        return _Tag(named.group(2).lower(), args, bool(named.group(1)), alone, found.start, found.end, line)
+
+    return list(tags_outside_code(text, MARKDOC, read))
 
 
 class _Reading:
