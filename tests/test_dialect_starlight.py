@@ -74,6 +74,8 @@ import Install from '@/components/install.md';
 
 <Code code="let x = 1;" lang="js" />
 
+<Code code={importedCode} lang="js" />
+
 :::tip[Watering]
 Water in the morning.
 :::

@@ -291,6 +291,9 @@ def _element(node: jsx.Element, env: _Env, tab_labels: dict[str, str] | None) ->
 def _shown(node: jsx.Element, shown: provided.Shown, env: _Env) -> str:
     """A generator's own component as its reader shows it (``provided.Shown``): a block when
     its tag stands alone on its line, else inline (a badge in a heading)."""
+    if shown.problem:
+        env.note("jsx component", "unresolved", node.pos, f"<{node.name}>: {shown.problem}")
+        return ""
     env.note("jsx component", "converted", node.pos)
     if shown.code is not None:
         return _block(mask(fenced(dedent_block(shown.code.strip("\n")), shown.language), env.codes))

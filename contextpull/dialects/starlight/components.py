@@ -10,7 +10,7 @@ rules' ``SiteReader.mdx_component`` hook) and a Markdoc tag (``{% aside type="ti
 - ``Badge``: its ``text`` where it stands (a heading's badge reads as a word of the heading);
 - ``Icon``: nothing (a picture);
 - ``Code``: its ``code`` fenced in its ``lang`` when the code is a literal string; code from a
-  JavaScript value is left to the generic rules, which name it.
+  JavaScript value (an imported file's text) is never run: nothing is kept, and it is named.
 """
 
 from __future__ import annotations
@@ -43,7 +43,9 @@ def shown(name: str, attrs: dict) -> Shown | None:
         return Shown(None, _text(attrs, "text"))
     if key == "code":
         code = attrs.get("code")
-        return Shown(code=code, language=_text(attrs, "lang")) if isinstance(code, str) else None
+        if isinstance(code, str):
+            return Shown(code=code, language=_text(attrs, "lang"))
+        return Shown(problem="its code is a JavaScript value, never run: nothing kept")
     if key in _BODY_ONLY:
         return Shown()
     return None

@@ -156,6 +156,9 @@ class _Reading:
             else:
                 self.notes.note("unresolved", tag.line, f"unknown tag {{% {name} %}}: dropped, its text kept")
             return _block(body.strip("\n")) if body.strip() else ""
+        if shown.problem:
+            self.notes.note("unresolved", tag.line, f"{{% {name} %}}: {shown.problem}")
+            return ""
         self.notes.note("converted", tag.line)
         return _shown(name, shown, body)
 
