@@ -33,6 +33,7 @@ PAGES = {
     "astro.config.mjs": CONFIG,
     "tsconfig.json": '{"compilerOptions": {"paths": {"@/*": ["src/*"]}}}\n',
     "README.md": "# Repository notes\n",
+    "settings.json": '{"water": "daily"}\n',
     "src/components/install.md": "Run `garden init` in a new folder.\n",
     "src/content/docs/index.mdx": """---
 title: Garden
@@ -42,6 +43,7 @@ hero:
 ---
 import { Card, CardGrid, LinkCard, Tabs, TabItem, Aside, Badge, Steps, Code } from '@astrojs/starlight/components';
 import Install from '@/components/install.md';
+import settings from '../../../settings.json?raw';
 
 <CardGrid>
   <Card title="Fast" icon="rocket">
@@ -75,6 +77,11 @@ import Install from '@/components/install.md';
 <Code code="let x = 1;" lang="js" />
 
 <Code code={importedCode} lang="js" />
+
+<Code code={settings} lang="json" />
+
+<Code code={`two
+lines`} lang="sh" />
 
 :::tip[Watering]
 Water in the morning.

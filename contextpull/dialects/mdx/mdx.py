@@ -266,7 +266,7 @@ def _element(node: jsx.Element, env: _Env, tab_labels: dict[str, str] | None) ->
         return _block(_labelled(label, _body(rest, env), env))
     if name == "CodeBlock":
         return _code_block(node, env)
-    shown = None if env.commonmark or name[:1].islower() else env.ctx.reader.mdx_component(name, attrs)
+    shown = None if env.commonmark or name[:1].islower() else env.ctx.reader.mdx_component(name, _literal_attrs(attrs, env))
     if shown is not None:
         return _shown(node, shown, env)
     construct = "html element" if name[:1].islower() else "jsx component"
@@ -291,12 +291,15 @@ def _element(node: jsx.Element, env: _Env, tab_labels: dict[str, str] | None) ->
 def _shown(node: jsx.Element, shown: provided.Shown, env: _Env) -> str:
     """A generator's own component as its reader shows it (``provided.Shown``): a block when
     its tag stands alone on its line, else inline (a badge in a heading)."""
-    if shown.problem:
-        env.note("jsx component", "unresolved", node.pos, f"<{node.name}>: {shown.problem}")
-        return ""
+    if shown.code_from:
+        code = _attribute_code(node.attrs.get(shown.code_from), env, node.pos)
+        if code is None:
+            env.note("jsx component", "unresolved", node.pos,
+                     f"<{node.name}>: its {shown.code_from} is JavaScript, never run: nothing kept")
+            return ""
+        env.note("jsx component", "converted", node.pos)
+        return _block(mask(fenced(dedent_block(code.strip("\n")), shown.language), env.codes))
     env.note("jsx component", "converted", node.pos)
-    if shown.code is not None:
-        return _block(mask(fenced(dedent_block(shown.code.strip("\n")), shown.language), env.codes))
     body = _body(node.children, env) if node.children else ""
     text = "\n\n".join(p for p in (shown.text.strip(), body) if p)
     if not node.block:
@@ -304,6 +307,36 @@ def _shown(node: jsx.Element, shown: provided.Shown, env: _Env) -> str:
     if shown.label:
         return _block(_labelled(shown.label, text, env))
     return _block(text) if text else ""
+
+
+def _literal_attrs(attrs: dict, env: _Env) -> dict:
+    """Attributes as a generator's hook reads them: a ``{`template`}`` whose code was masked is
+    its string again; any other expression stays an ``Expr``."""
+    out = {}
+    for key, value in attrs.items():
+        if isinstance(value, jsx.Expr):
+            literal = jsx.Expr(unmask(value.source, env.codes), value.pos).literal
+            value = value if literal is None else literal
+        out[key] = value
+    return out
+
+
+def _attribute_code(value, env: _Env, pos: int) -> str | None:
+    """The code an attribute gives: a string, a string literal, or the text of the raw import
+    (``import x from './x.ts?raw'``) it names; None for any other JavaScript."""
+    if isinstance(value, str):
+        return unmask(value, env.codes)
+    if not isinstance(value, jsx.Expr):
+        return None
+    source = unmask(value.source, env.codes)
+    literal = jsx.Expr(source, value.pos).literal
+    if literal is not None:
+        return literal
+    imp = env.imports.get(source.strip())
+    if imp is None or imp.kind != "raw":
+        return None
+    included = _include(imp, env, pos, "mdx raw import")
+    return None if included is None else included.text.rstrip("\n")
 
 
 def _undefined(name: str, env: _Env) -> bool:

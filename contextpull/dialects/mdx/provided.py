@@ -26,14 +26,13 @@ from ..api import Context
 class Shown(NamedTuple):
     """What a generator's own component shows (``SiteReader.mdx_component``): its body under
     ``label`` (none: the body alone), after ``text`` taken from its attributes (a card's
-    description, a badge's text); or, with ``code`` set, that code fenced with ``language``; or,
-    with ``problem`` set, nothing, and the problem named (code given as a JavaScript value)."""
+    description, a badge's text); or, with ``code_from`` set, the code that attribute gives
+    (a string, or the text of a raw import it names) fenced with ``language``."""
 
     label: str | None = None
     text: str = ""
-    code: str | None = None
+    code_from: str = ""
     language: str = ""
-    problem: str = ""
 
 # theme-classic's MDXComponents: the names a page may use without importing them.
 DOCUSAURUS_COMPONENTS = frozenset({"Head", "Details", "Mermaid"})

@@ -9,8 +9,8 @@ rules' ``SiteReader.mdx_component`` hook) and a Markdoc tag (``{% aside type="ti
   their text;
 - ``Badge``: its ``text`` where it stands (a heading's badge reads as a word of the heading);
 - ``Icon``: nothing (a picture);
-- ``Code``: its ``code`` fenced in its ``lang`` when the code is a literal string; code from a
-  JavaScript value (an imported file's text) is never run: nothing is kept, and it is named.
+- ``Code``: its ``code`` fenced in its ``lang``: a string, or in MDX the text of a ``?raw``
+  import it names; any other JavaScript value is never run: nothing is kept, and it is named.
 """
 
 from __future__ import annotations
@@ -42,10 +42,7 @@ def shown(name: str, attrs: dict) -> Shown | None:
     if key == "badge":
         return Shown(None, _text(attrs, "text"))
     if key == "code":
-        code = attrs.get("code")
-        if isinstance(code, str):
-            return Shown(code=code, language=_text(attrs, "lang"))
-        return Shown(problem="its code is a JavaScript value, never run: nothing kept")
+        return Shown(code_from="code", language=_text(attrs, "lang"))
     if key in _BODY_ONLY:
         return Shown()
     return None

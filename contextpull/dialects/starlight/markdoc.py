@@ -156,16 +156,17 @@ class _Reading:
             else:
                 self.notes.note("unresolved", tag.line, f"unknown tag {{% {name} %}}: dropped, its text kept")
             return _block(body.strip("\n")) if body.strip() else ""
-        if shown.problem:
-            self.notes.note("unresolved", tag.line, f"{{% {name} %}}: {shown.problem}")
+        code = tag.args.get(shown.code_from) if shown.code_from else None
+        if shown.code_from and not code:
+            self.notes.note("unresolved", tag.line, f"{{% {name} %}}: no {shown.code_from} given as a string: nothing kept")
             return ""
         self.notes.note("converted", tag.line)
+        if code is not None:
+            return _block(fenced(code.strip("\n"), shown.language))
         return _shown(name, shown, body)
 
 
 def _shown(name: str, shown: Shown, body: str) -> str:
-    if shown.code is not None:
-        return _block(fenced(shown.code.strip("\n"), shown.language))
     text = "\n\n".join(p for p in (shown.text, body.strip("\n")) if p.strip())
     if name in components.INLINE:
         return " ".join(p for p in (shown.label, " ".join(text.split())) if p)
