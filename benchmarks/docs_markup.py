@@ -22,7 +22,7 @@ import re
 import sqlite3
 from pathlib import Path
 
-DOC_EXTENSIONS = (".md", ".markdown", ".mdown", ".mkd", ".mdx", ".rst", ".ipynb", ".txt", ".adoc",
+DOC_EXTENSIONS = (".md", ".markdown", ".mdown", ".mkd", ".mdx", ".mdoc", ".rst", ".ipynb", ".txt", ".adoc",
                   ".asciidoc", ".org", ".textile", ".rmd", ".qmd")
 
 _M = re.MULTILINE
@@ -92,8 +92,9 @@ def outside_code(text: str) -> str:
 
 
 def markup_in(heading_path: str, text: str) -> list[str]:
-    """The names of the MARKUP patterns one section shows."""
-    return _markup_in_prose(heading_path, outside_code(text))
+    """The names of the MARKUP patterns one section shows; a heading's code spans are code too
+    (Starlight's docs title a section "`<Badge>` Props")."""
+    return _markup_in_prose(_SPAN.sub(lambda s: s.group(1) + s.group(1), heading_path), outside_code(text))
 
 
 def _markup_in_prose(heading_path: str, prose: str) -> list[str]:
@@ -119,6 +120,7 @@ INCLUDES_OUTSIDE_CODE = [
     ("rst include", re.compile(r"^\s*\.\.[ \t]+(?:include|literalinclude)::[ \t]*(\S+)", _M)),
     ("vitepress include", re.compile(r"<!--\s*@include:\s*((?:(?!-->)[^\s{#])+)")),
     ("vitepress code import", re.compile(r"^\s*<<<[ \t]+([^\s{#\[]+)", _M)),
+    ("markdoc partial", re.compile(r"(?<!\{)\{%-?\s*partial\s+file=[\"']([^\"'\n]+)[\"']")),
 ]
 
 
@@ -158,6 +160,9 @@ def target_exists(construct: str, target: str, doc_folder: Path, docs: Path, rep
     elif name.startswith("@site/"):
         name = name[len("@site/"):]
         bases = ancestors + [p / "website" for p in ancestors]
+    elif name.startswith(("@/", "~/")):  # a tsconfig alias of an Astro site's src/
+        name = name[2:]
+        bases = [p / "src" for p in ancestors]
     else:
         name = name.lstrip("/")
         bases = ancestors

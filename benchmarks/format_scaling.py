@@ -41,6 +41,8 @@ FORMATS = {
     "mdx": ("docusaurus", "docs/page.mdx", {"docusaurus.config.js": "module.exports = {title: 'S'};\n"}),
     "rst": ("sphinx", "page.rst", {"conf.py": "project = 'S'\n"}),
     "ipynb": ("plain", "page.ipynb", {}),
+    "md starlight": ("starlight", "src/content/docs/page.md", {"astro.config.mjs": "import starlight from '@astrojs/starlight';\n"}),
+    "mdoc": ("starlight", "src/content/docs/page.mdoc", {"astro.config.mjs": "import starlight from '@astrojs/starlight';\n"}),
 }
 
 _NOTES = {
@@ -52,6 +54,8 @@ _NOTES = {
     "sphinx": "```{{note}}\nThe value {n} is kept between runs.\n```\n",
     "docusaurus": ":::note\n\nThe value {n} is kept between runs.\n\n:::\n",
     "vitepress": "::: tip Keep it\nThe value {n} is kept between runs <Badge text=\"new\" />.\n:::\n",
+    "starlight": ":::note[Keep it]\nThe value {n} is kept between runs.\n:::\n",
+    "markdoc": '{{% aside type="note" %}}\nThe value {n} is kept between runs.\n{{% /aside %}}\n',
 }
 
 
@@ -92,7 +96,7 @@ def page(fmt: str, size: int) -> str:
         if fmt == "rst":
             piece = rst_section(n)
         else:
-            piece = markdown_section(n, "docusaurus" if fmt == "mdx" else dialect)
+            piece = markdown_section(n, {"mdx": "docusaurus", "mdoc": "markdoc"}.get(fmt, dialect))
             if fmt == "mdx" and n % 10 == 0:
                 piece += f'<Tabs groupId="g{n}">\n\nTabbed text {n}.\n\n</Tabs>\n\n'
         if fmt == "ipynb":

@@ -38,7 +38,8 @@ from format_scaling import FORMATS, page  # noqa: E402
 # dialect label -> the format_scaling format that gives its site and page
 DIALECTS = {"plain": "md plain", "mkdocs": "md mkdocs", "docusaurus": "md docusaurus", "mdx": "mdx",
             "hugo": "md hugo", "mdbook": "md mdbook", "jekyll": "md jekyll", "sphinx-rst": "rst",
-            "sphinx-myst": "md sphinx", "vitepress": "md vitepress"}
+            "sphinx-myst": "md sphinx", "vitepress": "md vitepress", "starlight": "md starlight",
+            "markdoc": "mdoc"}
 OPENERS = ["`", " ", ":::", "{%", "{{<", "<", "[", "*", "{", "<<<", "<!--@include:", "<!--@include: x.md-->"]
 RST_LINE = 9_999
 WALL = False

@@ -80,6 +80,9 @@ REPOSITORIES = [
     ("vitepress", "vitepress", "https://github.com/vuejs/vitepress", "ed2bfb266ef788e86d1a73fe3cd7708a4cd5e260", "docs"),
     ("vitest", "vitepress", "https://github.com/vitest-dev/vitest", "c3ba16b35847d27fb9f01f38cdcb047c77e121f8", "docs"),
     ("vite", "vitepress", "https://github.com/vitejs/vite", "a98c8d95d552c6fa98ab66fb810f5b39ad5abf49", "docs"),
+    ("starlight", "starlight", "https://github.com/withastro/starlight", "3999be7cc18b41095d61e3b63d68ff3e6c6c050b", "docs/src/content/docs"),
+    ("biome-website", "starlight", "https://github.com/biomejs/website", "830c2a8d641c6c34ca551ff703dab758694c75e1", "src/content/docs"),
+    ("tmgrammar-toolkit", "starlight", "https://github.com/svallory/tmgrammar-toolkit", "53cc136feb8907a628b9717678e40a6da6f974f5", "apps/site/src/content/docs"),
 ]
 
 def find_key(value, key: str):

@@ -78,6 +78,6 @@ CREATE TABLE summary_cache (
 );
 """
 
-DOCUMENT_KINDS = ("markdown", "text", "pdf", "docx", "xlsx", "pptx", "mdx", "rst", "ipynb")
+DOCUMENT_KINDS = ("markdown", "text", "pdf", "docx", "xlsx", "pptx", "mdx", "rst", "ipynb", "markdoc")
 SECTION_KINDS = ("prose", "table", "code", "mixed")
 INDEX_MODES = ("flat", "compact", "hierarchical")

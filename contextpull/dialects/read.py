@@ -30,7 +30,7 @@ from .api import Note, Site
 from .context import DocumentContext
 from .data.front_matter import split_front_matter
 from .embedded import Embedded
-from .registry import NAMES, dialect
+from .registry import DIALECTS, NAMES, dialect, reads_kind
 from .site_reader import SiteReader, open_site
 
 
@@ -48,6 +48,10 @@ def read_document(
     """``ParseError`` for a file that is empty or binary, as ``parse_file``; otherwise a result.
     ``reader`` is the site opened for the build (``site_reader.open_site``); without one the
     site is opened for this document alone."""
+    if not reads_kind(site.dialect, kind):
+        owners = " or ".join(d.name for d in DIALECTS if kind in d.own_kinds)
+        raise ParseError(f"{kind.capitalize()} (.{path.rpartition('.')[2]}) is read on a {owners} site only"
+                         f" (--dialect {owners}), not in a {site.dialect} build")
     if reader is None:
         reader = open_site(site)
     text = normalize_newlines(decode_text(data))

@@ -61,6 +61,10 @@ class Dialect:
     # called with (door, folder), says the folder holds the generator's own layout (Nextra's
     # ``_meta`` files, ``app/**/page.mdx``). It looks at names and reads files as data only.
     confirm: str = ""
+    # Document kinds (``parsing.parse.KINDS``) only this generator's pages are written in, read
+    # on its sites alone (``reads_kind``): Markdoc's ``.mdoc`` means something only where an
+    # Astro site's Markdoc integration renders it; elsewhere it is a named skip.
+    own_kinds: tuple[str, ...] = ()
 
 
 DIALECTS = (
@@ -98,6 +102,11 @@ DIALECTS = (
         "nextra", ("next.config.js", "next.config.mjs", "next.config.ts", "next.config.cjs"), "nextra.dialect",
         markdown_is_mdx=True, confirm="nextra.layout:is_nextra",
     ),
+    Dialect(
+        "starlight",
+        ("astro.config.mjs", "astro.config.js", "astro.config.ts", "astro.config.mts", "astro.config.cjs"),
+        "starlight.dialect", own_kinds=("markdoc",),
+    ),
     Dialect("gitbook", (".gitbook.yaml", ".gitbook.yml"), "gitbook.dialect", fallback=True),
 )
 
@@ -109,3 +118,12 @@ _BY_NAME = {d.name: d for d in DIALECTS}
 
 def dialect(name: str) -> Dialect:
     return _BY_NAME[name]
+
+
+# The kinds some row reads on its own sites only (``Dialect.own_kinds``).
+OWN_KINDS = frozenset(k for d in DIALECTS for k in d.own_kinds)
+
+
+def reads_kind(name: str, kind: str) -> bool:
+    """Whether a site of the dialect ``name`` (``plain`` too) reads documents of ``kind``."""
+    return kind not in OWN_KINDS or (name in _BY_NAME and kind in _BY_NAME[name].own_kinds)

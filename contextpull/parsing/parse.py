@@ -25,11 +25,14 @@ KINDS = {
     ".mdx": "mdx",
     ".rst": "rst",
     ".ipynb": "ipynb",
+    # Markdoc: read on an Astro Starlight site only (``registry.Dialect.own_kinds``), a named
+    # skip in any other build.
+    ".mdoc": "markdoc",
 }
 # The kinds a plain build reads as it always did, and the kinds a dialect reads (markdown only
 # when the site is not plain): engine.build_record chooses the path by these.
 PLAIN_KINDS = ("markdown", "text", "docx", "xlsx", "pptx", "pdf")
-DIALECT_KINDS = ("markdown", "mdx", "rst", "ipynb")
+DIALECT_KINDS = ("markdown", "mdx", "rst", "ipynb", "markdoc")
 
 # kind -> (module in this package, function)
 _PARSERS = {

@@ -36,11 +36,11 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..data.front_matter import split_front_matter
-from ..syntax.fences import code_spans, split_code
+from ..syntax.fences import tags_outside_code
 from ..syntax.labels import class_label, labelled, title
 from ..syntax.line_map import LineMap
 from ..syntax.options import arguments
-from ..syntax.template_tags import Lexer, Syntax
+from ..syntax.template_tags import Syntax
 
 GITBOOK = Syntax((("%", "{%", "%}"),), max_chars=10_000)
 MAX_DEPTH = 32
@@ -136,26 +136,12 @@ def _maybe_closed(name: str) -> bool:
 
 def _tags(text: str, at_line: int | None) -> list[_Tag]:
     """The tags of ``text`` outside code, left to right."""
-    fences, spans = _code_ranges(text)
     lines = LineMap(text)
-    lexer = Lexer(text, GITBOOK)
-    out: list[_Tag] = []
-    pos = f = s = 0
-    while True:
-        found = lexer.next(pos)
-        if found is None:
-            return out
-        while f < len(fences) and fences[f][1] <= found.start:
-            f += 1
-        while s < len(spans) and spans[s][1] <= found.start:
-            s += 1
+
+    def read(found) -> _Tag | None:
         named = _NAME.match(found.body)
-        # in a code block or span, into a code block (a span may stand inside: a tab's title), or
-        # not a tag: text, read on after its opener
-        if (f < len(fences) and fences[f][0] < found.end) or (s < len(spans) and spans[s][0] <= found.start) \
-                or named is None:
-            pos = found.start + 2
-            continue
+        if named is None:
+            return None
         args: dict[str, str] = {}
         positional: list[str] = []
         for arg in arguments(found.body[named.end():], spaced=True):
@@ -164,22 +150,9 @@ def _tags(text: str, at_line: int | None) -> list[_Tag]:
             else:
                 args.setdefault(arg.name.lower(), arg.value)
         line = at_line if at_line is not None else lines.line(found.start)
-        out.append(_Tag(named.group(1).lower(), args, tuple(positional), found.start, found.end, line))
-        pos = found.end
+        return _Tag(named.group(1).lower(), args, tuple(positional), found.start, found.end, line)
 
-
-def _code_ranges(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """(start, end) of each fenced block, and of each inline code span, in order."""
-    fences: list[tuple[int, int]] = []
-    spans: list[tuple[int, int]] = []
-    offset = 0
-    for is_code, chunk in split_code(text):
-        if is_code:
-            fences.append((offset, offset + len(chunk)))
-        else:
-            spans.extend((offset + s, offset + e) for s, e in code_spans(chunk))
-        offset += len(chunk) + 1
-    return fences, spans
+    return list(tags_outside_code(text, GITBOOK, read))
 
 
 class _Reading:

@@ -190,9 +190,11 @@ def _directive_title(rest: str) -> str:
     return rest[: found.start].strip()
 
 
-def parse(text: str) -> tuple[list, list[tuple[str, int]]]:
+def parse(text: str, expressions: bool = True) -> tuple[list, list[tuple[str, int]]]:
     """The tree of ``text`` and its problems as (message, pos): unclosed or stray tags and
-    directives. Text nodes are strings; the tree's text joined is the input with tags removed."""
+    directives. Text nodes are strings; the tree's text joined is the input with tags removed.
+    Without ``expressions`` (a file read as CommonMark) braces are text, and tags between them
+    are read like any other."""
     root: list = []
     stack: list[Element | Directive] = []
     problems: list[tuple[str, int]] = []
@@ -203,7 +205,7 @@ def parse(text: str) -> tuple[list, list[tuple[str, int]]]:
     last = 0
     i = 0
     n = len(text)
-    ends = brace_ends(text) if "{" in text else {}
+    ends = brace_ends(text) if expressions and "{" in text else {}
     # A ``{`` that never closes is text: only those in ``ends`` are visited, beside the pattern's
     # candidates, so a page of unclosed braces is not walked one brace at a time.
     braces = sorted(ends)

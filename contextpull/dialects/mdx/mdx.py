@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import html
 import json
-import posixpath
 import re
 from dataclasses import dataclass, field
 
 from . import import_paths, jsx, provided
 from ..api import Context, Included
 from ..markup import dedent_block, strip_heading_attributes
+from ..registry import NAMES, dialect
 from ..syntax import labels
 from ..syntax.labels import labelled
 from ..syntax.fences import fenced
@@ -115,7 +115,7 @@ def _render_source(text: str, env: _Env) -> str:
         if not escapes:
             env.ctx.note(kind, "converted", env.line or line)
     env.imports.update((imp.name, imp) for imp in imports)
-    tree, problems = jsx.parse(masked)
+    tree, problems = jsx.parse(masked, expressions=not env.commonmark)
     for message, pos in problems:
         env.note("jsx", "unresolved", pos, message)
     return _render(tree, env)
@@ -246,8 +246,9 @@ def _element(node: jsx.Element, env: _Env, tab_labels: dict[str, str] | None) ->
     name, attrs = node.name, node.attrs
     if name in env.imports:
         return _imported(node, env)
-    # components the site's generator draws its own way (``SiteReader.mdx_components``)
-    site_reading = getattr(getattr(env.ctx, "reader", None), "mdx_components", {}).get(name)
+    # components the site's generator draws its own way (``SiteReader.mdx_components``); a file
+    # read as CommonMark has none
+    site_reading = None if env.commonmark else env.ctx.reader.mdx_components.get(name)
     if site_reading is not None:
         return site_reading(node, env)
     if name == "Admonition":
@@ -286,24 +287,6 @@ def _element(node: jsx.Element, env: _Env, tab_labels: dict[str, str] | None) ->
     if node.block:
         return _block(_body(node.children, env))
     return _render(node.children, env)
-
-
-# What a dialect's component readers (``SiteReader.mdx_components``) build their text with: a block of
-# its own, children as a block's (dedented) text, children inline, a block labelled before its text.
-def block(text: str) -> str:
-    return _block(text)
-
-
-def body(nodes: list, env: _Env) -> str:
-    return _body(nodes, env)
-
-
-def render(nodes: list, env: _Env) -> str:
-    return _render(nodes, env)
-
-
-def labelled_block(label: str, nodes: list, env: _Env) -> str:
-    return _block(_labelled(label, _body(nodes, env), env))
 
 
 def _undefined(name: str, env: _Env) -> bool:
@@ -376,8 +359,18 @@ def _imported(node: jsx.Element, env: _Env) -> str:
         return ""
     props = {k: v for k, v in node.attrs.items() if isinstance(v, str)}
     inner = _Env(env.ctx, included.folder, included, env.at(node.pos), env.codes, props=props,
-                 site_names=env.site_names)
+                 site_names=env.site_names, commonmark=env.commonmark or _markdown_partial(included, env.ctx))
     return _block(_render_source(_FRONT_MATTER.sub("", included.text, count=1), inner).strip("\n"))
+
+
+def _markdown_partial(included: Included, ctx: Context) -> bool:
+    """Whether a partial is CommonMark where it is read: a ``.md`` file on a site whose
+    generator compiles ``.md`` as Markdown, not MDX (Astro: braces in it are text, and an
+    ``import`` line is prose). Docusaurus reads every file as MDX, and a plain site's generator
+    is not known, so theirs stay MDX."""
+    if not included.path.endswith(".md") or ctx.site.dialect not in NAMES:
+        return False
+    return not dialect(ctx.site.dialect).markdown_is_mdx
 
 
 def _code_block(node: jsx.Element, env: _Env) -> str:

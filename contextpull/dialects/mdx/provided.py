@@ -18,8 +18,21 @@ from __future__ import annotations
 
 import posixpath
 import re
+from typing import NamedTuple
 
 from ..api import Context
+
+
+class Shown(NamedTuple):
+    """What a generator's own component shows (``SiteReader.mdx_component``): its body under
+    ``label`` (none: the body alone), after ``text`` taken from its attributes (a card's
+    description, a badge's text); or, with ``code_from`` set, the code that attribute gives
+    (a string, or the text of a raw import it names) fenced with ``language``."""
+
+    label: str | None = None
+    text: str = ""
+    code_from: str = ""
+    language: str = ""
 
 # theme-classic's MDXComponents: the names a page may use without importing them.
 DOCUSAURUS_COMPONENTS = frozenset({"Head", "Details", "Mermaid"})

@@ -18,7 +18,7 @@ the text inside every one stays.
 from __future__ import annotations
 
 from ..mdx import jsx
-from ..mdx.mdx import block, body, labelled_block, render
+from ..mdx.site_components import block, body, labelled_block, render
 from ..syntax import labels
 from . import meta
 

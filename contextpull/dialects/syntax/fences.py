@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import TypeVar
 
+from .template_tags import Lexer, Syntax, Tag
 from ...parsing.fence_rule import COMMONMARK, SHARED, Fence, Rule, close_index, closes, code_lines, open_fence
 
-__all__ = ["COMMONMARK", "SHARED", "Fence", "Rule", "close_index", "closes", "code_lines", "code_spans", "fenced",
-           "open_fence", "outside_code", "outside_inline_code", "split_code"]
+__all__ = ["COMMONMARK", "SHARED", "Fence", "Rule", "close_index", "closes", "code_lines", "code_ranges", "code_spans", "fenced",
+           "open_fence", "outside_code", "outside_inline_code", "split_code", "tags_outside_code"]
 
 
 def split_code(text: str) -> list[tuple[bool, str]]:
@@ -163,3 +165,46 @@ class _LongestRunAfter:
 
     def __call__(self, position: int) -> int:
         return self._longest[bisect.bisect_left(self._starts, position)]
+
+
+def code_ranges(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """(start, end) offsets of each fenced block and of each inline code span of ``text``, in
+    order: for a tag lexer that reads the whole text and must leave what lies in code as text."""
+    fences: list[tuple[int, int]] = []
+    spans: list[tuple[int, int]] = []
+    offset = 0
+    for is_code, chunk in split_code(text):
+        if is_code:
+            fences.append((offset, offset + len(chunk)))
+        else:
+            spans.extend((offset + s, offset + e) for s, e in code_spans(chunk))
+        offset += len(chunk) + 1
+    return fences, spans
+
+
+T = TypeVar("T")
+
+
+def tags_outside_code(text: str, syntax: Syntax, read: Callable[[Tag], T | None]) -> Iterator[T]:
+    """``read(tag)`` of each template tag of ``text`` (``template_tags.Lexer``) that is not in
+    fenced code, does not reach into it, and does not start in an inline code span (a span may
+    stand inside a tag: a tab's title), left to right. ``read`` gives None for a tag that is
+    not one (a name it does not accept): it is text, and the lexer reads on after its opener."""
+    fences, spans = code_ranges(text)
+    lexer = Lexer(text, syntax)
+    pos = f = s = 0
+    while True:
+        found = lexer.next(pos)
+        if found is None:
+            return
+        while f < len(fences) and fences[f][1] <= found.start:
+            f += 1
+        while s < len(spans) and spans[s][1] <= found.start:
+            s += 1
+        in_code = (f < len(fences) and fences[f][0] < found.end) or (s < len(spans) and spans[s][0] <= found.start)
+        value = None if in_code else read(found)
+        if value is None:
+            pos = found.start + 2
+            continue
+        yield value
+        pos = found.end

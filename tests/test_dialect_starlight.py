@@ -1,0 +1,317 @@
+"""The Astro Starlight dialect (contextpull/dialects/starlight/): a site's pages stored as they
+show (asides, components in MDX and Markdoc, partials through the guarded resolver, an aliased
+import, the hero, titles), detection from ``astro.config.*``, its page rule, ``.mdoc`` a named
+skip elsewhere, and bad input: unclosed asides and tags, a megabyte of openers, partials that
+escape the repository or loop, a malformed configuration, each a named note, never a traceback.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from contextpull.dialects.api import Site
+from contextpull.dialects.detect import detect_site
+from contextpull.dialects.mdx import mdx
+from contextpull.dialects.site_reader import open_site
+from contextpull.dialects.starlight import asides, markdoc
+from contextpull.dialects.starlight.notes import MAX_WARNINGS
+
+from memory_context import FakeContext
+from site_build import build_json, write_site
+
+CONFIG = """import { defineConfig } from 'astro/config';
+import starlight from '@astrojs/starlight';
+import markdoc from '@astrojs/markdoc';
+
+export default defineConfig({ integrations: [markdoc(), starlight({ title: 'Garden' })] });
+"""
+
+PAGES = {
+    "astro.config.mjs": CONFIG,
+    "tsconfig.json": '{"compilerOptions": {"paths": {"@/*": ["src/*"]}}}\n',
+    "README.md": "# Repository notes\n",
+    "settings.json": '{"water": "daily"}\n',
+    "src/components/install.md": "Run `garden init` in a new folder.\n",
+    "src/content/docs/index.mdx": """---
+title: Garden
+hero:
+  title: Grow docs
+  tagline: Everything <strong>you</strong> need.<br>Nothing more.
+---
+import { Card, CardGrid, LinkCard, Tabs, TabItem, Aside, Badge, Steps, Code } from '@astrojs/starlight/components';
+import Install from '@/components/install.md';
+import settings from '../../../settings.json?raw';
+
+<CardGrid>
+  <Card title="Fast" icon="rocket">
+    Pages load quickly.
+  </Card>
+  <LinkCard title="Guides" href="/guide/" description="Learn the basics." />
+</CardGrid>
+
+## Install <Badge text="New" />
+
+<Install />
+
+<Tabs>
+  <TabItem label="npm">
+    Use npm.
+  </TabItem>
+  <TabItem label="pnpm">
+    Use pnpm.
+  </TabItem>
+</Tabs>
+
+<Aside type="caution">
+  Back up the soil first.
+</Aside>
+
+<Steps>
+1. Dig.
+2. Plant.
+</Steps>
+
+<Code code="let x = 1;" lang="js" />
+
+<Code code={importedCode} lang="js" />
+
+<Code code={settings} lang="json" />
+
+<Code code={`two
+lines`} lang="sh" />
+
+:::tip[Watering]
+Water in the morning.
+:::
+""",
+    "src/content/docs/guide.md": """---
+title: Guide
+sidebar:
+  label: The guide
+---
+Intro. <!-- an editor's note -->
+
+:::note
+Soil is **alive**.
+:::
+
+:::caution[Mind the frost]
+Cover the beds.
+
+:::danger
+Never in January.
+:::
+:::
+
+```md
+:::tip
+This is how an aside is written.
+:::
+```
+""",
+    "src/content/docs/label-only.md": "---\nsidebar:\n  label: Only a label\n---\nText of a page without a title.\n",
+    "src/content/docs/ref.mdoc": """---
+title: Reference
+---
+{% aside type="tip" title="Before you start" %}
+Read the guide.
+{% /aside %}
+
+{% tabs %}
+{% tabitem label="Linux" %}
+Use apt.
+{% /tabitem %}
+{% tabitem label="macOS" %}
+Use brew.
+{% /tabitem %}
+{% /tabs %}
+
+Status: {% badge text="Stable" /%}
+
+{% partial file="./_shared.mdoc" /%}
+
+{% if $beta %}
+Beta text.
+{% else /%}
+Stable text.
+{% /if %}
+
+`{% aside %}` in a code span is text.
+""",
+    "src/content/docs/_shared.mdoc": "---\ntitle: ignored\n---\n{% aside %}\nShared words.\n{% /aside %}\n",
+}
+
+
+def _sections(store: Path) -> str:
+    with sqlite3.connect(store) as con:
+        rows = con.execute(
+            "SELECT d.path, d.title, s.heading_path, s.text FROM sections s JOIN documents d USING (doc_id)"
+            " ORDER BY d.path, s.ordinal").fetchall()
+    return "\n".join(f"== {path} [{title}] | {heading}\n{text}\n" for path, title, heading, text in rows)
+
+
+def test_a_starlight_site_stores_what_its_pages_show(tmp_path, file_regression, data_regression):
+    root = write_site(tmp_path / "repo", PAGES)
+    report = build_json(root, tmp_path / "out")
+    assert report["dialect"]["name"] == "starlight"
+    file_regression.check(_sections(tmp_path / "out" / "store.sqlite"), extension=".txt")
+    data_regression.check({
+        "constructs": report["dialect"]["constructs"],
+        "unresolved": [(u["path"], u["construct"], u["line"], u["detail"]) for u in report["dialect"]["unresolved"]],
+    })
+
+
+@pytest.mark.parametrize("name", ["astro.config.mjs", "astro.config.js", "astro.config.ts", "astro.config.mts",
+                                  "astro.config.cjs"])
+@pytest.mark.parametrize("docs", ["", "src/content/docs"])
+def test_starlight_is_detected_from_any_astro_config_above_docs(tmp_path, name, docs):
+    root = write_site(tmp_path / "repo", {name: CONFIG, "src/content/docs/index.md": "---\ntitle: Home\n---\nHi.\n"})
+    site = detect_site(root / docs if docs else root)
+    assert (site.dialect, site.config_file) == ("starlight", name)
+
+
+def test_files_outside_the_docs_collection_and_underscored_ones_are_not_pages(tmp_path):
+    root = write_site(tmp_path / "repo", {"astro.config.mjs": CONFIG, "src/content/docs/a.md": "A\n"})
+    reader = open_site(detect_site(root))
+    assert reader.skip("src/content/docs/a.md") is None
+    assert reader.skip("src/content/docs/sub/b.mdoc") is None
+    assert reader.skip("README.md").startswith("outside src/content/docs/")
+    assert reader.skip("src/content/docs/_part.mdx").startswith("a name starting with _")
+    assert reader.skip("src/content/docs/_parts/x.md").startswith("a name starting with _")
+    assert reader.skip("src/content/docs/image.png") is None  # not a page kind: the build's business
+
+
+def test_a_forced_starlight_dialect_without_configuration_reads_docs_as_the_collection(tmp_path):
+    root = write_site(tmp_path / "repo", {"docs/a.md": "A\n"})
+    reader = open_site(Site("starlight", None, str((root / "docs").resolve()), str(root.resolve())))
+    assert reader.skip("a.md") is None
+
+
+@pytest.mark.parametrize("extra", [(), ("--dialect", "mkdocs")])
+def test_markdoc_is_a_named_skip_outside_a_starlight_site(tmp_path, extra):
+    root = write_site(tmp_path / "repo", {"docs/index.md": "# Home\n", "docs/page.mdoc": "{% aside %}x{% /aside %}\n"})
+    report = build_json(root / "docs", tmp_path / "out", "--dialect", "plain", *extra)
+    skipped = {s["path"]: s["reason"] for s in report["manifest"]["skipped"]}
+    assert skipped["page.mdoc"].startswith("Markdoc (.mdoc) is read on a starlight site only")
+
+
+# ---- bad input ----------------------------------------------------------------------------
+def _ctx(files=None, path="src/content/docs/page.md") -> FakeContext:
+    return FakeContext(files or {}, path=path, docs="", dialect="starlight", config_file="astro.config.mjs")
+
+
+def _unresolved(ctx) -> list[tuple[str, int, str]]:
+    return [(n.construct, n.line, n.detail) for n in ctx.notes if n.outcome == "unresolved"]
+
+
+def test_unclosed_and_stray_asides_and_tags_are_named_with_their_lines(data_regression):
+    aside_ctx, tag_ctx = _ctx(), _ctx(path="src/content/docs/page.mdoc")
+    aside_out = asides.convert(":::note\nA.\n:::tip[Inner]\nB.\n\n:::\n:::\n:::mystery\nC.\n", aside_ctx)
+    tag_out = markdoc.convert('{% tabs %}\n{% tabitem label="A" %}\nx\n{% /tabs %}\n{% /aside %}\n'
+                              '{% mystery %}y{% /mystery %}\n{% $flag %}\n{% aside %}\nz\n', tag_ctx)
+    data_regression.check({
+        "asides": {"out": aside_out, "unresolved": _unresolved(aside_ctx)},
+        "markdoc": {"out": tag_out, "unresolved": _unresolved(tag_ctx)},
+    })
+
+
+MEGABYTE = 1_000_000
+
+
+@pytest.mark.parametrize(("kind", "line"), [
+    ("md", ":::" * (MEGABYTE // 3)),  # one line: one aside opened, never closed
+    ("md", ":::note\n" * (MEGABYTE // 8)),  # asides nested to the bound, the rest text
+    ("md", ":::\n" * (MEGABYTE // 4)),  # closers that close nothing
+    ("mdoc", "{%" * (MEGABYTE // 2)),  # openers, none closed: text
+    ("mdoc", "{%" * (MEGABYTE // 2) + " aside %}"),  # one tag after them all, never closed
+    ("mdoc", "{% aside %}" * (MEGABYTE // 11)),  # blocks never closed (20 deep, the rest dropped)
+    ("mdoc", "{% /tabs %}" * (MEGABYTE // 11)),  # closers that close nothing
+    ("mdx", "<Tabs>" * (MEGABYTE // 6)),  # JSX openers never closed
+])
+def test_a_megabyte_of_openers_is_bounded_and_named(kind, line):
+    ctx = _ctx(path=f"src/content/docs/page.{kind}")
+    if kind == "mdx":
+        out = mdx.prepare(line, ctx)
+    else:
+        out = open_site(ctx.site).prepare(line, ctx)
+    assert len(out) <= 2 * len(line)
+    listed = _unresolved(ctx)
+    if kind == "mdx":  # the shared MDX rules name every one (jsx.parse's problems)
+        assert listed and {c for c, _, _ in listed} == {"jsx"}
+    elif line.endswith("{%{%"):  # no tag at all: text, nothing to name
+        assert not listed and out == line
+    else:
+        assert 1 <= len(listed) <= MAX_WARNINGS + 1
+
+
+def test_partials_that_escape_the_repository_loop_or_are_missing_are_named_and_dropped():
+    files = {
+        "src/content/docs/a.mdoc": '{% partial file="./b.mdoc" /%}',
+        "src/content/docs/b.mdoc": 'B {% partial file="./a.mdoc" /%}',
+    }
+    ctx = _ctx(files, path="src/content/docs/page.mdoc")
+    out = markdoc.convert('{% partial file="../../../../etc/passwd" /%}\n{% partial file="./gone.mdoc" /%}\n'
+                          '{% partial /%}\n{% partial file="./a.mdoc" /%}\n', ctx)
+    assert "{%" not in out and out.split() == ["B"]
+    details = [d for c, _, d in _unresolved(ctx) if c == "markdoc partial"]
+    assert [d.split(":")[0] for d in details] == [
+        "outside the repository", "target missing", "{% partial %} names no file", "include cycle"]
+
+
+@pytest.mark.parametrize(("config", "tsconfig", "named"), [
+    ("export default {};\n", None, "names no @astrojs/starlight integration"),
+    ("\x00\x01binary", None, "is not text"),
+])
+def test_a_malformed_astro_config_is_named_and_the_site_read(tmp_path, config, tsconfig, named):
+    files = {"astro.config.mjs": config, "src/content/docs/index.md": "---\ntitle: Home\n---\n:::tip\nHi.\n:::\n",
+             "src/content/docs/other.md": "---\ntitle: Other\n---\nText.\n"}
+    if tsconfig is not None:
+        files["tsconfig.json"] = tsconfig
+    root = write_site(tmp_path / "repo", files)
+    report = build_json(root, tmp_path / "out")
+    assert report["dialect"]["name"] == "starlight"
+    problems = [u for u in report["dialect"]["unresolved"] if u["construct"] == "starlight configuration"]
+    assert [u["path"] for u in problems] == ["src/content/docs/index.md"]
+    assert named in problems[0]["detail"]
+    assert report["dialect"]["constructs"]["starlight aside"]["converted"] == 1
+
+
+def test_a_jsonc_tsconfig_gives_its_aliases_as_on_every_site():
+    from contextpull.dialects.mdx.import_paths import aliased, read_aliases
+
+    text = '{\n  // comment\n  "compilerOptions": { "paths": { "~/*": ["./src/*"], }, },\n}\n'
+    assert aliased("~/parts/x.md", read_aliases(text, "docs")) == "docs/src/parts/x.md"
+
+
+def test_an_aliased_import_with_a_tsconfig_that_is_not_json_is_named(tmp_path):
+    root = write_site(tmp_path / "repo", {
+        "astro.config.mjs": CONFIG, "tsconfig.json": "{ not json, no paths",
+        "src/content/docs/page.mdx": "---\ntitle: Page\n---\nimport P from '@/parts/p.md';\n\nText.\n\n<P />\n",
+    })
+    report = build_json(root, tmp_path / "out")
+    details = [u["detail"] for u in report["dialect"]["unresolved"] if u["construct"] == "tsconfig paths"]
+    assert details and details[0].startswith("tsconfig.json: malformed JSON")
+
+
+def test_a_directive_line_with_text_after_its_label_is_a_paragraph():
+    ctx = _ctx()
+    out = asides.convert(":::caution[Heads up] Text on the line.\nMore. :::\n\n:::tip{icon=\"star\"}\nA.\n:::\n", ctx)
+    assert out.startswith(":::caution[Heads up] Text on the line.\nMore. :::\n") and "Tip: A." in out
+    assert [(n.outcome, n.line) for n in ctx.notes] == [("converted", 4)]
+
+
+def test_a_markdown_partial_of_an_mdx_page_is_read_as_markdown(tmp_path):
+    root = write_site(tmp_path / "repo", {
+        "astro.config.mjs": CONFIG,
+        "src/parts/out.md": "<pre><code>{value} and <strong>bold</strong></code></pre>\n",
+        "src/content/docs/page.mdx": "---\ntitle: Page\n---\nimport Out from '../../parts/out.md';\n\n<Out />\n",
+    })
+    report = build_json(root, tmp_path / "out")
+    assert report["dialect"]["constructs"]["mdx partial"]["resolved"] == 1
+    assert "mdx expression" not in report["dialect"]["constructs"]  # braces in Markdown are text
+    with sqlite3.connect(tmp_path / "out" / "store.sqlite") as db:
+        (text,) = db.execute("SELECT group_concat(text, '\n') FROM sections").fetchone()
+    assert "{value} and bold" in text
