@@ -73,6 +73,7 @@ REPOSITORIES = [
     ("redux", "docusaurus", "https://github.com/reduxjs/redux", "3084fc33bb23ab4cab4796172eafe342da4e73d9", "docs"),
     ("axon-reference-guide", "gitbook", "https://github.com/AxonIQ/reference-guide", "7146c9fb795b5ac59267c8ab269e464f06b9985f", "."),
     ("beefree-sdk-docs", "gitbook", "https://github.com/BeefreeSDK/beefree-sdk-docs", "873fbe1012ee046beed32fb6ddd69dd9f34c2893", "."),
+    ("mintlify-docs", "mintlify", "https://github.com/mintlify/docs", "3bbce7aa1abf66b19671bc398b9752d608fd0826", "."),
 ]
 
 def find_key(value, key: str):

@@ -83,6 +83,7 @@ DIALECTS = (
         "jekyll", ("_config.yml", "_config.yaml"), "jekyll.dialect", config_beside_pages=True,
         yields_to=(("_toc.yml", "sphinx"),),
     ),
+    Dialect("mintlify", ("docs.json", "mint.json"), "mintlify.dialect", markdown_is_mdx=True),
     Dialect("gitbook", (".gitbook.yaml", ".gitbook.yml"), "gitbook.dialect", fallback=True),
 )
 

@@ -203,6 +203,9 @@ def _expression(node: jsx.Expr, env: _Env) -> str:
     if prop is not None and prop.group(1) in env.props:
         env.note("mdx expression", "resolved", node.pos)
         return env.props[prop.group(1)]
+    if source.strip() in env.props:  # a partial's prop by its bare name (Mintlify's snippets)
+        env.note("mdx expression", "resolved", node.pos)
+        return env.props[source.strip()]
     member = _MEMBER.fullmatch(source)
     imp = env.imports.get(member.group(1)) if member else None
     if imp is not None and imp.kind == "json":
@@ -246,6 +249,9 @@ def _element(node: jsx.Element, env: _Env, tab_labels: dict[str, str] | None) ->
     name, attrs = node.name, node.attrs
     if name in env.imports:
         return _imported(node, env)
+    drawn = _site_label(node, env)
+    if drawn is not None:
+        return drawn
     if name == "Admonition":
         env.note("admonition", "converted", node.pos)
         label = _text(attrs.get("title")) or labels.title(_text(attrs.get("type")) or "note")
@@ -282,6 +288,20 @@ def _element(node: jsx.Element, env: _Env, tab_labels: dict[str, str] | None) ->
     if node.block:
         return _block(_body(node.children, env))
     return _render(node.children, env)
+
+
+def _site_label(node: jsx.Element, env: _Env) -> str | None:
+    """An element the site's generator draws with a label of its own (Mintlify's ``<Note>``,
+    ``<ParamField>``): the site's reader says which, as ``mdx_label(name, attrs) -> (construct,
+    label) | None``; a reader without one (every other dialect) draws none."""
+    label_of = getattr(env.ctx.reader, "mdx_label", None)
+    found = label_of(node.name, node.attrs) if label_of is not None else None
+    if found is None:
+        return None
+    construct, label = found
+    env.note(construct, "converted", node.pos)
+    body = _body(node.children, env)
+    return _block(_labelled(label, body, env) if body.strip() else label)
 
 
 def _undefined(name: str, env: _Env) -> bool:
@@ -326,6 +346,9 @@ def _resolve(spec: str, env: _Env) -> tuple[str, str] | None:
     """(base, target) for ``ctx.include``, or None for a module path that names no file here."""
     if spec.startswith("@site/"):
         return site_folder(env.ctx), spec[len("@site/") :]
+    absolute = import_paths.site_absolute(spec, site_folder(env.ctx))
+    if absolute is not None:
+        return absolute
     if spec.startswith(("./", "../")):
         return env.base, spec
     return None

@@ -1,0 +1,111 @@
+"""The Mintlify dialect (issue 36): a site identified by ``docs.json`` (or the older
+``mint.json``), read as JSON data, whose ``.md`` and ``.mdx`` pages both carry JSX (the
+``registry`` row's ``markdown_is_mdx``), so every page goes through the MDX rules first.
+
+- MDX rendering: the components Mintlify draws with a label (callouts, API fields, frames) are
+  labelled blocks (``components``, asked through ``mdx_label``); snippets imported by a path from
+  the site's root (``import Install from '/snippets/install.mdx'``) are read through the shared
+  resolver (``mdx.import_paths.site_absolute``), their props by name (``{word}``).
+- ``prepare``: code block titles as labels (``code_titles``).
+- ``finish``: the title. Front matter ``title`` is the page's H1 (the generic rule); a page
+  without one is named by ``sidebarTitle``, else by its own H1, else by the group whose ``root``
+  it is in the navigation, else, for a page generated from an OpenAPI operation (front matter
+  ``openapi: GET /users``), by the operation. The OpenAPI file is not read: a page with text of
+  its own is read with a ``mintlify openapi`` note saying so.
+- ``skip``: the ``snippets/`` folder of the site holds partials Mintlify renders only where a
+  page imports them; a page of front matter alone with ``openapi:`` is generated from the
+  OpenAPI file, which is not read, and is named as such.
+- ``config_notes``: a navigation of the wrong shape is a ``mintlify configuration`` note on
+  every page (as the shared ``configuration`` note of a file that is not JSON is); what could be
+  read is read.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from ...parsing.blocks import Heading, ParsedDocument
+from ...parsing.parse_markdown import normalize_newlines
+from ..data.front_matter import split_front_matter
+from ..pages.site_files import pages_folder, relative
+from ..site_reader import SiteReader
+from . import components, navigation
+from .code_titles import label_code
+
+SNIPPETS = "snippets"
+GENERATED_LIMIT = 64 * 1024  # a page of front matter alone is small; a larger one is read
+SNIPPET = "snippet, included where a page imports it"
+
+
+def _text(value) -> str | None:
+    if value is None or isinstance(value, (dict, list, bool)):
+        return None
+    return " ".join(str(value).split()) or None
+
+
+class Reader(SiteReader):
+    """Mintlify's hooks on a site opened for one build (``site_reader``; the table row is
+    ``registry.DIALECTS``)."""
+
+    mdx_label = staticmethod(components.label)
+
+    @property
+    def navigation(self) -> tuple[dict[str, str], list[str]]:
+        """(root page -> its group's name, problems), read once per build."""
+        return self.once((__name__, "navigation"), lambda: navigation.walk(self.config))
+
+    def prepare(self, text: str, ctx) -> str:
+        return label_code(text)
+
+    def finish(self, parsed: ParsedDocument, ctx) -> ParsedDocument:
+        fm = ctx.front_matter or {}
+        operation = _text(fm.get("openapi"))
+        if operation is not None:
+            ctx.note("mintlify openapi", "unresolved", 0,
+                     f"generated from an OpenAPI operation ({operation}): the OpenAPI file is not read")
+        if _text(fm.get("title")):
+            return parsed
+        sidebar = _text(fm.get("sidebarTitle"))
+        if sidebar:
+            return ParsedDocument(sidebar, parsed.blocks)
+        if _has_h1(parsed):
+            return parsed
+        group = self.navigation[0].get(self._page_key(ctx.repo_path))
+        if group:
+            ctx.note("navigation title", "resolved", 0)
+            return ParsedDocument(group, parsed.blocks)
+        if operation:
+            return ParsedDocument(operation, parsed.blocks)
+        return parsed
+
+    def _page_key(self, repo_path: str) -> str:
+        """A page's path as the navigation writes it: from the site folder, no extension."""
+        folder = self.site_folder
+        rel = posixpath.relpath(repo_path, folder) if folder else repo_path
+        return rel.rsplit(".", 1)[0]
+
+    def config_notes(self, ctx) -> None:
+        for problem in self.navigation[1]:
+            ctx.note("mintlify configuration", "unresolved", 0, f"{self.site.config_file}: {problem}")
+
+    def skip(self, path: str, data: bytes | None = None) -> str | None:
+        rel = relative(self.site, path, pages_folder(self, "."))
+        if rel is not None and rel.split("/", 1)[0] == SNIPPETS:
+            return SNIPPET
+        return _generated(data)
+
+
+def _generated(data: bytes | None) -> str | None:
+    """Why a page of front matter alone with ``openapi:`` has no text of its own: Mintlify
+    generates it from an OpenAPI operation, and the OpenAPI file is not read."""
+    if data is None or len(data) > GENERATED_LIMIT or not data.startswith(b"---"):
+        return None
+    fm = split_front_matter(normalize_newlines(data.decode("utf-8", "replace")))
+    operation = _text(fm.data.get("openapi")) if isinstance(fm.data, dict) else None
+    if operation is None or fm.body.strip():
+        return None
+    return f"generated by Mintlify from the OpenAPI operation {operation!r}, whose file is not read"
+
+
+def _has_h1(doc: ParsedDocument) -> bool:
+    return any(isinstance(b, Heading) and b.level == 1 and b.text.strip() for b in doc.blocks)

@@ -1,0 +1,73 @@
+"""``docs.json`` and the older ``mint.json``, read as data (issue 36): what the build takes from
+them, and what in them has a shape Mintlify would not read.
+
+The navigation is a tree of objects (``languages``, ``versions``, ``tabs``, ``anchors``,
+``dropdowns``, ``products``, ``groups``, ``menu`` in ``docs.json``; a list of groups in
+``mint.json``) whose leaves are pages, written as paths without extension (``cli/install``),
+and whose groups have names (``"group": "Get started"``). The walk is bounded (depth and nodes),
+so a hostile file costs what it weighs. A value of the wrong kind is a named problem; the site is
+still read, with what could be read.
+"""
+
+from __future__ import annotations
+
+# The keys of docs.json whose values hold more navigation (each a list of objects or one object).
+_BRANCHES = ("languages", "versions", "tabs", "anchors", "dropdowns", "products", "groups", "menu",
+             "pages", "navigation", "global")
+MAX_DEPTH = 32
+MAX_NODES = 100_000
+
+
+def walk(config: dict) -> tuple[dict[str, str], list[str]]:
+    """(page path -> the name of the group whose ``root`` it is, problems). The sidebar draws
+    such a group as one entry, named by the group, that opens its root page: that name is the
+    page's title where the page gives none."""
+    groups: dict[str, str] = {}
+    problems: list[str] = []
+    nav = config.get("navigation")
+    if nav is None:
+        return groups, problems
+    if not isinstance(nav, (dict, list)):
+        return groups, [f"navigation is a {type(nav).__name__}, not an object or a list: no navigation read"]
+    budget = [MAX_NODES]
+    _walk(nav, "", "navigation", 0, groups, problems, budget)
+    if budget[0] <= 0:
+        problems.append(f"navigation has more than {MAX_NODES} entries: the rest not read")
+    return groups, problems
+
+
+def _walk(node, group: str, where: str, depth: int, groups: dict, problems: list, budget: list) -> None:
+    budget[0] -= 1
+    if budget[0] <= 0:
+        return
+    if depth > MAX_DEPTH:
+        if len(problems) < 100:
+            problems.append(f"{where}: nested deeper than {MAX_DEPTH}: not read")
+        return
+    if isinstance(node, str):
+        return
+    if isinstance(node, list):
+        for k, item in enumerate(node):
+            _walk(item, group, f"{where}[{k}]", depth + 1, groups, problems, budget)
+        return
+    if not isinstance(node, dict):
+        if len(problems) < 100:
+            problems.append(f"{where} is a {type(node).__name__}: not a page or a group, ignored")
+        return
+    name = node.get("group")
+    if name is not None and not isinstance(name, str):
+        if len(problems) < 100:
+            problems.append(f"{where}.group is a {type(name).__name__}, not a name: ignored")
+        name = None
+    inner = name.strip() if isinstance(name, str) and name.strip() else group
+    root = node.get("root")
+    if isinstance(root, str) and root.strip() and inner:
+        groups.setdefault(root.strip().strip("/"), inner)
+    for key in _BRANCHES:
+        if key in node:
+            child = node[key]
+            if not isinstance(child, (list, dict, str)):
+                if len(problems) < 100:
+                    problems.append(f"{where}.{key} is a {type(child).__name__}, not a list: ignored")
+                continue
+            _walk(child, inner, f"{where}.{key}", depth + 1, groups, problems, budget)
