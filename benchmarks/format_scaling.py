@@ -38,6 +38,7 @@ FORMATS = {
     "md sphinx": ("sphinx", "page.md", {"conf.py": "project = 'S'\nextensions = ['myst_parser']\n"}),
     "md docusaurus": ("docusaurus", "docs/page.md", {"docusaurus.config.js": "module.exports = {title: 'S'};\n"}),
     "mdx": ("docusaurus", "docs/page.mdx", {"docusaurus.config.js": "module.exports = {title: 'S'};\n"}),
+    "mdx mintlify": ("mintlify", "page.mdx", {"docs.json": '{"name": "S", "navigation": {"pages": ["page"]}}\n'}),
     "rst": ("sphinx", "page.rst", {"conf.py": "project = 'S'\n"}),
     "ipynb": ("plain", "page.ipynb", {}),
 }
@@ -50,6 +51,7 @@ _NOTES = {
     "mdbook": "> [!NOTE]\n> The value {n} is kept between runs.\n",
     "sphinx": "```{{note}}\nThe value {n} is kept between runs.\n```\n",
     "docusaurus": ":::note\n\nThe value {n} is kept between runs.\n\n:::\n",
+    "mintlify": "<Note>\nThe value {n} is kept between runs.\n</Note>\n",
 }
 
 
