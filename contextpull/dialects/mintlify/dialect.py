@@ -12,9 +12,9 @@
   it is in the navigation, else, for a page generated from an OpenAPI operation (front matter
   ``openapi: GET /users``), by the operation. The OpenAPI file is not read: a page with text of
   its own is read with a ``mintlify openapi`` note saying so.
-- ``skip``: the ``snippets/`` folder of the site holds partials Mintlify renders only where a
-  page imports them; a page of front matter alone with ``openapi:`` is generated from the
-  OpenAPI file, which is not read, and is named as such.
+- ``skip``: ``.mintignore`` and Mintlify's default exclusions, the ``snippets/`` partials
+  (``pages``); a page of front matter alone with ``openapi:`` is generated from the OpenAPI
+  file, which is not read, and is named as such.
 - ``config_notes``: a navigation of the wrong shape is a ``mintlify configuration`` note on
   every page (as the shared ``configuration`` note of a file that is not JSON is); what could be
   read is read.
@@ -27,14 +27,11 @@ import posixpath
 from ...parsing.blocks import Heading, ParsedDocument
 from ...parsing.parse_markdown import normalize_newlines
 from ..data.front_matter import split_front_matter
-from ..pages.site_files import pages_folder, relative
 from ..site_reader import SiteReader
-from . import components, navigation
+from . import components, navigation, pages
 from .code_titles import label_code
 
-SNIPPETS = "snippets"
 GENERATED_LIMIT = 64 * 1024  # a page of front matter alone is small; a larger one is read
-SNIPPET = "snippet, included where a page imports it"
 
 
 def _text(value) -> str | None:
@@ -89,10 +86,7 @@ class Reader(SiteReader):
             ctx.note("mintlify configuration", "unresolved", 0, f"{self.site.config_file}: {problem}")
 
     def skip(self, path: str, data: bytes | None = None) -> str | None:
-        rel = relative(self.site, path, pages_folder(self, "."))
-        if rel is not None and rel.split("/", 1)[0] == SNIPPETS:
-            return SNIPPET
-        return _generated(data)
+        return pages.skip(path, self) or _generated(data)
 
 
 def _generated(data: bytes | None) -> str | None:
