@@ -47,7 +47,7 @@ OUTCOMES = ("resolved", "converted", "unresolved")
 class Site:
     """One build's generator, resolved once and carried to worker processes (picklable)."""
 
-    dialect: str  # "plain", "mkdocs", "docusaurus", "hugo", "mdbook", "jekyll", "sphinx", "gitbook"
+    dialect: str  # "plain", "mkdocs", "docusaurus", "hugo", "mdbook", "jekyll", "sphinx", "mintlify", "gitbook"
     config_file: str | None  # the file that decided it, relative to repo_root; None for a setting
     docs_root: str  # absolute, resolved: the DOCS folder
     repo_root: str  # absolute, resolved: the guard root; no read ever leaves it
