@@ -250,6 +250,8 @@ def _element(node: jsx.Element, env: _Env, tab_labels: dict[str, str] | None) ->
     if name in env.imports:
         return _imported(node, env)
     drawn = _site_label(node, env)
+    if drawn is None:
+        drawn = _site_include(node, env)
     if drawn is not None:
         return drawn
     if name == "Admonition":
@@ -370,8 +372,24 @@ def _imported(node: jsx.Element, env: _Env) -> str:
         env.note("mdx raw import", "unresolved", node.pos, f"<{node.name} /> renders raw text outside <CodeBlock>")
         return ""
     included = _include(imp, env, node.pos, "mdx partial")
-    if included is None:
-        return ""
+    return "" if included is None else _partial(included, node, env)
+
+
+def _site_include(node: jsx.Element, env: _Env) -> str | None:
+    """An element that renders a file of the site where it stands without an import (Mintlify's
+    legacy ``<Snippet file="x.mdx" />``): the site's reader says which, as ``mdx_include(name,
+    attrs) -> path from the site folder | None``; read through the shared resolver like a partial."""
+    include_of = getattr(env.ctx.reader, "mdx_include", None)
+    target = include_of(node.name, node.attrs) if include_of is not None else None
+    if target is None:
+        return None
+    included = env.ctx.include(target, base=site_folder(env.ctx), line=env.at(node.pos), construct="mdx snippet",
+                               within=env.within)
+    return "" if included is None else _partial(included, node, env)
+
+
+def _partial(included: Included, node: jsx.Element, env: _Env) -> str:
+    """A partial's text rendered where ``node`` stands, its string props available to ``{props.x}``."""
     props = {k: v for k, v in node.attrs.items() if isinstance(v, str)}
     inner = _Env(env.ctx, included.folder, included, env.at(node.pos), env.codes, props=props,
                  site_names=env.site_names)

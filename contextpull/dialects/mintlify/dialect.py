@@ -5,7 +5,8 @@
 - MDX rendering: the components Mintlify draws with a label (callouts, API fields, frames) are
   labelled blocks (``components``, asked through ``mdx_label``); snippets imported by a path from
   the site's root (``import Install from '/snippets/install.mdx'``) are read through the shared
-  resolver (``mdx.import_paths.site_absolute``), their props by name (``{word}``).
+  resolver (``mdx.import_paths.site_absolute``), their props by name (``{word}``); so is the
+  older ``<Snippet file="x.mdx" />`` (``mdx_include``).
 - ``prepare``: code block titles as labels (``code_titles``).
 - ``finish``: the title. Front matter ``title`` is the page's H1 (the generic rule); a page
   without one is named by ``sidebarTitle``, else by its own H1, else by the group whose ``root``
@@ -22,6 +23,7 @@
 
 from __future__ import annotations
 
+import os
 import posixpath
 
 from ...parsing.blocks import Heading, ParsedDocument
@@ -45,6 +47,22 @@ class Reader(SiteReader):
     ``registry.DIALECTS``)."""
 
     mdx_label = staticmethod(components.label)
+
+    def mdx_include(self, name: str, attrs: dict) -> str | None:
+        """``<Snippet file="x.mdx" />``, Mintlify's older snippet element: the file in the site's
+        ``snippets/`` folder, or in ``_snippets/`` where the site keeps them there (the older
+        layout); None for any other element."""
+        if name != "Snippet":
+            return None
+        file = components.value(attrs.get("file"))
+        if not file:
+            return None
+        file = file.lstrip("/")
+        for folder in pages.SNIPPET_FOLDERS:
+            target = posixpath.join(self.site_folder, folder, file) if self.site_folder else f"{folder}/{file}"
+            if self.files.is_file(os.path.join(self.site.repo_root, *target.split("/"))):
+                return posixpath.join(folder, file)
+        return posixpath.join(pages.SNIPPET_FOLDERS[0], file)
 
     @property
     def navigation(self) -> tuple[dict[str, str], list[str]]:

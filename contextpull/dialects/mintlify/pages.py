@@ -8,7 +8,8 @@ except:
   ``exclude_docs`` uses, ``mkdocs.pages``), after Mintlify's defaults (``.git``, ``.github``,
   ``node_modules``, ``README.md``, ``CONTRIBUTING.md`` and the others its documentation lists),
   the last matching line winning, so ``!README.md`` takes a default back;
-- ``snippets/``: partials, rendered only where a page imports them;
+- ``snippets/`` (``_snippets/`` in the older layout): partials, rendered only where a page
+  imports them or names them in ``<Snippet file>``;
 - a page of front matter alone with ``openapi:``, which Mintlify generates from an OpenAPI
   operation whose file is not read (``dialect._generated``).
 
@@ -28,7 +29,8 @@ IGNORE_FILE = ".mintignore"
 DEFAULT_IGNORED = (".git", ".github", ".claude", ".agents", ".idea", ".vscode", "node_modules", "build", "dist",
                    "coverage", ".cache", "tmp", "temp", "README.md", "LICENSE.md", "CHANGELOG.md",
                    "CONTRIBUTING.md")
-SNIPPETS = "snippets"
+# Where snippets live: ``snippets/``, and ``_snippets/`` in the older layout.
+SNIPPET_FOLDERS = ("snippets", "_snippets")
 SNIPPET = "snippet, included where a page imports it"
 
 
@@ -55,6 +57,6 @@ def skip(path: str, reader) -> str | None:
         return f"Mintlify leaves out {found.line} by default"
     if found is not None:
         return f"{IGNORE_FILE}: {found.line}"
-    if rel.split("/", 1)[0] == SNIPPETS:
+    if rel.split("/", 1)[0] in SNIPPET_FOLDERS:
         return SNIPPET
     return None
