@@ -74,6 +74,7 @@ REPOSITORIES = [
     ("axon-reference-guide", "gitbook", "https://github.com/AxonIQ/reference-guide", "7146c9fb795b5ac59267c8ab269e464f06b9985f", "."),
     ("beefree-sdk-docs", "gitbook", "https://github.com/BeefreeSDK/beefree-sdk-docs", "873fbe1012ee046beed32fb6ddd69dd9f34c2893", "."),
     ("mintlify-docs", "mintlify", "https://github.com/mintlify/docs", "3bbce7aa1abf66b19671bc398b9752d608fd0826", "."),
+    ("mem0", "mintlify", "https://github.com/mem0ai/mem0", "8d5b7865bd0521e75fe9ab1b260eeccc83f8a378", "docs"),
 ]
 
 def find_key(value, key: str):
