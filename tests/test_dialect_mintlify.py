@@ -230,11 +230,11 @@ def test_a_navigation_walk_is_bounded():
     deep: object = "page"
     for _ in range(navigation.MAX_DEPTH + 5):
         deep = {"group": "g", "pages": [deep]}
-    roots, problems = navigation.walk({"navigation": deep})
-    assert roots == {} and any("nested deeper than" in p for p in problems)
+    nav = navigation.walk({"navigation": deep})
+    assert nav.roots == {} and any("nested deeper than" in p for p in nav.problems)
     wide = {"navigation": {"groups": [{"group": "g", "root": f"p{k}"} for k in range(navigation.MAX_NODES)]}}
-    roots, problems = navigation.walk(wide)
-    assert len(roots) < navigation.MAX_NODES and problems[-1].startswith("navigation has more than")
+    nav = navigation.walk(wide)
+    assert len(nav.roots) < navigation.MAX_NODES and nav.problems[-1].startswith("navigation has more than")
 
 
 @pytest.mark.parametrize(("files", "expected"), [
@@ -283,3 +283,61 @@ def test_the_older_snippet_element_reads_its_file_from_the_snippet_folders(tmp_p
     assert [(u["line"], u["detail"]) for u in report["dialect"]["unresolved"]] == [
         (7, "outside the repository: snippets/../../../outside.mdx"), (9, "target missing: snippets/none.mdx")]
     assert sorted(n["path"] for n in report["dialect"]["not_pages"]) == ["_snippets/star.mdx", "snippets/help.mdx"]
+
+
+OPENAPI = {
+    "openapi": "3.0.0",
+    "paths": {
+        "/users": {
+            "get": {"summary": "List users", "description": "Lists every user.",
+                    "parameters": [{"$ref": "#/components/parameters/Limit"},
+                                   {"name": "q", "in": "query", "schema": {"type": "string"}}],
+                    "responses": {"200": {"description": "The users."}, "401": {"$ref": "#/components/responses/No"}}},
+            "post": {"requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/User"}}}},
+                     "responses": {"201": {"description": "Created."}}},
+        },
+        "/loop": {"get": {"parameters": [{"$ref": "#/components/parameters/A"}], "responses": {}}},
+    },
+    "components": {
+        "parameters": {"Limit": {"name": "limit", "in": "query", "required": True, "schema": {"type": "integer"},
+                                 "description": "How many."},
+                       "A": {"$ref": "#/components/parameters/B"}, "B": {"$ref": "#/components/parameters/A"}},
+        "responses": {"No": {"description": "Not logged in."}},
+        "schemas": {"User": {"type": "object", "required": ["email"], "properties": {
+            "email": {"type": "string", "description": "Their email."}, "tags": {"type": "array", "items": {"type": "string"}}}}},
+    },
+}
+
+
+def test_an_openapi_page_shows_its_operation_read_from_the_openapi_file(tmp_path, data_regression):
+    root = write_site(tmp_path / "repo", {
+        "docs.json": json.dumps({"navigation": {"tabs": [{"tab": "API", "openapi": "/spec/api.json", "pages": ["users"]}]}}),
+        "spec/api.json": json.dumps(OPENAPI),
+        "users.mdx": "---\nopenapi: GET /users\n---\n",
+        "create.mdx": "---\ntitle: Make one\nopenapi: /spec/api.json post /users\n---\n\nMore text of the page.\n",
+        "loop.mdx": "---\nopenapi: GET /loop\n---\n",
+        "gone.mdx": "---\nopenapi: GET /gone\n---\n",
+        "gone-with-text.mdx": "---\nopenapi: DELETE /users\n---\n\nText.\n",
+    })
+    report = build_json(root, tmp_path / "out")
+    docs, sections = _rows(tmp_path / "out")
+    data_regression.check({
+        "not_pages": report["dialect"]["not_pages"],
+        "openapi": report["dialect"]["constructs"]["mintlify openapi"],
+        "unresolved": report["dialect"]["unresolved"],
+        "documents": [{"path": p, "title": t} for p, t, _ in docs],
+        "sections": [{"path": p, "text": x} for p, _, x in sections],
+    })
+
+
+@pytest.mark.parametrize("spec", ["{not json", "[]", json.dumps({"paths": []}), json.dumps({"paths": {"/users": 5}}),
+                                  json.dumps({"paths": {"/users": {"get": {"parameters": 7, "responses": []}}}})])
+def test_a_malformed_openapi_file_is_named_never_a_traceback(tmp_path, spec):
+    root = write_site(tmp_path / "repo", {"docs.json": "{}", "openapi.json": spec,
+                                          "users.mdx": "---\nopenapi: GET /users\n---\n\nText.\n"})
+    report = build_json(root, tmp_path / "out")
+    docs, _ = _rows(tmp_path / "out")
+    assert [d[0] for d in docs] == ["users.mdx"]
+    notes = report["dialect"]["constructs"]["mintlify openapi"]
+    assert notes["resolved"] + notes["unresolved"] == 1
+    assert not any("dialect" in u["construct"] for u in report["dialect"]["unresolved"])

@@ -7,15 +7,16 @@
   the site's root (``import Install from '/snippets/install.mdx'``) are read through the shared
   resolver (``mdx.import_paths.site_absolute``), their props by name (``{word}``); so is the
   older ``<Snippet file="x.mdx" />`` (``mdx_include``).
-- ``prepare``: code block titles as labels (``code_titles``).
+- ``prepare``: code block titles as labels (``code_titles``); a page generated from an OpenAPI
+  operation (front matter ``openapi: GET /users``) gets the operation's text, read from the
+  OpenAPI file where simple (``openapi``), or an ``unresolved`` note naming it.
 - ``finish``: the title. Front matter ``title`` is the page's H1 (the generic rule); a page
   without one is named by ``sidebarTitle``, else by its own H1, else by the group whose ``root``
-  it is in the navigation, else, for a page generated from an OpenAPI operation (front matter
-  ``openapi: GET /users``), by the operation. The OpenAPI file is not read: a page with text of
-  its own is read with a ``mintlify openapi`` note saying so.
+  it is in the navigation, else, for an OpenAPI page, by the operation's summary (or the
+  operation as written).
 - ``skip``: ``.mintignore`` and Mintlify's default exclusions, the ``snippets/`` partials
-  (``pages``); a page of front matter alone with ``openapi:`` is generated from the OpenAPI
-  file, which is not read, and is named as such.
+  (``pages``); a page of front matter alone whose operation no OpenAPI file read holds is
+  named as such.
 - ``config_notes``: a navigation of the wrong shape is a ``mintlify configuration`` note on
   every page (as the shared ``configuration`` note of a file that is not JSON is); what could be
   read is read.
@@ -30,7 +31,7 @@ from ...parsing.blocks import Heading, ParsedDocument
 from ...parsing.parse_markdown import normalize_newlines
 from ..data.front_matter import split_front_matter
 from ..site_reader import SiteReader
-from . import components, navigation, pages
+from . import components, navigation, openapi, pages
 from .code_titles import label_code
 
 GENERATED_LIMIT = 64 * 1024  # a page of front matter alone is small; a larger one is read
@@ -65,19 +66,55 @@ class Reader(SiteReader):
         return posixpath.join(pages.SNIPPET_FOLDERS[0], file)
 
     @property
-    def navigation(self) -> tuple[dict[str, str], list[str]]:
-        """(root page -> its group's name, problems), read once per build."""
+    def navigation(self) -> navigation.Navigation:
+        """What the navigation says, read once per build."""
         return self.once((__name__, "navigation"), lambda: navigation.walk(self.config))
 
+    def operation(self, value, read) -> tuple[str, dict, dict] | None:
+        """(file, OpenAPI document, operation) for a front-matter ``openapi`` value, or None when
+        no file looked in holds it (``openapi``). ``read(path) -> (bytes, key) | None`` reads a
+        file from the repository root: through the page's context (a dependency, keyed by its
+        sha256) or the site's door (the page rule); each version is parsed once per build."""
+        where = openapi.split(value) if isinstance(value, str) else None
+        if where is None:
+            return None
+        named, method, path = where
+        for rel in openapi.candidates(named, self.config, self.navigation.openapi_files):
+            target = posixpath.join(self.site_folder, rel) if self.site_folder else rel
+            found = read(target)
+            if found is None:
+                continue
+            data, key = found
+            spec = self.once((__name__, "openapi", target, key), lambda: openapi.parse_spec(data, target))
+            op = openapi.operation(spec, method, path) if spec else None
+            if op is not None:
+                return target, spec, op
+        return None
+
+    def _door_read(self, target: str) -> tuple[bytes, str] | None:
+        try:
+            return self.files.read(os.path.join(self.site.repo_root, *target.split("/")), openapi.MAX_BYTES), "door"
+        except OSError:
+            return None
+
     def prepare(self, text: str, ctx) -> str:
-        return label_code(text)
+        text = label_code(text)
+        value = _text((ctx.front_matter or {}).get("openapi"))
+        if value is None:
+            return text
+        found = self.operation(value, ctx.read_data_with_sha)
+        if found is None:
+            ctx.note("mintlify openapi", "unresolved", 0,
+                     f"generated from an OpenAPI operation ({value}) found in no OpenAPI file read: not shown")
+            return text
+        target, spec, op = found
+        ctx.note("mintlify openapi", "resolved", 0)
+        shown = openapi.render(spec, op)
+        return f"{text.rstrip()}\n\n{shown}\n" if text.strip() else shown + "\n"
 
     def finish(self, parsed: ParsedDocument, ctx) -> ParsedDocument:
         fm = ctx.front_matter or {}
         operation = _text(fm.get("openapi"))
-        if operation is not None:
-            ctx.note("mintlify openapi", "unresolved", 0,
-                     f"generated from an OpenAPI operation ({operation}): the OpenAPI file is not read")
         if _text(fm.get("title")):
             return parsed
         sidebar = _text(fm.get("sidebarTitle"))
@@ -85,12 +122,14 @@ class Reader(SiteReader):
             return ParsedDocument(sidebar, parsed.blocks)
         if _has_h1(parsed):
             return parsed
-        group = self.navigation[0].get(self._page_key(ctx.repo_path))
+        group = self.navigation.roots.get(self._page_key(ctx.repo_path))
         if group:
             ctx.note("navigation title", "resolved", 0)
             return ParsedDocument(group, parsed.blocks)
         if operation:
-            return ParsedDocument(operation, parsed.blocks)
+            found = self.operation(operation, ctx.read_data_with_sha)
+            summary = _text(found[2].get("summary")) if found else None
+            return ParsedDocument(summary or operation, parsed.blocks)
         return parsed
 
     def _page_key(self, repo_path: str) -> str:
@@ -100,23 +139,27 @@ class Reader(SiteReader):
         return rel.rsplit(".", 1)[0]
 
     def config_notes(self, ctx) -> None:
-        for problem in self.navigation[1]:
+        for problem in self.navigation.problems:
             ctx.note("mintlify configuration", "unresolved", 0, f"{self.site.config_file}: {problem}")
 
     def skip(self, path: str, data: bytes | None = None) -> str | None:
-        return pages.skip(path, self) or _generated(data)
+        reason = pages.skip(path, self)
+        if reason is not None:
+            return reason
+        operation = _generated(data)
+        if operation is None or self.operation(operation, self._door_read) is not None:
+            return None
+        return f"generated by Mintlify from the OpenAPI operation {operation!r}, found in no OpenAPI file read"
 
 
 def _generated(data: bytes | None) -> str | None:
-    """Why a page of front matter alone with ``openapi:`` has no text of its own: Mintlify
-    generates it from an OpenAPI operation, and the OpenAPI file is not read."""
+    """The ``openapi`` operation of a page of front matter alone, which has no text but what
+    Mintlify generates from the operation; None for any other page."""
     if data is None or len(data) > GENERATED_LIMIT or not data.startswith(b"---"):
         return None
     fm = split_front_matter(normalize_newlines(data.decode("utf-8", "replace")))
     operation = _text(fm.data.get("openapi")) if isinstance(fm.data, dict) else None
-    if operation is None or fm.body.strip():
-        return None
-    return f"generated by Mintlify from the OpenAPI operation {operation!r}, whose file is not read"
+    return None if operation is None or fm.body.strip() else operation
 
 
 def _has_h1(doc: ParsedDocument) -> bool:

@@ -11,6 +11,8 @@ still read, with what could be read.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 # The keys of docs.json whose values hold more navigation (each a list of objects or one object).
 _BRANCHES = ("languages", "versions", "tabs", "anchors", "dropdowns", "products", "groups", "menu",
              "pages", "navigation", "global")
@@ -18,25 +20,34 @@ MAX_DEPTH = 32
 MAX_NODES = 100_000
 
 
-def walk(config: dict) -> tuple[dict[str, str], list[str]]:
-    """(page path -> the name of the group whose ``root`` it is, problems). The sidebar draws
-    such a group as one entry, named by the group, that opens its root page: that name is the
-    page's title where the page gives none."""
+@dataclass(frozen=True)
+class Navigation:
+    roots: dict[str, str]  # page path -> the name of the group whose ``root`` it is
+    openapi_files: list[str]  # the ``openapi`` files its tabs, groups and anchors name, in order
+    problems: list[str]
+
+
+def walk(config: dict) -> Navigation:
+    """What the navigation says (``Navigation``). The sidebar draws a group with a ``root`` as
+    one entry, named by the group, that opens its root page: that name is the page's title where
+    the page gives none."""
     groups: dict[str, str] = {}
     problems: list[str] = []
+    files: list[str] = []
     nav = config.get("navigation")
     if nav is None:
-        return groups, problems
+        return Navigation(groups, files, problems)
     if not isinstance(nav, (dict, list)):
-        return groups, [f"navigation is a {type(nav).__name__}, not an object or a list: no navigation read"]
+        return Navigation(groups, files, [f"navigation is a {type(nav).__name__}, not an object or a list: no navigation read"])
     budget = [MAX_NODES]
-    _walk(nav, "", "navigation", 0, groups, problems, budget)
+    _walk(nav, "", "navigation", 0, (groups, files), problems, budget)
     if budget[0] <= 0:
         problems.append(f"navigation has more than {MAX_NODES} entries: the rest not read")
-    return groups, problems
+    return Navigation(groups, files, problems)
 
 
-def _walk(node, group: str, where: str, depth: int, groups: dict, problems: list, budget: list) -> None:
+def _walk(node, group: str, where: str, depth: int, found: tuple, problems: list, budget: list) -> None:
+    groups, files = found
     budget[0] -= 1
     if budget[0] <= 0:
         return
@@ -48,7 +59,7 @@ def _walk(node, group: str, where: str, depth: int, groups: dict, problems: list
         return
     if isinstance(node, list):
         for k, item in enumerate(node):
-            _walk(item, group, f"{where}[{k}]", depth + 1, groups, problems, budget)
+            _walk(item, group, f"{where}[{k}]", depth + 1, found, problems, budget)
         return
     if not isinstance(node, dict):
         if len(problems) < 100:
@@ -60,6 +71,11 @@ def _walk(node, group: str, where: str, depth: int, groups: dict, problems: list
             problems.append(f"{where}.group is a {type(name).__name__}, not a name: ignored")
         name = None
     inner = name.strip() if isinstance(name, str) and name.strip() else group
+    spec = node.get("openapi")
+    spec = spec.get("source") if isinstance(spec, dict) else spec  # docs.json's {source, directory}
+    for f in [spec] if isinstance(spec, str) else spec if isinstance(spec, list) else []:
+        if isinstance(f, str) and f not in files:
+            files.append(f)
     root = node.get("root")
     if isinstance(root, str) and root.strip() and inner:
         groups.setdefault(root.strip().strip("/"), inner)
@@ -70,4 +86,4 @@ def _walk(node, group: str, where: str, depth: int, groups: dict, problems: list
                 if len(problems) < 100:
                     problems.append(f"{where}.{key} is a {type(child).__name__}, not a list: ignored")
                 continue
-            _walk(child, inner, f"{where}.{key}", depth + 1, groups, problems, budget)
+            _walk(child, inner, f"{where}.{key}", depth + 1, found, problems, budget)
