@@ -249,9 +249,7 @@ def _element(node: jsx.Element, env: _Env, tab_labels: dict[str, str] | None) ->
     name, attrs = node.name, node.attrs
     if name in env.imports:
         return _imported(node, env)
-    drawn = _site_label(node, env)
-    if drawn is None:
-        drawn = _site_include(node, env)
+    drawn = _site_element(node, env)
     if drawn is not None:
         return drawn
     if name == "Admonition":
@@ -292,18 +290,24 @@ def _element(node: jsx.Element, env: _Env, tab_labels: dict[str, str] | None) ->
     return _render(node.children, env)
 
 
-def _site_label(node: jsx.Element, env: _Env) -> str | None:
-    """An element the site's generator draws with a label of its own (Mintlify's ``<Note>``,
-    ``<ParamField>``): the site's reader says which, as ``mdx_label(name, attrs) -> (construct,
-    label) | None``; a reader without one (every other dialect) draws none."""
-    label_of = getattr(env.ctx.reader, "mdx_label", None)
-    found = label_of(node.name, node.attrs) if label_of is not None else None
-    if found is None:
+def _site_element(node: jsx.Element, env: _Env) -> str | None:
+    """An element the site's generator draws itself (Mintlify's): its reader may say, as
+    ``mdx_label(name, attrs) -> (construct, label) | None``, that it is a labelled block
+    (``<Note>``, ``<ParamField>``), or, as ``mdx_include(name, attrs) -> path from the site
+    folder | None``, that it renders that file where it stands (``<Snippet file>``), read through
+    the shared resolver as a partial is. A reader without them (every other dialect) draws none."""
+    reader = env.ctx.reader
+    found = reader.mdx_label(node.name, node.attrs) if hasattr(reader, "mdx_label") else None
+    if found is not None:
+        env.note(found[0], "converted", node.pos)
+        body = _body(node.children, env)
+        return _block(_labelled(found[1], body, env) if body.strip() else found[1])
+    target = reader.mdx_include(node.name, node.attrs) if hasattr(reader, "mdx_include") else None
+    if target is None:
         return None
-    construct, label = found
-    env.note(construct, "converted", node.pos)
-    body = _body(node.children, env)
-    return _block(_labelled(label, body, env) if body.strip() else label)
+    included = env.ctx.include(target, base=site_folder(env.ctx), line=env.at(node.pos), construct="mdx snippet",
+                               within=env.within)
+    return "" if included is None else _partial(included, node, env)
 
 
 def _undefined(name: str, env: _Env) -> bool:
@@ -372,19 +376,6 @@ def _imported(node: jsx.Element, env: _Env) -> str:
         env.note("mdx raw import", "unresolved", node.pos, f"<{node.name} /> renders raw text outside <CodeBlock>")
         return ""
     included = _include(imp, env, node.pos, "mdx partial")
-    return "" if included is None else _partial(included, node, env)
-
-
-def _site_include(node: jsx.Element, env: _Env) -> str | None:
-    """An element that renders a file of the site where it stands without an import (Mintlify's
-    legacy ``<Snippet file="x.mdx" />``): the site's reader says which, as ``mdx_include(name,
-    attrs) -> path from the site folder | None``; read through the shared resolver like a partial."""
-    include_of = getattr(env.ctx.reader, "mdx_include", None)
-    target = include_of(node.name, node.attrs) if include_of is not None else None
-    if target is None:
-        return None
-    included = env.ctx.include(target, base=site_folder(env.ctx), line=env.at(node.pos), construct="mdx snippet",
-                               within=env.within)
     return "" if included is None else _partial(included, node, env)
 
 
