@@ -341,3 +341,24 @@ def test_a_malformed_openapi_file_is_named_never_a_traceback(tmp_path, spec):
     notes = report["dialect"]["constructs"]["mintlify openapi"]
     assert notes["resolved"] + notes["unresolved"] == 1
     assert not any("dialect" in u["construct"] for u in report["dialect"]["unresolved"])
+
+
+def test_snippet_variables_and_the_pages_own_exports_are_their_strings(tmp_path):
+    root = write_site(tmp_path / "repo", {
+        "docs.json": "{}",
+        "snippets/vars.mdx": "export const product = 'Acme Cloud';\nexport const computed = make();\n"
+                             "export const tpl = `v${n}`;\n",
+        "page.mdx": (
+            "import { product, computed as other, tpl, missing } from '/snippets/vars.mdx'\n"
+            "import { secret } from '/../outside.mdx'\nexport const version = \"2.1\"\n\n"
+            "# Vars\n\n{product} {version}. Other: {other}. Tpl: {tpl}. Missing: {missing}. Secret: {secret}.\n"
+        ),
+    })
+    (tmp_path / "outside.mdx").write_text("export const secret = 'no';\n", encoding="utf-8")
+    report = build_json(root, tmp_path / "out")
+    _, sections = _rows(tmp_path / "out")
+    assert [x for _, _, x in sections] == ["# Vars\n\nAcme Cloud 2.1. Other: . Tpl: . Missing: . Secret: ."]
+    listed = [(u["construct"], u["detail"]) for u in report["dialect"]["unresolved"]]
+    assert ("mdx import", "outside the repository, not read: /../outside.mdx") in listed
+    assert [d for c, d in listed if c == "mdx expression"] == [
+        f"{{{n}}} is JavaScript, not text" for n in ("other", "tpl", "missing", "secret")]

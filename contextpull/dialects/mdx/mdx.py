@@ -31,7 +31,7 @@ from ..syntax import labels
 from ..syntax.labels import labelled
 from ..syntax.fences import fenced
 from ..syntax.line_map import LineMap
-from .mdx_source import Import, blank_comments, mask, take_esm, unmask
+from .mdx_source import Import, blank_comments, exported_value, mask, take_esm, unmask
 
 _BLOCK = "\x02"  # opens every block the rendering makes; removed before the text leaves
 _SPACE_LINE = re.compile(r"^[^\S\n]+$", re.M)  # a line of spaces, &nbsp; ones too, is a blank line
@@ -61,6 +61,7 @@ class _Env:
     data: dict = field(default_factory=dict)  # JSON imports read so far, by name
     bound: set = field(default_factory=set)  # names the source's import/export statements bind
     site_names: dict = field(default_factory=dict)  # what the site provides, read once per document
+    esm: str = ""  # the source's import/export statements: the strings it exports
 
     def at(self, pos: int) -> int:
         if self.line is not None:
@@ -107,6 +108,7 @@ def _render_source(text: str, env: _Env) -> str:
         masked, statements, imports = take_esm(masked, env.codes, sources)
         env.bound |= provided.bound_names(sources)
     env.lines = LineMap(masked)
+    env.esm = "\n".join(sources)
     for (kind, line), source in zip(statements, sources):
         escapes = [spec for spec in import_paths.specifiers(source)
                    if import_paths.outside(spec, env.base, site_folder(env.ctx))]
@@ -206,6 +208,9 @@ def _expression(node: jsx.Expr, env: _Env) -> str:
     if source.strip() in env.props:  # a partial's prop by its bare name (Mintlify's snippets)
         env.note("mdx expression", "resolved", node.pos)
         return env.props[source.strip()]
+    value = _variable(source.strip(), env, node.pos)
+    if value is not None:
+        return value
     member = _MEMBER.fullmatch(source)
     imp = env.imports.get(member.group(1)) if member else None
     if imp is not None and imp.kind == "json":
@@ -217,6 +222,23 @@ def _expression(node: jsx.Expr, env: _Env) -> str:
         return ""
     env.note("mdx expression", "unresolved", node.pos, f"{{{source.strip()[:60]}}} is JavaScript, not text")
     return ""
+
+
+def _variable(name: str, env: _Env, pos: int) -> str | None:
+    """A string the page exports (``export const name = 'text'``) or imports from a snippet
+    (``import { name } from '/snippets/vars.mdx'``), read from that file's ``export const``."""
+    imp = env.imports.get(name)
+    if imp is not None and imp.kind == "value":
+        if ("value", imp.spec) not in env.data:
+            included = _include(imp, env, pos, "mdx snippet value")
+            env.data[("value", imp.spec)] = None if included is None else included.text
+        text = env.data[("value", imp.spec)]
+        value = exported_value(text, imp.exported) if text is not None else None
+    else:
+        value = exported_value(env.esm, name) if name in env.bound else None
+    if value is not None:
+        env.note("mdx expression", "resolved", pos)
+    return value
 
 
 def _json_value(imp: Import, path: str, env: _Env, pos: int) -> str | None:

@@ -20,6 +20,7 @@ from ..syntax.template_tags import hold, restore
 _ESM_START = re.compile(
     r"(?:import(?:\s+type)?(?:\s*[{*'\"]|\s+[\w$]+\s*(?:,|from\b))|export\s+(?:(?:const|let|var|function|async|default|class|type|interface)\b|[{*]))"
 )
+_NAMED_IMPORT = re.compile(r"""import\s*(?:[A-Za-z_$][\w$]*\s*,\s*)?\{([^}]*)\}\s*from\s*(['"])(.*?)\2""", re.S)
 _DEFAULT_IMPORT = re.compile(r"""import\s+([A-Za-z_$][\w$]*)\s*(?:,\s*\{[^}]*\}\s*)?from\s*(['"])(.*?)\2""", re.S)
 _STRING = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`[^`]*`""")
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
@@ -33,8 +34,9 @@ class Import:
     JSON data (``{pkg.engines.node}`` is a fact the page shows)."""
 
     name: str
-    kind: str  # "partial", "raw" or "json"
+    kind: str  # "partial", "raw", "json", or "value" (a string a snippet exports, ``exported``)
     spec: str  # the path as written, loader prefix removed
+    exported: str = ""  # for a "value": the name the file exports it under
 
 
 def mask(text: str, codes: list[str]) -> str:
@@ -163,6 +165,12 @@ def take_esm(text: str, codes: list[str], sources: list[str]) -> tuple[str, list
         sources.append(source)
         for m in _DEFAULT_IMPORT.finditer(source):
             imports.extend(_file_import(m.group(1), m.group(3)))
+        for m in _NAMED_IMPORT.finditer(source):
+            if m.group(3).endswith((".md", ".mdx")):  # a snippet's variables: {name} is its text
+                for part in m.group(1).split(","):
+                    names = part.split()
+                    if names and names[0] != "type":
+                        imports.append(Import(names[-1], "value", m.group(3), names[0]))
         lines[start:i] = [""] * (i - start)
     return "\n".join(lines), statements, imports
 
@@ -178,3 +186,13 @@ def _file_import(name: str, spec: str) -> list[Import]:
     if path.endswith((".md", ".mdx")):
         return [Import(name, "partial", path)]
     return []
+
+
+def exported_value(source: str, name: str) -> str | None:
+    """The string ``export const name = 'text'`` gives in ``source`` (an MDX file's variable),
+    None when there is none or its value is not a plain string literal (JavaScript is never run)."""
+    m = re.search(r"^export\s+const\s+" + re.escape(name) + r"\s*=\s*", source, re.M)
+    literal = _STRING.match(source, m.end()) if m else None
+    if literal is None or "${" in literal.group(0):
+        return None
+    return literal.group(0)[1:-1]
