@@ -362,3 +362,14 @@ def test_snippet_variables_and_the_pages_own_exports_are_their_strings(tmp_path)
     assert ("mdx import", "outside the repository, not read: /../outside.mdx") in listed
     assert [d for c, d in listed if c == "mdx expression"] == [
         f"{{{n}}} is JavaScript, not text" for n in ("other", "tpl", "missing", "secret")]
+
+
+@pytest.mark.parametrize(("source", "kept"), [
+    ("import {" * 125_000 + "\n\nText.\n", "Text."),  # named-import openers never closed
+    ("export const a = 'x'\n" * 40_000 + "\n" + "{a}" * 100_000 + "\n", "x" * 100_000),  # one read of the exports
+    ("import { a } from '" * 50_000 + "\n\nText.\n", "Text."),
+])
+def test_a_megabyte_of_import_and_export_openers_is_bounded(source, kept):
+    ctx = _ctx()
+    out = mdx.prepare(source, ctx)
+    assert kept in out and len(out) <= len(source)

@@ -31,7 +31,7 @@ from ..syntax import labels
 from ..syntax.labels import labelled
 from ..syntax.fences import fenced
 from ..syntax.line_map import LineMap
-from .mdx_source import Import, blank_comments, exported_value, mask, take_esm, unmask
+from .mdx_source import Import, blank_comments, exported_values, mask, take_esm, unmask
 
 _BLOCK = "\x02"  # opens every block the rendering makes; removed before the text leaves
 _SPACE_LINE = re.compile(r"^[^\S\n]+$", re.M)  # a line of spaces, &nbsp; ones too, is a blank line
@@ -58,10 +58,10 @@ class _Env:
     props: dict[str, str] = field(default_factory=dict)
     lines: LineMap | None = None  # the masked text's lines
     commonmark: bool = False  # a file the site reads as CommonMark: no ESM, braces are text
-    data: dict = field(default_factory=dict)  # JSON imports read so far, by name
+    data: dict = field(default_factory=dict)  # JSON imports read so far, by name; snippet variables
     bound: set = field(default_factory=set)  # names the source's import/export statements bind
     site_names: dict = field(default_factory=dict)  # what the site provides, read once per document
-    esm: str = ""  # the source's import/export statements: the strings it exports
+    esm: str = ""  # the source's import/export statements: what it exports
 
     def at(self, pos: int) -> int:
         if self.line is not None:
@@ -231,11 +231,12 @@ def _variable(name: str, env: _Env, pos: int) -> str | None:
     if imp is not None and imp.kind == "value":
         if ("value", imp.spec) not in env.data:
             included = _include(imp, env, pos, "mdx snippet value")
-            env.data[("value", imp.spec)] = None if included is None else included.text
-        text = env.data[("value", imp.spec)]
-        value = exported_value(text, imp.exported) if text is not None else None
+            env.data[("value", imp.spec)] = exported_values(included.text) if included is not None else {}
+        value = env.data[("value", imp.spec)].get(imp.exported)
     else:
-        value = exported_value(env.esm, name) if name in env.bound else None
+        if ("exports",) not in env.data:
+            env.data[("exports",)] = exported_values(env.esm)
+        value = env.data[("exports",)].get(name)
     if value is not None:
         env.note("mdx expression", "resolved", pos)
     return value
