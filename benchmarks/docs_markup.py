@@ -49,6 +49,9 @@ MARKUP = [
     ("kramdown {:", re.compile(r"\{:[^}\n]*\}")),
     ("heading attribute {#", re.compile(r"\{[ \t]*#[\w-]")),
     ("HTML comment <!--", re.compile(r"<!--")),
+    ("VitePress <<< import", re.compile(r"^\s*<<<[ \t]+\S", _M)),
+    ("VitePress [[toc]]", re.compile(r"\[\[toc\]\]")),
+    ("VitePress <Badge>", re.compile(r"</?Badge(?:[\s/>]|$)")),
 ]
 HTML_TAG = re.compile(
     r"</?(?:a|abbr|b|br|blockquote|button|center|code|dd|details|div|dl|dt|em|figcaption|figure|font|"
@@ -114,6 +117,8 @@ INCLUDES_OUTSIDE_CODE = [
     ("jekyll include_relative", re.compile(r"(?<!\{)\{%-?\s*include_relative\s+([^\s%{}]+)")),
     ("mdx partial import", re.compile(r"^import\s+\w+\s+from\s+['\"]([^'\"]+\.mdx?)['\"]", _M)),
     ("rst include", re.compile(r"^\s*\.\.[ \t]+(?:include|literalinclude)::[ \t]*(\S+)", _M)),
+    ("vitepress include", re.compile(r"<!--\s*@include:\s*((?:(?!-->)[^\s{#])+)")),
+    ("vitepress code import", re.compile(r"^\s*<<<[ \t]+([^\s{#\[]+)", _M)),
 ]
 
 
@@ -147,6 +152,9 @@ def target_exists(construct: str, target: str, doc_folder: Path, docs: Path, rep
     ancestors = [doc_folder, *(p for p in doc_folder.parents if p == repo or repo in p.parents)]
     if construct == "jekyll include":
         bases = [p / "_includes" for p in ancestors]
+    elif name.startswith("@/"):  # VitePress: the source root, a folder above the page
+        name = name[len("@/"):]
+        bases = ancestors
     elif name.startswith("@site/"):
         name = name[len("@site/"):]
         bases = ancestors + [p / "website" for p in ancestors]

@@ -37,6 +37,7 @@ FORMATS = {
     "md mdbook": ("mdbook", "src/page.md", {"book.toml": "[book]\ntitle = 'S'\n", "src/SUMMARY.md": "- [Page](page.md)\n"}),
     "md sphinx": ("sphinx", "page.md", {"conf.py": "project = 'S'\nextensions = ['myst_parser']\n"}),
     "md docusaurus": ("docusaurus", "docs/page.md", {"docusaurus.config.js": "module.exports = {title: 'S'};\n"}),
+    "md vitepress": ("vitepress", "docs/page.md", {"docs/.vitepress/config.ts": "export default {title: 'S'}\n"}),
     "mdx": ("docusaurus", "docs/page.mdx", {"docusaurus.config.js": "module.exports = {title: 'S'};\n"}),
     "mdx mintlify": ("mintlify", "page.mdx", {"docs.json": '{"name": "S", "navigation": {"pages": ["page"]}}\n'}),
     "rst": ("sphinx", "page.rst", {"conf.py": "project = 'S'\n"}),
@@ -51,6 +52,7 @@ _NOTES = {
     "mdbook": "> [!NOTE]\n> The value {n} is kept between runs.\n",
     "sphinx": "```{{note}}\nThe value {n} is kept between runs.\n```\n",
     "docusaurus": ":::note\n\nThe value {n} is kept between runs.\n\n:::\n",
+    "vitepress": "::: tip Keep it\nThe value {n} is kept between runs <Badge text=\"new\" />.\n:::\n",
     "mintlify": "<Note>\nThe value {n} is kept between runs.\n</Note>\n",
 }
 

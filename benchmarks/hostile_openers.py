@@ -8,7 +8,8 @@
 
 Each site is the dialect's configuration file and one page: a heading, a paragraph, then one
 line of ``--mb`` megabytes made of the opener repeated (backticks, blanks, ``:::``, ``{%``,
-``{{<``, ``<``, ``[``, ``*``, ``{``), then a closing paragraph. The rst reader refuses a line over
+``{{<``, ``<``, ``[``, ``*``, ``{``, and VitePress's ``<<<`` and ``<!--@include:`` openers, unclosed
+and closed), then a closing paragraph. The rst reader refuses a line over
 10,000 characters (the build names the file and skips it), so an rst page holds the megabyte as
 lines of 9,999. Every build is the CLI (``python -m contextpull build DOCS --out OUT --dialect
 X``) in a subprocess killed at ``--cap`` seconds, interpreter start included, timed in CPU
@@ -38,8 +39,9 @@ from format_scaling import FORMATS, page  # noqa: E402
 # dialect label -> the format_scaling format that gives its site and page
 DIALECTS = {"plain": "md plain", "mkdocs": "md mkdocs", "docusaurus": "md docusaurus", "mdx": "mdx",
             "hugo": "md hugo", "mdbook": "md mdbook", "jekyll": "md jekyll", "sphinx-rst": "rst",
-            "sphinx-myst": "md sphinx", "mintlify": "mdx mintlify"}
-OPENERS = ["`", " ", ":::", "{%", "{{<", "<", "[", "*", "{"]
+            "sphinx-myst": "md sphinx", "vitepress": "md vitepress",
+            "mintlify": "mdx mintlify"}
+OPENERS = ["`", " ", ":::", "{%", "{{<", "<", "[", "*", "{", "<<<", "<!--@include:", "<!--@include: x.md-->"]
 RST_LINE = 9_999
 WALL = False
 

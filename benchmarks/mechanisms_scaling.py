@@ -16,6 +16,7 @@ import time
 
 from contextpull.dialects.syntax import attributes, container_tree, fences, labels, options, template_tags
 from contextpull.dialects.syntax.line_map import LineMap
+from contextpull.dialects.vitepress import regions
 from contextpull.parsing.fence_rule import code_lines
 
 
@@ -62,6 +63,10 @@ CASES = [
      lambda ls: _scan(ls, container_tree.SLASHES)),
     ("containers", "!!! note lines", lambda n: ["!!! note"] * (n // 9), lambda ls: _scan(ls, container_tree.ADMONITIONS)),
     ("containers", ".. note:: lines (rst)", lambda n: [".. note::"] * (n // 10), lambda ls: _scan(ls, container_tree.RST)),
+    ("containers", "::: tip lines then ::: (markdown-it)", lambda n: ["::: tip"] * (n // 16) + [":::"] * (n // 16),
+     lambda ls: _scan(ls, container_tree.MARKDOWN_IT_COLONS)),
+    ("regions", "// #region a lines, none ending", lambda n: ["// #region a"] * (n // 13), lambda ls: regions.find(ls, "a")),
+    ("regions", "#region / #endregion, nested", lambda n: ["# region a", "# endregion"] * (n // 24), lambda ls: regions.find(ls, "a")),
     ("containers", "> [!NOTE] then > x lines", lambda n: ["> [!NOTE]"] + ["> x"] * (n // 4),
      lambda ls: _scan(ls, container_tree.CALLOUTS)),
 ]

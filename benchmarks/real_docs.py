@@ -73,6 +73,13 @@ REPOSITORIES = [
     ("redux", "docusaurus", "https://github.com/reduxjs/redux", "3084fc33bb23ab4cab4796172eafe342da4e73d9", "docs"),
     ("axon-reference-guide", "gitbook", "https://github.com/AxonIQ/reference-guide", "7146c9fb795b5ac59267c8ab269e464f06b9985f", "."),
     ("beefree-sdk-docs", "gitbook", "https://github.com/BeefreeSDK/beefree-sdk-docs", "873fbe1012ee046beed32fb6ddd69dd9f34c2893", "."),
+    ("nextra", "nextra", "https://github.com/shuding/nextra", "a54da393f4b7cb413bf7f874c1b3847e23bc874d", "docs/app"),
+    ("nextra-swr", "nextra", "https://github.com/shuding/nextra", "a54da393f4b7cb413bf7f874c1b3847e23bc874d", "examples/swr-site/content"),
+    ("swr-site", "nextra", "https://github.com/vercel/swr-site", "c18a9d0925e745b60cefe82e66e744aa6923c613", "pages"),
+    ("react.dev", "mdx guessed", "https://github.com/reactjs/react.dev", "12d692da47e77cdc558b928fcfbaf4e71c6d0cec", "src/content"),
+    ("vitepress", "vitepress", "https://github.com/vuejs/vitepress", "ed2bfb266ef788e86d1a73fe3cd7708a4cd5e260", "docs"),
+    ("vitest", "vitepress", "https://github.com/vitest-dev/vitest", "c3ba16b35847d27fb9f01f38cdcb047c77e121f8", "docs"),
+    ("vite", "vitepress", "https://github.com/vitejs/vite", "a98c8d95d552c6fa98ab66fb810f5b39ad5abf49", "docs"),
     ("mintlify-docs", "mintlify", "https://github.com/mintlify/docs", "3bbce7aa1abf66b19671bc398b9752d608fd0826", "."),
     ("mem0", "mintlify", "https://github.com/mem0ai/mem0", "8d5b7865bd0521e75fe9ab1b260eeccc83f8a378", "docs"),
 ]

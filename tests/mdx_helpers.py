@@ -50,6 +50,7 @@ class FakeContext:
         self.folder = posixpath.dirname(self.repo_path)
         self.config = {}
         self.front_matter = front_matter or {}
+        self.embedded = None
         self.notes: list[Note] = []
         self.depended: dict[str, str] = {}
         self.included: list[str] = []

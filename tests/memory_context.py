@@ -57,6 +57,7 @@ class FakeContext:
         self.folder = posixpath.dirname(self.repo_path)
         self.config = config or {}
         self.front_matter = front_matter or {}
+        self.embedded = None
         self.notes: list[Note] = []
         self.depended: dict[str, str] = {}
         self.dependencies: list[str] = []

@@ -25,6 +25,7 @@ class FakeContext:
         self.folder = posixpath.dirname(self.repo_path)
         self.config = config if config is not None else {}
         self.front_matter = {}
+        self.embedded = None  # blocks written back as Markdown, as a context without a place
         self.notes: list[tuple[str, str, int, str]] = []
         self.depended: dict[str, str] = {}
         self.data_read: list[str] = []

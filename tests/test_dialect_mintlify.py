@@ -21,6 +21,7 @@ from contextpull.dialects.site_reader import open_site
 from memory_context import FakeContext
 from site_build import DOCUMENTS, SECTIONS, build_json, store_rows, write_site
 
+NAMED = '{"name": "Site"}'  # the least docs.json that is Mintlify's (``navigation.is_mintlify``)
 DOCS_JSON = json.dumps({
     "$schema": "https://mintlify.com/docs.json",
     "name": "Acme",
@@ -206,7 +207,6 @@ def test_snippet_imports_that_escape_the_repository_or_loop_are_named_and_droppe
 
 @pytest.mark.parametrize(("name", "config", "construct", "named"), [
     ("docs.json", "{not json", "configuration", "malformed JSON"),
-    ("docs.json", "[1, 2]", "configuration", "docs.json is a list, not a mapping"),
     ("docs.json", '{"navigation": 5}', "mintlify configuration", "navigation is a int"),
     ("docs.json", '{"navigation": {"groups": "x", "tabs": [3, {"group": 7, "pages": ["index"]}]}}',
      "mintlify configuration", "navigation.tabs[0] is a int"),
@@ -238,10 +238,15 @@ def test_a_navigation_walk_is_bounded():
 
 
 @pytest.mark.parametrize(("files", "expected"), [
-    ({"docs.json": "{}"}, ("mintlify", "docs.json")),
+    ({"docs.json": '{"navigation": {}}'}, ("mintlify", "docs.json")),
     ({"mint.json": "{}"}, ("mintlify", "mint.json")),
-    ({"docs/docs.json": "{}"}, ("mintlify", "docs/docs.json")),
-    ({"docs.json": "{}", "mkdocs.yml": "site_name: x\n"}, ("mkdocs", "mkdocs.yml")),
+    ({"docs/docs.json": '{"$schema": "https://mintlify.com/docs.json"}'}, ("mintlify", "docs/docs.json")),
+    ({"docs.json": '{"name": "x"}', "mkdocs.yml": "site_name: x\n"}, ("mkdocs", "mkdocs.yml")),
+    ({"docs.json": '{"name": "Acme"}'}, ("mintlify", "docs.json")),
+    ({"docs.json": "{not json"}, ("mintlify", "docs.json")),  # read, and its problem named
+    # another tool's docs.json (a list, an object without Mintlify's keys) is not a Mintlify site
+    ({"docs.json": "[1, 2]"}, ("plain", None)),
+    ({"docs.json": '{"entries": [], "generator": "typedoc"}'}, ("plain", None)),
 ])
 def test_mintlify_is_detected_from_docs_json_or_mint_json(tmp_path, files, expected):
     root = write_site(tmp_path / "repo", {"docs/index.mdx": "# Home\n", **files})
@@ -251,7 +256,7 @@ def test_mintlify_is_detected_from_docs_json_or_mint_json(tmp_path, files, expec
 
 def test_mintignore_defaults_snippets_and_generated_pages_are_not_pages(tmp_path):
     root = write_site(tmp_path / "repo", {
-        "docs.json": "{}", ".mintignore": "# drafts\ndrafts/\n*.draft.mdx\n!CONTRIBUTING.md\n",
+        "docs.json": NAMED, ".mintignore": "# drafts\ndrafts/\n*.draft.mdx\n!CONTRIBUTING.md\n",
         "drafts/a.mdx": "x", "b.draft.mdx": "x", "README.md": "x", "CONTRIBUTING.md": "x",
         "snippets/s.mdx": "x", "node_modules/p/x.md": "x", "page.mdx": "x",
     })
@@ -269,7 +274,7 @@ def test_mintignore_defaults_snippets_and_generated_pages_are_not_pages(tmp_path
 
 def test_the_older_snippet_element_reads_its_file_from_the_snippet_folders(tmp_path):
     root = write_site(tmp_path / "repo", {
-        "docs/docs.json": "{}",
+        "docs/docs.json": NAMED,
         "docs/_snippets/star.mdx": "Star us on GitHub, {who}.\n",
         "docs/snippets/help.mdx": "<Tip>Ask in the forum.</Tip>\n",
         "docs/page.mdx": (
@@ -333,7 +338,7 @@ def test_an_openapi_page_shows_its_operation_read_from_the_openapi_file(tmp_path
 @pytest.mark.parametrize("spec", ["{not json", "[]", json.dumps({"paths": []}), json.dumps({"paths": {"/users": 5}}),
                                   json.dumps({"paths": {"/users": {"get": {"parameters": 7, "responses": []}}}})])
 def test_a_malformed_openapi_file_is_named_never_a_traceback(tmp_path, spec):
-    root = write_site(tmp_path / "repo", {"docs.json": "{}", "openapi.json": spec,
+    root = write_site(tmp_path / "repo", {"docs.json": NAMED, "openapi.json": spec,
                                           "users.mdx": "---\nopenapi: GET /users\n---\n\nText.\n"})
     report = build_json(root, tmp_path / "out")
     docs, _ = _rows(tmp_path / "out")
@@ -345,7 +350,7 @@ def test_a_malformed_openapi_file_is_named_never_a_traceback(tmp_path, spec):
 
 def test_snippet_variables_and_the_pages_own_exports_are_their_strings(tmp_path):
     root = write_site(tmp_path / "repo", {
-        "docs.json": "{}",
+        "docs.json": NAMED,
         "snippets/vars.mdx": "export const product = 'Acme Cloud';\nexport const computed = make();\n"
                              "export const tpl = `v${n}`;\n",
         "page.mdx": (

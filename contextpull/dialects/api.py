@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from .embedded import Embedded
     from .site_reader import SiteReader
 
 # What became of one construct: replaced by the content it stands for (an include, a data value),
@@ -55,6 +56,9 @@ class Site:
     # Whether API pages are read from the repository's source (issue 37): the build's setting,
     # for a dialect whose row reads them; the reader keeps the source's model (``site_reader``).
     api_reference: bool = False
+    # Whether a ``.md`` page showing MDX's own syntax is read as MDX (``mdx.evidence``): the
+    # ``auto`` setting found no generator configuration, so only the page's content can say.
+    guess_mdx: bool = False
 
     @property
     def reading(self) -> str:
@@ -100,6 +104,10 @@ class Context(Protocol):
     repo_path: str
     folder: str
     config: dict  # the generator's configuration, read as data ({} when there is none)
+    # Where a hook places blocks it has already read, so the Markdown parse carries them whole
+    # (``embedded.Embedded``); None where the reading has no such place (the hook then writes
+    # its blocks back as Markdown).
+    embedded: "Embedded | None"
 
     def include(
         self, target: str, *, base: str, line: int, construct: str, within: Included | None = None

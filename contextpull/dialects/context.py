@@ -35,6 +35,9 @@ class DocumentContext:
         self.repo_path = f"{docs}/{path}" if docs else path
         self.folder = self.repo_path.rpartition("/")[0]
         self.notes: list[Note] = []
+        # Where a hook places blocks it has read (``embedded``); set for a page read as Markdown
+        # under a dialect, None elsewhere, when a hook writes its blocks back as Markdown.
+        self.embedded = None
         self._resolver = Resolver(site.repo_root, self.repo_path)
 
     @property

@@ -14,7 +14,8 @@ and build folders (``DOCS/source/conf.py``). A ``_config.yml`` beside a ``_toc.y
 Book (MyST Markdown and notebooks on Sphinx), read as ``sphinx``. GitBook's ``.gitbook.yaml``, a
 sync setting often left behind, counts only when no other generator's file is found anywhere
 (the row's ``fallback``). No file found: ``plain``, exactly
-today's reading.
+today's reading, except that a ``.md`` page showing MDX's own syntax is read as MDX
+(``Site.guess_mdx``, ``mdx.evidence``).
 
 The configuration is read as data (``data/files.py``): a file that cannot be read gives an empty
 configuration and a problem the report names, never a failed build.
@@ -71,7 +72,9 @@ def detect_site(docs: Path, setting: str = "auto") -> Site:
     names = None if setting == "auto" else {setting}
     found = _find(real_docs, root, names)
     if found is None:
-        return Site("plain" if setting == "auto" else setting, None, str(real_docs), str(root))
+        if setting == "auto":
+            return Site("plain", None, str(real_docs), str(root), guess_mdx=True)
+        return Site(setting, None, str(real_docs), str(root))
     name, path = found
     return Site(name, path.relative_to(root).as_posix(), str(real_docs), str(root))
 
@@ -110,7 +113,7 @@ def _search(docs: Path, root: Path, names: set[str] | None, wanted: list, door: 
         for d in wanted:
             for file_name in d.config_files:
                 path = folder / file_name
-                if is_file(path):
+                if is_file(path) and _confirmed(d, door, folder):
                     other = next((o for f, o in d.yields_to if is_file(folder / f)), None)
                     if other is None:
                         return d.name, path
@@ -137,6 +140,18 @@ def _search(docs: Path, root: Path, names: set[str] | None, wanted: list, door: 
                 if is_file(path):
                     return d.name, path
     return None
+
+
+def _confirmed(d, door: SiteDoor, folder: Path) -> bool:
+    """Whether a row's ``confirm`` function (``registry.Dialect.confirm``) says ``folder`` is
+    its generator's site; a row without one is confirmed by its file alone. The function's
+    module is imported only when the file is there."""
+    if not d.confirm:
+        return True
+    import importlib
+
+    module, _, function = d.confirm.partition(":")
+    return bool(getattr(importlib.import_module(f"{__package__}.{module}"), function)(door, folder))
 
 
 def split_config(door: SiteDoor, folder: Path, d) -> Path | None:

@@ -3,8 +3,9 @@ non-plain dialect and for the kinds added with it (``.mdx``, ``.rst``, ``.ipynb`
 
 - markdown and mdx: front matter off (``ctx.front_matter``); MDX rules when the file is ``.mdx``
   or the site is Docusaurus (``mdx.mdx.prepare``), because there the dialect, not the extension,
-  decides that a ``.md`` carries JSX; then the dialect's ``prepare``; the shared Markdown parser;
-  the dialect's ``finish``; the generic finish.
+  decides that a ``.md`` carries JSX; then the dialect's ``prepare``; the shared Markdown parser,
+  with the blocks a hook placed (``embedded``) spliced in; the dialect's ``finish``; the generic
+  finish.
 - rst: ``sphinx.read_rst.parse_rst``, then the generic finish.
 - ipynb: ``read_ipynb.to_markdown``, then as markdown.
 
@@ -28,6 +29,7 @@ from ..parsing.parse_markdown import normalize_newlines, parse_markdown
 from .api import Note, Site
 from .context import DocumentContext
 from .data.front_matter import split_front_matter
+from .embedded import Embedded
 from .registry import NAMES, dialect
 from .site_reader import SiteReader, open_site
 
@@ -80,8 +82,11 @@ def _markdown(
     if kind == "mdx" or (ctx.site.dialect in NAMES and dialect(ctx.site.dialect).markdown_is_mdx):
         text = _step("mdx", "mdx.mdx", "prepare", text, ctx)
     if ctx.site.dialect != "plain":
+        ctx.embedded = Embedded(text)
         text = _guarded(ctx, ctx.site.dialect, lambda: reader.prepare(text, ctx), text)
     parsed = parse_markdown(text, stem)
+    if ctx.embedded is not None:
+        parsed = ctx.embedded.splice(parsed, stem)
     parsed_title = parsed.title
     if ctx.site.dialect != "plain":
         parsed = _guarded(ctx, ctx.site.dialect, lambda: reader.finish(parsed, ctx), parsed)

@@ -82,11 +82,23 @@ def reads_dialect(path: str, site) -> bool:
     return kind not in PLAIN_KINDS or (site is not None and site.dialect != "plain")
 
 
+def guessed_mdx(path: str, data: bytes, site) -> dict[str, int] | None:
+    """The MDX evidence of a ``.md`` page a build reads as MDX by its content (``Site.guess_mdx``,
+    ``mdx.evidence``), or None when it is read as plain Markdown."""
+    if site is None or not site.guess_mdx or kind_for(path) != "markdown":
+        return None
+    from .mdx.evidence import evidence
+
+    return evidence(data) or None
+
+
 def expected_sha(path: str, file_sha: str, site, reads: dict, memo: dict | None = None) -> str:
     """The ``documents.sha256`` this document would get now, computed from its file's sha256
     and the dependencies recorded the last time it was read, rehashed: equal to the stored one
-    exactly when neither the file, a dependency nor the dialect changed."""
-    if not reads_dialect(path, site):
+    exactly when neither the file, a dependency nor the dialect changed. A page read as MDX by
+    its content has its reading recorded (its evidence notes), so it is fingerprinted alike."""
+    guessed = site is not None and site.guess_mdx and path in reads and kind_for(path) == "markdown"
+    if not reads_dialect(path, site) and not guessed:
         return file_sha
     deps = [p for p, _ in deps_of(reads, path)]
     return current_sha(site.reading if site is not None else "plain", file_sha, deps, site.repo_root if site else "/", memo)

@@ -56,6 +56,11 @@ class Dialect:
     # folder the search looks in: GitBook's ``.gitbook.yaml`` is a sync setting that stays behind
     # when a project moves to another generator (Redux keeps one beside ``website/``'s Docusaurus).
     fallback: bool = False
+    # A configuration file many projects have (Next.js's ``next.config.js``) counts only where
+    # this function of the dialect's package, ``"module:function"`` in ``contextpull.dialects``,
+    # called with (door, folder), says the folder holds the generator's own layout (Nextra's
+    # ``_meta`` files, ``app/**/page.mdx``). It looks at names and reads files as data only.
+    confirm: str = ""
 
 
 DIALECTS = (
@@ -68,6 +73,12 @@ DIALECTS = (
         ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs"),
         "docusaurus.dialect",
         root_folders=("website",), markdown_is_mdx=True,
+    ),
+    # VitePress: the configuration is in the project's ``.vitepress`` folder, which sits in the
+    # folder pages are read from (``docs/.vitepress/config.ts``), so the site is the folder above it.
+    Dialect(
+        "vitepress", tuple(f".vitepress/config.{ext}" for ext in ("js", "ts", "mjs", "mts", "cjs", "cts")),
+        "vitepress.dialect", config_beside_pages=True, config_folders=(".vitepress",),
     ),
     Dialect(
         "hugo", ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json"), "hugo.dialect",
@@ -83,7 +94,14 @@ DIALECTS = (
         "jekyll", ("_config.yml", "_config.yaml"), "jekyll.dialect", config_beside_pages=True,
         yields_to=(("_toc.yml", "sphinx"),),
     ),
-    Dialect("mintlify", ("docs.json", "mint.json"), "mintlify.dialect", markdown_is_mdx=True),
+    Dialect(
+        "nextra", ("next.config.js", "next.config.mjs", "next.config.ts", "next.config.cjs"), "nextra.dialect",
+        markdown_is_mdx=True, confirm="nextra.layout:is_nextra",
+    ),
+    Dialect(
+        "mintlify", ("docs.json", "mint.json"), "mintlify.dialect", markdown_is_mdx=True,
+        confirm="mintlify.navigation:is_mintlify",
+    ),
     Dialect("gitbook", (".gitbook.yaml", ".gitbook.yml"), "gitbook.dialect", fallback=True),
 )
 

@@ -13,6 +13,9 @@ from .reads import entry
 
 # Unresolved constructs named one by one in the text report, per construct (JSON lists all).
 TEXT_LIMIT = 5
+# The note a page read as MDX by its content carries, one per kind of evidence (its detail):
+# counted as pages and kinds (``mdx_guess``), not as constructs.
+GUESS = "mdx guessed"
 
 
 class ConstructTally:
@@ -21,6 +24,8 @@ class ConstructTally:
         self.counts: Counter[tuple[str, str]] = Counter()
         self.unresolved: list[tuple[str, Note]] = []  # (document path, note), in path order
         self.not_pages: list[tuple[str, str]] = []  # (path, reason): files that are not pages
+        self.guessed: set[str] = set()  # pages read as MDX by their content
+        self.evidence: Counter[str] = Counter()  # kind of evidence -> pages that showed it
 
     def add(self, record) -> None:
         """One written document (a ``DocumentRecord``, from a parse or from the cache)."""
@@ -33,6 +38,10 @@ class ConstructTally:
     def add_notes(self, path: str, notes) -> None:
         """Count ``notes`` of the document at ``path`` (one not read again keeps its old ones)."""
         for note in notes:
+            if note.construct == GUESS:
+                self.guessed.add(path)
+                self.evidence[note.detail] += 1
+                continue
             self.counts[(note.construct, note.outcome)] += 1
             if note.outcome == "unresolved":
                 self.unresolved.append((path, note))
@@ -55,6 +64,8 @@ class ConstructTally:
                 for path, n in self.unresolved
             ],
         }
+        if self.guessed:  # likewise: only a build that read some page as MDX by its content
+            report["mdx_guess"] = {"pages": len(self.guessed), "evidence": dict(sorted(self.evidence.items()))}
         if self.not_pages:  # only when there are some: every other report is what it was
             report["not_pages"] = [{"path": path, "reason": reason} for path, reason in self.not_pages]
         return report
@@ -68,10 +79,14 @@ def chosen_line(report: dict) -> str:
 
 def text_lines(report: dict, limit: int = TEXT_LIMIT) -> list[str]:
     """The construct report as text lines; none for a plain build that met no construct."""
-    if report["name"] == "plain" and not report["constructs"]:
+    if report["name"] == "plain" and not report["constructs"] and "mdx_guess" not in report:
         return []
     t = report["totals"]
     lines = [f"{chosen_line(report)}: {t['resolved']} resolved, {t['converted']} converted, {t['unresolved']} unresolved"]
+    if "mdx_guess" in report:
+        from .mdx.evidence import summary
+
+        lines.append("  " + summary(report["mdx_guess"]["pages"], report["mdx_guess"]["evidence"]))
     by_construct: dict[str, list[dict]] = {}
     for item in report["unresolved"]:
         by_construct.setdefault(item["construct"], []).append(item)

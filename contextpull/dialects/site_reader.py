@@ -163,6 +163,9 @@ class SiteReader:
     # A generator's page rule, ``rule(path, reader, data) -> reason | None`` (its ``pages.skip``):
     # set as ``page_rule = staticmethod(pages.skip)``, it is what ``skip`` asks.
     page_rule = None
+    # The MDX components a generator draws in its own way (Nextra's ``<Callout>``, ``<Tabs items>``):
+    # name -> ``read(element, env) -> text``, asked by the MDX rules before their own readings.
+    mdx_components: dict = {}
 
     def prepare(self, text: str, ctx) -> str:
         return text

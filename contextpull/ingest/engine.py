@@ -40,7 +40,7 @@ from .target import StoreTarget
 from .documents import documents
 from .update import apply_corpus
 from ..apiref import preload as preload_apiref
-from ..dialects.reads import expected_sha, reads_dialect
+from ..dialects.reads import expected_sha, guessed_mdx, reads_dialect
 from ..dialects.registry import API_DIALECTS
 from ..parsing.parse import kind_for, parse_file
 from ..writing.records import DocumentRecord, NotAPage, PreparedRecord, Skipped
@@ -206,8 +206,9 @@ def read_record(path: str, data: bytes, sha256: str, settings: Settings, reader=
     if kind is None:
         return Skipped(path, "unsupported file type")
     try:
-        if reads_dialect(path, settings.site):
-            parsed, description, sha, extra = _read_dialect(path, data, sha256, settings, kind, reader)
+        guessed = None if reads_dialect(path, settings.site) else guessed_mdx(path, data, settings.site)
+        if reads_dialect(path, settings.site) or guessed:
+            parsed, description, sha, extra = _read_dialect(path, data, sha256, settings, kind, reader, guessed)
         else:
             parsed, description, sha, extra = parse_file(data, kind, _stem(path)), None, sha256, {}
     except Exception as exc:  # noqa: BLE001 - one bad file must never stop the run
@@ -215,8 +216,10 @@ def read_record(path: str, data: bytes, sha256: str, settings: Settings, reader=
     return Read(path, kind, len(data), parsed, description, sha, extra)
 
 
-def _read_dialect(path: str, data: bytes, sha256: str, settings: Settings, kind: str, reader=None):
-    """(parsed, description, the document's sha256, its dependencies and notes) by its dialect."""
+def _read_dialect(path: str, data: bytes, sha256: str, settings: Settings, kind: str, reader=None, guessed=None):
+    """(parsed, description, the document's sha256, its dependencies and notes) by its dialect;
+    a ``.md`` page with MDX ``guessed`` from its content (``reads.guessed_mdx``) by the MDX
+    rules, its evidence kept as notes for the report."""
     from ..dialects.api import Site
     from ..dialects.fingerprint import document_sha
     from ..dialects.read import read_document
@@ -224,9 +227,15 @@ def _read_dialect(path: str, data: bytes, sha256: str, settings: Settings, kind:
     site = settings.site
     if site is None:  # a caller that resolved no site (a library user): no root, so no includes
         site = Site("plain", None, "", "")
-    result = read_document(data, kind, _stem(path), path, site, reader)
+    result = read_document(data, "mdx" if guessed else kind, _stem(path), path, site, reader)
+    notes = result.notes
+    if guessed:
+        from ..dialects.api import Note
+        from ..dialects.report import GUESS
+
+        notes = (*(Note(GUESS, "converted", 0, k) for k in sorted(guessed)), *notes)
     sha = document_sha(site.reading, sha256, result.deps)
-    return result.parsed, result.description, sha, {"deps": result.deps, "notes": result.notes}
+    return result.parsed, result.description, sha, {"deps": result.deps, "notes": notes}
 
 
 def finish_record(read: Read | Skipped, settings: Settings) -> PreparedRecord | Skipped:

@@ -19,6 +19,7 @@ and a merge only re-packs the two parts it joins.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -219,6 +220,12 @@ def _pack(units: list[_Unit], limit: int) -> list[list[_Unit]]:
     return parts
 
 
+# ``\s`` is ``str.isspace`` (both are Py_UNICODE_ISSPACE), so these find what the character
+# loops they replace found, in C: a 1 MB run of short words was cut 500 times at 0.5 ms a cut.
+_SPACE = re.compile(r"\s")
+_LAST_SPACE = re.compile(r"\s\S*\Z")  # searched up to an endpos: the last whitespace before it
+
+
 def _cut(
     text: str, start: int, room: int, limit: int, long_head: bool, long_tail: bool
 ) -> tuple[int, int] | None:
@@ -241,12 +248,11 @@ def _cut(
         return found
     if text[end].isspace():
         return _break_at(text, start, end)
-    word_start = end
-    while word_start > start and not text[word_start - 1].isspace():
-        word_start -= 1
+    last = _LAST_SPACE.search(text, start, end)
+    word_start = last.start() + 1 if last else start
     if (
         (word_start == start and long_head)
-        or (long_tail and not any(c.isspace() for c in text[end:]))
+        or (long_tail and _SPACE.search(text, end) is None)
         or _word_longer_than(text, word_start, limit - 2)
     ):
         return end, end
@@ -255,10 +261,8 @@ def _cut(
 
 def _word_longer_than(text: str, word_start: int, size: int) -> bool:
     stop = min(len(text), word_start + size + 1)
-    i = word_start
-    while i < stop and not text[i].isspace():
-        i += 1
-    return i - word_start > size
+    space = _SPACE.search(text, word_start, stop)
+    return (space.start() if space else stop) - word_start > size
 
 
 def _break_at(text: str, start: int, i: int) -> tuple[int, int] | None:

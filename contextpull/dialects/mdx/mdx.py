@@ -272,9 +272,10 @@ def _element(node: jsx.Element, env: _Env, tab_labels: dict[str, str] | None) ->
     name, attrs = node.name, node.attrs
     if name in env.imports:
         return _imported(node, env)
-    drawn = _site_element(node, env)
-    if drawn is not None:
-        return drawn
+    # components the site's generator draws its own way (``SiteReader.mdx_components``)
+    site_reading = getattr(getattr(env.ctx, "reader", None), "mdx_components", {}).get(name)
+    if site_reading is not None:
+        return site_reading(node, env)
     if name == "Admonition":
         env.note("admonition", "converted", node.pos)
         label = _text(attrs.get("title")) or labels.title(_text(attrs.get("type")) or "note")
@@ -298,7 +299,7 @@ def _element(node: jsx.Element, env: _Env, tab_labels: dict[str, str] | None) ->
     if construct == "jsx component" and _undefined(name, env):
         kept = "its inner text kept" if node.children else "nothing kept"
         env.note(construct, "unresolved", node.pos,
-                 f"unknown component <{name}>: not imported and not provided by Docusaurus, {kept}")
+                 f"unknown component <{name}>: not imported and not provided by {provided.provider(env.ctx)}, {kept}")
     else:
         env.note(construct, "converted", node.pos)
     if name == "br":
@@ -313,24 +314,29 @@ def _element(node: jsx.Element, env: _Env, tab_labels: dict[str, str] | None) ->
     return _render(node.children, env)
 
 
-def _site_element(node: jsx.Element, env: _Env) -> str | None:
-    """An element the site's generator draws itself (Mintlify's): its reader may say, as
-    ``mdx_label(name, attrs) -> (construct, label) | None``, that it is a labelled block
-    (``<Note>``, ``<ParamField>``), or, as ``mdx_include(name, attrs) -> path from the site
-    folder | None``, that it renders that file where it stands (``<Snippet file>``), read through
-    the shared resolver as a partial is. A reader without them (every other dialect) draws none."""
-    reader = env.ctx.reader
-    found = reader.mdx_label(node.name, node.attrs) if hasattr(reader, "mdx_label") else None
-    if found is not None:
-        env.note(found[0], "converted", node.pos)
-        body = _body(node.children, env)
-        return _block(_labelled(found[1], body, env) if body.strip() else found[1])
-    target = reader.mdx_include(node.name, node.attrs) if hasattr(reader, "mdx_include") else None
-    if target is None:
-        return None
-    included = env.ctx.include(target, base=site_folder(env.ctx), line=env.at(node.pos), construct="mdx snippet",
-                               within=env.within)
-    return "" if included is None else _partial(included, node, env)
+# What a dialect's component readers (``SiteReader.mdx_components``) build their text with: a block of
+# its own, children as a block's (dedented) text, children inline, a block labelled before its text.
+def block(text: str) -> str:
+    return _block(text)
+
+
+def body(nodes: list, env: _Env) -> str:
+    return _body(nodes, env)
+
+
+def render(nodes: list, env: _Env) -> str:
+    return _render(nodes, env)
+
+
+def labelled_block(label: str, nodes: list, env: _Env) -> str:
+    return _block(_labelled(label, _body(nodes, env), env))
+
+
+def labelled_or_label(label: str, nodes: list, env: _Env) -> str:
+    """``labelled_block``, or the label alone when the children show no text (a caption around
+    an image)."""
+    text = _body(nodes, env)
+    return _block(_labelled(label, text, env) if text.strip() else label)
 
 
 def _undefined(name: str, env: _Env) -> bool:
@@ -339,17 +345,18 @@ def _undefined(name: str, env: _Env) -> bool:
     if env.commonmark or not provided.applies(env.ctx):
         return False
     root = name.split(".", 1)[0]
-    if root in env.bound:
+    if not root or root in env.bound:  # a fragment, <>...</>, is JSX's own
         return False
     if "components" not in env.site_names:
         env.site_names["components"] = provided.provided_components(env.ctx)
-    return root not in env.site_names["components"]
+    known = env.site_names["components"]
+    return known is not None and root not in known
 
 
 def _note_directive(node: jsx.Directive, env: _Env) -> None:
     """``:::name`` is an admonition for a keyword the site has; any other is not drawn as one."""
     if "keywords" not in env.site_names:
-        env.site_names["keywords"] = provided.admonition_keywords(env.ctx) if provided.applies(env.ctx) else None
+        env.site_names["keywords"] = provided.admonition_keywords(env.ctx) if provided.has_keywords(env.ctx) else None
     keywords = env.site_names["keywords"]
     if keywords is not None and node.name.lower() not in keywords:
         env.note("admonition", "unresolved", node.pos,
@@ -371,7 +378,7 @@ def _tab_values(values: str | jsx.Expr | bool | None) -> dict[str, str]:
     return out
 
 
-def _resolve(spec: str, env: _Env) -> tuple[str, str] | None:
+def _resolve(spec: str, env: _Env, pos: int = 0) -> tuple[str, str] | None:
     """(base, target) for ``ctx.include``, or None for a module path that names no file here."""
     if spec.startswith("@site/"):
         return site_folder(env.ctx), spec[len("@site/") :]
@@ -380,11 +387,13 @@ def _resolve(spec: str, env: _Env) -> tuple[str, str] | None:
         return absolute
     if spec.startswith(("./", "../")):
         return env.base, spec
-    return None
+    aliases = import_paths.site_aliases(env.ctx, lambda problem: env.note("tsconfig paths", "unresolved", pos, problem))
+    target = import_paths.aliased(spec, aliases)
+    return ("", target) if target is not None else None
 
 
 def _include(imp: Import, env: _Env, pos: int, construct: str) -> Included | None:
-    where = _resolve(imp.spec, env)
+    where = _resolve(imp.spec, env, pos)
     if where is None:
         env.note(construct, "unresolved", pos, f"{imp.spec}: not a path inside the site")
         return None
@@ -399,11 +408,12 @@ def _imported(node: jsx.Element, env: _Env) -> str:
         env.note("mdx raw import", "unresolved", node.pos, f"<{node.name} /> renders raw text outside <CodeBlock>")
         return ""
     included = _include(imp, env, node.pos, "mdx partial")
-    return "" if included is None else _partial(included, node, env)
+    return "" if included is None else partial(included, node, env)
 
 
-def _partial(included: Included, node: jsx.Element, env: _Env) -> str:
-    """A partial's text rendered where ``node`` stands, its string props available to ``{props.x}``."""
+def partial(included: Included, node: jsx.Element, env: _Env) -> str:
+    """A partial's text rendered where ``node`` stands, its string props available to ``{props.x}``
+    (also for a component that renders a file, Mintlify's ``<Snippet file>``)."""
     props = {k: v for k, v in node.attrs.items() if isinstance(v, str)}
     inner = _Env(env.ctx, included.folder, included, env.at(node.pos), env.codes, props=props,
                  site_names=env.site_names)

@@ -85,9 +85,117 @@ def mask(text: str, codes: list[str]) -> str:
             out.append(inline(_mask_links(lines[start:], token)))
         return "\n".join(out)
 
-    for is_code, chunk in split_code(text):
+    chunks = split_code(text)
+    if _fence_in_template(chunks):
+        chunks = split_code(_hold_templates(text, token))
+    for is_code, chunk in chunks:
         marked.append(per_line(chunk) if is_code else prose(chunk))
     return "\n".join(marked)
+
+
+_ESM_LINE = re.compile(r"^(?:import|export)\b", re.M)
+_CLOSER = {")": "(", "]": "[", "}": "{"}
+
+
+def _hold_templates(text: str, token) -> str:
+    """The lines of a template literal that spans lines inside a top-level ESM statement held as
+    placeholders before fences are looked for: an ``export`` that builds a code block in a
+    template literal (``const raw = `~~~jsx`` ... ``~~~```) holds fence lines that are strings,
+    not fences, and would otherwise mask the rest of the page as code. A page with no such
+    statement is returned as it is."""
+    if "`" not in text or not _ESM_LINE.search(text):
+        return text
+    lines = text.split("\n")
+    # First, cheaply: does any statement-like line (fenced or not) open a template that spans
+    # lines? Most pages' ``import`` lines are code in fences and end on their line.
+    i, n, fence = 0, len(lines), None
+    while i < n:
+        line = lines[i]
+        if fence is not None:
+            fence = None if closes(line, fence) else fence
+            i += 1
+        elif (opened := open_fence(line)) is not None:
+            fence = opened
+            i += 1
+        elif _ESM_START.match(line):
+            i = _statement_templates(lines, i, token)[0]
+        else:
+            i += 1
+    return "\n".join(lines)
+
+
+def _fence_in_template(chunks: list[tuple[bool, str]]) -> bool:
+    """Whether a fence may open inside a template literal of an ESM statement: the prose before
+    it has a statement line at the margin after which an odd number of backticks stands (one
+    pass over each prose chunk, from its last statement line on)."""
+    for k in range(1, len(chunks)):
+        is_code, prose = chunks[k - 1]
+        if is_code or not chunks[k][0]:
+            continue
+        at = max(prose.rfind("\nimport"), prose.rfind("\nexport"))
+        at = at + 1 if at >= 0 else (0 if prose.startswith(("import", "export")) else -1)
+        if at >= 0 and _ESM_START.match(prose, at) and prose.count("`", at) % 2 == 1:
+            return True
+    return False
+
+
+def _statement_templates(lines: list[str], start: int, token) -> tuple[int, bool]:
+    """Hold the template-literal lines of the ESM statement starting at ``lines[start]`` (see
+    ``_hold_templates``; with ``token`` None, only look) and return the index of the line after
+    it and whether a template literal in it spans lines. One pass over its characters
+    with a stack of what is open (brackets, strings, templates and their ``${}``); the statement
+    ends at a line where nothing is open and the next line does not continue it, or at a blank
+    line before a line at the margin outside a template, as ``take_esm`` ends one."""
+    stack: list[str] = []
+    i, n, spans = start, len(lines), False
+    while i < n:
+        line = lines[i]
+        inside = bool(stack) and stack[-1] == "`"  # the line starts inside a template literal
+        base = len(stack)  # the stack's height while that template is open
+        close_at, j, m = -1, 0, len(line)
+        while j < m:
+            c = line[j]
+            top = stack[-1] if stack else ""
+            if top == "`":
+                if c == "\\":
+                    j += 2
+                    continue
+                if c == "`":
+                    stack.pop()
+                    if inside and close_at < 0 and len(stack) == base - 1:
+                        close_at = j
+                elif line.startswith("${", j):
+                    stack.append("${")
+                    j += 1
+            elif top in ("'", '"'):
+                if c == "\\":
+                    j += 2
+                    continue
+                if c == top:
+                    stack.pop()
+            elif line.startswith("//", j):
+                break
+            elif c in "'\"`([{":
+                stack.append(c)
+            elif c in ")]}":
+                if stack and (stack[-1] == _CLOSER[c] or (c == "}" and stack[-1] == "${")):
+                    stack.pop()
+            j += 1
+        while stack and stack[-1] in ("'", '"'):
+            stack.pop()  # a string does not run past its line
+        spans = spans or inside
+        if inside and token is not None:
+            if close_at < 0 and len(stack) >= base:
+                lines[i] = token(line) if line else line
+            elif close_at > 0:
+                lines[i] = token(line[:close_at]) + line[close_at:]
+        i += 1
+        if not stack and (i >= n or not lines[i].strip() or not _CONTINUES.match(lines[i])):
+            return i, spans
+        if stack and stack[-1] != "`" and i + 1 < n and not lines[i].strip() and lines[i + 1].strip() \
+                and not _CONTINUES.match(lines[i + 1]):
+            return i, spans
+    return i, spans
 
 
 def _list_fences(lines: list[str]):

@@ -40,14 +40,39 @@ def bound_names(statements: list[str]) -> set[str]:
 
 
 def applies(ctx: Context) -> bool:
-    """Only Docusaurus says which components it provides; on another site (Nextra, Astro) its own
-    provider is unknown here, so nothing is called undefined."""
+    """Docusaurus says which components it provides, and so does a Nextra site with an
+    ``mdx-components`` file; on another site (Astro) its own provider is unknown here, so
+    nothing is called undefined."""
+    return ctx.site.dialect in ("docusaurus", "nextra")
+
+
+def has_keywords(ctx: Context) -> bool:
+    """Only Docusaurus draws ``:::name`` containers as admonitions of known keywords."""
     return ctx.site.dialect == "docusaurus"
 
 
-def provided_components(ctx: Context) -> frozenset[str]:
-    """Docusaurus' own, and every word of a swizzled ``MDXComponents`` (read as a dependency)."""
+def provider(ctx: Context) -> str:
+    """Who provides the components a page need not import, as the report names it."""
+    return "mdx-components" if ctx.site.dialect == "nextra" else "Docusaurus"
+
+
+# Nextra 4 and Next.js' ``@next/mdx`` take a site's MDX components from this file, at the site
+# folder or in ``src/``; it merges the theme's (``useMDXComponents``), whose names appear in it.
+_NEXTRA_PROVIDER = tuple(f"{folder}mdx-components{ext}" for folder in ("", "src/")
+                         for ext in (".js", ".jsx", ".ts", ".tsx"))
+
+
+def provided_components(ctx: Context) -> frozenset[str] | None:
+    """Docusaurus' own, and every word of a swizzled ``MDXComponents`` (read as a dependency);
+    on a Nextra site every word of its ``mdx-components`` file, None (anything may be provided)
+    when it has none (Nextra 2 and 3 take them from the theme's configuration, not read here)."""
     folder = ctx.reader.site_folder
+    if ctx.site.dialect == "nextra":
+        for rel in _NEXTRA_PROVIDER:
+            data = ctx.read_data(posixpath.join(folder, rel).lstrip("/"))
+            if data is not None:
+                return frozenset(_IDENTIFIER.findall(data.decode("utf-8", "replace")))
+        return None
     for rel in _SWIZZLED:
         data = ctx.read_data(posixpath.join(folder, rel).lstrip("/"))
         if data is not None:

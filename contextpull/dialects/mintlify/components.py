@@ -1,6 +1,6 @@
 """Mintlify's components as a reader of the rendered page sees them (issue 36): the label each
-one draws before its text, for the MDX renderer (``mdx.mdx``), which asks the site's reader
-``mdx_label(name, attrs)`` for every element and renders a labelled block when it gets one.
+one draws before its text. The MDX rules ask the site's reader for the components it draws its
+own way (``Reader.mdx_components``, ``readers`` here) and read each as a labelled block.
 
 - callouts (``<Note>``, ``<Warning>``, ``<Info>``, ``<Tip>``, ``<Check>``, ``<Danger>``): the
   page draws an icon and a coloured box; the word is what the icon says;
@@ -15,7 +15,11 @@ one draws before its text, for the MDX renderer (``mdx.mdx``), which asks the si
   where the text follows the tag on its line (the MDX renderer's shared rule labels only an
   element whose tag stands alone).
 
-The groups around them
+- ``<Snippet file="x.mdx" />``, the older snippet element: the file from the site's snippet
+  folder (``Reader.snippet_path``), read as a partial through the shared resolver.
+
+An element of these names without what its label needs (a field without a name, a tab without
+a title) keeps its text as any component does. The groups around them
 (``<Tabs>``, ``<Steps>``, ``<AccordionGroup>``, ``<CardGroup>``, ``<CodeGroup>``) keep their
 children's text. Attribute values are data: an expression (``default={10}``) counts only when
 it is a plain literal.
@@ -26,6 +30,7 @@ from __future__ import annotations
 import re
 
 from ..mdx import jsx
+from ..mdx.mdx import block, body, labelled_or_label, partial, render, site_folder
 
 CALLOUTS = {"Note": "Note", "Warning": "Warning", "Info": "Info", "Tip": "Tip", "Check": "Check",
             "Danger": "Danger"}
@@ -88,3 +93,33 @@ def label(name: str, attrs: dict) -> tuple[str, str] | None:
     if name in PANELS:
         return "mintlify example", PANELS[name]
     return None
+
+
+def labelled(node: jsx.Element, env) -> str:
+    """A component Mintlify draws with a label (``label``), or its text when it has none."""
+    found = label(node.name, node.attrs)
+    if found is None:
+        env.note("jsx component", "converted", node.pos)
+        return block(body(node.children, env)) if node.block else render(node.children, env)
+    env.note(found[0], "converted", node.pos)
+    return labelled_or_label(found[1], node.children, env)
+
+
+def readers(reader) -> dict:
+    """name -> ``read(element, env) -> text`` for ``Reader.mdx_components``."""
+    names = (*CALLOUTS, "ParamField", "ResponseField", "Frame", "Update", *PANELS, *TITLED)
+    out = {name: labelled for name in names}
+    out["Snippet"] = lambda node, env: snippet(reader, node, env)
+    return out
+
+
+def snippet(reader, node: jsx.Element, env) -> str:
+    """``<Snippet file="x.mdx" />``: the file's text where the element stands; a missing or
+    refused file is the resolver's ``mdx snippet`` note."""
+    file = value(node.attrs.get("file"))
+    if not file:
+        env.note("mdx snippet", "unresolved", node.pos, "<Snippet> names no file: nothing shown")
+        return ""
+    included = env.ctx.include(reader.snippet_path(file), base=site_folder(env.ctx), line=env.at(node.pos),
+                               construct="mdx snippet", within=env.within)
+    return "" if included is None else partial(included, node, env)

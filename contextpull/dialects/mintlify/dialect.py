@@ -3,10 +3,10 @@
 ``registry`` row's ``markdown_is_mdx``), so every page goes through the MDX rules first.
 
 - MDX rendering: the components Mintlify draws with a label (callouts, API fields, frames) are
-  labelled blocks (``components``, asked through ``mdx_label``); snippets imported by a path from
-  the site's root (``import Install from '/snippets/install.mdx'``) are read through the shared
-  resolver (``mdx.import_paths.site_absolute``), their props by name (``{word}``); so is the
-  older ``<Snippet file="x.mdx" />`` (``mdx_include``).
+  labelled blocks (``components``, asked through ``mdx_components``); snippets imported by a
+  path from the site's root (``import Install from '/snippets/install.mdx'``) are read through
+  the shared resolver (``mdx.import_paths.site_absolute``), their props by name (``{word}``); so
+  is the older ``<Snippet file="x.mdx" />``.
 - ``prepare``: code block titles as labels (``code_titles``); a page generated from an OpenAPI
   operation (front matter ``openapi: GET /users``) gets the operation's text, read from the
   OpenAPI file where simple (``openapi``), or an ``unresolved`` note naming it.
@@ -47,17 +47,15 @@ class Reader(SiteReader):
     """Mintlify's hooks on a site opened for one build (``site_reader``; the table row is
     ``registry.DIALECTS``)."""
 
-    mdx_label = staticmethod(components.label)
+    @property
+    def mdx_components(self) -> dict:
+        """The components Mintlify draws its own way, for the MDX rules (``components``)."""
+        return self.once((__name__, "components"), lambda: components.readers(self))
 
-    def mdx_include(self, name: str, attrs: dict) -> str | None:
-        """``<Snippet file="x.mdx" />``, Mintlify's older snippet element: the file in the site's
-        ``snippets/`` folder, or in ``_snippets/`` where the site keeps them there (the older
-        layout); None for any other element."""
-        if name != "Snippet":
-            return None
-        file = components.value(attrs.get("file"))
-        if not file:
-            return None
+    def snippet_path(self, file: str) -> str:
+        """Where ``<Snippet file="x.mdx" />`` reads from, relative to the site folder: the site's
+        ``snippets/`` folder, or ``_snippets/`` where the site keeps them there (the older
+        layout); ``snippets/x.mdx`` when neither holds it, so the note names the usual place."""
         file = file.lstrip("/")
         for folder in pages.SNIPPET_FOLDERS:
             target = posixpath.join(self.site_folder, folder, file) if self.site_folder else f"{folder}/{file}"

@@ -11,8 +11,15 @@ still read, with what could be read.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from pathlib import Path
 
+from ...bounded_read import CONFIG_FILE_LIMIT
+
+# Top-level keys of a Mintlify configuration, one of which every docs.json has (its schema requires
+# ``name``, ``theme``, ``colors`` and ``navigation``): what tells it from another tool's docs.json.
+MINTLIFY_KEYS = ("$schema", "name", "theme", "colors", "navigation")
 # The keys of docs.json whose values hold more navigation (each a list of objects or one object).
 _BRANCHES = ("languages", "versions", "tabs", "anchors", "dropdowns", "products", "groups", "menu",
              "pages", "navigation", "global")
@@ -87,3 +94,17 @@ def _walk(node, group: str, where: str, depth: int, found: tuple, problems: list
                     problems.append(f"{where}.{key} is a {type(child).__name__}, not a list: ignored")
                 continue
             _walk(child, inner, f"{where}.{key}", depth + 1, found, problems, budget)
+
+
+def is_mintlify(door, folder: Path) -> bool:
+    """Whether ``folder`` is a Mintlify site (``registry.Dialect.confirm``): ``mint.json`` is
+    Mintlify's own name; ``docs.json`` is a common one, so it counts unless it is JSON and not an
+    object with one of Mintlify's keys (a list, another tool's file). A ``docs.json`` that is
+    not JSON counts: the report names its problem and the site is still read as Mintlify."""
+    if door.is_file(str(folder / "mint.json")):
+        return True
+    try:
+        data = json.loads(door.read(str(folder / "docs.json"), CONFIG_FILE_LIMIT).decode("utf-8-sig", "replace"))
+    except (OSError, ValueError, RecursionError):
+        return True
+    return isinstance(data, dict) and any(key in data for key in MINTLIFY_KEYS)

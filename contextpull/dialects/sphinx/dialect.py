@@ -335,8 +335,10 @@ class _Converter:
         return [f"{label or 'Code'}:", "", *fence("\n".join(content), language)]
 
     def eval_rst(self, content: list[str], number: int) -> list[str]:
-        """An ``eval-rst`` block through docutils, its blocks written back as Markdown."""
-        from ...parsing.blocks import Heading, Paragraph, ParseError
+        """An ``eval-rst`` block through docutils, its blocks placed whole (``embedded``), or
+        written back as Markdown by a context that has no place for them."""
+        from ...parsing.blocks import ParseError
+        from ..embedded import as_text
         from .read_rst import parse_rst
 
         self.note("myst eval-rst", "converted", number)
@@ -345,16 +347,11 @@ class _Converter:
         except ParseError as exc:
             self.note("myst eval-rst", "unresolved", number, str(exc))
             return []
-        out: list[str] = []
-        for block in doc.blocks:
-            if isinstance(block, Heading):
-                out.append(f"{'#' * block.level} {block.text}")
-            elif isinstance(block, Paragraph):
-                out.append(block.text)
-            else:
-                out.append(block.raw)
-            out.append("")
-        return out[:-1]
+        if not doc.blocks:
+            return []
+        if self.ctx.embedded is not None:
+            return [self.ctx.embedded.place(doc.blocks)]
+        return as_text(doc.blocks).split("\n")
 
     def include(self, key, argument, options, number, at, within) -> list[str]:
         from .literal_include import LiteralIncludeError, between_markers, select_lines

@@ -19,6 +19,7 @@ from __future__ import annotations
 import posixpath
 import re
 import threading
+from collections import Counter
 
 from ...parsing.blocks import ParsedDocument, ParseError
 from ...parsing.parse_markdown import parse_markdown
@@ -194,7 +195,10 @@ def address_cost(text: str) -> int:
     """The sum of the squares of the lengths of ``text``'s runs of URI and e-mail characters."""
     if len(text) ** 2 <= ADDRESS_RUN_BUDGET:
         return 0
-    return sum((m.end() - m.start()) ** 2 for m in _ADDRESS_RUN.finditer(text))
+    # Counted by length in C (findall, map, Counter), not by a Python step per run: a line of
+    # 333,000 short runs ("{{<" repeated) took 0.18 s the other way.
+    lengths = Counter(map(len, _ADDRESS_RUN.findall(text)))
+    return sum(length * length * count for length, count in lengths.items())
 
 
 def _long_line(text: str) -> int:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ...parsing.fence_rule import open_fence
 from . import options as option_lines
 from .containers import (
-    MAX_NESTING, SLASH_OPTION, Opener, lead, admonition, callout, colon_closes, colons, fence_end, indented_end,
+    MAX_NESTING, SLASH_OPTION, Opener, lead, admonition, callout, colon_closer, colon_closes, colons, fence_end, indented_end,
     myst, myst_closes, quote_body, rst, rst_body, slash_close, slashes, tab, width,
 )
 
@@ -47,10 +47,16 @@ class Syntax:
     name: str
     opens: Callable[[str], Opener | None]
     body: str
+    # A closing line ends the outermost open container it can close (markdown-it-container's
+    # rule: an opener's closer is searched for through everything inside it, so ``:::`` after a
+    # nested ``::: code-group`` ends the outer box too) rather than the innermost one.
+    outermost: bool = False
 
 
 MYST = Syntax("myst", myst, "closing")
 COLONS = Syntax("colons", lambda line: None if (o := colons(line)) is None or o.name is None else o, "closing")
+# markdown-it-container's colons (VitePress): the same lines, closed outermost first.
+MARKDOWN_IT_COLONS = Syntax("markdown-it colons", COLONS.opens, "closing", outermost=True)
 SLASHES = Syntax("slashes", slashes, "closing")
 ADMONITIONS = Syntax("admonitions", lambda line: admonition(line) or tab(line), "indented")
 RST = Syntax("rst", rst, "rst")
@@ -118,6 +124,11 @@ def _closed_by(syntax: Syntax, line: str, stack: list[Container]) -> int | None:
         if not run or run.strip(run[0]):
             return None  # not a run of one character: closes nothing, whatever is open
         return next((k for k, c in enumerate(stack) if _closing_line(syntax, line, c)), None)
+    if syntax.outermost:  # the line read once, then matched against each open container's length
+        found = colons(line) if ":::" in line else None
+        if found is None or not colon_closer(found):
+            return None
+        return next((k for k, c in enumerate(stack) if colon_closes(found, c.opener)), None)
     return len(stack) - 1 if _closing_line(syntax, line, stack[-1]) else None
 
 

@@ -1,0 +1,136 @@
+"""The VitePress dialect (issue 36): a site identified by ``.vitepress/config.{js,ts,mjs,mts,cjs,cts}``,
+whose configuration is read as text and never run (``site_config.py``).
+
+``prepare`` reads a page as VitePress renders it, in VitePress's order: ``<!--@include:-->``
+directives first, on the raw text (``page_includes.py``); then one pass over the lines outside
+fenced code (``page_lines.py``): the component's ``<script>`` and ``<style>`` blocks go, ``<<<``
+code imports become fenced blocks (``code_imports.py``), heading anchors, ``[[toc]]`` and badges
+are read (``vue.py``); ``:::`` containers and code groups become labelled text (``blocks.py``);
+GitHub-style ``> [!NOTE]`` alerts, which VitePress renders too, become labelled text
+(``callouts``); last, tags and HTML comments go from the prose, their text kept. Every line carries the page line it came from, so
+notes name it. A home page (``layout: home``) shows its hero and features first (``home.py``).
+
+``finish`` gives a page that shows no H1 and no front-matter title the text its sidebar or nav
+entry shows (when written as literals), and strips VitePress's additions from a fence's
+language (``ts{1,3}``, ``ts:line-numbers``, ``ts [label]``). ``skip`` names the Markdown files
+VitePress renders no page for: outside the source root (``srcDir``), or matched by
+``srcExclude``.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from ...parsing.blocks import Code, Heading, ParsedDocument
+from ...scan.globmatch import Glob, compile_glob
+from ..callouts import callouts
+from ..pages.site_files import relative
+from ..site_reader import SiteReader
+from . import blocks, home, page_includes, page_lines, site_config, vue
+
+CONFIGURATION = "vitepress configuration"
+_FENCE_LANGUAGE = re.compile(r"[^\s{:\[]*")
+
+
+def _tokens(pattern: str) -> list[tuple]:
+    """A ``srcExclude`` glob (fast-glob's: ``**/`` any folders, ``*`` and ``?`` within a name)
+    as the shared matcher's tokens."""
+    tokens: list[tuple] = []
+    i, n = 0, len(pattern)
+    while i < n:
+        if pattern.startswith("**/", i):
+            tokens.append(("dirs",))
+            i += 3
+        elif pattern.startswith("**", i):
+            tokens.append(("anything",))
+            i += 2
+        elif pattern[i] == "*":
+            tokens.append(("star",))
+            i += 1
+        elif pattern[i] == "?":
+            tokens.append(("one",))
+            i += 1
+        else:
+            tokens.append(("lit", pattern[i]))
+            i += 1
+    return tokens
+
+
+class Reader(SiteReader):
+    """VitePress's hooks on a site opened for one build (``site_reader``; the table row is
+    ``registry.DIALECTS``)."""
+
+    @property
+    def settings(self) -> site_config.SiteConfig:
+        name = self.site.config_file or ""
+        return self.once((__name__, "config"), lambda: site_config.read(self.config_text, name))
+
+    @property
+    def src_folder(self) -> str:
+        """The source root relative to the repository root ("" at the root): ``srcDir`` in the
+        project folder (the one holding ``.vitepress``); DOCS without a configuration file."""
+        if not self.site.config_file:
+            return self.docs_folder
+        folder = posixpath.normpath(posixpath.join(self.site_folder or ".", self.settings.src_dir))
+        return "" if folder == "." else folder
+
+    @property
+    def excludes(self) -> list[tuple[str, Glob]]:
+        return self.once((__name__, "excludes"),
+                         lambda: [(p, compile_glob(_tokens(p.removeprefix("./")))) for p in self.settings.src_exclude])
+
+    # ---- the hooks ---------------------------------------------------------------------
+    def prepare(self, text: str, ctx) -> str:
+        src = self.src_folder
+        lines = list(enumerate(text.split("\n"), start=1))
+        if "@include:" in text:
+            lines = page_includes.expand(lines, ctx, src)
+        lines = page_lines.read(lines, ctx, src)
+        lines = blocks.convert(lines, ctx, any_name=self.settings.own_containers, tabs=self.settings.tabs)
+        text = "\n".join(t for _, t in lines)
+        text = callouts(text, ctx)
+        top = home.hero(ctx.front_matter, ctx)
+        return vue.to_text(f"{top}\n\n{text}" if top else text)
+
+    def finish(self, parsed: ParsedDocument, ctx) -> ParsedDocument:
+        for block in parsed.blocks:
+            if isinstance(block, Code) and block.lang:
+                block.lang = _FENCE_LANGUAGE.match(block.lang).group(0)
+        if (ctx.front_matter or {}).get("title") or _has_h1(parsed):
+            return parsed
+        rel = posixpath.relpath(ctx.repo_path, self.src_folder) if self.src_folder else ctx.repo_path
+        key = posixpath.splitext(rel)[0]
+        title = self.settings.nav_titles.get(key)
+        if title:
+            parsed.title = title
+            ctx.note("sidebar title", "resolved", 0)
+        return parsed
+
+    def skip(self, path: str, data: bytes | None = None) -> str | None:
+        if not path.lower().endswith(".md"):
+            return None
+        src = self.src_folder
+        root = posixpath.join(self.site.repo_root, src) if src else self.site.repo_root
+        rel = relative(self.site, path, root)
+        if rel is None:
+            return f"outside the source root {src or '.'}/ (srcDir): VitePress renders no page from it"
+        for pattern, glob in self.excludes:
+            if glob.match(rel):
+                return f"{self.site.config_file} srcExclude: {pattern}"
+        return None
+
+    def config_notes(self, ctx) -> None:
+        """On the source root's ``index.md``, one ``unresolved`` note per setting that was not
+        read as a literal (``site_config``); the site is read with the default."""
+        if not self.site.config_file:
+            return
+        index = posixpath.join(self.src_folder, "index.md") if self.src_folder else "index.md"
+        if ctx.repo_path != index:
+            return
+        for problem in self.settings.problems:
+            ctx.note(CONFIGURATION, "unresolved", 0, problem)
+
+
+def _has_h1(doc: ParsedDocument) -> bool:
+    return any(isinstance(b, Heading) and b.level == 1 and b.text.strip() for b in doc.blocks)

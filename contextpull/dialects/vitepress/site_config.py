@@ -1,0 +1,122 @@
+"""What a VitePress site's ``.vitepress/config.*`` says, read as text and never run (issue 36).
+
+The configuration is JavaScript or TypeScript: only settings written as literals are read, each
+found by a search of the text that reads every character one way.
+
+- ``srcDir: 'src'``: the source root, relative to the project root (the folder holding
+  ``.vitepress``), where pages are and where ``@/`` points; default the project root;
+- ``srcExclude: ['**/drafts/*', 'README.md']``: globs (relative to the source root) of Markdown
+  files VitePress renders no page for;
+- ``customContainers`` or a container plugin: the site registers ``:::`` names of its own;
+  ``vitepress-plugin-tabs``: ``::: tabs`` is one;
+- sidebar and nav entries ``{ text: 'Title', link: '/guide/page' }`` (in either order, both plain
+  string literals), for the titles of pages that show no H1 and no front-matter title.
+
+A setting that is present but not a literal (computed, a variable, a spread) is not read, and
+says so (``problems``): the build reads the site with the default, and the report names it.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, field
+
+_STRING = r"""(?:'([^'\\\n]*)'|"([^"\\\n]*)"|`([^`\\$\n]*)`)"""
+_SRC_DIR = re.compile(r"\bsrcDir[ \t]*:[ \t]*")
+_LITERAL = re.compile(_STRING)
+_EXCLUDE = re.compile(r"\bsrcExclude[ \t]*:[ \t]*")
+_LIST_ITEM = re.compile(r"\s*" + _STRING + r"\s*,?")
+_COMMENT = re.compile(r"\s*//[^\n]*")
+_TEXT_LINK = re.compile(r"\btext[ \t]*:[ \t]*" + _STRING + r"[ \t]*,\s*link[ \t]*:[ \t]*" + _STRING)
+_LINK_TEXT = re.compile(r"\blink[ \t]*:[ \t]*" + _STRING + r"[ \t]*,\s*text[ \t]*:[ \t]*" + _STRING)
+_EXPORT = re.compile(r"\bexport[ \t]+default\b|\bmodule\.exports\b|\bdefineConfig\b")
+_OWN_CONTAINERS = ("customContainers", "plugin-container", "markdown-it-container")
+MAX_EXCLUDES = 200
+
+
+def _value(m: re.Match, first: int = 1) -> str:
+    return next(g for g in m.groups()[first - 1 : first + 2] if g is not None)
+
+
+@dataclass
+class SiteConfig:
+    src_dir: str = "."  # relative to the project root, as written
+    src_exclude: tuple[str, ...] = ()
+    own_containers: bool = False
+    tabs: bool = False  # vitepress-plugin-tabs: ``::: tabs`` with ``== Label`` lines
+    nav_titles: dict[str, str] = field(default_factory=dict)  # link path (no extension) -> text
+    problems: list[str] = field(default_factory=list)
+
+
+def read(text: str, name: str) -> SiteConfig:
+    """The settings of the configuration file ``name`` (its text ``text``) that are literals."""
+    config = SiteConfig()
+    if not text.strip():
+        config.problems.append(f"{name} is empty: the site is read with VitePress's defaults")
+        return config
+    if _EXPORT.search(text) is None:
+        config.problems.append(f"{name} exports no configuration (no export default, module.exports "
+                               "or defineConfig): the site is read with VitePress's defaults")
+    m = _SRC_DIR.search(text)
+    if m is not None:
+        lit = _LITERAL.match(text, m.end())
+        if lit is None:
+            config.problems.append(f"{name}: srcDir is not a string literal: the project root is read as the source root")
+        else:
+            src = posixpath.normpath(_value(lit).strip() or ".")
+            if src.startswith(("..", "/")):
+                config.problems.append(f"{name}: srcDir {_value(lit)!r} leaves the project: the project root is read")
+            else:
+                config.src_dir = src
+    m = _EXCLUDE.search(text)
+    if m is not None:
+        config.src_exclude = _exclude_list(text, m.end(), name, config.problems)
+    config.own_containers = any(word in text for word in _OWN_CONTAINERS)
+    config.tabs = "vitepress-plugin-tabs" in text
+    for pattern, text_group, link_group in ((_TEXT_LINK, 1, 4), (_LINK_TEXT, 4, 1)):
+        for found in pattern.finditer(text):
+            title, link = _value(found, text_group), _value(found, link_group)
+            key = link_key(link)
+            if key is not None and title.strip():
+                config.nav_titles.setdefault(key, " ".join(title.split()))
+    return config
+
+
+def _exclude_list(text: str, at: int, name: str, problems: list[str]) -> tuple[str, ...]:
+    """The strings of a literal list at ``at``, or () with a problem when it is not one."""
+    if text[at : at + 1] != "[":
+        problems.append(f"{name}: srcExclude is not a literal list: no file is excluded")
+        return ()
+    out: list[str] = []
+    pos = at + 1
+    while len(out) <= MAX_EXCLUDES:
+        comment = _COMMENT.match(text, pos)
+        if comment is not None and comment.end() > pos and text[pos:comment.end()].strip():
+            pos = comment.end()
+            continue
+        item = _LIST_ITEM.match(text, pos)
+        if item is None or item.end() == pos:
+            break
+        out.append(_value(item))
+        pos = item.end()
+    rest = text[pos : pos + 200].lstrip()
+    if not rest.startswith("]"):
+        problems.append(f"{name}: srcExclude is not a list of string literals: no file is excluded")
+        return ()
+    return tuple(out)
+
+
+def link_key(link: str) -> str | None:
+    """A sidebar link as a page path without extension, relative to the source root
+    (``/guide/`` -> ``guide/index``); None for an external link or an anchor alone."""
+    link = link.split("#", 1)[0].split("?", 1)[0].strip()
+    if not link or "://" in link or link.startswith(("mailto:", "//")):
+        return None
+    link = link.lstrip("/")
+    if not link or link.endswith("/"):
+        link += "index"
+    for ext in (".html", ".md"):
+        if link.endswith(ext):
+            link = link[: -len(ext)]
+    return posixpath.normpath(link)

@@ -1,0 +1,274 @@
+"""The VitePress dialect (contextpull/dialects/vitepress/): a fixture site built end to end and its
+stored sections compared with a pytest-regressions fixture; detection from ``.vitepress/config.*``;
+regions; the page rule from ``srcDir``/``srcExclude``; and bad input: unclosed containers and code
+groups, a megabyte line of each opener, includes and imports that leave the repository or loop,
+a missing region, a malformed configuration, each a named note, bounded, never a traceback."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from contextpull.dialects.detect import detect_site
+from contextpull.dialects.site_reader import open_site
+from contextpull.dialects.vitepress import regions
+
+from dialect_context import context
+from site_build import DOCUMENTS, SECTIONS, build_json, write_site
+
+CONFIG = "docs/.vitepress/config.ts"
+
+SITE = {
+    CONFIG: """import { defineConfig } from 'vitepress'
+export default defineConfig({
+  title: 'Demo',
+  srcExclude: ['**/parts/*', 'README.md'],
+  themeConfig: {
+    sidebar: [
+      { text: 'Getting started', link: '/guide/start' },
+      { link: '/guide/no-heading', text: 'From the sidebar' },
+    ],
+  },
+})
+""",
+    "docs/index.md": """---
+layout: home
+hero:
+  name: Demo
+  text: A site
+  tagline: Built with VitePress
+  actions:
+    - text: Start
+      link: /guide/start
+features:
+  - title: Fast
+    details: Very fast.
+---
+""",
+    "docs/README.md": "# Not a page\n",
+    "docs/parts/shared.md": "---\ntitle: Partial\n---\n# Shared\n\nShared line one.\n<!-- #region keep -->\nKept region.\n<!-- #endregion keep -->\nLast line.\n",
+    "docs/snippets/app.ts": "import x from 'x'\n// #region setup\n  const app = createApp()\n  app.mount('#app')\n// #endregion setup\nexport default app\n",
+    "docs/guide/start.md": """<script setup>
+import { ref } from 'vue'
+const count = ref(0)
+</script>
+
+# Getting started <Badge type="danger">advanced</Badge> {#start}
+
+[[toc]]
+
+Read this first <Badge text="beta" />.
+
+::: tip
+Use the CLI.
+:::
+
+::: warning Careful {#careful}
+Do not run as root.
+:::
+
+::: details Show the code
+Inside details.
+:::
+
+::: code-group
+```sh [npm]
+npm add -D vitepress
+```
+```sh [pnpm]
+pnpm add -D vitepress
+```
+:::
+
+<<< @/snippets/app.ts#setup{1,2} [main.ts]
+
+<!--@include: ../parts/shared.md-->
+
+<!--@include: @/parts/shared.md{6,6}-->
+
+<!--@include: ../parts/shared.md#keep-->
+
+> [!NOTE]
+> A GitHub alert.
+
+```md
+::: tip
+Shown as written: this is code.
+:::
+<!--@include: ../parts/in-code-too.md-->
+```
+
+<style>
+.x { color: red }
+</style>
+""",
+    "docs/guide/no-heading.md": "Some text without a heading.\n",
+    # VitePress expands includes on the raw page, inside fenced code too
+    "docs/parts/in-code-too.md": "Included in code too.\n",
+}
+
+
+def _build(tmp_path, files):
+    root = write_site(tmp_path / "repo", files)
+    report = build_json(root / "docs", tmp_path / "out")
+    store = tmp_path / "out" / "store.sqlite"
+    with sqlite3.connect(store) as db:
+        documents = [list(row[:2]) for row in db.execute(DOCUMENTS).fetchall()]
+        sections = [list(row) for row in db.execute(SECTIONS).fetchall()]
+    return report, documents, sections
+
+
+def test_a_site_reads_as_its_pages_show(tmp_path, data_regression):
+    report, documents, sections = _build(tmp_path, SITE)
+    assert report["dialect"]["name"] == "vitepress"
+    assert report["dialect"]["config_file"] == CONFIG
+    data_regression.check({
+        "documents": documents,
+        "sections": sections,
+        "constructs": report["dialect"]["constructs"],
+        "not_pages": report["dialect"]["not_pages"],
+        "unresolved": report["dialect"]["unresolved"],
+    })
+
+
+@pytest.mark.parametrize("ext", ["js", "ts", "mjs", "mts", "cjs", "cts"])
+def test_detected_from_the_vitepress_folder_in_docs_or_above(tmp_path, ext):
+    root = write_site(tmp_path / "repo", {f"docs/.vitepress/config.{ext}": "export default {}\n", "docs/a/b.md": "# B\n"})
+    site = detect_site(root / "docs")
+    assert (site.dialect, site.config_file) == ("vitepress", f"docs/.vitepress/config.{ext}")
+    assert detect_site(root / "docs" / "a").dialect == "vitepress"
+    assert open_site(site).site_folder == "docs"
+
+
+def test_a_config_file_outside_a_vitepress_folder_is_not_vitepress(tmp_path):
+    root = write_site(tmp_path / "repo", {"docs/config.ts": "export default {}\n", "docs/a.md": "# A\n"})
+    assert detect_site(root / "docs").dialect == "plain"
+
+
+def test_src_dir_moves_the_source_root_and_at_paths(tmp_path):
+    root = write_site(tmp_path / "repo", {
+        ".vitepress/config.mts": "export default { srcDir: './src', srcExclude: ['drafts/**'] }\n",
+        "src/page.md": "<<< @/code/x.py\n",
+        "src/code/x.py": "print('hi')\n",
+        "src/drafts/d.md": "# Draft\n",
+        "notes.md": "# Notes\n",
+    })
+    reader = open_site(detect_site(root))
+    assert reader.src_folder == "src"
+    assert reader.skip("notes.md").startswith("outside the source root src/")
+    assert reader.skip("src/drafts/d.md") == ".vitepress/config.mts srcExclude: drafts/**"
+    assert reader.skip("src/page.md") is None
+    ctx = context(root, "src/page.md", dialect="vitepress", config_file=".vitepress/config.mts")
+    ctx.reader = reader
+    assert "print('hi')" in reader.prepare("<<< @/code/x.py\n", ctx)
+    assert "src/code/x.py" in ctx.deps
+
+
+def test_regions_in_every_comment_style_nested_and_unnamed_ends():
+    lines = [
+        "// #region a", "one", "# region b", "two", "# endregion", "/* #region a */", "three",
+        "/* #endregion */", "// #endregion a", "<!-- #region c -->", "four", "<!-- #endregion c -->",
+        "#pragma region d", "five", "#pragma endregion d",
+    ]
+    assert [lines[r.start : r.end] for r in regions.find(lines, "a")] == [lines[1:8]]
+    assert [lines[r.start : r.end] for r in regions.find(lines, "b")] == [["two"]]
+    assert [lines[r.start : r.end] for r in regions.find(lines, "c")] == [["four"]]
+    assert [lines[r.start : r.end] for r in regions.find(lines, "d")] == [["five"]]
+    assert regions.find(lines, "missing") == []
+    assert regions.without_markers(lines[:5]) == ["one", "two"]
+
+
+# ---- bad input ---------------------------------------------------------------------------
+
+def _prepare(tmp_path, page: str, files=None, config="export default {}\n"):
+    root = write_site(tmp_path / "repo", {CONFIG: config, "docs/page.md": page, **(files or {})})
+    reader = open_site(detect_site(root / "docs"))
+    ctx = context(root, "page.md", dialect="vitepress", config_file=CONFIG, docs="docs")
+    ctx.reader = reader
+    return reader.prepare(page, ctx), ctx
+
+
+def _unresolved(ctx):
+    return [(n.construct, n.line, n.detail) for n in ctx.notes if n.outcome == "unresolved"]
+
+
+MB = 1_000_000
+
+
+@pytest.mark.parametrize(("page", "files", "expected"), [
+    pytest.param("::: tip\nNever closed.\n", {}, [("vitepress container", 1, "::: tip never closed: read to the end of the page")],
+                 id="unclosed-container"),
+    pytest.param("::: code-group\n```sh [npm]\nnpm i\n```\n", {}, [("vitepress code group", 1, "::: code-group never closed: read to the end of the page")],
+                 id="unclosed-code-group"),
+    pytest.param("Text.\n:::\n", {}, [("vitepress container", 2, "a ::: line that closes no container: dropped")], id="stray-closer"),
+    pytest.param("::: frobnicate\nBody.\n:::\n", {},
+                 [("vitepress container", 1, "unknown container ::: frobnicate: VitePress shows its lines as text; its body kept")],
+                 id="unknown-container"),
+    pytest.param("<!--@include: ../../../../etc/passwd-->\n", {}, [("vitepress include", 1, "outside the repository: ../../../../etc/passwd")],
+                 id="include-escapes"),
+    pytest.param("<<< ../../../../etc/passwd\n", {}, [("vitepress code snippet", 1, "outside the repository: ../../../../etc/passwd")],
+                 id="snippet-escapes"),
+    pytest.param("<!--@include: ./a.md-->\n", {"docs/a.md": "A\n<!--@include: ./b.md-->\n", "docs/b.md": "B\n<!--@include: ./a.md-->\n"},
+                 [("vitepress include", 1, "include cycle: docs/a.md -> docs/b.md -> docs/a.md")], id="include-loop"),
+    pytest.param("<!--@include: ./page.md-->\n", {}, [("vitepress include", 1, "include cycle: docs/page.md -> docs/page.md")],
+                 id="include-itself"),
+    pytest.param("<<< ./x.ts#nope\n", {"docs/x.ts": "// #region yes\nx\n// #endregion yes\n"},
+                 [("vitepress code snippet", 1, "no region 'nope' in docs/x.ts: nothing shown")], id="snippet-missing-region"),
+    pytest.param("<!--@include: ./x.md#nope-->\n", {"docs/x.md": "# Yes\n"},
+                 [("vitepress include", 1, "no region or heading 'nope' in docs/x.md: nothing included")], id="include-missing-region"),
+    pytest.param("<!--@include: ./x.md{5,9}-->\n", {"docs/x.md": "one\ntwo\n"},
+                 [("vitepress include", 1, "lines {5,9} out of bounds in docs/x.md (3 lines): nothing included")], id="include-range-out-of-bounds"),
+    pytest.param("<<< ./missing.ts\n", {}, [("vitepress code snippet", 1, "target missing: ./missing.ts")], id="snippet-missing"),
+    pytest.param("<script setup>\nconst a = 1\n", {}, [("vue block", 1, "<script> never closed by </script>: its opening line dropped")],
+                 id="unclosed-script"),
+])
+def test_bad_input_is_a_named_note(tmp_path, page, files, expected):
+    _, ctx = _prepare(tmp_path, page, files)
+    assert _unresolved(ctx) == expected
+
+
+@pytest.mark.parametrize("opener", [":::", "::: tip ", "<<<", "<!--@include: x.md-->", "<script>", "<Badge ", "{#a}"])
+def test_a_megabyte_line_of_openers_is_read_once(tmp_path, opener):
+    line = (opener * (MB // len(opener) + 1))[:MB]
+    out, ctx = _prepare(tmp_path, f"# Hostile\n\nBefore.\n\n{line}\n\nAfter.\n")
+    assert out.startswith("# Hostile") and "After." in out
+    assert len(_unresolved(ctx)) <= 101  # at most MAX_FAILED failures named, and one note counting the rest
+
+
+def test_a_page_of_failing_directives_names_a_hundred_and_counts_the_rest(tmp_path):
+    _, ctx = _prepare(tmp_path, "<!--@include: ./x.md-->\n" * 150 + "<<< ./y.ts\n" * 150)
+    notes = _unresolved(ctx)
+    assert [n for n in notes if n[0] == "vitepress include"][-1] == ("vitepress include", 0, "50 more on this page not read after 100 failed")
+    assert [n for n in notes if n[0] == "vitepress code snippet"][-1] == ("vitepress code snippet", 0, "50 more on this page not read after 100 failed")
+    assert len(notes) == 202
+
+
+def test_a_megabyte_of_opener_lines_is_bounded(tmp_path):
+    page = "::: tip\n" * 100_000 + "text\n" + ":::\n" * 100_000
+    out, ctx = _prepare(tmp_path, page)
+    assert "text" in out
+    assert any("nested deeper than 20" in d for _, _, d in _unresolved(ctx))
+
+
+def test_a_megabyte_of_include_openers_never_closed_is_named(tmp_path):
+    out, ctx = _prepare(tmp_path, "Before.\n\n" + "<!--@include:" * (MB // 13) + "\n")
+    assert _unresolved(ctx) == [("vitepress include", 3, "an <!--@include: never closed by -->: nothing included from it")]
+    assert out.startswith("Before.")  # the unclosed comment runs to the end, as in HTML
+
+
+@pytest.mark.parametrize(("config", "named"), [
+    ("export default { srcDir: process.env.DIR }\n", "srcDir is not a string literal"),
+    ("export default { srcDir: '../..' }\n", "srcDir '../..' leaves the project"),
+    ("export default { srcExclude: [...drafts] }\n", "srcExclude is not a list of string literals"),
+    ("export default { srcExclude: drafts }\n", "srcExclude is not a literal list"),
+    ("", "is empty"),
+    ("const x = {\n", "exports no configuration"),
+    ("\xff\xfe garbage {{{ ]]]\n", "exports no configuration"),
+])
+def test_a_malformed_config_is_named_and_the_site_read_with_defaults(tmp_path, config, named):
+    report, documents, _ = _build(tmp_path, {CONFIG: config, "docs/index.md": "# Home\n\n::: tip\nHi.\n:::\n"})
+    assert report["dialect"]["name"] == "vitepress"
+    assert documents == [["index.md", "Home"]]
+    problems = [u for u in report["dialect"]["unresolved"] if u["construct"] == "vitepress configuration"]
+    assert len(problems) == 1 and named in problems[0]["detail"] and problems[0]["path"] == "index.md"
