@@ -39,6 +39,7 @@ FORMATS = {
     "md docusaurus": ("docusaurus", "docs/page.md", {"docusaurus.config.js": "module.exports = {title: 'S'};\n"}),
     "md vitepress": ("vitepress", "docs/page.md", {"docs/.vitepress/config.ts": "export default {title: 'S'}\n"}),
     "mdx": ("docusaurus", "docs/page.mdx", {"docusaurus.config.js": "module.exports = {title: 'S'};\n"}),
+    "mdx mintlify": ("mintlify", "page.mdx", {"docs.json": '{"name": "S", "navigation": {"pages": ["page"]}}\n'}),
     "rst": ("sphinx", "page.rst", {"conf.py": "project = 'S'\n"}),
     "ipynb": ("plain", "page.ipynb", {}),
     "md starlight": ("starlight", "src/content/docs/page.md", {"astro.config.mjs": "import starlight from '@astrojs/starlight';\n"}),
@@ -56,6 +57,7 @@ _NOTES = {
     "vitepress": "::: tip Keep it\nThe value {n} is kept between runs <Badge text=\"new\" />.\n:::\n",
     "starlight": ":::note[Keep it]\nThe value {n} is kept between runs.\n:::\n",
     "markdoc": '{{% aside type="note" %}}\nThe value {n} is kept between runs.\n{{% /aside %}}\n',
+    "mintlify": "<Note>\nThe value {n} is kept between runs.\n</Note>\n",
 }
 
 

@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/hostile_openers.py                       # every cell, 1 MB and 10 MB
     .venv/bin/python benchmarks/hostile_openers.py --dialects mkdocs --openers '{%' '['
     .venv/bin/python benchmarks/hostile_openers.py --checkout /work/main --cap 30   # before
+    .venv/bin/python benchmarks/hostile_openers.py --dialects mintlify --openers '<' '<Note>' '<ParamField '  # its components
 
 Each site is the dialect's configuration file and one page: a heading, a paragraph, then one
 line of ``--mb`` megabytes made of the opener repeated (backticks, blanks, ``:::``, ``{%``,
@@ -39,7 +40,8 @@ from format_scaling import FORMATS, page  # noqa: E402
 DIALECTS = {"plain": "md plain", "mkdocs": "md mkdocs", "docusaurus": "md docusaurus", "mdx": "mdx",
             "hugo": "md hugo", "mdbook": "md mdbook", "jekyll": "md jekyll", "sphinx-rst": "rst",
             "sphinx-myst": "md sphinx", "vitepress": "md vitepress", "starlight": "md starlight",
-            "markdoc": "mdoc"}
+            "markdoc": "mdoc",
+            "mintlify": "mdx mintlify"}
 OPENERS = ["`", " ", ":::", "{%", "{{<", "<", "[", "*", "{", "<<<", "<!--@include:", "<!--@include: x.md-->"]
 RST_LINE = 9_999
 WALL = False

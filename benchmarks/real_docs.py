@@ -83,6 +83,8 @@ REPOSITORIES = [
     ("starlight", "starlight", "https://github.com/withastro/starlight", "3999be7cc18b41095d61e3b63d68ff3e6c6c050b", "docs/src/content/docs"),
     ("biome-website", "starlight", "https://github.com/biomejs/website", "830c2a8d641c6c34ca551ff703dab758694c75e1", "src/content/docs"),
     ("tmgrammar-toolkit", "starlight", "https://github.com/svallory/tmgrammar-toolkit", "53cc136feb8907a628b9717678e40a6da6f974f5", "apps/site/src/content/docs"),
+    ("mintlify-docs", "mintlify", "https://github.com/mintlify/docs", "3bbce7aa1abf66b19671bc398b9752d608fd0826", "."),
+    ("mem0", "mintlify", "https://github.com/mem0ai/mem0", "8d5b7865bd0521e75fe9ab1b260eeccc83f8a378", "docs"),
 ]
 
 def find_key(value, key: str):

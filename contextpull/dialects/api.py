@@ -48,7 +48,7 @@ OUTCOMES = ("resolved", "converted", "unresolved")
 class Site:
     """One build's generator, resolved once and carried to worker processes (picklable)."""
 
-    dialect: str  # "plain", "mkdocs", "docusaurus", "hugo", "mdbook", "jekyll", "sphinx", "gitbook", "starlight"
+    dialect: str  # "plain", "mkdocs", "docusaurus", "hugo", "mdbook", "jekyll", "sphinx", "nextra", "vitepress", "starlight", "mintlify", "gitbook"
     config_file: str | None  # the file that decided it, relative to repo_root; None for a setting
     docs_root: str  # absolute, resolved: the DOCS folder
     repo_root: str  # absolute, resolved: the guard root; no read ever leaves it

@@ -107,6 +107,10 @@ DIALECTS = (
         ("astro.config.mjs", "astro.config.js", "astro.config.ts", "astro.config.mts", "astro.config.cjs"),
         "starlight.dialect", own_kinds=("markdoc",),
     ),
+    Dialect(
+        "mintlify", ("docs.json", "mint.json"), "mintlify.dialect", markdown_is_mdx=True,
+        confirm="mintlify.navigation:is_mintlify",
+    ),
     Dialect("gitbook", (".gitbook.yaml", ".gitbook.yml"), "gitbook.dialect", fallback=True),
 )
 

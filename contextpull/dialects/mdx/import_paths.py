@@ -21,14 +21,26 @@ def specifiers(source: str) -> list[str]:
 
 
 def outside(spec: str, base: str, site_folder: str) -> bool:
-    """Whether ``spec``, a relative (``./``, ``../``) or ``@site/`` path read from the folder
+    """Whether ``spec``, a relative (``./``, ``../``), site-absolute (``/``) or ``@site/`` path read from the folder
     ``base`` (relative to the repository root), leaves the repository."""
+    absolute = site_absolute(spec, site_folder)
     if spec.startswith("@site/"):
         base, spec = site_folder, spec[len("@site/") :]
+    elif absolute is not None:
+        base, spec = absolute
     elif not spec.startswith(("./", "../")):
         return False  # a package ("react", "@theme/Tabs"): no file of the site
     rel = posixpath.normpath(posixpath.join(base, spec))
     return rel == ".." or rel.startswith("../")
+
+
+def site_absolute(spec: str, site_folder: str) -> tuple[str, str] | None:
+    """(base, target) for the resolver when ``spec`` is a path from the site's root
+    (``/snippets/install.mdx``: Mintlify resolves it against the folder of ``docs.json``, as a
+    web server does a page's ``/`` link), None for any other specifier. ``//host/x`` is a URL."""
+    if not spec.startswith("/") or spec.startswith("//"):
+        return None
+    return site_folder, spec.lstrip("/")
 
 
 # ---- tsconfig/jsconfig ``compilerOptions.paths`` aliases (``@components/...``) -------------

@@ -31,7 +31,7 @@ from ..syntax import labels
 from ..syntax.labels import labelled
 from ..syntax.fences import fenced
 from ..syntax.line_map import LineMap
-from .mdx_source import Import, blank_comments, mask, take_esm, unmask
+from .mdx_source import Import, blank_comments, exported_values, mask, take_esm, unmask
 
 _BLOCK = "\x02"  # opens every block the rendering makes; removed before the text leaves
 _SPACE_LINE = re.compile(r"^[^\S\n]+$", re.M)  # a line of spaces, &nbsp; ones too, is a blank line
@@ -58,9 +58,10 @@ class _Env:
     props: dict[str, str] = field(default_factory=dict)
     lines: LineMap | None = None  # the masked text's lines
     commonmark: bool = False  # a file the site reads as CommonMark: no ESM, braces are text
-    data: dict = field(default_factory=dict)  # JSON imports read so far, by name
+    data: dict = field(default_factory=dict)  # JSON imports read so far, by name; snippet variables
     bound: set = field(default_factory=set)  # names the source's import/export statements bind
     site_names: dict = field(default_factory=dict)  # what the site provides, read once per document
+    esm: str = ""  # the source's import/export statements: what it exports
 
     def at(self, pos: int) -> int:
         if self.line is not None:
@@ -107,6 +108,7 @@ def _render_source(text: str, env: _Env) -> str:
         masked, statements, imports = take_esm(masked, env.codes, sources)
         env.bound |= provided.bound_names(sources)
     env.lines = LineMap(masked)
+    env.esm = "\n".join(sources)
     for (kind, line), source in zip(statements, sources):
         escapes = [spec for spec in import_paths.specifiers(source)
                    if import_paths.outside(spec, env.base, site_folder(env.ctx))]
@@ -203,6 +205,12 @@ def _expression(node: jsx.Expr, env: _Env) -> str:
     if prop is not None and prop.group(1) in env.props:
         env.note("mdx expression", "resolved", node.pos)
         return env.props[prop.group(1)]
+    if source.strip() in env.props:  # a partial's prop by its bare name (Mintlify's snippets)
+        env.note("mdx expression", "resolved", node.pos)
+        return env.props[source.strip()]
+    value = _variable(source.strip(), env, node.pos)
+    if value is not None:
+        return value
     member = _MEMBER.fullmatch(source)
     imp = env.imports.get(member.group(1)) if member else None
     if imp is not None and imp.kind == "json":
@@ -214,6 +222,24 @@ def _expression(node: jsx.Expr, env: _Env) -> str:
         return ""
     env.note("mdx expression", "unresolved", node.pos, f"{{{source.strip()[:60]}}} is JavaScript, not text")
     return ""
+
+
+def _variable(name: str, env: _Env, pos: int) -> str | None:
+    """A string the page exports (``export const name = 'text'``) or imports from a snippet
+    (``import { name } from '/snippets/vars.mdx'``), read from that file's ``export const``."""
+    imp = env.imports.get(name)
+    if imp is not None and imp.kind == "value":
+        if ("value", imp.spec) not in env.data:
+            included = _include(imp, env, pos, "mdx snippet value")
+            env.data[("value", imp.spec)] = exported_values(included.text) if included is not None else {}
+        value = env.data[("value", imp.spec)].get(imp.exported)
+    else:
+        if ("exports",) not in env.data:
+            env.data[("exports",)] = exported_values(env.esm)
+        value = env.data[("exports",)].get(name)
+    if value is not None:
+        env.note("mdx expression", "resolved", pos)
+    return value
 
 
 def _json_value(imp: Import, path: str, env: _Env, pos: int) -> str | None:
@@ -332,6 +358,9 @@ def _resolve(spec: str, env: _Env, pos: int = 0) -> tuple[str, str] | None:
     """(base, target) for ``ctx.include``, or None for a module path that names no file here."""
     if spec.startswith("@site/"):
         return site_folder(env.ctx), spec[len("@site/") :]
+    absolute = import_paths.site_absolute(spec, site_folder(env.ctx))
+    if absolute is not None:
+        return absolute
     if spec.startswith(("./", "../")):
         return env.base, spec
     aliases = import_paths.site_aliases(env.ctx, lambda problem: env.note("tsconfig paths", "unresolved", pos, problem))
@@ -355,8 +384,12 @@ def _imported(node: jsx.Element, env: _Env) -> str:
         env.note("mdx raw import", "unresolved", node.pos, f"<{node.name} /> renders raw text outside <CodeBlock>")
         return ""
     included = _include(imp, env, node.pos, "mdx partial")
-    if included is None:
-        return ""
+    return "" if included is None else partial(included, node, env)
+
+
+def partial(included: Included, node: jsx.Element, env: _Env) -> str:
+    """A partial's text rendered where ``node`` stands, its string props available to ``{props.x}``
+    (also for a component that renders a file, Mintlify's ``<Snippet file>``)."""
     props = {k: v for k, v in node.attrs.items() if isinstance(v, str)}
     inner = _Env(env.ctx, included.folder, included, env.at(node.pos), env.codes, props=props,
                  site_names=env.site_names, commonmark=env.commonmark or _markdown_partial(included, env.ctx))

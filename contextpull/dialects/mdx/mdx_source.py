@@ -20,6 +20,11 @@ from ..syntax.template_tags import hold, restore
 _ESM_START = re.compile(
     r"(?:import(?:\s+type)?(?:\s*[{*'\"]|\s+[\w$]+\s*(?:,|from\b))|export\s+(?:(?:const|let|var|function|async|default|class|type|interface)\b|[{*]))"
 )
+# ``import { a, b as c } from '...'``: the names between braces, no brace inside them, so a
+# search from each ``import {`` stops at the next brace (a page of openers costs what it weighs).
+_NAMED_IMPORT = re.compile(r"""import\s*(?:[A-Za-z_$][\w$]*\s*,\s*)?\{([^{}]*)\}\s*from\s*(['"])([^'"\n]*)\2""")
+_EXPORT_STRING = re.compile(
+    r"""^export\s+const\s+([A-Za-z_$][\w$]*)\s*=\s*('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`[^`$]*`)""", re.M)
 _DEFAULT_IMPORT = re.compile(r"""import\s+([A-Za-z_$][\w$]*)\s*(?:,\s*\{[^}]*\}\s*)?from\s*(['"])(.*?)\2""", re.S)
 _STRING = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`[^`]*`""")
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
@@ -33,8 +38,9 @@ class Import:
     JSON data (``{pkg.engines.node}`` is a fact the page shows)."""
 
     name: str
-    kind: str  # "partial", "raw" or "json"
+    kind: str  # "partial", "raw", "json", or "value" (a string a snippet exports, ``exported``)
     spec: str  # the path as written, loader prefix removed
+    exported: str = ""  # for a "value": the name the file exports it under
 
 
 def mask(text: str, codes: list[str]) -> str:
@@ -271,6 +277,12 @@ def take_esm(text: str, codes: list[str], sources: list[str]) -> tuple[str, list
         sources.append(source)
         for m in _DEFAULT_IMPORT.finditer(source):
             imports.extend(_file_import(m.group(1), m.group(3)))
+        for m in _NAMED_IMPORT.finditer(source):
+            if m.group(3).endswith((".md", ".mdx")):  # a snippet's variables: {name} is its text
+                for part in m.group(1).split(","):
+                    names = part.split()
+                    if names and names[0] != "type":
+                        imports.append(Import(names[-1], "value", m.group(3), names[0]))
         lines[start:i] = [""] * (i - start)
     return "\n".join(lines), statements, imports
 
@@ -286,3 +298,9 @@ def _file_import(name: str, spec: str) -> list[Import]:
     if path.endswith((".md", ".mdx")):
         return [Import(name, "partial", path)]
     return []
+
+
+def exported_values(source: str) -> dict[str, str]:
+    """Every ``export const name = 'text'`` of ``source`` whose value is a plain string literal
+    (an MDX file's variables), read in one pass; any other value is JavaScript, never run."""
+    return {m.group(1): m.group(2)[1:-1] for m in _EXPORT_STRING.finditer(source)}

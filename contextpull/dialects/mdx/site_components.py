@@ -81,3 +81,10 @@ def _attribute_code(value, env: _Env, pos: int) -> str | None:
         return None
     included = _include(imp, env, pos, "mdx raw import")
     return None if included is None else included.text.rstrip("\n")
+
+
+def labelled_or_label(label: str, nodes: list, env: _Env) -> str:
+    """``labelled_block``, or the label alone when the children show no text (a caption around
+    an image)."""
+    text = _body(nodes, env)
+    return _block(_labelled(label, text, env) if text.strip() else label)

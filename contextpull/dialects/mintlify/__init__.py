@@ -1,0 +1,1 @@
+"""The Mintlify dialect (issue 36): ``docs.json`` (or the older ``mint.json``) sites."""
