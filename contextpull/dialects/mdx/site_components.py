@@ -12,7 +12,8 @@ from __future__ import annotations
 from . import jsx, provided
 from ..markup import dedent_block
 from ..syntax.fences import fenced
-from .mdx import _block, _body, _Env, _include, _labelled, _render
+from .mdx import _block, _body, _labelled, _render
+from .render_env import Env, include
 from .mdx_source import mask, unmask
 
 
@@ -20,19 +21,19 @@ def block(text: str) -> str:
     return _block(text)
 
 
-def body(nodes: list, env: _Env) -> str:
+def body(nodes: list, env: Env) -> str:
     return _body(nodes, env)
 
 
-def render(nodes: list, env: _Env) -> str:
+def render(nodes: list, env: Env) -> str:
     return _render(nodes, env)
 
 
-def labelled_block(label: str, nodes: list, env: _Env) -> str:
+def labelled_block(label: str, nodes: list, env: Env) -> str:
     return _block(_labelled(label, _body(nodes, env), env))
 
 
-def shown(node: jsx.Element, shown: provided.Shown, env: _Env) -> str:
+def shown(node: jsx.Element, shown: provided.Shown, env: Env) -> str:
     """A generator's own component as its reader shows it (``provided.Shown``): a block when
     its tag stands alone on its line, else inline (a badge in a heading)."""
     if shown.code_from:
@@ -53,7 +54,7 @@ def shown(node: jsx.Element, shown: provided.Shown, env: _Env) -> str:
     return _block(text) if text else ""
 
 
-def literal_attrs(attrs: dict, env: _Env) -> dict:
+def literal_attrs(attrs: dict, env: Env) -> dict:
     """Attributes as a generator's hook reads them: a ``{`template`}`` whose code was masked is
     its string again; any other expression stays an ``Expr``."""
     out = {}
@@ -65,7 +66,7 @@ def literal_attrs(attrs: dict, env: _Env) -> dict:
     return out
 
 
-def _attribute_code(value, env: _Env, pos: int) -> str | None:
+def _attribute_code(value, env: Env, pos: int) -> str | None:
     """The code an attribute gives: a string, a string literal, or the text of the raw import
     (``import x from './x.ts?raw'``) it names; None for any other JavaScript."""
     if isinstance(value, str):
@@ -79,11 +80,11 @@ def _attribute_code(value, env: _Env, pos: int) -> str | None:
     imp = env.imports.get(source.strip())
     if imp is None or imp.kind != "raw":
         return None
-    included = _include(imp, env, pos, "mdx raw import")
+    included = include(imp, env, pos, "mdx raw import")
     return None if included is None else included.text.rstrip("\n")
 
 
-def labelled_or_label(label: str, nodes: list, env: _Env) -> str:
+def labelled_or_label(label: str, nodes: list, env: Env) -> str:
     """``labelled_block``, or the label alone when the children show no text (a caption around
     an image)."""
     text = _body(nodes, env)

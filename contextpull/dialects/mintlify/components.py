@@ -30,7 +30,8 @@ from __future__ import annotations
 import re
 
 from ..mdx import jsx
-from ..mdx.mdx import partial, site_folder
+from ..mdx.mdx import partial
+from ..mdx.render_env import site_folder
 from ..mdx.site_components import block, body, labelled_or_label, render
 
 CALLOUTS = {"Note": "Note", "Warning": "Warning", "Info": "Info", "Tip": "Tip", "Check": "Check",
