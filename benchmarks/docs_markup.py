@@ -92,13 +92,13 @@ def outside_code(text: str) -> str:
 
 
 def markup_in(heading_path: str, text: str) -> list[str]:
-    """The names of the MARKUP patterns one section shows; a heading's code spans are code too
-    (Starlight's docs title a section "`<Badge>` Props")."""
-    return _markup_in_prose(_SPAN.sub(lambda s: s.group(1) + s.group(1), heading_path), outside_code(text))
+    """The names of the MARKUP patterns one section shows."""
+    return _markup_in_prose(heading_path, outside_code(text))
 
 
 def _markup_in_prose(heading_path: str, prose: str) -> list[str]:
-    seen = heading_path + "\n" + prose
+    # a heading's code spans are code too (Starlight's docs title a section "`<Badge>` Props")
+    seen = _SPAN.sub(lambda s: s.group(1) + s.group(1), heading_path) + "\n" + prose
     return [name for name, pattern in MARKUP if pattern.search(seen)]
 
 
