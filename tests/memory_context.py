@@ -12,6 +12,7 @@ import hashlib
 import posixpath
 
 from contextpull.dialects.api import Included, Note, Site
+from contextpull.dialects.context import NoteList
 from contextpull.dialects.site_reader import SiteReader
 
 MAX_DEPTH = 10
@@ -58,7 +59,8 @@ class FakeContext:
         self.config = config or {}
         self.front_matter = front_matter or {}
         self.embedded = None
-        self.notes: list[Note] = []
+        self._listing = NoteList()  # the real context's listing: unresolved notes capped per construct
+        self.notes: list[Note] = self._listing.notes
         self.depended: dict[str, str] = {}
         self.dependencies: list[str] = []
         self.reader = MemoryReader(self)
@@ -97,7 +99,10 @@ class FakeContext:
         self.depended[key] = sha
 
     def note(self, construct, outcome, line, detail=""):
-        self.notes.append(Note(construct, outcome, line, detail))
+        self._listing.add(construct, outcome, line, detail)
+
+    def listed_notes(self):
+        return self._listing.listed()
 
     def outcomes(self) -> list[tuple[str, str, int]]:
         """The notes as (construct, outcome, line), the shape most assertions want."""

@@ -55,3 +55,20 @@ def test_data_read_with_its_digest_is_the_recorded_dependency(tmp_path):
     assert ctx.read_data_with_sha("data/missing.yaml") is None
     assert ctx.deps["data/missing.yaml"] == "missing"
     assert ctx.read_data_with_sha("../outside.yaml") is None
+
+
+def test_a_construct_lists_a_hundred_unresolved_notes_and_counts_the_rest_in_one():
+    from contextpull.dialects.context import MAX_LISTED, NoteList
+
+    notes = NoteList()
+    for line in range(1, 151):
+        notes.add("jsx", "unresolved", line, f"<X> at {line} is never closed")
+        notes.add("jsx", "converted", line)  # never capped: counts, not problems
+    for line in range(5):
+        notes.add("mdx partial", "unresolved", line, "target missing")
+    listed = notes.listed()
+    jsx = [n for n in listed if n.construct == "jsx" and n.outcome == "unresolved"]
+    assert len(jsx) == MAX_LISTED + 1 and jsx[-1].line == MAX_LISTED + 1
+    assert jsx[-1].detail == "50 more on this page, from here on, not listed"
+    assert sum(n.outcome == "converted" for n in listed) == 150
+    assert [n.detail for n in listed if n.construct == "mdx partial"] == ["target missing"] * 5

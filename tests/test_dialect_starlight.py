@@ -17,7 +17,7 @@ from contextpull.dialects.detect import detect_site
 from contextpull.dialects.mdx import mdx
 from contextpull.dialects.site_reader import open_site
 from contextpull.dialects.starlight import asides, markdoc
-from contextpull.dialects.starlight.notes import MAX_WARNINGS
+from contextpull.dialects.context import MAX_LISTED
 
 from memory_context import FakeContext
 from site_build import build_json, write_site
@@ -244,7 +244,7 @@ def test_a_megabyte_of_openers_is_bounded_and_named(kind, line):
     elif line.endswith("{%{%"):  # no tag at all: text, nothing to name
         assert not listed and out == line
     else:
-        assert 1 <= len(listed) <= MAX_WARNINGS + 1
+        assert 1 <= len(listed) <= MAX_LISTED
 
 
 def test_partials_that_escape_the_repository_loop_or_are_missing_are_named_and_dropped():

@@ -13,6 +13,40 @@ from .api import OUTCOMES, Included, Note, Site
 from .includes import Refused, Resolver
 from .site_reader import SiteReader
 
+# Unresolved notes of one construct listed for one document; past it they are counted in one more
+# note, so a page of a hundred thousand broken openers gives a report of a hundred lines, and
+# its report costs what a page of a hundred broken openers costs, whichever dialect reads it.
+MAX_LISTED = 100
+
+
+class NoteList:
+    """One document's notes, at most ``MAX_LISTED`` unresolved ones of a construct listed."""
+
+    def __init__(self) -> None:
+        self.notes: list[Note] = []
+        self._unresolved: dict[str, int] = {}  # construct -> unresolved notes made
+        self._unlisted_from: dict[str, int] = {}  # construct -> the line of its first unlisted one
+
+    def add(self, construct: str, outcome: str, line: int, detail: str = "") -> None:
+        if outcome not in OUTCOMES:
+            raise ValueError(f"outcome must be one of {OUTCOMES}, got {outcome!r}")
+        if outcome == "unresolved":
+            count = self._unresolved[construct] = self._unresolved.get(construct, 0) + 1
+            if count > MAX_LISTED:
+                self._unlisted_from.setdefault(construct, int(line))
+                return
+        self.notes.append(Note(construct, outcome, int(line), detail))
+
+    def listed(self) -> tuple[Note, ...]:
+        """The notes, and for each construct with more than ``MAX_LISTED`` unresolved ones, one
+        more that counts the rest from the line of the first left out."""
+        more = [
+            Note(construct, "unresolved", self._unlisted_from[construct],
+                 f"{count - MAX_LISTED} more on this page, from here on, not listed")
+            for construct, count in self._unresolved.items() if count > MAX_LISTED
+        ]
+        return (*self.notes, *more)
+
 
 class DocumentContext:
     """One document's view of its site (``api.Context``), collecting notes and dependencies."""
@@ -34,7 +68,8 @@ class DocumentContext:
         docs = self.reader.docs_folder
         self.repo_path = f"{docs}/{path}" if docs else path
         self.folder = self.repo_path.rpartition("/")[0]
-        self.notes: list[Note] = []
+        self._listing = NoteList()
+        self.notes = self._listing.notes
         # Where a hook places blocks it has read (``embedded``); set for a page read as Markdown
         # under a dialect, None elsewhere, when a hook writes its blocks back as Markdown.
         self.embedded = None
@@ -74,6 +109,7 @@ class DocumentContext:
         self._resolver.deps[key] = sha
 
     def note(self, construct: str, outcome: str, line: int, detail: str = "") -> None:
-        if outcome not in OUTCOMES:
-            raise ValueError(f"outcome must be one of {OUTCOMES}, got {outcome!r}")
-        self.notes.append(Note(construct, outcome, int(line), detail))
+        self._listing.add(construct, outcome, line, detail)
+
+    def listed_notes(self) -> tuple[Note, ...]:
+        return self._listing.listed()

@@ -72,7 +72,7 @@ def read_document(
     deps = dict(ctx.deps)
     if site.config_file is not None:
         deps.setdefault(site.config_file, reader.config_sha)
-    return ReadResult(parsed, tuple(sorted(deps.items())), tuple(ctx.notes), description)
+    return ReadResult(parsed, tuple(sorted(deps.items())), ctx.listed_notes(), description)
 
 
 def _markdown(

@@ -22,7 +22,8 @@ or an inline code span are text (``syntax/fences``); a tag that would reach into
 
 Anything else is dropped with its text kept and noted ``unresolved``, as is an end tag that
 closes nothing and a block never closed (its text kept, labelled as if closed where its parent
-ends); past ``MAX_WARNINGS`` such notes in one text, the rest are counted in one. Each tag is
+ends); past ``context.MAX_LISTED`` such notes of a construct in one page, the rest are counted in
+one. Each tag is
 read once and blocks nest at most ``MAX_DEPTH`` deep, so a page costs a pass over its tags
 whatever it holds.
 """
@@ -44,7 +45,6 @@ from ..syntax.template_tags import Syntax
 
 GITBOOK = Syntax((("%", "{%", "%}"),), max_chars=10_000)
 MAX_DEPTH = 32
-MAX_WARNINGS = 100  # unresolved notes listed per text; the rest are counted in one more
 # A tag's name; an integration's block is named ``@vendor/block`` (``@github-files/github-code-block``).
 _NAME = re.compile(r"[ \t]*(@?[A-Za-z][\w./-]*)")
 
@@ -126,7 +126,6 @@ def convert(text: str, ctx, within=None, at_line: int | None = None) -> str:
     stack[-1].parts.append(text[last:])
     while len(stack) > 1:
         reading.unclosed(stack, "the page ends")
-    reading.finish()
     return "".join(stack[0].parts)
 
 
@@ -160,23 +159,9 @@ class _Reading:
 
     def __init__(self, ctx, within) -> None:
         self.ctx, self.within = ctx, within
-        self.warned = 0  # unresolved notes made; past MAX_WARNINGS they are counted only
-        self.first_unlisted = 0
 
     def note(self, construct: str, tag: _Tag, detail: str, outcome: str = "unresolved") -> None:
-        if outcome == "unresolved":
-            self.warned += 1
-            if self.warned > MAX_WARNINGS:
-                self.first_unlisted = self.first_unlisted or tag.line
-                return
         self.ctx.note(construct, outcome, tag.line, detail)
-
-    def finish(self) -> None:
-        """One note for the warnings past ``MAX_WARNINGS``: a page of a million broken tags
-        gives a report of a hundred lines, not a million."""
-        if self.warned > MAX_WARNINGS:
-            self.ctx.note("gitbook tag", "unresolved", self.first_unlisted,
-                          f"{self.warned - MAX_WARNINGS} more unresolved tags on this page, from here on, not listed")
 
     def close(self, stack: list[_Frame], tag: _Tag) -> None:
         target = tag.name[3:]

@@ -86,7 +86,6 @@ def convert(text: str, ctx, first_line: int = 1) -> str:
         stack.append(_Open(found, number))
     while len(stack) > 1:
         _close(stack, notes, closed=False)
-    notes.finish()
     return "\n".join(stack[0].lines)
 
 

@@ -13,7 +13,7 @@
 
 Tags inside fenced code or an inline code span are text. A block never closed is read as if
 closed where its parent ends, a closer that closes nothing is dropped, each named
-``unresolved`` (at most ``notes.MAX_WARNINGS`` listed); blocks nest at most ``MAX_NESTING``
+``unresolved`` (at most ``context.MAX_LISTED`` of a construct listed); blocks nest at most ``MAX_NESTING``
 deep. Each tag is read once, so a page costs a pass over its tags whatever it holds.
 """
 
@@ -85,7 +85,6 @@ def convert(text: str, ctx, within=None, at_line: int | None = None) -> str:
     stack[-1].parts.append(text[last:])
     while len(stack) > 1:
         reading.unclosed(stack, "the page ends")
-    reading.notes.finish()
     return "".join(stack[0].parts)
 
 

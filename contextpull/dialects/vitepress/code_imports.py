@@ -17,7 +17,7 @@ It is read where VitePress reads it, outside fenced code (the page's line pass, 
 and indented less than four columns,
 through the shared guarded resolver (``ctx.include``), so a missing file, one outside the
 repository and a missing region are ``unresolved`` notes and give nothing, as VitePress's
-``silent`` mode renders them (past ``page_includes.MAX_FAILED`` on a page, counted in one).
+``silent`` mode renders them (past ``page_includes.MAX_FAILED`` on a page, not read, only named).
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def block(spec: str, origin: int, ctx: Context, src_folder: str, tally: Tally) -
 
 
 def _block(spec: str, origin: int, ctx: Context, src_folder: str, tally: Tally) -> str | None:
-    if tally.spent():
+    if tally.spent(ctx, origin):
         return None
     if len(spec) > MAX_SPEC:
         tally.fail(ctx, origin, f"a code import over {MAX_SPEC} characters: dropped")

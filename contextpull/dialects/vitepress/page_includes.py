@@ -18,7 +18,7 @@ depth named).
 A directive that names nothing, a missing file, region or heading, a range out of bounds and
 every refusal of the resolver is an ``unresolved`` note; the directive then gives nothing (the
 comment a page never shows). After ``MAX_FAILED`` such failures on one page, further
-directives are not read and one note counts them. The directives are found with ``str.find`` (an opener whose
+directives are not read, only named (and the context counts what it does not list). The directives are found with ``str.find`` (an opener whose
 ``-->`` never comes ends the search: no later one can close either), so a line of a million
 openers costs one pass.
 """
@@ -56,17 +56,17 @@ def source_path(target: str, folder: str, src_folder: str) -> tuple[str, str]:
 
 @dataclass
 class Tally:
-    """A page's failed directives: past ``MAX_FAILED`` the rest are not read, and counted in one
-    note, so a page of a million broken directives makes a hundred notes, not a million."""
+    """A page's failed directives: past ``MAX_FAILED`` the rest are not read, only named, so a
+    page of a million broken directives costs a hundred failed reads; the document's context
+    lists a hundred notes of a construct and counts the rest in one (``context.MAX_LISTED``)."""
 
     construct: str
     failed: int = 0
-    skipped: int = 0
 
-    def spent(self) -> bool:
+    def spent(self, ctx: Context, line: int) -> bool:
         if self.failed < MAX_FAILED:
             return False
-        self.skipped += 1
+        ctx.note(self.construct, "unresolved", line, f"not read after {MAX_FAILED} failed on this page")
         return True
 
     def fail(self, ctx: Context, line: int, detail: str | None = None) -> None:
@@ -75,18 +75,12 @@ class Tally:
         if detail is not None:
             ctx.note(self.construct, "unresolved", line, detail)
 
-    def close(self, ctx: Context) -> None:
-        if self.skipped:
-            ctx.note(self.construct, "unresolved", 0,
-                     f"{self.skipped} more on this page not read after {MAX_FAILED} failed")
-
 
 def expand(lines: Lines, ctx: Context, src_folder: str, folder: str | None = None,
            within: Included | None = None, tally: Tally | None = None) -> Lines:
     """The lines with every directive replaced by what it includes; each included line carries
     the line of the page's directive it came from."""
     folder = ctx.folder if folder is None else folder
-    top = tally is None
     tally = Tally(CONSTRUCT) if tally is None else tally
     out: Lines = []
     for origin, text in lines:
@@ -95,8 +89,6 @@ def expand(lines: Lines, ctx: Context, src_folder: str, folder: str | None = Non
             continue
         pieces = _expand_line(text, origin, ctx, src_folder, folder, within, tally)
         out.extend((origin, piece) for piece in pieces)
-    if top:
-        tally.close(ctx)
     return out
 
 
@@ -121,7 +113,7 @@ def _expand_line(text: str, origin: int, ctx: Context, src_folder: str, folder: 
 
 def _include(spec: str, origin: int, ctx: Context, src_folder: str, folder: str,
              within: Included | None, tally: Tally) -> str:
-    if tally.spent():
+    if tally.spent(ctx, origin):
         return ""
     if not spec:
         tally.fail(ctx, origin, "an include that names no file: dropped")

@@ -52,5 +52,4 @@ def read(lines: Lines, ctx: Context, src_folder: str) -> Lines:
         read_line = vue.inline(text, origin, ctx)
         if read_line is not None:
             out.append((origin, read_line))
-    snippets.close(ctx)
     return out
