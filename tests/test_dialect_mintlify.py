@@ -378,3 +378,20 @@ def test_a_megabyte_of_import_and_export_openers_is_bounded(source, kept):
     ctx = _ctx()
     out = mdx.prepare(source, ctx)
     assert kept in out and len(out) <= len(source)
+
+
+def test_a_fence_title_scan_reads_each_character_once():
+    from contextpull.dialects.mintlify.code_titles import title
+
+    # 60 KB of one word after the language: every position of it was a start before (20 s a page)
+    assert title("bash " + "a" * 60_000) == "a" * 60_000
+    assert title("bash " + "{" * 60_000) == "{" * 60_000
+    assert title('js title="My file" wrap {1,3}') == "My file"
+    assert title('js icon="js" highlight={2} helloWorld.js') == "helloWorld.js"
+
+
+def test_an_array_schema_whose_items_name_itself_ends():
+    from contextpull.dialects.mintlify.openapi import MAX_REFS, _type
+
+    spec = {"components": {"schemas": {"Tree": {"type": "array", "items": {"$ref": "#/components/schemas/Tree"}}}}}
+    assert _type(spec, {"$ref": "#/components/schemas/Tree"}) == "array" + "[]" * MAX_REFS

@@ -272,3 +272,15 @@ def test_a_malformed_config_is_named_and_the_site_read_with_defaults(tmp_path, c
     assert documents == [["index.md", "Home"]]
     problems = [u for u in report["dialect"]["unresolved"] if u["construct"] == "vitepress configuration"]
     assert len(problems) == 1 and named in problems[0]["detail"] and problems[0]["path"] == "index.md"
+
+
+def test_heading_anchors_and_container_attributes_are_found_from_the_end_in_one_pass():
+    from contextpull.dialects.vitepress.blocks import _without_trailing_braces
+    from contextpull.dialects.vitepress.page_includes import _anchor
+
+    assert _anchor("Install {#setup}") == "setup" and _anchor("Install") is None
+    assert _anchor("a {#b{#c}  ") == "b{#c"  # the leftmost {# of the last run, as the pattern read it
+    assert _anchor("{#" * 30_000 + "}") == "{#" * 29_999
+    assert _without_trailing_braces("Tip {.x}") == "Tip"
+    assert _without_trailing_braces("A" + " " * 60_000 + "B") == "A" + " " * 60_000 + "B"
+    assert _without_trailing_braces("A {x} {y") == "A {x} {y"

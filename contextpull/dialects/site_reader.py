@@ -36,7 +36,8 @@ from __future__ import annotations
 import hashlib
 import importlib
 import os
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 from .api import Site
@@ -166,7 +167,7 @@ class SiteReader:
     # The MDX components a generator draws in its own way (Nextra's ``<Callout>``, ``<Tabs items>``,
     # Starlight's ``<Aside>``): name -> ``read(element, env) -> text``, asked by the MDX rules
     # before their own readings; ``mdx.site_components`` has the writers they build text with.
-    mdx_components: dict = {}
+    mdx_components: Mapping = MappingProxyType({})  # read-only: a class attribute every reader shares
 
     def prepare(self, text: str, ctx) -> str:
         return text

@@ -74,8 +74,8 @@ def _json_value(imp: Import, path: str, env: Env, pos: int) -> str | None:
         included = include(imp, env, pos, "mdx json import")
         try:
             env.data[imp.name] = json.loads(included.text) if included is not None else None
-        except ValueError:
-            env.note("mdx json import", "unresolved", pos, f"{imp.spec} is not JSON")
+        except (ValueError, RecursionError):
+            env.note("mdx json import", "unresolved", pos, f"{imp.spec} is not JSON this reader can read (malformed or nested too deeply)")
             env.data[imp.name] = None
     value = env.data[imp.name]
     for key in re.findall(r"\.([A-Za-z_$][\w$]*)|\[(\d+)\]", path):

@@ -24,8 +24,8 @@ from ..api import Context
 
 
 class Shown(NamedTuple):
-    """What a generator's own component shows (``SiteReader.mdx_component``): its body under
-    ``label`` (none: the body alone), after ``text`` taken from its attributes (a card's
+    """What a generator's own component shows (``site_components.shown`` renders it for a reader
+    of ``SiteReader.mdx_components``): its body under ``label`` (none: the body alone), after ``text`` taken from its attributes (a card's
     description, a badge's text); or, with ``code_from`` set, the code that attribute gives
     (a string, or the text of a raw import it names) fenced with ``language``."""
 

@@ -95,7 +95,9 @@ def _deref(spec: dict, value):
     return None if isinstance(value, dict) and "$ref" in value else value
 
 
-def _type(spec: dict, schema) -> str:
+def _type(spec: dict, schema, depth: int = 0) -> str:
+    """A schema's type as the API page prints it (``string[]``); arrays of arrays are followed
+    at most ``MAX_REFS`` deep, so a schema whose items name itself ends."""
     schema = _deref(spec, schema)
     if not isinstance(schema, dict):
         return ""
@@ -103,7 +105,7 @@ def _type(spec: dict, schema) -> str:
     if isinstance(kind, list):
         kind = " | ".join(str(k) for k in kind)
     if kind == "array":
-        inner = _type(spec, schema.get("items"))
+        inner = _type(spec, schema.get("items"), depth + 1) if depth < MAX_REFS else ""
         return f"{inner}[]" if inner else "array"
     return str(kind) if isinstance(kind, str) and kind else ""
 

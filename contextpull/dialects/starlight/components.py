@@ -1,6 +1,6 @@
 """Starlight's components as a reader of the rendered page sees them (issue 36), one table for
 both ways a page writes them: an MDX element (``<Aside type="tip">``, through the shared MDX
-rules' ``SiteReader.mdx_component`` hook) and a Markdoc tag (``{% aside type="tip" %}``, read by
+rules' ``SiteReader.mdx_components`` hook) and a Markdoc tag (``{% aside type="tip" %}``, read by
 ``markdoc``). Names are compared in lower case, as Markdoc writes them.
 
 - ``Aside``: its ``title``, else its type's word ("Note", "Tip", "Caution", "Danger");

@@ -1,6 +1,6 @@
-"""Notes on one text's Starlight markup under one construct name: the asides and Markdoc readers
-make many, and the document's context lists at most ``context.MAX_LISTED`` unresolved ones of a
-construct (a page of a hundred thousand broken asides gives a report of a hundred lines)."""
+"""Notes on one text's Starlight markup, made under one construct name unless a call names
+another: the asides and Markdoc readers make many. It caps nothing: the document's context lists
+at most ``context.MAX_LISTED`` unresolved notes of a construct and counts the rest."""
 
 from __future__ import annotations
 

@@ -37,7 +37,6 @@ CONSTRUCT = "vitepress container"
 CODE_GROUP = "vitepress code group"
 LABELLED = frozenset("tip info warning danger note important caution details".split())
 PLAIN = frozenset(("raw", "v-pre"))
-_TRAILING_ATTRIBUTES = re.compile(r"[ \t]*\{[^{}\n]*\}[ \t]*$")
 _LANG = re.compile(r"[A-Za-z0-9_-]+")
 _TAB = re.compile(r"[ \t]*==[ \t]+(\S.*)$")
 
@@ -137,7 +136,7 @@ def _container(lines: Lines, masked: list[str], c: Container, ctx: Context, any_
     if name == "tabs" and tabs:
         ctx.note(CONSTRUCT, "converted", origin, name)
         return [(origin, "")] + _tabs(body) + [(origin, "")]
-    title = _TRAILING_ATTRIBUTES.sub("", c.opener.title or "").strip()
+    title = _without_trailing_braces(c.opener.title or "").strip()
     if name in LABELLED or any_name:
         ctx.note(CONSTRUCT, "converted", origin, name)
     else:
@@ -199,3 +198,16 @@ def _tab_label(opening: str, fence: Fence) -> tuple[str, str]:
         lang = "template" if lang == "vue-html" else ("" if lang == "ansi" else lang.removesuffix("-vue"))
         label = lang or "txt"
     return label, f"{fence.lead}{fence.marker}{info}"
+
+
+def _without_trailing_braces(title: str) -> str:
+    """``title`` without a ``{...}`` (no braces or line end inside) at its end, and the blanks
+    before it: a container's attributes (``::: tip A {.x}``). Found from the end in one pass; the
+    pattern it replaces was quadratic on a run of blanks."""
+    text = title.rstrip(" \t")
+    if not text.endswith("}"):
+        return title
+    opener = text.rfind("{", 0, len(text) - 1)
+    if opener < 0 or "}" in text[opener + 1 : -1] or "\n" in text[opener:]:
+        return title
+    return text[:opener].rstrip(" \t")
