@@ -81,7 +81,8 @@ def _markdown(
     """The parsed document, and the title the dialect's ``finish`` gave it (its navigation's)."""
     fm = split_front_matter(text)
     ctx.front_matter = fm.data
-    ctx.notes.extend(fm.notes)
+    for note in fm.notes:  # through the context, so its listing counts them too
+        ctx.note(note.construct, note.outcome, note.line, note.detail)
     text = fm.body
     if kind == "mdx" or (ctx.site.dialect in NAMES and dialect(ctx.site.dialect).markdown_is_mdx):
         text = _step("mdx", "mdx.mdx", "prepare", text, ctx)
