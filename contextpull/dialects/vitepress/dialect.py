@@ -23,7 +23,7 @@ import posixpath
 import re
 
 from ...parsing.blocks import Code, Heading, ParsedDocument
-from ...scan.globmatch import Glob, compile_glob
+from ...scan.globmatch import Glob, compile_glob, slash_tokens
 from ..callouts import callouts
 from ..pages.site_files import relative
 from ..site_reader import SiteReader
@@ -31,30 +31,6 @@ from . import blocks, home, page_includes, page_lines, site_config, vue
 
 CONFIGURATION = "vitepress configuration"
 _FENCE_LANGUAGE = re.compile(r"[^\s{:\[]*")
-
-
-def _tokens(pattern: str) -> list[tuple]:
-    """A ``srcExclude`` glob (fast-glob's: ``**/`` any folders, ``*`` and ``?`` within a name)
-    as the shared matcher's tokens."""
-    tokens: list[tuple] = []
-    i, n = 0, len(pattern)
-    while i < n:
-        if pattern.startswith("**/", i):
-            tokens.append(("dirs",))
-            i += 3
-        elif pattern.startswith("**", i):
-            tokens.append(("anything",))
-            i += 2
-        elif pattern[i] == "*":
-            tokens.append(("star",))
-            i += 1
-        elif pattern[i] == "?":
-            tokens.append(("one",))
-            i += 1
-        else:
-            tokens.append(("lit", pattern[i]))
-            i += 1
-    return tokens
 
 
 class Reader(SiteReader):
@@ -78,7 +54,7 @@ class Reader(SiteReader):
     @property
     def excludes(self) -> list[tuple[str, Glob]]:
         return self.once((__name__, "excludes"),
-                         lambda: [(p, compile_glob(_tokens(p.removeprefix("./")))) for p in self.settings.src_exclude])
+                         lambda: [(p, compile_glob(slash_tokens(p.removeprefix("./")))) for p in self.settings.src_exclude])
 
     # ---- the hooks ---------------------------------------------------------------------
     def prepare(self, text: str, ctx) -> str:
