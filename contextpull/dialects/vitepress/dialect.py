@@ -10,9 +10,9 @@ GitHub-style ``> [!NOTE]`` alerts, which VitePress renders too, become labelled 
 (``callouts``); last, tags and HTML comments go from the prose, their text kept. Every line carries the page line it came from, so
 notes name it. A home page (``layout: home``) shows its hero and features first (``home.py``).
 
-``finish`` gives a page that shows no H1 and no front-matter title the text its sidebar or nav
-entry shows (when written as literals), and strips VitePress's additions from a fence's
-language (``ts{1,3}``, ``ts:line-numbers``, ``ts [label]``). ``skip`` names the Markdown files
+``nav_title`` gives a page that shows no H1 and no front-matter title (the shared rule,
+``page_title``) the text its sidebar or nav entry shows (when written as literals); ``finish``
+strips VitePress's additions from a fence's language (``ts{1,3}``, ``ts:line-numbers``, ``ts [label]``). ``skip`` names the Markdown files
 VitePress renders no page for: outside the source root (``srcDir``), or matched by
 ``srcExclude``.
 """
@@ -22,7 +22,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from ...parsing.blocks import Code, Heading, ParsedDocument
+from ...parsing.blocks import Code, ParsedDocument
 from ...scan.globmatch import Glob, compile_glob, slash_tokens
 from ..callouts import callouts
 from ..pages.site_files import relative
@@ -73,15 +73,15 @@ class Reader(SiteReader):
         for block in parsed.blocks:
             if isinstance(block, Code) and block.lang:
                 block.lang = _FENCE_LANGUAGE.match(block.lang).group(0)
-        if (ctx.front_matter or {}).get("title") or _has_h1(parsed):
-            return parsed
+        return parsed
+
+    def nav_title(self, ctx) -> str | None:
         rel = posixpath.relpath(ctx.repo_path, self.src_folder) if self.src_folder else ctx.repo_path
         key = posixpath.splitext(rel)[0]
         title = self.settings.nav_titles.get(key)
         if title:
-            parsed.title = title
             ctx.note("sidebar title", "resolved", 0)
-        return parsed
+        return title
 
     def skip(self, path: str, data: bytes | None = None) -> str | None:
         if not path.lower().endswith(".md"):
@@ -106,7 +106,3 @@ class Reader(SiteReader):
             return
         for problem in self.settings.problems:
             ctx.note(CONFIGURATION, "unresolved", 0, problem)
-
-
-def _has_h1(doc: ParsedDocument) -> bool:
-    return any(isinstance(b, Heading) and b.level == 1 and b.text.strip() for b in doc.blocks)
