@@ -14,6 +14,7 @@ from contextpull.dialects.api import Site
 from contextpull.dialects.context import MAX_LISTED
 from contextpull.dialects.detect import detect_site
 from contextpull.dialects.gitbook import blocks
+from contextpull.dialects.page_title import navigation_title
 from contextpull.dialects.site_reader import open_site
 from contextpull.parsing.parse_markdown import parse_markdown
 
@@ -115,10 +116,9 @@ def test_titles_come_from_summary_when_the_page_shows_no_h1(tmp_path):
     reader = open_site(site)
     ctx = context(root, "guide/setup.md", dialect="gitbook", config_file=".gitbook.yaml", docs="docs")
     ctx.reader = reader
-    doc = reader.finish(parse_markdown("## Steps\n\nText.\n", "guide/setup.md"), ctx)
-    assert doc.title == "Set up" and "docs/SUMMARY.md" in ctx.deps
-    own = reader.finish(parse_markdown("# Own title\n", "README.md"), ctx)
-    assert own.title == "Own title"
+    assert navigation_title(reader, parse_markdown("## Steps\n\nText.\n", "guide/setup.md"), ctx) == "Set up"
+    assert "docs/SUMMARY.md" in ctx.deps
+    assert navigation_title(reader, parse_markdown("# Own title\n", "README.md"), ctx) is None
 
 
 def test_summary_and_pages_outside_root_are_not_pages(tmp_path):

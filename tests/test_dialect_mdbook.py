@@ -9,6 +9,7 @@ import pytest
 
 from contextpull.dialects.mdbook import dialect as mdbook
 from contextpull.dialects.mdbook.links import Link, parse_link
+from contextpull.dialects.page_title import navigation_title
 from contextpull.parsing.parse_markdown import parse_markdown
 
 from memory_context import FakeContext, read_fixture_file
@@ -26,6 +27,12 @@ FILES = {
         "```\n- [Not a chapter](code.md)\n```\n"
     ),
 }
+
+
+def _title(doc, ctx) -> str:
+    """The title the page takes: the shared navigation rule (``page_title``) asking this
+    dialect's hooks, else the parsed one."""
+    return navigation_title(mdbook.Reader(ctx.site), doc, ctx) or doc.title
 
 
 def _context(path="ch02-00-page.md", **kwargs) -> FakeContext:
@@ -95,8 +102,7 @@ def test_a_directive_without_a_file_is_prose_as_in_mdbook():
 
 def test_summary_gives_the_title_a_chapter_starting_at_h2_lacks():
     ctx = _context(path="ch01-00-rowing.md")
-    doc = mdbook.finish(parse_markdown("## Why row\n\nText.", "ch01-00-rowing"), ctx)
-    assert doc.title == "Rowing Basics"
+    assert _title(parse_markdown("## Why row\n\nText.", "ch01-00-rowing"), ctx) == "Rowing Basics"
     assert "src/SUMMARY.md" in ctx.dependencies
 
 
@@ -106,19 +112,16 @@ def test_summary_titles_nested_chapters_and_skips_code_and_drafts():
         "ch01-00-rowing.md": "Rowing Basics",
         "ch01/oars.md": "Oars",
     }
-    doc = mdbook.finish(parse_markdown("Text.", "oars"), _context(path="ch01/oars.md"))
-    assert doc.title == "Oars"
+    assert _title(parse_markdown("Text.", "oars"), _context(path="ch01/oars.md")) == "Oars"
 
 
 def test_front_matter_title_wins_over_summary():
     ctx = _context(path="ch01-00-rowing.md", front_matter={"title": "Own"})
-    doc = mdbook.finish(parse_markdown("# Own\n", "ch01-00-rowing"), ctx)
-    assert doc.title == "Own"
+    assert navigation_title(mdbook.Reader(ctx.site), parse_markdown("# Own\n", "ch01-00-rowing"), ctx) is None
 
 
 def test_a_page_missing_from_summary_keeps_its_title():
-    doc = mdbook.finish(parse_markdown("# Loose page\n", "loose"), _context(path="loose.md"))
-    assert doc.title == "Loose page"
+    assert _title(parse_markdown("# Loose page\n", "loose"), _context(path="loose.md")) == "Loose page"
 
 
 def test_code_block_language_is_the_word_before_the_comma():
@@ -142,5 +145,5 @@ def test_a_malformed_summary_line_is_no_chapter():
 def test_summary_is_read_from_the_src_folder_book_toml_names():
     files = {"book/pages/SUMMARY.md": "- [Knots](knots.md)\n"}
     ctx = FakeContext(files, path="knots.md", docs="book/pages", dialect="mdbook", config={"book": {"src": "pages"}}, config_file="book/book.toml")
-    assert mdbook.finish(parse_markdown("## Bowline\n", "knots"), ctx).title == "Knots"
+    assert _title(parse_markdown("## Bowline\n", "knots"), ctx) == "Knots"
     assert ctx.dependencies == ["book/pages/SUMMARY.md"]

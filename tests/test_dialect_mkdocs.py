@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from contextpull.dialects.mkdocs import dialect as mkdocs
+from contextpull.dialects.page_title import navigation_title
 from contextpull.parsing.parse_markdown import parse_markdown
 
 from memory_context import FakeContext, read_fixture_file
@@ -97,20 +98,25 @@ def test_finish_reads_the_language_of_an_attr_list_fence():
     assert mkdocs.finish(doc, _context()).blocks[0].lang == "dockerfile"
 
 
+def _title(doc, ctx) -> str:
+    """The title the page takes: the shared navigation rule (``page_title``) asking this
+    dialect's hooks, else the parsed one."""
+    return navigation_title(mkdocs.Reader(ctx.site), doc, ctx) or doc.title
+
+
 NAV = {"nav": [{"Home": "index.md"}, {"Guide": [{"Mooring knots": "guide/page.md"}, "guide/other.md"]}]}
 
 
 def test_a_page_without_an_h1_takes_its_nav_title():
     ctx = FakeContext(FILES, path="guide/page.md", docs="docs/en/docs", config=NAV, config_file="docs/en/mkdocs.yml")
-    doc = mkdocs.finish(parse_markdown("## Bowline\n\nText.", "page"), ctx)
-    assert doc.title == "Mooring knots"
+    assert _title(parse_markdown("## Bowline\n\nText.", "page"), ctx) == "Mooring knots"
 
 
 def test_a_page_with_an_h1_or_a_front_matter_title_keeps_it():
     ctx = FakeContext(FILES, path="index.md", docs="docs/en/docs", config=NAV, config_file="docs/en/mkdocs.yml")
-    assert mkdocs.finish(parse_markdown("# Harbour guide\n", "index"), ctx).title == "Harbour guide"
+    assert _title(parse_markdown("# Harbour guide\n", "index"), ctx) == "Harbour guide"
     ctx = FakeContext(FILES, path="guide/page.md", docs="docs/en/docs", config=NAV, config_file="docs/en/mkdocs.yml", front_matter={"title": "Own"})
-    assert mkdocs.finish(parse_markdown("Text.", "page"), ctx).title == "page"
+    assert _title(parse_markdown("Text.", "page"), ctx) == "page"
 
 
 def test_an_inherited_configuration_enables_snippets():
@@ -132,7 +138,7 @@ def test_an_inherited_configuration_enables_snippets():
 def test_a_broken_inheritance_is_one_note_and_the_page_still_reads(files, detail):
     ctx = FakeContext({**FILES, **files}, docs="docs/en/docs", config={"INHERIT": "../base.yml"}, config_file="docs/en/mkdocs.yml")
     assert mkdocs.prepare("!!! note\n    Text.", ctx) == "Note: Text."
-    mkdocs.finish(parse_markdown("Note: Text.", "page"), ctx)
+    _title(parse_markdown("Note: Text.", "page"), ctx)
     notes = [n for n in ctx.notes if n.construct == "mkdocs INHERIT"]
     assert len(notes) == 1 and notes[0].outcome == "unresolved" and notes[0].detail.startswith(detail)
 

@@ -17,6 +17,7 @@ from contextpull.dialects.mdbook import dialect as mdbook, pages as mdbook_pages
 from contextpull.dialects.mdx import provided
 from contextpull.dialects.mdx.mdx import prepare as prepare_mdx
 from contextpull.dialects.mkdocs import dialect as mkdocs
+from contextpull.dialects.page_title import navigation_title
 from contextpull.dialects.pages import site_files
 from contextpull.dialects.sphinx.read_rst import document_folders
 from contextpull.parsing.parse_markdown import parse_markdown
@@ -111,8 +112,7 @@ def test_mdbook_without_book_toml_takes_docs_for_the_source_folder(tmp_path):
         "book/src/loose.md": "# Loose\n",
     })
     ctx = context(tmp_path, "ch1.md", dialect="mdbook", config_file=None, docs="book/src")
-    doc = mdbook.finish(parse_markdown("## Why row\n\nText.", "ch1"), ctx)
-    assert doc.title == "Rowing Basics"
+    assert navigation_title(mdbook.Reader(ctx.site), parse_markdown("## Why row\n\nText.", "ch1"), ctx) == "Rowing Basics"
     assert mdbook_pages.skip("ch1.md", open_site(ctx.site)) is None
     why = mdbook_pages.skip("loose.md", open_site(ctx.site))
     assert why == "not listed in SUMMARY.md: mdBook renders only the chapters listed there"

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from contextpull.dialects.jekyll.pages import _excluded
-from contextpull.scan.globmatch import _REGEX, MAX_REGEX_STARS, compile_glob, fnmatch_tokens
-from contextpull.writing.discover import _compile_rule, ignore_tokens
+from contextpull.scan.globmatch import _REGEX, MAX_REGEX_STARS, compile_glob, fnmatch_tokens, slash_tokens
+from contextpull.writing.discover import _compile_rule
 from contextpull.dialects.api import Site
 from contextpull.dialects.site_reader import open_site
 
@@ -61,7 +61,7 @@ def test_a_glob_decides_as_its_regular_expression_by_either_path(tokens, names):
 @settings(max_examples=400, deadline=None)
 @given(st.text(alphabet="ab*?/.", min_size=1, max_size=9), st.lists(NAMES, min_size=1, max_size=12))
 def test_an_ignore_line_decides_as_the_regular_expression_it_replaced(line, names):
-    glob = compile_glob(ignore_tokens(line))
+    glob = compile_glob(slash_tokens(line))
     old = old_ignore_regex(line)
     for name in names:
         assert glob.match(name) == bool(old.match(name)), (line, name)
@@ -83,7 +83,7 @@ HOSTILE = "*a*a*a*a*a*a*a*b"
 def test_a_pattern_of_many_stars_against_a_long_name_is_decided_by_the_automaton(length):
     """Past MAX_REGEX_STARS the automaton decides (the regular expression would backtrack for
     minutes here); it still finds the match that exists and the one that does not."""
-    glob = compile_glob(ignore_tokens(HOSTILE))
+    glob = compile_glob(slash_tokens(HOSTILE))
     assert glob.regex is None and MAX_REGEX_STARS < HOSTILE.count("*")
     assert not glob.match("a" * length)
     assert glob.match("a" * length + "b")

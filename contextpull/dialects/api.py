@@ -14,7 +14,9 @@ generator and where detection looks for them, the module that reads it) and one 
 
 - ``prepare(text, ctx) -> str``: Markdown (or MDX) source in, the Markdown the shared parser reads
   out: includes resolved, markup a reader never sees removed, markup with meaning made text;
-- ``finish(doc, ctx) -> ParsedDocument``: titles from navigation and the like;
+- ``finish(doc, ctx) -> ParsedDocument``: what the renderer changes on the parsed page;
+- ``label_title(ctx)`` and ``nav_title(ctx) -> str | None``: the name the generator's
+  navigation gives a page, asked by the one title rule (``page_title``);
 - ``skip(path, data=None) -> str | None``: why its generator renders no page for a file
   (a partial, a headless section), asked for every file (``pages/hook.py``; Hugo's, Jekyll's,
   mdBook's, mkdocs' and Sphinx's rules are ``pages.py`` in their sub-packages);

@@ -13,9 +13,9 @@ A dialect's hooks are methods of the site's reader (``site_reader``), opened onc
 handed in; the three shared readers are modules imported by their path when a document first
 needs one; a path that does not import raises. A dialect that fails on a document is a named ``unresolved`` note and the document
 is read without it: one generator's odd page must not lose the page. The generic finish is the
-title rule of issue 26: front-matter ``title``, else the title a dialect's ``finish`` set from
-the generator's navigation, else the first heading of any level, else the file stem; every
-heading path starts with it; a front-matter ``description`` is the document's offline summary.
+title rule of issue 26: front-matter ``title``, else the title the generator's navigation gives
+(``page_title``: one rule, asking the dialect's ``label_title`` and ``nav_title``), else the
+first heading of any level, else the file stem; every heading path starts with it; a front-matter ``description`` is the document's offline summary.
 """
 
 from __future__ import annotations
@@ -28,8 +28,9 @@ from ..parsing.parse import decode_text
 from ..parsing.parse_markdown import normalize_newlines, parse_markdown
 from .api import Note, Site
 from .context import DocumentContext
-from .data.front_matter import split_front_matter
+from .data.front_matter import scalar, split_front_matter
 from .embedded import Embedded
+from .page_title import navigation_title
 from .registry import DIALECTS, NAMES, dialect, reads_kind
 from .site_reader import SiteReader, open_site
 
@@ -78,7 +79,7 @@ def read_document(
 def _markdown(
     text: str, kind: str, stem: str, ctx: DocumentContext, reader: SiteReader
 ) -> tuple[ParsedDocument, str | None]:
-    """The parsed document, and the title the dialect's ``finish`` gave it (its navigation's)."""
+    """The parsed document, and the title its generator's navigation gives it (``page_title``)."""
     fm = split_front_matter(text)
     ctx.front_matter = fm.data
     for note in fm.notes:  # through the context, so its listing counts them too
@@ -92,10 +93,11 @@ def _markdown(
     parsed = parse_markdown(text, stem)
     if ctx.embedded is not None:
         parsed = ctx.embedded.splice(parsed, stem)
-    parsed_title = parsed.title
+    nav = None
     if ctx.site.dialect != "plain":
         parsed = _guarded(ctx, ctx.site.dialect, lambda: reader.finish(parsed, ctx), parsed)
-    return parsed, (parsed.title if parsed.title != parsed_title else None)
+        nav = _guarded(ctx, ctx.site.dialect, lambda: navigation_title(reader, parsed, ctx), None)
+    return parsed, nav
 
 
 def _rst(text: str, stem: str, ctx: DocumentContext) -> ParsedDocument:
@@ -137,8 +139,8 @@ def finish(
     """The generic title rule and the description (module docstring); ``nav`` is the title a
     dialect's navigation gave."""
     fm = ctx.front_matter
-    title = _scalar(fm.get("title")) or nav or _first_heading(parsed.blocks) or stem
-    description = _scalar(fm.get("description"))
+    title = scalar(fm.get("title")) or nav or _first_heading(parsed.blocks) or stem
+    description = scalar(fm.get("description"))
     blocks = list(parsed.blocks)
     if description and not any(_has_text(b) for b in blocks):
         # A page of front matter alone (a Hugo section's _index.md): its description is the
@@ -151,14 +153,6 @@ def finish(
     if headed and not (isinstance(blocks[0], Heading) and blocks[0].level == 1):
         blocks.insert(0, Heading(1, title))
     return ParsedDocument(title, blocks), description
-
-
-def _scalar(value) -> str | None:
-    """A front-matter value as one line of text; None for a missing, empty or structured one."""
-    if value is None or isinstance(value, (dict, list, bool)):
-        return None
-    text = " ".join(str(value).split())
-    return text or None
 
 
 def _has_text(block) -> bool:

@@ -7,7 +7,10 @@ base holds what every dialect shares (the configuration read as data, its sha256
 DOCS folders) and hooks that change nothing; a dialect overrides the hooks it has:
 
 - ``prepare(text, ctx) -> str``: the Markdown the shared parser reads (``api`` says what);
-- ``finish(parsed, ctx) -> ParsedDocument``: titles from navigation and the like;
+- ``finish(parsed, ctx) -> ParsedDocument``: what the generator's renderer changes on the parsed
+  page (a fence's language written with its options);
+- ``label_title(ctx)``, ``nav_title(ctx) -> str | None``: the name a page's navigation entry
+  gives it, over its H1 and for a page without one; the rule that asks them is ``page_title``;
 - ``skip(path, data=None) -> str | None``: why its generator renders no page for a file;
 - ``config_notes(ctx)``: notes on configuration not read as data, on the one document it picks.
 
@@ -174,6 +177,16 @@ class SiteReader:
 
     def finish(self, parsed, ctx):
         return parsed
+
+    def label_title(self, ctx) -> str | None:
+        """A name the page's front matter gives its navigation entry that the generator shows
+        over the page's own H1 (``page_title``, step 2)."""
+        return None
+
+    def nav_title(self, ctx) -> str | None:
+        """The name the generator's navigation gives a page that shows no H1 and no front-matter
+        title (``page_title``, step 4)."""
+        return None
 
     def skip(self, path: str, data: bytes | None = None) -> str | None:
         return None if self.page_rule is None else self.page_rule(path, self, data)

@@ -1,6 +1,6 @@
 """The one glob matcher for every pattern a user's files or settings reach (issue 34):
-``.contextpullignore`` lines, mkdocs' ``exclude_docs`` and ``not_in_nav``, Sphinx's
-``exclude_patterns``, Jekyll's ``exclude``; each surface turns its own syntax into tokens and
+``.contextpullignore`` lines, VitePress's ``srcExclude``, mkdocs' ``exclude_docs`` and
+``not_in_nav``, Sphinx's ``exclude_patterns``, Jekyll's ``exclude``; each surface turns its own syntax into tokens and
 matches here, in time bounded by the product of the path's and the pattern's lengths.
 
 A glob written as a regular expression backtracks: ``*a*a*a*a*a*a*b`` against a 90-character
@@ -146,6 +146,32 @@ def bracket_end(pattern: str, i: int) -> int | None:
     while j < n and pattern[j] != "]":
         j += 1
     return j if j < n else None
+
+
+def slash_tokens(pattern: str) -> list[Token]:
+    """The tokens of a glob whose wildcards stop at folders: gitignore's (``.contextpullignore``)
+    and fast-glob's (VitePress's ``srcExclude``) read them alike. ``*`` and ``?`` stay within a
+    folder (fnmatch's would cross "/"), ``**/`` is any number of folders, none included, and any
+    other ``**`` is any run of a path's characters."""
+    tokens: list[Token] = []
+    i, n = 0, len(pattern)
+    while i < n:
+        if pattern.startswith("**/", i):
+            tokens.append(("dirs",))
+            i += 3
+        elif pattern.startswith("**", i):
+            tokens.append(("any",))
+            i += 2
+        elif pattern[i] == "*":
+            tokens.append(("star",))
+            i += 1
+        elif pattern[i] == "?":
+            tokens.append(("one",))
+            i += 1
+        else:
+            tokens.append(("lit", pattern[i]))
+            i += 1
+    return tokens
 
 
 def fnmatch_tokens(pattern: str) -> list[Token]:

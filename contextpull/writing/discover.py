@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ..bounded_read import CONFIG_FILE_LIMIT, kind_of, not_regular_reason, read_regular_text, why
 from ..errors import InputError
-from ..scan.globmatch import Glob, compile_glob
+from ..scan.globmatch import Glob, compile_glob, slash_tokens
 from ..parsing.parse import KINDS
 from .records import Skipped
 
@@ -92,32 +92,7 @@ def _compile_rule(line: str) -> _Rule | None:
         line = line[2:]
     if not line:
         return None
-    return _Rule(compile_glob(ignore_tokens(line)), anchored, dir_only, negated)
-
-
-def ignore_tokens(line: str) -> list[tuple]:
-    """The glob tokens of one rule's pattern: ``*`` and ``?`` stay within a folder (fnmatch's
-    would cross "/", which gitignore's do not), ``**/`` is any number of folders, none
-    included, and any other ``**`` is any run."""
-    tokens: list[tuple] = []
-    i = 0
-    while i < len(line):
-        if line.startswith("**/", i):
-            tokens.append(("dirs",))
-            i += 3
-        elif line.startswith("**", i):
-            tokens.append(("any",))
-            i += 2
-        elif line[i] == "*":
-            tokens.append(("star",))
-            i += 1
-        elif line[i] == "?":
-            tokens.append(("one",))
-            i += 1
-        else:
-            tokens.append(("lit", line[i]))
-            i += 1
-    return tokens
+    return _Rule(compile_glob(slash_tokens(line)), anchored, dir_only, negated)
 
 
 def load_ignore_rules(root: Path) -> list[_Rule]:

@@ -67,3 +67,12 @@ def _yaml(source: str):
     through ``load_yaml``, whose guards and messages hold for all it declines."""
     value = plain_yaml.load(source)
     return load_yaml(source) if value is plain_yaml.DECLINED else value
+
+
+def scalar(value) -> str | None:
+    """A front-matter value as one line of text; None for a missing, empty or structured one
+    (a list, a mapping, ``true``: no title a generator would show)."""
+    if value is None or isinstance(value, (dict, list, bool)):
+        return None
+    text = " ".join(str(value).split())
+    return text or None

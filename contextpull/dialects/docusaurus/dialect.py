@@ -5,7 +5,7 @@ dispatch because here the dialect, not the extension, says a ``.md`` carries JSX
 - ``prepare``: GitHub-style ``> [!NOTE]`` callouts as labelled text (``callouts``). Docusaurus
   itself draws them as a plain quote with the marker in it; the marker carries no text of its
   own and the label says the same, so an agent gets the meaning either way.
-- ``finish``: the title. The page's H1 is front matter ``title``, else its first ``#`` heading
+- ``nav_title``: the title (the shared rule, ``page_title``). The page's H1 is front matter ``title``, else its first ``#`` heading
   (the generic rule has both); ``sidebar_label`` names the page only in the navigation, so it is
   the title only of a page that shows none, where Docusaurus itself falls back to the file's id.
   ``hide_title`` hides the H1 but keeps the title; ``slug`` and ``id`` are addresses, not text.
@@ -16,7 +16,6 @@ dispatch because here the dialect, not the extension, says a ``.md`` carries JSX
 
 from __future__ import annotations
 
-from ...parsing.blocks import Heading, ParsedDocument
 from ..api import Context
 from ..site_reader import SiteReader
 from ..callouts import callouts
@@ -29,15 +28,11 @@ def prepare(text: str, ctx: Context) -> str:
     return callouts(text, ctx)
 
 
-def finish(doc: ParsedDocument, ctx: Context) -> ParsedDocument:
-    """``sidebar_label`` as the title of a page without ``title`` or an H1 (module docstring)."""
-    fm = getattr(ctx, "front_matter", {}) or {}
-    label = fm.get("sidebar_label")
-    if not isinstance(label, str) or not label.strip() or _scalar(fm.get("title")):
-        return doc
-    if any(isinstance(b, Heading) and b.level == 1 and b.text.strip() for b in doc.blocks):
-        return doc
-    return ParsedDocument(" ".join(label.split()), doc.blocks)
+def nav_title(ctx: Context) -> str | None:
+    """``sidebar_label`` as the title of a page without ``title`` or an H1 (module docstring;
+    the rule that asks is ``page_title``)."""
+    label = (ctx.front_matter or {}).get("sidebar_label")
+    return (" ".join(label.split()) or None) if isinstance(label, str) else None
 
 
 def skip(path: str, site=None) -> str | None:
@@ -47,18 +42,12 @@ def skip(path: str, site=None) -> str | None:
     return PARTIAL if any(part.startswith("_") for part in parts) else None
 
 
-def _scalar(value) -> str | None:
-    if value is None or isinstance(value, (dict, list, bool)):
-        return None
-    return str(value).strip() or None
-
-
 class Reader(SiteReader):
     """docusaurus's hooks on a site opened for one build (``site_reader``; the table row is
     ``registry.DIALECTS``)."""
 
     prepare = staticmethod(prepare)
-    finish = staticmethod(finish)
+    nav_title = staticmethod(nav_title)
 
     def skip(self, path: str, data: bytes | None = None) -> str | None:
         return skip(path)

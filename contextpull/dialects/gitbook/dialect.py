@@ -6,8 +6,8 @@ from, relative to the file's own folder (default ``./``), and ``structure.readme
 ``SUMMARY.md``), relative to ``root``. A value that is not a string is ignored, and a ``root``
 that leaves the repository is the file's own folder.
 
-``prepare`` reads the content blocks (``blocks``). ``finish`` gives a page that shows no H1 and
-no front-matter title the name ``SUMMARY.md`` shows for it: the navigation is mdBook's format,
+``prepare`` reads the content blocks (``blocks``). ``nav_title`` gives a page that shows no H1
+and no front-matter title (the shared rule, ``page_title``) the name ``SUMMARY.md`` shows for it: the navigation is mdBook's format,
 read by mdBook's parser (``mdbook.dialect.parse_summary``). ``skip`` leaves out ``SUMMARY.md``
 itself and Markdown outside ``root``, which GitBook syncs no page from.
 """
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import posixpath
 
-from ...parsing.blocks import Heading, ParsedDocument
 from ..mdbook.dialect import parse_summary
 from ..pages.site_files import pages_folder, relative
 from ..site_reader import SiteReader
@@ -62,13 +61,11 @@ class Reader(SiteReader):
     def prepare(self, text: str, ctx) -> str:
         return convert(text, ctx)
 
-    def finish(self, parsed: ParsedDocument, ctx) -> ParsedDocument:
-        if (ctx.front_matter or {}).get("title") or _has_h1(parsed):
-            return parsed
+    def nav_title(self, ctx) -> str | None:
         summary = self.summary_path
         found = ctx.read_data_with_sha(summary)
         if found is None:
-            return parsed
+            return None
         data, sha = found
         # parsed once per build and version of SUMMARY.md, which every page still reads (a dependency)
         titles = self.once((__name__, "summary", sha), lambda: parse_summary(data.decode("utf-8", "replace")))
@@ -76,9 +73,8 @@ class Reader(SiteReader):
         rel = posixpath.relpath(ctx.repo_path, folder) if folder else ctx.repo_path
         name = titles.get(rel)
         if name:
-            parsed.title = name
             ctx.note("summary title", "resolved", 0)
-        return parsed
+        return name
 
     def config_notes(self, ctx) -> None:
         """On the space's first page (``structure.readme``), one ``unresolved`` note per setting
@@ -123,7 +119,3 @@ class Reader(SiteReader):
         if rel == self.structure("summary", "SUMMARY.md"):
             return "the space's table of contents, read for the pages' titles"
         return None
-
-
-def _has_h1(doc: ParsedDocument) -> bool:
-    return any(isinstance(b, Heading) and b.level == 1 and b.text.strip() for b in doc.blocks)

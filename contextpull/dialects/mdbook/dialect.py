@@ -7,10 +7,11 @@ are hidden, ``##`` shows one ``#``; HTML comments and tags go, their text stays.
 preprocessor) becomes what its figure shows: ``Filename: src/main.rs`` above the code and
 ``Listing 2-1: ...`` below it.
 
-``finish`` gives a chapter that shows no H1 the name ``SUMMARY.md`` shows for it in the
+``nav_title`` gives a chapter that shows no H1 the name ``SUMMARY.md`` shows for it in the
 navigation (many chapters begin at ``##`` and would otherwise be titled with their file stem or
-a subheading; a chapter's own H1 is what its reader sees, so it stays), and a code block whose info
-string carries mdBook's attributes (``rust,ignore,noplayground``) the language before the comma.
+a subheading; a chapter's own H1 is what its reader sees, so it stays: the shared rule,
+``page_title``); ``finish`` gives a code block whose info string carries mdBook's attributes
+(``rust,ignore,noplayground``) the language before the comma.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import html
 import posixpath
 import re
 
-from ...parsing.blocks import Code, Heading, ParsedDocument
+from ...parsing.blocks import Code, ParsedDocument
 from ..api import Context
 from ..site_reader import SiteReader
 from ...bounded_read import CONFIG_FILE_LIMIT
@@ -214,26 +215,25 @@ def _summary(ctx: Context, src: str) -> dict[str, str]:
     return ctx.reader.once((__name__, key), lambda: parse_summary(data.decode("utf-8", "replace")))
 
 
-def _has_h1(doc: ParsedDocument) -> bool:
-    return any(isinstance(b, Heading) and b.level == 1 and b.text.strip() for b in doc.blocks)
-
-
 def finish(doc: ParsedDocument, ctx: Context) -> ParsedDocument:
     for block in doc.blocks:
         if isinstance(block, Code) and "," in block.lang:
             block.lang = block.lang.split(",", 1)[0]
-    if (ctx.front_matter or {}).get("title") or _has_h1(doc):
-        return doc
+    return doc
+
+
+def nav_title(ctx: Context) -> str | None:
+    """The name ``SUMMARY.md`` gives the chapter (``page_title`` asks it of a chapter without an
+    H1 or a front-matter title)."""
     src = _book_src(ctx)
     doc_path = ctx.repo_path
     if src not in (".", "") and not doc_path.startswith(src + "/"):
-        return doc
+        return None
     rel = doc_path[len(src) + 1 :] if src not in (".", "") else doc_path
     title = _summary(ctx, src).get(rel)
     if title:
-        doc.title = title
         ctx.note("summary title", "resolved", 0)
-    return doc
+    return title
 
 
 class Reader(SiteReader):
@@ -242,6 +242,7 @@ class Reader(SiteReader):
 
     prepare = staticmethod(prepare)
     finish = staticmethod(finish)
+    nav_title = staticmethod(nav_title)
     page_rule = staticmethod(pages.skip)
 
     # the book's navigation, which its page rule (``pages``) asks of every file

@@ -11,6 +11,8 @@ from __future__ import annotations
 import posixpath
 import re
 
+from ..data.js_literal import LiteralError, jsonc
+
 # The module specifier after ``from`` or a bare ``import``: one quoted string on one line.
 _SPECIFIER = re.compile(r"""(?:\bfrom|^[ \t]*import)\s*(['"])([^'"\n]*)\1""", re.M)
 
@@ -46,7 +48,8 @@ def site_absolute(spec: str, site_folder: str) -> tuple[str, str] | None:
 # ---- tsconfig/jsconfig ``compilerOptions.paths`` aliases (``@components/...``) -------------
 # A Next.js site (Nextra's among them) names its files by aliases its TypeScript configuration
 # maps to folders: ``import Part from '@components/part.mdx'``. The configuration is JSON with
-# comments and trailing commas (JSONC), read as data; ``extends`` is not followed. As in
+# comments and trailing commas (JSONC), read as data by the shared literal reader
+# (``data.js_literal``); ``extends`` is not followed. As in
 # TypeScript, one alias maps once: a target is a path from ``baseUrl`` (else the file's own
 # folder) and is never mapped again, so aliases that name each other cannot loop.
 ALIAS_FILES = ("tsconfig.json", "jsconfig.json")
@@ -57,55 +60,14 @@ class AliasError(ValueError):
     """A tsconfig/jsconfig whose ``paths`` cannot be read, with why."""
 
 
-def strip_jsonc(text: str) -> str:
-    """JSON from JSONC: ``//`` and ``/* */`` comments and commas before ``}``/``]`` removed,
-    outside strings; one pass."""
-    out: list[str] = []
-    i, n = 0, len(text)
-    pending_comma = -1  # index in ``out`` of a comma that may be trailing
-    while i < n:
-        c = text[i]
-        if c == '"':
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            out.append(text[i : j + 1])
-            pending_comma = -1
-            i = j + 1
-        elif text.startswith("//", i):
-            j = text.find("\n", i)
-            i = n if j < 0 else j
-        elif text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            i = n if j < 0 else j + 2
-        elif c == ",":
-            pending_comma = len(out)
-            out.append(c)
-            i += 1
-        elif c in "}]":
-            if pending_comma >= 0:
-                out[pending_comma] = ""
-            pending_comma = -1
-            out.append(c)
-            i += 1
-        else:
-            if not c.isspace():
-                pending_comma = -1
-            out.append(c)
-            i += 1
-    return "".join(out)
-
-
 def read_aliases(text: str, folder: str) -> list[tuple[str, str, list[str]]]:
     """(prefix, suffix, targets) of each ``paths`` pattern of a tsconfig/jsconfig in ``folder``
     (relative to the repository root): ``"@components/*": ["./components/*"]`` is
     ``("@components/", "", ["<folder>/components/*"])``; longest prefix first, as TypeScript
     picks. ``AliasError`` names what is malformed."""
-    import json
-
     try:
-        data = json.loads(strip_jsonc(text))
-    except (ValueError, RecursionError) as exc:
+        data = jsonc(text)
+    except (LiteralError, RecursionError) as exc:
         raise AliasError(f"malformed JSON: {exc}") from None
     options = data.get("compilerOptions") if isinstance(data, dict) else None
     if not isinstance(options, dict):

@@ -10,10 +10,10 @@
 - ``prepare``: code block titles as labels (``code_titles``); a page generated from an OpenAPI
   operation (front matter ``openapi: GET /users``) gets the operation's text, read from the
   OpenAPI file where simple (``openapi``), or an ``unresolved`` note naming it.
-- ``finish``: the title. Front matter ``title`` is the page's H1 (the generic rule); a page
-  without one is named by ``sidebarTitle``, else by its own H1, else by the group whose ``root``
-  it is in the navigation, else, for an OpenAPI page, by the operation's summary (or the
-  operation as written).
+- the title (the shared rule, ``page_title``). Front matter ``title`` is the page's H1; a page
+  without one is named by ``sidebarTitle`` (``label_title``), else by its own H1, else by the
+  group whose ``root`` it is in the navigation, else, for an OpenAPI page, by the operation's
+  summary or the operation as written (``nav_title``).
 - ``skip``: ``.mintignore`` and Mintlify's default exclusions, the ``snippets/`` partials
   (``pages``); a page of front matter alone whose operation no OpenAPI file read holds is
   named as such.
@@ -27,20 +27,13 @@ from __future__ import annotations
 import os
 import posixpath
 
-from ...parsing.blocks import Heading, ParsedDocument
 from ...parsing.parse_markdown import normalize_newlines
-from ..data.front_matter import split_front_matter
+from ..data.front_matter import scalar, split_front_matter
 from ..site_reader import SiteReader
 from . import components, navigation, openapi, pages
 from .code_titles import label_code
 
 GENERATED_LIMIT = 64 * 1024  # a page of front matter alone is small; a larger one is read
-
-
-def _text(value) -> str | None:
-    if value is None or isinstance(value, (dict, list, bool)):
-        return None
-    return " ".join(str(value).split()) or None
 
 
 class Reader(SiteReader):
@@ -97,7 +90,7 @@ class Reader(SiteReader):
 
     def prepare(self, text: str, ctx) -> str:
         text = label_code(text)
-        value = _text((ctx.front_matter or {}).get("openapi"))
+        value = scalar((ctx.front_matter or {}).get("openapi"))
         if value is None:
             return text
         found = self.operation(value, ctx.read_data_with_sha)
@@ -110,25 +103,20 @@ class Reader(SiteReader):
         shown = openapi.render(spec, op)
         return f"{text.rstrip()}\n\n{shown}\n" if text.strip() else shown + "\n"
 
-    def finish(self, parsed: ParsedDocument, ctx) -> ParsedDocument:
-        fm = ctx.front_matter or {}
-        operation = _text(fm.get("openapi"))
-        if _text(fm.get("title")):
-            return parsed
-        sidebar = _text(fm.get("sidebarTitle"))
-        if sidebar:
-            return ParsedDocument(sidebar, parsed.blocks)
-        if _has_h1(parsed):
-            return parsed
+    def label_title(self, ctx) -> str | None:
+        return scalar((ctx.front_matter or {}).get("sidebarTitle"))
+
+    def nav_title(self, ctx) -> str | None:
         group = self.navigation.roots.get(self._page_key(ctx.repo_path))
         if group:
             ctx.note("navigation title", "resolved", 0)
-            return ParsedDocument(group, parsed.blocks)
+            return group
+        operation = scalar((ctx.front_matter or {}).get("openapi"))
         if operation:
             found = self.operation(operation, ctx.read_data_with_sha)
-            summary = _text(found[2].get("summary")) if found else None
-            return ParsedDocument(summary or operation, parsed.blocks)
-        return parsed
+            summary = scalar(found[2].get("summary")) if found else None
+            return summary or operation
+        return None
 
     def _page_key(self, repo_path: str) -> str:
         """A page's path as the navigation writes it: from the site folder, no extension."""
@@ -156,9 +144,5 @@ def _generated(data: bytes | None) -> str | None:
     if data is None or len(data) > GENERATED_LIMIT or not data.startswith(b"---"):
         return None
     fm = split_front_matter(normalize_newlines(data.decode("utf-8", "replace")))
-    operation = _text(fm.data.get("openapi")) if isinstance(fm.data, dict) else None
+    operation = scalar(fm.data.get("openapi")) if isinstance(fm.data, dict) else None
     return None if operation is None or fm.body.strip() else operation
-
-
-def _has_h1(doc: ParsedDocument) -> bool:
-    return any(isinstance(b, Heading) and b.level == 1 and b.text.strip() for b in doc.blocks)

@@ -12,15 +12,16 @@ Layers, in the generator's order (shared/style/dialects.md, proposal 3):
    shortcodes (``:material-check:``, ``:fontawesome-brands-github:``), HTML comments and tags
    (their text stays; ``<div markdown="1">`` is a wrapper like any other).
 
-``finish`` gives a page the title ``nav`` gives it (``config``) and reads the language of
-fences written in attr_list form (```` ```{ .python } ````).
+``nav_title`` is the title ``nav`` gives a page (``config``; the rule that asks it is
+``page_title``); ``finish`` reads the language of fences written in attr_list form
+(```` ```{ .python } ````).
 """
 
 from __future__ import annotations
 
 import re
 
-from ...parsing.blocks import Code, Heading, ParsedDocument
+from ...parsing.blocks import Code, ParsedDocument
 from ..api import Context
 from ..site_reader import SiteReader
 from . import pages
@@ -124,25 +125,23 @@ def prepare(text: str, ctx: Context) -> str:
     return outside_code("\n".join(_inline_pass(lines, ctx)), strip_html_comments)
 
 
-def has_h1(doc: ParsedDocument) -> bool:
-    return any(isinstance(b, Heading) and b.level == 1 and b.text.strip() for b in doc.blocks)
-
-
 def finish(doc: ParsedDocument, ctx: Context) -> ParsedDocument:
-    """A page that shows no H1 takes its title in ``nav`` (mkdocs' page title) unless front
-    matter names one; a page's own H1 is what its reader sees above it, so it stays. Fences
-    written as ```` ```{ .python title="x" } ```` take their language from the class."""
+    """Fences written as ```` ```{ .python title="x" } ```` take their language from the class."""
     for block in doc.blocks:
         if isinstance(block, Code) and block.lang.startswith("{"):
             first = block.raw.split("\n", 1)[0]
             found = attributes.read(first, first.find("{"), words=True)
             block.lang = found.classes[0] if found is not None and found.classes else ""
-    if not (ctx.front_matter or {}).get("title") and not has_h1(doc):
-        title = nav_titles(site_config(ctx, report=False)).get(ctx.path)
-        if title:
-            doc.title = title
-            ctx.note("nav title", "resolved", 0)
     return doc
+
+
+def nav_title(ctx: Context) -> str | None:
+    """The title ``nav`` gives the page (mkdocs' page title), for a page that shows no H1 and
+    names none in front matter (``page_title``)."""
+    title = nav_titles(site_config(ctx, report=False)).get(ctx.path)
+    if title:
+        ctx.note("nav title", "resolved", 0)
+    return title
 
 
 class Reader(SiteReader):
@@ -151,4 +150,5 @@ class Reader(SiteReader):
 
     prepare = staticmethod(prepare)
     finish = staticmethod(finish)
+    nav_title = staticmethod(nav_title)
     page_rule = staticmethod(pages.skip)

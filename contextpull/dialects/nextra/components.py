@@ -17,10 +17,10 @@ the text inside every one stays.
 
 from __future__ import annotations
 
+from ..data.js_literal import literal_array
 from ..mdx import jsx
 from ..mdx.site_components import block, body, labelled_block, render
 from ..syntax import labels
-from . import meta
 
 _TAB_NAMES = frozenset({"Tabs.Tab", "Tab"})
 _FOLDER_NAMES = frozenset({"FileTree.Folder", "Folder"})
@@ -41,11 +41,11 @@ def callout(node: jsx.Element, env) -> str:
 
 
 def items(value) -> list[str] | None:
-    """``items={['a', {label: 'b'}]}`` as its labels, read as data (``meta.literal_array``);
+    """``items={['a', {label: 'b'}]}`` as its labels, read as data (``data.js_literal.literal_array``);
     None when it is not a literal list of strings and ``{label}`` objects."""
     if not isinstance(value, jsx.Expr):
         return None
-    found = meta.literal_array(value.source)
+    found = literal_array(value.source)
     if found is None:
         return None
     labels_found = [v if isinstance(v, str) else v.get("label") if isinstance(v, dict) else None for v in found]

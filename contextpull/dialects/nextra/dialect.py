@@ -9,8 +9,8 @@ Nextra reads pages from one of three layouts: ``pages/`` (Nextra 2 and 3, the Pa
 
 - ``prepare``: GitHub-style ``> [!TIP]`` callouts as labelled text (``callouts``, the shared
   reading), which Nextra 3 and 4 draw as ``<Callout>``.
-- ``finish``: a page that shows no H1 and has no front-matter ``title`` takes the title its
-  folder's ``_meta`` file gives it (``meta``): the key is the file's stem (``index`` too, else
+- ``nav_title``: a page that shows no H1 and has no front-matter ``title`` takes the title its
+  folder's ``_meta`` file gives it (the shared rule, ``page_title``) (``meta``): the key is the file's stem (``index`` too, else
   the folder's own key one folder up), and for ``app/**/page.mdx`` the folder's name, one
   folder up; Nextra 2's translated ``name.en-US.mdx`` is ``name`` in ``_meta.en-US.json``. The ``_meta`` file is read as data, as a dependency of the page; one that gives no
   titles is named in the construct report (``nextra _meta``) and the page keeps its own title.
@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import posixpath
 
-from ...parsing.blocks import Heading, ParsedDocument
 from ..callouts import callouts
 from ..site_reader import SiteReader
 from . import meta
@@ -44,17 +43,14 @@ class Reader(SiteReader):
     def prepare(self, text: str, ctx) -> str:
         return callouts(text, ctx)
 
-    def finish(self, parsed: ParsedDocument, ctx) -> ParsedDocument:
-        if (ctx.front_matter or {}).get("title") or _has_h1(parsed):
-            return parsed
+    def nav_title(self, ctx) -> str | None:
         for folder, key in self._meta_keys(ctx.repo_path):
             key, _, locale = key.partition(".")  # Nextra 2's i18n: page.en-US.mdx, _meta.en-US.json
             title = self._meta_title(folder, key, ctx, locale)
             if title:
-                parsed.title = title
                 ctx.note("nextra _meta title", "resolved", 0)
-                break
-        return parsed
+                return title
+        return None
 
     def _meta_keys(self, repo_path: str) -> list[tuple[str, str]]:
         """(folder, key) pairs whose ``_meta`` title names the page at ``repo_path``, in order."""
@@ -112,7 +108,3 @@ def _titles(data: bytes, name: str) -> dict[str, str] | str:
         return str(exc)
     except RecursionError:
         return "nested too deeply"
-
-
-def _has_h1(doc: ParsedDocument) -> bool:
-    return any(isinstance(b, Heading) and b.level == 1 and b.text.strip() for b in doc.blocks)

@@ -14,8 +14,9 @@ whose name starts with ``_`` (Astro's content loader leaves them out), are not p
 - ``prepare`` also puts a splash page's hero (front matter ``hero.title`` and ``hero.tagline``)
   before its text: the first words its reader sees, and all a 404 page shows; HTML comments of
   a ``.md`` or ``.mdoc`` page go (outside code).
-- ``finish``: the title is front matter ``title`` (a Starlight page has no H1: the layout draws
-  the title), which the generic rule reads; a page without one takes its ``sidebar.label``.
+- ``label_title``: the title is front matter ``title`` (a Starlight page has no H1: the layout
+  draws the title), which the generic rule reads; a page without one takes its
+  ``sidebar.label``, over any H1 it has (the shared rule, ``page_title``).
 - ``config_notes``: on the site's home page (``index`` in the pages folder), a configuration
   that cannot be read or names no Starlight integration.
 """
@@ -24,7 +25,6 @@ from __future__ import annotations
 
 import re
 
-from ...parsing.blocks import ParsedDocument
 from ..markup import html_to_text, strip_html_comments
 from ..pages.site_files import pages_folder, relative
 from ..site_reader import SiteReader
@@ -50,13 +50,10 @@ class Reader(SiteReader):
         hero = _hero(ctx.front_matter or {})
         return f"{hero}\n\n{text}" if hero else text
 
-    def finish(self, parsed: ParsedDocument, ctx) -> ParsedDocument:
-        fm = ctx.front_matter or {}
-        sidebar = fm.get("sidebar")
+    def label_title(self, ctx) -> str | None:
+        sidebar = (ctx.front_matter or {}).get("sidebar")
         label = sidebar.get("label") if isinstance(sidebar, dict) else None
-        if fm.get("title") or not isinstance(label, str) or not label.strip():
-            return parsed
-        return ParsedDocument(" ".join(label.split()), parsed.blocks)
+        return (" ".join(label.split()) or None) if isinstance(label, str) else None
 
     # ---- pages ----------------------------------------------------------------------------
     def skip(self, path: str, data: bytes | None = None) -> str | None:

@@ -10,9 +10,9 @@ GitHub-style ``> [!NOTE]`` alerts, which VitePress renders too, become labelled 
 (``callouts``); last, tags and HTML comments go from the prose, their text kept. Every line carries the page line it came from, so
 notes name it. A home page (``layout: home``) shows its hero and features first (``home.py``).
 
-``finish`` gives a page that shows no H1 and no front-matter title the text its sidebar or nav
-entry shows (when written as literals), and strips VitePress's additions from a fence's
-language (``ts{1,3}``, ``ts:line-numbers``, ``ts [label]``). ``skip`` names the Markdown files
+``nav_title`` gives a page that shows no H1 and no front-matter title (the shared rule,
+``page_title``) the text its sidebar or nav entry shows (when written as literals); ``finish``
+strips VitePress's additions from a fence's language (``ts{1,3}``, ``ts:line-numbers``, ``ts [label]``). ``skip`` names the Markdown files
 VitePress renders no page for: outside the source root (``srcDir``), or matched by
 ``srcExclude``.
 """
@@ -22,8 +22,8 @@ from __future__ import annotations
 import posixpath
 import re
 
-from ...parsing.blocks import Code, Heading, ParsedDocument
-from ...scan.globmatch import Glob, compile_glob
+from ...parsing.blocks import Code, ParsedDocument
+from ...scan.globmatch import Glob, compile_glob, slash_tokens
 from ..callouts import callouts
 from ..pages.site_files import relative
 from ..site_reader import SiteReader
@@ -31,30 +31,6 @@ from . import blocks, home, page_includes, page_lines, site_config, vue
 
 CONFIGURATION = "vitepress configuration"
 _FENCE_LANGUAGE = re.compile(r"[^\s{:\[]*")
-
-
-def _tokens(pattern: str) -> list[tuple]:
-    """A ``srcExclude`` glob (fast-glob's: ``**/`` any folders, ``*`` and ``?`` within a name)
-    as the shared matcher's tokens."""
-    tokens: list[tuple] = []
-    i, n = 0, len(pattern)
-    while i < n:
-        if pattern.startswith("**/", i):
-            tokens.append(("dirs",))
-            i += 3
-        elif pattern.startswith("**", i):
-            tokens.append(("anything",))
-            i += 2
-        elif pattern[i] == "*":
-            tokens.append(("star",))
-            i += 1
-        elif pattern[i] == "?":
-            tokens.append(("one",))
-            i += 1
-        else:
-            tokens.append(("lit", pattern[i]))
-            i += 1
-    return tokens
 
 
 class Reader(SiteReader):
@@ -78,7 +54,7 @@ class Reader(SiteReader):
     @property
     def excludes(self) -> list[tuple[str, Glob]]:
         return self.once((__name__, "excludes"),
-                         lambda: [(p, compile_glob(_tokens(p.removeprefix("./")))) for p in self.settings.src_exclude])
+                         lambda: [(p, compile_glob(slash_tokens(p.removeprefix("./")))) for p in self.settings.src_exclude])
 
     # ---- the hooks ---------------------------------------------------------------------
     def prepare(self, text: str, ctx) -> str:
@@ -97,15 +73,15 @@ class Reader(SiteReader):
         for block in parsed.blocks:
             if isinstance(block, Code) and block.lang:
                 block.lang = _FENCE_LANGUAGE.match(block.lang).group(0)
-        if (ctx.front_matter or {}).get("title") or _has_h1(parsed):
-            return parsed
+        return parsed
+
+    def nav_title(self, ctx) -> str | None:
         rel = posixpath.relpath(ctx.repo_path, self.src_folder) if self.src_folder else ctx.repo_path
         key = posixpath.splitext(rel)[0]
         title = self.settings.nav_titles.get(key)
         if title:
-            parsed.title = title
             ctx.note("sidebar title", "resolved", 0)
-        return parsed
+        return title
 
     def skip(self, path: str, data: bytes | None = None) -> str | None:
         if not path.lower().endswith(".md"):
@@ -130,7 +106,3 @@ class Reader(SiteReader):
             return
         for problem in self.settings.problems:
             ctx.note(CONFIGURATION, "unresolved", 0, problem)
-
-
-def _has_h1(doc: ParsedDocument) -> bool:
-    return any(isinstance(b, Heading) and b.level == 1 and b.text.strip() for b in doc.blocks)
