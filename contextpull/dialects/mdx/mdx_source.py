@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from ..syntax.fences import closes, open_fence, outside_inline_code, split_code
-from ..syntax.template_tags import hold, restore
+from ..syntax.template_tags import hold, hold_lines, restore
 
 # MDX reads a line starting with one of these at the top level as ESM (micromark-extension-mdxjs-esm).
 _ESM_START = re.compile(
@@ -50,11 +50,7 @@ def mask(text: str, codes: list[str]) -> str:
         return hold(codes, piece)
 
     def per_line(chunk: str) -> str:
-        out = []
-        for line in chunk.split("\n"):
-            body = line.lstrip(" \t")
-            out.append(line[: len(line) - len(body)] + token(body) if body else token(line))
-        return "\n".join(out)
+        return "\n".join(hold_lines(codes, chunk.split("\n")))
 
     marked: list[str] = []
 
