@@ -138,12 +138,16 @@ def _line_starts(nodes: list):
 
 
 def _indentation(nodes: list) -> int:
-    widths = [
-        len(seg) - len(seg.lstrip(" \t"))
-        for seg, followed in _line_starts(nodes)
-        if seg.strip() or followed
-    ]
-    return min(widths, default=0)
+    """The common indentation; the first line at the margin answers it (most bodies have one
+    near their top, where reading on would measure every held code line)."""
+    width = None
+    for seg, followed in _line_starts(nodes):
+        if seg.strip() or followed:
+            lead = len(seg) - len(seg.lstrip(" \t"))
+            if lead == 0:
+                return 0
+            width = lead if width is None or lead < width else width
+    return width or 0
 
 
 def _dedent(text: str, width: int, first: bool) -> str:
