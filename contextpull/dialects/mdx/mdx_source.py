@@ -71,7 +71,7 @@ def mask(text: str, codes: list[str]) -> str:
         lines = chunk.split("\n")
         out: list[str] = []
         start = 0
-        for lo, hi, column in _list_fences(lines):
+        for lo, hi, column in _list_fences(lines) if "```" in chunk or "~~~" in chunk else ():
             if lo > start:
                 out.append(inline(_mask_links(lines[start:lo], token)))
             opener = lines[lo]
@@ -250,14 +250,17 @@ def take_esm(text: str, codes: list[str], sources: list[str]) -> tuple[str, list
     statement's source (what names it binds). A statement runs until its brackets balance and
     the next line starts no continuation (MDX ends one at a blank line), or at a blank line
     before a line at the margin when they never balance."""
-    lines = text.split("\n")
     statements: list[tuple[str, int]] = []
     imports: list[Import] = []
+    candidates = _esm_lines(text)
+    if not candidates:
+        return text, statements, imports
+    lines = text.split("\n")
     i, n = 0, len(lines)
-    while i < n:
-        if not _ESM_START.match(lines[i]):
-            i += 1
+    for first in candidates:
+        if first < i or not _ESM_START.match(lines[first]):
             continue
+        i = first
         start, depth = i, 0
         while i < n:
             depth += _depth(lines[i])
@@ -281,6 +284,19 @@ def take_esm(text: str, codes: list[str], sources: list[str]) -> tuple[str, list
                         imports.append(Import(names[-1], "value", m.group(3), names[0]))
         lines[start:i] = [""] * (i - start)
     return "\n".join(lines), statements, imports
+
+
+def _esm_lines(text: str) -> list[int]:
+    """The 0-based numbers of the lines that start with ``import`` or ``export``, the only ones
+    ``_ESM_START`` can match: found by one search of the text, with the newlines between counted
+    in C, where matching every line cost a call each (most of a page's lines are held code)."""
+    out: list[int] = []
+    line, last = 0, 0
+    for m in _ESM_LINE.finditer(text):
+        line += text.count("\n", last, m.start())
+        last = m.start()
+        out.append(line)
+    return out
 
 
 def _file_import(name: str, spec: str) -> list[Import]:
