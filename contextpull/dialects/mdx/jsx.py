@@ -26,6 +26,9 @@ _JS_STRING = {q: re.compile(q + r"(?:[^" + q + r"\\]|\\.)*+" + q, re.S) for q in
 # A ``<`` is a candidate only where ``_tag`` can read one (a name, ``/`` or ``>`` next): a page
 # of ``<`` or ``a < b`` is skipped by the pattern instead of by one Python step per character.
 _CANDIDATE = re.compile(r"<(?=/?[A-Za-z_$>])|\\|^[ \t]*:{3}", re.M)
+# The same candidates on a text with no ``:::``: a pattern that opens with ``^`` is tried at every
+# position, one that opens with a character is searched for (5x faster on react.dev's pages).
+_TAG_OR_ESCAPE = re.compile(r"<(?=/?[A-Za-z_$>])|\\")
 _LITERAL = re.compile(r"""\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`([^`$]*)`)\s*""", re.S)
 
 
@@ -210,10 +213,11 @@ def parse(text: str, expressions: bool = True) -> tuple[list, list[tuple[str, in
     # candidates, so a page of unclosed braces is not walked one brace at a time.
     braces = sorted(ends)
     next_brace = 0
-    m = _CANDIDATE.search(text)
+    candidate = _CANDIDATE if ":::" in text else _TAG_OR_ESCAPE
+    m = candidate.search(text)
     while True:
         if m is not None and m.start() < i:
-            m = _CANDIDATE.search(text, i)
+            m = candidate.search(text, i)
         while next_brace < len(braces) and braces[next_brace] < i:
             next_brace += 1
         if next_brace < len(braces) and (m is None or braces[next_brace] < m.start()):
