@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..syntax.fences import closes, open_fence, outside_inline_code, split_code
+from ..syntax.fences import closes, code_spans, open_fence, outside_inline_code, split_code
 from ..syntax.template_tags import hold, hold_lines, restore
 
 # MDX reads a line starting with one of these at the top level as ESM (micromark-extension-mdxjs-esm).
@@ -57,13 +57,16 @@ def mask(text: str, codes: list[str]) -> str:
     def inline(prose: str) -> str:
         if "`" not in prose:
             return prose
-        # Inline spans are marked by the shared scanner: what lies between them is wrapped in
-        # \x01 so the spans can be told apart afterwards, then each span becomes placeholders.
-        joined = outside_inline_code(prose, lambda part: f"\x01{part}\x01")
-        pieces = joined.split("\x01")
-        for k in range(2, len(pieces) - 1, 2):
-            pieces[k] = "\n".join(token(p) for p in pieces[k].split("\n"))
-        return "".join(pieces)
+        if "\x01" in prose:
+            return _inline_marked(prose, token)
+        # Each inline span found by the shared scanner becomes a placeholder per line.
+        out: list[str] = []
+        last = 0
+        for start, end in code_spans(prose):
+            out += (prose[last:start], "\n".join(map(token, prose[start:end].split("\n"))))
+            last = end
+        out.append(prose[last:])
+        return "".join(out)
 
     def prose(chunk: str) -> str:
         if "`" not in chunk and "~" not in chunk and "](" not in chunk:
@@ -87,6 +90,17 @@ def mask(text: str, codes: list[str]) -> str:
     for is_code, chunk in chunks:
         marked.append(per_line(chunk) if is_code else prose(chunk))
     return "\n".join(marked)
+
+
+def _inline_marked(prose: str, token) -> str:
+    """``mask``'s inline spans as placeholders, for prose that holds ``\x01``: the text between
+    spans is wrapped in it so the spans can be told apart, which a ``\x01`` of the page's own
+    shifts (kept as it reads, so such a page is stored as before)."""
+    joined = outside_inline_code(prose, lambda part: f"\x01{part}\x01")
+    pieces = joined.split("\x01")
+    for k in range(2, len(pieces) - 1, 2):
+        pieces[k] = "\n".join(token(p) for p in pieces[k].split("\n"))
+    return "".join(pieces)
 
 
 _ESM_LINE = re.compile(r"^(?:import|export)\b", re.M)
