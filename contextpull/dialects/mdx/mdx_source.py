@@ -103,7 +103,9 @@ def _inline_marked(prose: str, token) -> str:
     return "".join(pieces)
 
 
-_ESM_LINE = re.compile(r"^(?:import|export)\b", re.M)
+# A line that starts with ``import``/``export``, searched for in "\n" + text: a pattern that opens
+# with ``^`` is tried at every position of the page, one that opens with a newline is searched for.
+_ESM_LINE = re.compile(r"\n(?:import|export)\b")
 _CLOSER = {")": "(", "]": "[", "}": "{"}
 
 
@@ -113,7 +115,7 @@ def _hold_templates(text: str, token) -> str:
     template literal (``const raw = `~~~jsx`` ... ``~~~```) holds fence lines that are strings,
     not fences, and would otherwise mask the rest of the page as code. A page with no such
     statement is returned as it is."""
-    if "`" not in text or not _ESM_LINE.search(text):
+    if "`" not in text or not _ESM_LINE.search("\n" + text):
         return text
     lines = text.split("\n")
     # First, cheaply: does any statement-like line (fenced or not) open a template that spans
@@ -306,6 +308,7 @@ def _esm_lines(text: str) -> list[int]:
     in C, where matching every line cost a call each (most of a page's lines are held code)."""
     out: list[int] = []
     line, last = 0, 0
+    text = "\n" + text  # the newline before line k is the k-th one
     for m in _ESM_LINE.finditer(text):
         line += text.count("\n", last, m.start())
         last = m.start()
