@@ -172,3 +172,15 @@ def test_labelled(label, body, expected):
 )
 def test_title_case(kind, title):
     assert labels.title(kind) == title
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.text(alphabet="# {}:.a-\t", max_size=14), min_size=1, max_size=8))
+def test_heading_attributes_go_from_heading_lines_only_each_line_read_alone(lines):
+    out = markup.strip_heading_attributes("\n".join(lines)).split("\n")
+    assert len(out) == len(lines)
+    for line, kept in zip(lines, out):
+        alone = markup.strip_heading_attributes(line)  # a one-line text: no other line decides
+        assert kept == (alone if "{" in "\n".join(lines) else line)
+        if not line.startswith("#"):
+            assert kept == line

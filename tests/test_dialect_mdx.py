@@ -297,3 +297,30 @@ def test_specifiers_read_long_runs_whole(runs):
 
     source = "".join(token * count for token, count in runs) + "\nimport X from '../../last.txt'\n"
     assert specifiers(source)[-1] == "../../last.txt"
+
+
+_INDENTED_TEXT = st.text(alphabet=" \t\n\u00a0ax", max_size=24)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.one_of(_INDENTED_TEXT, st.just(None)), max_size=6), st.integers(1, 6), st.booleans())
+def test_jsx_body_indentation_is_read_line_by_line(parts, width, first):
+    """A body's indentation is the least of its text lines' (and of the line before a nested
+    element, blank or not); dedenting takes up to that many blanks off each line."""
+    from contextpull.dialects.mdx import mdx
+    from contextpull.dialects.mdx.jsx import Element
+
+    nodes = [Element("X", {}, 0, False, "<X>") if p is None else p for p in parts]
+    leads = []
+    for k, node in enumerate(nodes):
+        if isinstance(node, str):
+            lines = node.split("\n")[1:]
+            for j, line in enumerate(lines):
+                if line.strip() or (k + 1 < len(nodes) and j == len(lines) - 1):
+                    leads.append(len(line) - len(line.lstrip(" \t")))
+    assert mdx._indentation(nodes) == min(leads, default=0)
+    for node in (p for p in parts if p is not None):
+        lines = node.split("\n")
+        expected = [line if j == 0 and not first else line[min(len(line) - len(line.lstrip(" \t")), width):]
+                    for j, line in enumerate(lines)]
+        assert mdx._dedent(node, width, first) == "\n".join(expected)

