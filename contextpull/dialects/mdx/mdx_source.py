@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from ..syntax.fences import closes, code_spans, open_fence, outside_inline_code, split_code
-from ..syntax.template_tags import hold, hold_lines, restore
+from ..syntax.template_tags import hold, hold_lines, hold_openers, restore
 
 # MDX reads a line starting with one of these at the top level as ESM (micromark-extension-mdxjs-esm).
 _ESM_START = re.compile(
@@ -84,6 +84,7 @@ def mask(text: str, codes: list[str]) -> str:
             out.append(inline(_mask_links(lines[start:], token)))
         return "\n".join(out)
 
+    text = hold_openers(codes, text)  # the page's own private-use openers come back as written
     chunks = split_code(text)
     if _fence_in_template(chunks):
         chunks = split_code(_hold_templates(text, token))
@@ -243,8 +244,11 @@ def _mask_links(lines: list[str], token) -> str:
 
 
 def unmask(text: str, codes: list[str]) -> str:
-    """The placeholders of ``mask`` back to their code."""
-    return restore(text, codes)
+    """The placeholders of ``mask`` back to their code. A held piece can hold a placeholder of
+    its own (a link target masked inside an inline code span that runs over lines), so it is
+    restored before it is put back: ``mask`` held the page's own openers first, so every opener
+    in a piece is one of ``mask``'s."""
+    return restore(text, codes, nested=True)
 
 
 def blank_comments(text: str) -> str:

@@ -164,20 +164,36 @@ def hold_lines(held: list[str], lines: list[str]) -> list[str]:
             for k, (line, text) in enumerate(zip(lines, texts), first)]
 
 
-def restore(text: str, held: list[str]) -> str:
-    """Placeholders back to the literal text they stand for, in one pass (a held text is not read
-    again). Split at each opener, not a regular expression with a call per placeholder: an opener
-    not followed by decimal digits and the closer stays as it is written."""
+def restore(text: str, held: list[str], nested: bool = False, below: int | None = None) -> str:
+    """Placeholders back to the literal text they stand for, in one pass. Split at each opener,
+    not a regular expression with a call per placeholder: an opener not followed by decimal
+    digits and the closer, or by a number nothing was held under, stays as it is written.
+
+    A held text is not read again, unless ``nested``: then a held text that holds placeholders
+    (one masked inside another) is restored first, from the texts held before it only, so the
+    reading ends. A caller asks for it only where every opener in a held text is one of its own
+    (``hold_openers``)."""
     if not held or _OPEN not in text:
         return text
+    limit = len(held) if below is None else below
     pieces = text.split(_OPEN)
     out = [pieces[0]]
     for piece in pieces[1:]:
         number, shut, rest = piece.partition(_SHUT)
-        if shut and number.isdecimal():
-            out.append(held[int(number)])
+        if shut and number.isdecimal() and int(number) < limit:
+            literal = held[int(number)]
+            if nested and _OPEN in literal:
+                literal = restore(literal, held, True, int(number))
+            out.append(literal)
             out.append(rest)
         else:
             out.append(_OPEN)
             out.append(piece)
     return "".join(out)
+
+
+def hold_openers(held: list[str], text: str) -> str:
+    """``text`` with the placeholder opener it holds of its own (a private-use character an
+    author may write) held like any literal, so ``restore`` gives it back as written and never
+    takes the author's text for a placeholder."""
+    return text.replace(_OPEN, hold(held, _OPEN)) if _OPEN in text else text
