@@ -31,7 +31,7 @@ from ..api import Context
 from ..syntax import labels
 from ..syntax.container_tree import MARKDOWN_IT_COLONS, Container, scan
 from ..syntax.containers import MAX_NESTING, colon_closer, colons
-from ..syntax.fences import Fence, closes, open_fence
+from ..syntax.fences import Fence, code_lines
 
 CONSTRUCT = "vitepress container"
 CODE_GROUP = "vitepress code group"
@@ -75,16 +75,8 @@ def _mapped(tree: list[Container], at: list[int], n: int) -> list[Container]:
 def _without_code(texts: list[str]) -> list[str]:
     """The lines with those of fenced code blanked: a ``:::`` there opens and closes nothing."""
     out = list(texts)
-    fence = None
-    for i, text in enumerate(texts):
-        if fence is not None:
-            out[i] = ""
-            if closes(text, fence):
-                fence = None
-            continue
-        fence = open_fence(text) if ("`" in text or "~" in text) else None
-        if fence is not None:
-            out[i] = ""
+    for first, end, _ in code_lines(texts):
+        out[first:end] = [""] * (end - first)
     return out
 
 
@@ -159,26 +151,16 @@ def _tabs(body: Lines) -> Lines:
 def _code_group(body: Lines) -> Lines:
     """Each fenced block of a code group behind its tab's label; what else the group holds stays."""
     out: Lines = []
-    i, n = 0, len(body)
-    while i < n:
-        origin, text = body[i]
-        fence = open_fence(text) if ("`" in text or "~" in text) else None
-        if fence is None:
-            out.append(body[i])
-            i += 1
-            continue
-        j = i + 1
-        while j < n and not closes(body[j][1], fence):
-            j += 1
-        block = body[i : j + 1]
+    at = 0
+    for first, end, fence in code_lines([text for _, text in body]):
+        out.extend(body[at:first])
+        origin, text = body[first]
         label, info = _tab_label(text, fence)
+        out.extend([(origin, ""), (origin, f"{label}:"), (origin, ""), (origin, info)])
+        out.extend(body[first + 1 : end])
         out.append((origin, ""))
-        out.append((origin, f"{label}:"))
-        out.append((origin, ""))
-        out.append((origin, info))
-        out.extend(block[1:])
-        out.append((origin, ""))
-        i = j + 1
+        at = end
+    out.extend(body[at:])
     return out
 
 
