@@ -20,6 +20,7 @@ or an inline code span are text (``syntax/fences``); a tag that would reach into
   guarded resolver, read the same way;
 - ``raw``: its text, untouched.
 
+The blocks nest by the shared paired-tag walk (``syntax/tag_blocks``, Liquid's ``end`` closers).
 Anything else is dropped with its text kept and noted ``unresolved``, as is an end tag that
 closes nothing and a block never closed (its text kept, labelled as if closed where its parent
 ends); past ``context.MAX_LISTED`` such notes of a construct in one page, the rest are counted in

@@ -1,7 +1,8 @@
 """Starlight's asides in a Markdown page (issue 36): ``:::note``, ``:::tip[Title]``,
-``:::caution``, ``:::danger``, remark-directive containers read by the shared line rules
-(``syntax/containers``: an opener's name and rest, a closing line of at least as many colons,
-``MAX_NESTING``), shown as their title (or their type's word) before their body
+``:::caution``, ``:::danger``, remark-directive containers read by the shared tree reading
+(``syntax/container_tree.scan``, the line rules of ``syntax/containers``: an opener's name and
+rest, a closing line of at least as many colons ends the innermost aside, ``MAX_NESTING``) over
+the page with its fenced code blanked (``syntax/fences.code_lines``), shown as their title (or their type's word) before their body
 (``syntax/labels.labelled``). An ``.mdx`` page's asides are the MDX rules' (``mdx/jsx``).
 
 Fenced code is text: a ``:::`` in it opens nothing, and neither does a ``:::tip[T]`` line with

@@ -11,7 +11,8 @@
 - ``if``/``else``: the conditions are not evaluated, so every branch's text is kept (noted);
   ``{% $variable %}`` and any other tag: dropped with their text kept, noted ``unresolved``.
 
-Tags inside fenced code or an inline code span are text. A block never closed is read as if
+Tags inside fenced code or an inline code span are text. The blocks are read by the shared
+paired-tag walk (``syntax/tag_blocks``, Markdoc's ``/`` closers): a block never closed is read as if
 closed where its parent ends, a closer that closes nothing is dropped, each named
 ``unresolved`` (at most ``context.MAX_LISTED`` of a construct listed); blocks nest at most ``MAX_NESTING``
 deep. Each tag is read once, so a page costs a pass over its tags whatever it holds.
