@@ -37,14 +37,10 @@ import re
 from typing import NamedTuple
 
 from ..data.front_matter import split_front_matter
-from ..syntax.fences import tags_outside_code
 from ..syntax.labels import class_label, labelled, title
-from ..syntax.line_map import LineMap
 from ..syntax.options import arguments
-from ..syntax.tag_blocks import LIQUID, TagWalk
-from ..syntax.template_tags import Syntax
+from ..syntax.tag_blocks import LIQUID, TagWalk, tags_of
 
-GITBOOK = Syntax((("%", "{%", "%}"),), max_chars=10_000)
 MAX_DEPTH = 32
 # A tag's name; an integration's block is named ``@vendor/block`` (``@github-files/github-code-block``).
 _NAME = re.compile(r"[ \t]*(@?[A-Za-z][\w./-]*)")
@@ -115,9 +111,8 @@ def _maybe_closed(name: str) -> bool:
 
 def _tags(text: str, at_line: int | None) -> list[_Tag]:
     """The tags of ``text`` outside code, left to right."""
-    lines = LineMap(text)
 
-    def read(found) -> _Tag | None:
+    def read(found, line: int) -> _Tag | None:
         named = _NAME.match(found.body)
         if named is None:
             return None
@@ -128,10 +123,9 @@ def _tags(text: str, at_line: int | None) -> list[_Tag]:
                 positional.append(arg.value)
             else:
                 args.setdefault(arg.name.lower(), arg.value)
-        line = at_line if at_line is not None else lines.line(found.start)
         return _Tag(named.group(1).lower(), args, tuple(positional), found.start, found.end, line)
 
-    return list(tags_outside_code(text, GITBOOK, read))
+    return tags_of(text, read, at_line)
 
 
 class _Reading:

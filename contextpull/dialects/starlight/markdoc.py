@@ -26,16 +26,13 @@ from typing import NamedTuple
 from ..data.front_matter import split_front_matter
 from ..mdx.provided import Shown
 from ..syntax.containers import MAX_NESTING
-from ..syntax.fences import fenced, tags_outside_code
+from ..syntax.fences import fenced
 from ..syntax.labels import labelled
-from ..syntax.line_map import LineMap
 from ..syntax.options import arguments
-from ..syntax.tag_blocks import MARKDOC as MARKDOC_CLOSERS, TagWalk
-from ..syntax.template_tags import Syntax
+from ..syntax.tag_blocks import MARKDOC, TagWalk, tags_of
 from . import components
 from .notes import Notes
 
-MARKDOC = Syntax((("%", "{%", "%}"),), max_chars=10_000)
 CONSTRUCT = "markdoc tag"
 _NAME = re.compile(r"[ \t\n]*(/?)([A-Za-z$][\w.-]*)")
 _CONDITIONS = frozenset(("if", "else"))
@@ -59,7 +56,7 @@ def convert(text: str, ctx, within=None, at_line: int | None = None) -> str:
     if not tags:
         return text
     reading = _Reading(ctx, within)
-    walk = TagWalk(text, tags, MARKDOC_CLOSERS, MAX_NESTING, lambda frame, body: reading.render(frame.tag, body),
+    walk = TagWalk(text, tags, MARKDOC, MAX_NESTING, lambda frame, body: reading.render(frame.tag, body),
                    lambda line, detail: reading.notes.note("unresolved", line, detail))
     for tag in walk:
         if tag.name.startswith("$"):
@@ -75,9 +72,8 @@ def convert(text: str, ctx, within=None, at_line: int | None = None) -> str:
 
 def _tags(text: str, at_line: int | None) -> list[_Tag]:
     """The tags of ``text`` outside code, left to right."""
-    lines = LineMap(text)
 
-    def read(found) -> _Tag | None:
+    def read(found, line: int) -> _Tag | None:
         named = _NAME.match(found.body)
         if named is None:
             return None
@@ -87,10 +83,9 @@ def _tags(text: str, at_line: int | None) -> list[_Tag]:
         for arg in arguments(rest[:-1] if alone else rest, spaced=True):
             if arg.name is not None:
                 args.setdefault(arg.name, arg.value)
-        line = at_line if at_line is not None else lines.line(found.start)
         return _Tag(named.group(1) + named.group(2).lower(), args, alone, found.start, found.end, line)
 
-    return list(tags_outside_code(text, MARKDOC, read))
+    return tags_of(text, read, at_line)
 
 
 class _Reading:

@@ -18,7 +18,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
+
+from .fences import tags_outside_code
+from .line_map import LineMap
+from .template_tags import Syntax, Tag
+
+# ``{% %}`` tags as Markdoc and GitBook write them; one longer than 10,000 characters is text.
+PERCENT = Syntax((("%", "{%", "%}"),), max_chars=10_000)
+T = TypeVar("T")
 
 
 class Located(Protocol):
@@ -29,6 +37,17 @@ class Located(Protocol):
     start: int
     end: int
     line: int
+
+
+def tags_of(text: str, read: Callable[[Tag, int], T | None], at_line: int | None = None,
+            syntax: Syntax = PERCENT) -> list[T]:
+    """``read(tag, line)`` of each tag of ``text`` outside code (``fences.tags_outside_code``),
+    left to right; ``line`` is ``at_line`` when given (an included file's tags are noted at the
+    include), else the line the tag stands on. ``read`` gives None for a tag it does not accept."""
+    if at_line is not None:
+        return list(tags_outside_code(text, syntax, lambda found: read(found, at_line)))
+    lines = LineMap(text)
+    return list(tags_outside_code(text, syntax, lambda found: read(found, lines.line(found.start))))
 
 
 @dataclass(frozen=True)
