@@ -1,8 +1,8 @@
 """Starlight's asides in a Markdown page (issue 36): ``:::note``, ``:::tip[Title]``,
 ``:::caution``, ``:::danger``, remark-directive containers read by the shared tree reading
-(``syntax/container_tree.scan``, the line rules of ``syntax/containers``: an opener's name and
+(``syntax/container_tree.scan_marked``, the line rules of ``syntax/containers``: an opener's name and
 rest, a closing line of at least as many colons ends the innermost aside, ``MAX_NESTING``) over
-the page with its fenced code blanked (``syntax/fences.code_lines``), shown as their title (or their type's word) before their body
+the page with its fenced code blanked (``syntax/fences.code_blanked``), shown as their title (or their type's word) before their body
 (``syntax/labels.labelled``). An ``.mdx`` page's asides are the MDX rules' (``mdx/jsx``).
 
 Fenced code is text: a ``:::`` in it opens nothing, and neither does a ``:::tip[T]`` line with
@@ -14,9 +14,9 @@ once and each body joined once per level, so a page costs a pass times at most t
 
 from __future__ import annotations
 
-from ..syntax.container_tree import Container, Syntax, scan
+from ..syntax.container_tree import Container, Syntax, scan_marked
 from ..syntax.containers import MAX_NESTING, colon_closer, colons
-from ..syntax.fences import code_lines
+from ..syntax.fences import code_blanked
 from ..syntax.labels import labelled, title
 from .components import aside_problem
 from .notes import Notes
@@ -57,11 +57,9 @@ def convert(text: str, ctx, first_line: int = 1) -> str:
     if ":::" not in text:
         return text
     lines = text.split("\n")
-    masked = list(lines)  # fenced code blanked: a ``:::`` there opens and closes nothing
-    for first, end, _ in code_lines(lines):
-        masked[first:end] = [""] * (end - first)
+    masked = code_blanked(lines)  # a ``:::`` in fenced code opens and closes nothing
     reading = _Reading(lines, masked, Notes(ctx, CONSTRUCT), first_line)
-    out = reading.render(0, len(lines), scan(masked, ASIDES))
+    out = reading.render(0, len(lines), scan_marked(masked, ASIDES, ":::"))
     for opened in reversed(reading.unclosed):  # noted last, innermost first, as the page ends them
         reading.notes.note("unresolved", first_line + opened.line,
                            f":::{opened.opener.name} never closed: read as if closed where its parent ends")
@@ -96,7 +94,7 @@ class _Reading:
             if found is not None and colon_closer(found):
                 self.notes.note("unresolved", self.first + i, "a closing ::: line that closes no aside: dropped")
                 continue
-            if found is not None and _opens(text) is not None:
+            if found is not None and found.name is not None and bracket_title(found.title or "") is not None:
                 self.notes.note("unresolved", self.first + i, f":::{found.name} nested deeper than {MAX_NESTING}: kept as text")
             out.append(self.lines[i])
         return out

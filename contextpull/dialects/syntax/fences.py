@@ -14,7 +14,7 @@ from typing import TypeVar
 from .template_tags import Lexer, Syntax, Tag
 from ...parsing.fence_rule import COMMONMARK, SHARED, Fence, Rule, close_index, closes, code_lines, open_fence
 
-__all__ = ["COMMONMARK", "SHARED", "Fence", "Rule", "close_index", "closes", "code_lines", "code_ranges", "code_spans", "fenced",
+__all__ = ["COMMONMARK", "SHARED", "Fence", "Rule", "close_index", "closes", "code_blanked", "code_lines", "code_ranges", "code_spans", "fenced",
            "open_fence", "outside_code", "prose_lines", "outside_inline_code", "split_code", "tags_outside_code"]
 
 
@@ -75,6 +75,15 @@ def prose_lines(lines: list[str]) -> Iterator[int]:
         yield from range(at, first)
         at = end
     yield from range(at, len(lines))
+
+
+def code_blanked(lines: list[str]) -> list[str]:
+    """``lines`` with those of fenced code (``code_lines``, fences included) blanked: what a
+    line scan for containers reads, so that a marker shown in a code example opens nothing."""
+    out = list(lines)
+    for first, end, _ in code_lines(lines):
+        out[first:end] = [""] * (end - first)
+    return out
 
 
 def outside_code(text: str, fn: Callable[[str], str]) -> str:
