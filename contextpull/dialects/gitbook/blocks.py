@@ -20,6 +20,7 @@ or an inline code span are text (``syntax/fences``); a tag that would reach into
   guarded resolver, read the same way;
 - ``raw``: its text, untouched.
 
+The blocks nest by the shared paired-tag walk (``syntax/tag_blocks``, Liquid's ``end`` closers).
 Anything else is dropped with its text kept and noted ``unresolved``, as is an end tag that
 closes nothing and a block never closed (its text kept, labelled as if closed where its parent
 ends); past ``context.MAX_LISTED`` such notes of a construct in one page, the rest are counted in
@@ -33,17 +34,13 @@ from __future__ import annotations
 import bisect
 import posixpath
 import re
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..data.front_matter import split_front_matter
-from ..syntax.fences import tags_outside_code
 from ..syntax.labels import class_label, labelled, title
-from ..syntax.line_map import LineMap
 from ..syntax.options import arguments
-from ..syntax.template_tags import Syntax
+from ..syntax.tag_blocks import LIQUID, TagWalk, tags_of
 
-GITBOOK = Syntax((("%", "{%", "%}"),), max_chars=10_000)
 MAX_DEPTH = 32
 # A tag's name; an integration's block is named ``@vendor/block`` (``@github-files/github-code-block``).
 _NAME = re.compile(r"[ \t]*(@?[A-Za-z][\w./-]*)")
@@ -71,14 +68,6 @@ class _Tag(NamedTuple):
     line: int
 
 
-@dataclass
-class _Frame:
-    tag: _Tag | None
-    parts: list[str] = field(default_factory=list)
-    steps: int = 0
-    number: int = 0
-
-
 def convert(text: str, ctx, within=None, at_line: int | None = None) -> str:
     """``text`` with its GitBook tags read (module docstring). ``within``: the included file the
     text is (its folder is where nested includes start); ``at_line``: the line every note names
@@ -89,44 +78,31 @@ def convert(text: str, ctx, within=None, at_line: int | None = None) -> str:
     if not tags:
         return text
     reading = _Reading(ctx, within)
-    stack = [_Frame(None)]
+    walk = TagWalk(text, tags, LIQUID, MAX_DEPTH,
+                   lambda frame, body: _block(reading.render(frame.tag, body, frame.number)),
+                   lambda line, detail: ctx.note("gitbook tag", "unresolved", line, detail))
     raw_ends = [k for k, t in enumerate(tags) if t.name == "endraw"]
-    last = i = 0
-    while i < len(tags):
-        tag = tags[i]
-        stack[-1].parts.append(text[last:tag.start])
-        last = tag.end
+    for tag in walk:
         name = tag.name
-        if name.startswith("end") and len(name) > 3:
-            reading.close(stack, tag)
-        elif name == "raw":
-            k = bisect.bisect_right(raw_ends, i)
-            j = raw_ends[k] if k < len(raw_ends) else None
-            if j is None:
+        if name == "raw":
+            k = bisect.bisect_right(raw_ends, walk.at)
+            if k < len(raw_ends):
+                walk.verbatim_to(raw_ends[k])
+            else:
                 reading.note("gitbook tag", tag, "{% raw %} never closed by {% endraw %}: dropped")
-            else:
-                stack[-1].parts.append(text[tag.end:tags[j].start])
-                last, i = tags[j].end, j
         elif name == "include":
-            stack[-1].parts.append(reading.include(tag))
-        elif name in _BLOCKS or (_maybe_closed(name) and i + 1 < len(tags) and tags[i + 1].name == "end" + name):
-            if len(stack) > MAX_DEPTH:
-                reading.note("gitbook tag", tag, f"{{% {name} %}} nested deeper than {MAX_DEPTH}: dropped")
-            else:
-                frame = _Frame(tag)
-                if name == "step":
-                    stack[-1].steps += 1
-                    frame.number = stack[-1].steps
-                stack.append(frame)
+            walk.add(reading.include(tag))
+        elif name in _BLOCKS or (_maybe_closed(name) and getattr(walk.following(), "name", None) == "end" + name):
+            parent = walk.parent
+            frame = walk.open(tag)
+            if frame is not None and name == "step":
+                parent.children += 1
+                frame.number = parent.children
         elif _maybe_closed(name):
-            stack[-1].parts.append(_block(reading.render(tag, "")))
+            walk.add(_block(reading.render(tag, "")))
         else:
             reading.note("gitbook tag", tag, f"unknown tag {{% {name} %}}: dropped, the text around it kept")
-        i += 1
-    stack[-1].parts.append(text[last:])
-    while len(stack) > 1:
-        reading.unclosed(stack, "the page ends")
-    return "".join(stack[0].parts)
+    return walk.result()
 
 
 def _maybe_closed(name: str) -> bool:
@@ -135,9 +111,8 @@ def _maybe_closed(name: str) -> bool:
 
 def _tags(text: str, at_line: int | None) -> list[_Tag]:
     """The tags of ``text`` outside code, left to right."""
-    lines = LineMap(text)
 
-    def read(found) -> _Tag | None:
+    def read(found, line: int) -> _Tag | None:
         named = _NAME.match(found.body)
         if named is None:
             return None
@@ -148,10 +123,9 @@ def _tags(text: str, at_line: int | None) -> list[_Tag]:
                 positional.append(arg.value)
             else:
                 args.setdefault(arg.name.lower(), arg.value)
-        line = at_line if at_line is not None else lines.line(found.start)
         return _Tag(named.group(1).lower(), args, tuple(positional), found.start, found.end, line)
 
-    return list(tags_outside_code(text, GITBOOK, read))
+    return tags_of(text, read, at_line)
 
 
 class _Reading:
@@ -162,24 +136,6 @@ class _Reading:
 
     def note(self, construct: str, tag: _Tag, detail: str, outcome: str = "unresolved") -> None:
         self.ctx.note(construct, outcome, tag.line, detail)
-
-    def close(self, stack: list[_Frame], tag: _Tag) -> None:
-        target = tag.name[3:]
-        depth = next((d for d in range(len(stack) - 1, 0, -1) if stack[d].tag.name == target), None)
-        if depth is None:
-            self.note("gitbook tag", tag, f"{{% {tag.name} %}} closes no {{% {target} %}}: dropped")
-            return
-        while len(stack) - 1 > depth:
-            self.unclosed(stack, f"{{% {tag.name} %}}")
-        frame = stack.pop()
-        stack[-1].parts.append(_block(self.render(frame.tag, "".join(frame.parts), frame.number)))
-
-    def unclosed(self, stack: list[_Frame], where: str) -> None:
-        frame = stack.pop()
-        tag = frame.tag
-        self.note("gitbook tag", tag, f"{{% {tag.name} %}} never closed by {{% end{tag.name} %}} before {where}: "
-                  "read as if closed there")
-        stack[-1].parts.append(_block(self.render(tag, "".join(frame.parts), frame.number)))
 
     def include(self, tag: _Tag) -> str:
         target = tag.positional[0] if tag.positional else tag.args.get("file", "")

@@ -11,7 +11,8 @@
 - ``if``/``else``: the conditions are not evaluated, so every branch's text is kept (noted);
   ``{% $variable %}`` and any other tag: dropped with their text kept, noted ``unresolved``.
 
-Tags inside fenced code or an inline code span are text. A block never closed is read as if
+Tags inside fenced code or an inline code span are text. The blocks are read by the shared
+paired-tag walk (``syntax/tag_blocks``, Markdoc's ``/`` closers): a block never closed is read as if
 closed where its parent ends, a closer that closes nothing is dropped, each named
 ``unresolved`` (at most ``context.MAX_LISTED`` of a construct listed); blocks nest at most ``MAX_NESTING``
 deep. Each tag is read once, so a page costs a pass over its tags whatever it holds.
@@ -20,40 +21,30 @@ deep. Each tag is read once, so a page costs a pass over its tags whatever it ho
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..data.front_matter import split_front_matter
 from ..mdx.provided import Shown
 from ..syntax.containers import MAX_NESTING
-from ..syntax.fences import fenced, tags_outside_code
+from ..syntax.fences import fenced
 from ..syntax.labels import labelled
-from ..syntax.line_map import LineMap
 from ..syntax.options import arguments
-from ..syntax.template_tags import Syntax
+from ..syntax.tag_blocks import MARKDOC, TagWalk, tags_of
 from . import components
 from .notes import Notes
 
-MARKDOC = Syntax((("%", "{%", "%}"),), max_chars=10_000)
 CONSTRUCT = "markdoc tag"
 _NAME = re.compile(r"[ \t\n]*(/?)([A-Za-z$][\w.-]*)")
 _CONDITIONS = frozenset(("if", "else"))
 
 
 class _Tag(NamedTuple):
-    name: str
+    name: str  # a closer's with its ``/``
     args: dict
-    closing: bool
     alone: bool  # ``/%}``: holds nothing
     start: int
     end: int
     line: int
-
-
-@dataclass
-class _Frame:
-    tag: _Tag | None
-    parts: list[str] = field(default_factory=list)
 
 
 def convert(text: str, ctx, within=None, at_line: int | None = None) -> str:
@@ -65,34 +56,24 @@ def convert(text: str, ctx, within=None, at_line: int | None = None) -> str:
     if not tags:
         return text
     reading = _Reading(ctx, within)
-    stack = [_Frame(None)]
-    last = 0
-    for tag in tags:
-        stack[-1].parts.append(text[last:tag.start])
-        last = tag.end
-        if tag.closing:
-            reading.close(stack, tag)
-        elif tag.name.startswith("$"):
+    walk = TagWalk(text, tags, MARKDOC, MAX_NESTING, lambda frame, body: reading.render(frame.tag, body),
+                   lambda line, detail: reading.notes.note("unresolved", line, detail))
+    for tag in walk:
+        if tag.name.startswith("$"):
             reading.notes.note("unresolved", tag.line, f"{{% {tag.name} %}} is a variable, not text: dropped")
         elif tag.name == "partial":
-            stack[-1].parts.append(reading.partial(tag))
+            walk.add(reading.partial(tag))
         elif tag.alone:
-            stack[-1].parts.append(reading.render(tag, ""))
-        elif len(stack) > MAX_NESTING:
-            reading.notes.note("unresolved", tag.line, f"{{% {tag.name} %}} nested deeper than {MAX_NESTING}: dropped")
+            walk.add(reading.render(tag, ""))
         else:
-            stack.append(_Frame(tag))
-    stack[-1].parts.append(text[last:])
-    while len(stack) > 1:
-        reading.unclosed(stack, "the page ends")
-    return "".join(stack[0].parts)
+            walk.open(tag)
+    return walk.result()
 
 
 def _tags(text: str, at_line: int | None) -> list[_Tag]:
     """The tags of ``text`` outside code, left to right."""
-    lines = LineMap(text)
 
-    def read(found) -> _Tag | None:
+    def read(found, line: int) -> _Tag | None:
         named = _NAME.match(found.body)
         if named is None:
             return None
@@ -102,10 +83,9 @@ def _tags(text: str, at_line: int | None) -> list[_Tag]:
         for arg in arguments(rest[:-1] if alone else rest, spaced=True):
             if arg.name is not None:
                 args.setdefault(arg.name, arg.value)
-        line = at_line if at_line is not None else lines.line(found.start)
-        return _Tag(named.group(2).lower(), args, bool(named.group(1)), alone, found.start, found.end, line)
+        return _Tag(named.group(1) + named.group(2).lower(), args, alone, found.start, found.end, line)
 
-    return list(tags_outside_code(text, MARKDOC, read))
+    return tags_of(text, read, at_line)
 
 
 class _Reading:
@@ -114,23 +94,6 @@ class _Reading:
     def __init__(self, ctx, within) -> None:
         self.ctx, self.within = ctx, within
         self.notes = Notes(ctx, CONSTRUCT)
-
-    def close(self, stack: list[_Frame], tag: _Tag) -> None:
-        depth = next((d for d in range(len(stack) - 1, 0, -1) if stack[d].tag.name == tag.name), None)
-        if depth is None:
-            self.notes.note("unresolved", tag.line, f"{{% /{tag.name} %}} closes no {{% {tag.name} %}}: dropped")
-            return
-        while len(stack) - 1 > depth:
-            self.unclosed(stack, f"{{% /{tag.name} %}}")
-        frame = stack.pop()
-        stack[-1].parts.append(self.render(frame.tag, "".join(frame.parts)))
-
-    def unclosed(self, stack: list[_Frame], where: str) -> None:
-        frame = stack.pop()
-        tag = frame.tag
-        self.notes.note("unresolved", tag.line,
-                        f"{{% {tag.name} %}} never closed by {{% /{tag.name} %}} before {where}: read as if closed there")
-        stack[-1].parts.append(self.render(tag, "".join(frame.parts)))
 
     def partial(self, tag: _Tag) -> str:
         target = tag.args.get("file", "")

@@ -73,6 +73,28 @@ def scan(lines: Sequence[str], syntax: Syntax) -> list[Container]:
     return _bodied(list(lines), syntax, 0)
 
 
+def scan_marked(lines: Sequence[str], syntax: Syntax, marker: str) -> list[Container]:
+    """``scan`` of a closing syntax other than MyST (whose options run past the opening line),
+    reading only the lines that hold ``marker`` (every opener and closing line does), the tree
+    mapped back to indices of ``lines``: a page costs a ``str`` test a line, its markers a scan."""
+    at = [i for i, line in enumerate(lines) if marker in line]
+    return _mapped(scan([lines[i] for i in at], syntax), at, len(lines))
+
+
+def _mapped(tree: list[Container], at: list[int], n: int) -> list[Container]:
+    """Containers found among the lines ``at`` (indices into the page), in the page's indices."""
+    def index(k: int) -> int:
+        return at[k] if k < len(at) else n
+
+    out = []
+    for c in tree:
+        end = index(c.end)
+        after = end + 1 if c.closed else end
+        out.append(Container(at[c.line], c.opener, at[c.line] + 1, end, after, c.closed, c.options,
+                             _mapped(c.children, at, n)))
+    return out
+
+
 def _closing_line(syntax: Syntax, line: str, opened: Container) -> bool:
     """Does ``line`` close ``opened`` by the syntax's length rule?"""
     if syntax is MYST:

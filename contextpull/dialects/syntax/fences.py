@@ -14,8 +14,8 @@ from typing import TypeVar
 from .template_tags import Lexer, Syntax, Tag
 from ...parsing.fence_rule import COMMONMARK, SHARED, Fence, Rule, close_index, closes, code_lines, open_fence
 
-__all__ = ["COMMONMARK", "SHARED", "Fence", "Rule", "close_index", "closes", "code_lines", "code_ranges", "code_spans", "fenced",
-           "open_fence", "outside_code", "outside_inline_code", "split_code", "tags_outside_code"]
+__all__ = ["COMMONMARK", "SHARED", "Fence", "Rule", "close_index", "closes", "code_blanked", "code_lines", "code_ranges", "code_spans", "fenced",
+           "open_fence", "outside_code", "prose_lines", "outside_inline_code", "split_code", "tags_outside_code"]
 
 
 def split_code(text: str) -> list[tuple[bool, str]]:
@@ -65,6 +65,25 @@ def _closing_line_end(text: str, at: int, marker: str) -> int:
         if run[0] == marker[0] and len(run) >= len(marker):
             return found.end()
         at = found.end()
+
+
+def prose_lines(lines: list[str]) -> Iterator[int]:
+    """The indices of the lines outside fenced code (``code_lines``), in order: for a caller
+    that looks at prose lines one at a time and may stop early."""
+    at = 0
+    for first, end, _ in code_lines(lines):
+        yield from range(at, first)
+        at = end
+    yield from range(at, len(lines))
+
+
+def code_blanked(lines: list[str]) -> list[str]:
+    """``lines`` with those of fenced code (``code_lines``, fences included) blanked: what a
+    line scan for containers reads, so that a marker shown in a code example opens nothing."""
+    out = list(lines)
+    for first, end, _ in code_lines(lines):
+        out[first:end] = [""] * (end - first)
+    return out
 
 
 def outside_code(text: str, fn: Callable[[str], str]) -> str:

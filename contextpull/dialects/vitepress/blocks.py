@@ -10,7 +10,7 @@ rendered: the body alone. ``::: tabs`` of vitepress-plugin-tabs (when the config
 the plugin) shows each ``== Label`` line as the label of the tab below it.
 
 The containers are read by the shared reading of colon containers
-(``syntax/container_tree.scan`` with ``MARKDOWN_IT_COLONS``: a closing line of colons alone ends
+(``syntax/container_tree.scan_marked`` with ``MARKDOWN_IT_COLONS``: a closing line of colons alone ends
 the outermost open container with as many colons or fewer, and every one opened inside it, as
 markdown-it-container searches for an opener's closer through everything inside it; nesting
 bounded by ``MAX_NESTING``), over the page with its fenced code blanked, so a ``:::`` shown in a
@@ -29,9 +29,9 @@ import re
 
 from ..api import Context
 from ..syntax import labels
-from ..syntax.container_tree import MARKDOWN_IT_COLONS, Container, scan
+from ..syntax.container_tree import MARKDOWN_IT_COLONS, Container, scan_marked
 from ..syntax.containers import MAX_NESTING, colon_closer, colons
-from ..syntax.fences import Fence, closes, open_fence
+from ..syntax.fences import Fence, code_blanked, code_lines
 
 CONSTRUCT = "vitepress container"
 CODE_GROUP = "vitepress code group"
@@ -49,43 +49,9 @@ def convert(lines: Lines, ctx: Context, any_name: bool = False, tabs: bool = Fal
     uses vitepress-plugin-tabs (``::: tabs`` with ``== Label`` lines)."""
     if not any(":::" in text for _, text in lines):
         return lines
-    texts = [text for _, text in lines]
-    masked = _without_code(texts)
-    # Only a line holding ``:::`` opens or closes a container: the scan reads those alone, and
-    # the tree is mapped back to the page's lines.
-    at = [i for i, text in enumerate(masked) if ":::" in text]
-    tree = _mapped(scan([masked[i] for i in at], MARKDOWN_IT_COLONS), at, len(lines))
+    masked = code_blanked([text for _, text in lines])
+    tree = scan_marked(masked, MARKDOWN_IT_COLONS, ":::")
     return _render(lines, masked, 0, len(lines), tree, ctx, any_name, tabs)
-
-
-def _mapped(tree: list[Container], at: list[int], n: int) -> list[Container]:
-    """Containers found among the lines ``at`` (indices into the page), in the page's indices."""
-    def index(k: int) -> int:
-        return at[k] if k < len(at) else n
-
-    out = []
-    for c in tree:
-        end = index(c.end)
-        after = end + 1 if c.closed else end
-        out.append(Container(at[c.line], c.opener, at[c.line] + 1, end, after, c.closed, c.options,
-                             _mapped(c.children, at, n)))
-    return out
-
-
-def _without_code(texts: list[str]) -> list[str]:
-    """The lines with those of fenced code blanked: a ``:::`` there opens and closes nothing."""
-    out = list(texts)
-    fence = None
-    for i, text in enumerate(texts):
-        if fence is not None:
-            out[i] = ""
-            if closes(text, fence):
-                fence = None
-            continue
-        fence = open_fence(text) if ("`" in text or "~" in text) else None
-        if fence is not None:
-            out[i] = ""
-    return out
 
 
 def _render(lines: Lines, masked: list[str], lo: int, hi: int, children: list[Container], ctx: Context,
@@ -159,26 +125,16 @@ def _tabs(body: Lines) -> Lines:
 def _code_group(body: Lines) -> Lines:
     """Each fenced block of a code group behind its tab's label; what else the group holds stays."""
     out: Lines = []
-    i, n = 0, len(body)
-    while i < n:
-        origin, text = body[i]
-        fence = open_fence(text) if ("`" in text or "~" in text) else None
-        if fence is None:
-            out.append(body[i])
-            i += 1
-            continue
-        j = i + 1
-        while j < n and not closes(body[j][1], fence):
-            j += 1
-        block = body[i : j + 1]
+    at = 0
+    for first, end, fence in code_lines([text for _, text in body]):
+        out.extend(body[at:first])
+        origin, text = body[first]
         label, info = _tab_label(text, fence)
+        out.extend([(origin, ""), (origin, f"{label}:"), (origin, ""), (origin, info)])
+        out.extend(body[first + 1 : end])
         out.append((origin, ""))
-        out.append((origin, f"{label}:"))
-        out.append((origin, ""))
-        out.append((origin, info))
-        out.extend(block[1:])
-        out.append((origin, ""))
-        i = j + 1
+        at = end
+    out.extend(body[at:])
     return out
 
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from ..api import Context, Included
 from ..data.front_matter import split_front_matter
-from ..syntax.fences import open_fence, closes
+from ..syntax.fences import prose_lines
 from . import regions
 
 CONSTRUCT = "vitepress include"
@@ -161,14 +161,9 @@ def _heading_section(lines: list[str], anchor: str) -> tuple[int, int] | None:
     """(first line under the heading whose anchor is ``anchor``, the line of the next heading of
     its level or above, or the end); headings in fenced code do not count."""
     start = level = None
-    fence = None
-    for i, line in enumerate(lines):
-        if fence is not None:
-            if closes(line, fence):
-                fence = None
-            continue
-        fence = open_fence(line) if ("`" in line or "~" in line) else None
-        if fence is not None or not line.startswith("#"):
+    for i in prose_lines(lines):
+        line = lines[i]
+        if not line.startswith("#"):
             continue
         m = _HEADING.match(line)
         if m is None:

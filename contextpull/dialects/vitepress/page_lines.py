@@ -22,6 +22,9 @@ def read(lines: Lines, ctx: Context, src_folder: str) -> Lines:
     out: Lines = []
     ends = vue.BlockEnds(lines)
     snippets = Tally(code_imports.CONSTRUCT)
+    # The fence walk is this loop's own, not ``fences.code_lines``: a ``<script>``/``<style>``
+    # block's lines are skipped whole, so a fence marker inside one opens nothing here, where a
+    # mask made before the walk would read it as code running past the block.
     fence = None
     i, n = 0, len(lines)
     while i < n:
