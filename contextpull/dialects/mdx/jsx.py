@@ -22,10 +22,12 @@ _NAME = re.compile(r"[A-Za-z_$][\w$.:-]*")
 _ATTR_NAME = re.compile(r"[A-Za-z_$][\w$:.-]*")
 # Inside braces: what brace_ends stops at, and a string from its quote to its closing one.
 _JS_STOP = re.compile(r"[{}\"'`]|/\*")
-# Strings as runs between escapes (``[^"\\]*+(?:\\.[^"\\]*+)*+``), not one alternation per
-# character, which the regex engine steps through 4-6x slower: a 36 KB string prop of
-# rendered HTML (biome's rule pages) took 13 ms to read.
-_JS_STRING = {q: re.compile(q + r"[^" + q + r"\\]*+(?:\\.[^" + q + r"\\]*+)*+" + q, re.S) for q in "\"'`"}
+# Strings as runs between escapes (``[^"\\]*(?:\\.[^"\\]*)*``, the unrolled loop: each character
+# belongs to one branch, so a string without its closing quote is given up in linear time), not
+# one alternation per character, which the regex engine steps through 4-6x slower: a 36 KB
+# string prop of rendered HTML (biome's rule pages) took 13 ms to read. No possessive
+# quantifiers: Python 3.10, which the package supports, does not have them.
+_JS_STRING = {q: re.compile(q + r"[^" + q + r"\\]*(?:\\.[^" + q + r"\\]*)*" + q, re.S) for q in "\"'`"}
 # A ``<`` is a candidate only where ``_tag`` can read one (a name, ``/`` or ``>`` next): a page
 # of ``<`` or ``a < b`` is skipped by the pattern instead of by one Python step per character.
 # Lines that open with ``:::`` are searched for apart, after a newline in "\n" + text (a match at
@@ -33,7 +35,7 @@ _JS_STRING = {q: re.compile(q + r"[^" + q + r"\\]*+(?:\\.[^" + q + r"\\]*+)*+" +
 # every position of every page (5x slower over react.dev's).
 _TAG_OR_ESCAPE = re.compile(r"<(?=/?[A-Za-z_$>])|\\")
 _DIRECTIVE_LINE = re.compile(r"\n[ \t]*:{3}")
-_LITERAL = re.compile(r"""\s*(?:"([^"\\]*+(?:\\.[^"\\]*+)*+)"|'([^'\\]*+(?:\\.[^'\\]*+)*+)'|`([^`$]*+)`)\s*""", re.S)
+_LITERAL = re.compile(r"""\s*(?:"([^"\\]*(?:\\.[^"\\]*)*)"|'([^'\\]*(?:\\.[^'\\]*)*)'|`([^`$]*)`)\s*""", re.S)
 
 
 @dataclass
