@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tomllib
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: pytest depends on tomli there
+    import tomli as tomllib
 
 import pytest
 
