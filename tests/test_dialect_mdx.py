@@ -324,3 +324,12 @@ def test_jsx_body_indentation_is_read_line_by_line(parts, width, first):
         expected = [line if j == 0 and not first else line[min(len(line) - len(line.lstrip(" \t")), width):]
                     for j, line in enumerate(lines)]
         assert mdx._dedent(node, width, first) == "\n".join(expected)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.text(alphabet=" \t\n\u00a0\u3000\r\x0bab", max_size=30))
+def test_space_lines_are_emptied_as_the_per_line_rule_reads_them(text):
+    import re
+
+    from contextpull.dialects.mdx.mdx import _blank_space_lines
+    assert _blank_space_lines(text) == re.sub(r"^[^\S\n]+$", "", text, flags=re.M)

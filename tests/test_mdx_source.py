@@ -55,3 +55,16 @@ def test_a_page_that_writes_the_placeholder_characters_reads_as_written():
     text = "A \ue0000\ue001 and \ue00099\ue001 in prose, `and \ue0001\ue001 in code`.\n"
     assert prepare(text, ctx) == text.strip("\n")
     assert not [n for n in ctx.notes if n.outcome == "unresolved"]
+
+
+_LINKISH = st.text(alphabet=" \t\n]()\"x\u00a0", max_size=30)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_LINKISH)
+def test_link_targets_are_the_one_character_per_step_reading(text):
+    import re
+
+    from contextpull.dialects.mdx.mdx_source import _LINK_TARGET
+    stepwise = re.compile(r"\]\(((?:[^()\s]|\([^()\s]*\))*(?:\s+\"[^\"]*\")?)\)")
+    assert [m.span(1) for m in _LINK_TARGET.finditer(text)] == [m.span(1) for m in stepwise.finditer(text)]

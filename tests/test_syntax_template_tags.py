@@ -133,3 +133,33 @@ def test_held_lines_keep_their_indentation_and_come_back_exactly(lines, before):
     # dedented, the held text moves with its placeholder; a blank line is held whole
     assert restore("\n".join(t.lstrip(" \t") for t in tokens), held) == "\n".join(
         line.lstrip(" \t") or line for line in lines)
+
+
+def _restored_piece_by_piece(text: str, held: list[str], nested: bool = False, below: int | None = None) -> str:
+    """The rule read one opener at a time (split at the opener, partition at the closer)."""
+    if not held or "\ue000" not in text:
+        return text
+    limit = len(held) if below is None else below
+    pieces = text.split("\ue000")
+    out = [pieces[0]]
+    for piece in pieces[1:]:
+        number, shut, rest = piece.partition("\ue001")
+        if shut and number.isdecimal() and int(number) < limit:
+            literal = held[int(number)]
+            if nested and "\ue000" in literal:
+                literal = _restored_piece_by_piece(literal, held, True, int(number))
+            out += (literal, rest)
+        else:
+            out += ("\ue000", piece)
+    return "".join(out)
+
+
+@settings(max_examples=800, deadline=None)
+@given(_NEAR, st.lists(_NEAR, max_size=15), st.booleans(), st.one_of(st.none(), st.integers(0, 20)))
+def test_restore_reads_placeholders_as_one_opener_at_a_time_does(text, held, nested, below):
+    # held texts that hold placeholders of earlier ones (nested), stray delimiters, numbers past
+    # what was held, non-ASCII decimal digits: the pattern split reads each as the loop did
+    held = held + [f"a\ue000{k}\ue001b" for k in range(len(held))]
+    assert restore(text, held, nested, below) == _restored_piece_by_piece(text, held, nested, below)
+    nested_text = "".join(f"\ue000{k}\ue001{t}" for k, t in enumerate(held)) + text
+    assert restore(nested_text, held, nested, below) == _restored_piece_by_piece(nested_text, held, nested, below)

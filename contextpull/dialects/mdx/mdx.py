@@ -34,7 +34,10 @@ from .mdx_source import Import, blank_comments, mask, take_esm, unmask
 from .render_env import Env, include, site_folder
 
 _BLOCK = "\x02"  # opens every block the rendering makes; removed before the text leaves
-_SPACE_LINE = re.compile(r"^[^\S\n]+$", re.M)  # a line of spaces, &nbsp; ones too, is a blank line
+# A line of spaces, &nbsp; ones too, is a blank line. Searched for after a newline (and at the
+# start on its own): a pattern that opens with ``^`` is tried at every position of the page.
+_SPACE_LINE = re.compile(r"\n[^\S\n]+(?=\n|\Z)")
+_FIRST_SPACE_LINE = re.compile(r"[^\S\n]+(?=\n|\Z)")
 _BLANK_RUN = re.compile(r"\n(?:[ \t]*\n)+")
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z)", re.S)
 _FORMAT = re.compile(r"""\bformat\s*:\s*['"](md|mdx|detect)['"]""")
@@ -46,8 +49,15 @@ _DRAWN = frozenset({"img", "iframe", "hr", "video", "audio", "source", "input", 
 def prepare(text: str, ctx: Context) -> str:
     """MDX source (front matter already removed) in, Markdown for the shared parser out."""
     env = Env(ctx, ctx.folder, None, None, [], commonmark=_commonmark(ctx))
-    out = _SPACE_LINE.sub("", _render_source(text, env).replace(_BLOCK, ""))
+    out = _blank_space_lines(_render_source(text, env).replace(_BLOCK, ""))
     return unmask(_BLANK_RUN.sub("\n\n", out).strip("\n"), env.codes)
+
+
+def _blank_space_lines(text: str) -> str:
+    """Each line of nothing but white space emptied (its newline kept)."""
+    text = _SPACE_LINE.sub("\n", text)
+    first = _FIRST_SPACE_LINE.match(text)
+    return text[first.end():] if first else text
 
 
 def _commonmark(ctx: Context) -> bool:

@@ -28,7 +28,9 @@ _EXPORT_STRING = re.compile(
 _DEFAULT_IMPORT = re.compile(r"""import\s+([A-Za-z_$][\w$]*)\s*(?:,\s*\{[^}]*\}\s*)?from\s*(['"])(.*?)\2""", re.S)
 _STRING = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`[^`]*`""")
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
-_LINK_TARGET = re.compile(r"\]\(((?:[^()\s]|\([^()\s]*\))*(?:\s+\"[^\"]*\")?)\)")
+# Runs taken whole (possessive): what follows a run is white space or a parenthesis, which no
+# character given back could make, so the match is the same as one character per step.
+_LINK_TARGET = re.compile(r"\]\(((?:[^()\s]++|\([^()\s]*+\))*+(?:\s+\"[^\"]*+\")?)\)")
 _CONTINUES = re.compile(r"[ \t}\])(.]")
 
 

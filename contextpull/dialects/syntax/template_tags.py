@@ -164,10 +164,17 @@ def hold_lines(held: list[str], lines: list[str]) -> list[str]:
             for k, (line, text) in enumerate(zip(lines, texts), first)]
 
 
+# An opener, decimal digits (``\d`` is exactly what ``str.isdecimal`` accepts: category Nd) and
+# the closer: ``split`` with the number captured gives text and numbers alternately, in C.
+_PLACEHOLDER = re.compile(_OPEN + r"(\d+)" + _SHUT)
+
+
 def restore(text: str, held: list[str], nested: bool = False, below: int | None = None) -> str:
-    """Placeholders back to the literal text they stand for, in one pass. Split at each opener,
-    not a regular expression with a call per placeholder: an opener not followed by decimal
-    digits and the closer, or by a number nothing was held under, stays as it is written.
+    """Placeholders back to the literal text they stand for, in one pass: the text is split at
+    each placeholder by one pattern (text and numbers alternate) and the numbers are looked up in
+    one list comprehension, where a loop over the pieces cost several calls per placeholder
+    (100,000 code lines on react.dev). An opener not followed by decimal digits and the closer,
+    or by a number nothing was held under, stays as it is written.
 
     A held text is not read again, unless ``nested``: then a held text that holds placeholders
     (one masked inside another) is restored first, from the texts held before it only, so the
@@ -176,20 +183,18 @@ def restore(text: str, held: list[str], nested: bool = False, below: int | None 
     if not held or _OPEN not in text:
         return text
     limit = len(held) if below is None else below
-    pieces = text.split(_OPEN)
-    out = [pieces[0]]
-    for piece in pieces[1:]:
-        number, shut, rest = piece.partition(_SHUT)
-        if shut and number.isdecimal() and int(number) < limit:
-            literal = held[int(number)]
-            if nested and _OPEN in literal:
-                literal = restore(literal, held, True, int(number))
-            out.append(literal)
-            out.append(rest)
-        else:
-            out.append(_OPEN)
-            out.append(piece)
-    return "".join(out)
+    pieces = _PLACEHOLDER.split(text)
+    numbers = pieces[1::2]
+    if not numbers:
+        return text
+    literals = [held[k] if (k := int(number)) < limit else _OPEN + number + _SHUT for number in numbers]
+    if nested and _OPEN in "".join(literals):
+        for i, number in enumerate(numbers):
+            k = int(number)
+            if k < limit and _OPEN in literals[i]:
+                literals[i] = restore(literals[i], held, True, k)
+    pieces[1::2] = literals
+    return "".join(pieces)
 
 
 def hold_openers(held: list[str], text: str) -> str:
