@@ -285,7 +285,7 @@ def test_mdx_tree_after_a_run_of_open_braces():
 
 
 _OLD_LITERAL = re.compile(r"""\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`([^`$]*)`)\s*""", re.S)
-_OLD_JS_STRING = {q: re.compile(q + r"(?:[^" + q + r"\\]|\\.)*+" + q, re.S) for q in "\"'`"}
+_OLD_JS_STRING = {q: re.compile(q + r"(?:[^" + q + r"\\]|\\.)*" + q, re.S) for q in "\"'`"}
 
 
 @settings(max_examples=3000, deadline=None)

@@ -28,9 +28,11 @@ _EXPORT_STRING = re.compile(
 _DEFAULT_IMPORT = re.compile(r"""import\s+([A-Za-z_$][\w$]*)\s*(?:,\s*\{[^}]*\}\s*)?from\s*(['"])(.*?)\2""", re.S)
 _STRING = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`[^`]*`""")
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
-# Runs taken whole (possessive): what follows a run is white space or a parenthesis, which no
-# character given back could make, so the match is the same as one character per step.
-_LINK_TARGET = re.compile(r"\]\(((?:[^()\s]++|\([^()\s]*+\))*+(?:\s+\"[^\"]*+\")?)\)")
+# Runs taken whole, as an atomic group written for Python 3.10 (a lookahead that captures the run,
+# then the run by reference: nothing is given back): what follows a run is white space or a
+# parenthesis, which no character given back could make, so the match is the same as one
+# character per step, and a target never closed is given up in linear time.
+_LINK_TARGET = re.compile(r"\]\(((?:(?=([^()\s]+))\2|\([^()\s]*\))*(?:\s+\"[^\"]*\")?)\)")
 _CONTINUES = re.compile(r"[ \t}\])(.]")
 
 
