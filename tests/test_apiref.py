@@ -10,6 +10,9 @@ import sys
 from pathlib import Path
 
 from site_build import build_json, store_rows, write_site
+from griffe_needed import needs_griffe
+
+pytestmark = needs_griffe
 
 SECTIONS = "SELECT d.path, s.heading_path, s.text FROM sections s JOIN documents d USING (doc_id) ORDER BY d.path, s.ordinal"
 

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from artifact_helpers import clean_env
 from contextpull.cli import cli
+from griffe_needed import needs_griffe
 
 SITES = Path(__file__).parent / "dialect_sites"
 DOCS = {"mkdocs": "docs", "mdbook": "src"}
@@ -50,6 +51,7 @@ def _dump(store: Path) -> str:
 
 
 @pytest.mark.parametrize("name", ["mkdocs", "mdbook"])
+@needs_griffe
 def test_build_stores_what_the_pages_show(tmp_path, name, file_regression):
     root = _site(tmp_path, name)
     _build(root / DOCS[name], tmp_path / "out")
@@ -90,6 +92,7 @@ def test_editing_an_included_listing_rebuilds_the_chapter_that_shows_it(tmp_path
     assert "let strokes = 32;" in _dump(tmp_path / "cached" / "store.sqlite")
 
 
+@needs_griffe
 def test_editing_a_docstring_rebuilds_the_page_that_shows_it(tmp_path):
     root = _site(tmp_path, "mkdocs")  # guide/mooring.md shows ::: harbour.Berth (src/ layout)
     _build(root / "docs", tmp_path / "first")

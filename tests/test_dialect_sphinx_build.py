@@ -12,6 +12,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from contextpull.cli import cli
+from griffe_needed import needs_griffe
 
 SITE = Path(__file__).parent / "sphinx_site"
 
@@ -41,6 +42,7 @@ def sections(store: Path) -> str:
     return "\n".join(out)
 
 
+@needs_griffe
 def test_sphinx_site_builds_into_what_its_pages_show(tmp_path, file_regression, data_regression):
     result, out = build(tmp_path)
     assert result.exit_code == 0, result.output

@@ -17,6 +17,7 @@ from contextpull.dialects.sphinx import directive_names as names
 from contextpull.dialects.syntax.labels import VERSION_LABELS
 from contextpull.dialects.sphinx.role_text import display, escaped, explicit
 from site_build import SECTIONS, build_json, store_rows, write_site
+from griffe_needed import needs_griffe
 
 # name -> (rst body, MyST body); each page is "Garden" with the construct under it.
 CASES = {
@@ -116,6 +117,7 @@ def test_a_construct_reads_the_same_in_rst_and_in_myst(built, name):
         assert _notes(reads, rst) == _notes(reads, md)
 
 
+@needs_griffe
 def test_what_each_construct_reads_as(built, data_regression):
     texts, reads = built
     data_regression.check({

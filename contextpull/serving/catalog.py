@@ -105,8 +105,11 @@ def read_catalog(path: Path) -> list[MountSpec]:
 def _parse(text: str, path: Path):
     try:
         import tomllib  # type: ignore[import-not-found]
-    except ModuleNotFoundError:  # Python 3.10
-        return _parse_fallback(text, path)
+    except ModuleNotFoundError:  # Python 3.10: tomli, which the package installs there
+        try:
+            import tomli as tomllib  # type: ignore[no-redef]
+        except ModuleNotFoundError:  # a reader installed without its dependencies
+            return _parse_fallback(text, path)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
