@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     from contextpull.dialects.detect import detect_site
     from contextpull.dialects.pages.hook import not_a_page
     from contextpull.dialects.site_reader import open_site
-    from contextpull.dialects.reads import reads_dialect
+    from contextpull.dialects.tracking.reads import reads_dialect
     from contextpull.parsing.parse import kind_for, parse_file
     from contextpull.writing.discover import Skipped, discover
 

@@ -26,7 +26,7 @@ import textwrap
 from mdit_py_plugins.container import container_plugin
 from mdit_sites import markdown_it
 
-from contextpull.dialects.markup import labelled, strip_heading_attributes, strip_html_comments, title_case
+from contextpull.dialects.syntax.markup import labelled, strip_heading_attributes, strip_html_comments, title_case
 from contextpull.dialects.mkdocs import dialect as mkdocs
 from contextpull.dialects.mkdocs.config import site_config
 from contextpull.dialects.mkdocs.macros import render as render_macros

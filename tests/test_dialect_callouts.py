@@ -1,11 +1,11 @@
-"""GitHub-style callouts (contextpull/dialects/callouts.py): the marker goes, the body stays
+"""GitHub-style callouts (contextpull/dialects/syntax/callouts.py): the marker goes, the body stays
 behind the label the page shows; what GitHub would not render stays as written."""
 
 from __future__ import annotations
 
 import pytest
 
-from contextpull.dialects.callouts import callouts
+from contextpull.dialects.syntax.callouts import callouts
 from mdx_helpers import FakeContext, read_fixtures
 
 

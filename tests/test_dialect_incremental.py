@@ -11,7 +11,7 @@ import pytest
 from artifact_helpers import assert_verified, clean_env, quiet_build
 from dialect_fakes import use_fake_dialect
 
-from contextpull.dialects.reads import READS_KEY
+from contextpull.dialects.tracking.reads import READS_KEY
 from contextpull.config import Settings
 from contextpull.ingest.engine import ingest as engine_ingest
 from contextpull.settings.environment import read_environment

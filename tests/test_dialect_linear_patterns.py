@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextpull.dialects import markup
+from contextpull.dialects.syntax import markup
 from contextpull.dialects.syntax import containers
 from contextpull.dialects.jekyll import kramdown
 from contextpull.dialects.mdbook import links

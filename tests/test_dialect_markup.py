@@ -1,4 +1,4 @@
-"""The markup every dialect shares (contextpull/dialects/markup.py): code stays exact, what a
+"""The markup every dialect shares (contextpull/dialects/syntax/markup.py): code stays exact, what a
 page does not show goes, what it shows stays."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextpull.dialects import markup
+from contextpull.dialects.syntax import markup
 from contextpull.dialects.syntax import fences, labels
 
 

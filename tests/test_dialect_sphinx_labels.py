@@ -14,7 +14,7 @@ import pytest
 from artifact_helpers import quiet_build
 from dialect_context import context
 
-from contextpull.dialects.fingerprint import dependency_sha
+from contextpull.dialects.tracking.fingerprint import dependency_sha
 from contextpull.dialects.includes import MISSING
 from contextpull.dialects.sphinx.xrefs import label_scan, labels
 from contextpull.dialects.sphinx.dialect import prepare

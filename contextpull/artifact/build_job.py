@@ -14,8 +14,8 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..dialects.reads import store as store_reads
-from ..dialects.report import ConstructTally
+from ..dialects.tracking.reads import store as store_reads
+from ..dialects.tracking.report import ConstructTally
 from ..errors import BuildError
 from . import build_file
 from . import manifest as manifest_mod

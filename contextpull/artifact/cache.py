@@ -35,8 +35,8 @@ from ..errors import ContextPullError
 from . import chunks
 from ..writing import trigram
 from ..writing.records import DocumentRecord, PreparedRecord, SectionRecord
-from ..dialects.reads import READS_KEY, deps_of, notes_of
-from ..dialects.reads import loads as loads_reads
+from ..dialects.tracking.reads import READS_KEY, deps_of, notes_of
+from ..dialects.tracking.reads import loads as loads_reads
 from ..checks.verify import load_manifest, open_readonly, read_sha256_file, verify_store
 from ..ingest.summaries import wants_model
 

@@ -44,7 +44,7 @@ class BuildReport:
         """The construct report as text (``dialects.report.text_lines``); none for plain."""
         if self.dialect is None:
             return []
-        from ..dialects.report import text_lines
+        from ..dialects.tracking.report import text_lines
 
         return text_lines(self.dialect)
 

@@ -40,7 +40,7 @@ from .target import StoreTarget
 from .documents import documents
 from .update import apply_corpus
 from ..apiref import preload as preload_apiref
-from ..dialects.reads import expected_sha, guessed_mdx, reads_dialect
+from ..dialects.tracking.reads import expected_sha, guessed_mdx, reads_dialect
 from ..dialects.registry import API_DIALECTS
 from ..parsing.parse import kind_for, parse_file
 from ..writing.records import DocumentRecord, NotAPage, PreparedRecord, Skipped
@@ -221,7 +221,7 @@ def _read_dialect(path: str, data: bytes, sha256: str, settings: Settings, kind:
     a ``.md`` page with MDX ``guessed`` from its content (``reads.guessed_mdx``) by the MDX
     rules, its evidence kept as notes for the report."""
     from ..dialects.api import Site
-    from ..dialects.fingerprint import document_sha
+    from ..dialects.tracking.fingerprint import document_sha
     from ..dialects.read import read_document
 
     site = settings.site
@@ -231,7 +231,7 @@ def _read_dialect(path: str, data: bytes, sha256: str, settings: Settings, kind:
     notes = result.notes
     if guessed:
         from ..dialects.api import Note
-        from ..dialects.report import GUESS
+        from ..dialects.tracking.report import GUESS
 
         notes = (*(Note(GUESS, "converted", 0, k) for k in sorted(guessed)), *notes)
     sha = document_sha(site.reading, sha256, result.deps)
@@ -287,7 +287,7 @@ def collect(
     ``reuse(path, sha256)`` may return a record cached by an earlier build; it is used as is.
     The sha256 it is asked with is the one the document would be stored under now: for a
     document a dialect reads, its fingerprint over the dependencies ``recorded`` (the cache's
-    ``dialect_reads``) as they are on disk now (``dialects.reads.expected_sha``).
+    ``dialect_reads``) as they are on disk now (``dialects.tracking.reads.expected_sha``).
     """
     settings = with_site(settings, corpus)
     reader = open_reader(settings)

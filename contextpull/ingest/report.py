@@ -77,7 +77,7 @@ class IngestReport:
             e = self.embeddings
             lines.append(f"embeddings {e['model']}: {e['embedded']} sections embedded, {e['kept']} kept")
         if self.dialect is not None:
-            from ..dialects.report import text_lines
+            from ..dialects.tracking.report import text_lines
 
             lines.extend(text_lines(self.dialect))
         if not self.wrote:

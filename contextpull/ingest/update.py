@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from ..settings import Settings
-from ..dialects.reads import READS_KEY, expected_sha, notes_of
-from ..dialects.reads import dumps as dumps_reads
-from ..dialects.reads import entry as read_entry
-from ..dialects.reads import loads as loads_reads
-from ..dialects.report import ConstructTally
+from ..dialects.tracking.reads import READS_KEY, expected_sha, notes_of
+from ..dialects.tracking.reads import dumps as dumps_reads
+from ..dialects.tracking.reads import entry as read_entry
+from ..dialects.tracking.reads import loads as loads_reads
+from ..dialects.tracking.report import ConstructTally
 from ..errors import NoUsableDocuments
 from ..schema import SCHEMA_VERSION
 from ..writing import trigram

@@ -39,7 +39,7 @@ class Settings:
     max_shrink: str | None = field(default=None, metadata={"recorded": False})
     # Which site generator's reading of the files (issue 26): ``auto`` detects it from the
     # generator's configuration file. Not recorded: what it changes is in every document's
-    # fingerprint (contextpull/dialects/fingerprint.py), and ``plain`` must keep its bytes.
+    # fingerprint (contextpull/dialects/tracking/fingerprint.py), and ``plain`` must keep its bytes.
     dialect: str = field(default="auto", metadata={"recorded": False})
     # Whether mkdocstrings ``:::`` lines and Sphinx autodoc directives are read from the
     # repository's Python source (issue 37; contextpull/apiref/). Not recorded, like ``dialect``:

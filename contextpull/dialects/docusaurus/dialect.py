@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ..api import Context
 from ..site_reader import SiteReader
-from ..callouts import callouts
+from ..syntax.callouts import callouts
 
 NAME = "docusaurus"
 PARTIAL = "partial, included where a page imports it"

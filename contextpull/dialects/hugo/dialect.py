@@ -23,8 +23,8 @@ from . import hugo_data, templates
 from ..api import Context, Included
 from ..site_reader import SiteReader
 from . import pages
-from ..markup import dedent_block, html_to_text, strip_heading_attributes, strip_html_comments
-from ..callouts import callouts
+from ..syntax.markup import dedent_block, html_to_text, strip_heading_attributes, strip_html_comments
+from ..syntax.callouts import callouts
 from ..syntax.fences import fenced, open_fence, outside_code, split_code
 from ..syntax import attributes
 from ..syntax import labels

@@ -22,7 +22,7 @@ from ..api import Context, Included
 from ..site_reader import SiteReader
 from . import pages
 from ..data.values import dotted, note_object_tags, note_unreadable, parse_data
-from ..markup import html_to_text, strip_html_comments
+from ..syntax.markup import html_to_text, strip_html_comments
 from ..syntax.fences import outside_code
 from ..syntax.options import arguments
 from ..syntax.template_tags import restore

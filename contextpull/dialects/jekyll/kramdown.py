@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from ..api import Context
-from ..markup import strip_heading_attributes
+from ..syntax.markup import strip_heading_attributes
 from ..syntax.labels import class_label, labelled
 from ..syntax import attributes
 from ..syntax.fences import outside_code, outside_inline_code, split_code

@@ -25,7 +25,7 @@ from ..api import Context
 from ..site_reader import SiteReader
 from ...bounded_read import CONFIG_FILE_LIMIT
 from . import pages
-from ..markup import html_to_text, strip_heading_attributes, strip_html_comments
+from ..syntax.markup import html_to_text, strip_heading_attributes, strip_html_comments
 from ..syntax.fences import open_fence, split_code
 from ..syntax.line_map import numbered
 from ..syntax.options import arguments

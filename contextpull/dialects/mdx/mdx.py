@@ -24,7 +24,7 @@ import re
 from . import import_paths, jsx, provided
 from .expression_values import expression
 from ..api import Context, Included
-from ..markup import dedent_block, strip_heading_attributes
+from ..syntax.markup import dedent_block, strip_heading_attributes
 from ..registry import NAMES, dialect
 from ..syntax import labels
 from ..syntax.labels import labelled

@@ -10,7 +10,7 @@ the rules can change how they write a block without every generator following.
 from __future__ import annotations
 
 from . import jsx, provided
-from ..markup import dedent_block
+from ..syntax.markup import dedent_block
 from ..syntax.fences import fenced
 from .mdx import _block, _body, _labelled, _render
 from .render_env import Env, include

@@ -25,7 +25,7 @@ import re
 from collections.abc import Sequence
 
 from ..api import Context
-from ..markup import dedent_block
+from ..syntax.markup import dedent_block
 from ..syntax import labels
 from ..syntax.containers import MAX_NESTING, SLASH_OPTION, Opener, admonition, fence_end, indented_end, slash_close, slashes, tab, width
 from ..syntax.labels import labelled

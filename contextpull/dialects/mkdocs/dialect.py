@@ -25,7 +25,7 @@ from ...parsing.blocks import Code, ParsedDocument
 from ..api import Context
 from ..site_reader import SiteReader
 from . import pages
-from ..markup import html_to_text, strip_heading_attributes, strip_html_comments
+from ..syntax.markup import html_to_text, strip_heading_attributes, strip_html_comments
 from ..syntax import attributes
 from ..syntax.fences import closes, open_fence, outside_code, outside_inline_code
 from .blocks import block_names, convert_blocks

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import posixpath
 
-from ..callouts import callouts
+from ..syntax.callouts import callouts
 from ..site_reader import SiteReader
 from . import meta
 from .components import COMPONENTS

@@ -27,7 +27,7 @@ import re
 from ..api import Context, Included
 from ..site_reader import SiteReader
 from . import pages
-from ..markup import html_to_text, strip_html_comments
+from ..syntax.markup import html_to_text, strip_html_comments
 from ..syntax import attributes
 from ..syntax.labels import SPHINX_ADMONITIONS, VERSION_LABELS, labelled, sphinx_title
 from . import directive_names as names

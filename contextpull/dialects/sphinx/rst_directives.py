@@ -280,7 +280,7 @@ class Raw(Base):
 def _html_text(source: str) -> str:
     """Tags go, their text stays (``markup.html_to_text``); a script or style block is not text
     a reader sees, so it goes first, with comments."""
-    from ..markup import html_to_text, strip_html_comments
+    from ..syntax.markup import html_to_text, strip_html_comments
 
     source = re.sub(r"(?is)<(script|style)\b.*?</\1\s*>", "", strip_html_comments(source))
     return html_to_text(source).strip()

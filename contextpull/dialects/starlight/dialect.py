@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from ..markup import html_to_text, strip_html_comments
+from ..syntax.markup import html_to_text, strip_html_comments
 from ..pages.site_files import pages_folder, relative
 from ..site_reader import SiteReader
 from ..syntax.fences import outside_code

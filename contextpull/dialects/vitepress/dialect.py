@@ -24,7 +24,7 @@ import re
 
 from ...parsing.blocks import Code, ParsedDocument
 from ...scan.globmatch import Glob, compile_glob, slash_tokens
-from ..callouts import callouts
+from ..syntax.callouts import callouts
 from ..pages.site_files import relative
 from ..site_reader import SiteReader
 from . import blocks, home, page_includes, page_lines, site_config, vue

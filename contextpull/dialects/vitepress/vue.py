@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from ..api import Context
-from ..markup import html_to_text, strip_heading_attributes, strip_html_comments
+from ..syntax.markup import html_to_text, strip_heading_attributes, strip_html_comments
 from ..syntax.fences import outside_code, outside_inline_code
 
 SCRIPT = "vue block"

@@ -16,12 +16,12 @@ admonition's is, and the sign, which only folds the box, goes.
 
 from __future__ import annotations
 
-from .api import Context
-from .syntax import labels
-from .syntax.containers import CALLOUT_KINDS as KINDS, callout, quote_body
-from .syntax.labels import labelled
-from .syntax.fences import split_code
-from .syntax.line_map import numbered
+from ..api import Context
+from . import labels
+from .containers import CALLOUT_KINDS as KINDS, callout, quote_body
+from .labels import labelled
+from .fences import split_code
+from .line_map import numbered
 
 CONSTRUCT = "callout"
 __all__ = ["CONSTRUCT", "KINDS", "callouts"]

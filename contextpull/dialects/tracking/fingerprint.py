@@ -17,8 +17,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 
-from .door import SiteDoor
-from .includes import MAX_INCLUDE_BYTES, MISSING
+from ..door import SiteDoor
+from ..includes import MAX_INCLUDE_BYTES, MISSING
 
 FINGERPRINT_VERSION = "cp-deps-1"
 
@@ -54,7 +54,8 @@ def dependency_sha(repo_root: str, path: str, memo: dict | None = None) -> str:
             return "unknown"  # a key this version cannot recompute: the document is read again
         import importlib
 
-        return importlib.import_module(f"{__package__}.{VIRTUAL[scheme]}").current(repo_root, path, memo)
+        dialects = __package__.rpartition(".")[0]  # VIRTUAL names modules of the dialects room
+        return importlib.import_module(f"{dialects}.{VIRTUAL[scheme]}").current(repo_root, path, memo)
     # through the site's door: a recorded path is read under the guard its first read had
     return SiteDoor(repo_root).sha256(path, MAX_INCLUDE_BYTES)
 

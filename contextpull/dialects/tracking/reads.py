@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-from ..parsing.parse import DIALECT_KINDS, PLAIN_KINDS, kind_for
-from .api import Note
+from ...parsing.parse import DIALECT_KINDS, PLAIN_KINDS, kind_for
+from ..api import Note
 from .fingerprint import current_sha
 
 READS_KEY = "dialect_reads"
@@ -87,7 +87,7 @@ def guessed_mdx(path: str, data: bytes, site) -> dict[str, int] | None:
     ``mdx.evidence``), or None when it is read as plain Markdown."""
     if site is None or not site.guess_mdx or kind_for(path) != "markdown":
         return None
-    from .mdx.evidence import evidence
+    from ..mdx.evidence import evidence
 
     return evidence(data) or None
 

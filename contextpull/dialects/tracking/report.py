@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .api import OUTCOMES, Note
+from ..api import OUTCOMES, Note
 from .reads import entry
 
 # Unresolved constructs named one by one in the text report, per construct (JSON lists all).
@@ -84,7 +84,7 @@ def text_lines(report: dict, limit: int = TEXT_LIMIT) -> list[str]:
     t = report["totals"]
     lines = [f"{chosen_line(report)}: {t['resolved']} resolved, {t['converted']} converted, {t['unresolved']} unresolved"]
     if "mdx_guess" in report:
-        from .mdx.evidence import summary
+        from ..mdx.evidence import summary
 
         lines.append("  " + summary(report["mdx_guess"]["pages"], report["mdx_guess"]["evidence"]))
     by_construct: dict[str, list[dict]] = {}

@@ -12,8 +12,8 @@ from __future__ import annotations
 import html
 import re
 
-from .syntax import attributes
-from .syntax.fences import outside_inline_code
+from . import attributes
+from .fences import outside_inline_code
 
 # A tag a browser would treat as one: a letter after < (so "a < b" and "<https://x>" are not).
 # Written so that no white space can be read two ways: the form with ``\s+[^<>]*?`` then
