@@ -60,11 +60,11 @@ def clean_env(**extra: str) -> dict[str, str]:
 def quiet_build(docs: Path, out: Path, **kwargs):
     """``build`` with a clean environment (``environ=``, read as the CLI reads its own) and
     warnings collected instead of printed."""
-    from contextpull.settings.environment import read_environment
+    from contextpull.cli.environment import read_environment
 
     warnings: list[str] = []
     environ = kwargs.pop("environ", None)
-    kwargs.setdefault("environment", read_environment(clean_env() if environ is None else environ))
+    kwargs.setdefault("environment", read_environment(clean_env() if environ is None else environ, stamps_time=True))
     report = build(docs, out, warn=warnings.append, **kwargs)
     return report, warnings
 

@@ -18,7 +18,8 @@ from contextpull.config import Settings
 from contextpull.errors import ConfigError
 from contextpull.ingest import workers
 from contextpull.ingest.engine import ingest
-from contextpull.settings.environment import Checkout, Environment, read_environment
+from contextpull.cli.environment import read_environment
+from contextpull.settings.environment import Checkout, Environment
 
 PAGES = {
     "conf.py": "project = 'P'\n",
@@ -80,11 +81,11 @@ def test_reading_the_environment_keeps_only_what_a_run_may_use():
     assert set(env.variables) == {"CONTEXTPULL_JOBS", "CONTEXTPULL_SECTION_MAX_CHARS", "OPENAI_API_KEY"}
     assert "sk-secret" not in repr(env)
     assert read_environment({"CONTEXTPULL_JOBS": "none"}).jobs is None
-    assert env.build_epoch() == 42 and env.epoch_error is None
-    bad = read_environment({"SOURCE_DATE_EPOCH": "yesterday"})
-    assert bad.epoch is None  # an ingest reads it as unset, as it always did
+    assert read_environment({"SOURCE_DATE_EPOCH": " 42 "}, stamps_time=True).epoch == 42
+    bad = {"SOURCE_DATE_EPOCH": "yesterday"}
+    assert read_environment(bad).epoch is None  # an ingest reads it as unset, as it always did
     with pytest.raises(ConfigError, match="SOURCE_DATE_EPOCH must be a whole number"):
-        bad.build_epoch()
+        read_environment(bad, stamps_time=True)  # a build, which stamps its times, refuses it
 
 
 def test_the_model_variables_read_are_the_providers_own():

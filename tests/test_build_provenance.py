@@ -13,7 +13,8 @@ from contextpull.artifact import manifest as manifest_mod
 from contextpull.artifact.source import public_url, read_provenance
 from contextpull.cli import main
 from contextpull.provenance import PROVENANCE_KEYS, Provenance
-from contextpull.settings.environment import Checkout, read_environment
+from contextpull.cli.environment import read_environment
+from contextpull.settings.environment import Checkout
 from git_fixture import COMMIT_ISO, PUBLIC_REMOTE, TAG, make_repo
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")

@@ -14,7 +14,7 @@ from dialect_fakes import use_fake_dialect
 from contextpull.dialects.tracking.reads import READS_KEY
 from contextpull.config import Settings
 from contextpull.ingest.engine import ingest as engine_ingest
-from contextpull.settings.environment import read_environment
+from contextpull.cli.environment import read_environment
 
 
 def ingest(docs, store, environ, dialect="auto"):

@@ -326,7 +326,7 @@ def test_ingest_in_place_reads_again_exactly_the_pages_a_label_change_touches(tm
 
     from contextpull.config import Settings
     from contextpull.ingest.engine import ingest
-    from contextpull.settings.environment import read_environment
+    from contextpull.cli.environment import read_environment
 
     root = _site(tmp_path)
     docs, store, env = root / "docs", tmp_path / "store.sqlite", clean_env()

@@ -1,8 +1,8 @@
 """The library reads no environment (issue 35, "One spine").
 
 Settings and the environment are resolved once where a run starts (the CLI, the MCP server, the
-two library entry points docs/library.md documents as reading ``CONTEXTPULL_*``, the Action's
-``builder/``) and passed down as values (``contextpull/settings/environment.py``), so the bytes
+Action's ``builder/``) and passed down as values (``contextpull/settings/environment.py``); the
+library's entry points take the caller's ``Environment`` as an argument. So the bytes
 of a build follow from its arguments and a worker process cannot read a different
 ``SOURCE_DATE_EPOCH`` from the one the build checked. Found from the source: every
 ``os.environ``, ``os.getenv``/``os.putenv``, ``from os import environ`` and ``environ.get`` of a
@@ -23,8 +23,6 @@ SURFACE_PREFIXES = ("cli/", "server.py")
 # (module path, function) pairs outside the surfaces, each a surface of its own or a copy handed
 # to a child process, never a setting looked up in the library.
 ALLOWED = {
-    # The library entry points (``ingest``, ``artifact.build``) read it once, as the CLI does.
-    ("ingest/api.py", "library_environment"): "docs/library.md: CONTEXTPULL_* variables, keys",
     # A reader without its own embed_fn takes a hosted model's key from the process.
     ("models/embedders.py", "query_vectors"): "the read side's query embedder (Ops, serve)",
     # What a child process starts with: copied whole, never consulted.

@@ -15,7 +15,7 @@ import contextpull.ingest.engine as ingest_mod
 from contextpull.ingest.engine import collect
 from contextpull.writing.records import DocumentRecord, Skipped
 from contextpull.writing.writer import fts_normalize
-from contextpull.settings.environment import read_environment
+from contextpull.cli.environment import read_environment
 from contextpull.text import normalize_for_fts
 
 

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from contextpull.config import Settings
-from contextpull.settings.environment import read_environment
+from contextpull.cli.environment import read_environment
 from contextpull.errors import CheckFailed, ModelSettingError
 from contextpull.ingest.engine import build_record, ingest
 from contextpull.models import summarize

@@ -16,6 +16,7 @@ from ..ingest.api import library_environment, library_settings
 from ..ingest.progress import as_progress
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..settings.environment import Environment
     from .report import BuildReport
 
 
@@ -30,6 +31,7 @@ def build(
     strict: bool = False,
     progress: Any = None,
     warn: Callable[[str], None] | None = None,
+    environment: "Environment | None" = None,
     **settings: Any,
 ) -> "BuildReport":
     """Build the folder ``docs`` into ``out/store.sqlite``, its ``.sha256`` and ``manifest.json``.
@@ -39,14 +41,14 @@ def build(
     details in ``report.golden``; so is a crossed ``max_removed``/``max_shrink`` limit, judged
     against ``base_store`` or else the ``cache`` (``report.guard``). ``cache`` is a previous artifact's store to reuse; ``strict``
     raises ``CheckFailed`` (nothing published) when a file was skipped; ``warn`` receives each
-    warning line (default: stderr). Settings keywords as for ``contextpull.ingest.ingest``,
+    warning line (default: stderr). Settings keywords and ``environment`` as for ``contextpull.ingest.ingest``,
     ``embed_fn`` included.
     Errors: ``InputError``, ``ConfigError``, ``BuildError``; the previous artifact stays as it was.
     """
     from .run import build as run_build
 
     docs = Path(docs)
-    environment = library_environment()  # the library's surface reads the environment, once
+    environment = library_environment(environment)  # the caller's, or none: the library reads none
     resolved, embedder = library_settings("build", docs, settings, environment)
     return run_build(
         docs,

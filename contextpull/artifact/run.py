@@ -75,7 +75,7 @@ def build(
 ) -> BuildReport:
     """Build DOCS into OUT; return the report (exit_code 1 on golden drift). ``embedder`` is a
     library caller's own (``embed_fn``), named by ``settings.embed_model``; else that setting's.
-    ``environment`` is what the caller read from its environment (``settings.environment.read_environment``): the
+    ``environment`` is what the caller read from its environment (``cli.environment.read_environment``): the
     time, the CI checkout, the worker count, the settings variables under ``flags`` and model keys.
 
     Raises ``CheckFailed`` when ``strict`` and a file was skipped (nothing is published), and
@@ -98,7 +98,7 @@ def build(
     settings = with_site(settings, docs, environment)  # the dialect, once, for every attempt and worker
     if workers_for(settings.site, settings.workers):
         prestart_workers()  # the fork server boots while provenance is read and the corpus hashed
-    epoch = environment.build_epoch()  # a bad SOURCE_DATE_EPOCH stops the build here
+    epoch = environment.epoch  # checked where the environment was read
     provenance = read_provenance(docs, environment.checkout, settings.docs_version, epoch)
     # A model summarizer or embedder with an unknown provider, no key or a missing extra fails
     # here, before OUT is touched.

@@ -108,7 +108,7 @@ def read_provenance(docs: Path, checkout: Checkout, version: str | None = None,
     """The provenance of a build of ``docs`` (module docstring); ``version`` is the
     ``docs_version`` setting, ``None`` when not set; ``checkout`` what CI says of the checkout;
     ``epoch`` is ``SOURCE_DATE_EPOCH`` as the surface read and checked it, once
-    (``settings.environment.read_environment``)."""
+    (``cli.environment.read_environment``)."""
     git = _Git(docs)
     inside = _first_line(git("rev-parse", "--is-inside-work-tree"))
     commit = _first_line(git("rev-parse", "--verify", "-q", "HEAD")) if inside == "true" else None

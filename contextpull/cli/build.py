@@ -104,7 +104,7 @@ def build_cmd(docs, out, golden, update_golden, cache, strict, docs_version, bas
     """
     from ..artifact.run import build
     from ..ingest.progress import Progress
-    from ..settings.environment import read_environment
+    from .environment import read_environment
 
     flags = {
         **settings_flags(kwargs), "docs_version": docs_version,
@@ -112,11 +112,13 @@ def build_cmd(docs, out, golden, update_golden, cache, strict, docs_version, bas
     }
     progress = Progress("build", enabled=not as_json)
     try:
+        # the one read of this command's environment; a bad SOURCE_DATE_EPOCH stops the build here
+        environment = read_environment(os.environ, stamps_time=True)
         with terminate_as_interrupt():
             report = build(
                 docs, out, flags=flags, golden=golden, update_golden=update_golden,
                 cache=cache, strict=strict, progress=progress, warn=_warn, base_store=base_store,
-                environment=read_environment(os.environ),  # the one read of this command's environment
+                environment=environment,
             )
     except ContextPullError as exc:
         progress.finish()

@@ -51,7 +51,7 @@ def ingest_command(
     from ..ingest.engine import ingest as run_ingest
     from ..ingest.engine import strict_failure, strict_problems
     from ..ingest.progress import Progress
-    from ..settings.environment import read_environment
+    from .environment import read_environment
 
     environment = read_environment(os.environ)  # the one read of this command's environment
     root = corpus if corpus.is_dir() else None

@@ -83,7 +83,7 @@ def refresh_corpus_store(corpus: Path, summarizer: str | None) -> Path:
     """Incremental ingest of ``corpus`` into its own store; progress to stderr only."""
     from ..ingest.engine import ingest
     from ..settings import resolve_settings
-    from ..settings.environment import read_environment
+    from .environment import read_environment
 
     environment = read_environment(os.environ)
     store = corpus / STORE_IN_CORPUS

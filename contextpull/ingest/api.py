@@ -1,14 +1,15 @@
 """``contextpull.ingest.ingest``: the library entry of the in-place ingest (docs/library.md).
 
 Settings are keyword arguments with the CLI's names and precedence: a keyword stands where a flag
-would, then ``CONTEXTPULL_*`` variables, then ``[tool.contextpull]`` in the corpus's
-``pyproject.toml``, then defaults (system-design.txt section 8), so ``ingest("docs", store)`` and
-``contextpull ingest docs --store store`` write the same store. The engine is imported when the
-function runs, so ``from contextpull.ingest import ingest`` stays cheap.
+would, then the ``CONTEXTPULL_*`` variables of the ``environment`` the caller passes, then
+``[tool.contextpull]`` in the corpus's ``pyproject.toml``, then defaults (system-design.txt
+section 8), so ``ingest("docs", store)`` and ``contextpull ingest docs --store store`` with no
+such variables set write the same store. The engine is imported when the function runs, so
+``from contextpull.ingest import ingest`` stays cheap.
 
-This module and ``contextpull.artifact.api`` are the library's surface: like the CLI, they read
-the process environment, once (``library_environment``), and pass it down as a value; nothing
-below them reads it.
+The library reads no environment: ``environment`` (``settings.environment.Environment``) is what
+the caller took from its own, ``Environment()`` when it passes none (the command line's is
+``cli.environment.read_environment(os.environ)``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from ..errors import ConfigError
 from .progress import as_progress
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..settings.environment import Environment
     from .report import IngestReport
 
 
@@ -34,6 +36,7 @@ def ingest(
     strict: bool = False,
     progress: Any = None,
     exclude: Iterable[str | os.PathLike] = (),
+    environment: "Environment | None" = None,
     **settings: Any,
 ) -> "IngestReport":
     """Bring the store file ``store`` up to date with the folder ``corpus``; return the report.
@@ -45,13 +48,15 @@ def ingest(
     ``max_chars``, ``min_chars``, ``heading_depth``, ``summarizer_name``); any other keyword is
     a ``ConfigError``. ``embed_fn(model, texts) -> vectors`` embeds with the caller's own model,
     stored under the name ``embed_model`` gives it. ``progress`` is a function called with each file's path as it is read.
-    ``strict`` raises ``CheckFailed`` after writing when a file was skipped. Bad input raises
+    ``strict`` raises ``CheckFailed`` after writing when a file was skipped. ``environment`` is
+    what the run takes from the caller's environment (``CONTEXTPULL_*`` settings, model keys,
+    ``SOURCE_DATE_EPOCH``, the CI checkout); none when not given: the library reads none. Bad input raises
     ``InputError``, an unwritable store ``StoreError``.
     """
     from .engine import ingest as run_ingest
 
     corpus = Path(corpus)
-    environment = library_environment()
+    environment = library_environment(environment)
     resolved, embedder = library_settings("ingest", corpus, settings, environment)
     return run_ingest(
         corpus,
@@ -65,12 +70,11 @@ def ingest(
     )
 
 
-def library_environment():
-    """The process environment as a library call's run takes it (docs/library.md: the
-    ``CONTEXTPULL_*`` settings variables, ``SOURCE_DATE_EPOCH``, the CI checkout, model keys)."""
-    from ..settings.environment import read_environment
+def library_environment(environment: "Environment | None") -> "Environment":
+    """The environment a library call runs with: the caller's, or none at all."""
+    from ..settings.environment import Environment
 
-    return read_environment(os.environ)
+    return Environment() if environment is None else environment
 
 
 def library_settings(caller: str, root: Path, keywords: dict[str, Any], environment):

@@ -320,7 +320,7 @@ def ingest(
     ``CheckFailed`` after the store is written. A model summarizer whose provider is unknown or
     whose key is not set in ``environment.variables`` fails here, before anything is read or
     written. ``environment`` is what the caller read from its environment
-    (``settings.environment.read_environment``); ``Environment()`` is a run with none of it.
+    (``cli.environment.read_environment``); ``Environment()`` is a run with none of it.
     """
     started = time.perf_counter()
     corpus, store = Path(corpus), Path(store)

@@ -78,7 +78,7 @@ def endpoint(
     ``unset`` says what leaving the setting unset gives (summaries: the offline default; vectors:
     lexical search only; an evaluation loop: nothing, ``None``), so the suggestion never points
     at something that is not there. ``environ`` holds the variables the caller read from its
-    environment (the surfaces' ``settings.environment.read_environment``): the library reads none.
+    environment (the surfaces' ``cli.environment.read_environment``): the library reads none.
     """
     if spec.provider not in HOSTED:
         raise ModelSettingError(f"{setting}: provider {spec.provider!r} is not a hosted API")
