@@ -13,7 +13,7 @@ _LINES = st.sampled_from([
     "```js", "```", "~~~", "  ```", "1.  ```ts", "- ~~~py", "    indented code", "\tx = `y`", "", " ", "\t",
     "text `code` more", "``a ` b``", "[l](http://x/{y})", "[a](b \"t\") c", "<Tab>", "  </Tab>",
     "import X from './x.mdx'", "import {a, b} from './s.md'", "export const v = 'x'", "export const o = {",
-    "  a: `", "}", "`", "importance", "exported", "{/* c */}", "&amp; \ue000 \ue001", "\ue0003\ue001 an author's own",
+    "  a: `", "}", "`", "importance", "exported", "{/* c */}", "&amp; \ue000 \ue001", "\ue0003\ue001 an author's own", "\ue004 a mark", "x \ue004",
 ])
 
 
@@ -68,3 +68,23 @@ def test_link_targets_are_the_one_character_per_step_reading(text):
     from contextpull.dialects.mdx.mdx_source import _LINK_TARGET
     stepwise = re.compile(r"\]\(((?:[^()\s]|\([^()\s]*\))*(?:\s+\"[^\"]*\")?)\)")
     assert [m.span(1) for m in _LINK_TARGET.finditer(text)] == [m.span(1) for m in stepwise.finditer(text)]
+
+
+def test_a_fence_at_the_margin_is_held_whole_and_keeps_its_lines():
+    """A fenced block at the margin is one placeholder and a mark per further line: notes after
+    it name their source line, its code keeps its indentation inside an indented element, and an
+    author's own mark character reads as written, in prose and in code."""
+    from contextpull.dialects.mdx.mdx import prepare
+    from mdx_helpers import FakeContext
+
+    text = ("# T\n\n```js\nconst a = <B>;\n  x()\n\n```\n\n<Note>\n  Inside, indented.\n\n```py\n    deep()\n```\n"
+            "</Note>\n\nMark \ue004 in prose.\n\n```\n\ue004 in code\n```\n\n<Later>text</Later>\n")
+    codes: list[str] = []
+    masked = mask(text, codes)
+    assert masked.count("\n") == text.count("\n") and len(codes) < 8  # not a placeholder per line
+    ctx = FakeContext()
+    out = prepare(text, ctx)
+    assert "```js\nconst a = <B>;\n  x()\n\n```" in out and "```py\n    deep()\n```" in out
+    assert "Inside, indented." in out and "Mark \ue004 in prose." in out and "```\n\ue004 in code\n```" in out
+    lines = {n.detail.split()[2]: n.line for n in ctx.notes if n.construct == "jsx component"}
+    assert lines == {"<Note>:": 9, "<Later>:": 23}

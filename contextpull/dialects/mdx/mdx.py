@@ -121,7 +121,7 @@ def _block(text: str) -> str:
 def _labelled(label: str, body: str, env: Env) -> str:
     """``labels.labelled``, judged on the body's real text (its code is masked here) and with the
     label alone on its line when the body opens with a nested block (an admonition in a tab)."""
-    first = unmask(body.split("\n", 1)[0], env.codes)
+    first = unmask(body.split("\n", 1)[0], env.codes).split("\n", 1)[0]
     if body.startswith(_BLOCK) or (first.strip() and labelled(label, first).endswith(":\n\n" + first.strip("\n"))):
         return f"{label.strip().rstrip(':')}:\n\n{body}"
     return labelled(label, body)

@@ -47,6 +47,16 @@ class Import:
     exported: str = ""  # for a "value": the name the file exports it under
 
 
+# A fenced block that opens at the margin is held whole, its placeholder on its first line and
+# this mark on each line after, so every step still counts its lines. Nothing can move its lines
+# apart: a JSX body is dedented by the least indentation of its lines, which the opener and the
+# marks (at the margin) make 0, and no step edits a line that holds no markup. Held per line,
+# react.dev's 100,000 code lines cost a placeholder each to write, scan and restore.
+_MORE_MARK = "\ue004"
+_MORE = "\n" + _MORE_MARK
+_MARGIN_FENCE = ("`", "~")
+
+
 def mask(text: str, codes: list[str]) -> str:
     """``text`` with its code replaced by placeholders whose values are appended to ``codes``."""
 
@@ -55,6 +65,11 @@ def mask(text: str, codes: list[str]) -> str:
 
     def per_line(chunk: str) -> str:
         return "\n".join(hold_lines(codes, chunk.split("\n")))
+
+    def code(chunk: str) -> str:
+        if chunk[:1] not in _MARGIN_FENCE:
+            return per_line(chunk)
+        return hold(codes, chunk) + _MORE * chunk.count("\n")
 
     marked: list[str] = []
 
@@ -89,11 +104,13 @@ def mask(text: str, codes: list[str]) -> str:
         return "\n".join(out)
 
     text = hold_openers(codes, text)  # the page's own private-use openers come back as written
+    if _MORE_MARK in text:
+        text = text.replace(_MORE_MARK, hold(codes, _MORE_MARK))
     chunks = split_code(text)
     if _fence_in_template(chunks):
         chunks = split_code(_hold_templates(text, token))
     for is_code, chunk in chunks:
-        marked.append(per_line(chunk) if is_code else prose(chunk))
+        marked.append(code(chunk) if is_code else prose(chunk))
     return "\n".join(marked)
 
 
@@ -252,7 +269,7 @@ def unmask(text: str, codes: list[str]) -> str:
     its own (a link target masked inside an inline code span that runs over lines), so it is
     restored before it is put back: ``mask`` held the page's own openers first, so every opener
     in a piece is one of ``mask``'s."""
-    return restore(text, codes, nested=True)
+    return restore(text.replace(_MORE, "") if _MORE_MARK in text else text, codes, nested=True)
 
 
 def blank_comments(text: str) -> str:
