@@ -204,8 +204,38 @@ def stored_paths(store: Path) -> set[str]:
         con.close()
 
 
-def analyse_store(store: Path, docs: Path, repo: Path) -> dict:
-    """What the stored text shows: markup, leftover includes, file-stem titles."""
+# Generators whose templates write a page's front-matter ``title`` as text (escaped): JSX and Vue
+# interpolation, Go's html/template. A title such as ``<Suspense>`` (react.dev names its component
+# pages so) is what the page's heading shows, not markup. Liquid (Jekyll) and Jinja (mkdocs,
+# Sphinx) themes write it unescaped, so there it still counts.
+TITLES_AS_TEXT = frozenset({"mdx guessed", "docusaurus", "nextra", "vitepress", "starlight", "mintlify", "hugo"})
+_FRONT_TITLE = re.compile(r"""^title:[ \t]*(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\n]|'')*)'|([^\n]*?))[ \t]*$""", _M)
+
+
+def front_matter_title(path: Path) -> str | None:
+    """The ``title:`` of a page's YAML front matter as written (one line, quotes taken off), or None."""
+    try:
+        head = path.read_text(encoding="utf-8", errors="replace")[:20_000]
+    except OSError:
+        return None
+    if not head.startswith("---"):
+        return None
+    end = head.find("\n---", 3)
+    m = _FRONT_TITLE.search(head[: end if end > 0 else 0])
+    if m is None:
+        return None
+    if m.group(1) is not None:
+        return m.group(1).replace('\\"', '"')
+    if m.group(2) is not None:
+        return m.group(2).replace("''", "'")
+    return m.group(3)
+
+
+def analyse_store(store: Path, docs: Path, repo: Path, titles_as_text: bool = False) -> dict:
+    """What the stored text shows: markup, leftover includes, file-stem titles.
+
+    With ``titles_as_text`` (``TITLES_AS_TEXT``), a heading path's first part is not searched for
+    markup when it is the page's front-matter title as written."""
     con = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
     try:
         documents = con.execute("SELECT doc_id, path, title FROM documents").fetchall()
@@ -213,12 +243,20 @@ def analyse_store(store: Path, docs: Path, repo: Path) -> dict:
     finally:
         con.close()
     paths = {doc_id: path for doc_id, path, _ in documents}
+    shown = {}  # doc_id -> the title its generator writes as text
+    if titles_as_text:
+        for doc_id, path, title in documents:
+            if title and front_matter_title(docs / path) == title:
+                shown[doc_id] = title
     by_pattern: collections.Counter[str] = collections.Counter()
     with_markup = with_html = 0
     left = collections.Counter()
     left_existing = collections.Counter()
     for doc_id, heading_path, text in rows:
         prose = outside_code(text)  # once per section: the markup, HTML and include counts share it
+        title = shown.get(doc_id)
+        if title is not None and (heading_path == title or heading_path.startswith(title + " > ")):
+            heading_path = heading_path[len(title):]
         names = _markup_in_prose(heading_path, prose)
         by_pattern.update(names)
         with_markup += bool(names)

@@ -60,7 +60,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from docs_markup import analyse_store, documentation_files, documentation_paths, stored_paths  # noqa: E402
+from docs_markup import TITLES_AS_TEXT, analyse_store, documentation_files, documentation_paths, stored_paths  # noqa: E402
 from precompile import compile_package  # noqa: E402
 
 # name (the folder under --corpora), generator, repository, commit, DOCS inside the checkout
@@ -286,7 +286,7 @@ def measure(name: str, generator: str, url: str, commit: str, docs_rel: str, *, 
             "constructs": construct_counts(last["report"]),
         }
         store = work / name / key / "store.sqlite"
-        result.update(analyse_store(store, docs, repo) if last["rc"] in (0, 1) and store.exists() else
+        result.update(analyse_store(store, docs, repo, generator in TITLES_AS_TEXT) if last["rc"] in (0, 1) and store.exists() else
                       {"sections": 0, "sections_with_markup": 0, "markup_share": 0.0, "markup_by_pattern": {},
                        "sections_with_html_tags": 0, "includes_left": 0, "includes_left_target_exists": 0,
                        "includes_left_by_construct": {}, "stem_titles": 0, "stem_title_examples": []})

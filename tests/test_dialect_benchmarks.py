@@ -36,6 +36,43 @@ def test_markup_counts_outside_code_only(heading_path, text, expected):
     assert docs_markup.markup_in(heading_path, text) == expected
 
 
+@pytest.mark.parametrize(("front", "title"), [
+    ("---\ntitle: <Suspense>\n---\n", "<Suspense>"),
+    ("---\ntitle: '<Tabs> and ''quotes'''\n---\n", "<Tabs> and 'quotes'"),
+    ('---\nid: x\ntitle: "<Note> \\"here\\""\n---\n', '<Note> "here"'),
+    ("---\nid: x\n---\ntitle: <Body>\n", None),  # after the front matter: text, not a title
+    ("title: <NoFront>\n", None),
+])
+def test_front_matter_title_reads_the_title_as_written(tmp_path, front, title):
+    page = tmp_path / "page.md"
+    page.write_text(front + "\n# Body\n")
+    assert docs_markup.front_matter_title(page) == title
+
+
+def test_a_front_matter_title_counts_as_markup_only_where_the_generator_writes_it_unescaped(tmp_path):
+    import sqlite3
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "suspense.md").write_text("---\ntitle: <Suspense>\n---\n\nText.\n")
+    (docs / "other.md").write_text("# <Other>\n\nText.\n")
+    store = tmp_path / "store.sqlite"
+    con = sqlite3.connect(store)
+    con.executescript(
+        "CREATE TABLE documents (doc_id INTEGER, path TEXT, title TEXT);"
+        "CREATE TABLE sections (doc_id INTEGER, ordinal INTEGER, heading_path TEXT, text TEXT);"
+        "INSERT INTO documents VALUES (1, 'suspense.md', '<Suspense>'), (2, 'other.md', '<Other>');"
+        "INSERT INTO sections VALUES (1, 0, '<Suspense>', 'Text.'), (1, 1, '<Suspense> > Props', 'Text.'),"
+        " (1, 2, '<Suspense> > Props {#props}', 'Text.'), (2, 0, '<Other>', 'Text.');")
+    con.commit()
+    con.close()
+    escaped = docs_markup.analyse_store(store, docs, tmp_path, titles_as_text=True)
+    raw = docs_markup.analyse_store(store, docs, tmp_path)
+    # the title as written is text; markup in a heading below it and a Markdown heading's is not
+    assert (escaped["sections_with_markup"], raw["sections_with_markup"]) == (2, 4)
+    assert "mdx guessed" in docs_markup.TITLES_AS_TEXT and "jekyll" not in docs_markup.TITLES_AS_TEXT
+
+
 def test_includes_count_in_code_only_where_the_generator_expands_them_there():
     text = ("```rust\n{{#include ../listings/a.rs:here}}\n```\n\n```liquid\n{% include footer.html %}\n```\n"
             "{% include note.html %}\n`{{% include \"x.md\" %}}` and {{% include \"/_common/y.md\" %}}\n")
