@@ -109,6 +109,27 @@ def test_a_page_of_long_address_runs_is_read_line_by_line(tmp_path):
     assert text.count("{%") == 100 * 4999 and text.endswith("After.")  # each line: 4,999 and a "{"
 
 
+def test_a_paragraph_of_thousands_of_addresses_is_read_line_by_line(tmp_path):
+    # 100 lines of 9,999 characters of "<!--@include:": docutils finds an e-mail address in each
+    # "!--@include" and recursed once per address until Python's limit (a named skip after a
+    # second of work); the page is read the simpler way, named, its text kept.
+    run = "\n".join(("<!--@include:" * 800)[:9999] for _ in range(100))
+    ctx = FakeContext(tmp_path)
+    doc = parse_rst(f"Hostile\n=======\n\n{run}\n\nAfter.\n", ctx)
+    assert [b.text for b in doc.blocks if isinstance(b, Heading)] == ["Hostile"]
+    assert [(c, o, line) for c, o, line, _ in ctx.notes] == [("rst page", "unresolved", 0)]
+    assert "more than 400 addresses" in ctx.notes[0][3]
+    text = "\n".join(b.text for b in doc.blocks if isinstance(b, Paragraph))
+    assert text.count("@include") == 100 * (9999 // 13) and text.endswith("After.")
+
+
+def test_a_paragraph_of_a_few_hundred_addresses_stays_with_docutils(tmp_path):
+    page = "Title\n=====\n\n" + " ".join(f"dev{k}@example.org" for k in range(400)) + "\n"
+    ctx = FakeContext(tmp_path)
+    doc = parse_rst(page, ctx)
+    assert ctx.notes == [] and "dev399@example.org" in doc.blocks[-1].text
+
+
 def test_prose_and_addresses_stay_with_docutils(tmp_path):
     page = "Title\n=====\n\n" + "Read https://example.com/a/b-c/d.html or ask me@example.org today.\n\n" * 2000
     ctx = FakeContext(tmp_path)

@@ -118,6 +118,8 @@ def parse_rst(text: str, ctx: Context) -> ParsedDocument:
         why = f"{len(text):,} characters, over the {rst_lines.DOCUTILS_LIMIT:,} docutils reads in time"
     elif address_cost(text) > ADDRESS_RUN_BUDGET:
         why = "runs of address characters (a URI or e-mail address) docutils would read in time quadratic in their length"
+    elif most_addresses(text) > PARAGRAPH_ADDRESSES:
+        why = f"a paragraph of more than {PARAGRAPH_ADDRESSES} addresses, which docutils reads one level of recursion each"
     if why:
         ctx.note("rst page", "unresolved", 0, f"{why}: read line by line (titles, code, admonitions; other markup as text)")
         stem = posixpath.splitext(posixpath.basename(ctx.path))[0]
@@ -199,6 +201,23 @@ def address_cost(text: str) -> int:
     # 333,000 short runs ("{{<" repeated) took 0.18 s the other way.
     lengths = Counter(map(len, _ADDRESS_RUN.findall(text)))
     return sum(length * length * count for length, count in lengths.items())
+
+
+# docutils reads the standalone addresses of a run of text by recursion, one level per address
+# found (``Inliner.implicit_inline``), so a paragraph of thousands (a megabyte of
+# ``<!--@include:``, each ``!--@include`` an e-mail address to it) runs past Python's recursion
+# limit after a second of work, and the page was a named skip. A paragraph with more ``@`` and
+# ``://`` than this is read line by line instead: its text kept, in time linear in its length.
+PARAGRAPH_ADDRESSES = 400
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+
+
+def most_addresses(text: str) -> int:
+    """The most ``@`` and ``://`` one paragraph (a run of lines between blank ones) holds: a bound
+    on the addresses docutils finds in one run of its text."""
+    if text.count("@") + text.count("://") <= PARAGRAPH_ADDRESSES:
+        return 0
+    return max(part.count("@") + part.count("://") for part in _PARAGRAPH_BREAK.split(text))
 
 
 def _long_line(text: str) -> int:
