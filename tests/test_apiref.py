@@ -511,3 +511,27 @@ def test_the_reader_drops_what_it_holds_past_its_bound_and_reads_the_same(tmp_pa
         assert read_document(data, "markdown", name[:-3], name, *_with_api(site, fresh)) == kept
         held.append(small.loaded)
     assert held[0] is not held[1]  # b.md started from an empty reader
+
+
+def test_griffe_is_imported_before_the_workers_only_where_the_configuration_names_the_plugin(tmp_path):
+    """A mkdocs site without mkdocstrings, or a Sphinx project without autodoc, does not pay for
+    importing griffe in the process that starts the workers; one that names it does, and a page
+    that names an API object on a site whose configuration does not still gets its objects."""
+    import subprocess
+
+    plain = write_site(tmp_path / "plain", {"mkdocs.yml": "site_name: Plain\n", "docs/index.md": "# Hi\n"})
+    with_plugin = _mkdocs(tmp_path, "# API\n")
+    sphinx = write_site(tmp_path / "sphinx", {"docs/conf.py": "extensions = ['sphinx.ext.autodoc']\n",
+                                              "docs/index.rst": "Hi\n==\n"})
+    probe = ("import sys; from pathlib import Path; from contextpull.ingest.engine import with_site;"
+             "from contextpull.settings import Settings;"
+             "s = with_site(Settings(), Path(sys.argv[1])).site;"
+             "print(s.dialect, s.api_reference, 'griffe' in sys.modules)")
+    seen = [subprocess.run([sys.executable, "-c", probe, str(docs)], capture_output=True, text=True,
+                           check=True).stdout.split() for docs in (plain / "docs", with_plugin / "docs", sphinx / "docs")]
+    assert seen == [["mkdocs", "True", "False"], ["mkdocs", "True", "True"], ["sphinx", "True", "True"]]
+
+    unnamed = write_site(tmp_path / "unnamed", {"mkdocs.yml": "site_name: Harbour\n",
+                                                "docs/api.md": "# API\n\n::: harbour.berth\n", **PACKAGE})
+    build_json(unnamed / "docs", tmp_path / "out")
+    assert "API > Berth > moor" in [h for h, _ in _sections(tmp_path / "out" / "store.sqlite", "api.md")]

@@ -15,11 +15,15 @@ this room imports no dialect.
 """
 
 
-def preload() -> bool:
-    """Whether API pages can be read from source here: griffe and the renderers imported in the
-    process that starts the workers, so a forked worker does not import them again (0.1 s on
-    fastapi). False where griffelib is missing (it needs Python 3.11): ``:::`` and autodoc lines
-    are then read as when the setting is off."""
+def preload(now: bool = True) -> bool:
+    """Whether API pages can be read from source here: False where griffelib is missing (it
+    needs Python 3.11), and ``:::`` and autodoc lines are then read as when the setting is off.
+    With ``now``, griffe and the renderers are imported in the process that starts the workers,
+    so a forked worker does not import them again (0.1 s on fastapi)."""
+    if not now:
+        from importlib.util import find_spec
+
+        return find_spec("griffe") is not None
     try:
         import griffe  # noqa: F401
     except ImportError:

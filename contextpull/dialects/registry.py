@@ -52,6 +52,11 @@ class Dialect:
     # Whether its pages name API objects its generator renders from the code (mkdocstrings'
     # ``:::``, Sphinx's autodoc), read from source when the build's setting says so (issue 37).
     api_reference: bool = False
+    # The words in its configuration file that name the plugin or extension rendering them
+    # (``mkdocstrings``, ``sphinx.ext.autodoc``): griffe is imported before the workers start only
+    # on a site whose configuration holds one. Elsewhere that import (0.06-0.09 s) went to every
+    # build for nothing; a page that names an API object there all the same imports it itself.
+    api_plugins: tuple[str, ...] = ()
     # Whether its configuration file counts only where no other generator's is found, in any
     # folder the search looks in: GitBook's ``.gitbook.yaml`` is a sync setting that stays behind
     # when a project moves to another generator (Redux keeps one beside ``website/``'s Docusaurus).
@@ -70,7 +75,7 @@ class Dialect:
 DIALECTS = (
     Dialect(
         "mkdocs", ("mkdocs.yml", "mkdocs.yaml"), "mkdocs.dialect", api_reference=True,
-        split_configs=("mkdocs-*.yml", "mkdocs-*.yaml"), inherits="INHERIT",
+        api_plugins=("mkdocstrings",), split_configs=("mkdocs-*.yml", "mkdocs-*.yaml"), inherits="INHERIT",
     ),
     Dialect(
         "docusaurus",
@@ -92,7 +97,7 @@ DIALECTS = (
     Dialect("mdbook", ("book.toml",), "mdbook.dialect"),
     Dialect(
         "sphinx", ("conf.py",), "sphinx.dialect", config_beside_pages=True, below_docs=("source",),
-        api_reference=True,
+        api_reference=True, api_plugins=("sphinx.ext.autodoc", "sphinx.ext.autosummary"),
     ),
     Dialect(
         "jekyll", ("_config.yml", "_config.yaml"), "jekyll.dialect", config_beside_pages=True,

@@ -41,7 +41,7 @@ from .documents import documents
 from .update import apply_corpus
 from ..apiref import preload as preload_apiref
 from ..dialects.tracking.reads import expected_sha, guessed_mdx, reads_dialect
-from ..dialects.registry import API_DIALECTS
+from ..dialects.registry import API_DIALECTS, dialect as dialect_row
 from ..parsing.parse import kind_for, parse_file
 from ..writing.records import DocumentRecord, NotAPage, PreparedRecord, Skipped
 from ..writing.section import section_document
@@ -154,9 +154,23 @@ def with_site(settings: Settings, corpus: Path, environment: Environment = Envir
     site = detect_site(Path(corpus), settings.dialect)
     if environment.epoch is not None:
         site = replace(site, epoch=environment.epoch)
-    if settings.api_reference and site.dialect in API_DIALECTS and site.repo_root and preload_apiref():
+    if settings.api_reference and site.dialect in API_DIALECTS and site.repo_root \
+            and preload_apiref(now=_names_api_plugin(site)):
         site = replace(site, api_reference=True)
     return replace(settings, site=site, workers=environment.jobs)
+
+
+def _names_api_plugin(site) -> bool:
+    """Whether the site's configuration file names a plugin that renders API pages
+    (``Dialect.api_plugins``); True when it cannot be read, so the import is made as before."""
+    plugins = dialect_row(site.dialect).api_plugins
+    if not site.config_file:
+        return False
+    try:
+        text = Path(site.repo_root, site.config_file).read_bytes()
+    except OSError:
+        return True
+    return any(name.encode() in text for name in plugins)
 
 
 def open_reader(settings: Settings):
