@@ -290,13 +290,14 @@ def parse(text: str, expressions: bool = True) -> tuple[list, list[tuple[str, in
             else:
                 _close(stack, k, root, problems)
             continue
+        if not self_closing and len(stack) >= MAX_NESTING:
+            problems.append((f"<{name}> nested deeper than {MAX_NESTING}", start))
+            children().append(text[start:end])
+            continue
         alone = _blank_to_line_edge(text, start - 1, -1) and _blank_to_line_edge(text, end, 1)
         element = Element(name, attrs, start, alone, text[start:end])
         if self_closing:
             children().append(element)
-        elif len(stack) >= MAX_NESTING:
-            problems.append((f"<{name}> nested deeper than {MAX_NESTING}", start))
-            children().append(text[start:end])
         else:
             stack.append(element)
     children().append(text[last:])

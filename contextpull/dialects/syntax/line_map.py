@@ -32,6 +32,11 @@ class LineMap:
     def line(self, offset: int) -> int:
         return self.first + self.index(offset)
 
+    def lines(self, offsets: list[int]) -> list[int]:
+        """``line`` of each offset, in one comprehension."""
+        starts, first = self.starts, self.first - 1
+        return [first + bisect.bisect_right(starts, offset) for offset in offsets]
+
 
 def numbered(chunks: Iterable[tuple[bool, str]], first: int = 1) -> Iterator[tuple[int, bool, str]]:
     """(first line, is_code, chunk) for chunks that joined with newlines make the text
