@@ -222,3 +222,35 @@ def test_this_process_takes_back_a_batch_no_worker_has_begun_while_it_waits(monk
     out = list(workers.ordered_map(whole, jobs, workers=1, min_jobs=1, halves=(_slow_first_half, second)))
     assert out == list(range(24))
     assert os.getpid() in where and any(pid != os.getpid() for pid in where)  # both parsed some
+
+
+def test_a_folder_whose_first_pages_show_mdx_is_read_with_a_worker(tmp_path, monkeypatch):
+    """Under ``auto`` with no generator configuration, a sample of the first Markdown pages says
+    whether the MDX rules will read the site: then it gets a worker as a generator's site does.
+    The store is the same either way; only the process count follows the sample."""
+    from pathlib import Path
+
+    from contextpull.dialects.mdx import evidence
+    from contextpull.ingest import workers
+    from contextpull.ingest.engine import with_site
+    from contextpull.settings import Settings
+
+    monkeypatch.setattr(workers, "usable_cores", lambda: 2)
+    plain, mdx, late = tmp_path / "plain", tmp_path / "mdx", tmp_path / "late"
+    for folder in (plain, mdx, late):
+        (folder / ".hidden").mkdir(parents=True)
+        (folder / ".hidden" / "a.md").write_text("<Note>hidden pages are not read</Note>\n")
+    (plain / "a.md").write_text("# A\n\nList<String> and `<Tabs>` in code.\n")
+    (mdx / "sub").mkdir()
+    (mdx / "a.md").write_text("# A\n\nPlain.\n")
+    (mdx / "sub" / "b.md").write_text("# B\n\n<Note>\nRead me.\n</Note>\n")
+    for k in range(evidence.SAMPLE_PAGES):  # the evidence comes after the sample ends
+        (late / f"p{k:02}.md").write_text("# P\n")
+    (late / "z.md").write_text("<Note>late</Note>\n")
+
+    sites = {name: with_site(Settings(), Path(folder)).site for name, folder in
+             (("plain", plain), ("mdx", mdx), ("late", late))}
+    assert {name: (s.guess_mdx, s.mdx_seen) for name, s in sites.items()} == {
+        "plain": (True, False), "mdx": (True, True), "late": (True, False)}
+    assert [workers.workers_for(sites[n]) for n in ("plain", "mdx", "late")] == [0, 1, 0]
+    assert workers.workers_for(sites["mdx"], 1) == 0  # CONTEXTPULL_JOBS decides when set

@@ -61,6 +61,10 @@ class Site:
     # Whether a ``.md`` page showing MDX's own syntax is read as MDX (``mdx.evidence``): the
     # ``auto`` setting found no generator configuration, so only the page's content can say.
     guess_mdx: bool = False
+    # Whether the first Markdown pages of such a site show MDX (``mdx.evidence.seen_in``): then
+    # its reading is the MDX rules' Python work, which a worker takes off the writing process as
+    # it does for a generator's site. Only how many processes read the site depends on it.
+    mdx_seen: bool = False
 
     @property
     def reading(self) -> str:

@@ -154,6 +154,10 @@ def with_site(settings: Settings, corpus: Path, environment: Environment = Envir
     site = detect_site(Path(corpus), settings.dialect)
     if environment.epoch is not None:
         site = replace(site, epoch=environment.epoch)
+    if site.guess_mdx and environment.jobs is None:
+        from ..dialects.mdx.evidence import seen_in
+
+        site = replace(site, mdx_seen=seen_in(site.docs_root))
     if settings.api_reference and site.dialect in API_DIALECTS and site.repo_root \
             and preload_apiref(now=_names_api_plugin(site)):
         site = replace(site, api_reference=True)

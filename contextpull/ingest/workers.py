@@ -121,7 +121,7 @@ def prestart() -> None:
 def workers_for(site, jobs: int | None = None) -> int:
     """``worker_count`` for a run over ``site`` (a ``dialects.api.Site``, None for none) that
     asked for ``jobs`` workers (``Settings.workers``; None: none asked for)."""
-    return worker_count(jobs, reads_dialect=site is not None and site.dialect != "plain")
+    return worker_count(jobs, reads_dialect=site is not None and (site.dialect != "plain" or site.mdx_seen))
 
 
 def usable_cores() -> int:

@@ -21,6 +21,7 @@ A byte pattern rules out most pages before anything is decoded, and every scan i
 
 from __future__ import annotations
 
+import os
 import re
 
 from ..syntax.fences import outside_inline_code, split_code
@@ -55,6 +56,35 @@ def evidence(data: bytes) -> dict[str, int]:
         if not is_code:
             outside_inline_code(blank_comments(chunk), lambda part: prose.append(part) or part)
     return _count(_INDENTED.sub("\n", "\n" + "\n".join(prose))[1:])
+
+
+# How much of a site ``seen_in`` looks at: the first pages in path order, the head of each.
+SAMPLE_PAGES = 32
+SAMPLE_BYTES = 32_768
+
+
+def seen_in(docs: str) -> bool:
+    """Whether one of the first ``SAMPLE_PAGES`` ``.md`` pages under ``docs`` (in path order,
+    hidden names left out as a build leaves them) shows MDX in its first ``SAMPLE_BYTES``. It
+    decides only whether a worker reads the site (``ingest.workers.workers_for``), never how a
+    page is read, so a sample serves; a folder that cannot be listed or read says no."""
+    seen = 0
+    for top, folders, files in os.walk(docs):
+        folders[:] = sorted(f for f in folders if not f.startswith("."))
+        for name in sorted(files):
+            if name.startswith(".") or not name.endswith(".md"):
+                continue
+            try:
+                with open(os.path.join(top, name), "rb") as page:
+                    head = page.read(SAMPLE_BYTES)
+            except OSError:
+                continue
+            if evidence(head):
+                return True
+            seen += 1
+            if seen >= SAMPLE_PAGES:
+                return False
+    return False
 
 
 def _count(text: str) -> dict[str, int]:
