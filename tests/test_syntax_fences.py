@@ -4,6 +4,8 @@ sizes at which a scanner that reads a line or the text again per opener would ta
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -97,3 +99,33 @@ def test_the_written_fence_is_longer_than_any_run_inside():
     code = "a ````` b " + "`" * 100_000
     assert fences.fenced(code, "md").startswith("`" * 100_001 + "md\n")
     assert fences.fenced("x", "") == "```\nx\n```"
+
+
+_CLOSER_LINE = re.compile(r"\n[^\S\n]*(`{3,}|~{3,})[^\S\n]*(?=\n|\Z)")
+
+
+def _closing_line_end_by_pattern(text: str, at: int, marker: str) -> int:
+    """The closing rule as one pattern over the lines, the reading ``split_code`` had."""
+    while True:
+        found = _CLOSER_LINE.search(text, at)
+        if found is None:
+            return len(text)
+        if found.group(1)[0] == marker[0] and len(found.group(1)) >= len(marker):
+            return found.end()
+        at = found.end()
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet="`~ \n\tax\u00a0\r", max_size=40), st.sampled_from(["```", "````", "~~~", "~~~~~"]))
+def test_the_closing_line_search_is_the_line_pattern(body, marker):
+    from contextpull.dialects.syntax.fences import _closing_line_end
+
+    text = "```\n" + body
+    assert _closing_line_end(text, 3, marker) == _closing_line_end_by_pattern(text, 3, marker)
+
+
+def test_a_megabyte_line_of_runs_that_do_not_close_is_passed_over():
+    from contextpull.dialects.syntax.fences import split_code
+
+    text = "```\n" + "a```" * 250_000 + "\n```\nafter"
+    assert split_code(text) == [(True, text[: -len("\nafter")]), (False, "after")]

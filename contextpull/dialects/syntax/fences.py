@@ -50,21 +50,30 @@ def split_code(text: str) -> list[tuple[bool, str]]:
 # is searched for quickly; ``^`` with MULTILINE is tried at every position).
 _FIRST_LINE_OPEN = re.compile(r"[ \t]*(`{3,}|~{3,})")
 _LINE_OPEN = re.compile(r"\n[ \t]*(`{3,}|~{3,})")
-# A line holding one run and white space only (``str.isspace``, as ``str.strip`` reads it).
-_RUN_LINE = re.compile(r"\n[^\S\n]*(`{3,}|~{3,})[^\S\n]*(?=\n|\Z)")
-
 
 def _closing_line_end(text: str, at: int, marker: str) -> int:
     """Where the line closing ``marker`` ends, searching from the newline at ``at`` (the text's
-    end when none closes). Runs of the other character, or shorter, are passed over."""
-    while True:
-        found = _RUN_LINE.search(text, at)
-        if found is None:
-            return len(text)
-        run = found.group(1)
-        if run[0] == marker[0] and len(run) >= len(marker):
-            return found.end()
-        at = found.end()
+    end when none closes): a line of white space, a run of ``marker``'s character at least as
+    long, white space. Runs of three of that character are found by ``str.find`` (a code block's
+    lines hold few), and a line that holds one but does not close is passed over whole, so the
+    search is one pass however the lines are made."""
+    n = len(text)
+    char = marker[0]
+    three = char * 3
+    pos = at + 1  # the first line after the opener starts here
+    while pos <= n:
+        k = text.find(three, pos)
+        if k < 0:
+            return n
+        start = text.rfind("\n", pos - 1, k) + 1
+        end = text.find("\n", k)
+        end = n if end < 0 else end
+        rest = text[k:end]
+        after = rest.lstrip(char)
+        if len(rest) - len(after) >= len(marker) and not text[start:k].strip() and not after.strip():
+            return end
+        pos = end + 1
+    return n
 
 
 def prose_lines(lines: list[str]) -> Iterator[int]:
