@@ -254,3 +254,22 @@ def test_a_folder_whose_first_pages_show_mdx_is_read_with_a_worker(tmp_path, mon
         "plain": (True, False), "mdx": (True, True), "late": (True, False)}
     assert [workers.workers_for(sites[n]) for n in ("plain", "mdx", "late")] == [0, 1, 0]
     assert workers.workers_for(sites["mdx"], 1) == 0  # CONTEXTPULL_JOBS decides when set
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_the_mdx_sample_never_opens_a_pipe_or_follows_a_link(tmp_path):
+    """A named pipe called ``a.md`` would block an ``open``; a link may lead out of the
+    repository. The sample passes both over, in a child process bounded in time."""
+    import subprocess
+    import sys
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    os.mkfifo(docs / "a.md")
+    outside = tmp_path / "outside.md"
+    outside.write_text("<Note>outside the docs</Note>\n")
+    os.symlink(outside, docs / "b.md")
+    (docs / "c.md").write_text("# Plain\n")
+    probe = "import sys; from contextpull.dialects.mdx.evidence import seen_in; print(seen_in(sys.argv[1]))"
+    done = subprocess.run([sys.executable, "-c", probe, str(docs)], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "False", done.stderr

@@ -24,6 +24,7 @@ from __future__ import annotations
 import os
 import re
 
+from ...bounded_read import open_regular
 from ..syntax.fences import outside_inline_code, split_code
 from .mdx_source import blank_comments
 
@@ -67,17 +68,20 @@ def seen_in(docs: str) -> bool:
     """Whether one of the first ``SAMPLE_PAGES`` ``.md`` pages under ``docs`` (in path order,
     hidden names left out as a build leaves them) shows MDX in its first ``SAMPLE_BYTES``. It
     decides only whether a worker reads the site (``ingest.workers.workers_for``), never how a
-    page is read, so a sample serves; a folder that cannot be listed or read says no."""
+    page is read, so a sample serves; a folder that cannot be listed or read says no. Links are
+    passed over (one may lead out of the repository) and a page is opened only if it is a regular
+    file, without blocking, so a named pipe called ``x.md`` cannot stall the build here."""
     seen = 0
     for top, folders, files in os.walk(docs):
         folders[:] = sorted(f for f in folders if not f.startswith("."))
         for name in sorted(files):
-            if name.startswith(".") or not name.endswith(".md"):
+            path = os.path.join(top, name)
+            if name.startswith(".") or not name.endswith(".md") or os.path.islink(path):
                 continue
             try:
-                with open(os.path.join(top, name), "rb") as page:
+                with open_regular(path) as page:
                     head = page.read(SAMPLE_BYTES)
-            except OSError:
+            except OSError:  # NotRegularFile included
                 continue
             if evidence(head):
                 return True
