@@ -166,12 +166,16 @@ def with_site(settings: Settings, corpus: Path, environment: Environment = Envir
 
 def _names_api_plugin(site) -> bool:
     """Whether the site's configuration file names a plugin that renders API pages
-    (``Dialect.api_plugins``); True when it cannot be read, so the import is made as before."""
+    (``Dialect.api_plugins``); True when it cannot be read, so the import is made as before.
+    Read through the site's door, as the reader reads it: guarded, bounded, never blocking."""
+    from ..bounded_read import CONFIG_FILE_LIMIT
+    from ..dialects.door import SiteDoor
+
     plugins = dialect_row(site.dialect).api_plugins
     if not site.config_file:
         return False
     try:
-        text = Path(site.repo_root, site.config_file).read_bytes()
+        text = SiteDoor(site.repo_root).read(site.config_file, CONFIG_FILE_LIMIT)
     except OSError:
         return True
     return any(name.encode() in text for name in plugins)
