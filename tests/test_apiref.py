@@ -523,7 +523,7 @@ def test_griffe_is_imported_before_the_workers_only_where_the_configuration_name
     with_plugin = _mkdocs(tmp_path, "# API\n")
     sphinx = write_site(tmp_path / "sphinx", {"docs/conf.py": "extensions = ['sphinx.ext.autodoc']\n",
                                               "docs/index.rst": "Hi\n==\n"})
-    probe = ("import sys; from pathlib import Path; from contextpull.ingest.engine import with_site;"
+    probe = ("import sys; from pathlib import Path; from contextpull.ingest.site import with_site;"
              "from contextpull.settings import Settings;"
              "s = with_site(Settings(), Path(sys.argv[1])).site;"
              "print(s.dialect, s.api_reference, 'griffe' in sys.modules)")

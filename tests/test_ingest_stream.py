@@ -232,7 +232,7 @@ def test_a_folder_whose_first_pages_show_mdx_is_read_with_a_worker(tmp_path, mon
 
     from contextpull.dialects.mdx import evidence
     from contextpull.ingest import workers
-    from contextpull.ingest.engine import with_site
+    from contextpull.ingest.site import with_site
     from contextpull.settings import Settings
 
     monkeypatch.setattr(workers, "usable_cores", lambda: 2)

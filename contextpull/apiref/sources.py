@@ -39,7 +39,7 @@ class _Loaded:
 
 class ApiReference:
     """One build's view of the repository's Python source: griffe's collections and the modules
-    parsed so far. Built once per build (``ingest.engine.with_site``) from the site's repository
+    parsed so far. Built once per build (``ingest.site.with_site``) from the site's repository
     root; carried to worker processes without what it parsed."""
 
     def __init__(self, repo_root: str, limits: Limits | None = None, include_limit: int | None = None) -> None:

@@ -33,9 +33,10 @@ from typing import Any
 
 from ..settings import Settings, resolve_settings
 from ..settings.environment import Environment
-from ..ingest.engine import load_embedder, with_site
+from ..ingest.engine import load_embedder
+from ..ingest.site import with_site
 from ..ingest.workers import prestart as prestart_workers, workers_for
-from ..errors import CheckFailed, ConfigError, InputError, NoUsableDocuments
+from ..errors import CheckFailed, ConfigError, NoUsableDocuments
 from . import build_file
 from .build_job import BuildJob
 from .cache import CacheRejected, open_cache

@@ -24,7 +24,7 @@ import itertools
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -39,9 +39,8 @@ from .summaries import SummaryStage, wants_model
 from .target import StoreTarget
 from .documents import documents
 from .update import apply_corpus
-from ..apiref import preload as preload_apiref
+from .site import open_reader, with_site
 from ..dialects.tracking.reads import expected_sha, guessed_mdx, reads_dialect
-from ..dialects.registry import API_DIALECTS, dialect as dialect_row
 from ..parsing.parse import kind_for, parse_file
 from ..writing.records import DocumentRecord, NotAPage, PreparedRecord, Skipped
 from ..writing.section import section_document
@@ -140,59 +139,6 @@ def _stem(path: str) -> str:
     name = path.rsplit("/", 1)[-1]
     dot = name.rfind(".")
     return name[:dot] if dot > 0 else name
-
-
-def with_site(settings: Settings, corpus: Path, environment: Environment = Environment()) -> Settings:
-    """``settings`` with the ``Site`` its ``dialect`` setting resolves to for ``corpus`` and the
-    worker count ``environment`` asks for (once per run, in the main process; the workers get
-    both inside the settings). The site carries the run's ``SOURCE_DATE_EPOCH``, the one the
-    Sphinx ``date`` directive shows, so a worker never reads the variable again."""
-    if settings.site is not None:
-        return settings
-    from ..dialects.detect import detect_site
-
-    site = detect_site(Path(corpus), settings.dialect)
-    if environment.epoch is not None:
-        site = replace(site, epoch=environment.epoch)
-    if site.guess_mdx and environment.jobs is None:
-        from ..dialects.mdx.evidence import seen_in
-
-        site = replace(site, mdx_seen=seen_in(site.docs_root))
-    if settings.api_reference and site.dialect in API_DIALECTS and site.repo_root \
-            and preload_apiref(now=_names_api_plugin(site)):
-        site = replace(site, api_reference=True)
-    return replace(settings, site=site, workers=environment.jobs)
-
-
-def _names_api_plugin(site) -> bool:
-    """Whether the site's configuration file names a plugin that renders API pages
-    (``Dialect.api_plugins``); True when it cannot be read, so the import is made as before.
-    Read through the site's door, as the reader reads it: guarded, bounded, never blocking."""
-    from ..bounded_read import CONFIG_FILE_LIMIT
-    from ..dialects.door import SiteDoor
-
-    plugins = dialect_row(site.dialect).api_plugins
-    if not site.config_file:
-        return False
-    try:
-        text = SiteDoor(site.repo_root).read(site.config_file, CONFIG_FILE_LIMIT)
-    except OSError:
-        return True
-    return any(name.encode() in text for name in plugins)
-
-
-def open_reader(settings: Settings):
-    """The site of ``settings`` opened for one build (``dialects.site_reader``): built once here,
-    handed to the page rules and, with the per-document work, to each worker once. A plain site
-    gets one too: its ``.rst``, ``.ipynb`` and ``.mdx`` documents are read through the dialects'
-    shared readers, and what they share (a label table) must be built once, not per document.
-    Opening one loads no dialect's module."""
-    site = settings.site
-    if site is None:
-        return None
-    from ..dialects.site_reader import open_site
-
-    return open_site(site)
 
 
 def build_record(

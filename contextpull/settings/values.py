@@ -46,7 +46,7 @@ class Settings:
     # the module files a page read are in its fingerprint. ``False`` builds what 0.4 built.
     api_reference: bool = field(default=True, metadata={"recorded": False})
     # The ``contextpull.dialects.api.Site`` the setting resolved to for one corpus, set by the
-    # build (``ingest.engine.with_site``) so worker processes receive it with the settings.
+    # build (``ingest.site.with_site``) so worker processes receive it with the settings.
     site: Any = field(default=None, metadata={"recorded": False, "setting": False})
     # Worker processes the caller's environment asked for (``CONTEXTPULL_JOBS``, read at the
     # surface: contextpull/settings/environment.py), set with ``site``; None lets the run decide.
