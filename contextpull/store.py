@@ -133,12 +133,6 @@ class Store:
     def corpus_fingerprint(self) -> str | None:
         return self.meta.get("corpus_fingerprint")
 
-    def counts(self) -> tuple[int, int]:
-        """(documents, sections)."""
-        docs = self.conn.execute("SELECT count(*) FROM documents").fetchone()[0]
-        secs = self.conn.execute("SELECT count(*) FROM sections").fetchone()[0]
-        return docs, secs
-
 
 _MMAP_BYTES = 1 << 30  # read through the OS page cache: a whole-corpus grep scan is ~35% faster
 
