@@ -23,16 +23,17 @@ from typing import NamedTuple
 MAX_OPEN = 64
 
 # (start, end) per comment style; group 1 is the rest of the line (the name, with what closes the
-# comment), cut down by ``_name``.
+# comment), cut down by ``_name``. Each is matched at a line's start; ``\A`` says so in the pattern
+# too, so one searched by mistake still costs a step per position, not a run of blanks each.
 _STYLES = (
-    (re.compile(r"[ \t]*(?://[ \t]*#?|(?:--|::|@?[rR][eE][mM])[ \t]*#)region\b(.*)"),
-     re.compile(r"[ \t]*(?://[ \t]*#?|(?:--|::|@?[rR][eE][mM])[ \t]*#)endregion\b(.*)")),
-    (re.compile(r"[ \t]*#[ \t]*(?:#[ \t]*|pragma[ \t]+)?[rR]egion\b(.*)"),
-     re.compile(r"[ \t]*#[ \t]*(?:#[ \t]*|pragma[ \t]+)?[eE]nd ?[rR]egion\b(.*)")),
-    (re.compile(r"[ \t]*<!--[ \t]*#?region\b(.*)"), re.compile(r"[ \t]*<!--[ \t]*#?endregion\b(.*)")),
-    (re.compile(r"[ \t]*/\*[ \t]*#region\b(.*)"), re.compile(r"[ \t]*/\*[ \t]*#endregion\b(.*)")),
-    (re.compile(r"[ \t]*\(\*[ \t]*#region\b(.*)"), re.compile(r"[ \t]*\(\*[ \t]*#endregion\b(.*)")),
-    (re.compile(r'[ \t]*"//+[ \t]*#region\b(.*)'), re.compile(r'[ \t]*"//+[ \t]*#endregion\b(.*)')),
+    (re.compile(r"\A[ \t]*(?://[ \t]*#?|(?:--|::|@?[rR][eE][mM])[ \t]*#)region\b(.*)"),
+     re.compile(r"\A[ \t]*(?://[ \t]*#?|(?:--|::|@?[rR][eE][mM])[ \t]*#)endregion\b(.*)")),
+    (re.compile(r"\A[ \t]*#[ \t]*(?:#[ \t]*|pragma[ \t]+)?[rR]egion\b(.*)"),
+     re.compile(r"\A[ \t]*#[ \t]*(?:#[ \t]*|pragma[ \t]+)?[eE]nd ?[rR]egion\b(.*)")),
+    (re.compile(r"\A[ \t]*<!--[ \t]*#?region\b(.*)"), re.compile(r"\A[ \t]*<!--[ \t]*#?endregion\b(.*)")),
+    (re.compile(r"\A[ \t]*/\*[ \t]*#region\b(.*)"), re.compile(r"\A[ \t]*/\*[ \t]*#endregion\b(.*)")),
+    (re.compile(r"\A[ \t]*\(\*[ \t]*#region\b(.*)"), re.compile(r"\A[ \t]*\(\*[ \t]*#endregion\b(.*)")),
+    (re.compile(r'\A[ \t]*"//+[ \t]*#region\b(.*)'), re.compile(r'\A[ \t]*"//+[ \t]*#endregion\b(.*)')),
 )
 _CLOSERS = ("-->", "*/", "*)")
 
