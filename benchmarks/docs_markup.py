@@ -22,6 +22,8 @@ import re
 import sqlite3
 from pathlib import Path
 
+from contextpull.bounded_read import open_regular
+
 DOC_EXTENSIONS = (".md", ".markdown", ".mdown", ".mkd", ".mdx", ".mdoc", ".rst", ".ipynb", ".txt", ".adoc",
                   ".asciidoc", ".org", ".textile", ".rmd", ".qmd")
 
@@ -209,13 +211,14 @@ def stored_paths(store: Path) -> set[str]:
 # pages so) is what the page's heading shows, not markup. Liquid (Jekyll) and Jinja (mkdocs,
 # Sphinx) themes write it unescaped, so there it still counts.
 TITLES_AS_TEXT = frozenset({"mdx guessed", "docusaurus", "nextra", "vitepress", "starlight", "mintlify", "hugo"})
-_FRONT_TITLE = re.compile(r"""^title:[ \t]*(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\n]|'')*)'|([^\n]*?))[ \t]*$""", _M)
+_FRONT_TITLE = re.compile(r"""^title:[ \t]*(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\n]|'')*)'|([^\n]*))""", _M)
 
 
 def front_matter_title(path: Path) -> str | None:
     """The ``title:`` of a page's YAML front matter as written (one line, quotes taken off), or None."""
     try:
-        head = path.read_text(encoding="utf-8", errors="replace")[:20_000]
+        with open_regular(path) as page:  # a pipe named like a page never blocks the count
+            head = page.read(20_000).decode("utf-8", errors="replace")
     except OSError:
         return None
     if not head.startswith("---"):
@@ -224,11 +227,11 @@ def front_matter_title(path: Path) -> str | None:
     m = _FRONT_TITLE.search(head[: end if end > 0 else 0])
     if m is None:
         return None
+    if m.group(1) is None and m.group(2) is None:
+        return m.group(3).rstrip(" \t")
     if m.group(1) is not None:
         return m.group(1).replace('\\"', '"')
-    if m.group(2) is not None:
-        return m.group(2).replace("''", "'")
-    return m.group(3)
+    return m.group(2).replace("''", "'")
 
 
 def analyse_store(store: Path, docs: Path, repo: Path, titles_as_text: bool = False) -> dict:

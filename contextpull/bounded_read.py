@@ -107,11 +107,15 @@ def require_regular(path: str | os.PathLike) -> None:
         raise NotRegularFile(mode)
 
 
-def open_regular(path: str | os.PathLike):
+def open_regular(path: str | os.PathLike, *, follow: bool = True):
     """A binary file object on the regular file at ``path``, for callers that stream (hashing a
-    store): opened without blocking, ``NotRegularFile`` otherwise. The caller closes it."""
+    store): opened without blocking, ``NotRegularFile`` otherwise. The caller closes it. With
+    ``follow=False`` a link is refused where the platform can say so (``O_NOFOLLOW``): the open
+    itself checks, so a file swapped for a link after a caller looked is not followed."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     flags |= getattr(os, "O_BINARY", 0)
+    if not follow:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
     fd = os.open(path, flags)
     try:
         mode = os.fstat(fd).st_mode

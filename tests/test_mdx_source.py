@@ -1,6 +1,6 @@
 """The source steps of MDX (dialects/mdx/mdx_source.py) on any mix of code, links, list fences
-and ESM lines: ``unmask`` gives back exactly what ``mask`` took, line for line, and ``take_esm``
-takes every statement line MDX would and keeps the line count."""
+and ESM lines: ``unmask`` gives back exactly what ``mask`` took, with the line count kept between
+them, and ``take_esm`` takes every statement line MDX would and keeps the line count."""
 
 from __future__ import annotations
 
@@ -88,3 +88,28 @@ def test_a_fence_at_the_margin_is_held_whole_and_keeps_its_lines():
     assert "Inside, indented." in out and "Mark \ue004 in prose." in out and "```\n\ue004 in code\n```" in out
     lines = {n.detail.split()[2]: n.line for n in ctx.notes if n.construct == "jsx component"}
     assert lines == {"<Note>:": 9, "<Later>:": 23}
+
+
+def test_a_held_block_folded_into_a_label_comes_back_folded_and_an_authors_mark_stays():
+    """Where a step folds white space (a <summary> label) the block's marks are joined to its
+    placeholder by spaces: the block comes back folded as its lines held one by one did, and
+    the page after it keeps its own structure. A mark the page itself writes (as a character
+    reference, in an expression, or right after a block) is text, never a line break taken."""
+    from contextpull.dialects.mdx.mdx import prepare
+    from mdx_helpers import FakeContext
+
+    summary = ("# Page\n\n<details>\n<summary>Show the code\n```js\nconst a = 1;\n    b()\n\n```\n</summary>\n\n"
+               "body\n</details>\n\n## Later section\n\nProse after.\n")
+    assert prepare(summary, FakeContext()) == (
+        "# Page\n\nShow the code ```js const a = 1; b()  ```: body\n\n## Later section\n\nProse after.")
+    assert prepare("Line one\n&#xE004; starts line two.\n", FakeContext()) == "Line one\n\ue004 starts line two."
+    assert prepare("Line one\n{'\ue004'} two\n", FakeContext()) == "Line one\n\ue004 two"
+    assert prepare("```\ncode\n```\n&#xE004; right after.\n", FakeContext()) == "```\ncode\n```\n\ue004 right after."
+
+
+def test_unmask_folds_a_block_as_the_marks_were_folded():
+    codes: list[str] = []
+    masked = mask("```js\nx = 1\n\n    y = 2\n```", codes)
+    assert " ".join(masked.split()).count("\ue004") == 4
+    assert unmask(" ".join(masked.split()), codes) == "```js x = 1  y = 2 ```"
+    assert unmask(masked, codes) == "```js\nx = 1\n\n    y = 2\n```"

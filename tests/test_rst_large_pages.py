@@ -135,3 +135,15 @@ def test_prose_and_addresses_stay_with_docutils(tmp_path):
     ctx = FakeContext(tmp_path)
     doc = parse_rst(page, ctx)
     assert ctx.notes == [] and len(doc.blocks) > 1
+
+
+def test_a_list_of_hundreds_of_links_stays_with_docutils(tmp_path):
+    # Each list item is a paragraph of its own to docutils: 450 items of one link each are
+    # nowhere near its recursion, so the page keeps its tables and emphasis.
+    items = "\n".join(f"* Person {k} <p{k}@example.org>, https://example.org/pull/{k}" for k in range(450))
+    page = f"Title\n=====\n\n{items}\n\n.. list-table::\n\n   * - a\n     - b\n\n**bold** text.\n"
+    ctx = FakeContext(tmp_path)
+    doc = parse_rst(page, ctx)
+    assert ctx.notes == []
+    assert any(type(b).__name__ == "Table" for b in doc.blocks)
+    assert doc.blocks[-1].text == "bold text."

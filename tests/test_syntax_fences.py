@@ -116,7 +116,7 @@ def _closing_line_end_by_pattern(text: str, at: int, marker: str) -> int:
 
 
 @settings(max_examples=3000, deadline=None)
-@given(st.text(alphabet="`~ \n\tax\u00a0\r", max_size=40), st.sampled_from(["```", "````", "~~~", "~~~~~"]))
+@given(st.text(alphabet="`~ \n\tax\u00a0\r\x0b\x1c\x85\u2028", max_size=40), st.sampled_from(["```", "````", "~~~", "~~~~~"]))
 def test_the_closing_line_search_is_the_line_pattern(body, marker):
     from contextpull.dialects.syntax.fences import _closing_line_end
 

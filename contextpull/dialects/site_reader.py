@@ -87,10 +87,20 @@ class SiteReader:
         for all the pages it reads."""
         if not self.site.api_reference:
             return None
-        from ..apiref.sources import ApiReference
         from .includes import MAX_INCLUDE_BYTES
 
-        return self.once(API_REFERENCE, lambda: ApiReference(self.site.repo_root, include_limit=MAX_INCLUDE_BYTES))
+        def model():
+            # griffe was only looked for, not imported, where the configuration names no API
+            # plugin (``apiref.preload``); one that is there but cannot be imported reads the
+            # page as when the setting is off, as a missing one does.
+            try:
+                from ..apiref.sources import ApiReference
+
+                return ApiReference(self.site.repo_root, include_limit=MAX_INCLUDE_BYTES)
+            except ImportError:
+                return None
+
+        return self.once(API_REFERENCE, model)
 
     def get(self, key: Hashable, default: Any = None) -> Any:
         """What ``once`` keeps under ``key``, or ``default`` when nothing was computed yet."""

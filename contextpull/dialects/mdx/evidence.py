@@ -65,8 +65,9 @@ SAMPLE_BYTES = 32_768
 
 
 def seen_in(docs: str) -> bool:
-    """Whether one of the first ``SAMPLE_PAGES`` ``.md`` pages under ``docs`` (in path order,
-    hidden names left out as a build leaves them) shows MDX in its first ``SAMPLE_BYTES``. It
+    """Whether one of the first ``SAMPLE_PAGES`` ``.md`` pages under ``docs`` (a folder's files,
+    sorted, before its sorted subfolders; hidden names left out as a build leaves them) shows MDX
+    in its first ``SAMPLE_BYTES``. It
     decides only whether a worker reads the site (``ingest.workers.workers_for``), never how a
     page is read, so a sample serves; a folder that cannot be listed or read says no. Links are
     passed over (one may lead out of the repository) and a page is opened only if it is a regular
@@ -79,7 +80,7 @@ def seen_in(docs: str) -> bool:
             if name.startswith(".") or not name.endswith(".md") or os.path.islink(path):
                 continue
             try:
-                with open_regular(path) as page:
+                with open_regular(path, follow=False) as page:
                     head = page.read(SAMPLE_BYTES)
             except OSError:  # NotRegularFile included
                 continue

@@ -3,9 +3,10 @@
 statements, HTML comments.
 
 Every step keeps the text's line count, so a construct's note names the line it stands on in the
-document. Code (fenced blocks and inline spans, found by ``syntax.fences``) becomes one placeholder per
-line, keeping the line's indentation: a block dedented inside ``<TabItem>`` moves its code with it,
-and ``unmask`` puts the code back exactly.
+document. Code (fenced blocks and inline spans, found by ``syntax.fences``) is held behind
+placeholders: a fenced block at the margin whole, with a mark on each further line (``_MORE_MARK``);
+any other code one placeholder per line, keeping the line's indentation, so a block dedented
+inside ``<TabItem>`` moves its code with it. ``unmask`` puts the code back exactly.
 """
 
 from __future__ import annotations
@@ -48,13 +49,18 @@ class Import:
 
 
 # A fenced block that opens at the margin is held whole, its placeholder on its first line and
-# this mark on each line after, so every step still counts its lines. Nothing can move its lines
-# apart: a JSX body is dedented by the least indentation of its lines, which the opener and the
-# marks (at the margin) make 0, and no step edits a line that holds no markup. Held per line,
-# react.dev's 100,000 code lines cost a placeholder each to write, scan and restore.
+# this mark on each line after, so every step still counts its lines. Held per line, react.dev's
+# 100,000 code lines cost a placeholder each to write, scan and restore. A JSX body is dedented by
+# the least indentation of its lines, which the opener and the marks (at the margin) make 0, so no
+# step moves a held line; a step that folds white space (a <summary> label, an inline component,
+# an attribute) joins the marks to the placeholder with spaces, and ``unmask`` then gives the
+# block back folded the same way, as its lines held one by one came back.
 _MORE_MARK = "\ue004"
 _MORE = "\n" + _MORE_MARK
 _MARGIN_FENCE = ("`", "~")
+# A held block's placeholder and the marks after it, each after the white space a step left
+# before it: one pass, since a mark is not white space.
+_HELD_BLOCK = re.compile("\ue000(\\d+)\ue001((?:\\s*" + _MORE_MARK + ")+)")
 
 
 def mask(text: str, codes: list[str]) -> str:
@@ -269,7 +275,27 @@ def unmask(text: str, codes: list[str]) -> str:
     its own (a link target masked inside an inline code span that runs over lines), so it is
     restored before it is put back: ``mask`` held the page's own openers first, so every opener
     in a piece is one of ``mask``'s."""
-    return restore(text.replace(_MORE, "") if _MORE_MARK in text else text, codes, nested=True)
+    if _MORE_MARK in text:
+        text = _HELD_BLOCK.sub(lambda m: _block_back(m, codes), text)
+    return restore(text, codes, nested=True)
+
+
+def _block_back(m: re.Match, codes: list[str]) -> str:
+    """A held block and its own marks as the block's lines: after a newline as written, after
+    folded white space with the line's indentation folded too. Marks past the block's own (an
+    author's character after it) stay as they are."""
+    k = int(m.group(1))
+    if k >= len(codes) or "\n" not in codes[k]:
+        return m.group(0)  # not a held block: nothing here is a mark of ``mask``'s
+    lines = codes[k].split("\n")
+    gaps = m.group(2).split(_MORE_MARK)  # the white space before each mark, then what follows
+    own = min(len(lines) - 1, len(gaps) - 1)
+    out = [lines[0]]
+    for gap, line in zip(gaps[:own], lines[1:]):
+        out += (gap, line if gap == "\n" else (line.lstrip(" \t") or line))
+    if own + 1 < len(lines):  # fewer marks than lines (a step dropped some): every line kept
+        out.append("\n" + "\n".join(lines[own + 1:]))
+    return "".join(out) + _MORE_MARK.join(gaps[own:])
 
 
 def blank_comments(text: str) -> str:

@@ -209,12 +209,14 @@ def address_cost(text: str) -> int:
 # limit after a second of work, and the page was a named skip. A paragraph with more ``@`` and
 # ``://`` than this is read line by line instead: its text kept, in time linear in its length.
 PARAGRAPH_ADDRESSES = 400
-_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+# Where one run of docutils' text can end: a blank line, or a line that starts a list item (each
+# item is a paragraph of its own, so a changelog of 450 links, one an item, is not one run).
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n|\n(?=[ \t]*(?:[-*+\u2022]|\d+[.)]|#[.)]|\(\d+\))[ \t])")
 
 
 def most_addresses(text: str) -> int:
-    """The most ``@`` and ``://`` one paragraph (a run of lines between blank ones) holds: a bound
-    on the addresses docutils finds in one run of its text."""
+    """The most ``@`` and ``://`` one paragraph (a run of lines between blank ones, or a list
+    item) holds: a bound on the addresses docutils finds in one run of its text."""
     if text.count("@") + text.count("://") <= PARAGRAPH_ADDRESSES:
         return 0
     return max(part.count("@") + part.count("://") for part in _PARAGRAPH_BREAK.split(text))
