@@ -285,9 +285,14 @@ def _block_back(m: re.Match, codes: list[str]) -> str:
     folded white space with the line's indentation folded too. Marks past the block's own (an
     author's character after it) stay as they are."""
     k = int(m.group(1))
-    if k >= len(codes) or "\n" not in codes[k]:
+    held = codes[k] if k < len(codes) else ""
+    count = held.count("\n")
+    if not count:
         return m.group(0)  # not a held block: nothing here is a mark of ``mask``'s
-    lines = codes[k].split("\n")
+    marks = m.group(2)
+    if len(marks) == 2 * count and marks.count(_MORE) == count:
+        return m.group(0)[: m.start(2) - m.start(0)]  # as written: ``restore`` puts the block back
+    lines = held.split("\n")
     gaps = m.group(2).split(_MORE_MARK)  # the white space before each mark, then what follows
     own = min(len(lines) - 1, len(gaps) - 1)
     out = [lines[0]]
