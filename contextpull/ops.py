@@ -12,7 +12,7 @@ and these methods check their own limits too because library callers skip the sc
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from .search import dense, ranking
@@ -20,6 +20,7 @@ from .grep import literal as literal_grep
 from .grep import regex as regex_grep
 from .errors import ContextPullError, OpsError, ToolError  # noqa: F401 - OpsError: the tool error's library name
 from .results import GrepResult, Hit, Match, NeighboursResult, ReadResult, SearchResult, Section
+from .arguments import check_int, check_str, glob_ok, unknown_section  # noqa: F401 - unknown_section: the hosts' error
 from .store import Store
 from .text import normalize_for_fts, query_tokens  # noqa: F401 - normalize_for_fts: public here too
 
@@ -64,44 +65,17 @@ def _fts_string(token: str) -> str:
     return '"' + token.replace('"', '""') + '"'
 
 
-def _check_int(name: str, value, bounds: tuple[int, int]) -> int:
-    low, high = bounds
-    if isinstance(value, float) and value.is_integer():  # JSON 5.0 is an integer to the schema too
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ToolError(f"{name} must be an integer from {low} to {high}, got {value!r}")
-    if not low <= value <= high:
-        raise ToolError(f"{name} must be from {low} to {high}, got {value}")
-    return value
+@dataclass(frozen=True)
+class Ranking:
+    """A search ranked and not yet presented (``Ops.rank``): the section ids in order, the pass
+    each lexical hit came from (id -> (fts rowid, bm25, pass query)), the rounded scores, the
+    mode and the hint the result will carry."""
 
-
-def _check_str(name: str, value) -> str:
-    if not isinstance(value, str):
-        raise ToolError(f"{name} must be a string, got {value!r}")
-    if not value.isascii():
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:  # a lone surrogate: JSON "\ud800", or argv bytes that are not UTF-8
-            raise ToolError(f"{name} must be valid Unicode text (it holds a lone surrogate)") from None
-    return value
-
-
-def unknown_section(sid: str) -> ToolError:
-    """The error for an id the store does not hold; a host that hides sections raises this one
-    too, so a hidden section cannot be told from an absent one (examples/embed_with_acl.py)."""
-    return ToolError(f"no section '{sid}'", "search for it first; ids look like path.md#3")
-
-
-def _glob_ok(entry: str) -> bool:
-    if not entry or entry.startswith("/") or "\\" in entry:
-        return False
-    i = entry.find("[")
-    while i >= 0:
-        j = entry.find("]", i + 2)
-        if j < 0:
-            return False
-        i = entry.find("[", j + 1)
-    return True
+    ids: tuple[str, ...]
+    found: dict
+    scores: dict
+    mode: str
+    hint: str | None
 
 
 class Ops:
@@ -138,8 +112,8 @@ class Ops:
             return "", []
         clauses, params = [], []
         for entry in in_:
-            _check_str("in", entry)
-            if not _glob_ok(entry):
+            check_str("in", entry)
+            if not glob_ok(entry):
                 raise ToolError(f"invalid path filter '{entry}'", "valid top-level paths: " + self._top_level())
             clauses.append("path GLOB ?")
             params.append(entry)
@@ -168,7 +142,7 @@ class Ops:
         return self._db.execute(f"SELECT {_SECTION_COLUMNS} FROM sections s WHERE s.id = ?", (sid,)).fetchone()
 
     def _require(self, sid) -> tuple:
-        _check_str("id", sid)
+        check_str("id", sid)
         row = self._row(sid)
         if row is None:
             raise unknown_section(sid)
@@ -196,7 +170,7 @@ class Ops:
         """store-format "Index": the stored text, or the listing under ``prefix``."""
         if prefix is None:
             return self.store.index_text
-        _check_str("prefix", prefix)
+        check_str("prefix", prefix)
         rows = self._db.execute(
             "SELECT path, title, summary, n_sections FROM documents WHERE substr(path, 1, ?) = ? ORDER BY path",
             (len(prefix), prefix),
@@ -219,7 +193,7 @@ class Ops:
         """
         if prefix is None:
             return None
-        _check_str("prefix", prefix)
+        check_str("prefix", prefix)
         paths = self.doc_paths.values()
         if any(p.startswith(prefix) for p in paths):
             return None
@@ -235,8 +209,14 @@ class Ops:
     # -- search -----------------------------------------------------------------------------------
     def search(self, query: str, in_: Sequence[str] | None = None, limit: int = 10, mode: str = "lexical") -> SearchResult:
         """store-format "Search": phrase, AND, then OR passes, each by bm25 then id."""
-        _check_str("query", query)
-        limit = _check_int("limit", limit, SEARCH_LIMIT)
+        return self.present(self.rank(query, in_, limit, mode))
+
+    def rank(self, query: str, in_: Sequence[str] | None = None, limit: int = 10, mode: str = "lexical") -> Ranking:
+        """The first half of ``search``: which sections, in which order, with which scores. A
+        server searching several stores ranks each and presents only the hits its merge keeps
+        (``serving.routing``), so no store writes snippets for hits that are dropped."""
+        check_str("query", query)
+        limit = check_int("limit", limit, SEARCH_LIMIT)
         if mode not in ("lexical", "hybrid"):
             raise ToolError(f"mode must be 'lexical' or 'hybrid', got {mode!r}")
         where, params = self._path_filter(in_)
@@ -248,7 +228,7 @@ class Ops:
                 "keep the words that distinguish what you look for, or grep for an exact phrase",
             )
         if not tokens:
-            return SearchResult((), "lexical", HINT_NO_WORDS)
+            return Ranking((), {}, {}, "lexical", HINT_NO_WORDS)
         query_vector = self._query_vector(query, hints) if mode == "hybrid" else None
 
         passes = []
@@ -281,16 +261,24 @@ class Ops:
             result_mode = "hybrid"
         if not ids:
             # An empty result says only how to widen it, whatever else was noted (published).
-            return SearchResult((), result_mode, HINT_NO_HITS)
+            return Ranking((), {}, {}, result_mode, HINT_NO_HITS)
+        return Ranking(tuple(ids), found, scores, result_mode, "; ".join(hints) or None)
 
+    def present(self, ranked: Ranking, ids: Sequence[str] | None = None) -> SearchResult:
+        """The second half of ``search``: the hits of ``ranked`` (of ``ids`` only, in that order,
+        when given), each with its path, heading, snippet and score."""
+        ids = ranked.ids if ids is None else tuple(ids)
+        if not ids:
+            return SearchResult((), ranked.mode, ranked.hint)
+        found = ranked.found
         snippets = self._snippets({sid: found[sid] for sid in ids if sid in found})
-        details = self._details(ids)
+        details = self._details(list(ids))
         hits = []
         for sid in ids:
             doc_id, heading, kind, text = details[sid]
             snippet = snippets.get(sid, "") if sid in found else _WS.sub(" ", text).strip()[:SNIPPET_CHARS] + "…"
-            hits.append(Hit(sid, self.doc_paths[doc_id], heading, snippet, scores[sid], kind))
-        return SearchResult(tuple(hits), result_mode, "; ".join(hints) or None)
+            hits.append(Hit(sid, self.doc_paths[doc_id], heading, snippet, ranked.scores[sid], kind))
+        return SearchResult(tuple(hits), ranked.mode, ranked.hint)
 
     def _query_vector(self, query: str, hints: list[str]):
         if self._vectors is None:
@@ -321,7 +309,7 @@ class Ops:
     def read(self, id: str, context: int = 0) -> ReadResult:
         """store-format "Read": verbatim text, ``context`` sections either side in the same document."""
         row = self._require(id)
-        context = _check_int("context", context, STEPS)
+        context = check_int("context", context, STEPS)
         section = self._section(row)
         start = self._run_start(row)
         if start is not None:
@@ -340,8 +328,8 @@ class Ops:
     def neighbours(self, id: str, before: int = 1, after: int = 1) -> NeighboursResult:
         """store-format "Neighbours": follow prev_id/next_id within the document; header of a split table."""
         row = self._require(id)
-        before = _check_int("before", before, STEPS)
-        after = _check_int("after", after, STEPS)
+        before = check_int("before", before, STEPS)
+        after = check_int("after", after, STEPS)
         earlier, later = [], []
         current = row
         for _ in range(before):
@@ -362,14 +350,14 @@ class Ops:
     # -- grep -------------------------------------------------------------------------------------
     def grep(self, pattern: str, in_: Sequence[str] | None = None, regex: bool = False, limit: int = 20) -> GrepResult:
         """store-format "Grep": case-insensitive substring scan (or bounded regex), one line per section."""
-        _check_str("pattern", pattern)
+        check_str("pattern", pattern)
         if not pattern:
             raise ToolError("pattern is empty", "give at least one character")
         if len(pattern) > PATTERN_MAX:
             raise ToolError(f"pattern is {len(pattern)} characters; the limit is {PATTERN_MAX}", "use a shorter pattern")
         if not isinstance(regex, bool):
             raise ToolError(f"regex must be true or false, got {regex!r}")
-        limit = _check_int("limit", limit, GREP_LIMIT)
+        limit = check_int("limit", limit, GREP_LIMIT)
         where, params = self._path_filter(in_)
         if regex:
             return self._grep_regex(pattern, in_, where, params, limit)

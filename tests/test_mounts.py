@@ -228,3 +228,70 @@ def test_hybrid_search_runs_per_mount_with_each_stores_own_model(stores, tmp_pat
     assert [h["score"] for h in one["hits"]] == [h["score"] for h in alone["hits"]]
     assert both["mode"] == "hybrid"
     assert both["hint"] == f"widget: {HINT_NO_EMBEDDINGS}"
+
+
+def _many(stores, n: int) -> MountSet:
+    widget, gadget = stores
+    return MountSet([Mount(f"m{k}", _live(widget if k % 2 else gadget), str(widget if k % 2 else gadget))
+                     for k in range(n)])
+
+
+@pytest.mark.parametrize("query", ["cache folder", "cache daemon widget error", "full", "the", "nothing-here-zz"])
+def test_stores_ranked_side_by_side_answer_as_one_after_another(stores, monkeypatch, query):
+    """Ranking the mounts on threads changes nothing a client sees: the same hits, scores,
+    snippets and hint as ranking them in turn."""
+    from contextpull.serving import routing
+
+    mounted = _many(stores, 6)
+    try:
+        answers = []
+        for parallel in (2, 10**6):  # at or above the bound: side by side (where cores allow); never
+            monkeypatch.setattr(routing, "PARALLEL_MOUNTS", parallel)
+            monkeypatch.setattr(routing.os, "cpu_count", lambda: 4)
+            answers.append(tool(mounted, "search", query=query, limit=7))
+        assert answers[0] == answers[1]
+    finally:
+        mounted.close()
+
+
+def test_the_merge_works_out_only_the_worths_it_needs_and_orders_as_a_full_sort(stores, monkeypatch):
+    """The stores' lists are merged as sorted runs: the result is the full sort's (worth
+    descending, then rank, then mount), and a hit past the ``limit`` of its run is never weighed."""
+    from contextpull.serving import merge
+    from contextpull.store import Store
+    from contextpull.ops import Ops
+    from contextpull.text import query_tokens
+
+    widget, gadget = stores
+    with Store.open(widget) as w, Store.open(gadget) as g:
+        query = "cache daemon error full"
+        lists = [merge.Ranked(k, Ops(s).rank(query, None, 10).ids, s.conn, {}) for k, s in enumerate((w, g, w))]
+        words = list(dict.fromkeys(query_tokens(query)))
+        weights, found = merge.idf(lists, words), merge.presence(words)
+        keyed = sorted((-worth, rank, r.mount, hit) for r in lists
+                       for rank, (hit, worth) in enumerate(zip(r.hits, merge.worths(r, weights, found))))
+        for limit in (1, 3, 10, 50):
+            assert merge.merge(lists, query, limit) == [(m, hit) for _, _, m, hit in keyed[:limit]]
+        asked = []
+        real = merge.presence
+        monkeypatch.setattr(merge, "presence", lambda ws: (lambda text, f=real(ws): asked.append(text) or f(text)))
+        merge.merge(lists, query, 2)
+        assert 0 < len(asked) <= 2 + len(lists) < sum(len(r.hits) for r in lists)
+
+
+_TOKENS = ["a", "ab", "b", "a.b", "b-c", "uv", "pip", "pip-compile", "x_y", "é", "2", "lib"]
+
+
+def test_presence_is_the_edges_pattern():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from contextpull.serving.merge import edges_pattern, presence
+
+    @settings(max_examples=3000, deadline=None)
+    @given(st.text(alphabet="ab.c-_ xyuvpé2ilp\u00b2", max_size=30),
+           st.lists(st.sampled_from(_TOKENS), min_size=1, max_size=5, unique=True))
+    def check(text, words):
+        assert presence(words)(text) == set(edges_pattern(words).findall(text))
+
+    check()

@@ -25,8 +25,11 @@ Standard library only.
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..text import query_tokens
@@ -36,10 +39,10 @@ DF_CACHE = 4096  # words per store whose section counts are kept
 
 @dataclass(frozen=True)
 class Ranked:
-    """One store's hits for the merge: the hits in the store's order and the store's connection."""
+    """One store's hits for the merge: their section ids in the store's order and its connection."""
 
     mount: int  # position of the mount in the server's order
-    hits: tuple
+    hits: tuple  # section ids
     conn: object
     df_cache: dict
 
@@ -72,48 +75,96 @@ def idf(lists: list[Ranked], words: list[str]) -> dict[str, float]:
     return {word: math.log(1.0 + (total - df[word] + 0.5) / (df[word] + 0.5)) for word in words}
 
 
-def presence(words: list[str]) -> re.Pattern:
-    """The query words where the tokeniser would find them as whole tokens in lower-cased text.
+def presence(words: list[str]):
+    """A function from lower-cased text to the query words found in it as whole tokens.
 
-    A regular expression rather than ``query_tokens`` over every hit's text: the scan stays in C,
-    which halves a merged search's cost. Its edges follow the tokeniser's rule (a token does not
-    continue into a letter, digit or ``_``, nor through ``.``/``-`` into one), looking one edge
-    character back, which is all ordinary text needs.
+    Searched for, not tokenised: ``query_tokens`` over every hit's text cost twice a merged
+    search, and one pattern of every word with its edges tried at every position of every hit
+    was still most of it. Each word is found with ``str.find`` and its edges checked where it
+    stands, the first whole occurrence enough. The edges follow the tokeniser's rule (a token
+    does not continue into a letter, digit or ``_``, nor through ``.``/``-`` into one), looking
+    one edge character back, which is all ordinary text needs: ``edges_pattern`` is the same rule
+    as one expression, which the tests hold it to.
     """
+    ordered = sorted(words, key=len, reverse=True)
+
+    def found(text: str) -> set[str]:
+        return {word for word in ordered if _whole(text, word)}
+
+    return found
+
+
+def edges_pattern(words: list[str]) -> re.Pattern:
+    """``presence``'s rule as one expression (its matches are the words found)."""
     alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
     return re.compile(rf"(?<!\w)(?<![^\W_][.\-])(?:{alternatives})(?!\w|[.\-]+[^\W_])")
 
 
-def worths(ranked: Ranked, weights: dict[str, float], found: re.Pattern) -> list[float]:
-    """Rule 2 and 3 for one store's hits."""
+def _word_char(c: str) -> bool:
+    return c.isalnum() or c == "_"  # what ``\w`` matches in a str pattern
+
+
+def _whole(text: str, word: str) -> bool:
+    """Whether ``word`` stands in ``text`` at least once with a token's edges on both sides. A
+    rejected occurrence moves the search one character on, so every position is looked at once."""
+    n, size = len(text), len(word)
+    at = text.find(word)
+    while at >= 0:
+        ok = not (at and _word_char(text[at - 1]))
+        if ok and at >= 2 and text[at - 1] in ".-" and text[at - 2].isalnum():
+            ok = False
+        end = at + size
+        if ok and end < n:
+            if _word_char(text[end]):
+                ok = False
+            elif text[end] in ".-":
+                run = end
+                while run < n and text[run] in ".-":
+                    run += 1
+                if run < n and text[run].isalnum():
+                    ok = False
+        if ok:
+            return True
+        at = text.find(word, at + 1)
+    return False
+
+
+def worths(ranked: Ranked, weights: dict[str, float], found) -> Iterator[float]:
+    """Rule 2 and 3 for one store's hits, in its order, each worked out when it is asked for:
+    the merge asks only for the hits that can still enter the list it returns."""
     if not ranked.hits or not weights:
-        return [0.0] * len(ranked.hits)
+        yield from [0.0] * len(ranked.hits)
+        return
     whole = sum(weights.values()) or 1.0
-    ids = [hit.id for hit in ranked.hits]
+    ids = list(ranked.hits)
     marks = ",".join("?" * len(ids))
     texts = dict(
         ranked.conn.execute(f"SELECT id, heading_path || ' ' || text FROM sections WHERE id IN ({marks})", ids)
     )
-    out, cap = [], math.inf
+    cap = math.inf
     for sid in ids:
-        present = {match.group(0) for match in found.finditer(texts.get(sid, "").lower())}
-        worth = sum(weight for word, weight in weights.items() if word in present) / whole
-        cap = min(cap, worth)
-        out.append(cap)
-    return out
+        present = found(texts.get(sid, "").lower())
+        cap = min(cap, sum(weight for word, weight in weights.items() if word in present) / whole)
+        yield cap
 
 
-def merge(lists: list[Ranked], query: str, limit: int) -> list[tuple[int, object]]:
-    """``(mount, hit)`` pairs, best first, at most ``limit``; ``lists`` holds every store searched,
-    those without hits too (their counts are part of the idf)."""
+def merge(lists: list[Ranked], query: str, limit: int) -> list[tuple[int, str]]:
+    """``(mount, section id)`` pairs, best first, at most ``limit``; ``lists`` holds every store
+    searched, those without hits too (their counts are part of the idf).
+
+    Rule 4's order is (worth, descending; rank in the store; mount order). Within one store that
+    order is the store's own (rule 3 never lets worth rise down the list), so the stores' lists
+    are merged as sorted runs: a hit's worth is worked out only when it reaches the front of its
+    run, about ``limit`` plus one a store instead of every hit of every store."""
     words = list(dict.fromkeys(query_tokens(query)))
     if not words:
         return []
     weights = idf(lists, words)
     found = presence(words)
-    keyed = []
-    for ranked in lists:
+
+    def run(ranked: Ranked) -> Iterator[tuple[float, int, int, str]]:
         for rank, (hit, worth) in enumerate(zip(ranked.hits, worths(ranked, weights, found))):
-            keyed.append((-worth, rank, ranked.mount, hit))
-    keyed.sort(key=lambda item: item[:3])
-    return [(mount, hit) for _, _, mount, hit in keyed[:limit]]
+            yield -worth, rank, ranked.mount, hit
+
+    merged = heapq.merge(*(run(ranked) for ranked in lists))
+    return [(mount, hit) for _, _, mount, hit in itertools.islice(merged, limit)]

@@ -14,11 +14,14 @@ Standard library only; the stores are the ``Ops`` of a snapshot taken for one re
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from ..errors import ToolError
-from ..ops import Ops, _check_str, unknown_section
+from ..arguments import check_str, unknown_section
+from ..ops import Ops
 from ..results import GrepResult, NeighboursResult, ReadResult, SearchResult
 from . import merge
 
@@ -68,7 +71,7 @@ class MountedOps:
             raise ToolError(f"in must be a list of path globs, got {in_!r}")
         wanted: dict[str, list[str] | None] = {}
         for entry in in_:
-            _check_str("in", entry)
+            check_str("in", entry)
             mount, rest = self._route(entry, f"in entry '{entry}'")
             if not rest.strip("/") or rest == "*":
                 wanted[mount.name] = None  # the whole store
@@ -80,7 +83,7 @@ class MountedOps:
     def index(self, prefix: str | None = None) -> str:
         if prefix is None or prefix == "":
             return self.listing
-        _check_str("prefix", prefix)
+        check_str("prefix", prefix)
         name, slash, rest = prefix.partition("/")
         mount = self.by_name.get(name)
         if mount is not None:
@@ -91,33 +94,44 @@ class MountedOps:
 
     # -- search -------------------------------------------------------------------------------
     def search(self, query: str, in_: Sequence[str] | None = None, limit: int = 10, mode: str = "lexical") -> SearchResult:
-        _check_str("query", query)
+        """Every store ranks; the merge keeps ``limit`` of their hits; only those are presented
+        (snippets, paths, headings), each by its own store."""
+        check_str("query", query)
         scoped = self._scoped(in_)
-        results = [(m, m.ops.search(query, scope, limit, mode)) for m, scope in scoped]
+        results = _rank_all(scoped, query, limit, mode)
         modes = {r.mode for _, r in results}
         result_mode = "hybrid" if "hybrid" in modes else "lexical"
         # The stores' own hints (ops.HINT_NO_HITS and the rest) pass through unchanged; beside
         # hits, a store's "no hits" says nothing, so only the stores that answered speak.
-        answered = [(m.name, r.hint) for m, r in results if r.hits]
+        answered = [(m.name, r.hint) for m, r in results if r.ids]
         hint = _hints(answered or [(m.name, r.hint) for m, r in results])
         if len(results) == 1:
-            mount, result = results[0]
+            mount, ranked = results[0]
+            result = mount.ops.present(ranked)
             return SearchResult(tuple(_hit(mount.name, h) for h in result.hits), result.mode, result.hint)
         order = {m.name: i for i, m in enumerate(self.mounts)}
-        lists = [merge.Ranked(order[m.name], r.hits, m.ops.conn, m.df_cache) for m, r in results]
-        merged = merge.merge(lists, query, limit) if any(r.hits for _, r in results) else []
-        hits = tuple(_hit(self.mounts[i].name, h) for i, h in merged)
+        lists = [merge.Ranked(order[m.name], r.ids, m.ops.conn, m.df_cache) for m, r in results]
+        merged = merge.merge(lists, query, limit) if any(r.ids for _, r in results) else []
+        kept: dict[int, list[str]] = {}
+        for i, sid in merged:
+            kept.setdefault(i, []).append(sid)
+        shown = {}
+        for m, r in results:
+            i = order[m.name]
+            if i in kept:
+                shown.update(((i, h.id), h) for h in m.ops.present(r, kept[i]).hits)
+        hits = tuple(_hit(self.mounts[i].name, shown[(i, sid)]) for i, sid in merged)
         return SearchResult(hits, result_mode, hint)
 
     # -- read, neighbours ---------------------------------------------------------------------
     def read(self, id: str, context: int = 0) -> ReadResult:
-        _check_str("id", id)
+        check_str("id", id)
         mount, sid = self._route(id, f"id '{id}'")
         result = _same_error(id, sid, lambda: mount.ops.read(sid, context))
         return ReadResult(_section(mount.name, result.section), tuple(_section(mount.name, s) for s in result.context))
 
     def neighbours(self, id: str, before: int = 1, after: int = 1) -> NeighboursResult:
-        _check_str("id", id)
+        check_str("id", id)
         mount, sid = self._route(id, f"id '{id}'")
         result = _same_error(id, sid, lambda: mount.ops.neighbours(sid, before, after))
         header = _section(mount.name, result.header) if result.header is not None else None
@@ -140,6 +154,23 @@ class MountedOps:
             if truncated:
                 break
         return GrepResult(tuple(matches), truncated)
+
+
+# Stores ranked at once by a lexical search over this many mounts or more: SQLite runs a query
+# without Python's lock, so on two cores two stores' passes run side by side. Fewer mounts, or a
+# hybrid search (its query model is shared by mounts), rank one after another.
+PARALLEL_MOUNTS = 4
+
+
+def _rank_all(scoped: list, query: str, limit: int, mode: str) -> list:
+    """Each scoped store's ``Ops.rank``, in the scoped order; the first error raised is the
+    first store's, as when they run one after another."""
+    workers = min(len(scoped), os.cpu_count() or 1, PARALLEL_MOUNTS)
+    if mode != "lexical" or len(scoped) < PARALLEL_MOUNTS or workers < 2:
+        return [(m, m.ops.rank(query, scope, limit, mode)) for m, scope in scoped]
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="mount-search") as pool:
+        futures = [pool.submit(m.ops.rank, query, scope, limit, mode) for m, scope in scoped]
+        return [(m, future.result()) for (m, _), future in zip(scoped, futures)]
 
 
 def _hints(pairs: list[tuple[str, str | None]]) -> str | None:
