@@ -113,3 +113,29 @@ def test_unmask_folds_a_block_as_the_marks_were_folded():
     assert " ".join(masked.split()).count("\ue004") == 4
     assert unmask(" ".join(masked.split()), codes) == "```js x = 1  y = 2 ```"
     assert unmask(masked, codes) == "```js\nx = 1\n\n    y = 2\n```"
+
+
+_JSX_PIECES = st.sampled_from([
+    "<Note>", "</Note>", "<A>", "<A/>", '<B x="1">', "</B>", "{x}", "{", "}", "text", " ", "\n",
+    ":::tip\n", "\n:::\n", "<>", "</>", "\\<A>", "&amp;", "<a.b>", "<$>",
+])
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(_JSX_PIECES, max_size=60))
+def test_a_run_of_tags_past_the_nesting_bound_is_read_as_the_parse_reads_each(parts):
+    """``jsx._past_the_bound`` reads a run of plain opening tags past the bound in one match each;
+    the tree and the problems equal the parse's own step per tag (the shortcut switched off)."""
+    import re
+
+    from contextpull.dialects.mdx import jsx
+
+    text = "<N>" * jsx.MAX_NESTING + "".join(parts)
+    fast = jsx.parse(text)
+    saved = jsx._PLAIN_OPEN
+    jsx._PLAIN_OPEN = re.compile(r"(?!)")  # matches nothing: every tag takes the parse's step
+    try:
+        slow = jsx.parse(text)
+    finally:
+        jsx._PLAIN_OPEN = saved
+    assert repr(fast) == repr(slow)
