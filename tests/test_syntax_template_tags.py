@@ -139,7 +139,7 @@ def _restored_piece_by_piece(text: str, held: list[str], nested: bool = False, b
     """The rule read one opener at a time (split at the opener, partition at the closer)."""
     if not held or "\ue000" not in text:
         return text
-    limit = len(held) if below is None else below
+    limit = len(held) if below is None else min(below, len(held))
     pieces = text.split("\ue000")
     out = [pieces[0]]
     for piece in pieces[1:]:
@@ -152,6 +152,14 @@ def _restored_piece_by_piece(text: str, held: list[str], nested: bool = False, b
         else:
             out += ("\ue000", piece)
     return "".join(out)
+
+
+def test_restore_keeps_a_placeholder_past_what_was_held_as_written():
+    # a held text naming a number past the list (an author's own opener, read with ``below``
+    # past the end): kept as written, never an index error
+    held = ["\ue0002\ue001", "x"]
+    assert restore("\ue0000\ue001", held, True, 3) == "\ue0002\ue001"
+    assert restore("\ue0005\ue001", held, False, 9) == "\ue0005\ue001"
 
 
 @settings(max_examples=800, deadline=None)

@@ -182,7 +182,7 @@ def restore(text: str, held: list[str], nested: bool = False, below: int | None 
     (``hold_openers``)."""
     if not held or _OPEN not in text:
         return text
-    limit = len(held) if below is None else below
+    limit = len(held) if below is None else min(below, len(held))  # nothing is held past the list
     pieces = _PLACEHOLDER.split(text)
     numbers = pieces[1::2]
     if not numbers:
