@@ -20,7 +20,7 @@ from .grep import literal as literal_grep
 from .grep import regex as regex_grep
 from .errors import ContextPullError, OpsError, ToolError  # noqa: F401 - OpsError: the tool error's library name
 from .results import GrepResult, Hit, Match, NeighboursResult, ReadResult, SearchResult, Section
-from .arguments import check_int, check_str, glob_ok, unknown_section  # noqa: F401 - unknown_section: the hosts' error
+from .tool_schema import check_int, check_str, glob_ok, unknown_section  # noqa: F401 - unknown_section: the hosts' error
 from .store import Store
 from .text import normalize_for_fts, query_tokens  # noqa: F401 - normalize_for_fts: public here too
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from ..errors import ToolError
-from ..arguments import check_str, unknown_section
+from ..tool_schema import check_str, unknown_section
 from ..ops import Ops
 from ..results import GrepResult, NeighboursResult, ReadResult, SearchResult
 from . import merge
