@@ -22,7 +22,7 @@ import re
 import sqlite3
 from pathlib import Path
 
-from contextpull.bounded_read import open_regular
+from contextpull.system.bounded_read import open_regular
 
 DOC_EXTENSIONS = (".md", ".markdown", ".mdown", ".mkd", ".mdx", ".mdoc", ".rst", ".ipynb", ".txt", ".adoc",
                   ".asciidoc", ".org", ".textile", ".rmd", ".qmd")

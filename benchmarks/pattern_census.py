@@ -40,7 +40,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 READER_CORE = {"store.py", "ops.py", "tools.py", "errors.py", "results.py", "schema.py", "tool_schema.py",
-               "text.py", "lazy.py", "bounded_read.py", "__init__.py", "grep", "search"}
+               "text.py", "lazy.py", "bounded_read.py", "__init__.py", "grep", "search", "system"}
 INLINE = {"search", "match", "fullmatch", "sub", "subn", "finditer", "findall", "split"}
 FLAG_ARG = {"compile": 1, "search": 2, "match": 2, "fullmatch": 2, "finditer": 2, "findall": 2, "split": 3,
             "sub": 4, "subn": 4}

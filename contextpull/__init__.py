@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 __version__ = "0.5.0"
 
 from .errors import ContextPullError, OpsError, StoreError, ToolError  # noqa: E402
-from .lazy import exports  # noqa: E402
+from .system.lazy import exports  # noqa: E402
 
 if TYPE_CHECKING:  # pragma: no cover
     from .ops import Ops

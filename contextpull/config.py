@@ -7,7 +7,7 @@ from here keeps working. Nothing inside the package imports it (tests/test_impor
 
 from __future__ import annotations
 
-from .bounded_read import CONFIG_FILE_LIMIT
+from .system.bounded_read import CONFIG_FILE_LIMIT
 from .settings import (
     DEFAULT_MAX_FILE_BYTES,
     ENV_PREFIX,

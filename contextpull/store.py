@@ -20,7 +20,7 @@ import sqlite3
 import urllib.parse
 from pathlib import Path
 
-from .bounded_read import NotRegularFile, require_regular
+from .system.bounded_read import NotRegularFile, require_regular
 from .errors import StoreError
 from .schema import SCHEMA_VERSION, SUPPORTED_MAJOR
 

@@ -14,7 +14,7 @@ import sys
 
 import pytest
 
-from contextpull.bounded_read import FileTooLarge, NotRegularFile, read_regular
+from contextpull.system.bounded_read import FileTooLarge, NotRegularFile, read_regular
 from contextpull.config import DEFAULT_MAX_FILE_BYTES, resolve_settings
 from contextpull.errors import ConfigError
 

@@ -26,8 +26,8 @@ ALLOWED = {
     # A reader without its own embed_fn takes a hosted model's key from the process.
     ("models/embedders.py", "query_vectors"): "the read side's query embedder (Ops, serve)",
     # What a child process starts with: copied whole, never consulted.
-    ("child_env.py", "without_git_variables"): "git must ask the repository that holds DOCS",
-    ("child_env.py", "with_python_path"): "the grep child imports this very package",
+    ("system/child_env.py", "without_git_variables"): "git must ask the repository that holds DOCS",
+    ("system/child_env.py", "with_python_path"): "the grep child imports this very package",
     # The evaluation harness: a retriever an external runner (ragbisect) constructs.
     ("eval/api_loop.py", "ApiLoopRetriever.__init__"): "the harness's model key",
     ("eval/claude_code.py", "ClaudeCodeRetriever.__init__"): "CONTEXTPULL_SERVER_PYTHON",

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import pytest
 
-from contextpull.install import REPOSITORY, SOURCE
+from contextpull.system.install import REPOSITORY, SOURCE
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"

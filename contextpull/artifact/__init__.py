@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..lazy import exports
+from ..system.lazy import exports
 
 if TYPE_CHECKING:  # pragma: no cover
     from .api import build

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..bounded_read import require_regular
+from ..system.bounded_read import require_regular
 from .. import __version__
 from ..settings import Settings
 from ..provenance import PROVENANCE_KEYS

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..child_env import without_git_variables
+from ..system.child_env import without_git_variables
 from ..settings import Settings
 from ..provenance import Provenance
 from ..schema import SCHEMA_VERSION

@@ -32,7 +32,7 @@ import urllib.parse
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ..child_env import without_git_variables
+from ..system.child_env import without_git_variables
 from ..provenance import Provenance
 from ..settings.environment import Checkout
 

@@ -14,7 +14,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..bounded_read import CONFIG_FILE_LIMIT, read_regular_text, why
+from ..system.bounded_read import CONFIG_FILE_LIMIT, read_regular_text, why
 from ..errors import InputError, StoreError
 from ..writing.held_signals import held_signals
 

@@ -21,7 +21,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..bounded_read import CONFIG_FILE_LIMIT, open_regular, read_regular_text, why
+from ..system.bounded_read import CONFIG_FILE_LIMIT, open_regular, read_regular_text, why
 from ..errors import CheckFailed, StoreError
 from ..provenance import Provenance
 from ..schema import INDEX_MODES, SCHEMA_VERSION, SUPPORTED_MAJOR

@@ -22,7 +22,7 @@ from pathlib import Path
 import click
 
 from ..errors import ContextPullError, InputError
-from ..install import requirement
+from ..system.install import requirement
 from . import cli, terminate_as_interrupt
 
 STORE_IN_CORPUS = Path(".contextpull") / "store.sqlite"

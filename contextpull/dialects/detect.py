@@ -35,7 +35,7 @@ import posixpath
 from pathlib import Path
 
 from ..scan.globmatch import compile_glob, fnmatch_tokens
-from ..bounded_read import CONFIG_FILE_LIMIT, why
+from ..system.bounded_read import CONFIG_FILE_LIMIT, why
 from .api import Site
 from .data.files import DataError, load_conf_py, load_toml, load_yaml
 from .door import SiteDoor

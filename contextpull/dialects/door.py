@@ -19,8 +19,8 @@ import hashlib
 import os
 import stat
 
-from ..bounded_read import read_regular
-from ..bounded_read import CONFIG_FILE_LIMIT
+from ..system.bounded_read import read_regular
+from ..system.bounded_read import CONFIG_FILE_LIMIT
 from .includes import MISSING, locate_real
 
 

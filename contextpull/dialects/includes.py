@@ -28,7 +28,7 @@ import re
 import stat
 from dataclasses import dataclass, field
 
-from ..bounded_read import FileTooLarge, NotRegularFile, read_regular, why
+from ..system.bounded_read import FileTooLarge, NotRegularFile, read_regular, why
 from ..parsing.blocks import ParseError
 from ..parsing.parse import decode_bytes
 from ..parsing.parse_markdown import normalize_newlines

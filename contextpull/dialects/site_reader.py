@@ -44,7 +44,7 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 
 from .api import Site
-from ..bounded_read import CONFIG_FILE_LIMIT
+from ..system.bounded_read import CONFIG_FILE_LIMIT
 from .door import SiteDoor
 from .includes import MISSING
 from .registry import dialect

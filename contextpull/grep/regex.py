@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Iterable
 
-from ..child_env import with_python_path
+from ..system.child_env import with_python_path
 from ..errors import ToolError
 
 SECTION_BUDGET_S = 0.25  # evaluation budget per section

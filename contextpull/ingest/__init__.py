@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..lazy import exports
+from ..system.lazy import exports
 
 if TYPE_CHECKING:  # pragma: no cover
     from .api import ingest

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from ..bounded_read import FileTooLarge, NotRegularFile, read_regular
+from ..system.bounded_read import FileTooLarge, NotRegularFile, read_regular
 from ..settings import Settings
 from ..settings.environment import Environment
 from ..errors import InputError, ModelSettingError, StoreError

@@ -42,7 +42,7 @@ def _names_api_plugin(site) -> bool:
     """Whether the site's configuration file names a plugin that renders API pages
     (``Dialect.api_plugins``); True when it cannot be read, so the import is made as before.
     Read through the site's door, as the reader reads it: guarded, bounded, never blocking."""
-    from ..bounded_read import CONFIG_FILE_LIMIT
+    from ..system.bounded_read import CONFIG_FILE_LIMIT
     from ..dialects.door import SiteDoor
 
     plugins = dialect_row(site.dialect).api_plugins

@@ -8,7 +8,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from ..bounded_read import NotRegularFile, require_regular
+from ..system.bounded_read import NotRegularFile, require_regular
 from ..errors import InputError, StoreError
 from ..schema import SUPPORTED_MAJOR
 from ..writing.flush import Flusher, flush

@@ -31,7 +31,7 @@ import warnings
 from collections import Counter
 from collections.abc import Iterator
 
-from ..install import requirement
+from ..system.install import requirement
 from .blocks import MAX_HEADING_LEVEL, Block, Heading, Paragraph, ParsedDocument, ParseError
 
 INSTALL_HINT = f"install the pdf extra: pip install \"{requirement('pdf')}\""

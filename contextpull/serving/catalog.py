@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..bounded_read import read_regular_text
+from ..system.bounded_read import read_regular_text
 from ..errors import ConfigError
 from .sources import is_remote
 

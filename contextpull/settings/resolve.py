@@ -14,7 +14,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from ..bounded_read import CONFIG_FILE_LIMIT, read_regular_text, why
+from ..system.bounded_read import CONFIG_FILE_LIMIT, read_regular_text, why
 from ..errors import ConfigError
 from .coerce import INT_RANGES, coerce
 from .values import Settings

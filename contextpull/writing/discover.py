@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..bounded_read import CONFIG_FILE_LIMIT, kind_of, not_regular_reason, read_regular_text, why
+from ..system.bounded_read import CONFIG_FILE_LIMIT, kind_of, not_regular_reason, read_regular_text, why
 from ..errors import InputError
 from ..scan.globmatch import Glob, compile_glob, slash_tokens
 from ..parsing.parse import KINDS

@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..bounded_read import open_regular
+from ..system.bounded_read import open_regular
 
 CONTENT_FINGERPRINT_VERSION = "cp-content-1"
 

@@ -23,7 +23,7 @@ import re
 from ...parsing.blocks import Code, ParsedDocument
 from ..api import Context
 from ..site_reader import SiteReader
-from ...bounded_read import CONFIG_FILE_LIMIT
+from ...system.bounded_read import CONFIG_FILE_LIMIT
 from . import pages
 from ..syntax.markup import html_to_text, strip_heading_attributes, strip_html_comments
 from ..syntax.fences import open_fence, split_code

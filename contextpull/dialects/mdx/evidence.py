@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import re
 
-from ...bounded_read import open_regular
+from ...system.bounded_read import open_regular
 from ..syntax.fences import outside_inline_code, split_code
 from .mdx_source import blank_comments
 

@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...bounded_read import CONFIG_FILE_LIMIT
+from ...system.bounded_read import CONFIG_FILE_LIMIT
 
 # Top-level keys of a Mintlify configuration, one of which every docs.json has (its schema requires
 # ``name``, ``theme``, ``colors`` and ``navigation``): what tells it from another tool's docs.json.

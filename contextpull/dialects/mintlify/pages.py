@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 
-from ...bounded_read import CONFIG_FILE_LIMIT
+from ...system.bounded_read import CONFIG_FILE_LIMIT
 from ..mkdocs.pages import compile_pattern, matching_line
 from ..pages.site_files import pages_folder, relative
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ...bounded_read import CONFIG_FILE_LIMIT
+from ...system.bounded_read import CONFIG_FILE_LIMIT
 from ..door import SiteDoor
 
 PAGE_FOLDERS = ("pages", "content", "app", "src/pages", "src/content", "src/app")

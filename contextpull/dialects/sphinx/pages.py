@@ -25,7 +25,7 @@ import posixpath
 import unicodedata
 from dataclasses import dataclass
 
-from ...bounded_read import CONFIG_FILE_LIMIT
+from ...system.bounded_read import CONFIG_FILE_LIMIT
 from ..api import Context, Site
 from ..door import SiteDoor
 from ...scan.globmatch import Glob, bracket_end, compile_glob

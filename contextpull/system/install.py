@@ -9,7 +9,7 @@ README's install lines equal to these.
 
 from __future__ import annotations
 
-from . import __version__
+from .. import __version__
 
 # This repository's GitHub owner/name. OWNER is a placeholder until the repository's public
 # address is fixed; the README uses the same spelling.
