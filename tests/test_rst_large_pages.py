@@ -3,6 +3,7 @@ by line, named in the construct report, and still shows its titles, code and adm
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -96,31 +97,24 @@ def test_long_runs_of_markup_characters_are_read_whole(runs):
     assert len(out) <= 2 * len(text) + 100
 
 
-def test_a_page_of_long_address_runs_is_read_line_by_line(tmp_path):
-    # 100 lines of 9,999 "{%": under both size limits, but docutils' URI pattern would take
-    # minutes; the page is read the simpler way, named, and keeps its title and text.
-    run = "\n".join(("{%" * 5000)[:9999] for _ in range(100))
+@pytest.mark.parametrize(("unit", "why", "piece", "count"), [
+    # docutils' URI pattern would take minutes on runs of "{%" (each line: 4,999 and a "{")
+    ("{%", "address characters", "{%", 100 * 4999),
+    # docutils finds an e-mail address in each "!--@include" and recursed once per address until
+    # Python's limit (a named skip after a second of work)
+    ("<!--@include:", "more than 400 addresses", "@include", 100 * (9999 // 13)),
+])
+def test_a_page_docutils_would_not_finish_is_read_line_by_line(tmp_path, unit, why, piece, count):
+    # 100 lines of 9,999 characters, under both size limits: the page is read the simpler way,
+    # named, and keeps its title and text.
+    run = "\n".join((unit * 5000)[:9999] for _ in range(100))
     ctx = FakeContext(tmp_path)
     doc = parse_rst(f"Hostile\n=======\n\n{run}\n\nAfter.\n", ctx)
     assert [b.text for b in doc.blocks if isinstance(b, Heading)] == ["Hostile"]
     assert [(c, o, line) for c, o, line, _ in ctx.notes] == [("rst page", "unresolved", 0)]
-    assert "address characters" in ctx.notes[0][3]
+    assert why in ctx.notes[0][3]
     text = "\n".join(b.text for b in doc.blocks if isinstance(b, Paragraph))
-    assert text.count("{%") == 100 * 4999 and text.endswith("After.")  # each line: 4,999 and a "{"
-
-
-def test_a_paragraph_of_thousands_of_addresses_is_read_line_by_line(tmp_path):
-    # 100 lines of 9,999 characters of "<!--@include:": docutils finds an e-mail address in each
-    # "!--@include" and recursed once per address until Python's limit (a named skip after a
-    # second of work); the page is read the simpler way, named, its text kept.
-    run = "\n".join(("<!--@include:" * 800)[:9999] for _ in range(100))
-    ctx = FakeContext(tmp_path)
-    doc = parse_rst(f"Hostile\n=======\n\n{run}\n\nAfter.\n", ctx)
-    assert [b.text for b in doc.blocks if isinstance(b, Heading)] == ["Hostile"]
-    assert [(c, o, line) for c, o, line, _ in ctx.notes] == [("rst page", "unresolved", 0)]
-    assert "more than 400 addresses" in ctx.notes[0][3]
-    text = "\n".join(b.text for b in doc.blocks if isinstance(b, Paragraph))
-    assert text.count("@include") == 100 * (9999 // 13) and text.endswith("After.")
+    assert text.count(piece) == count and text.endswith("After.")
 
 
 def test_a_paragraph_of_a_few_hundred_addresses_stays_with_docutils(tmp_path):
