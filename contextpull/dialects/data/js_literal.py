@@ -107,13 +107,20 @@ class _Scanner:
             value, i = self.value(self.space(i + 1), depth)
             if value is not _NOT_DATA:
                 out[key] = value
-            i = self.space(i)
-            if text.startswith(",", i):
-                i = self.space(i + 1)
-            elif i >= len(text):
-                raise self.early_end()
-            elif not text.startswith("}", i):
-                raise LiteralError(f"unexpected {text[i:i + 10]!r} after key {key!r}")
+            i = self.after_item(i, "}", f"after key {key!r}")
+
+    def after_item(self, i: int, closer: str, where: str) -> int:
+        """Past the comma after an object's or an array's item, or at its ``closer``; anything
+        else ends the literal with an error saying ``where``."""
+        text = self.text
+        i = self.space(i)
+        if text.startswith(",", i):
+            return self.space(i + 1)
+        if i >= len(text):
+            raise self.early_end()
+        if not text.startswith(closer, i):
+            raise LiteralError(f"unexpected {text[i:i + 10]!r} {where}")
+        return i
 
     def key(self, i: int) -> tuple[str, int]:
         text = self.text
@@ -168,13 +175,7 @@ class _Scanner:
             value, i = self.value(i, depth)
             if value is not _NOT_DATA:
                 out.append(value)
-            i = self.space(i)
-            if text.startswith(",", i):
-                i = self.space(i + 1)
-            elif i >= len(text):
-                raise self.early_end()
-            elif not text.startswith("]", i):
-                raise LiteralError(f"unexpected {text[i:i + 10]!r} in an array")
+            i = self.after_item(i, "]", "in an array")
 
     def skip(self, i: int) -> int:
         """The index of the ``,``, ``}`` or ``]`` that ends a value which is not data, at its own
