@@ -128,7 +128,7 @@ def test_a_mkdocstrings_page_stores_the_objects_it_shows(tmp_path, file_regressi
     # Not test_*.txt: pytest would collect the stored doctest example as a doctest.
     file_regression.check(_dump(store, "api.md"), basename="apiref_mkdocstrings_page", extension=".txt")
     headings = [h for h, _ in _sections(store, "api.md")]
-    assert "API > harbour.berth > Berth > moor" in headings
+    assert "API > berth > Berth > moor" in headings
     assert not any("_private" in h for h in headings)
 
 
@@ -137,7 +137,7 @@ def test_grep_of_a_signature_finds_its_section(tmp_path):
     build_json(root / "docs", tmp_path / "out")
     hits = [h for h, t in _sections(tmp_path / "out" / "store.sqlite", "api.md")
             if "def moor(self, boat: str, hours: int = 2) -> bool" in t]
-    assert hits == ["API > harbour.Berth > moor"]
+    assert hits == ["API > Berth > moor"]
 
 
 def test_directive_options_choose_the_members(tmp_path):
@@ -204,7 +204,7 @@ def test_a_star_import_cycle_ends(tmp_path):
     root = _mkdocs(tmp_path, "# API\n\n::: stars.a\n    options:\n      members: [one]\n", extra)
     build_json(root / "docs", tmp_path / "out")
     headings = [h for h, _ in _sections(tmp_path / "out" / "store.sqlite", "api.md")]
-    assert "API > stars.a > one" in headings
+    assert "API > a > one" in headings
 
 
 def test_an_alias_cycle_is_named(tmp_path):
@@ -336,7 +336,7 @@ def test_inherited_members_come_from_bases_in_other_modules(tmp_path):
     root = _mkdocs(tmp_path, page, extra)
     build_json(root / "docs", tmp_path / "out")
     hits = [h for h, t in _sections(tmp_path / "out" / "store.sqlite", "api.md") if "def launch(self, crew: int)" in t]
-    assert hits == ["API > fleet.Dinghy > launch"]  # the second ::: line does not ask for them
+    assert hits == ["API > Dinghy > launch"]  # the second ::: line does not ask for them
 
 
 def test_sphinx_paths_outside_the_repository_are_refused_and_conf_py_never_run(tmp_path):
@@ -437,7 +437,7 @@ def test_a_myst_page_reads_autodoc_as_its_rst_twin_does(tmp_path):
     store = tmp_path / "out" / "store.sqlite"
     rst, md = _sections(store, "twin.rst"), _sections(store, "twin_md.md")
     assert [h for h, _ in rst] == [h for h, _ in md]
-    assert "Twin > Berths > quay.Berth > moor" in [h for h, _ in md]
+    assert "Twin > Berths > Berth > moor" in [h for h, _ in md]
     assert [t for _, t in rst] == [t for _, t in md]
 
 
@@ -535,3 +535,32 @@ def test_griffe_is_imported_before_the_workers_only_where_the_configuration_name
                                                 "docs/api.md": "# API\n\n::: harbour.berth\n", **PACKAGE})
     build_json(unnamed / "docs", tmp_path / "out")
     assert "API > Berth > moor" in [h for h, _ in _sections(tmp_path / "out" / "store.sqlite", "api.md")]
+
+
+def test_an_init_without_a_docstring_still_lists_its_doc_parameters(tmp_path):
+    """FastAPI documents every argument of ``HTTPException`` with ``Doc()`` in an ``__init__``
+    that has no docstring; merged into the class, the page lists them."""
+    module = ('"""Signals."""\n\nfrom typing import Annotated\n\nfrom typing_extensions import Doc\n\n\n'
+              'class Flag:\n    """A flag to raise."""\n\n'
+              '    def __init__(self, colour: Annotated[str, Doc("What the harbour sees.")] = "red") -> None:\n'
+              '        self.colour = colour\n')
+    root = _mkdocs(tmp_path, "# API\n\n::: harbour.signals.Flag\n", {"harbour/signals.py": module},
+                   config="          merge_init_into_class: true\n")
+    build_json(root / "docs", tmp_path / "out")
+    sections = _sections(tmp_path / "out" / "store.sqlite", "api.md")
+    (flag,) = [t for h, t in sections if h == "API > Flag"]
+    assert "\n## harbour.signals.Flag\n" in flag
+    assert "- `colour` (`str`, default `'red'`): What the harbour sees." in flag
+
+
+def test_a_search_for_a_class_name_finds_the_object_headed_by_its_dotted_path(tmp_path):
+    """The store's tokenizer keeps ``.`` inside words, so ``harbour.berth.Berth`` is one token;
+    the heading path names the object as the table of contents does, by its name."""
+    from contextpull.ops import Ops
+    from contextpull.store import Store
+
+    root = _mkdocs(tmp_path, "# API\n\n::: harbour.berth.Berth\n    options:\n      members: false\n")
+    build_json(root / "docs", tmp_path / "out")
+    with Store.open(tmp_path / "out" / "store.sqlite") as store:
+        hits = Ops(store).search("Berth", limit=3).hits
+    assert [h.heading_path for h in hits][:1] == ["API > Berth"]

@@ -189,3 +189,25 @@ def test_a_block_name_the_configuration_registers_stays_converted(extensions):
                       config_file="docs/en/mkdocs.yml")
     assert "INNER" in mkdocs.prepare("/// frob\nINNER\n///\n\n/// details | More\nMORE\n///\n", ctx)
     assert [o for _, o, _, _ in _block_notes(ctx)] == ["converted", "converted"]
+
+
+def test_a_heading_toc_label_names_it_in_the_heading_path():
+    """Python-Markdown's ``data-toc-label``: the page shows the heading, its table of contents
+    the label; the section keeps the heading, the heading path takes the label."""
+    source = '# Guide\n\n## A very long heading about mooring { #moor data-toc-label="Mooring" }\n\nTie up.\n'
+    ctx = _context()
+    doc = mkdocs.finish(parse_markdown(mkdocs.prepare(source, ctx), "page"), ctx)
+    heading = doc.blocks[1]
+    assert (heading.text, heading.label) == ("A very long heading about mooring", "Mooring")
+    assert ("heading attributes", "converted", 3) in ctx.outcomes()
+
+
+@pytest.mark.parametrize("line", [
+    "## Title { #id }",                       # no label: the anchor goes, as before
+    '## Title { data-toc-label="x" } more',  # not the heading's end
+    '## Title {data-toc-label="x"',          # unclosed
+])
+def test_a_heading_without_a_closing_label_list_has_no_label(line):
+    ctx = _context()
+    doc = mkdocs.finish(parse_markdown(mkdocs.prepare(line + "\n", ctx), "page"), ctx)
+    assert doc.blocks[0].label is None

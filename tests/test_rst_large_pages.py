@@ -141,3 +141,13 @@ def test_a_list_of_hundreds_of_links_stays_with_docutils(tmp_path):
     assert ctx.notes == []
     assert any(type(b).__name__ == "Table" for b in doc.blocks)
     assert doc.blocks[-1].text == "bold text."
+
+
+def test_roles_read_line_by_line_show_what_docutils_shows():
+    """One rule for what a role shows (``role_text``), whichever reader meets it: the line
+    reader, which also reads autodoc's docstrings, shows ``~a.b.C`` as ``C`` in code type and a
+    method with its parentheses, as the docutils reading of the same role does."""
+    out = rst_lines.to_markdown("See :class:`~pkg.mod.Thing`, :py:meth:`run` and :doc:`Guide <guide>`.\n")
+    assert out.strip() == "See `Thing`, `run()` and Guide."
+    config = {"add_function_parentheses": False, "extlinks": {"issue": ("https://x/%s", "#%s")}}
+    assert rst_lines.to_markdown(":meth:`run` fixes :issue:`12`\n", config).strip() == "`run` fixes #12"

@@ -341,3 +341,11 @@ def test_section_invariants(text, cfg):
                 assert token in doc_tokens or any(token in t for t in long_tokens)
     for raw in codes:
         assert any(raw in s.text for s in got)
+
+
+def test_a_heading_label_names_the_section_in_its_path_and_the_text_keeps_the_heading():
+    doc = ParsedDocument("API", [Heading(1, "API"), Heading(2, "pkg.mod.Thing", "Thing"),
+                                 Code("python", "```python\nclass Thing:\n```"), Heading(3, "run")])
+    sections = section_document(doc, Settings(section_min_chars=0))
+    assert [s.heading_path for s in sections] == ["API", "API > Thing", "API > Thing > run"]
+    assert sections[1].text.startswith("## pkg.mod.Thing\n")

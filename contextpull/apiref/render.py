@@ -1,7 +1,7 @@
 """Objects read from source as the Markdown of the API page that shows them (issue 37).
 
-One heading per object (the root's dotted path, each member's name under it, so a heading path
-reads ``FastAPI > get``), its signature as a ``python`` code block, its bases, its docstring's
+One heading per object (the root's dotted path, each member's name under it; the root is named by
+its name in the table of contents, so a heading path reads ``FastAPI > get``), its signature as a ``python`` code block, its bases, its docstring's
 sections (``docstrings``), then its members, one level down, chosen and ordered as the options say
 (``options``). The Markdown goes back into the page the ``:::`` line or autodoc directive stood
 in, so it is sectioned, searched and fingerprinted with the rest of the page.
@@ -66,7 +66,10 @@ class Renderer:
         self.objects += 1
         heading = not root or options.show_root_heading
         if heading:
-            self.out += [f"{'#' * min(level, 6)} {shown}", ""]
+            # A dotted path is headed as the site shows it and named in its table of contents,
+            # and so in the heading path, by the object's name (``syntax/heading_label``).
+            label = f' {{ data-toc-label="{obj.name}" }}' if shown != obj.name and '"' not in obj.name else ""
+            self.out += [f"{'#' * min(level, 6)} {shown}{label}", ""]
         init = self._init(obj, options)
         signature = self._signature(obj, options, init)
         if signature:
@@ -75,7 +78,9 @@ class Renderer:
             self.out += ["Bases: " + ", ".join(f"`{b}`" for b in obj.bases), ""]
         below = level + 1 if heading else level
         doc = sections(obj, options.docstring_style, self.text, options.unwrap_annotated)
-        if init is not None and init.docstring is not None:
+        if init is not None:
+            # An ``__init__`` without a docstring still shows its ``Doc()`` parameters: that is
+            # how FastAPI documents every argument of ``FastAPI`` and ``HTTPException``.
             doc += sections(init, options.docstring_style, self.text, options.unwrap_annotated)
         self.out += shift_headings("\n".join(doc).split("\n"), below - 1)
         if options.members is False or not (obj.is_class or obj.is_module):

@@ -22,6 +22,10 @@ MAX_HEADING_LEVEL = 6
 class Heading:
     level: int
     text: str
+    # The name the page's table of contents gives the heading, when a generator gives one that is
+    # not its text (``dialects/syntax/heading_label``): heading paths take it. No parser of a
+    # source format sets it; plain reading never does.
+    label: str | None = None
 
 
 @dataclass(slots=True)

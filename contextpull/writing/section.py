@@ -90,7 +90,8 @@ def _raw_sections(doc: ParsedDocument, depth: int, limit: int):
 
     An empty heading still starts a section but adds nothing to the path ("A > " names nothing);
     a heading longer than ``limit`` enters the path cut to ``limit`` characters, since every
-    section under it repeats the path (issue 22).
+    section under it repeats the path (issue 22). A heading the page's table of contents names
+    otherwise (``Heading.label``) enters the path by that name.
     """
     stack: list[tuple[int, str]] = []
     path, level = doc.title, 0
@@ -101,7 +102,7 @@ def _raw_sections(doc: ParsedDocument, depth: int, limit: int):
                 yield path, level, units
             while stack and stack[-1][0] >= block.level:
                 stack.pop()
-            stack.append((block.level, _path_text(block.text, limit)))
+            stack.append((block.level, _path_text(block.text if block.label is None else block.label, limit)))
             path = " > ".join(text for _, text in stack if text) or doc.title
             level = block.level
             units = [_unit(block, limit)]

@@ -26,7 +26,7 @@ from ..api import Context
 from ..site_reader import SiteReader
 from . import pages
 from ..syntax.markup import html_to_text, strip_heading_attributes, strip_html_comments
-from ..syntax import attributes
+from ..syntax import attributes, heading_label
 from ..syntax.fences import closes, open_fence, outside_code, outside_inline_code
 from .blocks import block_names, convert_blocks
 from .config import nav_titles, site_config
@@ -70,7 +70,14 @@ def _without_attr_lists(part: str) -> str:
 
 
 def _inline(text: str, origin: int, ctx: Context) -> str:
-    """One prose line with the inline markup a page never shows removed, each kind noted."""
+    """One prose line with the inline markup a page never shows removed, each kind noted. A
+    heading's ``data-toc-label`` list is kept at its end, for ``finish`` to make the label the
+    heading's (``heading_label``)."""
+    if text.startswith("#") and text.rstrip().endswith("}"):
+        bare, written, label = heading_label.split(text)
+        if label is not None:
+            ctx.note(HEADING_ATTRIBUTES, "converted", origin)
+            return f"{_inline(bare, origin, ctx)} {written}"
     if text.startswith("#") and "{" in text:
         bare = strip_heading_attributes(text)
         if bare != text:
@@ -126,7 +133,9 @@ def prepare(text: str, ctx: Context) -> str:
 
 
 def finish(doc: ParsedDocument, ctx: Context) -> ParsedDocument:
-    """Fences written as ```` ```{ .python title="x" } ```` take their language from the class."""
+    """Fences written as ```` ```{ .python title="x" } ```` take their language from the class;
+    a heading's ``data-toc-label`` is its label."""
+    heading_label.label_headings(doc.blocks)
     for block in doc.blocks:
         if isinstance(block, Code) and block.lang.startswith("{"):
             first = block.raw.split("\n", 1)[0]

@@ -19,6 +19,7 @@ from dataclasses import replace
 from ...apiref.folders import dotted, search_folders
 from ...apiref.options import sphinx_options
 from ...apiref.render import Renderer, autosummary
+from .rst_lines import to_markdown
 
 CONSTRUCT = "rst autodoc"
 _BASE = {"automodule", "autoclass", "autoexception", "autofunction", "automethod", "autoattribute",
@@ -105,7 +106,7 @@ def _folders(ctx, api) -> tuple[list[str], list[str]]:
 
 
 def render_directive(ctx, name: str, argument: str, options: dict, content: list[str],
-                     module: str, line: int, text, construct: str = CONSTRUCT) -> list[str] | None:
+                     module: str, line: int, construct: str = CONSTRUCT) -> list[str] | None:
     """The Markdown an autodoc directive stands for; None when the build reads no API
     reference. ``module`` is the page's current module ('' when none)."""
     api = ctx.reader.api_reference()
@@ -134,6 +135,10 @@ def render_directive(ctx, name: str, argument: str, options: dict, content: list
         isinstance(e, str) and e in ("sphinx.ext.napoleon", "numpydoc") for e in extensions)
     opts = replace(opts, docstring_style="auto" if napoleon else "sphinx")
     session = api.session(ctx, folders)
+
+    def text(docstring: str) -> str:
+        return to_markdown(docstring, config)
+
     if key == "autosummary":
         return autosummary(session, names, module, opts, construct, line, text)
     path = _qualified(session, target, module, key)

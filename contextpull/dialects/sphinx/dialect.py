@@ -28,7 +28,9 @@ from ..api import Context, Included
 from ..site_reader import SiteReader
 from . import pages
 from ..syntax.markup import html_to_text, strip_html_comments
+from ...parsing.blocks import ParsedDocument
 from ..syntax import attributes
+from ..syntax.heading_label import label_headings
 from ..syntax.labels import SPHINX_ADMONITIONS, VERSION_LABELS, labelled, sphinx_title
 from . import directive_names as names
 from .directive_names import defined, unknown_detail
@@ -141,12 +143,11 @@ class _Converter:
         section it stands in; None without API reference."""
         from .autodoc import handles, render_directive
         from ...apiref.render import shift_headings
-        from .rst_lines import to_markdown
 
         if not handles(key):
             return None
         rendered = render_directive(self.ctx, key, argument, options, content, self.module, number,
-                                    to_markdown, construct="myst autodoc")
+                                    construct="myst autodoc")
         return None if rendered is None else shift_headings(rendered, min(self.heading, 5))
 
     def inline(self, line: str, number: int) -> str:
@@ -386,11 +387,19 @@ def _rst_names():
     return TABLE
 
 
+def finish(doc: ParsedDocument, ctx) -> ParsedDocument:
+    """An object an autodoc directive of a MyST page heads with its dotted path is named by its
+    name in the heading path, as in an rst page (``heading_label``)."""
+    label_headings(doc.blocks)
+    return doc
+
+
 class Reader(SiteReader):
     """sphinx's hooks on a site opened for one build (``site_reader``; the table row is
     ``registry.DIALECTS``)."""
 
     prepare = staticmethod(prepare)
+    finish = staticmethod(finish)
     page_rule = staticmethod(pages.skip)
     config_notes = staticmethod(config_notes)
 

@@ -123,7 +123,7 @@ def parse_rst(text: str, ctx: Context) -> ParsedDocument:
     if why:
         ctx.note("rst page", "unresolved", 0, f"{why}: read line by line (titles, code, admonitions; other markup as text)")
         stem = posixpath.splitext(posixpath.basename(ctx.path))[0]
-        return parse_markdown(rst_lines.to_markdown(text), stem)
+        return parse_markdown(rst_lines.to_markdown(text, ctx.config if isinstance(ctx.config, dict) else None), stem)
     state = ParseState(ctx)
     text += _sphinx_substitutions(text, state.config)
     settings = get_default_settings(Parser, Reader)

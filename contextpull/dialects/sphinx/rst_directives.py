@@ -101,7 +101,7 @@ class Autodoc(Dropped):
     def run(self):
         from .autodoc import handles, render_directive
         from ...parsing.parse_markdown import parse_markdown
-        from .rst_lines import to_markdown
+        from ..syntax.heading_label import label_headings
 
         state = _state(self)
         argument = " ".join(self.arguments)
@@ -110,12 +110,13 @@ class Autodoc(Dropped):
         if handles(self.name):
             rendered = render_directive(
                 state.ctx, self.name, argument, dict(self.options), list(self.content),
-                getattr(state, "current_module", ""), state.line_in_document(source, line), to_markdown)
+                getattr(state, "current_module", ""), state.line_in_document(source, line))
         if rendered is None:
             note_at(self, "rst autodoc", "unresolved", autodoc_detail(self.name, argument))
             return []
         node = nodes.container()
         node[MARKDOWN] = parse_markdown("\n".join(rendered), "api").blocks
+        label_headings(node[MARKDOWN])
         return [node]
 
 

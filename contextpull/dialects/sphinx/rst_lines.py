@@ -20,6 +20,7 @@ from ..syntax.containers import rst, rst_body
 from ..syntax.fences import fenced
 from ..syntax.labels import SPHINX_ADMONITIONS, VERSION_LABELS, sphinx_title
 from ..syntax.options import field
+from .role_text import display, escaped
 
 # Characters of a page read by docutils; a larger one is read here.
 DOCUTILS_LIMIT = 1024 * 1024
@@ -30,7 +31,7 @@ _EXPLICIT = re.compile(r"(\s*)\.\.(?:\s|\Z)")
 # its length: a role's name is at most 64 characters (``:py:meth:`` is 9), and a link's text is
 # taken whole and its trailing blanks cut afterwards, not by a lazy group before ``\s*``, which
 # retried the blanks at every step (0.25 s for one line of 9,000 spaces).
-_ROLE = re.compile(r":[\w.:+-]{1,64}:`([^`]*)`")
+_ROLE = re.compile(r":([\w.:+-]{1,64}):`([^`]*)`")
 _LINK = re.compile(r"`([^`<]*)<[^<>`]*>`__?")
 _REF = re.compile(r"`([^`]*)`__?")
 _LITERAL = re.compile(r"``([^`]+)``")
@@ -41,8 +42,11 @@ _SILENT = {"toctree", "image", "raw", "include", "literalinclude", "meta", "high
            "automethod", "autodata", "autoattribute", "default-role", "role", "only-html", "figure"}
 
 
-def to_markdown(text: str) -> str:
-    """The page as Markdown, in one pass over its lines (module docstring)."""
+def to_markdown(text: str, config: dict | None = None) -> str:
+    """The page as Markdown, in one pass over its lines (module docstring); ``config`` is the
+    site's ``conf.py`` read as data, for what its roles show (``extlinks``,
+    ``add_function_parentheses``)."""
+    config = config or {}
     lines = text.split("\n")
     out: list[str] = []
     styles: list[tuple[str, bool]] = []
@@ -52,12 +56,12 @@ def to_markdown(text: str) -> str:
         nxt = lines[i + 1] if i + 1 < n else ""
         after = lines[i + 2] if i + 2 < n else ""
         if _ADORNMENT.match(line) and nxt.strip() and after.rstrip() == line.rstrip() and not nxt[:1].isspace():
-            out.append(_heading(nxt.strip(), (line[0], True), styles))
+            out.append(_heading(nxt.strip(), (line[0], True), styles, config))
             i += 3
             continue
         if line.strip() and not line[:1].isspace() and _ADORNMENT.match(nxt.rstrip()) and len(nxt.rstrip()) >= len(line.rstrip()) \
                 and not _EXPLICIT.match(line):
-            out.append(_heading(line.strip(), (nxt[0], False), styles))
+            out.append(_heading(line.strip(), (nxt[0], False), styles, config))
             i += 2
             continue
         if _ADORNMENT.match(line.rstrip()) and len(line.rstrip()) >= 4 and not line[:1].isspace():
@@ -65,27 +69,27 @@ def to_markdown(text: str) -> str:
             continue
         directive = rst(line)
         if directive is not None or _EXPLICIT.match(line):
-            i = _explicit(lines, i, directive, out)
+            i = _explicit(lines, i, directive, out, config)
             continue
         stripped = line.strip()
         if stripped.endswith("::") and not stripped.startswith(".."):
-            out.append(_inline(line.lstrip()[:-2].rstrip() + (":" if stripped != "::" and not stripped.endswith(" ::") else "")))
+            out.append(_inline(line.lstrip()[:-2].rstrip() + (":" if stripped != "::" and not stripped.endswith(" ::") else ""), config))
             body, i = rst_body(lines, i + 1, _indent(line))
             if body:
                 out += ["", *fenced("\n".join(body), "").split("\n"), ""]
             continue
-        out.append(_inline(line.lstrip()))
+        out.append(_inline(line.lstrip(), config))
         i += 1
     return "\n".join(out)
 
 
-def _heading(title: str, style: tuple[str, bool], styles: list[tuple[str, bool]]) -> str:
+def _heading(title: str, style: tuple[str, bool], styles: list[tuple[str, bool]], config: dict) -> str:
     if style not in styles:
         styles.append(style)
-    return "\n" + "#" * min(styles.index(style) + 1, 6) + " " + _inline(title) + "\n"
+    return "\n" + "#" * min(styles.index(style) + 1, 6) + " " + _inline(title, config) + "\n"
 
 
-def _explicit(lines: list[str], i: int, directive, out: list[str]) -> int:
+def _explicit(lines: list[str], i: int, directive, out: list[str], config: dict) -> int:
     """Read the explicit markup at line ``i`` and its indented body; the next line's index."""
     indent = _indent(lines[i])
     body, end = rst_body(lines, i + 1, indent)
@@ -107,28 +111,28 @@ def _explicit(lines: list[str], i: int, directive, out: list[str]) -> int:
         else:
             label = argument if name == "admonition" else sphinx_title(name)
             first = argument if name != "admonition" and argument else ""
-        text = [_inline(b.strip()) for b in body]
+        text = [_inline(b.strip(), config) for b in body]
         out += ["", f"{label}: " + (first or (text.pop(0) if text else "")), *text, ""]
     else:
-        out += ["", *(_inline(b.strip()) for b in body), ""]
+        out += ["", *(_inline(b.strip(), config) for b in body), ""]
     return end
+
+
+def _role_text(match: re.Match, config: dict) -> str:
+    """A role as the page shows it, by the rule docutils' and MyST's readings share
+    (``role_text.display``: ``~a.b.C`` shows ``C``, ``:meth:`` adds parentheses), in code type
+    where Sphinx sets it so."""
+    shown, code = display(match.group(1), escaped(match.group(2)), config)
+    return f"`{shown}`" if code and shown else shown
 
 
 def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
-def _role_text(match: re.Match) -> str:
-    """A role's text as the page shows it: the title of ``title <target>``, else the content."""
-    inner = match.group(1)
-    title, bracket, target = inner.rpartition("<")
-    if bracket and target.endswith(">") and title.strip():
-        return title.strip()
-    return inner
-
-
-def _inline(text: str) -> str:
-    text = _ROLE.sub(_role_text, text)
+def _inline(text: str, config: dict) -> str:
+    if ":`" in text:
+        text = _ROLE.sub(lambda m: _role_text(m, config), text)
     text = _LITERAL.sub(r"`\1`", text)
     text = _LINK.sub(lambda m: m.group(1).rstrip(), text)
     return _REF.sub(lambda m: m.group(0) if m.group(0).startswith("``") else m.group(1), text)

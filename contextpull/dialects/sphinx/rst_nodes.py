@@ -99,7 +99,7 @@ class _Walker:
         elif isinstance(node, nodes.container) and MARKDOWN in node.attributes:
             for block in node[MARKDOWN]:  # an included Markdown file: its headings nest here
                 if isinstance(block, Heading):
-                    block = Heading(min(level + block.level - 1, MAX_HEADING_LEVEL), block.text)
+                    block = Heading(min(level + block.level - 1, MAX_HEADING_LEVEL), block.text, block.label)
                 out.append(block)
         elif isinstance(node, nodes.Element):
             if isinstance(node, nodes.TextElement) and not node.next_node(nodes.Structural):
