@@ -564,3 +564,21 @@ def test_a_search_for_a_class_name_finds_the_object_headed_by_its_dotted_path(tm
     with Store.open(tmp_path / "out" / "store.sqlite") as store:
         hits = Ops(store).search("Berth", limit=3).hits
     assert [h.heading_path for h in hits][:1] == ["API > Berth"]
+
+
+def test_ignore_init_summary_drops_the_first_line_of_a_merged_init(tmp_path):
+    """pydantic's site sets ``docstring_options: {ignore_init_summary: true}``: its pages show a
+    merged ``__init__``'s docstring without its first line."""
+    module = ('"""Anchors."""\n\n\nclass Anchor:\n    """Holds a boat."""\n\n'
+              '    def __init__(self, weight: int) -> None:\n'
+              '        """Make an anchor.\n\n        Heavier holds better.\n\n        Args:\n'
+              '            weight: Kilograms.\n        """\n')
+    shown = {}
+    for ignore in (False, True):
+        root = _mkdocs(tmp_path / str(ignore), "# API\n\n::: harbour.anchors.Anchor\n", {"harbour/anchors.py": module},
+                       config="          merge_init_into_class: true\n          docstring_options:\n"
+                              f"            ignore_init_summary: {str(ignore).lower()}\n")
+        build_json(root / "docs", tmp_path / str(ignore) / "out")
+        shown[ignore] = "\n".join(t for _, t in _sections(tmp_path / str(ignore) / "out" / "store.sqlite", "api.md"))
+    assert "Make an anchor." in shown[False] and "Make an anchor." not in shown[True]
+    assert all("Heavier holds better." in s and "- `weight` (`int`): Kilograms." in s for s in shown.values())

@@ -40,14 +40,21 @@ def _list(label: str, items: list[str]) -> list[str]:
     return [f"**{label}:**", "", *items, ""] if items else []
 
 
-def sections(obj, style: str, text: Callable[[str], str], unwrap_annotated: bool = True) -> list[str]:
-    """The Markdown lines of ``obj``'s docstring (and of its ``Doc()`` parameters)."""
+def sections(obj, style: str, text: Callable[[str], str], unwrap_annotated: bool = True,
+             options: tuple = ()) -> list[str]:
+    """The Markdown lines of ``obj``'s docstring (and of its ``Doc()`` parameters); ``options``
+    are the site's Google and NumPy parsing switches (``options.DOCSTRING_SWITCHES``)."""
     out: list[str] = []
     documented: set[str] = set()
     parsed = []
     if obj.docstring is not None:
         try:
-            parsed = obj.docstring.parse(style, warnings=False) if style != "auto" else obj.docstring.parse("auto")
+            if style == "auto":
+                parsed = obj.docstring.parse("auto")
+            elif style in ("google", "numpy"):
+                parsed = obj.docstring.parse(style, warnings=False, **dict(options))
+            else:
+                parsed = obj.docstring.parse(style, warnings=False)
         except Exception:  # noqa: BLE001 - a docstring griffe cannot parse is shown as written
             parsed = None
         if parsed is None:

@@ -4,7 +4,7 @@ mkdocstrings (Python handler): the handler's ``options`` in ``mkdocs.yml``, unde
 ``:::`` line's own ``options:``; the names and defaults are the handler's (``members``,
 ``filters``, ``inherited_members``, ``show_root_heading``, ``heading_level``,
 ``docstring_style``, ``members_order``, ``group_by_category``, ``show_if_no_docstring``,
-``show_bases``, ``merge_init_into_class``, ``show_submodules``).
+``show_bases``, ``merge_init_into_class``, ``show_submodules``, and ``docstring_options``' switches).
 
 Sphinx autodoc: ``autodoc_default_options`` from ``conf.py`` (read as data), under them the
 directive's options (``:members:``, ``:undoc-members:``, ``:private-members:``,
@@ -45,6 +45,9 @@ class Options:
     exclude: frozenset = frozenset()
     unwrap_annotated: bool = False
     group_by_category: bool = False  # attributes, classes, functions, modules, each in order
+    # mkdocstrings' ``docstring_options`` that change what a Google or NumPy docstring shows
+    # (``ignore_init_summary``: a merged ``__init__``'s first line is not shown), as (name, value).
+    docstring_options: tuple = ()
     problems: tuple = field(default=(), compare=False)  # options that were not used, and why
 
 
@@ -80,6 +83,18 @@ def _filters(value) -> tuple[tuple, tuple]:
     return tuple(out), tuple(problems)
 
 
+# The parsing options griffe's Google and NumPy readers take that change what is shown: switches
+# only, so a site's configuration cannot hand the parser anything else.
+DOCSTRING_SWITCHES = ("ignore_init_summary", "trim_doctest_flags", "returns_multiple_items", "returns_named_value",
+                      "returns_type_in_property_summary", "receives_multiple_items", "receives_named_value")
+
+
+def _docstring_options(value) -> tuple:
+    if not isinstance(value, dict):
+        return ()
+    return tuple((name, value[name]) for name in DOCSTRING_SWITCHES if isinstance(value.get(name), bool))
+
+
 def mkdocs_options(handler: dict, local: dict | None) -> Options:
     """The options of one ``:::`` line: the handler's, then the line's own over them."""
     merged: dict = {}
@@ -108,6 +123,7 @@ def mkdocs_options(handler: dict, local: dict | None) -> Options:
         docstring_style=style if style in STYLES else ("google" if style is not None else "auto"),
         unwrap_annotated=_bool(merged.get("unwrap_annotated"), False),
         group_by_category=_bool(merged.get("group_by_category"), True),
+        docstring_options=_docstring_options(merged.get("docstring_options")),
         problems=problems,
     )
 

@@ -77,11 +77,11 @@ class Renderer:
         if obj.is_class and options.show_bases and obj.bases and options.generator == "sphinx":
             self.out += ["Bases: " + ", ".join(f"`{b}`" for b in obj.bases), ""]
         below = level + 1 if heading else level
-        doc = sections(obj, options.docstring_style, self.text, options.unwrap_annotated)
+        doc = sections(obj, options.docstring_style, self.text, options.unwrap_annotated, options.docstring_options)
         if init is not None:
             # An ``__init__`` without a docstring still shows its ``Doc()`` parameters: that is
             # how FastAPI documents every argument of ``FastAPI`` and ``HTTPException``.
-            doc += sections(init, options.docstring_style, self.text, options.unwrap_annotated)
+            doc += sections(init, options.docstring_style, self.text, options.unwrap_annotated, options.docstring_options)
         self.out += shift_headings("\n".join(doc).split("\n"), below - 1)
         if options.members is False or not (obj.is_class or obj.is_module):
             return
