@@ -543,14 +543,16 @@ def test_an_init_without_a_docstring_still_lists_its_doc_parameters(tmp_path):
     module = ('"""Signals."""\n\nfrom typing import Annotated\n\nfrom typing_extensions import Doc\n\n\n'
               'class Flag:\n    """A flag to raise."""\n\n'
               '    def __init__(self, colour: Annotated[str, Doc("What the harbour sees.")] = "red") -> None:\n'
-              '        self.colour = colour\n')
+              '        self.colour: Annotated[str, Doc("The colour flown.")] = colour\n')
     root = _mkdocs(tmp_path, "# API\n\n::: harbour.signals.Flag\n", {"harbour/signals.py": module},
-                   config="          merge_init_into_class: true\n")
+                   config="          merge_init_into_class: true\n          show_if_no_docstring: true\n")
     build_json(root / "docs", tmp_path / "out")
     sections = _sections(tmp_path / "out" / "store.sqlite", "api.md")
     (flag,) = [t for h, t in sections if h == "API > Flag"]
     assert "\n## harbour.signals.Flag\n" in flag
     assert "- `colour` (`str`, default `'red'`): What the harbour sees." in flag
+    (attribute,) = [t for h, t in sections if h == "API > Flag > colour"]
+    assert attribute.endswith("\n\nThe colour flown.")  # an attribute's Doc(), as griffe-typingdoc gives it
 
 
 def test_a_search_for_a_class_name_finds_the_object_headed_by_its_dotted_path(tmp_path):

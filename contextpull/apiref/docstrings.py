@@ -88,6 +88,12 @@ def sections(obj, style: str, text: Callable[[str], str], unwrap_annotated: bool
                                    getattr(element, "description", "") or "", text))
             out += _list(section.title or _LABELS[kind], items)
     out += _doc_parameters(obj, documented, text)
+    if obj.docstring is None and obj.is_attribute:
+        # griffe-typingdoc gives an attribute without a docstring its ``Doc()`` text, as FastAPI
+        # documents ``FastAPI.openapi_version``.
+        doc = annotated_doc(getattr(obj, "annotation", None))
+        if doc:
+            out += [text(doc), ""]
     return out
 
 
