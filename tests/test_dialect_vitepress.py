@@ -141,6 +141,60 @@ def test_detected_from_the_vitepress_folder_in_docs_or_above(tmp_path, ext):
     assert open_site(site).site_folder == "docs"
 
 
+@pytest.mark.parametrize(("files", "chosen"), [
+    (["config/index.ts"], "config/index.ts"),
+    (["config/index.mts"], "config/index.mts"),
+    (["config/index.js", "config.js"], "config/index.js"),  # VitePress: config/index.ext, then config.ext
+    (["config/index.ts", "config.js"], "config.js"),          # ... extension by extension
+])
+def test_a_config_folder_index_is_the_configuration(tmp_path, files, chosen):
+    """VitePress takes ``.vitepress/config/index.*`` as well as ``config.*``: Pinia's docs keep
+    theirs there, split over modules it imports."""
+    root = write_site(tmp_path / "repo", {**{f"docs/.vitepress/{f}": "export default {}\n" for f in files},
+                                           "docs/a/b.md": "# B\n"})
+    site = detect_site(root / "docs")
+    assert (site.dialect, site.config_file) == ("vitepress", f"docs/.vitepress/{chosen}")
+    assert open_site(site).site_folder == "docs"
+
+
+SPLIT = {
+    "docs/.vitepress/config/index.ts": "import { shared } from './shared'\nimport { en } from './en'\n"
+                                       "export default defineConfig({ ...shared, locales: { root: { ...en } } })\n",
+    "docs/.vitepress/config/shared.ts": "export const shared = defineConfig({ markdown: { attrs: {\n"
+                                        "  leftDelimiter: '%{',\n  rightDelimiter: '}%',\n} } })\n",
+    "docs/.vitepress/config/en.ts": "import { shared } from './shared'\n"
+                                    "export const en = { themeConfig: { sidebar: [{ text: 'Mooring knots', link: '/knots' }] } }\n",
+    "docs/guide.md": "# Guide %{#guide}%\n\n## Tides %{#tides .big}%\n\nHigh at six.\n\n```md\n## Kept %{#kept}%\n```\n",
+    "docs/knots.md": "Bowline and hitch, tied in the harbour.\n",
+}
+
+
+def test_a_configuration_split_over_modules_it_imports_is_read_with_them(tmp_path):
+    """Settings in modules the configuration imports from beside it count: markdown-it-attrs'
+    delimiters (``%{#id}%``, Pinia's) and the sidebar's titles; code keeps what it shows."""
+    report, documents, sections = _build(tmp_path, SPLIT)
+    assert report["dialect"]["config_file"] == "docs/.vitepress/config/index.ts"
+    assert ["knots.md", "Mooring knots"] in documents
+    guide = [s for s in sections if s[0] == "guide.md"]
+    assert guide[-1][1] == "Guide > Tides" and not any("%{" in s[1] for s in guide)
+    assert "## Kept %{#kept}%" in guide[-1][2] and "%{" not in guide[-1][2].replace("## Kept %{#kept}%", "")
+
+
+def test_a_page_depends_on_the_modules_the_configuration_imports(tmp_path):
+    """Editing an imported module reads the pages again: a ``--cache`` build after the change
+    equals a fresh one."""
+    root = write_site(tmp_path / "repo", SPLIT)
+    build_json(root / "docs", tmp_path / "one")
+    (root / "docs/.vitepress/config/en.ts").write_text(
+        "export const en = { themeConfig: { sidebar: [{ text: 'Knots and hitches', link: '/knots' }] } }\n")
+    build_json(root / "docs", tmp_path / "cached", "--cache", str(tmp_path / "one" / "store.sqlite"))
+    build_json(root / "docs", tmp_path / "fresh")
+    cached, fresh = (tmp_path / d / "store.sqlite" for d in ("cached", "fresh"))
+    assert cached.read_bytes() == fresh.read_bytes()
+    with sqlite3.connect(cached) as db:
+        assert ["knots.md", "Knots and hitches"] in [list(r[:2]) for r in db.execute(DOCUMENTS)]
+
+
 def test_a_config_file_outside_a_vitepress_folder_is_not_vitepress(tmp_path):
     root = write_site(tmp_path / "repo", {"docs/config.ts": "export default {}\n", "docs/a.md": "# A\n"})
     assert detect_site(root / "docs").dialect == "plain"

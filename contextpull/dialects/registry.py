@@ -85,9 +85,11 @@ DIALECTS = (
     ),
     # VitePress: the configuration is in the project's ``.vitepress`` folder, which sits in the
     # folder pages are read from (``docs/.vitepress/config.ts``), so the site is the folder above it.
+    # VitePress takes ``config/index.*`` before ``config.*``, extension by extension.
     Dialect(
-        "vitepress", tuple(f".vitepress/config.{ext}" for ext in ("js", "ts", "mjs", "mts", "cjs", "cts")),
-        "vitepress.dialect", config_beside_pages=True, config_folders=(".vitepress",),
+        "vitepress",
+        tuple(f".vitepress/{name}.{ext}" for ext in ("js", "ts", "mjs", "mts", "cjs", "cts") for name in ("config/index", "config")),
+        "vitepress.dialect", config_beside_pages=True, config_folders=(".vitepress/config", ".vitepress"),
     ),
     Dialect(
         "hugo", ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json"), "hugo.dialect",

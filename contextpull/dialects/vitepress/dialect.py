@@ -1,5 +1,6 @@
-"""The VitePress dialect (issue 36): a site identified by ``.vitepress/config.{js,ts,mjs,mts,cjs,cts}``,
-whose configuration is read as text and never run (``site_config.py``).
+"""The VitePress dialect (issue 36): a site identified by ``.vitepress/config.{js,ts,mjs,mts,cjs,cts}``
+or ``.vitepress/config/index.*``, whose configuration (with the modules it imports from beside it)
+is read as text and never run (``site_config.py``).
 
 ``prepare`` reads a page as VitePress renders it, in VitePress's order: ``<!--@include:-->``
 directives first, on the raw text (``page_includes.py``); then one pass over the lines outside
@@ -27,9 +28,12 @@ from ...scan.globmatch import Glob, compile_glob, slash_tokens
 from ..syntax.callouts import callouts
 from ..pages.site_files import relative
 from ..site_reader import SiteReader
+from ...system.bounded_read import CONFIG_FILE_LIMIT
 from . import blocks, home, page_includes, page_lines, site_config, vue
 
 CONFIGURATION = "vitepress configuration"
+MAX_CONFIG_MODULES = 16
+_SCRIPT_EXTENSIONS = (".ts", ".js", ".mts", ".mjs", ".cts", ".cjs")
 _FENCE_LANGUAGE = re.compile(r"[^\s{:\[]*")
 
 
@@ -56,14 +60,59 @@ class Reader(SiteReader):
         return self.once((__name__, "excludes"),
                          lambda: [(p, compile_glob(slash_tokens(p.removeprefix("./")))) for p in self.settings.src_exclude])
 
+    @property
+    def config_modules(self) -> list[str]:
+        """The repository paths of the modules the configuration file imports from beside it,
+        and those they import, at most ``MAX_CONFIG_MODULES``, read as text through the site's
+        door (``site_config.local_imports``)."""
+        def walk() -> list[str]:
+            found: list[str] = []
+            queue = [(self.site.config_file, self.config_text)] if self.site.config_file else []
+            while queue and len(found) < MAX_CONFIG_MODULES:
+                path, text = queue.pop(0)
+                for spec in site_config.local_imports(text):
+                    module = self._module_path(posixpath.dirname(path), spec)
+                    if module is None or module in found or module == self.site.config_file:
+                        continue
+                    found.append(module)
+                    try:
+                        queue.append((module, self.files.read(module, CONFIG_FILE_LIMIT).decode("utf-8-sig", "replace")))
+                    except OSError:
+                        continue
+                    if len(found) >= MAX_CONFIG_MODULES:
+                        break
+            return found
+        return self.once((__name__, "modules"), walk)
+
+    def _module_path(self, folder: str, spec: str) -> str | None:
+        """The file ``spec`` names from ``folder``, as Node resolves a relative import: the path
+        itself, then with each script extension, then its ``index``."""
+        base = posixpath.normpath(posixpath.join(folder, spec))
+        candidates = [base] if base.endswith(_SCRIPT_EXTENSIONS) else []
+        candidates += [base + ext for ext in _SCRIPT_EXTENSIONS] + [f"{base}/index{ext}" for ext in _SCRIPT_EXTENSIONS]
+        return next((c for c in candidates if not c.startswith("../") and self.files.is_file(c)), None)
+
+    def page_settings(self, ctx) -> site_config.SiteConfig:
+        """The settings, with those of the modules the configuration imports (``config_modules``):
+        each module is read through the page's context, so every page depends on it as it does
+        on the configuration file."""
+        modules = self.config_modules
+        if not modules:
+            return self.settings
+        read = [(path, ctx.read_data_with_sha(path)) for path in modules]
+        key = (__name__, "page settings", tuple(found[1] if found else "" for _, found in read))
+        text = "\n".join([self.config_text, *(found[0].decode("utf-8-sig", "replace") for _, found in read if found)])
+        return self.once(key, lambda: site_config.read(text, self.site.config_file or ""))
+
     # ---- the hooks ---------------------------------------------------------------------
     def prepare(self, text: str, ctx) -> str:
         src = self.src_folder
+        settings = self.page_settings(ctx)
         lines = list(enumerate(text.split("\n"), start=1))
         if "@include:" in text:
             lines = page_includes.expand(lines, ctx, src)
-        lines = page_lines.read(lines, ctx, src)
-        lines = blocks.convert(lines, ctx, any_name=self.settings.own_containers, tabs=self.settings.tabs)
+        lines = page_lines.read(lines, ctx, src, settings.attr_delimiters)
+        lines = blocks.convert(lines, ctx, any_name=settings.own_containers, tabs=settings.tabs)
         text = "\n".join(t for _, t in lines)
         text = callouts(text, ctx)
         top = home.hero(ctx.front_matter, ctx)
@@ -78,7 +127,7 @@ class Reader(SiteReader):
     def nav_title(self, ctx) -> str | None:
         rel = posixpath.relpath(ctx.repo_path, self.src_folder) if self.src_folder else ctx.repo_path
         key = posixpath.splitext(rel)[0]
-        title = self.settings.nav_titles.get(key)
+        title = self.page_settings(ctx).nav_titles.get(key)
         if title:
             ctx.note("sidebar title", "resolved", 0)
         return title

@@ -18,7 +18,7 @@ from .page_includes import Tally
 Lines = list[tuple[int, str]]
 
 
-def read(lines: Lines, ctx: Context, src_folder: str) -> Lines:
+def read(lines: Lines, ctx: Context, src_folder: str, delimiters: tuple[str, str] = ("{", "}")) -> Lines:
     out: Lines = []
     ends = vue.BlockEnds(lines)
     snippets = Tally(code_imports.CONSTRUCT)
@@ -52,7 +52,7 @@ def read(lines: Lines, ctx: Context, src_folder: str) -> Lines:
         if spec is not None:
             out.extend((origin, line) for line in code_imports.block(spec, origin, ctx, src_folder, snippets))
             continue
-        read_line = vue.inline(text, origin, ctx)
+        read_line = vue.inline(text, origin, ctx, delimiters)
         if read_line is not None:
             out.append((origin, read_line))
     return out

@@ -10,7 +10,12 @@ found by a search of the text that reads every character one way.
 - ``customContainers`` or a container plugin: the site registers ``:::`` names of its own;
   ``vitepress-plugin-tabs``: ``::: tabs`` is one;
 - sidebar and nav entries ``{ text: 'Title', link: '/guide/page' }`` (in either order, both plain
-  string literals), for the titles of pages that show no H1 and no front-matter title.
+  string literals), for the titles of pages that show no H1 and no front-matter title;
+- ``attrs: { leftDelimiter: '%{', rightDelimiter: '}%' }``: the delimiters of heading attributes.
+
+A configuration split over modules it imports from beside it (``./shared``) is read with them,
+for what a page shows (``Reader.page_settings``); what decides which files are pages (``srcDir``,
+``srcExclude``) is read from the configuration file itself.
 
 A setting that is present but not a literal (computed, a variable, a spread) is not read, and
 says so (``problems``): the build reads the site with the default, and the report names it.
@@ -32,6 +37,11 @@ _TEXT_LINK = re.compile(r"\btext[ \t]*:[ \t]*" + _STRING + r"[ \t]*,\s*link[ \t]
 _LINK_TEXT = re.compile(r"\blink[ \t]*:[ \t]*" + _STRING + r"[ \t]*,\s*text[ \t]*:[ \t]*" + _STRING)
 _EXPORT = re.compile(r"\bexport[ \t]+default\b|\bmodule\.exports\b|\bdefineConfig\b")
 _OWN_CONTAINERS = ("customContainers", "plugin-container", "markdown-it-container")
+# markdown-it-attrs' delimiters (``markdown: { attrs: { leftDelimiter: '%{', rightDelimiter: '}%' } }``).
+_LEFT = re.compile(r"\bleftDelimiter[ \t]*:[ \t]*" + _STRING)
+_RIGHT = re.compile(r"\brightDelimiter[ \t]*:[ \t]*" + _STRING)
+# A module the configuration imports from beside it (``import { enConfig } from './en'``).
+_LOCAL_IMPORT = re.compile(r"""\b(?:from|import)[ \t]*['"](\.\.?/[^'"\n]{1,200})['"]""")
 MAX_EXCLUDES = 200
 
 
@@ -46,6 +56,7 @@ class SiteConfig:
     own_containers: bool = False
     tabs: bool = False  # vitepress-plugin-tabs: ``::: tabs`` with ``== Label`` lines
     nav_titles: dict[str, str] = field(default_factory=dict)  # link path (no extension) -> text
+    attr_delimiters: tuple[str, str] = ("{", "}")  # markdown-it-attrs' left and right delimiters
     problems: list[str] = field(default_factory=list)
 
 
@@ -72,6 +83,11 @@ def read(text: str, name: str) -> SiteConfig:
     m = _EXCLUDE.search(text)
     if m is not None:
         config.src_exclude = _exclude_list(text, m.end(), name, config.problems)
+    left, right = _LEFT.search(text), _RIGHT.search(text)
+    if left is not None or right is not None:
+        delimiters = (_value(left) if left else "{", _value(right) if right else "}")
+        if all(delimiters):
+            config.attr_delimiters = delimiters
     config.own_containers = any(word in text for word in _OWN_CONTAINERS)
     config.tabs = "vitepress-plugin-tabs" in text
     for pattern, text_group, link_group in ((_TEXT_LINK, 1, 4), (_LINK_TEXT, 4, 1)):
@@ -81,6 +97,13 @@ def read(text: str, name: str) -> SiteConfig:
             if key is not None and title.strip():
                 config.nav_titles.setdefault(key, " ".join(title.split()))
     return config
+
+
+def local_imports(text: str) -> list[str]:
+    """The relative specifiers (``./en``, ``../shared.ts``) of the modules ``text`` imports, in
+    order, each once: a configuration split over files (``config/index.ts`` spreading
+    ``sharedConfig`` from ``./shared``) keeps its settings there."""
+    return list(dict.fromkeys(m.group(1) for m in _LOCAL_IMPORT.finditer(text)))
 
 
 def _exclude_list(text: str, at: int, name: str, problems: list[str]) -> tuple[str, ...]:

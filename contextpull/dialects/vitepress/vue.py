@@ -63,12 +63,15 @@ class BlockEnds:
         return None
 
 
-def inline(text: str, origin: int, ctx: Context) -> str | None:
+def inline(text: str, origin: int, ctx: Context, delimiters: tuple[str, str] = ("{", "}")) -> str | None:
     """One prose line with its heading anchor and badges read (None: the line goes, a
-    ``[[toc]]``); what changed is noted."""
+    ``[[toc]]``); what changed is noted. A site that gives markdown-it-attrs other
+    ``delimiters`` (``%{#id}%``) has its heading attributes read with them."""
     if "[[toc]]" in text and text.strip() == "[[toc]]":
         ctx.note(TOC, "converted", origin)
         return None
+    if delimiters != ("{", "}") and text.startswith("#"):
+        text = _braced(text, *delimiters)
     if text.startswith("#") and "{" in text:
         bare = strip_heading_attributes(text)
         if bare != text:
@@ -80,6 +83,18 @@ def inline(text: str, origin: int, ctx: Context) -> str | None:
         if _TAG.search(text):
             ctx.note(COMPONENT, "converted", origin)
     return text
+
+
+def _braced(heading: str, left: str, right: str) -> str:
+    """A heading line whose attributes close it in the site's own delimiters, written with
+    braces (``## T %{#t}%`` -> ``## T {#t}``), so the one attribute-list grammar reads it."""
+    end = len(heading.rstrip())
+    if not heading[:end].endswith(right):
+        return heading
+    at = heading.rfind(left, 0, end - len(right))
+    if at < 0:
+        return heading
+    return heading[:at] + "{" + heading[at + len(left) : end - len(right)] + "}" + heading[end:]
 
 
 def _badges(part: str) -> str:
