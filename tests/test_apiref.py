@@ -584,3 +584,67 @@ def test_ignore_init_summary_drops_the_first_line_of_a_merged_init(tmp_path):
         shown[ignore] = "\n".join(t for _, t in _sections(tmp_path / str(ignore) / "out" / "store.sqlite", "api.md"))
     assert "Make an anchor." in shown[False] and "Make an anchor." not in shown[True]
     assert all("Heavier holds better." in s and "- `weight` (`int`): Kilograms." in s for s in shown.values())
+
+
+def test_a_myst_current_module_reaches_eval_rst_autodoc_and_its_headings_nest_under_the_section(tmp_path):
+    """Click's ``api.md``: ``{currentmodule} click`` at the top, then ``eval-rst`` blocks of
+    ``.. autofunction:: command``; the names complete with the module, a ``currentmodule`` in a
+    block holds for the blocks after it, the objects nest under the MyST section they stand in,
+    and a note names the page's line."""
+    files = dict(SPHINX)
+    files["docs/conf.py"] = SPHINX["docs/conf.py"].replace("extensions = [", "extensions = ['myst_parser', ")
+    files["lib/dock.py"] = '"""Docks."""\n\n\ndef crane(load):\n    """Lift a load."""\n'
+    files["docs/reference.md"] = (
+        "# Reference\n\n```{currentmodule} quay\n```\n\n## Functions\n\n```{eval-rst}\n.. autofunction:: tide\n```\n\n"
+        "## Docks\n\n```{eval-rst}\n.. currentmodule:: dock\n```\n\n```{eval-rst}\n.. autofunction:: crane\n\n"
+        ".. autofunction:: missing\n```\n")
+    root = write_site(tmp_path / "site", files)
+    report = build_json(root / "docs", tmp_path / "out")
+    headings = [h for h, _ in _sections(tmp_path / "out" / "store.sqlite", "reference.md")]
+    assert "Reference > Functions > tide" in headings and "Reference > Docks > crane" in headings
+    unresolved = [u for u in report["dialect"]["unresolved"] if u["path"] == "reference.md"]
+    assert [(u["line"], "dock.missing" in u["detail"]) for u in unresolved] == [(21, True)]
+
+
+def test_sphinx_meta_fields_signatures_written_in_the_directive_and_autoclass_content(tmp_path):
+    """pluggy's and Flask's docstrings: ``:meta private:`` hides a member (and ``:meta
+    public:`` shows an underscored one), the field itself is never shown; ``autoclass:: X()``
+    shows that signature; a class shows its ``__init__``'s docstring only as
+    ``autoclass_content`` asks (Sphinx's default: the class's alone)."""
+    module = ('"""Hooks."""\n\n\nclass Hook:\n    """Calls plugins."""\n\n'
+              '    def __init__(self, name, execute):\n        """:meta private:"""\n\n'
+              '    def call(self):\n        """Call them all."""\n\n'
+              '    def internal(self):\n        """Not for you.\n\n        :meta private:\n        """\n\n'
+              '    def _shown(self):\n        """Shown after all.\n\n        :meta public:\n        """\n')
+    files = dict(SPHINX)
+    files["lib/hooks.py"] = module
+    files["docs/hooks.rst"] = "Hooks\n=====\n\n.. autoclass:: hooks.Hook()\n   :members:\n\n.. autoclass:: hooks.Hook\n"
+    root = write_site(tmp_path / "site", files)
+    build_json(root / "docs", tmp_path / "out")
+    text = "\n".join(t for _, t in _sections(tmp_path / "out" / "store.sqlite", "hooks.rst"))
+    assert ":meta" not in text and "Not for you" not in text and "Shown after all." in text
+    assert "```python\nclass Hook\n```" in text  # the signature the directive writes
+    assert "def __init__(self, name, execute)" in text  # the second directive: the source's
+    both = dict(files, **{"docs/conf.py": files["docs/conf.py"] + "autoclass_content = 'both'\n"})
+    files["lib/hooks.py"] = module.replace('""":meta private:"""', '"""Make a hook."""')
+    for conf, shown in ((files, False), (dict(both, **{"lib/hooks.py": files["lib/hooks.py"]}), True)):
+        root = write_site(tmp_path / f"site-{shown}", conf)
+        build_json(root / "docs", tmp_path / f"out-{shown}")
+        text = "\n".join(t for _, t in _sections(tmp_path / f"out-{shown}" / "store.sqlite", "hooks.rst"))
+        assert ("Make a hook." in text) is shown
+
+
+def test_click_examples_are_code_and_their_runs_are_named(tmp_path):
+    """pallets-sphinx-themes' ``click:example`` (written with no blank line under it) is a
+    Python block; ``click:run`` shows the output of running it, which is never run: named."""
+    files = dict(SPHINX)
+    files["docs/cli.rst"] = ("CLI\n===\n\n.. click:example::\n    import click\n\n    @click.command()\n"
+                             "    def hello():\n        click.echo('Hello\\nWorld')\n\n"
+                             ".. click:run::\n    invoke(hello, args=['--help'])\n")
+    root = write_site(tmp_path / "site", files)
+    report = build_json(root / "docs", tmp_path / "out")
+    (text,) = [t for _, t in _sections(tmp_path / "out" / "store.sqlite", "cli.rst")]
+    assert "```python\nimport click\n\n@click.command()\ndef hello():\n    click.echo('Hello\\nWorld')\n```" in text
+    assert "invoke(" not in text
+    assert [(u["line"], u["detail"].split(":")[0]) for u in report["dialect"]["unresolved"] if u["path"] == "cli.rst"] \
+        == [(11, "click")]

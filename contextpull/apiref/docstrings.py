@@ -10,6 +10,7 @@ documented by ``Annotated[..., Doc("...")]`` and not by the docstring are listed
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from .signature import annotated_doc, annotation_text
@@ -40,25 +41,45 @@ def _list(label: str, items: list[str]) -> list[str]:
     return [f"**{label}:**", "", *items, ""] if items else []
 
 
+_META = re.compile(r"^[ \t]*:meta[ \t]+([\w-]+)[ \t]*:[^\n]*\n?", re.MULTILINE)
+
+
+def meta_visibility(obj) -> str | None:
+    """"private" or "public" when ``obj``'s docstring says so in a Sphinx ``:meta:`` field."""
+    docstring = getattr(obj, "docstring", None)
+    value = getattr(docstring, "value", "") if docstring is not None else ""
+    if ":meta" not in value:
+        return None
+    found = {m.group(1) for m in _META.finditer(value)}
+    return "private" if "private" in found else "public" if "public" in found else None
+
+
 def sections(obj, style: str, text: Callable[[str], str], unwrap_annotated: bool = True,
-             options: tuple = ()) -> list[str]:
+             options: tuple = (), meta_fields: bool = False) -> list[str]:
     """The Markdown lines of ``obj``'s docstring (and of its ``Doc()`` parameters); ``options``
-    are the site's Google and NumPy parsing switches (``options.DOCSTRING_SWITCHES``)."""
+    are the site's Google and NumPy parsing switches (``options.DOCSTRING_SWITCHES``). With
+    ``meta_fields`` (Sphinx), ``:meta ...:`` fields are not shown: autodoc reads and drops them."""
     out: list[str] = []
     documented: set[str] = set()
     parsed = []
-    if obj.docstring is not None:
+    docstring = obj.docstring
+    if docstring is not None and meta_fields and ":meta" in docstring.value:
+        import griffe
+
+        value = _META.sub("", docstring.value)
+        docstring = griffe.Docstring(value, lineno=docstring.lineno, parent=obj) if value.strip() else None
+    if docstring is not None:
         try:
             if style == "auto":
-                parsed = obj.docstring.parse("auto")
+                parsed = docstring.parse("auto")
             elif style in ("google", "numpy"):
-                parsed = obj.docstring.parse(style, warnings=False, **dict(options))
+                parsed = docstring.parse(style, warnings=False, **dict(options))
             else:
-                parsed = obj.docstring.parse(style, warnings=False)
+                parsed = docstring.parse(style, warnings=False)
         except Exception:  # noqa: BLE001 - a docstring griffe cannot parse is shown as written
             parsed = None
         if parsed is None:
-            out += [text(obj.docstring.value), ""]
+            out += [text(docstring.value), ""]
             parsed = []
     for section in parsed:
         kind = section.kind.value
@@ -88,7 +109,7 @@ def sections(obj, style: str, text: Callable[[str], str], unwrap_annotated: bool
                                    getattr(element, "description", "") or "", text))
             out += _list(section.title or _LABELS[kind], items)
     out += _doc_parameters(obj, documented, text)
-    if obj.docstring is None and obj.is_attribute:
+    if docstring is None and obj.is_attribute:
         # griffe-typingdoc gives an attribute without a docstring its ``Doc()`` text, as FastAPI
         # documents ``FastAPI.openapi_version``.
         doc = annotated_doc(getattr(obj, "annotation", None))

@@ -48,6 +48,14 @@ class Options:
     # mkdocstrings' ``docstring_options`` that change what a Google or NumPy docstring shows
     # (``ignore_init_summary``: a merged ``__init__``'s first line is not shown), as (name, value).
     docstring_options: tuple = ()
+    # Whose docstrings a class shows: its own and its ``__init__``'s (mkdocstrings'
+    # ``merge_init_into_class``), or as Sphinx's ``autoclass_content`` says ("class" by default).
+    class_docstrings: tuple = ("class", "init")
+    # The root's signature as the directive wrote it (``.. autoclass:: pkg.Hook()``), shown
+    # instead of the source's; None: the source's.
+    signature: str | None = None
+    # Sphinx's ``:meta private:`` / ``:meta public:`` docstring fields decide what is private.
+    meta_fields: bool = False
     problems: tuple = field(default=(), compare=False)  # options that were not used, and why
 
 
@@ -134,9 +142,14 @@ def _names(value) -> list[str]:
     return []
 
 
-def sphinx_options(defaults: dict, directive: dict, what: str) -> Options:
+_CLASS_CONTENT = {"class": ("class",), "both": ("class", "init"), "init": ("init",)}
+
+
+def sphinx_options(defaults: dict, directive: dict, what: str, class_content: object = "class",
+                   signature: str | None = None) -> Options:
     """The options of one autodoc directive (``what``: automodule, autoclass...): the
-    ``autodoc_default_options`` of conf.py, then the directive's own."""
+    ``autodoc_default_options`` of conf.py, then the directive's own; ``class_content`` is
+    conf.py's ``autoclass_content``, ``signature`` one the directive gives its object."""
     merged: dict = {}
     for source in (defaults, directive):
         if isinstance(source, dict):
@@ -173,6 +186,9 @@ def sphinx_options(defaults: dict, directive: dict, what: str) -> Options:
         imported_members="imported-members" in merged,
         exclude=exclude,
         group_by_category=order == "groupwise",
+        class_docstrings=_CLASS_CONTENT.get(class_content if isinstance(class_content, str) else "", ("class",)),
+        signature=signature,
+        meta_fields=True,
     )
 
 
@@ -181,5 +197,5 @@ def nested(options: Options) -> Options:
     only (mkdocstrings); below it every member passing the filters is shown (Sphinx passes
     ``:members:`` down as "all")."""
     if isinstance(options.members, list):
-        return replace(options, members=True if options.generator == "sphinx" else None)
-    return options
+        return replace(options, members=True if options.generator == "sphinx" else None, signature=None)
+    return replace(options, signature=None) if options.signature is not None else options

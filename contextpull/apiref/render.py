@@ -16,10 +16,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .docstrings import sections, summary
+from .docstrings import meta_visibility, sections, summary
 from .limits import LimitReached
 from .options import Options, nested
-from .signature import attribute_signature, class_signature, function_signature
+from .signature import attribute_signature, class_signature, function_signature, written_signature
 from .sources import PageSession, Unresolved
 
 
@@ -71,17 +71,21 @@ class Renderer:
             label = f' {{ data-toc-label="{obj.name}" }}' if shown != obj.name and '"' not in obj.name else ""
             self.out += [f"{'#' * min(level, 6)} {shown}{label}", ""]
         init = self._init(obj, options)
-        signature = self._signature(obj, options, init)
+        signature = self._signature(obj, options, init) if options.signature is None else \
+            written_signature(obj, options.signature)
         if signature:
             self.out += ["```python", signature, "```", ""]
         if obj.is_class and options.show_bases and obj.bases and options.generator == "sphinx":
             self.out += ["Bases: " + ", ".join(f"`{b}`" for b in obj.bases), ""]
         below = level + 1 if heading else level
-        doc = sections(obj, options.docstring_style, self.text, options.unwrap_annotated, options.docstring_options)
-        if init is not None:
+        shows_own = not obj.is_class or "class" in options.class_docstrings
+        doc = sections(obj, options.docstring_style, self.text, options.unwrap_annotated, options.docstring_options,
+                       options.meta_fields) if shows_own else []
+        if init is not None and "init" in options.class_docstrings:
             # An ``__init__`` without a docstring still shows its ``Doc()`` parameters: that is
             # how FastAPI documents every argument of ``FastAPI`` and ``HTTPException``.
-            doc += sections(init, options.docstring_style, self.text, options.unwrap_annotated, options.docstring_options)
+            doc += sections(init, options.docstring_style, self.text, options.unwrap_annotated, options.docstring_options,
+                            options.meta_fields)
         self.out += shift_headings("\n".join(doc).split("\n"), below - 1)
         if options.members is False or not (obj.is_class or obj.is_module):
             return
@@ -129,7 +133,7 @@ class Renderer:
                 if name not in chosen:
                     continue
             else:
-                if name in options.exclude or not self._passes(name, options):
+                if name in options.exclude or not self._passes(name, options, member):
                     continue
                 inherited = member.is_alias and getattr(member, "inherited", False)
                 if member.is_alias and not inherited and not (options.imported_members or (exported and name in exported)):
@@ -154,7 +158,14 @@ class Renderer:
                 self.note("unresolved", f"{obj.path} has no member {name} in its source{outside}")
         return sorted(picked, key=_order_key(options.members_order, options.group_by_category))
 
-    def _passes(self, name: str, options: Options) -> bool:
+    def _passes(self, name: str, options: Options, member=None) -> bool:
+        """Whether the filters keep ``name``; under Sphinx a ``:meta private:`` or ``:meta
+        public:`` field in the member's docstring makes it private or public, as autodoc reads
+        it, whatever its name."""
+        if options.meta_fields and member is not None:
+            meta = meta_visibility(member)
+            if meta is not None:
+                name = ("_" if meta == "private" else "") + name.lstrip("_")
         keep = True
         for pattern, wanted in options.filters:
             if re.search(pattern, name):

@@ -130,3 +130,12 @@ def attribute_signature(attribute, unwrap_annotated: bool) -> str:
     if attribute.value is not None:
         text += f" = {_short(str(attribute.value))}"
     return text
+
+
+def written_signature(obj, written: str) -> str:
+    """The signature a directive writes for its object (``.. autoclass:: pkg.Hook()``), which
+    Sphinx shows instead of the source's: a class's without parentheses when they are empty."""
+    inner = written.strip()[1:-1].strip()
+    if obj.is_class:
+        return f"class {obj.name}" + (":\n    def __init__(self, " + inner + ")" if inner else "")
+    return f"def {obj.name}({inner})"

@@ -128,7 +128,9 @@ def render_directive(ctx, name: str, argument: str, options: dict, content: list
     order = config.get("autodoc_member_order")
     if isinstance(order, str) and "member-order" not in options:
         options = {**options, "member-order": order}
-    opts = sphinx_options(defaults, options, key)
+    written = argument.strip()
+    signature = written[written.index("("):] if "(" in written and written.endswith(")") else None
+    opts = sphinx_options(defaults, options, key, config.get("autoclass_content", "class"), signature)
     # Docstrings are Sphinx fields (:param x:) unless napoleon also reads Google and NumPy ones.
     extensions = config.get("extensions")
     napoleon = isinstance(extensions, list) and any(

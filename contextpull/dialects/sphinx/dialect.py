@@ -338,18 +338,24 @@ class _Converter:
     def eval_rst(self, content: list[str], number: int) -> list[str]:
         """An ``eval-rst`` block through docutils, its blocks placed whole (``embedded``), or
         written back as Markdown by a context that has no place for them."""
-        from ...parsing.blocks import ParseError
+        from ...parsing.blocks import Heading, ParseError
         from ..embedded import as_text
-        from .read_rst import parse_rst
+        from .read_rst import Scope, parse_rst
 
         self.note("myst eval-rst", "converted", number)
+        scope = Scope(self.module, number + 1)
         try:
-            doc = parse_rst("\n".join(content), self.ctx)
+            doc = parse_rst("\n".join(content), self.ctx, scope)
         except ParseError as exc:
             self.note("myst eval-rst", "unresolved", number, str(exc))
             return []
+        self.module = scope.module
         if not doc.blocks:
             return []
+        if self.heading:
+            # Under the MyST section it stands in, as the autodoc fences' headings are.
+            doc = type(doc)(doc.title, [Heading(min(b.level + self.heading, 6), b.text, b.label)
+                                        if isinstance(b, Heading) else b for b in doc.blocks])
         if self.ctx.embedded is not None:
             return [self.ctx.embedded.place(doc.blocks)]
         return as_text(doc.blocks).split("\n")

@@ -45,6 +45,8 @@ AUTODOC = frozenset((
     "autosummary", "autoflask", "click", "argparse", "autoprogram", "autoenum",
     "autopydantic_model", "autopydantic_settings", "autopydantic_field", "automodapi",
     "automodsumm",
+    # pallets-sphinx-themes: the terminal output of running the example above it.
+    "click:run",
 ))
 # Object descriptions: the page shows the signature, then the body. Each also under a domain.
 OBJECTS = frozenset((
@@ -64,8 +66,8 @@ KEPT = frozenset((
 # A tab (sphinx-tabs, sphinx-design) and its kin: its label, then its body, noted as a tab.
 TABS = frozenset(("tab", "group-tab", "tab-item", "dropdown", "card"))
 # Code the page shows in a block of this language: sphinx.ext.doctest's directives (a ``:hide:``
-# one shows nothing).
-CODE = {"doctest": "pycon", "testcode": "python", "testoutput": "text"}
+# one shows nothing), and pallets-sphinx-themes' ``click:example`` (Click's and Flask's docs).
+CODE = {"doctest": "pycon", "testcode": "python", "testoutput": "text", "click:example": "python"}
 # Directives whose argument is their text on the page.
 ARGUMENT_TEXT = frozenset(("centered", "rubric"))
 # Sphinx's HTML builder sets these tags; ``only`` shows its body when its expression holds.

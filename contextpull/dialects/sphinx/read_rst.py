@@ -16,6 +16,8 @@ one parse and the process-global registries are restored afterwards, as Sphinx's
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import posixpath
 import re
 import threading
@@ -53,11 +55,23 @@ SAFE_SETTINGS = {
 _REGISTRY_LOCK = threading.Lock()
 
 
+@dataclass
+class Scope:
+    """Where an ``eval-rst`` block of a MyST page stands in its page: the module autodoc names
+    complete with (``{currentmodule}`` above it sets it; a ``.. currentmodule::`` in the block
+    sets it for what follows), and the page line its first line is on, for notes."""
+
+    module: str = ""
+    first_line: int = 1
+
+
 class ParseState:
     """What the Sphinx stand-ins need during one parse, carried on the document settings."""
 
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, scope: Scope | None = None) -> None:
         self.ctx = ctx
+        self.current_module = scope.module if scope is not None else ""
+        self.first_line = scope.first_line if scope is not None else 1
         self.doc_path, self.doc_folder, self.source_dir = document_folders(ctx)
         config = ctx.config if isinstance(ctx.config, dict) else {}
         self.config = config
@@ -75,7 +89,7 @@ class ParseState:
         reported at the include directive that brought them in."""
         if source in self.include_lines:
             return self.include_lines[source]
-        return int(line or 0)
+        return int(line or 0) + self.first_line - 1 if line else 0
 
     def note(self, construct: str, outcome: str, source: str | None, line: int | None,
              detail: str = "") -> None:
@@ -97,9 +111,10 @@ def _clean(path: str) -> str:
     return "" if path == "." else path
 
 
-def parse_rst(text: str, ctx: Context) -> ParsedDocument:
+def parse_rst(text: str, ctx: Context, scope: Scope | None = None) -> ParsedDocument:
     """Parse reStructuredText ``text`` into a title and blocks; ``ParseError`` when docutils
-    cannot read it at all (a named skip). Markup errors docutils recovers from are notes."""
+    cannot read it at all (a named skip). Markup errors docutils recovers from are notes. A
+    block of a MyST page is read in its ``scope``, whose module is left as the block sets it."""
     try:
         from docutils.frontend import get_default_settings
         from docutils.parsers.rst import Parser
@@ -124,7 +139,7 @@ def parse_rst(text: str, ctx: Context) -> ParsedDocument:
         ctx.note("rst page", "unresolved", 0, f"{why}: read line by line (titles, code, admonitions; other markup as text)")
         stem = posixpath.splitext(posixpath.basename(ctx.path))[0]
         return parse_markdown(rst_lines.to_markdown(text, ctx.config if isinstance(ctx.config, dict) else None), stem)
-    state = ParseState(ctx)
+    state = ParseState(ctx, scope)
     text += _sphinx_substitutions(text, state.config)
     settings = get_default_settings(Parser, Reader)
     for key, value in SAFE_SETTINGS.items():
@@ -164,6 +179,8 @@ def parse_rst(text: str, ctx: Context) -> ParsedDocument:
         title, blocks = rst_nodes.to_blocks(document, state)
     except RecursionError:
         raise ParseError("reStructuredText nested too deeply to read") from None
+    if scope is not None:
+        scope.module = state.current_module
     return ParsedDocument(title or stem, blocks)
 
 

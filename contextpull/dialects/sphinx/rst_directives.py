@@ -358,6 +358,14 @@ class TestCode(Base):
         return [code_node("\n".join(self.content), CODE[self.name])]
 
 
+class ExampleCode(TestCode):
+    """pallets-sphinx-themes' ``click:example``: it takes no argument and no option, so its
+    whole indented block is code, from the line under it (Click writes it with no blank line)."""
+
+    optional_arguments = 0
+    option_spec = None
+
+
 class Centered(Base):
     """``centered``: its argument is its text."""
 

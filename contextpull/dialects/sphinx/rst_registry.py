@@ -19,7 +19,7 @@ from . import directive_names as names
 from . import rst_roles
 from .rst_directives import (
     Autodoc, Centered, CodeBlock, Date, Describe, Dropped, Highlight, Include, Kept,
-    LiteralInclude, Only, Productions, Raw, SafeCSVTable, TestCode, Unknown,
+    LiteralInclude, Only, Productions, Raw, SafeCSVTable, TestCode, ExampleCode, Unknown,
 )
 from ..syntax.labels import VERSION_LABELS
 from .rst_labelled import CodeTab, Glossary, SeeAlso, Tab, VersionChange
@@ -41,6 +41,7 @@ def _table() -> dict[str, type[Directive]]:
         table[name] = Kept
     for name in names.CODE:
         table[name] = TestCode
+    table["click:example"] = ExampleCode
     table.update({
         "code-block": CodeBlock, "sourcecode": CodeBlock, "code": CodeBlock,
         "literalinclude": LiteralInclude, "include": Include, "raw": Raw,
