@@ -1,0 +1,49 @@
+"""Link reference definitions are not on any rendered page (dialects/syntax/link_definitions.py):
+the definitions a paragraph opens with go, the rest of the paragraph stays, and a footnote, a
+definition after text and code are kept."""
+
+from __future__ import annotations
+
+import pytest
+
+from contextpull.dialects.syntax.link_definitions import drop
+from contextpull.parsing.blocks import Code, Paragraph
+from contextpull.parsing.parse_markdown import parse_markdown
+
+
+def _texts(markdown: str) -> list[str]:
+    return [getattr(b, "text", getattr(b, "raw", "")) for b in drop(parse_markdown(markdown, "page").blocks)]
+
+
+@pytest.mark.parametrize(("markdown", "kept"), [
+    ("Text [cfg][c].\n\n[c]: config.md#build\n[d]: <https://x.y/a b> \"Title\"\n", ["Text [cfg][c]."]),
+    ("[a]: https://a.example\n[b]: https://b.example 'B'\nStill a paragraph.\n", ["Still a paragraph."]),
+    ("[a]: https://a.example\n   (A title on its own line)\n", []),
+    ("Some text\n[a]: https://a.example\n", ["Some text\n[a]: https://a.example"]),  # cannot interrupt
+    ("[^1]: A footnote, shown at the end of the page.\n", ["[^1]: A footnote, shown at the end of the page."]),
+    ("[a]: two words\n", ["[a]: two words"]),  # not a destination and a title
+])
+def test_the_definitions_a_paragraph_opens_with_go(markdown, kept):
+    assert [t for t in _texts(markdown) if t.strip()] == kept
+
+
+def test_code_blocks_keep_what_looks_like_a_definition():
+    blocks = drop(parse_markdown("```md\n[a]: https://a.example\n```\n", "page").blocks)
+    assert isinstance(blocks[0], Code) and "[a]: https://a.example" in blocks[0].raw
+
+
+def test_each_definition_is_noted():
+    notes = []
+    drop([Paragraph("[a]: https://a.example\n[b]: https://b.example")], lambda *n: notes.append(n))
+    assert notes == [("link reference definition", "converted", 0, "2 lines")]
+
+
+@pytest.mark.parametrize("run", ["[", "]", "\\", " ", "[a]: <", "[a]: x \"", "[a]: x (y"])
+def test_long_runs_of_the_patterns_openers_are_read_whole(run):
+    """A paragraph of a long run of what a definition opens with (each line read once by a
+    pattern of bounded, non-overlapping parts) comes back whole unless it is definitions."""
+    line = run * (200_000 // len(run))
+    block = Paragraph(line + "\nlast words")
+    assert drop([block]) == [block]
+    # "[a]:[a]:..." is one definition whose destination is the rest of the line (CommonMark).
+    assert drop([Paragraph("[a]:" * 50_000 + "\nlast words")]) == [Paragraph("last words")]
