@@ -52,3 +52,35 @@ def test_prepare_turns_callouts_into_labels():
 )
 def test_underscore_files_and_folders_are_partials(path, reason):
     assert docusaurus.skip(path) == reason
+
+
+def test_mdx_code_block_fences_are_unwrapped_other_fences_kept():
+    from contextpull.dialects.mdx.code_blocks import unwrap
+
+    page = ("Intro.\n\n```mdx-code-block\nimport Tabs from '@theme/Tabs';\n\n<Tabs>\n```\n\nBody.\n\n"
+            "````md\n```mdx-code-block\nshown as written\n```\n````\n\n```mdx-code-block\nnever closed\n")
+    out = unwrap(page)
+    assert out.split("\n") == [
+        "Intro.", "", "", "import Tabs from '@theme/Tabs';", "", "<Tabs>", "", "", "Body.", "",
+        "````md", "```mdx-code-block", "shown as written", "```", "````", "", "", "never closed", ""]
+    assert len(out.split("\n")) == len(page.split("\n"))  # notes keep their lines
+    assert unwrap("```js\nconst x = 1;\n```\n") == "```js\nconst x = 1;\n```\n"
+
+
+def test_a_docusaurus_page_reads_the_mdx_inside_an_mdx_code_block(tmp_path):
+    """Docusaurus's own docs wrap imports and ``<Tabs>`` in ``mdx-code-block`` fences: the
+    import goes and each tab is labelled, as on the site; elsewhere the fence is code."""
+    from site_build import SECTIONS, build_json, store_rows, write_site
+
+    page = ("# Install\n\n```mdx-code-block\nimport Tabs from '@theme/Tabs';\nimport TabItem from '@theme/TabItem';\n\n"
+            "<Tabs>\n<TabItem value=\"npm\">\n```\n\n```bash\nnpm i harbour\n```\n\n```mdx-code-block\n</TabItem>\n"
+            "<TabItem value=\"yarn\">\n```\n\n```bash\nyarn add harbour\n```\n\n```mdx-code-block\n</TabItem>\n</Tabs>\n```\n")
+    for config, wrapped in (("docusaurus.config.js", False), ("mkdocs.yml", True)):
+        root = write_site(tmp_path / config, {config: "module.exports = {};\n" if config.endswith(".js") else "site_name: H\n",
+                                              "docs/install.md": page})
+        build_json(root / "docs", tmp_path / f"out-{config}")
+        text = "\n".join(t for _, _, t in store_rows(tmp_path / f"out-{config}" / "store.sqlite", SECTIONS))
+        assert ("```mdx-code-block" in text) is wrapped
+        assert ("import Tabs" in text) is wrapped
+        if not wrapped:
+            assert text.endswith("npm:\n\n```bash\nnpm i harbour\n```\n\nyarn:\n\n```bash\nyarn add harbour\n```")

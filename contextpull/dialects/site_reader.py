@@ -181,6 +181,8 @@ class SiteReader:
     # Starlight's ``<Aside>``): name -> ``read(element, env) -> text``, asked by the MDX rules
     # before their own readings; ``mdx.site_components`` has the writers they build text with.
     mdx_components: Mapping = MappingProxyType({})  # read-only: a class attribute every reader shares
+    # Whether the generator renders an ``mdx-code-block`` fence's content as MDX (Docusaurus).
+    mdx_code_blocks: bool = False
 
     def prepare(self, text: str, ctx) -> str:
         return text

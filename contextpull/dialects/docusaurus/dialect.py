@@ -9,6 +9,8 @@ dispatch because here the dialect, not the extension, says a ``.md`` carries JSX
   (the generic rule has both); ``sidebar_label`` names the page only in the navigation, so it is
   the title only of a page that shows none, where Docusaurus itself falls back to the file's id.
   ``hide_title`` hides the H1 but keeps the title; ``slug`` and ``id`` are addresses, not text.
+- ``mdx-code-block`` fences: their content is MDX, read as if the fence were not there
+  (``mdx.code_blocks``), as Docusaurus unwraps them.
 - ``skip``: files and folders whose name starts with ``_`` are partials, which Docusaurus never
   renders as pages of their own (its docs plugin's default ``exclude``); they are read where a
   page imports them.
@@ -48,6 +50,7 @@ class Reader(SiteReader):
 
     prepare = staticmethod(prepare)
     nav_title = staticmethod(nav_title)
+    mdx_code_blocks = True
 
     def skip(self, path: str, data: bytes | None = None) -> str | None:
         return skip(path)

@@ -48,6 +48,10 @@ _DRAWN = frozenset({"img", "iframe", "hr", "video", "audio", "source", "input", 
 
 def prepare(text: str, ctx: Context) -> str:
     """MDX source (front matter already removed) in, Markdown for the shared parser out."""
+    if getattr(ctx.reader, "mdx_code_blocks", False):
+        from .code_blocks import unwrap
+
+        text = unwrap(text)
     env = Env(ctx, ctx.folder, None, None, [], commonmark=_commonmark(ctx))
     out = _blank_space_lines(_render_source(text, env).replace(_BLOCK, ""))
     return unmask(_BLANK_RUN.sub("\n\n", out).strip("\n"), env.codes)
