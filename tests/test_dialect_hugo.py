@@ -309,3 +309,18 @@ def test_readfile_looks_where_docsy_looks_then_in_the_site_root(tmp_path, target
     out = hugo.prepare(f'{{{{% readfile file="{target}" %}}}}', ctx)
     assert out == (tmp_path / found).read_text()
     assert [(n.outcome, n.detail) for n in ctx.notes] == [("resolved", found)]
+
+
+def test_a_docsy_tabpane_shows_each_tab_as_code_or_text(tmp_path):
+    """Docsy's ``tabpane``: a tab's body is code in its ``lang`` (or the pane's, or its header
+    with ``langEqualsHeader``) unless ``text=true``; a disabled tab is a label alone."""
+    source = (
+        "{{< tabpane >}}\n{{< tab header=\"Configuration file:\" disabled=true />}}\n"
+        "{{< tab header=\"hugo.toml\" lang=\"toml\" >}}\n# Weight used for sorting.\nweight = 1\n{{< /tab >}}\n"
+        "{{% tab header=\"Notes\" text=true %}}\nThe **weight** orders languages.\n{{% /tab %}}\n{{< /tabpane >}}\n\n"
+        "{{< tabpane langEqualsHeader=true >}}\n{{< tab header=\"Go\" >}}\nfmt.Println(1)\n{{< /tab >}}\n{{< /tabpane >}}\n")
+    ctx = context(tmp_path, "page.md", dialect="hugo", config_file=None)
+    assert hugo.prepare(source, ctx) == (
+        "Configuration file:\n\nhugo.toml:\n\n```toml\n# Weight used for sorting.\nweight = 1\n```\n\n"
+        "Notes: The **weight** orders languages.\n\nGo:\n\n```go\nfmt.Println(1)\n```\n")
+    assert [n.outcome for n in ctx.notes if n.construct == "hugo tabpane"] == ["converted", "converted"]

@@ -19,6 +19,7 @@ def _texts(markdown: str) -> list[str]:
     ("Text [cfg][c].\n\n[c]: config.md#build\n[d]: <https://x.y/a b> \"Title\"\n", ["Text [cfg][c]."]),
     ("[a]: https://a.example\n[b]: https://b.example 'B'\nStill a paragraph.\n", ["Still a paragraph."]),
     ("[a]: https://a.example\n   (A title on its own line)\n", []),
+    ("[a]:\n  /docs/install/#postcss\n[b]: https://b.example\n", []),  # Docsy's: the destination below
     ("Some text\n[a]: https://a.example\n", ["Some text\n[a]: https://a.example"]),  # cannot interrupt
     ("[^1]: A footnote, shown at the end of the page.\n", ["[^1]: A footnote, shown at the end of the page."]),
     ("[a]: two words\n", ["[a]: two words"]),  # not a destination and a title

@@ -137,6 +137,8 @@ def _one(call: Call, ctx: Context, line: int, within: Included | None, held: lis
         return _glossary(call, ctx, line, within, held)
     if name in ("code-toggle", "highlight", "hl", "code"):
         return _code(call, ctx, line)
+    if name == "tabpane" and call.inner is not None:
+        return _tabpane(call, ctx, line, within, held, depth)
     if name in ("new-in", "deprecated-in"):
         word = "New in" if name == "new-in" else "Deprecated in"
         version = call.arg("version", 0).lstrip("vV")
@@ -263,6 +265,32 @@ def _code(call: Call, ctx: Context, line: int) -> str:
     if inline:
         return _inline_code(body.strip())
     return fenced(dedent_block(body).strip("\n"), lang)
+
+
+def _tabpane(call: Call, ctx: Context, line: int, within: Included | None, held: list[str], depth: int) -> str:
+    """Docsy's ``tabpane``: each ``tab`` as ``header:`` and its body. A tab's body is code,
+    highlighted in the tab's ``lang``, the pane's, or its header with ``langEqualsHeader``,
+    unless the tab or the pane says ``text=true``: then it is the page's Markdown. A
+    ``disabled`` tab is a label alone; what stands between the tabs is not shown."""
+    text_pane = call.arg("text") == "true"
+    parts: list[str] = []
+    for tab in calls(call.inner):
+        if tab.name != "tab":
+            continue
+        header = tab.arg("header", 0)
+        if tab.arg("disabled") == "true" or tab.inner is None:
+            parts.append(labelled(header, "") if header else "")
+            continue
+        text = tab.arg("text") == "true" or (text_pane and tab.arg("text") != "false")
+        if text:
+            body = _render(tab.inner, ctx, line, within, held, depth + 1)
+            block = dedent_block(body).strip()
+        else:
+            lang = tab.arg("lang") or call.arg("lang") or (header if call.arg("langEqualsHeader") == "true" else "")
+            block = fenced(dedent_block(tab.inner).strip("\n"), lang.lower())
+        parts.append(labelled(header, block) if header else block)
+    ctx.note("hugo tabpane", "converted", line, f"{len(parts)} tabs")
+    return "\n\n".join(p for p in parts if p)
 
 
 def _code_toggle_data(call: Call, ctx: Context, line: int) -> str:

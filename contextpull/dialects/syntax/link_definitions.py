@@ -4,7 +4,8 @@ markdown-it, remark, goldmark and pulldown-cmark alike): ``[label]: https://... 
 book ends most pages with a dozen), so a section could be nothing but URLs.
 
 A definition starts a paragraph: it cannot interrupt one, so only the definitions a paragraph
-opens with are read, each on a line of its own (its title may take the next line); what follows
+opens with are read, each on a line of its own (its destination, or its title, may take the
+next line); what follows
 them stays the paragraph, and a paragraph of definitions alone goes. A footnote (``[^1]: ...``)
 is shown at the end of the page, so it is not a definition here. The shared parser reads no
 indented code block, so a definition-shaped line indented four spaces is read as one. Every line is matched once,
@@ -22,6 +23,9 @@ _DEFINITION = re.compile(
     r" {0,3}\[(?!\^)(?:[^\[\]\\\n]|\\.){1,999}\]:[ \t]*(?:<[^<>\n]*>|[^\s<][^\s]*)(?:[ \t]+" + _TITLE + r")?[ \t]*"
 )
 _TITLE_LINE = re.compile(r"[ \t]+" + _TITLE + r"[ \t]*")
+# A label alone, its destination on the next line (``[a]:`` then ``  /path "T"``).
+_LABEL_ALONE = re.compile(r" {0,3}\[(?!\^)(?:[^\[\]\\\n]|\\.){1,999}\]:[ \t]*")
+_DESTINATION_LINE = re.compile(r"[ \t]*(?:<[^<>\n]*>|[^\s<][^\s]*)(?:[ \t]+" + _TITLE + r")?[ \t]*")
 
 
 def _opening_definitions(lines: list[str]) -> int:
@@ -30,6 +34,9 @@ def _opening_definitions(lines: list[str]) -> int:
     while i < len(lines):
         found = _DEFINITION.fullmatch(lines[i])
         if found is None:
+            if i + 1 < len(lines) and _LABEL_ALONE.fullmatch(lines[i]) and _DESTINATION_LINE.fullmatch(lines[i + 1]):
+                i += 2
+                continue
             break
         i += 1
         if i < len(lines) and not found.group(0).rstrip().endswith(("\"", "'", ")")) and _TITLE_LINE.fullmatch(lines[i]):
