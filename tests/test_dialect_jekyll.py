@@ -81,6 +81,9 @@ def test_an_unclosed_raw_keeps_the_rest_as_written():
         # A list's line becomes blank, so every later line keeps its number for the report.
         ("{: .note}\nA remark.\n\nNext.", "\nNote: A remark.\n\nNext."),
         ("First line\nsecond line\n{: .note .warning}", "Warning: First line\nsecond line\n"),
+        # Just the Docs: a callout class on a block quote makes the quote its box.
+        ("{: .warning }\n> Back up first.\n>\n> Then upgrade.", "\nWarning: Back up first.\n\nThen upgrade."),
+        ("{: .note }\n> A quote\nthen text.", "\nNote: > A quote\nthen text."),  # not all quoted: as written
         ("Plain.\n{: .image-description}", "Plain.\n"),
         ("{::options parse_block_html=\"true\" /}\nText.", "\nText."),
         ("a {::comment}hidden{:/comment} b", "a  b"),

@@ -124,14 +124,28 @@ def _label(attrs: str) -> str | None:
     return class_label(classes)
 
 
+def _unquoted(body: str) -> str:
+    """A block quote's lines without their ``>`` marker: a callout class on a quote (Just the
+    Docs' ``{: .warning }`` above ``> text``) makes the quote the callout's box."""
+    lines = body.split("\n")
+    if not all(line.lstrip(" ").startswith(">") and len(line) - len(line.lstrip(" ")) <= 3 for line in lines if line.strip()):
+        return body
+    out = []
+    for line in lines:
+        rest = line.lstrip(" ")[1:]
+        out.append(rest[1:] if rest.startswith(" ") else rest)
+    return "\n".join(out)
+
+
 def _label_block(out: list[str | None], start: int, step: int, label: str) -> None:
-    """The paragraph from ``start`` (going down, or up) becomes ``Label: paragraph``."""
+    """The paragraph from ``start`` (going down, or up) becomes ``Label: paragraph``; a block
+    quote there is the callout's box, its markers gone."""
     i = start
     while 0 <= i + step < len(out) and out[i + step] is not None and out[i + step].strip():
         i += step
     first, last = (start, i) if step > 0 else (i, start)
     body = "\n".join(line for line in out[first : last + 1] if line is not None)
-    labelled_lines = labelled(label, body).split("\n")
+    labelled_lines = labelled(label, _unquoted(body)).split("\n")
     for k in range(first, last + 1):
         out[k] = None
     out[first] = "\n".join(labelled_lines)
