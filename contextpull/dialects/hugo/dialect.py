@@ -128,6 +128,8 @@ def _one(call: Call, ctx: Context, line: int, within: Included | None, held: lis
     if name.startswith("/"):
         ctx.note("hugo shortcode", "converted", line, f"closing tag {name} without an opening one")
         return ""
+    if name == "tabpane" and call.inner is not None:  # its tabs are read by it, not as calls of their own
+        return _tabpane(call, ctx, line, within, held, depth)
     inner = None if call.inner is None else _render(call.inner, ctx, line, within, held, depth + 1)
     if name in ("include", "readfile"):
         return _include(call, ctx, line, within, held)
@@ -137,8 +139,6 @@ def _one(call: Call, ctx: Context, line: int, within: Included | None, held: lis
         return _glossary(call, ctx, line, within, held)
     if name in ("code-toggle", "highlight", "hl", "code"):
         return _code(call, ctx, line)
-    if name == "tabpane" and call.inner is not None:
-        return _tabpane(call, ctx, line, within, held, depth)
     if name in ("new-in", "deprecated-in"):
         word = "New in" if name == "new-in" else "Deprecated in"
         version = call.arg("version", 0).lstrip("vV")
@@ -282,12 +282,12 @@ def _tabpane(call: Call, ctx: Context, line: int, within: Included | None, held:
             parts.append(labelled(header, "") if header else "")
             continue
         text = tab.arg("text") == "true" or (text_pane and tab.arg("text") != "false")
+        body = _render(tab.inner, ctx, line, within, held, depth + 1)  # nested calls, as Hugo's .Inner
         if text:
-            body = _render(tab.inner, ctx, line, within, held, depth + 1)
             block = dedent_block(body).strip()
         else:
             lang = tab.arg("lang") or call.arg("lang") or (header if call.arg("langEqualsHeader") == "true" else "")
-            block = fenced(dedent_block(tab.inner).strip("\n"), lang.lower())
+            block = fenced(dedent_block(body).strip("\n"), lang.lower())
         parts.append(labelled(header, block) if header else block)
     ctx.note("hugo tabpane", "converted", line, f"{len(parts)} tabs")
     return "\n\n".join(p for p in parts if p)
