@@ -101,3 +101,20 @@ def test_pattern_bounds_help_prints_its_docstring_and_measures_nothing():
     assert done.returncode == 0, done.stderr
     assert "Every pattern a user's files or settings reach" in done.stdout
     assert "part 1" not in done.stdout
+
+
+def test_before_after_prints_one_row_a_repository(tmp_path):
+    """Two checkouts' builds side by side; here the same one twice, so every cell is one value."""
+    repo = tmp_path / "repo"
+    (repo / "docs").mkdir(parents=True)
+    (repo / ".git").mkdir()
+    (repo / "mkdocs.yml").write_text("site_name: Harbour\n")
+    (repo / "docs" / "index.md").write_text("# Harbour\n\nSee [the tides][t].\n\n[t]: https://tides.example\n")
+    cli = tmp_path / "cli"
+    root = Path(__file__).resolve().parent.parent
+    cli.write_text(f'#!/bin/sh\nPYTHONPATH={root} exec {sys.executable} -P -m contextpull.cli "$@"\n')
+    cli.chmod(0o755)
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "before_after.py"), "--before", str(cli), "--after", str(cli),
+                           "--repo", f"harbour={repo}:docs"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "| harbour (`docs`) | mkdocs | 1 | 1 | 0.0 % | 0 | 0 |"
