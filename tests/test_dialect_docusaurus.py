@@ -84,3 +84,43 @@ def test_a_docusaurus_page_reads_the_mdx_inside_an_mdx_code_block(tmp_path):
         assert ("import Tabs" in text) is wrapped
         if not wrapped:
             assert text.endswith("npm:\n\n```bash\nnpm i harbour\n```\n\nyarn:\n\n```bash\nyarn add harbour\n```")
+
+
+@pytest.mark.parametrize(("raw", "language", "kept"), [
+    ("```js\n// highlight-next-line\nconst a = 1;\n```", "js", "```js\nconst a = 1;\n```"),
+    ("```jsx\n{/* highlight-start */}\n<A />\n{/* highlight-end */}\n```", "jsx", "```jsx\n<A />\n```"),
+    ("```py\n# highlight-next-line\nx = 1\n```", "py", "```py\nx = 1\n```"),
+    ("```py\n// highlight-next-line\nx = 1\n```", "py", None),  # not a comment in Python
+    ("```js {2}\n// highlight-next-line\nconst a = 1;\n```", "js", None),  # a range in the meta: kept
+    ("```js\nconst a = 1; // highlight-next-line\n```", "js", None),  # not alone on its line
+    ("```\n<!-- highlight-next-line -->\ntext\n```", "", "```\ntext\n```"),  # no language: every style
+    ("```bash\n# highlight-next-line\nnever closed", "bash", "```bash\nnever closed"),
+])
+def test_magic_comment_lines_go_as_docusaurus_reads_them(raw, language, kept):
+    from contextpull.dialects.docusaurus import magic_comments
+
+    assert magic_comments.strip(raw, language, magic_comments.DEFAULT) == kept
+
+
+def test_magic_comments_the_configuration_names_replace_the_defaults():
+    from contextpull.dialects.docusaurus import magic_comments
+
+    config = ("module.exports = { themeConfig: { prism: { magicComments: [\n"
+              "  {className: 'x', line: 'highlight-next-line', block: {start: 'highlight-start', end: 'highlight-end'}},\n"
+              "  {className: 'code-block-error-line', line: 'This will error'},\n] } } };\n")
+    names = magic_comments.directives(config)
+    assert names == ("highlight-next-line", "highlight-start", "highlight-end", "This will error")
+    assert magic_comments.strip("```js\n// This will error\nf();\n```", "js", names) == "```js\nf();\n```"
+    assert magic_comments.directives("module.exports = {};") == magic_comments.DEFAULT
+    assert magic_comments.directives("magicComments: makeThem(),") == magic_comments.DEFAULT
+
+
+def test_a_docusaurus_build_stores_code_without_its_magic_comments(tmp_path):
+    from site_build import SECTIONS, build_json, store_rows, write_site
+
+    page = "# Store\n\n```js\nconst store = configureStore({\n  // highlight-next-line\n  reducer,\n})\n```\n"
+    root = write_site(tmp_path / "site", {"docusaurus.config.js": "module.exports = {};\n", "docs/store.md": page})
+    report = build_json(root / "docs", tmp_path / "out")
+    (text,) = [t for _, _, t in store_rows(tmp_path / "out" / "store.sqlite", SECTIONS)]
+    assert text.endswith("```js\nconst store = configureStore({\n  reducer,\n})\n```")
+    assert report["dialect"]["constructs"]["magic comment"]["converted"] == 1

@@ -44,6 +44,11 @@ def object_at(text: str, i: int, within: str) -> dict:
     return _Scanner(text, within=within).object_at(i)
 
 
+def array_at(text: str, i: int, within: str) -> list:
+    """The literal array at ``text[i] == "["``, lenient; ``within`` names it in errors."""
+    return _Scanner(text, within=within).array_at(i, 0)[0]
+
+
 def literal_array(source: str) -> list | None:
     """A JavaScript array literal (a component's ``items={[...]}``) as data; None when it is not
     one, or holds a value that is not data."""

@@ -9,6 +9,8 @@ dispatch because here the dialect, not the extension, says a ``.md`` carries JSX
   (the generic rule has both); ``sidebar_label`` names the page only in the navigation, so it is
   the title only of a page that shows none, where Docusaurus itself falls back to the file's id.
   ``hide_title`` hides the H1 but keeps the title; ``slug`` and ``id`` are addresses, not text.
+- ``finish``: a code block's magic-comment lines (``// highlight-next-line``) go
+  (``magic_comments``), as Docusaurus shows the block.
 - ``mdx-code-block`` fences: their content is MDX, read as if the fence were not there
   (``mdx.code_blocks``), as Docusaurus unwraps them.
 - ``skip``: files and folders whose name starts with ``_`` are partials, which Docusaurus never
@@ -18,11 +20,14 @@ dispatch because here the dialect, not the extension, says a ``.md`` carries JSX
 
 from __future__ import annotations
 
+from ...parsing.blocks import Code, ParsedDocument
 from ..api import Context
+from . import magic_comments
 from ..site_reader import SiteReader
 from ..syntax.callouts import callouts
 
 NAME = "docusaurus"
+MAGIC_COMMENT = "magic comment"
 PARTIAL = "partial, included where a page imports it"
 
 
@@ -51,6 +56,18 @@ class Reader(SiteReader):
     prepare = staticmethod(prepare)
     nav_title = staticmethod(nav_title)
     mdx_code_blocks = True
+
+    def finish(self, parsed: ParsedDocument, ctx: Context) -> ParsedDocument:
+        """Code blocks without their magic-comment lines (``magic_comments``)."""
+        names = self.once((__name__, "magic comments"), lambda: magic_comments.directives(self.config_text))
+        for block in parsed.blocks:
+            if isinstance(block, Code) and any(n in block.raw for n in names):
+                kept = magic_comments.strip(block.raw, block.lang, names)
+                if kept is not None:
+                    removed = block.raw.count("\n") - kept.count("\n")
+                    block.raw = kept
+                    ctx.note(MAGIC_COMMENT, "converted", 0, f"{removed} lines")
+        return parsed
 
     def skip(self, path: str, data: bytes | None = None) -> str | None:
         return skip(path)
