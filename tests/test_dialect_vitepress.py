@@ -338,3 +338,22 @@ def test_heading_anchors_and_container_attributes_are_found_from_the_end_in_one_
     assert _without_trailing_braces("Tip {.x}") == "Tip"
     assert _without_trailing_braces("A" + " " * 60_000 + "B") == "A" + " " * 60_000 + "B"
     assert _without_trailing_braces("A {x} {y") == "A {x} {y"
+
+
+@pytest.mark.parametrize(("line", "kept"), [
+    ("  msg: 'Hi' // [!code highlight]", "  msg: 'Hi'"),
+    ("  msg: 'Hi' // [!code focus:3]", "  msg: 'Hi'"),
+    ("<p>x</p> <!-- [!code hl] -->", "<p>x</p>"),
+    ("x = 1  # [!code word:Hello]", "x = 1"),
+    ("// [!code focus]", None),  # the marker alone: the line goes
+    ("remove() // [!code --]", "remove() // [!code --]"),  # a diff the page shows as "-": kept
+    ("warn() // [!code warning]", "warn() // [!code warning]"),
+    ("note() // see [!code highlight] docs", "note() // see [!code highlight] docs"),  # says more
+])
+def test_shiki_notation_that_only_emphasises_goes(line, kept):
+    from contextpull.dialects.vitepress import code_notation
+
+    raw = f"```js\n{line}\nnext()\n```"
+    out, count = code_notation.strip(raw)
+    assert out == ("```js\n" + (f"{kept}\n" if kept is not None else "") + "next()\n```")
+    assert count == (0 if kept == line else 1)

@@ -11,7 +11,7 @@ GitHub-style ``> [!NOTE]`` alerts, which VitePress renders too, become labelled 
 (``callouts``); last, tags and HTML comments go from the prose, their text kept. Every line carries the page line it came from, so
 notes name it. A home page (``layout: home``) shows its hero and features first (``home.py``).
 
-``nav_title`` gives a page that shows no H1 and no front-matter title (the shared rule,
+``finish`` takes Shiki's ``// [!code ++]`` notation off code lines (``code_notation``). ``nav_title`` gives a page that shows no H1 and no front-matter title (the shared rule,
 ``page_title``) the text its sidebar or nav entry shows (when written as literals); ``finish``
 strips VitePress's additions from a fence's language (``ts{1,3}``, ``ts:line-numbers``, ``ts [label]``). ``skip`` names the Markdown files
 VitePress renders no page for: outside the source root (``srcDir``), or matched by
@@ -29,7 +29,7 @@ from ..syntax.callouts import callouts
 from ..pages.site_files import relative
 from ..site_reader import SiteReader
 from ...system.bounded_read import CONFIG_FILE_LIMIT
-from . import blocks, home, page_includes, page_lines, site_config, vue
+from . import blocks, code_notation, home, page_includes, page_lines, site_config, vue
 
 CONFIGURATION = "vitepress configuration"
 MAX_CONFIG_MODULES = 16
@@ -120,8 +120,14 @@ class Reader(SiteReader):
 
     def finish(self, parsed: ParsedDocument, ctx) -> ParsedDocument:
         for block in parsed.blocks:
-            if isinstance(block, Code) and block.lang:
-                block.lang = _FENCE_LANGUAGE.match(block.lang).group(0)
+            if isinstance(block, Code):
+                if block.lang:
+                    block.lang = _FENCE_LANGUAGE.match(block.lang).group(0)
+                if "[!code" in block.raw:
+                    kept, count = code_notation.strip(block.raw)
+                    if count:
+                        block.raw = kept
+                        ctx.note(code_notation.CONSTRUCT, "converted", 0, f"{count} markers")
         return parsed
 
     def nav_title(self, ctx) -> str | None:
