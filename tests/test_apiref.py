@@ -648,3 +648,16 @@ def test_click_examples_are_code_and_their_runs_are_named(tmp_path):
     assert "invoke(" not in text
     assert [(u["line"], u["detail"].split(":")[0]) for u in report["dialect"]["unresolved"] if u["path"] == "cli.rst"] \
         == [(11, "click")]
+
+
+def test_inherited_members_alone_shows_every_member_as_autodoc_does(tmp_path):
+    """requests' ``.. autoclass:: Session`` with ``:inherited-members:`` and no ``:members:``:
+    autodoc shows every documented member, the inherited ones too."""
+    files = dict(SPHINX)
+    files["lib/sessions.py"] = ('"""Sessions."""\n\n\nclass Mixin:\n    def resolve(self):\n        """Follow redirects."""\n\n\n'
+                                'class Session(Mixin):\n    """A session."""\n\n    def send(self):\n        """Send it."""\n')
+    files["docs/sessions.rst"] = "Sessions\n========\n\n.. autoclass:: sessions.Session\n   :inherited-members:\n"
+    root = write_site(tmp_path / "site", files)
+    build_json(root / "docs", tmp_path / "out")
+    headings = [h for h, _ in _sections(tmp_path / "out" / "store.sqlite", "sessions.rst")]
+    assert "Sessions > Session > send" in headings and "Sessions > Session > resolve" in headings

@@ -159,6 +159,8 @@ def sphinx_options(defaults: dict, directive: dict, what: str, class_content: ob
     if "members" in merged:
         listed = _names(merged["members"]) if merged["members"] not in (None, True) else []
         members = listed or True
+    elif "inherited-members" in merged and what in ("automodule", "autoclass", "autoexception"):
+        members = True  # autodoc: ``want_all`` holds with ``:inherited-members:`` alone
     elif what in ("autofunction", "automethod", "autoattribute", "autodata", "autoproperty",
                   "autoexception", "autodecorator"):
         members = False
