@@ -16,7 +16,7 @@ def _texts(markdown: str) -> list[str]:
 
 
 @pytest.mark.parametrize(("markdown", "kept"), [
-    ("Text [cfg][c].\n\n[c]: config.md#build\n[d]: <https://x.y/a b> \"Title\"\n", ["Text [cfg][c]."]),
+    ("Text [cfg][c].\n\n[c]: config.md#build\n[d]: <https://x.y/a b> \"Title\"\n", ["Text [cfg](config.md#build)."]),
     ("[a]: https://a.example\n[b]: https://b.example 'B'\nStill a paragraph.\n", ["Still a paragraph."]),
     ("[a]: https://a.example\n   (A title on its own line)\n", []),
     ("[a]:\n  /docs/install/#postcss\n[b]: https://b.example\n", []),  # Docsy's: the destination below
@@ -26,6 +26,18 @@ def _texts(markdown: str) -> list[str]:
 ])
 def test_the_definitions_a_paragraph_opens_with_go(markdown, kept):
     assert [t for t in _texts(markdown) if t.strip()] == kept
+
+
+def test_links_to_the_definitions_are_written_inline_as_the_store_keeps_links():
+    page = ("See [the guide][Guide Page], [Guide  page][], [guide page], ![logo][img] and [nothing][none].\n\n"
+            "- A list [guide page].\n\n| a | b |\n|---|---|\n| [x][img] | `[guide page]` |\n\n"
+            "[guide page]: /docs/guide.md\n[img]: <logo one.png> 'Logo'\n")
+    texts = _texts(page)
+    assert texts[0] == ("See [the guide](/docs/guide.md), [Guide  page](/docs/guide.md), [guide page](/docs/guide.md), "
+                        "![logo](logo one.png) and [nothing][none].")
+    assert texts[1] == "- A list [guide page](/docs/guide.md)."
+    assert "| [x](logo one.png) | `[guide page]` |" in texts[2]  # code spans as written
+    assert len(texts) == 3
 
 
 def test_code_blocks_keep_what_looks_like_a_definition():
@@ -48,3 +60,11 @@ def test_long_runs_of_the_patterns_openers_are_read_whole(run):
     assert drop([block]) == [block]
     # "[a]:[a]:..." is one definition whose destination is the rest of the line (CommonMark).
     assert drop([Paragraph("[a]:" * 50_000 + "\nlast words")]) == [Paragraph("last words")]
+
+
+def test_long_runs_of_references_are_read_once():
+    """``[a][a]`` is a full reference: a run of ``[a]`` pairs off, each pair one inline link."""
+    run = "[a]" * 100_000
+    blocks = drop([Paragraph(run), Paragraph("[a]: /x")])
+    assert blocks == [Paragraph("[a](/x)" * 50_000)]
+    assert drop([Paragraph("[" * 200_000), Paragraph("[a]: /x")]) == [Paragraph("[" * 200_000)]

@@ -5,56 +5,98 @@ book ends most pages with a dozen), so a section could be nothing but URLs.
 
 A definition starts a paragraph: it cannot interrupt one, so only the definitions a paragraph
 opens with are read, each on a line of its own (its destination, or its title, may take the
-next line); what follows
-them stays the paragraph, and a paragraph of definitions alone goes. A footnote (``[^1]: ...``)
-is shown at the end of the page, so it is not a definition here. The shared parser reads no
-indented code block, so a definition-shaped line indented four spaces is read as one. Every line is matched once,
-by a pattern whose parts are bounded and cannot overlap: linear in the paragraph.
+next line); what follows them stays the paragraph, and a paragraph of definitions alone goes. A
+footnote (``[^1]: ...``) is shown at the end of the page, so it is not a definition here. The
+shared parser reads no indented code block, so a definition-shaped line indented four spaces is
+read as one.
+
+The links that use them keep their targets: ``[text][label]``, ``[label][]`` and ``[label]``
+whose label the page defines are written as the inline links ``[text](target)`` the store keeps
+everywhere else, outside code spans, labels matched as CommonMark matches them (case and runs of
+white space aside). A label no definition gives stays as written, as the page shows it.
+
+Every line is matched by patterns whose parts are bounded and cannot overlap: linear in the page.
 """
 
 from __future__ import annotations
 
 import re
 
-from ...parsing.blocks import Paragraph
+from ...parsing.blocks import Heading, ListBlock, Paragraph, Table
+from .fences import outside_inline_code
 
+CONSTRUCT = "link reference definition"
+_LABEL = r"(?:[^\[\]\\\n]|\\.){1,999}"
 _TITLE = r"""(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\))"""
-_DEFINITION = re.compile(
-    r" {0,3}\[(?!\^)(?:[^\[\]\\\n]|\\.){1,999}\]:[ \t]*(?:<[^<>\n]*>|[^\s<][^\s]*)(?:[ \t]+" + _TITLE + r")?[ \t]*"
-)
+_DESTINATION = r"(<[^<>\n]*>|[^\s<][^\s]*)"
+_DEFINITION = re.compile(r" {0,3}\[(?!\^)(" + _LABEL + r")\]:[ \t]*" + _DESTINATION + r"(?:[ \t]+" + _TITLE + r")?[ \t]*")
 _TITLE_LINE = re.compile(r"[ \t]+" + _TITLE + r"[ \t]*")
 # A label alone, its destination on the next line (``[a]:`` then ``  /path "T"``).
-_LABEL_ALONE = re.compile(r" {0,3}\[(?!\^)(?:[^\[\]\\\n]|\\.){1,999}\]:[ \t]*")
-_DESTINATION_LINE = re.compile(r"[ \t]*(?:<[^<>\n]*>|[^\s<][^\s]*)(?:[ \t]+" + _TITLE + r")?[ \t]*")
+_LABEL_ALONE = re.compile(r" {0,3}\[(?!\^)(" + _LABEL + r")\]:[ \t]*")
+_DESTINATION_LINE = re.compile(r"[ \t]*" + _DESTINATION + r"(?:[ \t]+" + _TITLE + r")?[ \t]*")
+# ``[text][label]`` and ``[label][]``; then ``[label]`` alone (not followed by ``(``, ``[`` or ``:``).
+_FULL = re.compile(r"(!?)\[(" + _LABEL + r")\]\[(" + _LABEL + r")?\]")
+_SHORTCUT = re.compile(r"(!?)\[(?!\^)(" + _LABEL + r")\](?![\[(:])")
 
 
-def _opening_definitions(lines: list[str]) -> int:
-    """How many of ``lines`` the paragraph's opening definitions take."""
+def _key(label: str) -> str:
+    return " ".join(label.split()).casefold()
+
+
+def _target(destination: str) -> str:
+    return destination[1:-1] if destination.startswith("<") else destination
+
+
+def _opening_definitions(lines: list[str], found: dict[str, str]) -> int:
+    """How many of ``lines`` the paragraph's opening definitions take; ``found`` gets each label's
+    target (the first definition of a label wins, as in CommonMark)."""
     i = 0
     while i < len(lines):
-        found = _DEFINITION.fullmatch(lines[i])
-        if found is None:
-            if i + 1 < len(lines) and _LABEL_ALONE.fullmatch(lines[i]) and _DESTINATION_LINE.fullmatch(lines[i + 1]):
-                i += 2
-                continue
-            break
+        one = _DEFINITION.fullmatch(lines[i])
+        if one is None:
+            alone = _LABEL_ALONE.fullmatch(lines[i]) if i + 1 < len(lines) else None
+            below = _DESTINATION_LINE.fullmatch(lines[i + 1]) if alone is not None else None
+            if below is None:
+                break
+            found.setdefault(_key(alone.group(1)), _target(below.group(1)))
+            i += 2
+            continue
+        found.setdefault(_key(one.group(1)), _target(one.group(2)))
         i += 1
-        if i < len(lines) and not found.group(0).rstrip().endswith(("\"", "'", ")")) and _TITLE_LINE.fullmatch(lines[i]):
+        if i < len(lines) and not one.group(0).rstrip().endswith(("\"", "'", ")")) and _TITLE_LINE.fullmatch(lines[i]):
             i += 1  # its title, on the next line
     return i
 
 
-CONSTRUCT = "link reference definition"
+def _inline(text: str, targets: dict[str, str]) -> str:
+    """``text`` with its reference links to defined labels written inline."""
+    def full(m: re.Match) -> str:
+        label = m.group(3) if m.group(3) is not None else m.group(2)
+        target = targets.get(_key(label))
+        return m.group(0) if target is None else f"{m.group(1)}[{m.group(2)}]({target})"
+
+    def shortcut(m: re.Match) -> str:
+        target = targets.get(_key(m.group(2)))
+        return m.group(0) if target is None else f"{m.group(1)}[{m.group(2)}]({target})"
+
+    def part(chunk: str) -> str:
+        if "[" not in chunk:
+            return chunk
+        return _SHORTCUT.sub(shortcut, _FULL.sub(full, chunk))
+
+    return outside_inline_code(text, part) if "[" in text else text
 
 
 def drop(blocks: list, note=None) -> list:
-    """``blocks`` without the link reference definitions their paragraphs open with; ``note``
-    (a ``Context.note``) is told of each paragraph's, with their count."""
+    """``blocks`` without the link reference definitions their paragraphs open with, and their
+    links to those definitions inline (module docstring); ``note`` (a ``Context.note``) is told
+    of each paragraph's definitions, with their count."""
+    targets: dict[str, str] = {}
     out = []
     for block in blocks:
         if isinstance(block, Paragraph) and "]:" in block.text:
             lines = block.text.split("\n")
-            taken = _opening_definitions(lines)
+            taken = _opening_definitions(lines, targets)
             if taken and note is not None:
                 note(CONSTRUCT, "converted", 0, f"{taken} lines")
             if taken == len(lines):
@@ -62,4 +104,20 @@ def drop(blocks: list, note=None) -> list:
             if taken:
                 block = Paragraph("\n".join(lines[taken:]))
         out.append(block)
-    return out
+    if not targets:
+        return out
+    return [_with_inline_links(block, targets) for block in out]
+
+
+def _with_inline_links(block, targets: dict[str, str]):
+    if isinstance(block, Paragraph):
+        return Paragraph(_inline(block.text, targets))
+    if isinstance(block, ListBlock):
+        return ListBlock(_inline(block.raw, targets))
+    if isinstance(block, Heading):
+        return Heading(block.level, _inline(block.text, targets), block.label)
+    if isinstance(block, Table):
+        rows = tuple(_inline(row, targets) for row in block.rows)
+        return Table(_inline(block.header_row, targets), block.separator, rows,
+                     "\n".join([_inline(line, targets) for line in block.raw.split("\n")]))
+    return block
