@@ -68,3 +68,9 @@ def test_long_runs_of_references_are_read_once():
     blocks = drop([Paragraph(run), Paragraph("[a]: /x")])
     assert blocks == [Paragraph("[a](/x)" * 50_000)]
     assert drop([Paragraph("[" * 200_000), Paragraph("[a]: /x")]) == [Paragraph("[" * 200_000)]
+
+
+def test_a_link_text_may_hold_a_code_span_and_a_code_span_holds_no_link():
+    blocks = drop([Paragraph("Set [`net.git-fetch-with-cli`] or `[net]` and [`a`][net]."),
+                   Paragraph("[`net.git-fetch-with-cli`]: config.md#net\n[net]: config.md")])
+    assert blocks == [Paragraph("Set [`net.git-fetch-with-cli`](config.md#net) or `[net]` and [`a`](config.md).")]

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 
 from ...parsing.blocks import Heading, ListBlock, Paragraph, Table
-from .fences import outside_inline_code
+from .fences import code_spans
 
 CONSTRUCT = "link reference definition"
 _LABEL = r"(?:[^\[\]\\\n]|\\.){1,999}"
@@ -69,22 +69,36 @@ def _opening_definitions(lines: list[str], found: dict[str, str]) -> int:
 
 
 def _inline(text: str, targets: dict[str, str]) -> str:
-    """``text`` with its reference links to defined labels written inline."""
-    def full(m: re.Match) -> str:
-        label = m.group(3) if m.group(3) is not None else m.group(2)
-        target = targets.get(_key(label))
-        return m.group(0) if target is None else f"{m.group(1)}[{m.group(2)}]({target})"
+    """``text`` with its reference links to defined labels written inline. A link's text may
+    hold a code span (``[`net.retry`]``); a bracket inside one opens or closes nothing."""
+    if "[" not in text:
+        return text
+    for pattern, label_group in ((_FULL, 3), (_SHORTCUT, 2)):
+        spans = code_spans(text) if "`" in text else []
+        inside = _Inside(spans)
 
-    def shortcut(m: re.Match) -> str:
-        target = targets.get(_key(m.group(2)))
-        return m.group(0) if target is None else f"{m.group(1)}[{m.group(2)}]({target})"
+        def one(m: re.Match) -> str:
+            if inside(m.start()) or inside(m.end() - 1):
+                return m.group(0)
+            label = m.group(label_group) if m.group(label_group) is not None else m.group(2)
+            target = targets.get(_key(label))
+            return m.group(0) if target is None else f"{m.group(1)}[{m.group(2)}]({target})"
 
-    def part(chunk: str) -> str:
-        if "[" not in chunk:
-            return chunk
-        return _SHORTCUT.sub(shortcut, _FULL.sub(full, chunk))
+        text = pattern.sub(one, text)
+    return text
 
-    return outside_inline_code(text, part) if "[" in text else text
+
+class _Inside:
+    """Whether an offset falls in one of ``spans`` (sorted, disjoint), asked in rising order as
+    ``re.sub`` asks: one walk over the spans for the whole text."""
+
+    def __init__(self, spans: list[tuple[int, int]]):
+        self.spans, self.k = spans, 0
+
+    def __call__(self, at: int) -> bool:
+        while self.k < len(self.spans) and self.spans[self.k][1] <= at:
+            self.k += 1
+        return self.k < len(self.spans) and self.spans[self.k][0] <= at
 
 
 def drop(blocks: list, note=None) -> list:
