@@ -661,3 +661,26 @@ def test_inherited_members_alone_shows_every_member_as_autodoc_does(tmp_path):
     build_json(root / "docs", tmp_path / "out")
     headings = [h for h, _ in _sections(tmp_path / "out" / "store.sqlite", "sessions.rst")]
     assert "Sessions > Session > send" in headings and "Sessions > Session > resolve" in headings
+
+
+def test_mkdocstrings_heading_form_root_path_signature_and_per_style_options(tmp_path):
+    """griffe's own docs: ``# ::: griffe.Class`` heads the object at that level;
+    ``show_root_full_path: false`` heads it by its name; ``docstring_style: auto`` takes
+    ``per_style_options``; a root shown without a heading shows no signature unless
+    ``separate_signature``; an ``Example:`` whose code comes first keeps its code block."""
+    module = ('"""Loading."""\n\n\nclass Loader:\n    """Loads packages.\n\n    Example:\n        ```python\n'
+              '        Loader().load("x")\n        ```\n    """\n\n    def __init__(self, fast: bool = True) -> None:\n'
+              '        """Initialize the loader.\n\n        Parameters:\n            fast: Whether to hurry.\n        """\n\n\n'
+              'def load(name: str) -> Loader:\n    """Load a package."""\n')
+    config = ("          show_root_full_path: false\n          merge_init_into_class: true\n          docstring_style: auto\n"
+              "          docstring_options:\n            per_style_options:\n              google:\n"
+              "                ignore_init_summary: true\n")
+    page = "# ::: harbour.loading.Loader\n\n::: harbour.loading.load\n    options:\n      show_root_heading: false\n"
+    root = _mkdocs(tmp_path, page, {"harbour/loading.py": module}, config=config)
+    build_json(root / "docs", tmp_path / "out")
+    sections = _sections(tmp_path / "out" / "store.sqlite", "api.md")
+    text = "\n".join(t for _, t in sections)
+    assert sections[0][0] == "Loader" and sections[0][1].startswith("# Loader\n")
+    assert "Initialize the loader." not in text and "- `fast` (`bool`, default `True`): Whether to hurry." in text
+    assert "**Example:**\n\n```python\nLoader().load(\"x\")\n```" in text
+    assert "def load(" not in text and "Load a package." in text

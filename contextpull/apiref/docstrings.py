@@ -37,11 +37,30 @@ def _item(name: str, annotation: str, default: str, description: str, text: Call
     return _indent_rest(line)
 
 
+_BLOCK = re.compile(r"[ \t]*(?:`{3,}|~{3,}|[-*+][ \t]|\d{1,9}[.)][ \t]|\||#{1,6}[ \t]|>)")
+
+
+def _labelled(label: str, body: str) -> str:
+    """``**Label:** body``; a body that opens with a block (an ``Example:`` whose code fence
+    comes first) starts on a line of its own, so the block stays one."""
+    body = body.strip("\n")
+    if _BLOCK.match(body):
+        return f"**{label}:**\n\n{body}"
+    return f"**{label}:** {body.strip()}"
+
+
 def _list(label: str, items: list[str]) -> list[str]:
     return [f"**{label}:**", "", *items, ""] if items else []
 
 
 _META = re.compile(r"^[ \t]*:meta[ \t]+([\w-]+)[ \t]*:[^\n]*\n?", re.MULTILINE)
+
+
+def _switches(options: tuple) -> tuple[dict, dict]:
+    """(the switches for any style, {style: its own switches}) of ``Options.docstring_options``."""
+    flat = {name: value for name, value in options if name != "per_style_options"}
+    per_style = next((dict((s, dict(v)) for s, v in value) for name, value in options if name == "per_style_options"), {})
+    return flat, per_style
 
 
 def meta_visibility(obj) -> str | None:
@@ -70,10 +89,11 @@ def sections(obj, style: str, text: Callable[[str], str], unwrap_annotated: bool
         docstring = griffe.Docstring(value, lineno=docstring.lineno, parent=obj) if value.strip() else None
     if docstring is not None:
         try:
+            switches, per_style = _switches(options)
             if style == "auto":
-                parsed = docstring.parse("auto")
+                parsed = docstring.parse("auto", per_style_options=per_style) if per_style else docstring.parse("auto")
             elif style in ("google", "numpy"):
-                parsed = docstring.parse(style, warnings=False, **dict(options))
+                parsed = docstring.parse(style, warnings=False, **{**switches, **per_style.get(style, {})})
             else:
                 parsed = docstring.parse(style, warnings=False)
         except Exception:  # noqa: BLE001 - a docstring griffe cannot parse is shown as written
@@ -90,13 +110,13 @@ def sections(obj, style: str, text: Callable[[str], str], unwrap_annotated: bool
         elif kind == "admonition":
             value = section.value
             label = section.title or getattr(value, "annotation", None) or "Note"
-            out += [f"**{str(label).strip().title() if label == str(label).lower() else label}:** "
-                    + text(getattr(value, "description", "") or "").strip(), ""]
+            label = str(label).strip().title() if label == str(label).lower() else label
+            out += [_labelled(label, text(getattr(value, "description", "") or "")), ""]
         elif kind == "deprecated":
             value = section.value
             version = getattr(value, "version", "") or ""
-            out += [f"**Deprecated{' since ' + version if version else ''}:** "
-                    + text(getattr(value, "description", "") or "").strip(), ""]
+            out += [_labelled(f"Deprecated{' since ' + version if version else ''}",
+                              text(getattr(value, "description", "") or "")), ""]
         elif kind in _LABELS:
             items = []
             for element in section.value:

@@ -32,6 +32,8 @@ class Options:
     generator: str = "mkdocs"  # "mkdocs" or "sphinx": whose member rules apply
     heading_level: int = 2
     show_root_heading: bool = False
+    show_root_full_path: bool = True  # the root's heading: its dotted path, else its name
+    separate_signature: bool = True  # False: the signature is in the heading (mkdocstrings' default)
     members: object = None  # None: as the generator decides; True/False; a list of names
     filters: tuple = _DEFAULT_FILTERS  # ((pattern, keep), ...)
     inherited_members: object = False  # bool or list of names
@@ -98,9 +100,18 @@ DOCSTRING_SWITCHES = ("ignore_init_summary", "trim_doctest_flags", "returns_mult
 
 
 def _docstring_options(value) -> tuple:
+    """The switches of ``docstring_options``, with ``per_style_options`` (how a site sets them for
+    ``docstring_style: auto``) as ``("per_style_options", ((style, switches), ...))``."""
     if not isinstance(value, dict):
         return ()
-    return tuple((name, value[name]) for name in DOCSTRING_SWITCHES if isinstance(value.get(name), bool))
+    out = [(name, value[name]) for name in DOCSTRING_SWITCHES if isinstance(value.get(name), bool)]
+    per_style = value.get("per_style_options")
+    if isinstance(per_style, dict):
+        styles = tuple((style, _docstring_options(options)) for style, options in per_style.items()
+                       if style in ("google", "numpy") and isinstance(options, dict))
+        if styles:
+            out.append(("per_style_options", styles))
+    return tuple(out)
 
 
 def mkdocs_options(handler: dict, local: dict | None) -> Options:
@@ -120,6 +131,8 @@ def mkdocs_options(handler: dict, local: dict | None) -> Options:
         generator="mkdocs",
         heading_level=level if isinstance(level, int) and 1 <= level <= 6 else 2,
         show_root_heading=_bool(merged.get("show_root_heading"), False),
+        show_root_full_path=_bool(merged.get("show_root_full_path"), True),
+        separate_signature=_bool(merged.get("separate_signature"), False),
         members=members,
         filters=filters,
         inherited_members=inherited if isinstance(inherited, (bool, list)) else False,

@@ -52,7 +52,8 @@ class Renderer:
             self.note("unresolved", problem)
         try:
             obj = self.session.find(path)
-            self.obj(obj, self.options, self.options.heading_level, path, root=True)
+            shown = path if self.options.show_root_full_path else obj.name
+            self.obj(obj, self.options, self.options.heading_level, shown, root=True)
         except Unresolved as exc:
             self.note("unresolved", str(exc))
         except LimitReached as exc:
@@ -73,6 +74,8 @@ class Renderer:
         init = self._init(obj, options)
         signature = self._signature(obj, options, init) if options.signature is None else \
             written_signature(obj, options.signature)
+        if root and not heading and not options.separate_signature:
+            signature = ""  # mkdocstrings writes it in the heading, which is not shown
         if signature:
             self.out += ["```python", signature, "```", ""]
         if obj.is_class and options.show_bases and obj.bases and options.generator == "sphinx":

@@ -34,7 +34,8 @@ from .config import entries, extension_options
 
 Lines = list[tuple[int, str]]
 
-_MKDOCSTRINGS = re.compile(r"^([ \t]*):::[ \t]+([\w.:-]+)[ \t]*$")
+# mkdocstrings' own pattern: hashes before ``:::`` give the root's heading level and show it.
+_MKDOCSTRINGS = re.compile(r"^([ \t]*)(?:(#{1,6})[ \t]*)?:::[ \t]*([A-Za-z_][\w.:-]*)[ \t]*$")
 _ABBREVIATION = re.compile(r"^\*\[[^\]]+\]:")
 
 ADMONITION = "admonition"
@@ -178,9 +179,10 @@ def convert_blocks(lines: Lines, ctx: Context, depth: int = 0, names: frozenset 
             end = indented_end(_Texts(lines), i + 1, width(m.group(1)) + 1)
             from .mkdocstrings import render_identifier
 
-            rendered = render_identifier(ctx, m.group(2), [t for _, t in lines[i + 1 : end]], origin)
+            heading = len(m.group(2)) if m.group(2) else None
+            rendered = render_identifier(ctx, m.group(3), [t for _, t in lines[i + 1 : end]], origin, heading)
             if rendered is None:
-                detail = f"API text of {m.group(2)} comes from code the build never imports"
+                detail = f"API text of {m.group(3)} comes from code the build never imports"
                 ctx.note(MKDOCSTRINGS, "unresolved", origin, detail)
             else:  # docstrings are the site's Markdown: its admonitions and tabs read alike
                 shown = [(origin, m.group(1) + t if t else t) for t in rendered]

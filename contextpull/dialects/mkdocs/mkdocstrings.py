@@ -31,10 +31,11 @@ def _handler(config: dict) -> tuple[dict, str]:
     return (python if isinstance(python, dict) else {}), str(default)
 
 
-def render_identifier(ctx, identifier: str, body: list[str], line: int) -> list[str] | None:
+def render_identifier(ctx, identifier: str, body: list[str], line: int, heading: int | None = None) -> list[str] | None:
     """The Markdown lines ``::: identifier`` stands for, with its indented ``body`` (YAML:
     ``options``, ``handler``); None when the build reads no API reference (the line is then
-    noted as before)."""
+    noted as before). ``heading``: the hashes written before ``:::`` (``## ::: pkg.Class``),
+    which give the root its heading at that level, as mkdocstrings reads them."""
     api = ctx.reader.api_reference()
     if api is None or not dotted(identifier.replace(":", ".")):
         return None
@@ -64,7 +65,10 @@ def render_identifier(ctx, identifier: str, body: list[str], line: int) -> list[
     for fallback in ("", "src"):
         if fallback not in folders:
             folders.append(fallback)
-    options = mkdocs_options(handler, local.get("options") if isinstance(local.get("options"), dict) else None)
+    own = local.get("options") if isinstance(local.get("options"), dict) else None
+    if heading is not None:
+        own = {"heading_level": heading, "show_root_heading": True, **(own or {})}
+    options = mkdocs_options(handler, own)
     session = api.session(ctx, folders)
     rendered = Renderer(session, options, CONSTRUCT, line, autorefs).root(identifier.replace(":", "."))
     return ["", *rendered] if rendered else []
