@@ -176,3 +176,27 @@ def test_a_forced_gitbook_dialect_without_configuration_reads_docs_as_the_space(
     reader = open_site(Site("gitbook", None, str((root / "docs").resolve()), str(root.resolve())))
     assert reader.summary_path == "docs/SUMMARY.md"
     assert reader.skip("SUMMARY.md") is not None and reader.skip("page.md") is None
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    ('<pre class="language-typescript"><code class="lang-typescript">const a = 1;\n<strong>go(a)</strong> &#x26;&#x26; b\n</code></pre>',
+     "```typescript\nconst a = 1;\ngo(a) && b\n```"),
+    ('<table data-view="cards"><thead><tr><th></th><th></th></tr></thead><tbody><tr><td><strong>Get API Key</strong></td>'
+     '<td>Learn how.</td><td><a href="k.md">k.md</a></td></tr><tr><td>Two</td><td></td></tr></tbody></table>',
+     "Get API Key | Learn how. | k.md\nTwo"),
+    ("Line one<br>line two with <mark style=\"color:red;\">marks</mark>&#x20;", "Line one\nline two with marks"),
+    ("```html\n<pre><code>kept</code></pre>\n```", "```html\n<pre><code>kept</code></pre>\n```"),  # code stays code
+    ("<pre><code>never closed", "never closed"),  # no code block: its tags go, its text stays
+])
+def test_gitbook_html_reads_as_the_page_shows_it(source, expected):
+    from contextpull.dialects.gitbook import html
+
+    assert html.read(source, _context()).strip() == expected
+
+
+def test_a_megabyte_of_html_openers_is_read_once():
+    from contextpull.dialects.gitbook import html
+
+    for run in ("<pre", "<pre><code>", "<td>", "<", "&#x"):
+        text = run * (1_000_000 // len(run))
+        assert len(html.read(text, _context())) <= len(text)

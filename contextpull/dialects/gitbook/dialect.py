@@ -6,7 +6,7 @@ from, relative to the file's own folder (default ``./``), and ``structure.readme
 ``SUMMARY.md``), relative to ``root``. A value that is not a string is ignored, and a ``root``
 that leaves the repository is the file's own folder.
 
-``prepare`` reads the content blocks (``blocks``). ``nav_title`` gives a page that shows no H1
+``prepare`` reads the content blocks (``blocks``), then the HTML GitBook writes (``html``). ``nav_title`` gives a page that shows no H1
 and no front-matter title (the shared rule, ``page_title``) the name ``SUMMARY.md`` shows for it: the navigation is mdBook's format,
 read by mdBook's parser (``mdbook.dialect.parse_summary``). ``skip`` leaves out ``SUMMARY.md``
 itself and Markdown outside ``root``, which GitBook syncs no page from.
@@ -19,6 +19,7 @@ import posixpath
 from ..mdbook.dialect import parse_summary
 from ..pages.site_files import pages_folder, relative
 from ..site_reader import SiteReader
+from . import html
 from .blocks import convert
 
 
@@ -59,7 +60,7 @@ class Reader(SiteReader):
 
     # ---- the hooks ---------------------------------------------------------------------
     def prepare(self, text: str, ctx) -> str:
-        return convert(text, ctx)
+        return html.read(convert(text, ctx), ctx)
 
     def nav_title(self, ctx) -> str | None:
         summary = self.summary_path
