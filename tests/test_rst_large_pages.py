@@ -149,5 +149,8 @@ def test_roles_read_line_by_line_show_what_docutils_shows():
     method with its parentheses, as the docutils reading of the same role does."""
     out = rst_lines.to_markdown("See :class:`~pkg.mod.Thing`, :py:meth:`run` and :doc:`Guide <guide>`.\n")
     assert out.strip() == "See `Thing`, `run()` and Guide."
+    # a role over two lines, as requests' docstrings write ``:ref:`(connect timeout, read timeout) <timeouts>```
+    assert rst_lines.to_markdown("a :ref:`(connect timeout,\n  read timeout) <timeouts>` tuple\n").strip() == \
+        "a (connect timeout, read timeout) tuple"
     config = {"add_function_parentheses": False, "extlinks": {"issue": ("https://x/%s", "#%s")}}
     assert rst_lines.to_markdown(":meth:`run` fixes :issue:`12`\n", config).strip() == "`run` fixes #12"

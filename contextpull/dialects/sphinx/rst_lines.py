@@ -32,6 +32,9 @@ _EXPLICIT = re.compile(r"(\s*)\.\.(?:\s|\Z)")
 # taken whole and its trailing blanks cut afterwards, not by a lazy group before ``\s*``, which
 # retried the blanks at every step (0.25 s for one line of 9,000 spaces).
 _ROLE = re.compile(r":([\w.:+-]{1,64}):`([^`]*)`")
+# A role whose text runs onto the next line (``:ref:`(connect timeout,`` / ``read timeout) <t>```):
+# the line break is a space inside it, so the line-by-line reading reads the role whole.
+_ROLE_OVER_LINES = re.compile(r"(:[\w.:+-]{1,64}:`[^`\n]*)\n[ \t]*(?=[^`\n]*`)")
 _LINK = re.compile(r"`([^`<]*)<[^<>`]*>`__?")
 _REF = re.compile(r"`([^`]*)`__?")
 _LITERAL = re.compile(r"``([^`]+)``")
@@ -47,6 +50,8 @@ def to_markdown(text: str, config: dict | None = None) -> str:
     site's ``conf.py`` read as data, for what its roles show (``extlinks``,
     ``add_function_parentheses``)."""
     config = config or {}
+    if ":`" in text:
+        text = _ROLE_OVER_LINES.sub(r"\1 ", text)
     lines = text.split("\n")
     out: list[str] = []
     styles: list[tuple[str, bool]] = []
