@@ -134,6 +134,15 @@ def test_code_lines_of_spaces_keep_their_spaces():
     assert prepare(source, FakeContext()) == "a:\n\n```py\nx = 1\n    \n\ty = 2\n```"
 
 
+def test_an_indented_body_whose_code_holds_a_blank_line_is_dedented_whole():
+    """hoppscotch's docs indent a tab's body four spaces, and its code blocks hold blank lines:
+    the body is read at the margin, headings and all, and its code closes where it opened."""
+    source = ("<Tabs>\n    <Tab title=\"hopp\">\n    ## `hopp.env`\n\n    Reads a variable.\n\n    ```js\n    const a = 1\n\n"
+              "    hopp.env.get(a)\n    ```\n  </Tab>\n</Tabs>")
+    assert prepare(source, FakeContext()) == (
+        "hopp:\n\n## `hopp.env`\n\nReads a variable.\n\n```js\nconst a = 1\n\nhopp.env.get(a)\n```")
+
+
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 

@@ -124,15 +124,19 @@ def test_restore_puts_back_what_was_held_and_leaves_stray_delimiters(pieces):
 def test_held_lines_keep_their_indentation_and_come_back_exactly(lines, before):
     held = ["earlier"] * before
     tokens = hold_lines(held, lines)
-    assert len(tokens) == len(lines) and len(held) == before + len(lines)
+    with_text = [line for line in lines if line.strip(" \t")]
+    assert len(tokens) == len(lines) and len(held) == before + len(with_text)
     for line, token in zip(lines, tokens):
         body = line.lstrip(" \t")
-        assert token.startswith(line[: len(line) - len(body)] if body else "")
-        assert token.strip(" \t").startswith("\ue000")
+        if body:
+            assert token.startswith(line[: len(line) - len(body)])
+            assert token.strip(" \t").startswith("\ue000")
+        else:
+            assert token == line  # a blank line holds nothing: it stays as written
     assert restore("\n".join(tokens), held) == "\n".join(lines)
-    # dedented, the held text moves with its placeholder; a blank line is held whole
+    # dedented, the held text moves with its placeholder
     assert restore("\n".join(t.lstrip(" \t") for t in tokens), held) == "\n".join(
-        line.lstrip(" \t") or line for line in lines)
+        line.lstrip(" \t") for line in lines)
 
 
 def _restored_piece_by_piece(text: str, held: list[str], nested: bool = False, below: int | None = None) -> str:

@@ -154,14 +154,21 @@ def hold(held: list[str], literal: str) -> str:
 
 
 def hold_lines(held: list[str], lines: list[str]) -> list[str]:
-    """Each line held behind its own placeholder after its indentation (a blank line whole), so
-    a step that dedents the text moves the held lines with it; one pass for a run of code lines,
-    where a ``hold`` per line cost two calls each (100,000 lines on react.dev)."""
-    first = len(held)
-    texts = [line.lstrip(" \t") or line for line in lines]
-    held.extend(texts)
-    return [f"{line[: len(line) - len(text)]}{_OPEN}{k}{_SHUT}"
-            for k, (line, text) in enumerate(zip(lines, texts), first)]
+    """Each line held behind its own placeholder after its indentation, so a step that dedents
+    the text moves the held lines with it; one pass for a run of code lines, where a ``hold`` per
+    line cost two calls each (100,000 lines on react.dev). A blank line (or one of white space
+    alone) is not held: it holds nothing to protect, and held at the margin it made an indented
+    block look unindented to a step that dedents by the least indentation of the lines with
+    text (a Mintlify tab's body, indented four, kept its indentation and lost its headings)."""
+    out: list[str] = []
+    for line in lines:
+        text = line.lstrip(" \t")
+        if not text:
+            out.append(line)
+            continue
+        out.append(f"{line[: len(line) - len(text)]}{_OPEN}{len(held)}{_SHUT}")
+        held.append(text)
+    return out
 
 
 # An opener, decimal digits (``\d`` is exactly what ``str.isdecimal`` accepts: category Nd) and
