@@ -74,3 +74,11 @@ def test_a_link_text_may_hold_a_code_span_and_a_code_span_holds_no_link():
     blocks = drop([Paragraph("Set [`net.git-fetch-with-cli`] or `[net]` and [`a`][net]."),
                    Paragraph("[`net.git-fetch-with-cli`]: config.md#net\n[net]: config.md")])
     assert blocks == [Paragraph("Set [`net.git-fetch-with-cli`](config.md#net) or `[net]` and [`a`](config.md).")]
+
+
+def test_a_link_text_over_lines_is_read_and_one_holding_brackets_stays_whole():
+    """The Rust books' ``[`crate_name`\nattribute][crate-name]`` and ``[`#[allow(...)]`][allow]``:
+    the first is a reference over two lines, the second is left as written, never half read."""
+    blocks = drop([Paragraph("The [`crate_name`\nattribute][crate-name] and [`#[allow(...)]`][allow] and [x]."),
+                   Paragraph("[crate-name]: ../attribute/crate.md\n[allow]: unused.md\n[x]: x.md")])
+    assert blocks == [Paragraph("The [`crate_name`\nattribute](../attribute/crate.md) and [`#[allow(...)]`][allow] and [x](x.md).")]

@@ -34,9 +34,11 @@ _TITLE_LINE = re.compile(r"[ \t]+" + _TITLE + r"[ \t]*")
 # A label alone, its destination on the next line (``[a]:`` then ``  /path "T"``).
 _LABEL_ALONE = re.compile(r" {0,3}\[(?!\^)(" + _LABEL + r")\]:[ \t]*")
 _DESTINATION_LINE = re.compile(r"[ \t]*" + _DESTINATION + r"(?:[ \t]+" + _TITLE + r")?[ \t]*")
-# ``[text][label]`` and ``[label][]``; then ``[label]`` alone (not followed by ``(``, ``[`` or ``:``).
-_FULL = re.compile(r"(!?)\[(" + _LABEL + r")\]\[(" + _LABEL + r")?\]")
-_SHORTCUT = re.compile(r"(!?)\[(?!\^)(" + _LABEL + r")\](?![\[(:])")
+# ``[text][label]`` and ``[label][]`` (the text may run over lines); then ``[label]`` alone: not
+# followed by ``(``, ``[`` or ``:``, nor right after a ``]`` (the label of a reference whose text
+# this reading cannot take, one holding brackets, stays as written rather than half read).
+_FULL = re.compile(r"(!?)\[((?:[^\[\]\\]|\\.){1,999})\]\[(" + _LABEL + r")?\]")
+_SHORTCUT = re.compile(r"(!?)(?<!\])\[(?!\^)(" + _LABEL + r")\](?![\[(:])")
 
 
 def _key(label: str) -> str:
