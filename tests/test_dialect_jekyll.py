@@ -84,6 +84,8 @@ def test_an_unclosed_raw_keeps_the_rest_as_written():
         # Just the Docs: a callout class on a block quote makes the quote its box.
         ("{: .warning }\n> Back up first.\n>\n> Then upgrade.", "\nWarning: Back up first.\n\nThen upgrade."),
         ("{: .note }\n> A quote\nthen text.", "\nNote: > A quote\nthen text."),  # not all quoted: as written
+        # The Carpentries' lessons: the quote's heading is the box's title, the class below it.
+        ("> ## `.caution`\n>\n> Mind the gap.\n{: .caution}", "`.caution`: Mind the gap.\n"),
         ("Plain.\n{: .image-description}", "Plain.\n"),
         ("{::options parse_block_html=\"true\" /}\nText.", "\nText."),
         ("a {::comment}hidden{:/comment} b", "a  b"),
@@ -192,3 +194,17 @@ def test_a_theme_gem_brings_the_tags_of_the_plugins_it_loads(tmp_path):
     jekyll.prepare("{% seo %}\n\n{% nosuchtag %}\n", ctx)
     assert [(o, d.split(":")[0]) for o, _, d in _tag_notes(ctx)] == [
         ("unresolved", "seo"), ("unresolved", "unknown Liquid tag {% nosuchtag %}")]
+
+
+def test_a_front_matter_title_with_entities_reads_as_the_page_shows_it(tmp_path):
+    """opensource.guide's Spanish pages: ``title: C&oacute;mo Contribuir`` shows "Cómo
+    Contribuir" on a Jekyll page (Liquid writes it unescaped); JSX escapes it, so a Docusaurus
+    page shows the entity as written."""
+    from site_build import DOCUMENTS, build_json, store_rows, write_site
+
+    page = "---\ntitle: C&oacute;mo Contribuir\n---\n\nUn texto.\n"
+    for config, title in (("_config.yml", "Cómo Contribuir"), ("docusaurus.config.js", "C&oacute;mo Contribuir")):
+        root = write_site(tmp_path / config, {config: "title: x\n" if config.endswith("yml") else "module.exports = {};\n",
+                                              "docs/como.md": page})
+        build_json(root / "docs", tmp_path / f"out-{config}")
+        assert [list(r[:2]) for r in store_rows(tmp_path / f"out-{config}" / "store.sqlite", DOCUMENTS)] == [["como.md", title]]

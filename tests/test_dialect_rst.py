@@ -79,3 +79,13 @@ def test_a_directive_conf_py_registers_itself_is_not_called_unknown(tmp_path, se
     # read budget on it, however many uses (read_document records conf.py as a dependency of
     # every page: test_dialect_read.test_the_configuration_file_is_a_dependency)
     assert ctx._resolver.reads == 0 and ctx.reader.get(("contextpull.dialects.sphinx.directive_names", "conf")) is not None
+
+
+@pytest.mark.parametrize(("name", "label"), [("versionadded", "Added in version 7.3"), ("version-added", "Added in version 7.3"),
+                                              ("version-deprecated", "Deprecated since version 7.3")])
+def test_version_notes_under_sphinx_7_3_names_read_as_the_old_ones(tmp_path, name, label):
+    """Sphinx 7.3 renamed the version notes (``version-added``); its own documentation writes the
+    new names."""
+    ctx = FakeContext(tmp_path, config={}, config_file="conf.py")
+    doc = parse_rst(f".. {name}:: 7.3\n   The option.\n", ctx)
+    assert [b.text for b in doc.blocks if isinstance(b, Paragraph)] == [f"{label}: The option."]

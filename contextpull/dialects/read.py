@@ -20,6 +20,7 @@ first heading of any level, else the file stem; every heading path starts with i
 
 from __future__ import annotations
 
+import html
 import importlib
 from dataclasses import dataclass
 
@@ -142,7 +143,10 @@ def finish(
     """The generic title rule and the description (module docstring); ``nav`` is the title a
     dialect's navigation gave."""
     fm = ctx.front_matter
-    title = scalar(fm.get("title")) or nav or _first_heading(parsed.blocks) or stem
+    title = scalar(fm.get("title"))
+    if title and "&" in title and ctx.site.dialect in NAMES and dialect(ctx.site.dialect).html_titles:
+        title = html.unescape(title)
+    title = title or nav or _first_heading(parsed.blocks) or stem
     description = scalar(fm.get("description"))
     blocks = list(parsed.blocks)
     if description and not any(_has_text(b) for b in blocks):

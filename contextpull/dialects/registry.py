@@ -49,6 +49,10 @@ class Dialect:
     # Whether its ``.md`` pages carry JSX, so they go through the MDX rules as ``.mdx`` files do
     # (Docusaurus: the generator, not the extension, decides).
     markdown_is_mdx: bool = False
+    # Whether its themes write a front-matter title into the page unescaped (Liquid's and
+    # Jinja's ``{{ page.title }}``), so ``C&oacute;mo`` shows ``Cómo``; JSX, Vue and Go templates
+    # escape it and show the entity as written.
+    html_titles: bool = False
     # Whether its pages name API objects its generator renders from the code (mkdocstrings'
     # ``:::``, Sphinx's autodoc), read from source when the build's setting says so (issue 37).
     api_reference: bool = False
@@ -74,7 +78,7 @@ class Dialect:
 
 DIALECTS = (
     Dialect(
-        "mkdocs", ("mkdocs.yml", "mkdocs.yaml"), "mkdocs.dialect", api_reference=True,
+        "mkdocs", ("mkdocs.yml", "mkdocs.yaml"), "mkdocs.dialect", api_reference=True, html_titles=True,
         api_plugins=("mkdocstrings",), split_configs=("mkdocs-*.yml", "mkdocs-*.yaml"), inherits="INHERIT",
     ),
     Dialect(
@@ -102,7 +106,7 @@ DIALECTS = (
         api_reference=True, api_plugins=("sphinx.ext.autodoc", "sphinx.ext.autosummary"),
     ),
     Dialect(
-        "jekyll", ("_config.yml", "_config.yaml"), "jekyll.dialect", config_beside_pages=True,
+        "jekyll", ("_config.yml", "_config.yaml"), "jekyll.dialect", config_beside_pages=True, html_titles=True,
         yields_to=(("_toc.yml", "sphinx"),),
     ),
     Dialect(

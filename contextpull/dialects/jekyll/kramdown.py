@@ -124,6 +124,9 @@ def _label(attrs: str) -> str | None:
     return class_label(classes)
 
 
+_QUOTE_HEADING = re.compile(r"[ \t]*#{1,6}[ \t]+([^\n]+?)[ \t#]*(?:\n|\Z)")
+
+
 def _unquoted(body: str) -> str:
     """A block quote's lines without their ``>`` marker: a callout class on a quote (Just the
     Docs' ``{: .warning }`` above ``> text``) makes the quote the callout's box."""
@@ -145,7 +148,12 @@ def _label_block(out: list[str | None], start: int, step: int, label: str) -> No
         i += step
     first, last = (start, i) if step > 0 else (i, start)
     body = "\n".join(line for line in out[first : last + 1] if line is not None)
-    labelled_lines = labelled(label, _unquoted(body)).split("\n")
+    inner = _unquoted(body)
+    if inner is not body:
+        heading = _QUOTE_HEADING.match(inner)
+        if heading is not None:  # the quote's own heading is the box's title (Carpentries' lessons)
+            label, inner = heading.group(1).strip(), inner[heading.end():]
+    labelled_lines = labelled(label, inner).split("\n")
     for k in range(first, last + 1):
         out[k] = None
     out[first] = "\n".join(labelled_lines)

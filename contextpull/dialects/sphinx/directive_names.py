@@ -148,6 +148,7 @@ def only_hidden(expression: str) -> str | None:
 # Sphinx's own directives that are neither docutils' nor stood in for by ``rst_registry``.
 SPHINX = frozenset((
     "acks", "centered", "hlist", "deprecated", "versionadded", "versionchanged", "versionremoved",
+    "version-added", "version-changed", "version-deprecated", "version-removed",
     "seealso", "only", "index", "toctree", "glossary", "productionlist", "tabularcolumns",
     "literalinclude", "code-block", "sourcecode", "highlight", "sectionauthor", "moduleauthor",
     "codeauthor", "default-domain", "describe", "object", "program", "option", "envvar",

@@ -20,6 +20,11 @@ VERSION_LABELS = {
     "versionchanged": "Changed in version {}",
     "deprecated": "Deprecated since version {}",
     "versionremoved": "Removed in version {}",
+    # Sphinx 7.3's names for the same directives, which its own documentation now writes.
+    "version-added": "Added in version {}",
+    "version-changed": "Changed in version {}",
+    "version-deprecated": "Deprecated since version {}",
+    "version-removed": "Removed in version {}",
 }
 
 # Callout classes a Jekyll theme styles (``{: .note}``), strongest first, so ``.note .warning``
