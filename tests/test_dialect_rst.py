@@ -89,3 +89,19 @@ def test_version_notes_under_sphinx_7_3_names_read_as_the_old_ones(tmp_path, nam
     ctx = FakeContext(tmp_path, config={}, config_file="conf.py")
     doc = parse_rst(f".. {name}:: 7.3\n   The option.\n", ctx)
     assert [b.text for b in doc.blocks if isinstance(b, Paragraph)] == [f"{label}: The option."]
+
+
+def test_a_confval_shows_its_type_and_default_in_both_syntaxes(tmp_path):
+    """Sphinx's own docs describe 335 settings with ``:type:`` and ``:default:``, which the page
+    shows under the name."""
+    from contextpull.dialects.sphinx import dialect as sphinx
+
+    ctx = FakeContext(tmp_path, config={}, config_file="conf.py")
+    doc = parse_rst(".. confval:: autodoc_class_signature\n   :type: str\n   :default: ``'mixed'``\n\n"
+                    "   This value selects how the signature is shown.\n", ctx)
+    texts = [b.text for b in doc.blocks if isinstance(b, Paragraph)]
+    assert texts == ["`autodoc_class_signature`", "Type: str", "Default: `'mixed'`",
+                     "This value selects how the signature is shown."]
+    md = sphinx.prepare("```{confval} myst_heading_anchors\n:type: int\n:default: `0`\n\nDepth of anchors.\n```\n",
+                        FakeContext(tmp_path, config={}, config_file="conf.py", path="page.md"))
+    assert "`myst_heading_anchors`\n\nType: int\n\nDefault: `0`\n\nDepth of anchors." in md

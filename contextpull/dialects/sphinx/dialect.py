@@ -249,7 +249,8 @@ class _Converter:
         if names.is_object(key):
             self.note("myst object description", "converted", number)
             signatures = [code_span(sig) for sig in names.signatures(argument)]
-            return [*(x for sig in signatures for x in (sig, "")),
+            fields = [f"{label}: {self.inline(value, number)}" for label, value in names.object_fields(key, options)]
+            return [*(x for sig in signatures for x in (sig, "")), *(x for f in fields for x in (f, "")),
                     *self.convert(content, start, within, at)]
         if key == "only":
             hidden = names.only_hidden(argument)

@@ -86,6 +86,20 @@ def is_object(name: str) -> bool:
     return key in OBJECTS or (domain in OBJECT_DOMAINS and base in OBJECTS)
 
 
+def object_fields(name: str, options: dict) -> list[tuple[str, str]]:
+    """The fields an object description shows under its signature, (label, value as written):
+    a ``confval``'s ``:type:`` and ``:default:`` (Sphinx 7.4), "Type" and "Default". Each
+    syntax reads the value's inline markup its own way."""
+    if name.lower().rpartition(":")[2] != "confval":
+        return []
+    out = []
+    for key, label in (("type", "Type"), ("default", "Default")):
+        value = options.get(key)
+        if isinstance(value, str) and value.strip():
+            out.append((label, " ".join(value.split())))
+    return out
+
+
 def signatures(argument: str) -> list[str]:
     """An object description's signatures, one a line, as the page shows them (a line's
     trailing backslash only continues the argument in rst)."""

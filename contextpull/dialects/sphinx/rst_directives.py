@@ -28,7 +28,7 @@ from docutils import nodes, statemachine
 from docutils.parsers.rst import Directive, directives
 from docutils.parsers.rst.directives.tables import CSVTable
 
-from .directive_names import CODE, autodoc_detail, only_hidden, productions, signatures
+from .directive_names import CODE, autodoc_detail, object_fields, only_hidden, productions, signatures
 from .literal_include import LiteralIncludeError, between_markers, dedent, select_lines
 
 
@@ -333,6 +333,9 @@ class Describe(Base):
         note_at(self, "rst object description", "converted")
         out: list[nodes.Node] = [nodes.paragraph("", "", nodes.literal(sig, sig))
                                  for sig in signatures(self.arguments[0] if self.arguments else "")]
+        for label, value in object_fields(self.name, self.options):
+            inline, _messages = self.state.inline_text(value, self.lineno)
+            out.append(nodes.paragraph("", "", nodes.Text(f"{label}: "), *inline))
         box = nodes.container()
         box.extend(out + parse_body(self))
         return [box]
