@@ -324,3 +324,23 @@ def test_a_docsy_tabpane_shows_each_tab_as_code_or_text(tmp_path):
         "Configuration file:\n\nhugo.toml:\n\n```toml\n# Weight used for sorting.\nweight = 1\n```\n\n"
         "Notes: The **weight** orders languages.\n\nGo:\n\n```go\nfmt.Println(1)\n```\n")
     assert [(n.construct, n.outcome) for n in ctx.notes] == [("hugo tabpane", "converted")] * 2  # no tab of its own
+
+
+def test_a_site_template_that_highlights_its_inner_text_or_prints_a_parameter_is_read(tmp_path):
+    """kubernetes-sigs/kind's ``codeFromInline`` (its template runs ``highlight`` over
+    ``.Inner``) and ``stableVersion`` (``{{- site.Params.stable -}}``): read from the templates'
+    text, never run."""
+    from site_build import SECTIONS, build_json, store_rows, write_site
+
+    files = {
+        "hugo.toml": "[params]\nstable = \"v0.32.0\"\n",
+        "layouts/shortcodes/codeFromInline.html": '{{ $code := trim .Inner "\\n" }}\n<td>{{ highlight $code $lang "" }}</td>\n',
+        "layouts/shortcodes/stableVersion.html": "{{- site.Params.stable -}}\n",
+        "content/start.md": ("# Start\n\nThe current release is {{< stableVersion >}}.\n\n"
+                             "{{< codeFromInline lang=\"bash\" >}}\n# For AMD64\ncurl -Lo ./kind <url>\n{{< /codeFromInline >}}\n"),
+    }
+    root = write_site(tmp_path / "site", files)
+    build_json(root / "content", tmp_path / "out")
+    (text,) = [t for _, _, t in store_rows(tmp_path / "out" / "store.sqlite", SECTIONS)]
+    assert "The current release is v0.32.0." in text
+    assert "```bash\n# For AMD64\ncurl -Lo ./kind <url>\n```" in text

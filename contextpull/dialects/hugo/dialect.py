@@ -180,6 +180,16 @@ def _other(call: Call, ctx: Context, line: int, inner: str | None) -> str:
         ctx.note("hugo shortcode", "unresolved", line,
                  f"unknown shortcode {written}: no template in layouts/_shortcodes or layouts/shortcodes, {kept}")
         return inner or ""
+    form = templates.shape(ctx, name) if known else None
+    if form is not None and form[0] == "code" and call.inner is not None:
+        ctx.note("hugo shortcode", "converted", line, f"{name}: its template highlights its inner text")
+        lang = call.arg("lang") or call.arg("language")
+        return fenced(dedent_block(call.inner).strip("\n"), lang)
+    if form is not None and form[0] == "param":
+        value = hugo_data.param(ctx, form[1])
+        if value is not None:
+            ctx.note("hugo shortcode", "resolved", line, f"{name}: the site parameter {form[1]}")
+            return value
     if inner is not None:
         ctx.note("hugo shortcode", "converted", line, name)
         return inner

@@ -18,6 +18,7 @@ called unknown.
 from __future__ import annotations
 
 import posixpath
+import re
 from dataclasses import dataclass
 
 from ..api import Context
@@ -132,3 +133,28 @@ def _depend(ctx: Context, path: str) -> None:
     deps = getattr(ctx, "deps", None)
     if not (isinstance(deps, dict) and path in deps):
         ctx.read_data(path)
+
+
+# What a few common shapes of a site's own template render, read from its text (never run): a
+# template that prints one site parameter (``{{- site.Params.stable -}}``), and one that
+# highlights its inner text (``{{ highlight $code $lang "" }}`` over ``.Inner``).
+_PRINTS_PARAM = re.compile(r"\{\{-?\s*(?:\.Site|site)\.Params\.([\w.]{1,100})\s*-?\}\}")
+TEMPLATE_LIMIT = 64 * 1024
+
+
+def shape(ctx: Context, name: str) -> tuple[str, str] | None:
+    """("param", key) or ("code", "") for a site template of those shapes; None otherwise (or
+    for Hugo's own). The template is already a dependency of the page (``defined``)."""
+    if name in BUILT_IN:
+        return None
+    path = shortcode_templates(ctx).found.get(name)
+    data = ctx.read_data(path) if path is not None else None
+    if data is None or len(data) > TEMPLATE_LIMIT:
+        return None
+    text = data.decode("utf-8", "replace")
+    found = _PRINTS_PARAM.fullmatch(text.strip())
+    if found is not None:
+        return "param", found.group(1)
+    if "highlight" in text and ".Inner" in text:
+        return "code", ""
+    return None
