@@ -144,12 +144,23 @@ TEMPLATE_LIMIT = 64 * 1024
 
 def shape(ctx: Context, name: str) -> tuple[str, str] | None:
     """("param", key) or ("code", "") for a site template of those shapes; None otherwise (or
-    for Hugo's own). The template is already a dependency of the page (``defined``)."""
+    for Hugo's own). The template is already a dependency of the page (``defined`` read it
+    through the page's context); its shape is worked out once per version of it, by the site's
+    door, so a page of thousands of calls reads it once."""
     if name in BUILT_IN:
         return None
     path = shortcode_templates(ctx).found.get(name)
-    data = ctx.read_data(path) if path is not None else None
-    if data is None or len(data) > TEMPLATE_LIMIT:
+    deps = getattr(ctx, "deps", None)
+    if path is None or not isinstance(deps, dict) or path not in deps:
+        return None
+    reader = ctx.reader
+    return reader.once((__name__, "shape", path, deps[path]), lambda: _shape(reader.files, path))
+
+
+def _shape(door, path: str) -> tuple[str, str] | None:
+    try:
+        data = door.read(path, TEMPLATE_LIMIT)
+    except OSError:
         return None
     text = data.decode("utf-8", "replace")
     found = _PRINTS_PARAM.fullmatch(text.strip())
