@@ -26,7 +26,10 @@ from ...parsing.blocks import Heading, ListBlock, Paragraph, Table
 from .fences import code_spans
 
 CONSTRUCT = "link reference definition"
-_LABEL = r"(?:[^\[\]\\\n]|\\.){1,999}"
+# A label holds no bracket (an escaped one, ``\]``, rare in labels, ends it: the reference then
+# stays as written); one character class, not an alternation per character, which cost the
+# regex engine a step each on every paragraph with links.
+_LABEL = r"[^\[\]\n]{1,999}"
 _TITLE = r"""(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\))"""
 _DESTINATION = r"(<[^<>\n]*>|[^\s<][^\s]*)"
 _DEFINITION = re.compile(r" {0,3}\[(?!\^)(" + _LABEL + r")\]:[ \t]*" + _DESTINATION + r"(?:[ \t]+" + _TITLE + r")?[ \t]*")
@@ -37,7 +40,7 @@ _DESTINATION_LINE = re.compile(r"[ \t]*" + _DESTINATION + r"(?:[ \t]+" + _TITLE 
 # ``[text][label]`` and ``[label][]`` (the text may run over lines); then ``[label]`` alone: not
 # followed by ``(``, ``[`` or ``:``, nor right after a ``]`` (the label of a reference whose text
 # this reading cannot take, one holding brackets, stays as written rather than half read).
-_FULL = re.compile(r"(!?)\[((?:[^\[\]\\]|\\.){1,999})\]\[(" + _LABEL + r")?\]")
+_FULL = re.compile(r"(!?)\[([^\[\]]{1,999})\]\[(" + _LABEL + r")?\]")
 _SHORTCUT = re.compile(r"(!?)(?<!\])\[(?!\^)(" + _LABEL + r")\](?![\[(:])")
 
 
@@ -75,16 +78,25 @@ def _inline(text: str, targets: dict[str, str]) -> str:
     hold a code span (``[`net.retry`]``); a bracket inside one opens or closes nothing."""
     if "[" not in text:
         return text
+    # Most text names no defined label: a reference needs "][" or a label's words in it.
+    if "][" not in text:
+        words = " ".join(text.split()).casefold()
+        if not any(key in words for key in targets):
+            return text
     for pattern, label_group in ((_FULL, 3), (_SHORTCUT, 2)):
-        spans = code_spans(text) if "`" in text else []
-        inside = _Inside(spans)
+        inside = None  # the code spans, found only once a defined label is met: most links are not
 
         def one(m: re.Match) -> str:
-            if inside(m.start()) or inside(m.end() - 1):
-                return m.group(0)
+            nonlocal inside
             label = m.group(label_group) if m.group(label_group) is not None else m.group(2)
             target = targets.get(_key(label))
-            return m.group(0) if target is None else f"{m.group(1)}[{m.group(2)}]({target})"
+            if target is None:
+                return m.group(0)
+            if inside is None:
+                inside = _Inside(code_spans(text) if "`" in text else [])
+            if inside(m.start()) or inside(m.end() - 1):
+                return m.group(0)
+            return f"{m.group(1)}[{m.group(2)}]({target})"
 
         text = pattern.sub(one, text)
     return text
@@ -127,11 +139,14 @@ def drop(blocks: list, note=None) -> list:
 
 def _with_inline_links(block, targets: dict[str, str]):
     if isinstance(block, Paragraph):
-        return Paragraph(_inline(block.text, targets))
+        text = _inline(block.text, targets)
+        return block if text is block.text else Paragraph(text)
     if isinstance(block, ListBlock):
-        return ListBlock(_inline(block.raw, targets))
+        raw = _inline(block.raw, targets)
+        return block if raw is block.raw else ListBlock(raw)
     if isinstance(block, Heading):
-        return Heading(block.level, _inline(block.text, targets), block.label)
+        text = _inline(block.text, targets)
+        return block if text is block.text else Heading(block.level, text, block.label)
     if isinstance(block, Table):
         rows = tuple(_inline(row, targets) for row in block.rows)
         return Table(_inline(block.header_row, targets), block.separator, rows,
