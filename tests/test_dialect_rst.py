@@ -105,3 +105,13 @@ def test_a_confval_shows_its_type_and_default_in_both_syntaxes(tmp_path):
     md = sphinx.prepare("```{confval} myst_heading_anchors\n:type: int\n:default: `0`\n\nDepth of anchors.\n```\n",
                         FakeContext(tmp_path, config={}, config_file="conf.py", path="page.md"))
     assert "`myst_heading_anchors`\n\nType: int\n\nDefault: `0`\n\nDepth of anchors." in md
+
+
+def test_a_collapsible_admonition_keeps_its_body(tmp_path):
+    """Sphinx 8.2's ``:collapsible:`` option (its own docs use it): docutils alone refused the
+    option, and the admonition, body and all, was lost."""
+    ctx = FakeContext(tmp_path, config={}, config_file="conf.py")
+    doc = parse_rst(".. note::\n   :collapsible:\n\n   Hidden text.\n\n.. admonition:: Title\n   :collapsible: open\n\n"
+                    "   Body.\n", ctx)
+    assert [b.text for b in doc.blocks if isinstance(b, Paragraph)] == ["Note: Hidden text.", "Title: Body."]
+    assert all(outcome == "converted" for _, outcome, _, _ in ctx.notes)

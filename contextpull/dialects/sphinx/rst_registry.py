@@ -53,7 +53,20 @@ def _table() -> dict[str, type[Directive]]:
         table[name] = Tab
     for name in VERSION_LABELS:
         table[name] = VersionChange
+    table.update(_collapsible_admonitions())
     return table
+
+
+def _collapsible_admonitions() -> dict[str, type[Directive]]:
+    """docutils' admonitions taking Sphinx 8.2's ``:collapsible:`` option: docutils alone refuses
+    an option it does not know, and the whole admonition, body and all, was lost."""
+    from docutils.parsers.rst.directives import admonitions
+
+    out: dict[str, type[Directive]] = {}
+    for name in ("admonition", "attention", "caution", "danger", "error", "hint", "important", "note", "tip", "warning"):
+        base = getattr(admonitions, name.capitalize())
+        out[name] = type(base.__name__, (base,), {"option_spec": {**base.option_spec, "collapsible": directives.unchanged}})
+    return out
 
 
 TABLE = _table()
