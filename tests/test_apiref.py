@@ -684,3 +684,16 @@ def test_mkdocstrings_heading_form_root_path_signature_and_per_style_options(tmp
     assert "Initialize the loader." not in text and "- `fast` (`bool`, default `True`): Whether to hurry." in text
     assert "**Example:**\n\n```python\nLoader().load(\"x\")\n```" in text
     assert "def load(" not in text and "Load a package." in text
+
+
+def test_autodoc_in_a_class_description_completes_names_with_the_class(tmp_path):
+    """Sphinx's own docs: ``.. class:: Builder`` (under ``.. module::``) holds
+    ``.. autoattribute:: name`` and ``.. automethod:: build_all``, its members."""
+    files = dict(SPHINX)
+    files["docs/builders.rst"] = ("Builders\n========\n\n.. module:: quay\n\n.. class:: Berth\n\n   A berth.\n\n"
+                                  "   .. automethod:: moor\n")
+    root = write_site(tmp_path / "site", files)
+    report = build_json(root / "docs", tmp_path / "out")
+    text = "\n".join(t for _, t in _sections(tmp_path / "out" / "store.sqlite", "builders.rst"))
+    assert "def moor(self, boat)" in text and "Tie a boat up." in text
+    assert not [u for u in report["dialect"]["unresolved"] if u["path"] == "builders.rst"]

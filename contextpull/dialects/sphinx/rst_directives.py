@@ -93,6 +93,15 @@ class Dropped(Base):
         return []
 
 
+def _scope(state) -> str:
+    """What autodoc completes a name with: the current module, and the class whose
+    description holds the directive (``.. class:: Builder`` around ``.. automethod:: build``)."""
+    module, cls = getattr(state, "current_module", ""), getattr(state, "current_class", "")
+    if not cls:
+        return module
+    return cls if not module or cls.startswith(module + ".") else f"{module}.{cls}"
+
+
 class Autodoc(Dropped):
     """Documentation generated from code: read from the repository's source, never imported
     (``autodoc.py``), its Markdown carried to the walker whole (MARKDOWN); without API
@@ -110,7 +119,7 @@ class Autodoc(Dropped):
         if handles(self.name):
             rendered = render_directive(
                 state.ctx, self.name, argument, dict(self.options), list(self.content),
-                getattr(state, "current_module", ""), state.line_in_document(source, line))
+                _scope(state), state.line_in_document(source, line))
         if rendered is None:
             note_at(self, "rst autodoc", "unresolved", autodoc_detail(self.name, argument))
             return []
@@ -337,7 +346,15 @@ class Describe(Base):
             inline, _messages = self.state.inline_text(value, self.lineno)
             out.append(nodes.paragraph("", "", nodes.Text(f"{label}: "), *inline))
         box = nodes.container()
-        box.extend(out + parse_body(self))
+        state = _state(self)
+        outer = getattr(state, "current_class", "")
+        if self.name.lower().rpartition(":")[2] in ("class", "exception") and self.arguments:
+            # Autodoc directives in a class's body name its members (Sphinx's ``py:class`` context).
+            state.current_class = self.arguments[0].split("(", 1)[0].strip().split()[-1] if self.arguments[0].strip() else ""
+        try:
+            box.extend(out + parse_body(self))
+        finally:
+            state.current_class = outer
         return [box]
 
 
