@@ -169,3 +169,14 @@ def test_a_table_directive_shows_its_title_and_a_csv_header_row(tmp_path):
         ```
         """)
     assert text == 'Seed prices\n\n"Seed", "Price"\n"Bean", 2\n'
+
+
+def test_a_link_without_text_shows_its_targets_title(tmp_path):
+    """MyST fills ``[](page.md)`` and ``[](#label)`` with the target's title; a URL shows
+    itself; code keeps the syntax."""
+    write(tmp_path, "docs/docutils.md", "# Single Page Builds\n\nText.\n")
+    text, ctx = prepare(tmp_path, """
+        See the [](docutils.md) section, [](https://example.com) and `[](x.md)`.
+        """)
+    assert text.strip() == ("See the [Single Page Builds](docutils.md) section, [https://example.com](https://example.com) "
+                            "and `[](x.md)`.")

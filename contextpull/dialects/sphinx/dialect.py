@@ -27,6 +27,7 @@ import re
 from ..api import Context, Included
 from ..site_reader import SiteReader
 from . import pages
+from ..syntax.fences import outside_inline_code
 from ..syntax.markup import html_to_text, strip_html_comments
 from ...parsing.blocks import ParsedDocument
 from ..syntax import attributes
@@ -151,6 +152,8 @@ class _Converter:
         return None if rendered is None else shift_headings(rendered, min(self.heading, 5))
 
     def inline(self, line: str, number: int) -> str:
+        if "[](" in line:
+            line = outside_inline_code(line, lambda part: _EMPTY_LINK.sub(lambda m: self.empty_link(m, number), part))
         if "{" not in line:
             return line
         if "`" in line and "}" in line:
@@ -181,6 +184,22 @@ class _Converter:
             shown = doc_title(self.ctx, match.group(3).strip(), self.doc_folder, self.source_dir,
                               self.doc_titles) or shown
         return code_span(shown) if code else shown
+
+    def empty_link(self, match: re.Match, number: int) -> str:
+        """MyST's link without text, ``[](page.md)`` or ``[](#label)``: the page shows the target's
+        title (a URL shows itself)."""
+        target = match.group(1)
+        if "://" in target or target.startswith("mailto:"):
+            return f"[{target}]({target})"
+        self.note("myst link", "converted", number)
+        if target.startswith("#"):
+            title = self.ref(target[1:], target[1:], number)
+        else:
+            from .xrefs.doc_titles import doc_title
+
+            path = target.split("#", 1)[0]
+            title = (doc_title(self.ctx, path, self.doc_folder, self.source_dir, self.doc_titles) if path else None) or target
+        return f"[{title}]({target})"
 
     def ref(self, name: str, shown: str, number: int) -> str:
         """A ``{ref}`` without a title: its section's title from the site's label table."""
@@ -409,6 +428,10 @@ class Reader(SiteReader):
     finish = staticmethod(finish)
     page_rule = staticmethod(pages.skip)
     config_notes = staticmethod(config_notes)
+
+
+# ``[](target)``: a link whose text MyST takes from its target. One bounded class: linear.
+_EMPTY_LINK = re.compile(r"(?<!!)\[\]\(([^()\s]{1,500})\)")
 
 
 def _block_attributes(line: str) -> bool:
