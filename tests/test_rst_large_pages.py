@@ -152,5 +152,7 @@ def test_roles_read_line_by_line_show_what_docutils_shows():
     # a role over two lines, as requests' docstrings write ``:ref:`(connect timeout, read timeout) <timeouts>```
     assert rst_lines.to_markdown("a :ref:`(connect timeout,\n  read timeout) <timeouts>` tuple\n").strip() == \
         "a (connect timeout, read timeout) tuple"
+    # an admonition's argument is read as its body is (Sphinx's docstrings: ".. seealso:: :event:`x`")
+    assert rst_lines.to_markdown(".. seealso:: :event:`env-purge-doc`\n").strip() == "See also: `env-purge-doc`"
     config = {"add_function_parentheses": False, "extlinks": {"issue": ("https://x/%s", "#%s")}}
     assert rst_lines.to_markdown(":meth:`run` fixes :issue:`12`\n", config).strip() == "`run` fixes #12"

@@ -117,7 +117,7 @@ def _explicit(lines: list[str], i: int, directive, out: list[str], config: dict)
             label = argument if name == "admonition" else sphinx_title(name)
             first = argument if name != "admonition" and argument else ""
         text = [_inline(b.strip(), config) for b in body]
-        out += ["", f"{label}: " + (first or (text.pop(0) if text else "")), *text, ""]
+        out += ["", f"{label}: " + (_inline(first, config) if first else (text.pop(0) if text else "")), *text, ""]
     else:
         out += ["", *(_inline(b.strip(), config) for b in body), ""]
     return end
