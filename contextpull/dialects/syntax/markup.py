@@ -108,3 +108,26 @@ def dedent_block(text: str, width: int | None = None) -> str:
         lead = len(line) - len(line.lstrip(" "))
         out.append(line[min(lead, width) :])
     return "\n".join(out)
+
+
+# A line that ends in an odd number of backslashes: CommonMark's hard line break, whose backslash
+# the page does not show (GitBook writes one at the end of most lines it breaks, and a line of
+# one backslash alone for an empty one).
+_HARD_BREAK = re.compile(r"(?<!\\)((?:\\\\)*)\\[ \t]*$", re.M)
+
+
+def hard_breaks(blocks: list) -> list:
+    """``blocks`` with the backslash of each hard line break gone from paragraphs and lists (a
+    line of it alone becomes empty); code and tables keep theirs."""
+    from ...parsing.blocks import ListBlock, Paragraph
+
+    out = []
+    for block in blocks:
+        if isinstance(block, Paragraph) and "\\" in block.text:
+            text = _HARD_BREAK.sub(r"\1", block.text)
+            block = block if text == block.text else Paragraph(text)
+        elif isinstance(block, ListBlock) and "\\" in block.raw:
+            raw = _HARD_BREAK.sub(r"\1", block.raw)
+            block = block if raw == block.raw else ListBlock(raw)
+        out.append(block)
+    return out
