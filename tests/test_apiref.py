@@ -697,3 +697,51 @@ def test_autodoc_in_a_class_description_completes_names_with_the_class(tmp_path)
     text = "\n".join(t for _, t in _sections(tmp_path / "out" / "store.sqlite", "builders.rst"))
     assert "def moor(self, boat)" in text and "Tie a boat up." in text
     assert not [u for u in report["dialect"]["unresolved"] if u["path"] == "builders.rst"]
+
+
+def test_api_pages_are_read_on_a_worker_of_their_own_and_the_store_is_the_serial_one(tmp_path, monkeypatch):
+    """A short build's pages that name API objects go to one worker together (they read the same
+    modules) while the main process reads the rest; where a page is read never changes the store."""
+    from click.testing import CliRunner
+
+    from artifact_helpers import clean_env
+    from contextpull.cli import cli
+    from contextpull.ingest import workers
+
+    extra = {f"docs/guide{i}.md": f"# Guide {i}\n\nMooring in the harbour, part {i}.\n" for i in range(6)}
+    extra["docs/tides.md"] = "# Tides\n\n- item\n\n  ::: harbour.berth.tide\n"
+    root = _mkdocs(tmp_path, "# API\n\n::: harbour.berth\n", extra)
+    offloaded = []
+    real = workers._offload
+
+    def spy(func, held, marks, halves):
+        offloaded.append(sorted(payload[0] for (_, payload), mark in zip(held, marks) if mark))
+        return real(func, held, marks, halves)
+
+    def build(out, **env):
+        result = CliRunner().invoke(cli, ["build", str(root / "docs"), "--out", str(out)], env=clean_env(**env))
+        assert result.exit_code == 0, result.output
+        return (out / "store.sqlite").read_bytes()
+
+    monkeypatch.setattr(workers, "usable_cores", lambda: 2)
+    monkeypatch.setattr(workers, "_offload", spy)
+    serial = build(tmp_path / "serial", CONTEXTPULL_JOBS="1")
+    assert offloaded == []
+    assert build(tmp_path / "offloaded") == serial
+    assert offloaded == [["api.md", "tides.md"]]
+    assert "API > berth > Berth > moor" in [h for h, _ in _sections(tmp_path / "offloaded" / "store.sqlite", "api.md")]
+
+
+def test_the_lines_that_mark_an_api_page_for_each_generator():
+    import re
+
+    from contextpull.dialects.registry import dialect
+
+    mkdocs, sphinx = (re.compile(dialect(name).api_lines) for name in ("mkdocs", "sphinx"))
+    assert mkdocs.search(b"# API\n\n::: harbour.berth\n") and mkdocs.search(b"text\n    ::: pkg._mod\n")
+    assert not mkdocs.search(b"text ::: harbour\n") and not mkdocs.search(b":::\n")
+    for page in (b".. autoclass:: flask.Flask\n", b"   .. automodule:: x\n", b".. autosummary::\n",
+                 b"```{autofunction} x.y\n```\n", b":::{automodule} x\n:::\n"):
+        assert sphinx.search(page), page
+    for page in (b".. class:: Flask\n", b"see .. autoclass:: in text\n", b"```{note}\n```\n"):
+        assert not sphinx.search(page), page

@@ -140,3 +140,65 @@ def test_a_single_threaded_caller_forks_its_workers_with_its_objects_frozen(tmp_
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
+
+
+def _where(index: int) -> tuple[int, int]:
+    import os
+
+    return os.getpid(), index
+
+
+def _dies_in_a_worker(parent: int, index: int) -> int:
+    import os
+
+    if os.getpid() != parent:
+        os._exit(3)  # a worker killed mid-batch (the OOM killer, kill -9)
+    return index
+
+
+def test_the_heavy_jobs_of_a_short_run_go_to_one_worker_and_the_rest_are_read_here():
+    """A run too short for batches (API reference: a few pages that read a package's modules)
+    sends its heavy jobs to one worker, together, and computes the others here meanwhile; the
+    results come back in input order, passed-through values in their places."""
+    import os
+
+    jobs = [(i % 5 != 0, (i,) if i % 5 else f"v{i}") for i in range(30)]
+    out = list(workers.ordered_map(_where, jobs, workers=1, min_jobs=100, heavy=lambda i: i % 7 == 3))
+    assert [o if isinstance(o, str) else o[1] for o in out] == [f"v{i}" if i % 5 == 0 else i for i in range(30)]
+    where = {o[1]: o[0] for o in out if not isinstance(o, str)}
+    heavy = {i for i in where if i % 7 == 3}
+    assert heavy == {3, 17, 24} and len({where[i] for i in heavy}) == 1 and where[3] != os.getpid()
+    assert all(pid == os.getpid() for i, pid in where.items() if i not in heavy)
+
+
+def test_without_a_heavy_job_or_a_worker_a_short_run_starts_no_process(monkeypatch):
+    import os
+
+    monkeypatch.setattr(workers, "_offload", lambda *a: (_ for _ in ()).throw(AssertionError("offloaded")))
+    jobs = [(True, (i,)) for i in range(10)]
+    assert {pid for pid, _ in workers.ordered_map(_where, jobs, workers=1, min_jobs=100, heavy=lambda i: False)} == {os.getpid()}
+    assert {pid for pid, _ in workers.ordered_map(_where, jobs, workers=0, min_jobs=100, heavy=lambda i: True)} == {os.getpid()}
+
+
+def test_a_heavy_batch_lost_with_its_worker_is_computed_here():
+    import functools
+    import os
+
+    func = functools.partial(_dies_in_a_worker, os.getpid())
+    jobs = [(True, (i,)) for i in range(8)]
+    assert list(workers.ordered_map(func, jobs, workers=1, min_jobs=100, heavy=lambda i: i in (2, 5))) == list(range(8))
+
+
+def test_halves_of_heavy_jobs_are_split_between_the_worker_and_this_process():
+    import os
+
+    here = os.getpid()
+    jobs = [(True, (i,)) for i in range(6)]
+    second = lambda first: (first, os.getpid())  # noqa: E731
+    out = list(workers.ordered_map(
+        lambda i: second(_where(i)), jobs, workers=1, min_jobs=100, heavy=lambda i: i >= 4,
+        halves=(_where, second),
+    ))
+    assert [first[1] for first, _ in out[4:]] == [4, 5]
+    assert all(first[0] != here and second == here for first, second in out[4:])
+    assert out[:4] == [((here, i), here) for i in range(4)]

@@ -61,6 +61,10 @@ class Dialect:
     # on a site whose configuration holds one. Elsewhere that import (0.06-0.09 s) went to every
     # build for nothing; a page that names an API object there all the same imports it itself.
     api_plugins: tuple[str, ...] = ()
+    # A line that names such an object, as a pattern over a page's bytes: those pages go to a
+    # worker of their own while the main process reads the rest (``ingest.workers._offload``).
+    # It decides only where a page is read, never what is read, so a near miss costs time alone.
+    api_lines: bytes = b""
     # Whether its configuration file counts only where no other generator's is found, in any
     # folder the search looks in: GitBook's ``.gitbook.yaml`` is a sync setting that stays behind
     # when a project moves to another generator (Redux keeps one beside ``website/``'s Docusaurus).
@@ -79,7 +83,8 @@ class Dialect:
 DIALECTS = (
     Dialect(
         "mkdocs", ("mkdocs.yml", "mkdocs.yaml"), "mkdocs.dialect", api_reference=True, html_titles=True,
-        api_plugins=("mkdocstrings",), split_configs=("mkdocs-*.yml", "mkdocs-*.yaml"), inherits="INHERIT",
+        api_plugins=("mkdocstrings",), api_lines=rb"(?m)^[ \t]*:::[ \t]+[A-Za-z_]",
+        split_configs=("mkdocs-*.yml", "mkdocs-*.yaml"), inherits="INHERIT",
     ),
     Dialect(
         "docusaurus",
@@ -104,6 +109,7 @@ DIALECTS = (
     Dialect(
         "sphinx", ("conf.py",), "sphinx.dialect", config_beside_pages=True, below_docs=("source",),
         api_reference=True, api_plugins=("sphinx.ext.autodoc", "sphinx.ext.autosummary"),
+        api_lines=rb"(?m)^[ \t]*(?:\.\.[ \t]+|[`:]{3,}[ \t]*\{)auto[a-z]*(?:::|\})",
     ),
     Dialect(
         "jekyll", ("_config.yml", "_config.yaml"), "jekyll.dialect", config_beside_pages=True, html_titles=True,

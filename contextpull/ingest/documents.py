@@ -12,9 +12,11 @@ order the files were found.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from ..dialects.registry import dialect as dialect_row
 from ..settings import Settings
 from ..writing.records import NotAPage, Skipped
 from .workers import ordered_map, workers_for
@@ -49,4 +51,14 @@ def documents(
             else:
                 yield True, (path, item.data, item.sha256, settings)
 
-    yield from ordered_map(parse, jobs(), workers=workers_for(settings.site, settings.workers), halves=halves)
+    yield from ordered_map(parse, jobs(), workers=workers_for(settings.site, settings.workers), halves=halves,
+                           heavy=api_page(settings.site))
+
+
+def api_page(site) -> Callable[..., bool] | None:
+    """Whether a job's page names an object of the API reference its site reads from source
+    (``Dialect.api_lines``): such pages are a short run's heavy jobs (``workers.ordered_map``)."""
+    if site is None or not site.api_reference:
+        return None
+    lines = re.compile(dialect_row(site.dialect).api_lines)
+    return lambda path, data, *rest: lines.search(data) is not None
