@@ -13,7 +13,7 @@ discovery finds under DOCS:
 - ``mdx``: the MDX rules (a ``.mdx`` file, or any page of a Docusaurus site);
 - ``prepare``: the dialect's own ``prepare`` (includes, shortcodes, markup to text);
 - ``parse``: the shared Markdown parser on what the dialect gives it, or docutils on a ``.rst``
-  file (``sphinx.read_rst``, whose directives and roles are the Sphinx dialect's work);
+  file (``sphinx.rst.read``, whose directives and roles are the Sphinx dialect's work);
 - ``rest``: the rest of ``read_document`` (the dialect's ``finish``, the title rule,
   dependencies);
 - and beside them ``plain``: the same files read as ``--dialect plain`` reads them (a kind plain

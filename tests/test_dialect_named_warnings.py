@@ -14,7 +14,7 @@ from contextpull.dialects.site_reader import reading_module
 # By the registry's table, so these tests hold wherever a dialect's modules live in the package.
 jekyll, mdbook = reading_module("jekyll"), reading_module("mdbook")
 # The rst reader sits beside the Sphinx dialect's module.
-parse_rst = importlib.import_module(reading_module("sphinx").__name__.rpartition(".")[0] + ".read_rst").parse_rst
+parse_rst = importlib.import_module(reading_module("sphinx").__name__.rpartition(".")[0] + ".rst.read").parse_rst
 
 
 def _unresolved(notes):

@@ -312,7 +312,7 @@ def test_every_row_of_the_table_opens_a_reader_of_its_own_and_the_shared_readers
         assert isinstance(reader, SiteReader) and type(reader) is not SiteReader, entry.name
         assert type(reader).prepare is not SiteReader.prepare, entry.name
     assert type(open_site(site_at(tmp_path, "plain"))) is SiteReader
-    for path, func in (("sphinx.read_rst", "parse_rst"), ("read_ipynb", "to_markdown"), ("mdx.mdx", "prepare")):
+    for path, func in (("sphinx.rst.read", "parse_rst"), ("read_ipynb", "to_markdown"), ("mdx.mdx", "prepare")):
         assert callable(getattr(read.load_module(path), func)), path
 
 

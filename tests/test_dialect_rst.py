@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from contextpull.dialects.sphinx.read_rst import parse_rst
+from contextpull.dialects.sphinx.rst.read import parse_rst
 from contextpull.parsing.blocks import Code, Heading, ListBlock, Paragraph, Table
 from rst_context import FakeContext, fixture_cases
 

@@ -12,7 +12,7 @@ import textwrap
 import pytest
 
 from contextpull.dialects.sphinx.literal_include import LiteralIncludeError, select_lines
-from contextpull.dialects.sphinx.read_rst import parse_rst
+from contextpull.dialects.sphinx.rst.read import parse_rst
 from contextpull.parsing.blocks import Code, Heading, Paragraph, ParseError, Table
 from rst_context import FakeContext
 

@@ -19,7 +19,7 @@ from contextpull.dialects.mdx.mdx import prepare as prepare_mdx
 from contextpull.dialects.mkdocs import dialect as mkdocs
 from contextpull.dialects.page_title import navigation_title
 from contextpull.dialects.pages import site_files
-from contextpull.dialects.sphinx.read_rst import document_folders
+from contextpull.dialects.sphinx.rst.read import document_folders
 from contextpull.parsing.parse_markdown import parse_markdown
 from contextpull.dialects.site_reader import open_site
 from dialect_context import context, read

@@ -18,7 +18,7 @@ from contextpull.dialects.tracking.fingerprint import dependency_sha
 from contextpull.dialects.includes import MISSING
 from contextpull.dialects.sphinx.xrefs import label_scan, labels
 from contextpull.dialects.sphinx.dialect import prepare
-from contextpull.dialects.sphinx.read_rst import parse_rst
+from contextpull.dialects.sphinx.rst.read import parse_rst
 from contextpull.dialects.site_reader import open_site
 
 SITE = Path(__file__).parent / "sphinx_refs_site"

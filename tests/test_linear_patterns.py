@@ -15,7 +15,10 @@ from contextpull.dialects.jekyll import dialect as jekyll, liquid
 from contextpull.dialects.mdbook import dialect as mdbook
 from contextpull.dialects.mdx import jsx
 from contextpull.dialects.mkdocs import dialect as mkdocs, snippets
-from contextpull.dialects.sphinx import dialect as sphinx, myst_lines, role_text, rst_nodes
+from contextpull.dialects.sphinx import role_text
+from contextpull.dialects.sphinx.myst import converter as myst_converter
+from contextpull.dialects.sphinx.myst import lines as myst_lines
+from contextpull.dialects.sphinx.rst import doctree as rst_doctree
 from contextpull.dialects.sphinx.xrefs import doc_titles
 from contextpull.dialects.syntax.options import arguments
 
@@ -162,7 +165,7 @@ def test_sphinx_bounded_backtick_runs_match_as_before_below_the_guard(pieces):
     if doc_titles.LONG_TICKS in line:
         return
     old_inline = re.compile(r"\{([\w:.+-]+)\}(`+)(.+?)\2|(`+)(.+?)\4")
-    assert [m.span() for m in sphinx._INLINE.finditer(line)] == [m.span() for m in old_inline.finditer(line)]
+    assert [m.span() for m in myst_converter._INLINE.finditer(line)] == [m.span() for m in old_inline.finditer(line)]
     assert doc_titles.code_as_text(line) == re.sub(r"(`+)(.+?)\1", r"\2", line)
 
 
@@ -171,10 +174,10 @@ def test_sphinx_code_spans_in_long_runs_of_short_backtick_runs():
     assert doc_titles.code_as_text(title) == "a " * (N // 34) + "b"
     # A run longer than the guard allows reaches no caller; the pattern alone still reads it in
     # one pass: spans of 16 + 1 + 16, then the widest that fits the last 10 (4 + 1 + 4).
-    spans = [m.span() for m in sphinx._INLINE.finditer("`" * N)]
+    spans = [m.span() for m in myst_converter._INLINE.finditer("`" * N)]
     assert spans == [(33 * i, 33 * i + 33) for i in range(N // 33)] + [(99990, 99999)]
     line = "{ref}`" + "x" * N
-    assert [m.span() for m in sphinx._INLINE.finditer(line)] == []
+    assert [m.span() for m in myst_converter._INLINE.finditer(line)] == []
 
 
 @settings(max_examples=1000, deadline=None)
@@ -216,14 +219,14 @@ def test_rst_title_and_problem_roles_read_as_before(pieces):
     old_title = re.sub(r":[\w:.+-]+:`([^`<]*?)\s*(?:<[^`]*>)?`", lambda m: doc_titles._target(m.group(1)), text)
     old_title = re.sub(r"\*{1,2}([^*]+)\*{1,2}", r"\1", re.sub(r"``([^`]+)``", r"`\1`", old_title))
     assert doc_titles.plain_title(text) == old_title
-    assert rst_nodes._ROLE.sub("", text) == re.sub(r":[\w.:+-]+:(?=`)", "", text)
+    assert rst_doctree._ROLE.sub("", text) == re.sub(r":[\w.:+-]+:(?=`)", "", text)
 
 
 def test_rst_roles_after_long_runs_of_colons_and_blanks():
     # A name of at most 64 characters ends the run: what comes before it stays.
     assert doc_titles.plain_title(":" * N + "ref:`Intro" + " " * N + "<intro>`") == ":" * (N - 62) + "Intro"
     assert doc_titles.plain_title(":ref:`Intro" + " " * N) == ":ref:`Intro" + " " * N
-    assert rst_nodes._ROLE.sub("", ":" * N + "`x`") == ":" * (N - 66) + "`x`"
+    assert rst_doctree._ROLE.sub("", ":" * N + "`x`") == ":" * (N - 66) + "`x`"
 
 
 @settings(max_examples=2000, deadline=None)

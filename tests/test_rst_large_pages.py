@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextpull.dialects.sphinx import rst_lines
-from contextpull.dialects.sphinx.read_rst import parse_rst
+from contextpull.dialects.sphinx.rst import lines as rst_lines
+from contextpull.dialects.sphinx.rst.read import parse_rst
 from contextpull.parsing.blocks import Code, Heading, Paragraph
 from rst_context import FakeContext
 

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from contextpull.dialects.sphinx import rst_chunks
-from contextpull.dialects.sphinx.read_rst import parse_rst
+from contextpull.dialects.sphinx.rst import chunks as rst_chunks
+from contextpull.dialects.sphinx.rst.read import parse_rst
 from rst_context import FakeContext, fixture_cases
 
 FIXTURES = Path(__file__).parent / "dialects" / "rst"

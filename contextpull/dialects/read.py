@@ -6,7 +6,7 @@ non-plain dialect and for the kinds added with it (``.mdx``, ``.rst``, ``.ipynb`
   decides that a ``.md`` carries JSX; then the dialect's ``prepare``; the shared Markdown parser,
   with the blocks a hook placed (``embedded``) spliced in; the dialect's ``finish``; the generic
   finish.
-- rst: ``sphinx.read_rst.parse_rst``, then the generic finish.
+- rst: ``sphinx.rst.read.parse_rst``, then the generic finish.
 - ipynb: ``read_ipynb.to_markdown``, then as markdown.
 
 A dialect's hooks are methods of the site's reader (``site_reader``), opened once per build and
@@ -107,7 +107,7 @@ def _markdown(
 
 
 def _rst(text: str, stem: str, ctx: DocumentContext) -> ParsedDocument:
-    parsed = _step("rst", "sphinx.read_rst", "parse_rst", text, ctx, fallback=None)
+    parsed = _step("rst", "sphinx.rst.read", "parse_rst", text, ctx, fallback=None)
     if parsed is None:
         parsed = parse_markdown(text, stem)
     return parsed

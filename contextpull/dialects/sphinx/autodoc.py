@@ -1,5 +1,5 @@
 """Sphinx autodoc directives read from source (issue 37; the hooks are the ``Autodoc`` stand-in of
-``dialects/sphinx/rst_directives.py`` and the MyST reader's autodoc branch).
+``dialects/sphinx/rst/directives.py`` and the MyST reader's autodoc branch).
 
 Where modules are looked for: the ``sys.path.insert``/``append`` entries of ``conf.py``, read as
 data (the ``ast`` of the file, never run: ``os.path.abspath("..")``, ``os.path.join(...)``,
@@ -7,7 +7,7 @@ data (the ``ast`` of the file, never run: ``os.path.abspath("..")``, ``os.path.j
 then ``src/`` and the repository root. A name is completed with the current module
 (``.. module::`` / ``.. currentmodule::``, which the page sets) as autodoc does. Docstrings are
 reStructuredText on a Sphinx site: their prose goes through the line reader that also reads pages
-too large for docutils (``sphinx.rst_lines``), so roles and literals read as text.
+too large for docutils (``sphinx.rst.lines``), so roles and literals read as text.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from dataclasses import replace
 from ...apiref.folders import dotted, search_folders
 from ...apiref.options import sphinx_options
 from ...apiref.render import Renderer, autosummary
-from .rst_lines import to_markdown
+from .rst.lines import to_markdown
 
 CONSTRUCT = "rst autodoc"
 _BASE = {"automodule", "autoclass", "autoexception", "autofunction", "automethod", "autoattribute",

@@ -14,7 +14,7 @@ What a name means on the page lives here too, once for both syntaxes, so that a 
 the same in a ``.rst`` page and in a MyST ``.md`` page of one site (issue 26, "Markup to
 meaning"): the names whose output is not on the page (``DROPPED``), the generated API text
 (``AUTODOC``), object descriptions (``is_object``), containers whose body is the page text
-(``KEPT``), the version notes' labels, the ``only`` rule and a glossary's entries. ``rst_registry`` maps them to
+(``KEPT``), the version notes' labels, the ``only`` rule and a glossary's entries. ``rst.registry`` maps them to
 docutils stand-ins, the MyST reader (``dialect``) to Markdown; this module loads without docutils.
 """
 
@@ -159,7 +159,7 @@ def only_hidden(expression: str) -> str | None:
     return None
 
 
-# Sphinx's own directives that are neither docutils' nor stood in for by ``rst_registry``.
+# Sphinx's own directives that are neither docutils' nor stood in for by ``rst.registry``.
 SPHINX = frozenset((
     "acks", "centered", "hlist", "deprecated", "versionadded", "versionchanged", "versionremoved",
     "version-added", "version-changed", "version-deprecated", "version-removed",
@@ -223,7 +223,7 @@ _REGISTERS = re.compile(
 def defined(name: str, config: dict, known: Collection[str] = (), ctx=None) -> bool | None:
     """Whether Sphinx would know directive ``name`` in a project configured by ``config``:
     True, False, or None when a listed extension may define names this table does not know.
-    ``known``: names the caller renders by a rule of its own (``rst_registry.TABLE``); ``ctx``:
+    ``known``: names the caller renders by a rule of its own (``rst.registry.TABLE``); ``ctx``:
     the page's context, through which ``conf.py`` is read for the directives its own ``setup``
     registers (read as text, never run)."""
     from docutils.parsers.rst import directives

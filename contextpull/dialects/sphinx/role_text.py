@@ -1,7 +1,7 @@
 """What a Sphinx role shows on the page, in both syntaxes (issue 26, "Markup to meaning").
 
 One rule for ``:func:`x``` in rst and ``{func}`x``` in MyST, so a role reads the same in either
-page of a site; ``rst_roles`` wraps it in docutils nodes, the MyST reader (``dialect``) in
+page of a site; ``rst.roles`` wraps it in docutils nodes, the MyST reader (``dialect``) in
 Markdown. Loaded without docutils.
 
 An explicit title is Sphinx's: text ending in ``<target>`` with a title before it

@@ -101,7 +101,7 @@ def rst_title(text: str) -> str | None:
 
 def plain_title(title: str) -> str:
     """An rst title's inline markup as the page shows it: literals as code, roles as text."""
-    # The role's name bounded and its text taken whole, blanks cut after, as ``rst_lines`` reads
+    # The role's name bounded and its text taken whole, blanks cut after, as ``rst.lines`` reads
     # a role: the same titles, where a lazy text before ``\\s*`` retried a run of blanks at
     # every step and an unbounded name ran each ``:`` of a run to its end.
     title = re.sub(r":[\w:.+-]{1,64}:`([^`<]*)(?:<[^`]*>)?`", lambda m: _target(m.group(1).rstrip()), title)

@@ -1,13 +1,14 @@
 """Sphinx's directives as a reader of the rendered page sees them, for docutils (issue 26).
 
-Registered only for the time of one parse (``rst_registry.registered()``), like Sphinx's
+Registered only for the time of one parse (``rst.registry.registered()``), like Sphinx's
 ``docutils_namespace()``, because docutils keeps its registries in module globals. Each stand-in
-returns plain docutils nodes so that ``rst_nodes`` needs no Sphinx node types:
+returns plain docutils nodes so that ``rst.doctree`` needs no Sphinx node types:
 
 - code (``code-block``, ``sourcecode``, ``code``, ``literalinclude``) becomes a literal block
-  with a ``language`` attribute; ``literalinclude`` and ``include`` read through ``ctx.include``;
+  with a ``language`` attribute; ``literalinclude``, ``include`` and ``csv-table``'s ``:file:``
+  read through ``ctx.include`` (``rst.includes``);
 - admonitions Sphinx adds (``seealso``, ``versionadded``...) and tabs become ``admonition``
-  nodes whose title is the label the page shows (``rst_labelled``);
+  nodes whose title is the label the page shows (``rst.labelled``);
 - object descriptions (``function``, ``py:data``...) become their signature and body;
 - navigation and metadata (``toctree``, ``index``, ``currentmodule``...) are dropped; autodoc is
   read from the repository's source, never imported (``apiref``), or, without API reference,
@@ -15,21 +16,18 @@ returns plain docutils nodes so that ``rst_nodes`` needs no Sphinx node types:
 - any other directive keeps its body (pandoc's rule), noted ``converted``; one that no one
   defines (``directive_names``) is noted ``unresolved``, its body still kept.
 
-Which name maps to which stand-in is ``rst_registry``; roles are in ``rst_roles``. The
-``literalinclude`` slice options are ``literal_include``'s.
+Which name maps to which stand-in is ``rst.registry``; roles are in ``rst.roles``.
 """
 
 from __future__ import annotations
 
-import contextlib
 import re
 
-from docutils import nodes, statemachine
+from docutils import nodes
 from docutils.parsers.rst import Directive, directives
-from docutils.parsers.rst.directives.tables import CSVTable
 
-from .directive_names import CODE, autodoc_detail, object_fields, only_hidden, productions, signatures
-from .literal_include import LiteralIncludeError, between_markers, dedent, select_lines
+from ..directive_names import CODE, autodoc_detail, object_fields, only_hidden, productions, signatures
+from ..literal_include import LiteralIncludeError, dedent
 
 
 # The attribute of a container holding an included Markdown file's blocks, already parsed.
@@ -51,17 +49,17 @@ class AnyOptions(dict):
         return True
 
 
-def _state(directive) -> object:
+def parse_state(directive) -> object:
     return directive.state.document.settings.contextpull
 
 
-def _where(directive) -> tuple[str | None, int | None]:
+def where(directive) -> tuple[str | None, int | None]:
     return directive.state_machine.get_source_and_line(directive.lineno)
 
 
 def note_at(directive, construct: str, outcome: str, detail: str = "") -> None:
-    source, line = _where(directive)
-    _state(directive).note(construct, outcome, source, line, detail)
+    source, line = where(directive)
+    parse_state(directive).note(construct, outcome, source, line, detail)
 
 
 def parse_body(directive) -> list[nodes.Node]:
@@ -89,7 +87,7 @@ class Dropped(Base):
         if self.name.lower().rpartition(":")[2] in ("module", "currentmodule") and self.arguments:
             # The module autodoc completes names with (issue 37); "None" clears it.
             name = self.arguments[0].strip()
-            _state(self).current_module = "" if name == "None" else name
+            parse_state(self).current_module = "" if name == "None" else name
         return []
 
 
@@ -108,13 +106,13 @@ class Autodoc(Dropped):
     reference the directive is dropped, unresolved."""
 
     def run(self):
-        from .autodoc import handles, render_directive
-        from ...parsing.parse_markdown import parse_markdown
-        from ..syntax.heading_label import label_headings
+        from ..autodoc import handles, render_directive
+        from ....parsing.parse_markdown import parse_markdown
+        from ...syntax.heading_label import label_headings
 
-        state = _state(self)
+        state = parse_state(self)
         argument = " ".join(self.arguments)
-        source, line = _where(self)
+        source, line = where(self)
         rendered = None
         if handles(self.name):
             rendered = render_directive(
@@ -148,7 +146,7 @@ def code_node(text: str, language: str | None) -> nodes.literal_block:
     return node
 
 
-def _caption(directive) -> list[nodes.Node]:
+def caption(directive) -> list[nodes.Node]:
     """A ``:caption:`` is shown above the code, with its inline markup rendered."""
     caption = directive.options.get("caption")
     if not caption:
@@ -173,100 +171,7 @@ class CodeBlock(Base):
                 note_at(self, "rst code-block", "unresolved", str(exc))
                 return [code_node(text, language)]
         note_at(self, "rst code-block", "converted")
-        return [*_caption(self), code_node(text, language)]
-
-
-class LiteralInclude(Base):
-    """A file of the repository as code, sliced as Sphinx slices it (``literal_include``)."""
-
-    has_content = False
-    required_arguments = 1
-    optional_arguments = 0
-
-    def run(self):
-        state = _state(self)
-        source, _line = _where(self)
-        included = _include(self, self.arguments[0], "rst literalinclude")
-        if included is None:
-            return []
-        try:
-            text = select_lines(included.text, self.options)
-        except LiteralIncludeError as exc:
-            state.note("rst literalinclude", "unresolved", source, self.lineno,
-                       f"{included.path}: {exc}")
-            return []
-        language = self.options.get("language")
-        return [*_caption(self), code_node(text, language)]
-
-
-def _include(directive, target: str, construct: str):
-    """Read ``target`` through the context: Sphinx resolves it against the document (even from
-    an included file), and ``/x`` against the source directory."""
-    state = _state(directive)
-    source, line = _where(directive)
-    target = target.strip()
-    if target.startswith("<") and target.endswith(">"):
-        state.note(construct, "unresolved", source, line,
-                   f"{target}: docutils' standard include files are not read")
-        return None
-    base = state.doc_folder
-    if target.startswith("/"):
-        base, target = state.source_dir, target.lstrip("/")
-    within = state.included.get(source)
-    return state.ctx.include(target, base=base, line=state.line_in_document(source, line),
-                             construct=construct, within=within)
-
-
-class Include(Base):
-    """rst ``include``: the file's text parsed in place, or as code with ``:literal:``/``:code:``."""
-
-    has_content = False
-    required_arguments = 1
-    optional_arguments = 0
-
-    def run(self):
-        state = _state(self)
-        source, line = _where(self)
-        included = _include(self, self.arguments[0], "rst include")
-        if included is None:
-            return []
-        text = between_markers(included.text, self.options.get("start-after"),
-                               self.options.get("end-before"))
-        lines = statemachine.string2lines(text, 8, convert_whitespace=True)
-        limit = self.state.document.settings.line_length_limit
-        if any(len(line) > limit for line in lines):
-            state.note("rst include", "unresolved", source, line,
-                       f"{included.path}: a line is longer than {limit:,} characters")
-            return []
-        start, end = self.options.get("start-line"), self.options.get("end-line")
-        with contextlib.suppress(ValueError):
-            lines = lines[int(start) if start else None : int(end) if end else None]
-        if "literal" in self.options or "code" in self.options:
-            language = self.options.get("code") or ""
-            return [code_node("\n".join(lines), language.strip())]
-        if _is_markdown(self.options.get("parser", "")):
-            return [_markdown_node("\n".join(lines), state, included)]
-        state.included[included.path] = included
-        state.include_lines.setdefault(included.path, state.line_in_document(source, line))
-        self.state_machine.insert_input(lines, included.path)
-        return []
-
-
-def _is_markdown(parser: str) -> bool:
-    """``:parser: myst_parser.sphinx_`` (or another Markdown parser) on an include."""
-    return any(word in parser.lower() for word in ("myst", "markdown", "commonmark"))
-
-
-def _markdown_node(text: str, state, included) -> nodes.container:
-    """An included Markdown file (a README under ``:parser: myst_parser.sphinx_``), its blocks
-    carried to the walker whole (MARKDOWN). Read by the shared Markdown parser as it is: such a
-    file is written to be read on a forge too, so it carries no MyST of its own, and the Sphinx
-    dialect's reader itself reads rst (``eval-rst``), which this module must not depend back on."""
-    from ...parsing.parse_markdown import parse_markdown
-
-    node = nodes.container()
-    node[MARKDOWN] = parse_markdown(text, included.path.rsplit("/", 1)[-1]).blocks
-    return node
+        return [*caption(self), code_node(text, language)]
 
 
 class Raw(Base):
@@ -290,28 +195,10 @@ class Raw(Base):
 def _html_text(source: str) -> str:
     """Tags go, their text stays (``markup.html_to_text``); a script or style block is not text
     a reader sees, so it goes first, with comments."""
-    from ..syntax.markup import html_to_text, strip_html_comments
+    from ...syntax.markup import html_to_text, strip_html_comments
 
     source = re.sub(r"(?is)<(script|style)\b.*?</\1\s*>", "", strip_html_comments(source))
     return html_to_text(source).strip()
-
-
-class SafeCSVTable(CSVTable):
-    """``csv-table``: inline data as docutils reads it; ``:file:`` through ``ctx.include``;
-    ``:url:`` refused."""
-
-    option_spec = AnyOptions(CSVTable.option_spec)
-
-    def run(self):
-        if "url" in self.options:
-            note_at(self, "rst csv-table", "unresolved", "csv-table :url: is never fetched")
-            return []
-        if "file" in self.options and not self.content:
-            included = _include(self, self.options.pop("file"), "rst csv-table")
-            if included is None:
-                return []
-            self.content = statemachine.StringList(included.text.splitlines(), included.path)
-        return super().run()
 
 
 class Date(Directive):
@@ -325,7 +212,7 @@ class Date(Directive):
     def run(self):
         import time
 
-        epoch = _state(self).ctx.site.epoch  # the build's, checked once (settings/environment.py)
+        epoch = parse_state(self).ctx.site.epoch  # the build's, checked once (settings/environment.py)
         if epoch is None:
             return [nodes.Text("")]
         fmt = self.arguments[0] if self.arguments else "%Y-%m-%d"
@@ -346,7 +233,7 @@ class Describe(Base):
             inline, _messages = self.state.inline_text(value, self.lineno)
             out.append(nodes.paragraph("", "", nodes.Text(f"{label}: "), *inline))
         box = nodes.container()
-        state = _state(self)
+        state = parse_state(self)
         outer = getattr(state, "current_class", "")
         if self.name.lower().rpartition(":")[2] in ("class", "exception") and self.arguments:
             # Autodoc directives in a class's body name its members (Sphinx's ``py:class`` context).
@@ -414,9 +301,9 @@ class Unknown(Kept):
     so it is named ``unresolved`` (``directive_names``)."""
 
     def run(self):
-        from .directive_names import defined, unknown_detail
+        from ..directive_names import defined, unknown_detail
 
-        if defined(self.name, _state(self).config, ctx=_state(self).ctx) is False:
+        if defined(self.name, parse_state(self).config, ctx=parse_state(self).ctx) is False:
             note_at(self, "rst directive", "unresolved", unknown_detail(self.name, bool(self.content)))
             return parse_body(self)
         if not self.content:

@@ -5,7 +5,7 @@ each meaning to its docutils stand-in.
 
 docutils keeps its registries in module globals, so Sphinx's names are put in while one document
 is parsed and the registries are restored afterwards, as Sphinx's ``docutils_namespace()`` does;
-``read_rst`` holds a lock around it. A name nobody lists here still parses: its body is kept
+``rst.read`` holds a lock around it. A name nobody lists here still parses: its body is kept
 (``Unknown``), so no directive turns a page into an error message.
 """
 
@@ -15,14 +15,15 @@ import contextlib
 
 from docutils.parsers.rst import Directive, directives, roles
 
-from . import directive_names as names
-from . import rst_roles
-from .rst_directives import (
-    Autodoc, Centered, CodeBlock, Date, Describe, Dropped, Highlight, Include, Kept,
-    LiteralInclude, Only, Productions, Raw, SafeCSVTable, TestCode, ExampleCode, Unknown,
+from .. import directive_names as names
+from . import roles as rst_roles
+from .directives import (
+    Autodoc, Centered, CodeBlock, Date, Describe, Dropped, Highlight, Kept, Only, Productions,
+    Raw, TestCode, ExampleCode, Unknown,
 )
-from ..syntax.labels import VERSION_LABELS
-from .rst_labelled import CodeTab, Glossary, SeeAlso, Tab, VersionChange
+from .includes import Include, LiteralInclude, SafeCSVTable
+from ...syntax.labels import VERSION_LABELS
+from .labelled import CodeTab, Glossary, SeeAlso, Tab, VersionChange
 
 def _table() -> dict[str, type[Directive]]:
     """Each name of ``directive_names``' shared tables to its stand-in, then the names whose

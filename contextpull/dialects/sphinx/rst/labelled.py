@@ -3,7 +3,7 @@
 Version notes read as Sphinx renders them ("Added in version 2.0: ..."), ``seealso`` as "See
 also", and a tab of sphinx-tabs or sphinx-design as its label then its body: tabs become
 labelled parts, one after another, since a page of text has no tabs to click. Each returns an
-``admonition`` node titled with its label, which ``rst_nodes`` writes as "Label: body". A
+``admonition`` node titled with its label, which ``rst.doctree`` writes as "Label: body". A
 ``glossary`` is its terms each before its definition, a definition list ("- term: body").
 """
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from docutils import nodes, statemachine
 
-from ..syntax.labels import VERSION_LABELS
-from .directive_names import glossary_entries
-from .rst_directives import NOTED, Base, code_node, note_at, parse_body
+from ...syntax.labels import VERSION_LABELS
+from ..directive_names import glossary_entries
+from .directives import NOTED, Base, code_node, note_at, parse_body
 
 
 def _labelled(label: str | list[nodes.Node], body: list[nodes.Node]) -> nodes.admonition:

@@ -23,9 +23,9 @@ import re
 import threading
 from collections import Counter
 
-from ...parsing.blocks import ParsedDocument, ParseError
-from ...parsing.parse_markdown import parse_markdown
-from ..api import Context
+from ....parsing.blocks import ParsedDocument, ParseError
+from ....parsing.parse_markdown import parse_markdown
+from ...api import Context
 
 # Lines longer than this are refused by docutils itself (one named error, not a stall): a
 # minified blob in an .rst file would otherwise cost the inline parser quadratic time.
@@ -122,15 +122,15 @@ def parse_rst(text: str, ctx: Context, scope: Scope | None = None) -> ParsedDocu
         from docutils.utils import new_document
     except ModuleNotFoundError:
         raise ParseError("reStructuredText support needs docutils (pip install docutils)") from None
-    from . import rst_chunks, rst_lines, rst_nodes, rst_registry
+    from . import chunks, doctree, lines, registry
 
     long_line = _long_line(text)
     if long_line:
         # docutils refuses the whole document then; say which line, as a named skip.
         raise ParseError(f"line {long_line} is longer than {LINE_LENGTH_LIMIT:,} characters")
     why = ""
-    if len(text) > rst_lines.DOCUTILS_LIMIT:
-        why = f"{len(text):,} characters, over the {rst_lines.DOCUTILS_LIMIT:,} docutils reads in time"
+    if len(text) > lines.DOCUTILS_LIMIT:
+        why = f"{len(text):,} characters, over the {lines.DOCUTILS_LIMIT:,} docutils reads in time"
     elif address_cost(text) > ADDRESS_RUN_BUDGET:
         why = "runs of address characters (a URI or e-mail address) docutils would read in time quadratic in their length"
     elif most_addresses(text) > PARAGRAPH_ADDRESSES:
@@ -138,7 +138,7 @@ def parse_rst(text: str, ctx: Context, scope: Scope | None = None) -> ParsedDocu
     if why:
         ctx.note("rst page", "unresolved", 0, f"{why}: read line by line (titles, code, admonitions; other markup as text)")
         stem = posixpath.splitext(posixpath.basename(ctx.path))[0]
-        return parse_markdown(rst_lines.to_markdown(text, ctx.config if isinstance(ctx.config, dict) else None), stem)
+        return parse_markdown(lines.to_markdown(text, ctx.config if isinstance(ctx.config, dict) else None), stem)
     state = ParseState(ctx, scope)
     text += _sphinx_substitutions(text, state.config)
     settings = get_default_settings(Parser, Reader)
@@ -160,13 +160,13 @@ def parse_rst(text: str, ctx: Context, scope: Scope | None = None) -> ParsedDocu
             state.note(construct, outcome, message.get("source"), message.get("line"),
                        _first_line(text))
 
-    with _REGISTRY_LOCK, rst_registry.registered():
+    with _REGISTRY_LOCK, registry.registered():
         try:
             parser = Parser()
             reader = Reader(parser=parser)
             document = new_document(state.doc_path, settings)
             document.reporter.attach_observer(observe)
-            rst_chunks.parse(parser, text, document)
+            chunks.parse(parser, text, document)
             document.transformer.populate_from_components((reader, parser))
             document.transformer.apply_transforms()
         except RecursionError:
@@ -176,7 +176,7 @@ def parse_rst(text: str, ctx: Context, scope: Scope | None = None) -> ParsedDocu
         except Exception as exc:  # docutils has no single error type for input it cannot read
             raise ParseError(f"reStructuredText could not be read: {_first_line(str(exc))}") from None
     try:
-        title, blocks = rst_nodes.to_blocks(document, state)
+        title, blocks = doctree.to_blocks(document, state)
     except RecursionError:
         raise ParseError("reStructuredText nested too deeply to read") from None
     if scope is not None:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
-from ..syntax.containers import myst
-from ..syntax.fences import COMMONMARK, Fence, closes, fenced, open_fence
-from ..syntax.options import field
+from ...syntax.containers import myst
+from ...syntax.fences import COMMONMARK, Fence, closes, fenced, open_fence
+from ...syntax.options import field
 
 
 def squeeze(lines: list[str]) -> list[str]:

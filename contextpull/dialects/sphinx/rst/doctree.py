@@ -14,11 +14,11 @@ import re
 
 from docutils import nodes
 
-from ..syntax.labels import sphinx_title
-from .myst_lines import fence
-from .rst_directives import HIGHLIGHT, MARKDOWN
-from .rst_roles import REF_LABEL, REF_LINE
-from ...parsing.blocks import Block, Code, Heading, ListBlock, Paragraph, Table, MAX_HEADING_LEVEL
+from ...syntax.labels import sphinx_title
+from ..myst.lines import fence
+from .directives import HIGHLIGHT, MARKDOWN
+from .roles import REF_LABEL, REF_LINE
+from ....parsing.blocks import Block, Code, Heading, ListBlock, Paragraph, Table, MAX_HEADING_LEVEL
 
 # What is not on the rendered page.
 _SILENT = (
@@ -29,7 +29,7 @@ _SILENT = (
 
 
 # The rst markup a problematic node (a role or reference docutils could not finish) still shows.
-# A role's name is at most 64 characters, as in ``rst_lines``: each ``:`` of a run is tried a
+# A role's name is at most 64 characters, as in ``rst.lines``: each ``:`` of a run is tried a
 # bounded amount, where an unbounded name ran each one to the end of the run.
 _ROLE = re.compile(r":[\w.:+-]{1,64}:(?=`)")
 _TARGET = re.compile(r"`([^`<]*?)\s*<[^<>`]*>`_{0,2}|`([^`]*)`_{0,2}")
@@ -206,7 +206,7 @@ def _resolve_refs(document: nodes.document, state) -> None:
     """A ``:ref:`label``` shows the title of the section the label names: in this document
     (docutils has moved the label's id onto the section by now), else from the site's label
     table (``xrefs/labels.py``), which also makes the label a dependency of this document."""
-    from .xrefs.labels import external, resolve
+    from ..xrefs.labels import external, resolve
 
     for ref in document.findall(lambda n: isinstance(n, nodes.inline) and REF_LABEL in n.attributes):
         name, line = ref[REF_LABEL], ref.get(REF_LINE, 0)

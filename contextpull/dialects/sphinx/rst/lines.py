@@ -1,7 +1,7 @@
 """A page too large for docutils, read line by line into Markdown (issue 34, the size rule).
 
 Why a second reader: docutils' time is linear in a page once it parses in windows
-(``rst_chunks``), but its constant is large: about 8 s of CPU and 150 MB per MB of a page of
+(``rst.chunks``), but its constant is large: about 8 s of CPU and 150 MB per MB of a page of
 short sections with lists, tables, notes and code, so a 10 MB generated reference page would
 take well over a minute and a gigabyte. Pages over ``DOCUTILS_LIMIT`` are read here instead, in
 one pass: titles become headings at the depth of their adornment style (in the order the page
@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import re
 
-from ..syntax.containers import rst, rst_body
-from ..syntax.fences import fenced
-from ..syntax.labels import SPHINX_ADMONITIONS, VERSION_LABELS, sphinx_title
-from ..syntax.options import field
-from .role_text import display, escaped
+from ...syntax.containers import rst, rst_body
+from ...syntax.fences import fenced
+from ...syntax.labels import SPHINX_ADMONITIONS, VERSION_LABELS, sphinx_title
+from ...syntax.options import field
+from ..role_text import display, escaped
 
 # Characters of a page read by docutils; a larger one is read here.
 DOCUTILS_LIMIT = 1024 * 1024
@@ -110,7 +110,7 @@ def _explicit(lines: list[str], i: int, directive, out: list[str], config: dict)
     if name in _CODE:
         out += ["", *fenced("\n".join(body), argument.split()[0] if argument else "").split("\n"), ""]
     elif name in _ADMONITIONS:
-        if name in VERSION_LABELS:  # as rst_labelled reads it: "Added in version 2.0: ..."
+        if name in VERSION_LABELS:  # as rst.labelled reads it: "Added in version 2.0: ..."
             version, _, rest = argument.partition(" ")
             label, first = VERSION_LABELS[name].format(version), rest.strip()
         else:

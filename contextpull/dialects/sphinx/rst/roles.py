@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from docutils import nodes, utils
 
-from .role_text import display, explicit
-from .xrefs.doc_titles import doc_path, doc_title, outside
+from ..role_text import display, explicit
+from ..xrefs.doc_titles import doc_path, doc_title, outside
 
 # The attribute of a ``:ref:`` without a title: the label whose section title the page shows.
 REF_LABEL = "contextpull-ref"
@@ -34,7 +34,7 @@ def _role(name: str):
         local = not name.startswith("external")
         titled = explicit(text) is not None
         ref = local and name.rsplit(":", 1)[-1] == "ref" and not titled
-        if name and not ref:  # a ref is noted when it is resolved (rst_nodes)
+        if name and not ref:  # a ref is noted when it is resolved (rst.doctree)
             state.note("rst role", "converted", source, line)
         if local and name.rsplit(":", 1)[-1] == "doc" and not titled:
             target = utils.unescape(text).strip()
@@ -44,7 +44,7 @@ def _role(name: str):
             shown = title or shown
         if ref:
             # The page shows the title of the section the label names, in this document or
-            # another: rst_nodes resolves it once the document is whole (REF_LABEL).
+            # another: rst.doctree resolves it once the document is whole (REF_LABEL).
             node = nodes.inline(rawtext, shown)
             node[REF_LABEL] = shown
             node[REF_LINE] = state.line_in_document(source, line)
