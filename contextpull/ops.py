@@ -239,11 +239,22 @@ class Ops:
 
         found: dict[str, tuple[int, float, str]] = {}  # id -> (fts rowid, bm25, the pass query)
         scope = ranking.Scope(self._db, self._docs_sql(where), params) if where else None
-        for fts_query in passes:
+
+        def run(fts_query: str) -> list[tuple[str, int, float]]:
             if scope is not None:
-                ranked = ranking.filtered(self._db, fts_query, scope, limit)
-            else:
-                ranked = ranking.unfiltered(self._db, fts_query, limit)
+                return ranking.filtered(self._db, fts_query, scope, limit)
+            return ranking.unfiltered(self._db, fts_query, limit)
+
+        asked: dict[str, list[tuple[str, int, float]]] = {}
+        if len(passes) == 3:
+            # A section holding the words as a phrase holds each of them: the AND pass is asked
+            # first, and when no section holds every word the phrase pass, empty too, is not
+            # asked (a mounted store is spared one query of its three).
+            asked[passes[1]] = run(passes[1])
+            if not asked[passes[1]]:
+                passes = passes[2:]
+        for fts_query in passes:
+            ranked = asked[fts_query] if fts_query in asked else run(fts_query)
             for sid, rowid, rank in ranked:
                 if sid not in found:
                     found[sid] = (rowid, rank, fts_query)

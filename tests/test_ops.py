@@ -47,6 +47,22 @@ def test_search_passes_phrase_then_and_then_or(ops):
     assert result.mode == "lexical" and result.hint is None
 
 
+def test_the_phrase_pass_is_not_asked_when_no_section_holds_every_word(ops, monkeypatch):
+    """A phrase match holds every word, so an empty AND pass means an empty phrase pass: it is
+    not run (a server over many stores asks each one query fewer), and the answer is unchanged."""
+    from contextpull.search import ranking
+
+    asked = []
+    real = ranking.unfiltered
+    monkeypatch.setattr(ranking, "unfiltered", lambda conn, query, limit: asked.append(query) or real(conn, query, limit))
+    lonely = ops.search("refund gateway")
+    assert asked == ['"refund" AND "gateway"', '"refund" OR "gateway"']
+    assert lonely.hits and all(h.score > 0 for h in lonely.hits)
+    asked.clear()
+    assert ids(ops.search("refund window"))[:2] == ["policies/a.md#0", "policies/b.md#0"]
+    assert asked == ['"refund" AND "window"', '"refund window"', '"refund" OR "window"']
+
+
 def test_equal_ranks_are_ordered_by_id(ops):
     result = ops.search("support email")
     assert ids(result) == ["policies/a.md#1", "policies/b.md#1"]
