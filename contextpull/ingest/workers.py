@@ -29,6 +29,7 @@ import os
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from itertools import chain
 from typing import Any
 
@@ -198,12 +199,13 @@ def _parallel(func: Callable[..., Any], held: list[Job], rest: Iterator[Job], wo
     A batch whose worker died (killed, out of memory), or that no worker was left to take, is
     parsed here: the store is the same, only slower."""
     first, second = halves if halves is not None else (func, None)
-    from .worker_pool import WorkerPool
+    with _pool(first, workers) as pool:
+        yield from _batches(func, second, held, rest, workers, pool)
 
-    context = _context()
-    if context.get_start_method() == "forkserver":
-        prestart()  # not started before (no other thread then): start it as prestart does
-    pool = WorkerPool(context, first, workers)
+
+def _batches(func, second, held: list[Job], rest: Iterator[Job], workers: int, pool) -> Iterator[Any]:
+    """``_parallel``'s loop over its open pool: batches go out as they fill and come back in
+    order, ``second`` finishing here what a worker began."""
     window = workers * BATCHES_PER_WORKER
     pending: deque[tuple[int | None, list[Job]]] = deque()  # (batch id, entries); None: parsed here
     batch: list[Job] = []
@@ -251,27 +253,19 @@ def _parallel(func: Callable[..., Any], held: list[Job], rest: Iterator[Job], wo
                 pending[k] = (None, here(pending[k][1]))
                 return
 
-    finished = False
-    try:
-        for entry in chain(held, rest):
-            batch.append(entry)
-            if entry[0]:
-                in_batch += 1
-            if in_batch >= BATCH_JOBS or len(batch) >= 4 * BATCH_JOBS:
-                submit()
-            while pending and (pending[0][0] is None or pool.done(pending[0][0]) or len(pending) > window):
-                steal()
-                yield from resolve(pending.popleft())
-        submit()
-        while pending:
+    for entry in chain(held, rest):
+        batch.append(entry)
+        if entry[0]:
+            in_batch += 1
+        if in_batch >= BATCH_JOBS or len(batch) >= 4 * BATCH_JOBS:
+            submit()
+        while pending and (pending[0][0] is None or pool.done(pending[0][0]) or len(pending) > window):
             steal()
             yield from resolve(pending.popleft())
-        finished = True
-    finally:
-        if finished:
-            pool.close()
-        else:
-            pool.kill()
+    submit()
+    while pending:
+        steal()
+        yield from resolve(pending.popleft())
 
 
 def _offload(func: Callable[..., Any], held: list[Job], marks: list[bool],
@@ -286,18 +280,11 @@ def _offload(func: Callable[..., Any], held: list[Job], marks: list[bool],
     to do. Where a job runs never changes what it gives, so the store is the one a serial run
     writes; a lost worker's batch is computed here."""
     first, second = halves if halves is not None else (func, None)
-    from .worker_pool import WorkerPool
-
-    context = _context()
-    if context.get_start_method() == "forkserver":
-        prestart()
-    pool = WorkerPool(context, first, 1)
     batch = [payload for (_, payload), mark in zip(held, marks) if mark]
-    sent = pool.put(0, batch)
     ahead: dict[int, Any] = {}  # index -> a light job's result, computed while the batch was out
     done: Iterator[Any] | None = None
-    finished = False
-    try:
+    with _pool(first, 1) as pool:
+        sent = pool.put(0, batch)
         for index, ((is_job, payload), mark) in enumerate(zip(held, marks)):
             if not mark:
                 yield (ahead.pop(index) if index in ahead else func(*payload)) if is_job else payload
@@ -312,9 +299,21 @@ def _offload(func: Callable[..., Any], held: list[Job], marks: list[bool],
                 done = iter([func(*args) for args in batch] if results is None
                             else results if second is None else map(second, results))
             yield next(done)
-        finished = True
-    finally:
-        if finished:
-            pool.close()
-        else:
-            pool.kill()
+
+
+@contextmanager
+def _pool(func: Callable[..., Any], count: int):
+    """``count`` workers running ``func``, started as ``_context`` says: closed when the run
+    ends, killed when it is abandoned (an error, Ctrl-C, a caller that stops reading)."""
+    from .worker_pool import WorkerPool
+
+    context = _context()
+    if context.get_start_method() == "forkserver":
+        prestart()  # not started before (no other thread then): start it as prestart does
+    pool = WorkerPool(context, func, count)
+    try:
+        yield pool
+    except BaseException:
+        pool.kill()
+        raise
+    pool.close()
