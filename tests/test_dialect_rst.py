@@ -100,11 +100,11 @@ def test_a_confval_shows_its_type_and_default_in_both_syntaxes(tmp_path):
     doc = parse_rst(".. confval:: autodoc_class_signature\n   :type: str\n   :default: ``'mixed'``\n\n"
                     "   This value selects how the signature is shown.\n", ctx)
     texts = [b.text for b in doc.blocks if isinstance(b, Paragraph)]
-    assert texts == ["`autodoc_class_signature`", "Type: str", "Default: `'mixed'`",
-                     "This value selects how the signature is shown."]
+    assert [b.text for b in doc.blocks if isinstance(b, Heading)] == ["autodoc_class_signature"]
+    assert texts == ["Type: str", "Default: `'mixed'`", "This value selects how the signature is shown."]
     md = sphinx.prepare("```{confval} myst_heading_anchors\n:type: int\n:default: `0`\n\nDepth of anchors.\n```\n",
                         FakeContext(tmp_path, config={}, config_file="conf.py", path="page.md"))
-    assert "`myst_heading_anchors`\n\nType: int\n\nDefault: `0`\n\nDepth of anchors." in md
+    assert "## myst_heading_anchors\n\nType: int\n\nDefault: `0`\n\nDepth of anchors." in md
 
 
 def test_a_collapsible_admonition_keeps_its_body(tmp_path):
@@ -115,3 +115,16 @@ def test_a_collapsible_admonition_keeps_its_body(tmp_path):
                     "   Body.\n", ctx)
     assert [b.text for b in doc.blocks if isinstance(b, Paragraph)] == ["Note: Hidden text.", "Title: Body."]
     assert all(outcome == "converted" for _, outcome, _, _ in ctx.notes)
+
+
+def test_object_headings_follow_toc_object_entries_and_no_contents_entry(tmp_path):
+    """``toc_object_entries = False`` in conf.py (CPython's docs) and a directive's
+    ``:no-contents-entry:`` leave the object without an entry in the table of contents, so
+    without a heading; a C signature, which does not start with its name, is never headed."""
+    source = (".. py:data:: SEED\n\n   A seed.\n\n.. py:data:: LEAF\n   :no-contents-entry:\n\n   A leaf.\n\n"
+              ".. c:function:: int area(int w)\n\n   An area.\n")
+    headed = parse_rst(source, FakeContext(tmp_path, config={}, config_file="conf.py"))
+    assert [(b.level, b.text) for b in headed.blocks if isinstance(b, Heading)] == [(2, "SEED")]
+    off = parse_rst(source, FakeContext(tmp_path, config={"toc_object_entries": False}, config_file="conf.py"))
+    assert not [b for b in off.blocks if isinstance(b, Heading)]
+    assert [b.text for b in off.blocks if isinstance(b, Paragraph)][:2] == ["`SEED`", "A seed."]

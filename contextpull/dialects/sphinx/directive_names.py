@@ -100,6 +100,36 @@ def object_fields(name: str, options: dict) -> list[tuple[str, str]]:
     return out
 
 
+# The domains whose signatures do not start with the object's name (``int area(int w)``).
+UNNAMED_DOMAINS = ("c", "cpp")
+# The object's name at the start of its first signature: up to its arguments, type or value.
+_OBJECT_NAME = re.compile(r"[^\s(\[:=,<]{1,300}")
+
+
+def toc_entry(name: str, argument: str, options: dict, config: dict) -> tuple[str, str | None] | None:
+    """The heading an object description stands under: (its name as written, its last dotted part
+    when that differs, the name the table of contents shows by), or None for none.
+
+    Sphinx (5.2 on) lists the Python and JavaScript domains' objects in the page's table of
+    contents, nested in their section, unless conf.py sets ``toc_object_entries = False`` or the
+    directive ``:no-contents-entry:``. The other domains' objects are headed alike: each is an
+    entry of its own on the page, and one left without a heading would read as part of the
+    object above it. C and C++ signatures do not start with the name, so they stay unheaded."""
+    if config.get("toc_object_entries") is False or "no-contents-entry" in options or "nocontentsentry" in options:
+        return None
+    domain = name.lower().partition(":")[0] if ":" in name else config.get("primary_domain", "py")
+    if domain in UNNAMED_DOMAINS:
+        return None
+    first = signatures(argument)[:1]
+    sig = first[0].removeprefix("..").strip().removesuffix("::") if first else ""
+    found = _OBJECT_NAME.match(sig.strip())
+    if found is None:
+        return None
+    written = found.group(0)
+    short = written.rpartition(".")[2]
+    return written, (short if short and short != written else None)
+
+
 def signatures(argument: str) -> list[str]:
     """An object description's signatures, one a line, as the page shows them (a line's
     trailing backslash only continues the argument in rst)."""

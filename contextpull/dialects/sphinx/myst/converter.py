@@ -48,6 +48,7 @@ class Converter(MystDirectives):
         self.labels: dict = {}  # the site's label table, once fetched (labels.lookup)
         self.depth = 0
         self.heading = 0  # the level of the last heading read: autodoc's headings go below it
+        self.objects = 0  # object descriptions whose body is being read: each heads one level lower
         self.module = ""  # the current module ({module}, {currentmodule}) autodoc names complete with
         role = config.get("default_role")
         self.default_role = role if isinstance(role, str) else ""

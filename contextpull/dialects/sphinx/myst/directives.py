@@ -87,11 +87,7 @@ class MystDirectives:
         if key == "eval-rst" or key == "rst":
             return self.eval_rst(content, number)
         if names.is_object(key):
-            self.note("myst object description", "converted", number)
-            signatures = [code_span(sig) for sig in names.signatures(argument)]
-            fields = [f"{label}: {self.inline(value, number)}" for label, value in names.object_fields(key, options)]
-            return [*(x for sig in signatures for x in (sig, "")), *(x for f in fields for x in (f, "")),
-                    *self.convert(content, start, within, at)]
+            return self.describe(key, argument, options, content, number, start, at, within)
         if key == "only":
             hidden = names.only_hidden(argument)
             self.note("myst only", "converted", number, hidden or "")
@@ -132,6 +128,26 @@ class MystDirectives:
             return self.convert(content, start, within, at)
         self.note("myst directive", "unresolved", number, f"unknown directive {name!r} has no body")
         return []
+
+    def describe(self, key, argument, options, content, number, start, at, within) -> list[str]:
+        """An object description as ``rst.directives.Describe`` writes it: under a heading of
+        its name where Sphinx's table of contents lists it, one level below the section it
+        stands in (and below the object whose body holds it)."""
+        self.note("myst object description", "converted", number)
+        entry = names.toc_entry(key, argument, options, self.config)
+        head: list[str] = []
+        if entry is not None:
+            name, label = entry
+            level = min(max(self.heading, 1) + 1 + self.objects, 6)  # never the page's title
+            head = ["#" * level + " " + name + (f' {{data-toc-label="{label}"}}' if label else ""), ""]
+        signatures = [code_span(sig) for sig in names.signatures(argument) if entry is None or sig != entry[0]]
+        fields = [f"{label}: {self.inline(value, number)}" for label, value in names.object_fields(key, options)]
+        self.objects += entry is not None
+        try:
+            body = self.convert(content, start, within, at)
+        finally:
+            self.objects -= entry is not None
+        return [*head, *(x for sig in signatures for x in (sig, "")), *(x for f in fields for x in (f, "")), *body]
 
     def labelled(self, key, argument, content, options, number, start, at, within) -> list[str]:
         """"Label: first paragraph", as ``rst.doctree`` writes an admonition; noted under the

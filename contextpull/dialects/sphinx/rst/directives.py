@@ -26,7 +26,7 @@ import re
 from docutils import nodes
 from docutils.parsers.rst import Directive, directives
 
-from ..directive_names import CODE, autodoc_detail, object_fields, only_hidden, productions, signatures
+from ..directive_names import CODE, autodoc_detail, object_fields, only_hidden, productions, signatures, toc_entry
 from ..literal_include import LiteralIncludeError, dedent
 
 
@@ -36,6 +36,9 @@ MARKDOWN = "contextpull-markdown"
 HIGHLIGHT = "contextpull-highlight"
 # Marks an admonition node whose directive already made its note.
 NOTED = "contextpull-noted"
+# The attribute of an object description's container that the page's table of contents lists:
+# (the heading's text, its label or None), ``directive_names.toc_entry``.
+OBJECT = "contextpull-object"
 
 
 class AnyOptions(dict):
@@ -221,19 +224,25 @@ class Date(Directive):
 
 class Describe(Base):
     """An object description (``function``, ``py:data``, ``envvar``...): the signature as code,
-    one per line, then the body, as the page shows them."""
+    one per line, then the body, as the page shows them; headed by its name where Sphinx's table
+    of contents lists it (``OBJECT``), so its section and heading path name the object as an
+    autodoc one's do."""
 
     optional_arguments = 1
 
     def run(self):
         note_at(self, "rst object description", "converted")
+        argument = self.arguments[0] if self.arguments else ""
+        state = parse_state(self)
+        entry = toc_entry(self.name, argument, self.options, state.config)
         out: list[nodes.Node] = [nodes.paragraph("", "", nodes.literal(sig, sig))
-                                 for sig in signatures(self.arguments[0] if self.arguments else "")]
+                                 for sig in signatures(argument) if entry is None or sig != entry[0]]
         for label, value in object_fields(self.name, self.options):
             inline, _messages = self.state.inline_text(value, self.lineno)
             out.append(nodes.paragraph("", "", nodes.Text(f"{label}: "), *inline))
         box = nodes.container()
-        state = parse_state(self)
+        if entry is not None:  # its heading shows a signature that is the name alone
+            box[OBJECT] = entry
         outer = getattr(state, "current_class", "")
         if self.name.lower().rpartition(":")[2] in ("class", "exception") and self.arguments:
             # Autodoc directives in a class's body name its members (Sphinx's ``py:class`` context).

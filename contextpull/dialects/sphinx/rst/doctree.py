@@ -16,7 +16,7 @@ from docutils import nodes
 
 from ...syntax.labels import sphinx_title
 from ..myst.lines import fence
-from .directives import HIGHLIGHT, MARKDOWN
+from .directives import HIGHLIGHT, MARKDOWN, OBJECT
 from .roles import REF_LABEL, REF_LINE
 from ....parsing.blocks import Block, Code, Heading, ListBlock, Paragraph, Table, MAX_HEADING_LEVEL
 
@@ -46,7 +46,8 @@ def to_blocks(document: nodes.document, state) -> tuple[str, list[Block]]:
             continue
         text_seen = text_seen or not isinstance(child, _SILENT)
         walker.block(child, 1)
-    title = next((b.text for b in walker.out if isinstance(b, Heading)), "")
+    # An object's heading is no section: Sphinx titles a page by its first section alone.
+    title = next((b.text for b in walker.out if isinstance(b, Heading) and id(b) not in walker.objects), "")
     return title, walker.out
 
 
@@ -54,6 +55,7 @@ class _Walker:
     def __init__(self, state) -> None:
         self.state = state
         self.out: list[Block] = []
+        self.objects: set[int] = set()  # the ids of the headings object descriptions made
 
     # ---- blocks -------------------------------------------------------------------------
     def block(self, node: nodes.Node, level: int) -> None:
@@ -96,6 +98,12 @@ class _Walker:
             self.paragraph(node.astext())
         elif isinstance(node, nodes.title):
             self.paragraph(inline(node))
+        elif isinstance(node, nodes.container) and OBJECT in node.attributes:
+            name, label = node[OBJECT]  # a section of its own, as the table of contents lists it
+            out.append(Heading(min(max(level, 2), MAX_HEADING_LEVEL), name, label))  # never the title's level
+            self.objects.add(id(out[-1]))
+            for child in node.children:
+                self.block(child, level + 1)
         elif isinstance(node, nodes.container) and MARKDOWN in node.attributes:
             for block in node[MARKDOWN]:  # an included Markdown file: its headings nest here
                 if isinstance(block, Heading):
