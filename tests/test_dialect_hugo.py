@@ -344,3 +344,40 @@ def test_a_site_template_that_highlights_its_inner_text_or_prints_a_parameter_is
     (text,) = [t for _, _, t in store_rows(tmp_path / "out" / "store.sqlite", SECTIONS)]
     assert "The current release is v0.32.0." in text
     assert "```bash\n# For AMD64\ncurl -Lo ./kind <url>\n```" in text
+
+
+def test_an_include_found_in_an_includes_folder_of_the_page_or_an_ancestor_section(tmp_path):
+    """opentelemetry.io's ``include``: a path GetPage does not find is ``_includes/PATH`` beside
+    the page, then beside each ancestor section; the positions and names passed after the path
+    are printed where the snippet writes ``{{ $1 }}`` or ``{{ $name }}``."""
+    files = {
+        "content/docs/_includes/intro.md": "---\n---\nThe intro, from the docs section.\n",
+        "content/_includes/outro.md": "See the [exporter API]({{ $1 }}) for {{ $lang }}; {{ $kept }} stays.\n",
+        "content/docs/lang/go/_includes/intro.md": "The Go page's own intro.\n",
+        "content/docs/lang/p.md": "",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    (tmp_path / "hugo.toml").write_text("")
+    ctx = context(tmp_path, "docs/lang/p.md", dialect="hugo", config_file="hugo.toml", docs="content")
+    out = hugo.prepare('{{% include intro.md %}}\n\n{{% include "outro.md" `https://x.test/api` lang="Go" %}}\n', ctx)
+    assert out == ("The intro, from the docs section.\n\n"
+                   "See the [exporter API](https://x.test/api) for Go; {{ $kept }} stays.\n")
+    assert [(n.outcome, n.detail) for n in ctx.notes] == [
+        ("resolved", "content/docs/_includes/intro.md"), ("resolved", "content/_includes/outro.md")]
+    # The nearer folder wins, and the places tried before it are dependencies: adding one rebuilds.
+    near = context(tmp_path, "docs/lang/go/p.md", dialect="hugo", config_file="hugo.toml", docs="content")
+    assert hugo.prepare("{{% include intro.md %}}", near) == "The Go page's own intro."
+    assert near.deps["content/docs/lang/go/intro.md"] == "missing"
+    # A path from the root or the page's folder is never looked for in an _includes folder.
+    rooted = context(tmp_path, "docs/lang/p.md", dialect="hugo", config_file="hugo.toml", docs="content")
+    assert hugo.prepare("{{% include /intro.md %}}", rooted) == ""
+    assert [n.outcome for n in rooted.notes] == ["unresolved"]
+
+
+def test_arguments_passed_on_read_a_hostile_snippet_once():
+    call = shortcodes.calls('{{% include "x.md" a %}}')[0]
+    text = "{{ " * 200_000 + "}}" + " {{ $1 }}"
+    assert shortcodes.passed_on(text, call).endswith("}} a")
+    assert shortcodes.passed_on("{{ $1" * 100_000, call) == "{{ $1" * 100_000

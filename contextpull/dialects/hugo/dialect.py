@@ -31,6 +31,7 @@ from ..syntax import labels
 from ..syntax.labels import labelled
 from ..syntax.line_map import LineMap, numbered
 from ..syntax.template_tags import restore
+from . import shortcodes
 from .shortcodes import Call, calls, protect
 
 NAME = "hugo"
@@ -211,13 +212,16 @@ def _include(call: Call, ctx: Context, line: int, within: Included | None, held:
         chosen = hugo_data.choose(ctx, candidates) or hugo_data.named(ctx, candidates)
     else:
         candidates = hugo_data.page_candidates(ctx, target, within)
-        chosen = hugo_data.choose(ctx, candidates) or candidates[0]
+        chosen = (hugo_data.choose(ctx, candidates) or hugo_data.choose(ctx, hugo_data.snippet_candidates(ctx, target))
+                  or candidates[0])
     got = ctx.include(chosen, base="", line=line, construct=f"hugo {call.name}", within=within)
     if got is None:
         return ""
     if call.name == "readfile" and call.arg("code") == "true":  # Docsy's: the file as highlighted code
         return _labelled_code("", call.arg("lang"), got.text.rstrip("\n"))
     body = hugo_data.drop_front_matter(got.text, ctx) if call.name == "include" else got.text
+    if call.name == "include" and (len(call.positional) > 1 or set(call.named) - {"path", "file"}):
+        body = shortcodes.passed_on(body, call)
     body = protect(body, held)
     return _render(body, ctx, line, got, held).strip("\n")
 

@@ -102,6 +102,30 @@ def page_candidates(ctx: Context, target: str, within: Included | None) -> list[
     return [posixpath.normpath(posixpath.join(base, form)) for base in bases for form in forms]
 
 
+def snippet_candidates(ctx: Context, target: str) -> list[str]:
+    """Where a site's own ``include`` looks when ``GetPage`` finds nothing: an ``_includes``
+    folder beside the including page, then beside each of its ancestor sections up to the
+    content root (opentelemetry.io's ``func/find-include``: a path not starting with ``/`` or
+    ``.`` is ``_includes/PATH`` from the page, then from each ``.Parent``). The page is the one
+    being built, also inside an included file, as the template asks ``._dot.Page``; the folders
+    of a headless ``_includes`` cascade are never pages, so nothing else resolves there."""
+    if target.startswith(("/", ".")):
+        return []
+    rel = posixpath.join("_includes", target.strip("/"))
+    found: list[str] = []
+    for root in content_roots(ctx):
+        if ctx.folder != root and not ctx.folder.startswith(root + "/"):
+            continue
+        folder = ctx.folder
+        while True:
+            found.append(posixpath.join(folder, rel) if folder else rel)
+            if folder == root or not folder:
+                break
+            folder = posixpath.dirname(folder)
+        break
+    return found
+
+
 def choose(ctx: Context, candidates: list[str]) -> str | None:
     """The first candidate that exists. Each one tried before it is recorded as a missing
     dependency (``read_data`` of an absent file), so creating it later rebuilds the page, as

@@ -156,3 +156,26 @@ def _pairs(tokens: list[_Token]) -> dict[int, int]:
         elif not t.self_closing:
             open_calls.setdefault(t.name, []).append(j)
     return pairs
+
+
+def passed_on(body: str, call: Call) -> str:
+    """A site's ``include`` that passes its arguments on (opentelemetry.io's: ``{{% include
+    "exporters/outro.md" URL %}}``) prints each where the included text writes ``{{ $1 }}`` (the
+    first position after the path) or ``{{ $name }}``; any other ``{{ ... }}`` stays as written.
+    A closer found for one ``{{`` serves every later one before it, so the text is read once."""
+    values = {str(i): v for i, v in enumerate(call.positional) if i} | dict(call.named)
+    parts: list[str] = []
+    last = at = 0
+    shut = -1
+    while (at := body.find("{{", at)) >= 0:
+        if shut < at + 2:
+            shut = body.find("}}", at + 2)
+            if shut < 0:
+                break
+        name = body[at + 2 : shut].strip()
+        if name.startswith("$") and name[1:] in values:
+            parts += [body[last:at], values[name[1:]]]
+            last = at = shut + 2
+        else:
+            at += 2
+    return "".join(parts) + body[last:]
