@@ -381,3 +381,32 @@ def test_arguments_passed_on_read_a_hostile_snippet_once():
     text = "{{ " * 200_000 + "}}" + " {{ $1 }}"
     assert shortcodes.passed_on(text, call).endswith("}} a")
     assert shortcodes.passed_on("{{ $1" * 100_000, call) == "{{ $1" * 100_000
+
+
+def test_param_reads_what_the_sections_cascade_nearest_first(tmp_path):
+    """opentelemetry.io versions its samples with ``cascade: {vers: ...}`` on a section's
+    ``_index.md``: the page's own front matter first, then the nearest section's cascade, then
+    the site's; an entry with a target reaches only some pages and is left to Hugo."""
+    files = {
+        "content/docs/_index.md": "---\ncascade:\n  vers: {otel: 1.0.0, semconv: 1.40.0}\n  params: {tool: otelcol}\n---\n",
+        "content/docs/java/_index.md": ("---\ncascade:\n  - vers: {otel: 1.64.0}\n"
+                                        "  - _target: {path: /docs/java/other}\n    vers: {contrib: 9.9.9}\n---\n"),
+        "content/docs/java/api.md": "",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    (tmp_path / "hugo.toml").write_text("")
+    config = {"cascade": {"vers": {"site": "from the site"}}}
+
+    def page(front_matter=None):
+        return context(tmp_path, "docs/java/api.md", dialect="hugo", config_file="hugo.toml", docs="content",
+                       config=config, front_matter=front_matter)
+
+    ctx = page()
+    source = "{{% param vers.otel %}} {{% param vers.semconv %}} {{% param tool %}} {{% param vers.site %}} {{% param vers.contrib %}}"
+    assert hugo.prepare(source * 300, ctx) == "1.64.0 1.40.0 otelcol from the site vers.contrib" * 300
+    assert {"content/docs/_index.md", "content/docs/java/_index.md"} <= read(ctx)
+    assert ctx.deps["content/_index.md"] == "missing"  # adding one would change what cascades
+    assert ctx._resolver.reads == 3  # each section's _index.md once (the absent one too), whatever the calls
+    assert hugo.prepare("{{% param vers.otel %}}", page({"vers": {"otel": "own"}})) == "own"

@@ -193,12 +193,59 @@ def param(ctx: Context, key: str) -> str | None:
     keys are case-insensitive."""
     front = getattr(ctx, "front_matter", None) or {}
     config = ctx.config if isinstance(ctx.config, dict) else {}
-    tables = (front.get("params") if isinstance(front, dict) else None, front, config.get("params"))
-    for table in (*tables, _folder_params(ctx)) if key else ():
+    own = (front.get("params") if isinstance(front, dict) else None, front)
+    for table in (*own, *_cascaded(ctx), config.get("params"), _folder_params(ctx)) if key else ():
         value = dotted(table, key)
         if value is not None:
             return scalar(value)
     return None
+
+
+def _cascaded(ctx: Context):
+    """What the page's sections cascade to it, nearest first, each entry's ``params`` then its
+    top level (Hugo puts a cascaded key that is no page field in ``.Params``: opentelemetry.io
+    versions its code samples with ``cascade: {vers: ...}`` on a language's ``_index.md``), then
+    the site configuration's. Only entries without a target: one with ``_target`` or ``target``
+    reaches some pages only, which is left to Hugo. Generated lazily: most lookups end in the
+    page's own front matter, and reading the sections is then not needed."""
+    config = ctx.config if isinstance(ctx.config, dict) else {}
+    for data in (*_section_front_matters(ctx), {"cascade": config.get("cascade")}):
+        cascade = data.get("cascade") if isinstance(data, dict) else None
+        for entry in cascade if isinstance(cascade, list) else [cascade]:
+            if isinstance(entry, dict) and "_target" not in entry and "target" not in entry:
+                yield entry.get("params")
+                yield entry
+
+
+def _section_front_matters(ctx: Context):
+    """The front matter of each ``_index.md`` from the page's folder up to its content root (the
+    page's own when it is one). Each is read once per page, through the page's context, so it is
+    a dependency (an absent one too: adding it changes what cascades) and its digest finds the
+    parsed data kept for the build."""
+    folder = ctx.folder
+    root = next((r for r in content_roots(ctx) if folder == r or folder.startswith(r + "/") or not r), None)
+    while root is not None:
+        index = posixpath.join(folder, "_index.md") if folder else "_index.md"
+        yield getattr(ctx, "front_matter", None) if index == ctx.repo_path else _front_matter_of(ctx, index)
+        if folder == root or not folder:
+            return
+        folder = posixpath.dirname(folder)
+
+
+def _front_matter_of(ctx: Context, path: str) -> dict | None:
+    deps = getattr(ctx, "deps", None)
+    sha = deps.get(path) if isinstance(deps, dict) else None
+    if sha == "missing":
+        return None
+    key = (__name__, "front matter", path, sha)
+    if sha is None or (data := ctx.reader.get(key)) is None:
+        found = ctx.read_data_with_sha(path)
+        if found is None:
+            return None
+        raw, sha = found
+        key = (__name__, "front matter", path, sha)
+        data = ctx.reader.once(key, lambda: split_front_matter(raw.decode("utf-8", "replace").replace("\r\n", "\n")).data or {})
+    return data if isinstance(data, dict) else None
 
 
 def _folder_params(ctx: Context) -> object:
