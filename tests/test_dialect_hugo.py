@@ -410,3 +410,49 @@ def test_param_reads_what_the_sections_cascade_nearest_first(tmp_path):
     assert ctx.deps["content/_index.md"] == "missing"  # adding one would change what cascades
     assert ctx._resolver.reads == 3  # each section's _index.md once (the absent one too), whatever the calls
     assert hugo.prepare("{{% param vers.otel %}}", page({"vers": {"otel": "own"}})) == "own"
+
+
+@pytest.mark.parametrize(
+    ("path", "rendered"),
+    [
+        ("_includes/note.md", False),
+        ("docs/lang/_includes/intro.md", False),
+        ("docs/lang/_includes/exporters/jaeger.md", False),
+        ("docs/lang/_includes/_index.md", False),
+        ("docs/lang/instrumentation.md", True),
+        ("docs/my_includes/x.md", True),  # the glob names the folder, not a suffix of its name
+        ("docs/lang/_includes/shown.md", True),  # its own build says it renders
+        ("blog/post.md", True),  # an entry that names a kind too reaches some pages only
+    ],
+)
+def test_the_site_configuration_cascade_hides_pages_its_target_path_glob_matches(tmp_path, path, rendered):
+    """opentelemetry.io's ``hugo.yaml`` cascades ``build`` render and list never to every
+    ``_includes`` folder (``target.path: '{,/**}/_includes{,/**}'``): snippets, never pages."""
+    from contextpull.dialects.api import Site
+    from contextpull.dialects.hugo import pages as hugo_pages
+    from contextpull.dialects.site_reader import open_site
+
+    (tmp_path / "config" / "_default").mkdir(parents=True)
+    (tmp_path / "config" / "_default" / "hugo.yaml").write_text(
+        "cascade:\n"
+        "  - build: { list: never, publishResources: false, render: never }\n"
+        "    target: { path: '{,/**}/_includes{,/**}' }\n"
+        "  - build: { list: never, render: never }\n"
+        "    target: { path: '/blog/**', kind: section }\n")
+    page = tmp_path / "content" / path
+    page.parent.mkdir(parents=True, exist_ok=True)
+    page.write_text("---\nbuild: {render: always}\n---\nShown.\n" if "shown" in path else "Text.\n")
+    site = Site("hugo", "config/_default/hugo.yaml", str(tmp_path / "content"), str(tmp_path))
+    why = hugo_pages.skip(path, open_site(site))
+    assert (why is None) == rendered
+    if not rendered:
+        assert why == "the site configuration cascades build render and list never to {,/**}/_includes{,/**}"
+
+
+def test_a_cascade_glob_of_many_braces_or_stars_is_bounded():
+    from contextpull.dialects.hugo import pages as hugo_pages
+
+    assert hugo_pages._alternatives("{a,b}" * 10) == []  # 1,024 spellings: none taken
+    assert hugo_pages._alternatives("{a,{b}}") == [] and hugo_pages._alternatives("a}") == []
+    glob = hugo_pages.compile_glob(hugo_pages._path_tokens("/**a" * 30 + "/b"))
+    assert not glob.match("/" + "a" * 5_000)

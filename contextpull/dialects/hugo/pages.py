@@ -3,7 +3,8 @@ read from its documentation: Hugo renders no page for content under a section wh
 ``_index.md`` cascades ``build: {render: never, list: never}`` (a headless branch bundle, such as
 a folder of snippets for the ``include`` shortcode; the cascade covers the section's own page
 unless its own ``build`` says otherwise), for a page whose own ``build`` says the same or which
-is a ``headless`` leaf bundle, nor for a content file inside a leaf bundle (a folder with an
+is a ``headless`` leaf bundle, for one the configuration's ``cascade`` reaches with the same
+``build`` through a ``target.path`` glob, nor for a content file inside a leaf bundle (a folder with an
 ``index.md``): that one is a resource of the bundle's page. Content that is not rendered but
 still listed (``list: local`` or ``always``, as the Hugo documentation's glossary terms) stays
 documents: a listing template shows its text on another page, and no template is ever run, so
@@ -14,8 +15,11 @@ from __future__ import annotations
 
 import os
 
+from ...scan.globmatch import Glob, compile_glob
 from ..pages.site_files import HEAD_LIMIT, decoded, docs_path, front_matter, front_matter_of, head, pages_folder, relative
 
+# Spellings of one cascade glob's brace groups; real ones have two to four.
+MAX_ALTERNATIVES = 64
 _CONTENT = (".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".html", ".htm", ".org", ".adoc", ".rst", ".ipynb")
 
 
@@ -42,6 +46,11 @@ def skip(path: str, reader, data: bytes | None = None) -> str | None:
         if headless and not own_section:
             return f"under {'/'.join(parts[:depth])}/, whose _index.md cascades build render and list never (a headless section)"
     own_build = own.get("build") if isinstance(own.get("build"), dict) else {}
+    if "render" not in own_build:
+        logical = "/" + "/".join(parts[:-1] if _stem(name) in ("index", "_index") else [*parts[:-1], _stem(name)])
+        for pattern, glob in _site_cascade_hidden(reader):
+            if glob.match(logical.lower()):
+                return f"the site configuration cascades build render and list never to {pattern}"
     if _stem(name) == "_index" and len(parts) > 1 and "render" not in own_build:
         folder = content + "/" + "/".join(parts[:-1])
         if _folder(reader, folder)[1]:
@@ -88,6 +97,64 @@ def _build_front_matter(reader, abspath: str, data: bytes | None = None) -> dict
     if "build" not in block and "headless" not in block:
         return {}
     return (front_matter(reader, abspath) if data is None else front_matter_of(text)) or {}
+
+
+def _site_cascade_hidden(reader) -> list[tuple[str, Glob]]:
+    """The ``target.path`` globs of the configuration's ``cascade`` entries that set ``build``
+    render and list never (opentelemetry.io's, for every ``_includes`` folder: ``{,/**}/_includes{,/**}``),
+    compiled once per build. An entry whose target also names a kind, language or environment
+    reaches some of those pages only and is left to Hugo."""
+    def compile_all() -> list[tuple[str, Glob]]:
+        cascade = reader.config.get("cascade")
+        found = []
+        for entry in cascade if isinstance(cascade, list) else [cascade]:
+            target = entry.get("target", entry.get("_target")) if isinstance(entry, dict) else None
+            if not (isinstance(target, dict) and set(target) == {"path"} and isinstance(target["path"], str)):
+                continue
+            if _hidden(entry.get("build")) or _hidden(entry.get("_build")):
+                found += [(target["path"], compile_glob(_path_tokens(alt)))
+                          for alt in _alternatives(target["path"].lower())]
+        return found
+
+    return reader.once((__name__, "site cascade"), compile_all)
+
+
+def _alternatives(pattern: str) -> list[str]:
+    """A glob's ``{a,b}`` groups spelled out, as Hugo's glob library reads them; a nested group,
+    one never closed, or more than ``MAX_ALTERNATIVES`` spellings give none: then no page is
+    taken for hidden by it."""
+    spelled = [""]
+    i = 0
+    while i < len(pattern):
+        if pattern[i] == "}":
+            return []
+        if pattern[i] != "{":
+            j = min((k for k in (pattern.find("{", i), pattern.find("}", i)) if k >= 0), default=len(pattern))
+            spelled = [s + pattern[i:j] for s in spelled]
+            i = j
+            continue
+        shut = pattern.find("}", i)
+        if shut < 0 or "{" in pattern[i + 1 : shut]:
+            return []
+        spelled = [s + choice for s in spelled for choice in pattern[i + 1 : shut].split(",")]
+        if len(spelled) > MAX_ALTERNATIVES:
+            return []
+        i = shut + 1
+    return spelled
+
+
+def _path_tokens(pattern: str) -> list:
+    """Hugo's path glob: ``*`` and ``?`` stay within a folder, ``**`` is any run."""
+    tokens: list = []
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**", i):
+            tokens.append(("anything",))
+            i += 2
+        else:
+            tokens.append(("star",) if pattern[i] == "*" else ("one",) if pattern[i] == "?" else ("lit", pattern[i]))
+            i += 1
+    return tokens
 
 
 def _stem(name: str) -> str:
