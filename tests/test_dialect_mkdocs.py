@@ -211,3 +211,14 @@ def test_a_heading_without_a_closing_label_list_has_no_label(line):
     ctx = _context()
     doc = mkdocs.finish(parse_markdown(mkdocs.prepare(line + "\n", ctx), "page"), ctx)
     assert doc.blocks[0].label is None
+
+
+def test_an_mdx_include_slice_it_cannot_read_is_named_and_a_hostile_line_reads_once():
+    ctx = _context()
+    source = "```python\n{!../../docs_src/first.py[ln:3]!}\n```\n\n{!../../docs_src/first.py[ln:.3-.10]!}\n"
+    out = mkdocs.prepare(source, ctx)
+    assert out.startswith("```python\nboat = harbour.Boat()\n```")
+    assert [(c, o, line) for c, o, line in ctx.outcomes() if c == "mdx include"] == [
+        ("mdx include", "resolved", 2), ("mdx include", "unresolved", 5)]
+    hostile = "{!" + "a" * 100_000 + " [ln:1" + " " * 100_000 + "\n" + "{!a{!" * 20_000
+    assert mkdocs.prepare(hostile, _context()) == hostile

@@ -38,7 +38,10 @@ _BLOCK = re.compile(r"^([ \t]*)(;*)-+8<-+[ \t]*$")
 _REGION = re.compile(r"^(.+?):([A-Za-z_][\w-]*)$")
 _RANGES = re.compile(r"^(.+?)(:-?\d*(?::-?\d*)?(?:,-?\d*(?::-?\d*)?)*)$")
 _WORD = re.compile(r"\w")
-_MDX_INCLUDE = re.compile(r"\{!>?\s*([^!\s]+?)\s*!\}")
+# {! path !}, with mdx_include's optional parts: a recursion mark (+ or -) and > before the path,
+# a line slice [ln:...] and an encoding (| utf-8) after it. The path's characters exclude every
+# character that may follow it, so a failed match gives back one character at a time, once.
+_MDX_INCLUDE = re.compile(r"\{![+-]?>?\s*([^!\s|\[]+)(?:\s*\[ln:([^\]\s]*)\])?\s*(?:\|[^!]*)?!\}")
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.I)
 
 SNIPPET = "snippet"
@@ -263,5 +266,39 @@ def expand_variants(lines: Lines, ctx: Context) -> Lines:
 
 
 def _mdx_include(ctx: Context, m: re.Match, line: int) -> str:
+    groups = _slice_groups(m.group(2)) if m.group(2) is not None else None
+    if m.group(2) is not None and groups is None:
+        ctx.note(MDX_INCLUDE, "unresolved", line, f"[ln:{m.group(2)}]: only whole lines in order (1-5, 7, 9-, e) are read; kept as written")
+        return m.group(0)
     inc = ctx.include(m.group(1), base=config_folder(ctx), line=line, construct=MDX_INCLUDE)
-    return m.group(0) if inc is None else whole(inc.text)
+    if inc is None:
+        return m.group(0)
+    if not groups:
+        return whole(inc.text)
+    # mdx_include's default line_slice_separator: two empty lines between the parts
+    return "\n\n\n".join(lines_between(inc.text, start, end) for start, end in groups)
+
+
+def _slice_groups(spec: str) -> list[tuple[int, int | None]] | None:
+    """mdx_include's ``[ln:...]`` line slice as (first, last) line pairs, 1-based and inclusive
+    (last None: to the end): ``3``, ``1-7``, ``9-``, ``e`` (the last line), joined by ``,``.
+    None for what its slicer reads and this does not: columns (``1.2-3.4``) and reversed runs
+    (``6-2``, ``-3``)."""
+    groups: list[tuple[int, int | None]] = []
+    for piece in spec.split(","):
+        start, dash, end = piece.partition("-")
+        if piece == "e":
+            groups.append((-1, -1))
+            continue
+        if not start.isdigit() or int(start) == 0:
+            return None
+        first = int(start)
+        if not dash:
+            groups.append((first, first))
+        elif end in ("", "e"):
+            groups.append((first, None))
+        elif end.isdigit() and int(end) >= first:
+            groups.append((first, int(end)))
+        else:
+            return None
+    return groups
