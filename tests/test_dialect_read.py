@@ -186,6 +186,11 @@ def make(tmp_path, files):
         ({"mkdocs.yml": "INHERIT: mkdocs-base.yml\n", "mkdocs-base.yml": "", "mkdocs-pdf.yml": "INHERIT: mkdocs-base.yml\n",
           "docs/a.md": "a"}, "docs", "mkdocs", "mkdocs.yml"),
         ({"mkdocs-base.json": "{}", "docs/a.md": "a"}, "docs", "plain", None),
+        # Zensical's own configuration, and a YAML file of its name a site gives it with -f;
+        # beside mkdocs.yml, mkdocs.yml
+        ({"zensical.toml": "[project]\nsite_name = 'x'\n", "docs/a.md": "a"}, "docs", "mkdocs", "zensical.toml"),
+        ({"zensical.yml": "site_name: x\n", "docs/a.md": "a"}, "docs", "mkdocs", "zensical.yml"),
+        ({"zensical.toml": "", "mkdocs.yml": "", "docs/a.md": "a"}, "docs", "mkdocs", "mkdocs.yml"),
         # specific names before shared ones in one folder
         ({"docs/_config.yml": "", "docs/mkdocs.yml": "", "docs/a.md": "a"}, "docs", "mkdocs", "docs/mkdocs.yml"),
     ],
@@ -343,3 +348,23 @@ def test_deeply_nested_yaml_is_refused_quickly(text):
     with pytest.raises(DataError):
         load_yaml(text)
     assert time.perf_counter() - started < 5
+
+
+def test_a_zensical_site_reads_as_mkdocs_with_its_project_table(tmp_path):
+    """Zensical keeps mkdocs' settings under ``[project]`` and lets a table name an extension
+    without quotes (``[project.markdown_extensions.pymdownx.snippets]``), which it reads as
+    ``pymdownx.snippets``: the snippet is expanded from the base path that table gives."""
+    from site_build import SECTIONS, build_json, store_rows, write_site
+
+    files = {
+        "zensical.toml": ('[project]\nsite_name = "Harbour"\ndocs_dir = "pages"\n\n'
+                          "[project.markdown_extensions.admonition]\n"
+                          '[project.markdown_extensions.pymdownx.snippets]\nbase_path = ["parts"]\n'),
+        "parts/tide.md": "High tide at six.\n",
+        "pages/index.md": '# Tides\n\n!!! note "Check"\n    --8<-- "tide.md"\n',
+    }
+    root = write_site(tmp_path / "site", files)
+    report = build_json(root / "pages", tmp_path / "out")
+    assert (report["dialect"]["name"], report["dialect"]["config_file"]) == ("mkdocs", "zensical.toml")
+    (text,) = [t for _, _, t in store_rows(tmp_path / "out" / "store.sqlite", SECTIONS)]
+    assert text == "# Tides\n\nCheck: High tide at six."

@@ -262,4 +262,7 @@ def read_config(site: Site, raw: bytes | OSError | None) -> tuple[dict, str | No
         return {}, None
     if not isinstance(data, dict):
         return {}, f"{config_file} is a {type(data).__name__}, not a mapping"
+    table = dict(dialect(site.dialect).config_tables).get(name) if site.dialect in NAMES else None
+    if table is not None and isinstance(data.get(table), dict):
+        return data[table], None
     return data, None

@@ -46,6 +46,9 @@ class Dialect:
     # folder where none of ``config_files`` is; ``detect.split_config`` says which file is picked.
     split_configs: tuple[str, ...] = ()
     inherits: str = ""
+    # (file, table): a configuration file whose settings sit in one table of it (Zensical's
+    # ``zensical.toml`` keeps mkdocs' settings under ``[project]``).
+    config_tables: tuple[tuple[str, str], ...] = ()
     # Whether its ``.md`` pages carry JSX, so they go through the MDX rules as ``.mdx`` files do
     # (Docusaurus: the generator, not the extension, decides).
     markdown_is_mdx: bool = False
@@ -82,9 +85,13 @@ class Dialect:
 
 DIALECTS = (
     Dialect(
-        "mkdocs", ("mkdocs.yml", "mkdocs.yaml"), "mkdocs.dialect", api_reference=True, html_titles=True,
+        # Zensical (Material for MkDocs' successor) builds the same pages from ``mkdocs.yml`` or
+        # its own ``zensical.toml``; a site may give it a YAML file of that name (``-f``).
+        "mkdocs", ("mkdocs.yml", "mkdocs.yaml", "zensical.toml", "zensical.yml", "zensical.yaml"), "mkdocs.dialect",
+        api_reference=True, html_titles=True,
         api_plugins=("mkdocstrings",), api_lines=rb"(?m)^[ \t]*:::[ \t]+[A-Za-z_]",
         split_configs=("mkdocs-*.yml", "mkdocs-*.yaml"), inherits="INHERIT",
+        config_tables=(("zensical.toml", "project"),),
     ),
     Dialect(
         "docusaurus",

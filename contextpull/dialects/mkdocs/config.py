@@ -74,6 +74,8 @@ def site_config(ctx: Context, *, report: bool = True) -> dict:
         child = {k: v for k, v in config.items() if k != "INHERIT"}
         config = _merge(parent, child)
         folder = posixpath.dirname(path)
+    if isinstance(config.get("markdown_extensions"), dict):
+        config = {**config, "markdown_extensions": _hoisted(config["markdown_extensions"])}
     return config
 
 
@@ -81,6 +83,27 @@ def extension_options(config: dict, name: str) -> dict | None:
     """The options of Markdown extension ``name`` ({} when enabled without options), or None
     when it is not enabled."""
     return listed_options(config, "markdown_extensions", name)
+
+
+def _hoisted(extensions: dict) -> dict:
+    """A ``markdown_extensions`` mapping with Zensical's unquoted names spelled out: in
+    ``zensical.toml`` ``[project.markdown_extensions.pymdownx.snippets]`` nests ``snippets``
+    under ``pymdownx``, and Zensical reads it as ``pymdownx.snippets`` (``pymdownx.blocks.*``
+    and ``zensical.extensions.*`` one level deeper), as its own configuration loader does."""
+    if not any(isinstance(extensions.get(k), dict) for k in _NAMESPACES):
+        return extensions
+    out = {k: v for k, v in extensions.items() if not (k in _NAMESPACES and isinstance(v, dict))}
+    for space, deeper in _NAMESPACES.items():
+        for ext, options in (extensions.get(space) or {}).items() if isinstance(extensions.get(space), dict) else ():
+            if ext == deeper and isinstance(options, dict):
+                out.update({f"{space}.{ext}.{k}": v for k, v in options.items()})
+            else:
+                out[f"{space}.{ext}"] = options
+    return out
+
+
+# namespace -> the one extension name below it that nests once more
+_NAMESPACES = {"pymdownx": "blocks", "zensical": "extensions"}
 
 
 def listed_options(config: dict, setting: str, name: str) -> dict | None:
