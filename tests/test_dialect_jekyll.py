@@ -208,3 +208,21 @@ def test_a_front_matter_title_with_entities_reads_as_the_page_shows_it(tmp_path)
                                               "docs/como.md": page})
         build_json(root / "docs", tmp_path / f"out-{config}")
         assert [list(r[:2]) for r in store_rows(tmp_path / f"out-{config}" / "store.sqlite", DOCUMENTS)] == [["como.md", title]]
+
+
+def test_a_release_post_finds_its_release_in_a_data_list(tmp_path):
+    """www.ruby-lang.org's release posts: ``{% assign release = site.data.releases | where:
+    "version", "3.2.0-rc1" | first %}`` then ``{{ release.sha256.gz }}``. ``where`` compares as
+    Jekyll does, as strings (``version: 2.7`` is a float in YAML, "2.7" on the page)."""
+    releases = ("- version: 3.2.0-rc1\n  url: {gz: https://x.test/ruby-3.2.0-rc1.tar.gz}\n  sha256: {gz: abc123}\n"
+                "- version: 2.7\n  url: {gz: https://x.test/ruby-2.7.tar.gz}\n")
+    ctx = _tag_site(tmp_path, files={"_data/releases.yml": releases})
+    source = ('{% assign release = site.data.releases | where: "version", "3.2.0-rc1" | first %}\n'
+              "Ruby {{ release.version }}: <{{ release.url.gz }}>, sha256 {{ release.sha256.gz }}.\n"
+              '{% assign old = site.data.releases | where: "version", "2.7" | last %}'
+              "Then {{ old.url.gz }}; {{ site.data.releases | size }} releases.\n"
+              '{% assign none = site.data.releases | where: "version", "9.9" | first %}[{{ none.version }}]\n')
+    assert jekyll.prepare(source, ctx).strip("\n") == (
+        "Ruby 3.2.0-rc1: <https://x.test/ruby-3.2.0-rc1.tar.gz>, sha256 abc123.\n"
+        "Then https://x.test/ruby-2.7.tar.gz; 2 releases.\n[]")
+    assert [(n.outcome, n.detail) for n in ctx.notes if n.outcome == "unresolved"] == [("unresolved", "none.version")]

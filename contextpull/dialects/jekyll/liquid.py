@@ -253,6 +253,8 @@ def _filter(name: str, value: object, args: list, scope: Scope) -> object:
         return (args[0] if args else "") if value in (None, "", False, [], {}) else value
     if value is None:
         return None
+    if isinstance(value, list) and name in _LIST_FILTERS:
+        return _LIST_FILTERS[name](value, args)
     text = value if isinstance(value, str) else None
     first = "" if not args or args[0] is None else str(args[0])
     if name in ("relative_url", "absolute_url") and text is not None:
@@ -274,6 +276,30 @@ def _filter(name: str, value: object, args: list, scope: Scope) -> object:
         "remove": lambda: text.replace(first, ""),
     }
     return simple[name]() if name in simple else value
+
+
+def _where(items: list, args: list) -> list:
+    """Jekyll's ``where: "key", "value"``: the items whose ``key`` reads as ``value`` (Jekyll
+    compares them as strings: ``version: 2.7`` is found by "2.7")."""
+    if len(args) < 2 or args[0] is None:
+        return []
+    key, wanted = str(args[0]), "" if args[1] is None else str(args[1])
+    return [item for item in items if isinstance(item, dict) and _text(item.get(key)) == wanted]
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)
+
+
+# What a release page asks of a data list: ``site.data.releases | where: "version", "3.2.0" | first``.
+_LIST_FILTERS = {
+    "where": _where,
+    "first": lambda items, args: items[0] if items else None,
+    "last": lambda items, args: items[-1] if items else None,
+    "size": lambda items, args: str(len(items)),
+}
 
 
 def strip_html(text: str) -> str:
