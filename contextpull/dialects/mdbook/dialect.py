@@ -7,6 +7,9 @@ are hidden, ``##`` shows one ``#``; HTML comments and tags go, their text stays.
 preprocessor) becomes what its figure shows: ``Filename: src/main.rs`` above the code and
 ``Listing 2-1: ...`` below it.
 
+mdBook (0.5 on) renders GitHub-style callouts, ``> [!NOTE]``, as titled boxes: the shared
+``callouts`` step reads them.
+
 ``nav_title`` gives a chapter that shows no H1 the name ``SUMMARY.md`` shows for it in the
 navigation (many chapters begin at ``##`` and would otherwise be titled with their file stem or
 a subheading; a chapter's own H1 is what its reader sees, so it stays: the shared rule,
@@ -25,6 +28,7 @@ from ..api import Context
 from ..site_reader import SiteReader
 from ...system.bounded_read import CONFIG_FILE_LIMIT
 from . import pages
+from ..syntax.callouts import callouts
 from ..syntax.markup import html_to_text, strip_heading_attributes, strip_html_comments
 from ..syntax.fences import open_fence, split_code
 from ..syntax.line_map import numbered
@@ -122,7 +126,7 @@ def prepare(text: str, ctx: Context) -> str:
     line in the expanded text, which is the source line until the first multi-line include."""
     if "{{" in text:
         _unknown_directives(text, ctx)
-    return _page(expand_links(text, ctx, ctx.folder), ctx)
+    return callouts(_page(expand_links(text, ctx, ctx.folder), ctx), ctx)
 
 
 # mdBook's own directives (its links preprocessor's); any other ``{{#name}}`` is left as written.
