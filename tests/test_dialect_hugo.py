@@ -409,7 +409,9 @@ def test_param_reads_what_the_sections_cascade_nearest_first(tmp_path):
     assert {"content/docs/_index.md", "content/docs/java/_index.md"} <= read(ctx)
     assert ctx.deps["content/_index.md"] == "missing"  # adding one would change what cascades
     assert ctx._resolver.reads == 3  # each section's _index.md once (the absent one too), whatever the calls
-    assert hugo.prepare("{{% param vers.otel %}}", page({"vers": {"otel": "own"}})) == "own"
+    own = page({"vers": {"otel": "own"}})
+    assert hugo.prepare("{{% param vers.otel %}}", own) == "own"
+    assert not [path for path in own.deps if path.endswith("_index.md")]  # no section read for it
 
 
 @pytest.mark.parametrize(

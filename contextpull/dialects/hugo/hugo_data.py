@@ -9,6 +9,7 @@ enough to print, whatever aliases its YAML uses.
 
 from __future__ import annotations
 
+import itertools
 import os
 import posixpath
 
@@ -193,8 +194,11 @@ def param(ctx: Context, key: str) -> str | None:
     keys are case-insensitive."""
     front = getattr(ctx, "front_matter", None) or {}
     config = ctx.config if isinstance(ctx.config, dict) else {}
+    if not key:
+        return None
     own = (front.get("params") if isinstance(front, dict) else None, front)
-    for table in (*own, *_cascaded(ctx), config.get("params"), _folder_params(ctx)) if key else ():
+    site = (config.get("params"), _folder_params(ctx))
+    for table in itertools.chain(own, _cascaded(ctx), site):  # the sections are read only when asked
         value = dotted(table, key)
         if value is not None:
             return scalar(value)
