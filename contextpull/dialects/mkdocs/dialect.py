@@ -114,12 +114,25 @@ def _inline_pass(lines: list[tuple[int, str]], ctx: Context) -> list[str]:
             continue
         fence = open_fence(text) if ("`" in text or "~" in text) else None  # the test inline: most lines
         if fence is not None:
-            out.append(text)
+            out.append(_fence_opener(fence, origin, ctx) if fence.info.lstrip().startswith("{") else text)
             continue
         if "<!--" in text:
             ctx.note("html comment", "converted", origin)
         out.append(_inline(text, origin, ctx))
     return out
+
+
+def _fence_opener(fence, origin: int, ctx: Context) -> str:
+    """A fence whose info string is an attr_list (superfences': ```` ```{ .python .annotate
+    hl_lines="3" title="app.py" } ````) as the language the page highlights it in, with its
+    ``title``, which the page shows above the code; the other options only style it."""
+    found = attributes.read(fence.info.lstrip(), 0, words=True)
+    if found is None:
+        return fence.lead + fence.marker + fence.info
+    ctx.note(ATTR_LIST, "converted", origin)
+    lang = found.classes[0] if found.classes else ""
+    title = found.pairs.get("title", "")
+    return fence.lead + fence.marker + lang + (f' title="{title}"' if title else "")
 
 
 def prepare(text: str, ctx: Context) -> str:
