@@ -191,6 +191,17 @@ def make(tmp_path, files):
         ({"zensical.toml": "[project]\nsite_name = 'x'\n", "docs/a.md": "a"}, "docs", "mkdocs", "zensical.toml"),
         ({"zensical.yml": "site_name: x\n", "docs/a.md": "a"}, "docs", "mkdocs", "zensical.yml"),
         ({"zensical.toml": "", "mkdocs.yml": "", "docs/a.md": "a"}, "docs", "mkdocs", "mkdocs.yml"),
+        # a nearer configuration whose docs_dir puts its pages elsewhere (a stale copy) gives way
+        # to one of the same generator farther up that builds DOCS; none such: it is kept
+        ({"zensical.yml": "docs_dir: docs/src/markdown\n", "docs/src/zensical.yml": "docs_dir: docs/src/markdown\n",
+          "docs/src/markdown/a.md": "a"}, "docs/src/markdown", "mkdocs", "zensical.yml"),
+        ({"mkdocs.yml": "docs_dir: other\n", "site/mkdocs.yml": "docs_dir: elsewhere\n", "site/docs/a.md": "a"},
+         "site/docs", "mkdocs", "site/mkdocs.yml"),
+        ({"mkdocs.yml": "docs_dir: site/docs\n", "site/mkdocs.yml": "INHERIT: ../mkdocs.yml\n", "site/docs/a.md": "a"},
+         "site/docs", "mkdocs", "site/mkdocs.yml"),  # docs_dir left to the parent: cannot be told
+        ({"book.toml": "", "site/mkdocs.yml": "docs_dir: elsewhere\n", "site/docs/a.md": "a"},
+         "site/docs", "mkdocs", "site/mkdocs.yml"),  # only a file of the same generator takes over
+        ({"mkdocs.yml": "site_name: x\n", "docs/guide/a.md": "a"}, "docs/guide", "mkdocs", "mkdocs.yml"),
         # specific names before shared ones in one folder
         ({"docs/_config.yml": "", "docs/mkdocs.yml": "", "docs/a.md": "a"}, "docs", "mkdocs", "docs/mkdocs.yml"),
     ],

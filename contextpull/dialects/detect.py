@@ -13,7 +13,8 @@ beside a ``content/`` folder. Two keep it below: Hugo's configuration folder
 and build folders (``DOCS/source/conf.py``). A ``_config.yml`` beside a ``_toc.yml`` is a Jupyter
 Book (MyST Markdown and notebooks on Sphinx), read as ``sphinx``. GitBook's ``.gitbook.yaml``, a
 sync setting often left behind, counts only when no other generator's file is found anywhere
-(the row's ``fallback``). No file found: ``plain``, exactly
+(the row's ``fallback``). A file whose own settings build pages elsewhere (a row's ``serves``:
+mkdocs' ``docs_dir``) gives way to one of its generator farther up that builds DOCS. No file found: ``plain``, exactly
 today's reading, except that a ``.md`` page showing MDX's own syntax is read as MDX
 (``Site.guess_mdx``, ``mdx.evidence``).
 
@@ -116,7 +117,7 @@ def _search(docs: Path, root: Path, names: set[str] | None, wanted: list, door: 
                 if is_file(path) and _confirmed(d, door, folder):
                     other = next((o for f, o in d.yields_to if is_file(folder / f)), None)
                     if other is None:
-                        return d.name, path
+                        return d.name, _serving(d, door, path, docs, root)
                     if names is None or other in names:
                         return other, path
         for d in wanted:
@@ -140,6 +141,30 @@ def _search(docs: Path, root: Path, names: set[str] | None, wanted: list, door: 
                 if is_file(path):
                     return d.name, path
     return None
+
+
+def _serving(d, door: SiteDoor, path: Path, docs: Path, root: Path) -> Path:
+    """``path``, unless the row's ``serves`` function says its settings build pages elsewhere
+    and a file of the row farther up builds DOCS: then that one (pymdown-extensions keeps a
+    stale copy of its root ``zensical.yml`` in ``docs/src``, whose ``docs_dir`` names no folder
+    from there). None building DOCS: ``path``, as before."""
+    if not d.serves or _call(d.serves, door, path, docs) is not False:
+        return path
+    for folder in _folders(docs, root):
+        if folder == path.parent or path.parent in folder.parents:
+            continue  # at or below the file passed over
+        for file_name in d.config_files:
+            farther = folder / file_name
+            if door.is_file(str(farther)) and _confirmed(d, door, folder) and _call(d.serves, door, farther, docs):
+                return farther
+    return path
+
+
+def _call(spec: str, *args):
+    import importlib
+
+    module, _, function = spec.partition(":")
+    return getattr(importlib.import_module(f"{__package__}.{module}"), function)(*args)
 
 
 def _confirmed(d, door: SiteDoor, folder: Path) -> bool:

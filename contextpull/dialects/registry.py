@@ -77,6 +77,11 @@ class Dialect:
     # called with (door, folder), says the folder holds the generator's own layout (Nextra's
     # ``_meta`` files, ``app/**/page.mdx``). It looks at names and reads files as data only.
     confirm: str = ""
+    # A function like ``confirm``, called with (door, configuration file, DOCS), that says
+    # False when the file's own settings put its pages elsewhere (mkdocs' ``docs_dir``): a
+    # stale copy of a configuration nearer DOCS is then passed over for one farther up, of the
+    # same generator, that does build DOCS, and kept when none does.
+    serves: str = ""
     # Document kinds (``parsing.parse.KINDS``) only this generator's pages are written in, read
     # on its sites alone (``reads_kind``): Markdoc's ``.mdoc`` means something only where an
     # Astro site's Markdoc integration renders it; elsewhere it is a named skip.
@@ -91,7 +96,7 @@ DIALECTS = (
         api_reference=True, html_titles=True,
         api_plugins=("mkdocstrings",), api_lines=rb"(?m)^[ \t]*:::[ \t]+[A-Za-z_]",
         split_configs=("mkdocs-*.yml", "mkdocs-*.yaml"), inherits="INHERIT",
-        config_tables=(("zensical.toml", "project"),),
+        config_tables=(("zensical.toml", "project"),), serves="mkdocs.config:builds_docs",
     ),
     Dialect(
         "docusaurus",

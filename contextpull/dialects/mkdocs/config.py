@@ -79,6 +79,30 @@ def site_config(ctx: Context, *, report: bool = True) -> dict:
     return config
 
 
+def builds_docs(door, path, docs) -> bool | None:
+    """Whether the configuration file ``path`` builds the pages in ``docs`` (detection's
+    ``serves``): its ``docs_dir`` (default ``docs``), from the file's folder, is ``docs`` or
+    holds it. None when it cannot be told (unreadable, or ``docs_dir`` left to an ``INHERIT``
+    parent); only a False passes the file over."""
+    import os
+
+    from ...system.bounded_read import CONFIG_FILE_LIMIT
+    from ..data.files import load_toml
+
+    try:
+        text = door.read(str(path), CONFIG_FILE_LIMIT).decode("utf-8-sig", "replace")
+        data = load_toml(text).get("project") if str(path).endswith(".toml") else load_yaml(text)
+    except (OSError, DataError, ValueError):
+        return None
+    if not isinstance(data, dict) or ("docs_dir" not in data and "INHERIT" in data):
+        return None
+    folder = data.get("docs_dir", "docs")
+    if not isinstance(folder, str):
+        return None
+    pages = os.path.realpath(os.path.join(os.path.dirname(str(path)), folder))
+    return pages == str(docs) or str(docs).startswith(pages.rstrip(os.sep) + os.sep)
+
+
 def extension_options(config: dict, name: str) -> dict | None:
     """The options of Markdown extension ``name`` ({} when enabled without options), or None
     when it is not enabled."""
