@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from .search import dense, ranking
+from .search import dense, passes, ranking
 from .grep import literal as literal_grep
 from .grep import regex as regex_grep
 from .errors import ContextPullError, OpsError, ToolError  # noqa: F401 - OpsError: the tool error's library name
@@ -59,10 +59,6 @@ def tokenize(text: str) -> list[str]:
     exactly as the store's FTS index does.
     """
     return query_tokens(text)
-
-
-def _fts_string(token: str) -> str:
-    return '"' + token.replace('"', '""') + '"'
 
 
 @dataclass(frozen=True)
@@ -231,35 +227,8 @@ class Ops:
             return Ranking((), {}, {}, "lexical", HINT_NO_WORDS)
         query_vector = self._query_vector(query, hints) if mode == "hybrid" else None
 
-        passes = []
-        if len(tokens) >= 2:
-            passes.append(_fts_string(" ".join(tokens)))
-            passes.append(" AND ".join(_fts_string(t) for t in tokens))
-        passes.append(" OR ".join(_fts_string(t) for t in tokens))
-
-        found: dict[str, tuple[int, float, str]] = {}  # id -> (fts rowid, bm25, the pass query)
         scope = ranking.Scope(self._db, self._docs_sql(where), params) if where else None
-
-        def run(fts_query: str) -> list[tuple[str, int, float]]:
-            if scope is not None:
-                return ranking.filtered(self._db, fts_query, scope, limit)
-            return ranking.unfiltered(self._db, fts_query, limit)
-
-        asked: dict[str, list[tuple[str, int, float]]] = {}
-        if len(passes) == 3:
-            # A section holding the words as a phrase holds each of them: the AND pass is asked
-            # first, and when no section holds every word the phrase pass, empty too, is not
-            # asked (a mounted store is spared one query of its three).
-            asked[passes[1]] = run(passes[1])
-            if not asked[passes[1]]:
-                passes = passes[2:]
-        for fts_query in passes:
-            ranked = asked[fts_query] if fts_query in asked else run(fts_query)
-            for sid, rowid, rank in ranked:
-                if sid not in found:
-                    found[sid] = (rowid, rank, fts_query)
-            if len(found) >= limit:
-                break
+        found = passes.lexical(self._db, tokens, scope, limit)
         ids = list(found)[:limit]
         scores = {sid: round(-found[sid][1], 2) + 0.0 for sid in ids}  # + 0.0 turns -0.0 into 0.0
         result_mode = "lexical"
