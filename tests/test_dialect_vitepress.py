@@ -219,6 +219,42 @@ def test_src_dir_moves_the_source_root_and_at_paths(tmp_path):
     assert "src/code/x.py" in ctx.deps
 
 
+def test_a_plugin_option_named_src_dir_is_not_the_source_root(tmp_path):
+    # VueUse (packages/.vitepress/config.ts): the PWA plugin's srcDir, nested in ``pwa: {}``,
+    # was read as the site's, and every page of the site was skipped as outside it.
+    config = """import { withPwa } from '@vite-pwa/vitepress'
+export default withPwa(defineConfig({
+  title: 'Site',
+  themeConfig: { nav: [{ text: 'Guide', link: '/guide/' }] },
+  pwa: {
+    outDir: resolve(__dirname, 'dist'),
+    srcDir: '.vitepress/',
+    manifest: { srcExclude: ['**'], icons: [{ src: '/a.png' }] },
+  },
+  srcExclude: ['drafts/**'],
+}))
+"""
+    root = write_site(tmp_path / "repo", {CONFIG: config, "docs/guide/index.md": "# Guide\n", "docs/drafts/d.md": "# D\n"})
+    reader = open_site(detect_site(root / "docs"))
+    assert reader.src_folder == "docs"
+    assert reader.skip("guide/index.md") is None  # paths are the build's, relative to DOCS
+    assert reader.skip("drafts/d.md") == "docs/.vitepress/config.ts srcExclude: drafts/**"
+
+
+def test_property_objects_are_found_in_one_pass_over_hostile_text():
+    import time
+
+    from contextpull.dialects.data.js_literal import property_objects
+
+    text = "export default { srcDir: 'a', vite: { b: { c: '}' } }, d: `{`, /* e: { */ f: {} }"
+    assert [text[a:b] for a, b in property_objects(text)] == ["{ b: { c: '}' } }", "{}"]
+    assert property_objects("x = { a: { b: 1") == [(9, 15)]
+    for hostile in ("{" * MB, ":{" * (MB // 2), "a:{}" * (MB // 4), "/*a" * (MB // 3), "'" * MB, "`\\" * (MB // 2)):
+        started = time.process_time()
+        property_objects(hostile)
+        assert time.process_time() - started < 2.0
+
+
 def test_regions_in_every_comment_style_nested_and_unnamed_ends():
     lines = [
         "// #region a", "one", "# region b", "two", "# endregion", "/* #region a */", "three",

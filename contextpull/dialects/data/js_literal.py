@@ -1,7 +1,9 @@
 """JavaScript literals and JSONC read as data, never run (issue 35, "each mechanism exists
 once"): the one reader behind Nextra's ``_meta.{js,ts}`` default export (``nextra.meta``), a
 component's ``items={[...]}`` (``nextra.components``) and the ``tsconfig.json``/``jsconfig.json``
-a site's import aliases come from (``mdx.import_paths``; JSON with comments and trailing commas).
+a site's import aliases come from (``mdx.import_paths``; JSON with comments and trailing commas); and where a module's nested
+objects are (``property_objects``), so that a VitePress setting is found as the configuration's
+own key and not a plugin's option of the same name (``vitepress.site_config``).
 
 The scanner reads one literal with a stack of open brackets, one pass, each character looked at
 a bounded number of times, nested at most ``MAX_DEPTH`` deep: keys are names, strings or
@@ -73,6 +75,41 @@ def jsonc(text: str) -> object:
     if space_end(text, end) != len(text):
         raise LiteralError(f"unexpected {text[end:end + 10]!r} after the value")
     return value
+
+
+# One token of a module's text for ``property_objects``: a string, template or comment (each may
+# run unclosed to the end, so no token is ever tried twice), a brace, a run of other code.
+_MODULE_TOKEN = re.compile(r"""'(?:[^'\\\n]|\\.)*'?|"(?:[^"\\\n]|\\.)*"?|`(?:[^`\\]|\\.)*`?"""
+                           r"""|//[^\n]*|/\*[\s\S]*?(?:\*/|\Z)|[{}]|\s+|[^\s'"`/{}]+|/""")
+
+
+def property_objects(text: str) -> list[tuple[int, int]]:
+    """The spans of the outermost object literals in a module's ``text`` that are a property's
+    value (``pwa: { srcDir: '.vitepress/' }``), in order: a setting found by a search of the text
+    belongs to the configuration only outside them, where the key is the configuration's own
+    and not a plugin's option of the same name. One pass; an object never closed runs to the end."""
+    spans: list[tuple[int, int]] = []
+    stack: list[bool] = []  # per open brace: is it, or an object around it, a property's value
+    start = 0
+    last = ""  # the last character of code before this token (comments and blanks left out)
+    for m in _MODULE_TOKEN.finditer(text):
+        token = m.group()
+        inside = bool(stack) and stack[-1]
+        if token == "{":
+            if last == ":" and not inside:
+                start = m.start()
+            stack.append(inside or last == ":")
+        elif token == "}":
+            if inside and not (len(stack) > 1 and stack[-2]):
+                spans.append((start, m.end()))
+            if stack:
+                stack.pop()
+        elif token.isspace() or token.startswith(("//", "/*")):
+            continue
+        last = token[-1]
+    if stack and stack[-1]:
+        spans.append((start, len(text)))
+    return spans
 
 
 class _Scanner:

@@ -15,7 +15,9 @@ found by a search of the text that reads every character one way.
 
 A configuration split over modules it imports from beside it (``./shared``) is read with them,
 for what a page shows (``Reader.page_settings``); what decides which files are pages (``srcDir``,
-``srcExclude``) is read from the configuration file itself.
+``srcExclude``) is read from the configuration file itself, and only where the key is the
+configuration's own: outside every object that is a property's value (a plugin's ``pwa: {
+srcDir }``; ``data.js_literal.property_objects``).
 
 A setting that is present but not a literal (computed, a variable, a spread) is not read, and
 says so (``problems``): the build reads the site with the default, and the report names it.
@@ -26,6 +28,8 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import dataclass, field
+
+from ..data.js_literal import property_objects
 
 _STRING = r"""(?:'([^'\\\n]*)'|"([^"\\\n]*)"|`([^`\\$\n]*)`)"""
 _SRC_DIR = re.compile(r"\bsrcDir[ \t]*:[ \t]*")
@@ -69,7 +73,8 @@ def read(text: str, name: str) -> SiteConfig:
     if _EXPORT.search(text) is None:
         config.problems.append(f"{name} exports no configuration (no export default, module.exports "
                                "or defineConfig): the site is read with VitePress's defaults")
-    m = _SRC_DIR.search(text)
+    nested = property_objects(text)
+    m = _own_setting(_SRC_DIR, text, nested)
     if m is not None:
         lit = _LITERAL.match(text, m.end())
         if lit is None:
@@ -80,7 +85,7 @@ def read(text: str, name: str) -> SiteConfig:
                 config.problems.append(f"{name}: srcDir {_value(lit)!r} leaves the project: the project root is read")
             else:
                 config.src_dir = src
-    m = _EXCLUDE.search(text)
+    m = _own_setting(_EXCLUDE, text, nested)
     if m is not None:
         config.src_exclude = _exclude_list(text, m.end(), name, config.problems)
     left, right = _LEFT.search(text), _RIGHT.search(text)
@@ -97,6 +102,20 @@ def read(text: str, name: str) -> SiteConfig:
             if key is not None and title.strip():
                 config.nav_titles.setdefault(key, " ".join(title.split()))
     return config
+
+
+def _own_setting(pattern: re.Pattern[str], text: str, nested: list[tuple[int, int]]) -> re.Match | None:
+    """The first ``pattern`` key outside every object that is a property's value (``nested``):
+    VueUse's ``pwa: { srcDir: '.vitepress/' }`` is the service worker's folder, not the source
+    root, and reading it as one left the whole site outside its source root."""
+    spans = iter(nested)
+    span = next(spans, None)
+    for m in pattern.finditer(text):
+        while span is not None and span[1] <= m.start():
+            span = next(spans, None)
+        if span is None or m.start() < span[0]:
+            return m
+    return None
 
 
 def local_imports(text: str) -> list[str]:
