@@ -316,3 +316,85 @@ def test_a_markdown_partial_of_an_mdx_page_is_read_as_markdown(tmp_path):
     with sqlite3.connect(tmp_path / "out" / "store.sqlite") as db:
         (text,) = db.execute("SELECT group_concat(text, '\n') FROM sections").fetchone()
     assert "{value} and bold" in text
+
+
+COMMAND_TABS = """---
+import { Tabs, TabItem, Code } from '@astrojs/starlight/components';
+interface Props { npm?: string; yarn?: string; cargo?: string }
+const { npm, yarn, cargo } = Astro.props;
+---
+
+<Tabs syncKey="cmd">
+  {npm && (<TabItem label="npm"><Code code={npm} lang="sh" frame="none" /></TabItem>)}
+  {yarn && (
+    <TabItem label="yarn">
+      <Code code={yarn} lang="sh" theme="css-variables" />
+    </TabItem>
+  )}
+  {cargo && (<TabItem label='cargo'><Code lang="sh" code={ cargo } /></TabItem>)}
+</Tabs>
+"""
+
+
+def test_a_site_component_drawing_tabs_of_code_from_its_props_shows_each_command(tmp_path, file_regression):
+    # Tauri's src/components/CommandTabs.astro: its commands were dropped with the element on
+    # every install step; a component that draws no tab of code keeps the MDX rules' reading.
+    root = write_site(tmp_path / "repo", {
+        "astro.config.mjs": CONFIG,
+        "tsconfig.json": '{"compilerOptions": {"paths": {"@components/*": ["src/components/*"]}}}\n',
+        "src/components/CommandTabs.astro": COMMAND_TABS,
+        "src/components/Box.astro": "---\n---\n<div class=\"box\"><slot /></div>\n",
+        "src/content/docs/install.mdx": """---
+title: Install
+---
+import CommandTabs from '@components/CommandTabs.astro';
+import Box from '../../components/Box.astro';
+
+<Steps>
+
+1. Add the CLI:
+
+    <CommandTabs
+      npm="npm install -D @tauri-apps/cli"
+      cargo='cargo install tauri-cli --version "^2.0.0"'
+    />
+
+    Then run it:
+
+    ```sh
+    npm run tauri
+    ```
+
+</Steps>
+
+Inline <CommandTabs yarn="yarn add x" /> too.
+
+<Box title="A box">Boxed words.</Box>
+""",
+    })
+    report = build_json(root, tmp_path / "out")
+    text = _sections(tmp_path / "out" / "store.sqlite")
+    assert "npm:\n\n```sh\nnpm install -D @tauri-apps/cli\n```" in text
+    assert 'cargo:\n\n```sh\ncargo install tauri-cli --version "^2.0.0"\n```' in text
+    assert "yarn add x" in text and "Boxed words." in text and "yarn:" not in text.split("Inline")[0]
+    assert report["dialect"]["constructs"]["jsx component"]["unresolved"] == 0
+    with sqlite3.connect(tmp_path / "out" / "store.sqlite") as con:
+        reads = con.execute("SELECT value FROM meta WHERE key = 'dialect_reads'").fetchone()[0]
+    assert "src/components/CommandTabs.astro" in reads and "Box.astro" not in reads  # a box draws its children
+    file_regression.check(text, extension=".txt")
+
+
+@pytest.mark.parametrize("hostile", [
+    "<TabItem label='a'>" * 50_000, "<Code code={a}" * 50_000, "<Code " + "a" * 1_000_000,
+    "<TabItem label=\"" + "a" * 1_000_000, "<Code code=" + "{" * 1_000_000, "---\n" + "<Code a=b " * 100_000,
+])
+def test_a_component_template_is_read_in_one_pass(hostile):
+    import time
+
+    from contextpull.dialects.starlight import astro_components
+
+    started = time.process_time()
+    tabs = astro_components.code_tabs(hostile)
+    assert time.process_time() - started < 2.0
+    assert len(tabs) <= astro_components.MAX_TABS
+    assert astro_components.code_tabs(COMMAND_TABS) == (("npm", "npm", "sh"), ("yarn", "yarn", "sh"), ("cargo", "cargo", "sh"))

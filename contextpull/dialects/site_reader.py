@@ -181,6 +181,11 @@ class SiteReader:
     # Starlight's ``<Aside>``): name -> ``read(element, env) -> text``, asked by the MDX rules
     # before their own readings; ``mdx.site_components`` has the writers they build text with.
     mdx_components: Mapping = MappingProxyType({})  # read-only: a class attribute every reader shares
+    # A component the page imports from a file of the site (``import CommandTabs from
+    # '@components/CommandTabs.astro'``) read from that file: ``read(element, source, env) -> text
+    # | None``, where ``source()`` reads the file (a dependency of the page from then on: asked
+    # only for an element it may show) or gives None; None leaves it to the MDX rules' reading.
+    mdx_imported_component = None
     # Whether the generator renders an ``mdx-code-block`` fence's content as MDX (Docusaurus).
     mdx_code_blocks: bool = False
 

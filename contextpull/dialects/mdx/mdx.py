@@ -31,7 +31,7 @@ from ..syntax.labels import labelled
 from ..syntax.fences import fenced
 from ..syntax.line_map import LineMap
 from .mdx_source import Import, blank_comments, mask, take_esm, unmask
-from .render_env import Env, include, site_folder
+from .render_env import Env, component_source, include, site_folder
 
 _BLOCK = "\x02"  # opens every block the rendering makes; removed before the text leaves
 # A line of spaces, &nbsp; ones too, is a blank line. Searched for after a newline (and at the
@@ -184,7 +184,9 @@ def _text(value: str | jsx.Expr | bool | None) -> str | None:
 def _element(node: jsx.Element, env: Env, tab_labels: dict[str, str] | None) -> str:
     name, attrs = node.name, node.attrs
     if name in env.imports:
-        return _imported(node, env)
+        text = _imported(node, env)
+        if text is not None:
+            return text
     # components the site's generator draws its own way (``SiteReader.mdx_components``); a file
     # read as CommonMark has none
     site_reading = None if env.commonmark else env.ctx.reader.mdx_components.get(name)
@@ -267,9 +269,13 @@ def _tab_values(values: str | jsx.Expr | bool | None) -> dict[str, str]:
     return out
 
 
-def _imported(node: jsx.Element, env: Env) -> str:
-    """A partial rendered where it is used, its string props available to ``{props.x}``."""
+def _imported(node: jsx.Element, env: Env) -> str | None:
+    """A partial rendered where it is used, its string props available to ``{props.x}``; a
+    component of the site's as its generator reads it, or None when it does not."""
     imp = env.imports[node.name]
+    if imp.kind == "component":
+        read = None if env.commonmark else env.ctx.reader.mdx_imported_component
+        return None if read is None else read(node, lambda: component_source(imp, env), env)
     if imp.kind != "partial":
         env.note("mdx raw import", "unresolved", node.pos, f"<{node.name} /> renders raw text outside <CodeBlock>")
         return ""

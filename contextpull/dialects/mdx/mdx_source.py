@@ -43,7 +43,8 @@ class Import:
     JSON data (``{pkg.engines.node}`` is a fact the page shows)."""
 
     name: str
-    kind: str  # "partial", "raw", "json", or "value" (a string a snippet exports, ``exported``)
+    kind: str  # "partial", "raw", "json", "value" (a string a snippet exports, ``exported``), or
+    # "component" (an Astro component of the site's: ``SiteReader.mdx_imported_component``)
     spec: str  # the path as written, loader prefix removed
     exported: str = ""  # for a "value": the name the file exports it under
 
@@ -382,6 +383,8 @@ def _file_import(name: str, spec: str) -> list[Import]:
         return [Import(name, "json", path)]
     if path.endswith((".md", ".mdx")):
         return [Import(name, "partial", path)]
+    if path.endswith(".astro"):
+        return [Import(name, "component", path)]
     return []
 
 

@@ -5,6 +5,7 @@ aliases) and read through ``ctx.include``, so the repository guard, depth and cy
 
 from __future__ import annotations
 
+import posixpath
 from dataclasses import dataclass, field
 
 from . import import_paths
@@ -59,6 +60,18 @@ def _resolve(spec: str, env: Env, pos: int = 0) -> tuple[str, str] | None:
     aliases = import_paths.site_aliases(env.ctx, lambda problem: env.note("tsconfig paths", "unresolved", pos, problem))
     target = import_paths.aliased(spec, aliases)
     return ("", target) if target is not None else None
+
+
+def component_source(imp: Import, env: Env) -> str | None:
+    """The source of a component the page imports (a dependency of the page, as an include
+    is), or None when it names no readable file of the repository; no note: whether it is read
+    at all is the generator's reading (``SiteReader.mdx_imported_component``)."""
+    key = ("component", imp.spec)
+    if key not in env.data:
+        where = _resolve(imp.spec, env)
+        data = None if where is None else env.ctx.read_data(posixpath.normpath(posixpath.join(*where)))
+        env.data[key] = None if data is None else data.decode("utf-8", "replace")
+    return env.data[key]
 
 
 def include(imp: Import, env: Env, pos: int, construct: str) -> Included | None:

@@ -54,6 +54,14 @@ def shown(node: jsx.Element, shown: provided.Shown, env: Env) -> str:
     return _block(text) if text else ""
 
 
+def code_tabs(tabs: list[tuple[str, str, str]], env: Env) -> str:
+    """Tabs of code, (label, code, language) each, as the MDX rules write ``<Tabs>`` of fenced
+    blocks: each block under its tab's label."""
+    parts = [_block(_labelled(label, mask(fenced(dedent_block(code.strip("\n")), lang), env.codes), env))
+             for label, code, lang in tabs if code.strip()]
+    return _block("".join(parts)) if parts else ""
+
+
 def literal_attrs(attrs: dict, env: Env) -> dict:
     """Attributes as a generator's hook reads them: a ``{`template`}`` whose code was masked is
     its string again; any other expression stays an ``Expr``."""

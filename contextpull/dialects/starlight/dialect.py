@@ -29,7 +29,7 @@ from ..syntax.markup import html_to_text, strip_html_comments
 from ..pages.site_files import pages_folder, relative
 from ..site_reader import SiteReader
 from ..syntax.fences import outside_code
-from . import asides, components, markdoc
+from . import asides, astro_components, components, markdoc
 
 PAGES = "src/content/docs"
 _PAGE_KINDS = (".md", ".mdx", ".mdoc")
@@ -41,6 +41,7 @@ class Reader(SiteReader):
     ``registry.DIALECTS``)."""
 
     mdx_components = components.MDX_COMPONENTS
+    mdx_imported_component = staticmethod(astro_components.read)
 
     def prepare(self, text: str, ctx) -> str:
         if ctx.path.endswith(".mdoc"):
