@@ -394,7 +394,77 @@ def test_a_component_template_is_read_in_one_pass(hostile):
     from contextpull.dialects.starlight import astro_components
 
     started = time.process_time()
-    tabs = astro_components.code_tabs(hostile)
+    tabs = astro_components.tabs(hostile)
     assert time.process_time() - started < 2.0
     assert len(tabs) <= astro_components.MAX_TABS
-    assert astro_components.code_tabs(COMMAND_TABS) == (("npm", "npm", "sh"), ("yarn", "yarn", "sh"), ("cargo", "cargo", "sh"))
+    assert astro_components.tabs(COMMAND_TABS) == (
+        ("npm", "code", "npm", "sh"), ("yarn", "code", "yarn", "sh"), ("cargo", "code", "cargo", "sh"))
+
+
+def test_a_site_component_drawing_a_tab_per_named_slot_labels_each_child(tmp_path, file_regression):
+    # Astro's src/components/tabs/PackageManagerTabs.astro: each <Fragment slot="npm"> child
+    # kept its text but lost the tab it is under. A slot whose tab label is JavaScript keeps its
+    # text unlabelled; a component given content outside its slots keeps the MDX rules' reading,
+    # and so does one whose template draws a slot the element fills outside any tab.
+    tabs = """---
+import { Tabs, TabItem } from '@astrojs/starlight/components';
+---
+<Tabs syncKey="package-managers">
+\t<TabItem label="npm"><slot name="npm" /></TabItem>
+\t{Astro.slots.has('yarn') && (<TabItem label="Yarn">
+\t\t<slot name="yarn" />
+\t</TabItem>)}
+\t<TabItem label={Astro.locals.t('ssr')}><slot name="ssr" /></TabItem>
+</Tabs>
+<slot name="after" />
+"""
+    preview = "---\n---\n<figure><slot /><div><slot name=\"preview\" /></div></figure>\n"
+    root = write_site(tmp_path / "repo", {
+        "astro.config.mjs": CONFIG,
+        "tsconfig.json": '{"compilerOptions": {"paths": {"~/*": ["src/*"]}}}\n',
+        "src/components/tabs/PackageManagerTabs.astro": tabs,
+        "src/components/preview.astro": preview,
+        "src/content/docs/install.mdx": """---
+title: Install
+---
+import PackageManagerTabs from '~/components/tabs/PackageManagerTabs.astro';
+import Preview from '~/components/preview.astro';
+
+<PackageManagerTabs>
+  <Fragment slot="yarn">
+  ```shell
+  yarn create astro
+  ```
+  </Fragment>
+  <Fragment slot="npm">
+  ```shell
+  npm create astro@latest
+  ```
+  </Fragment>
+</PackageManagerTabs>
+
+<PackageManagerTabs>
+  <Fragment slot="ssr">Server words.</Fragment>
+  <Fragment slot="after">After words.</Fragment>
+</PackageManagerTabs>
+
+<Preview>
+Shown as written.
+<Fragment slot="preview">Previewed words.</Fragment>
+</Preview>
+
+<PackageManagerTabs>
+<Aside slot="npm">Careful with npm.</Aside>
+<Aside slot="yarn" title="Yarn 1">Classic.</Aside>
+</PackageManagerTabs>
+""",
+    })
+    build_json(root, tmp_path / "out")
+    text = _sections(tmp_path / "out" / "store.sqlite")
+    assert "npm:\n\n```shell\nnpm create astro@latest\n```\n\nYarn:\n\n```shell\nyarn create astro\n```" in text
+    assert "Server words." in text and "After words." in text and "Previewed words." in text
+    assert "npm: Note Careful with npm.\n\nYarn: Yarn 1 Classic." in text  # one-line asides read inline
+    with sqlite3.connect(tmp_path / "out" / "store.sqlite") as con:
+        reads = con.execute("SELECT value FROM meta WHERE key = 'dialect_reads'").fetchone()[0]
+    assert "PackageManagerTabs.astro" in reads and "preview.astro" not in reads
+    file_regression.check(text, extension=".txt")
