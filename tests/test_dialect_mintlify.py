@@ -335,6 +335,25 @@ def test_an_openapi_page_shows_its_operation_read_from_the_openapi_file(tmp_path
     })
 
 
+def test_an_openapi_file_named_without_its_extension_is_the_configured_file_of_that_name(tmp_path):
+    # Trigger.dev's management API pages: ``openapi: "v3-openapi GET /api/v1/runs"`` names the
+    # configured v3-openapi.yaml; read as a path, no file held it and all 59 pages were left out.
+    other = "openapi: 3.0.0\npaths:\n  /jobs:\n    post:\n      summary: Start a job\n      description: Starts one.\n"
+    root = write_site(tmp_path / "repo", {
+        "docs.json": json.dumps({"name": "Site", "api": {"openapi": ["openapi.yml", "specs/v3-openapi.yaml"]}}),
+        "openapi.yml": other,
+        "specs/v3-openapi.yaml": json.dumps(OPENAPI),
+        "users.mdx": '---\nopenapi: "v3-openapi GET /users"\n---\n',
+        "jobs.mdx": "---\nopenapi: openapi POST /jobs\n---\n",
+        "missing.mdx": "---\nopenapi: v4-openapi GET /users\n---\n",
+    })
+    report = build_json(root, tmp_path / "out")
+    docs, sections = _rows(tmp_path / "out")
+    assert [(p, t) for p, t, _ in docs] == [("jobs.mdx", "Start a job"), ("users.mdx", "List users")]
+    assert any("`limit` (integer, query, required): How many." in x for p, _, x in sections if p == "users.mdx")
+    assert [n["path"] for n in report["dialect"]["not_pages"]] == ["missing.mdx"]
+
+
 @pytest.mark.parametrize("spec", ["{not json", "[]", json.dumps({"paths": []}), json.dumps({"paths": {"/users": 5}}),
                                   json.dumps({"paths": {"/users": {"get": {"parameters": 7, "responses": []}}}})])
 def test_a_malformed_openapi_file_is_named_never_a_traceback(tmp_path, spec):

@@ -1,7 +1,8 @@
 """Pages Mintlify generates from an OpenAPI operation (issue 36): front matter ``openapi: GET
 /users`` (or ``openapi: /api.json GET /users``, naming the file), read "where simple".
 
-The file is the one the front matter names, else the first of ``api.openapi`` in the
+The file is the one the front matter names (by its path, or by its name without extension, as
+Mintlify matches a configured file), else the first of ``api.openapi`` in the
 configuration (a string or a list), ``openapi`` at its top level (``mint.json``), the ``openapi``
 values of its navigation, and ``openapi.json``/``openapi.yaml`` in the site folder, that holds the
 operation. A JSON or YAML file of at most ``MAX_BYTES`` is parsed once per build and version; a URL
@@ -50,12 +51,19 @@ def split(value: str) -> tuple[str | None, str, str] | None:
 
 def candidates(named: str | None, config: dict, nav_files: list[str]) -> list[str]:
     """The files to look in, as paths from the site folder (module docstring)."""
+    api = config.get("api")
+    known = _strings(api.get("openapi") if isinstance(api, dict) else None) + _strings(config.get("openapi"))
+    known += nav_files + list(DEFAULT_FILES)
     if named is not None:
         files = [named]
+        stem = named.strip().lstrip("/")
+        if stem and not posixpath.splitext(stem)[1]:
+            # Named by its name without extension (Trigger.dev: ``openapi: "v3-openapi GET /x"``
+            # for the configured ``v3-openapi.yaml``): the configured file of that name.
+            files += [f for f in known if posixpath.splitext(f.strip().lstrip("/"))[0] in
+                      (stem, posixpath.join(posixpath.dirname(f.strip().lstrip("/")), stem))]
     else:
-        api = config.get("api")
-        files = _strings(api.get("openapi") if isinstance(api, dict) else None) + _strings(config.get("openapi"))
-        files += nav_files + list(DEFAULT_FILES)
+        files = known
     out = []
     for f in files:
         f = f.strip()
