@@ -404,3 +404,35 @@ def test_a_slow_tool_call_does_not_hold_up_other_requests(serve, monkeypatch):
 
     serve(body)
     assert finished == ["tools/list", "search"]
+
+
+def test_closing_the_store_waits_for_the_call_in_flight_and_refuses_later_ones(tmp_path):
+    """A server stopped (SIGTERM, Ctrl-C) while a search runs on a worker thread closes its
+    connection only once that call is done: closed under a running query, the process crashed."""
+    import threading
+
+    from contextpull.errors import StoreError
+
+    live = LiveStore(corpus_store(tmp_path))
+    live.current()
+    running, finish, answers = threading.Event(), threading.Event(), []
+
+    def call():  # what ``off_loop`` does on its worker thread
+        with live.lock:
+            running.set()
+            finish.wait(10)
+            answers.append(live.current().search("widget daemon").hits)
+
+    worker = threading.Thread(target=call)
+    worker.start()
+    running.wait(10)
+    closer = threading.Thread(target=live.close)
+    closer.start()
+    closer.join(0.3)
+    assert closer.is_alive()  # it waits: the call holds the lock
+    finish.set()
+    worker.join(10)
+    closer.join(10)
+    assert not closer.is_alive() and answers and answers[0]
+    with pytest.raises(StoreError, match="server is stopping"):
+        live.current()

@@ -155,6 +155,42 @@ def test_stopping_the_server_with_a_signal_is_a_normal_end(tmp_path, sig):
     assert proc.returncode == 0, err.decode()
 
 
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_a_signal_stops_a_stdio_server_once_the_call_in_flight_is_answered(tmp_path, sig):
+    """The stop waits for the store's lock (a call in flight holds it), closes the store and
+    exits 0: closed under a running query the process crashed, and unwinding the SDK's stdio
+    transport with requests in flight ended in an exception group or a hung exit."""
+    import subprocess
+    import textwrap
+
+    pytest.importorskip("mcp")
+    script = textwrap.dedent(f"""
+        import os, signal, sys, threading, time
+        from contextpull.cli.serve import _stopped_by_signals
+        from contextpull.serving.mcp_server import LiveStore
+
+        live = LiveStore(sys.argv[1])
+        live.current()
+        held = threading.Event()
+
+        def call():
+            with live.lock:
+                held.set()
+                time.sleep(0.5)
+                print("answered", len(live.current().search("widget daemon").hits) > 0, flush=True)
+
+        threading.Thread(target=call).start()
+        held.wait()
+        with _stopped_by_signals(live, "stdio"):
+            os.kill(os.getpid(), signal.{sig})
+            time.sleep(20)
+        print("still running", flush=True)
+    """)
+    done = subprocess.run([sys.executable, "-c", script, str(corpus_store(tmp_path))],
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (0, "answered True\n"), done.stderr
+
+
 def test_a_folder_with_no_documents_leaves_nothing_behind(tmp_path):
     empty = tmp_path / "docs"
     empty.mkdir()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -294,7 +295,7 @@ def _serve_one(path, no_ingest, summarizer, log, transport, host, port, allow_or
 def _serve_until_stopped(mcp_server, server, transport, label, host, port, allow_origins, live, refresher) -> None:
     # Ctrl-C or SIGTERM (a service manager) is how a server is meant to stop: exit 0 either way.
     try:
-        with terminate_as_interrupt():
+        with _stopped_by_signals(live, transport):
             if refresher is not None:
                 refresher.start()
             _run(mcp_server, server, transport, label, host, port, allow_origins)
@@ -304,6 +305,39 @@ def _serve_until_stopped(mcp_server, server, transport, label, host, port, allow
         if refresher is not None:
             refresher.stop()
         live.close()
+
+
+@contextlib.contextmanager
+def _stopped_by_signals(live, transport: str):
+    """Ctrl-C and SIGTERM stop a stdio server at once, once no call is using a store: the store is
+    closed (``close`` waits for the call in flight) and the process exits 0.
+
+    Why not unwind: the SDK's stdio transport, cancelled while requests are in flight, raises
+    ``BrokenResourceError`` from its stdin reader in an exception group (1 stop in 4 with searches
+    in flight); SIGTERM raised as an exception wherever the main thread stood landed inside anyio's
+    start of a worker thread, which was then never stopped, and the process hung at exit; and a
+    connection closed under a running query ended the process in SIGSEGV. Over HTTP, uvicorn
+    catches both signals and shuts down on its own; there SIGTERM is the build's interrupt."""
+    if transport != "stdio":
+        with terminate_as_interrupt():
+            yield
+        return
+
+    def stop(signum, frame):
+        live.close()
+        sys.stderr.flush()
+        os._exit(0)
+
+    try:
+        previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    except ValueError:  # not the main thread (embedded use): leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, signal.SIG_DFL if handler is None else handler)
 
 
 def _run(mcp_server, server, transport, store_path, host, port, allow_origins) -> None:
