@@ -745,3 +745,21 @@ def test_the_lines_that_mark_an_api_page_for_each_generator():
         assert sphinx.search(page), page
     for page in (b".. class:: Flask\n", b"see .. autoclass:: in text\n", b"```{note}\n```\n"):
         assert not sphinx.search(page), page
+
+
+def test_a_module_importing_from_outside_the_repository_keeps_its_page(tmp_path):
+    """Scrapy's ``topics/api.rst``: ``automodule:: scrapy.signalmanager`` with ``:members:``, a
+    module starting ``from __future__ import annotations``. Reading each member's ``:meta:``
+    field followed that import out of the repository and the whole page was skipped; autodoc
+    leaves imported members out, so the page shows the module's own."""
+    files = dict(SPHINX)
+    files["lib/signals.py"] = ('"""Signals."""\n\nfrom __future__ import annotations\n\nfrom os import path\n\n\n'
+                               'class SignalManager:\n    """Sends signals."""\n\n    def connect(self):\n'
+                               '        """Connect a receiver."""\n')
+    files["docs/signals.rst"] = ("Signals\n=======\n\n.. automodule:: signals\n   :members:\n   :undoc-members:\n")
+    root = write_site(tmp_path / "site", files)
+    report = build_json(root / "docs", tmp_path / "out")
+    assert [s for s in report["manifest"]["skipped"] if s["path"] == "signals.rst"] == []
+    text = "\n".join(t for _, t in _sections(tmp_path / "out" / "store.sqlite", "signals.rst"))
+    assert "Sends signals." in text and "Connect a receiver." in text
+    assert "annotations" not in text and "path" not in text

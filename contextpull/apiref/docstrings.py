@@ -64,8 +64,15 @@ def _switches(options: tuple) -> tuple[dict, dict]:
 
 
 def meta_visibility(obj) -> str | None:
-    """"private" or "public" when ``obj``'s docstring says so in a Sphinx ``:meta:`` field."""
-    docstring = getattr(obj, "docstring", None)
+    """"private" or "public" when ``obj``'s docstring says so in a Sphinx ``:meta:`` field.
+    An import whose target the repository does not hold (``from __future__ import annotations``)
+    has no docstring to read: it says neither, and must not stop the page (scrapy's API page)."""
+    import griffe
+
+    try:
+        docstring = getattr(obj, "docstring", None)
+    except (griffe.AliasResolutionError, griffe.CyclicAliasError):
+        return None
     value = getattr(docstring, "value", "") if docstring is not None else ""
     if ":meta" not in value:
         return None
