@@ -699,6 +699,22 @@ def test_autodoc_in_a_class_description_completes_names_with_the_class(tmp_path)
     assert not [u for u in report["dialect"]["unresolved"] if u["path"] == "builders.rst"]
 
 
+def test_a_dotted_name_in_a_class_description_completes_with_the_module_alone(tmp_path):
+    """Scrapy's ``topics/request-response.rst``: ``.. class:: TextResponse`` holds
+    ``.. automethod:: TextResponse.follow``. Autodoc completes a name written with a dot with the
+    current module only (the class is the one it names), and a module-level directive
+    (``autoclass``, ``autofunction``) never with the class around it."""
+    files = dict(SPHINX)
+    files["docs/builders.rst"] = ("Builders\n========\n\n.. module:: quay\n\n.. class:: Berth\n\n   A berth.\n\n"
+                                  "   .. automethod:: Berth.moor\n\n   .. autofunction:: tide\n")
+    root = write_site(tmp_path / "site", files)
+    report = build_json(root / "docs", tmp_path / "out")
+    text = "\n".join(t for _, t in _sections(tmp_path / "out" / "store.sqlite", "builders.rst"))
+    assert "def moor(self, boat)" in text and "Tie a boat up." in text
+    assert "def tide(" in text
+    assert not [u for u in report["dialect"]["unresolved"] if u["path"] == "builders.rst"]
+
+
 def test_api_pages_are_read_on_a_worker_of_their_own_and_the_store_is_the_serial_one(tmp_path, monkeypatch):
     """A short build's pages that name API objects go to one worker together (they read the same
     modules) while the main process reads the rest; where a page is read never changes the store."""

@@ -94,11 +94,20 @@ class Dropped(Base):
         return []
 
 
-def _scope(state) -> str:
+# Autodoc's class-level documenters: only they complete a bare name with the current class
+# (autosummary tries the class's prefix first too).
+_CLASS_LEVEL = frozenset(("automethod", "autoattribute", "autoproperty", "autosummary"))
+
+
+def _scope(state, name: str, target: str) -> str:
     """What autodoc completes a name with: the current module, and the class whose
-    description holds the directive (``.. class:: Builder`` around ``.. automethod:: build``)."""
+    description holds the directive (``.. class:: Builder`` around ``.. automethod:: build``).
+    A name written with a dot (``automethod:: TextResponse.follow``, scrapy) names its class
+    itself, and a module-level directive never takes the class: the module alone, as autodoc
+    resolves them."""
     module, cls = getattr(state, "current_module", ""), getattr(state, "current_class", "")
-    if not cls:
+    key = name.lower().removeprefix("py:")
+    if not cls or key not in _CLASS_LEVEL or "." in target.split("(", 1)[0]:
         return module
     return cls if not module or cls.startswith(module + ".") else f"{module}.{cls}"
 
@@ -120,7 +129,7 @@ class Autodoc(Dropped):
         if handles(self.name):
             rendered = render_directive(
                 state.ctx, self.name, argument, dict(self.options), list(self.content),
-                _scope(state), state.line_in_document(source, line))
+                _scope(state, self.name, argument), state.line_in_document(source, line))
         if rendered is None:
             note_at(self, "rst autodoc", "unresolved", autodoc_detail(self.name, argument))
             return []
