@@ -30,6 +30,14 @@ CASES = {
     "py autodoc": (".. py:autofunction:: garden.sow\n", "```{py:autofunction} garden.sow\n```\n"),
     "py:function": (".. py:function:: sow(seed, depth=2)\n\n   Sow one seed deep enough to sprout.\n",
                     "```{py:function} sow(seed, depth=2)\n\nSow one seed deep enough to sprout.\n```\n"),
+    "py:function fields": (".. py:function:: sow(seed, depth=2)\n\n   Sow one seed.\n\n"
+                           "   :param seed: The seed, ``Seed``\n      or its name.\n   :type seed: str\n"
+                           "   :param int depth: How deep.\n   :returns: The sprout.\n   :rtype: Sprout\n"
+                           "   :raises ValueError: When frozen.\n   :meta private:\n   :note: Mind the frost.\n",
+                           "```{py:function} sow(seed, depth=2)\n\nSow one seed.\n\n"
+                           ":param seed: The seed, `Seed`\n  or its name.\n:type seed: str\n"
+                           ":param int depth: How deep.\n:returns: The sprout.\n:rtype: Sprout\n"
+                           ":raises ValueError: When frozen.\n:meta private:\n:note: Mind the frost.\n```\n"),
     "confval": (".. confval:: SEED_DEPTH\n\n   How deep a seed is sown, in centimetres.\n",
                 ":::{confval} SEED_DEPTH\nHow deep a seed is sown, in centimetres.\n:::\n"),
     "setting": (".. setting:: WATER_HOURS\n\n   When the sprinklers run each morning.\n",
@@ -86,7 +94,8 @@ def built(tmp_path_factory):
     root = tmp_path_factory.mktemp("shared")
     files = {
         "docs/conf.py": "project = 'Garden'\nextensions = ['myst_parser', 'sphinx.ext.autodoc',"
-                        " 'sphinx.ext.doctest', 'sphinx_design', 'sphinx_tabs.tabs']\n",
+                        " 'sphinx.ext.doctest', 'sphinx_design', 'sphinx_tabs.tabs']\n"
+                        "myst_enable_extensions = ['fieldlist']\n",
         "docs/labels.rst": "Labels\n======\n\n.. _beds:\n\nRaised beds\n-----------\n\nWood.\n",
     }
     for name, (rst, myst) in CASES.items():
@@ -175,3 +184,20 @@ def test_a_glossary_entry_is_its_terms_then_its_indented_definition():
         (["mulch"], ["Bark.", "", "More bark."]),
     ]
     assert [t for t, _ in names.glossary_entries(["b", "  x", "A", "  y"], sort=True)] == [["A"], ["b"]]
+
+
+def test_a_python_objects_fields_are_grouped_under_sphinx_and_kept_as_written_under_plain(tmp_path):
+    """aiohttp's and scrapy's hand-written references (``:param bool auto_decompress:`` in a
+    ``.. method::``): the page shows "Parameters: auto_decompress (bool) – ...", never the field
+    names; a build under ``--dialect plain`` reads the rst as it did before Sphinx's rules."""
+    page = ("Client\n======\n\n.. method:: get(url)\n\n   Fetch it.\n\n   :param str url: Where.\n"
+            "   :return: The response.\n")
+    root = write_site(tmp_path / "site", {"docs/conf.py": "project = 'Client'\n", "docs/client.rst": page})
+    for dialect, shown, absent in (("auto", "**Parameters:**\n\n- `url` (`str`): Where.", "- param"),
+                                   ("plain", "- param str url: Where.", "**Parameters:**")):
+        out = tmp_path / dialect
+        build_json(root / "docs", out, "--dialect", dialect)
+        text = "\n\n".join(t for _p, _h, t in store_rows(out / "store.sqlite", SECTIONS))
+        assert shown in text and absent not in text
+        if dialect == "auto":
+            assert "**Returns:** The response." in text

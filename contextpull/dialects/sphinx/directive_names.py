@@ -100,6 +100,65 @@ def object_fields(name: str, options: dict) -> list[tuple[str, str]]:
     return out
 
 
+
+# Sphinx's info fields in a Python object's body (``PyObject.doc_field_types``): a field's name
+# -> the label of the group the page shows it in, and how its argument reads: "typed" (a name,
+# its type from ``:type name:`` or written before it, ``:param bool x:``), "grouped" (an
+# exception), "single" (no argument). The page shows "Parameters: x (bool) – ...", never
+# ":param bool x:"; aiohttp's hand-written reference holds hundreds.
+_INFO = {name: (label, kind) for names, label, kind in (
+    ("param parameter arg argument keyword kwarg kwparam", "Parameters", "typed"),
+    ("var ivar cvar", "Variables", "typed"),
+    ("raises raise exception except", "Raises", "grouped"),
+    ("returns return", "Returns", "single"),
+    ("rtype", "Return type", "single"),
+) for name in names.split()}
+_TYPES = {"type": "Parameters", "paramtype": "Parameters", "vartype": "Variables"}
+_PY_OBJECTS = frozenset(("function", "class", "method", "staticmethod", "classmethod", "attribute",
+                         "data", "exception", "decorator", "decoratormethod", "property", "type"))
+
+
+def has_info_fields(name: str) -> bool:
+    """Whether Sphinx groups the field lists of this object description's body (the Python
+    domain's objects, ``py:`` or the default domain's); other domains' fields stay as written."""
+    domain, _, base = name.lower().rpartition(":")
+    return domain == "py" or (not domain and base in _PY_OBJECTS)
+
+
+def info_fields(fields: list[tuple[str, str]]) -> list[str]:
+    """The blocks (Markdown, each a paragraph or a list) an object body's field list shows, as
+    Sphinx's ``DocFieldTransformer`` groups it: (field name as written, its body as text) in,
+    groups in order of first appearance; a field it does not know is capitalised, on its own."""
+    groups: dict[str, list] = {}
+    types: dict[str, dict[str, str]] = {}
+    for written, body in fields:
+        kind_name, _, arg = " ".join(written.split()).partition(" ")
+        if kind_name == "meta":  # autodoc's visibility switch: Sphinx removes it
+            continue
+        if kind_name in _TYPES and arg:
+            types.setdefault(_TYPES[kind_name], {})[arg] = body
+            continue
+        label, kind = _INFO.get(kind_name, ("", ""))
+        if not label or (kind == "single") == bool(arg):
+            label, kind = (kind_name[:1].upper() + kind_name[1:] + (f" {arg}" if arg else "")), "single"
+        elif kind == "typed" and " " in arg:
+            typ, arg = arg.rsplit(" ", 1)
+            types.setdefault(label, {})[arg] = typ
+        groups.setdefault(label, [kind]).append((arg, body))
+    out = []
+    for label, (kind, *items) in groups.items():
+        if kind == "single":
+            out += [f"**{label}:** {body}".rstrip() for _, body in items]
+            continue
+        lines = []
+        for arg, body in items:
+            typ = types.get(label, {}).get(arg, "") if kind == "typed" else ""
+            head = f"`{arg}`" + (f" ({typ if '`' in typ else f'`{typ}`'})" if typ else "")
+            text = (f"{head}\n{body}" if body.startswith(("- ", "* ", "```", "|")) else f"{head}: {body}") if body else head
+            lines.append("\n".join(["- " + text.split("\n")[0]] + [f"  {l}".rstrip() for l in text.split("\n")[1:]]))
+        out += [f"**{label}:**", "\n".join(lines)]
+    return out
+
 # The domains whose signatures do not start with the object's name (``int area(int w)``).
 UNNAMED_DOMAINS = ("c", "cpp")
 # The object's name at the start of its first signature: up to its arguments, type or value.

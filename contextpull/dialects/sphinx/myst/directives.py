@@ -147,6 +147,9 @@ class MystDirectives:
             body = self.convert(content, start, within, at)
         finally:
             self.objects -= entry is not None
+        extensions = self.config.get("myst_enable_extensions")
+        if names.has_info_fields(key) and isinstance(extensions, (list, tuple, set)) and "fieldlist" in extensions:
+            body = _info_fields(body)
         return [*head, *(x for sig in signatures for x in (sig, "")), *(x for f in fields for x in (f, "")), *body]
 
     def labelled(self, key, argument, content, options, number, start, at, within) -> list[str]:
@@ -248,3 +251,36 @@ def _rst_names():
     from ..rst.registry import TABLE
 
     return TABLE
+
+
+def _field_head(line: str) -> tuple[str, str] | None:
+    """``:param int x: text`` (MyST's ``fieldlist``; the name may hold spaces) as (name, text)."""
+    if not line.startswith(":"):
+        return None
+    end = line.find(":", 1)
+    if end <= 1 or (end + 1 < len(line) and not line[end + 1].isspace()):
+        return None
+    return line[1:end], line[end + 1 :].strip()
+
+
+def _info_fields(body: list[str]) -> list[str]:
+    """A Python object's field lists (each field a ``:name: text`` line, its indented lines and
+    the blank lines between them) grouped as the page shows them, the rule rst's object bodies
+    read by (``directive_names.info_fields``)."""
+    out: list[str] = []
+    i, n = 0, len(body)
+    while i < n:
+        if (i and body[i - 1].strip()) or _field_head(body[i]) is None:
+            out.append(body[i])
+            i += 1
+            continue
+        fields = []
+        while i < n and (head := _field_head(body[i])) is not None:
+            lines, i = [head[1]], i + 1
+            while i < n and (body[i][:1] in (" ", "\t") or (not body[i].strip() and i + 1 < n and body[i + 1][:1] in (" ", "\t"))):
+                lines.append(body[i].strip())
+                i += 1
+            fields.append((head[0], "\n".join(lines).strip()))
+        for block in names.info_fields(fields):
+            out += [*block.split("\n"), ""]
+    return out

@@ -26,7 +26,7 @@ import re
 from docutils import nodes
 from docutils.parsers.rst import Directive, directives
 
-from ..directive_names import CODE, autodoc_detail, object_fields, only_hidden, productions, signatures, toc_entry
+from ..directive_names import CODE, autodoc_detail, has_info_fields, object_fields, only_hidden, productions, signatures, toc_entry
 from ..literal_include import LiteralIncludeError, dedent
 
 
@@ -36,6 +36,9 @@ MARKDOWN = "contextpull-markdown"
 HIGHLIGHT = "contextpull-highlight"
 # Marks an admonition node whose directive already made its note.
 NOTED = "contextpull-noted"
+# Marks a field list of a Python object's body: Sphinx groups its fields ("Parameters:"),
+# ``directive_names.info_fields``.
+INFO_FIELDS = "contextpull-info-fields"
 # The attribute of an object description's container that the page's table of contents lists:
 # (the heading's text, its label or None), ``directive_names.toc_entry``.
 OBJECT = "contextpull-object"
@@ -257,9 +260,14 @@ class Describe(Base):
             # Autodoc directives in a class's body name its members (Sphinx's ``py:class`` context).
             state.current_class = self.arguments[0].split("(", 1)[0].strip().split()[-1] if self.arguments[0].strip() else ""
         try:
-            box.extend(out + parse_body(self))
+            body = parse_body(self)
         finally:
             state.current_class = outer
+        if has_info_fields(self.name) and state.ctx.site.dialect == "sphinx":  # plain reads fields as written
+            for child in body:
+                if isinstance(child, nodes.field_list):
+                    child[INFO_FIELDS] = True
+        box.extend(out + body)
         return [box]
 
 

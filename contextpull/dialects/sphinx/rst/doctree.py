@@ -16,7 +16,8 @@ from docutils import nodes
 
 from ...syntax.labels import sphinx_title
 from ..myst.lines import fence
-from .directives import HIGHLIGHT, MARKDOWN, OBJECT
+from ..directive_names import info_fields
+from .directives import HIGHLIGHT, INFO_FIELDS, MARKDOWN, OBJECT
 from .roles import REF_LABEL, REF_LINE
 from ....parsing.blocks import Block, Code, Heading, ListBlock, Paragraph, Table, MAX_HEADING_LEVEL
 
@@ -73,6 +74,9 @@ class _Walker:
             self.paragraph(inline(node))
         elif isinstance(node, (nodes.literal_block, nodes.doctest_block)):
             out.append(code_block(node, self.state))
+        elif isinstance(node, nodes.field_list) and INFO_FIELDS in node.attributes:
+            fields = [self.term_and_body(item) for item in node.children]
+            out.extend(ListBlock(b) if b.startswith("- ") else Paragraph(b) for b in info_fields(fields))
         elif isinstance(node, (nodes.bullet_list, nodes.enumerated_list, nodes.definition_list,
                                nodes.field_list, nodes.option_list)):
             text = self.list_text(node)
