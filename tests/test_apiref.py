@@ -779,3 +779,19 @@ def test_a_module_importing_from_outside_the_repository_keeps_its_page(tmp_path)
     text = "\n".join(t for _, t in _sections(tmp_path / "out" / "store.sqlite", "signals.rst"))
     assert "Sends signals." in text and "Connect a receiver." in text
     assert "annotations" not in text and "path" not in text
+
+
+def test_a_type_written_with_a_tilde_shows_its_last_part(tmp_path):
+    """attrs' docstrings: ``:type validator: ~typing.Callable | list[~typing.Callable]``; each
+    part of a type is a cross-reference on the page, and ``~`` shows the name's last part."""
+    files = dict(SPHINX)
+    files["lib/checks.py"] = ('"""Checks."""\n\n\ndef field(validator=None):\n    """Make a field.\n\n'
+                              '    :param validator: Called after init.\n'
+                              '    :type validator: ~typing.Callable | list[~typing.Callable]\n'
+                              '    :raises ~checks.Invalid: When it fails.\n    """\n')
+    files["docs/checks.rst"] = "Checks\n======\n\n.. autofunction:: checks.field\n"
+    root = write_site(tmp_path / "site", files)
+    build_json(root / "docs", tmp_path / "out")
+    text = "\n".join(t for _, t in _sections(tmp_path / "out" / "store.sqlite", "checks.rst"))
+    assert "- `validator` (`Callable | list[Callable]`, default `None`): Called after init." in text
+    assert "- `Invalid`: When it fails." in text and "~" not in text

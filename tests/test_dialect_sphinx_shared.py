@@ -31,13 +31,13 @@ CASES = {
     "py:function": (".. py:function:: sow(seed, depth=2)\n\n   Sow one seed deep enough to sprout.\n",
                     "```{py:function} sow(seed, depth=2)\n\nSow one seed deep enough to sprout.\n```\n"),
     "py:function fields": (".. py:function:: sow(seed, depth=2)\n\n   Sow one seed.\n\n"
-                           "   :param seed: The seed, ``Seed``\n      or its name.\n   :type seed: str\n"
-                           "   :param int depth: How deep.\n   :returns: The sprout.\n   :rtype: Sprout\n"
-                           "   :raises ValueError: When frozen.\n   :meta private:\n   :note: Mind the frost.\n",
+                           "   :param seed: The seed, ``Seed``\n      or its name.\n   :type seed: str or ~garden.Seed\n"
+                           "   :param int depth: How deep.\n   :returns: The sprout.\n   :rtype: ~garden.Sprout\n"
+                           "   :raises ~garden.Frost: When frozen.\n   :meta private:\n   :note: Mind the frost.\n",
                            "```{py:function} sow(seed, depth=2)\n\nSow one seed.\n\n"
-                           ":param seed: The seed, `Seed`\n  or its name.\n:type seed: str\n"
-                           ":param int depth: How deep.\n:returns: The sprout.\n:rtype: Sprout\n"
-                           ":raises ValueError: When frozen.\n:meta private:\n:note: Mind the frost.\n```\n"),
+                           ":param seed: The seed, `Seed`\n  or its name.\n:type seed: str or ~garden.Seed\n"
+                           ":param int depth: How deep.\n:returns: The sprout.\n:rtype: ~garden.Sprout\n"
+                           ":raises ~garden.Frost: When frozen.\n:meta private:\n:note: Mind the frost.\n```\n"),
     "confval": (".. confval:: SEED_DEPTH\n\n   How deep a seed is sown, in centimetres.\n",
                 ":::{confval} SEED_DEPTH\nHow deep a seed is sown, in centimetres.\n:::\n"),
     "setting": (".. setting:: WATER_HOURS\n\n   When the sprinklers run each morning.\n",

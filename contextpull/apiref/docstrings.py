@@ -63,6 +63,17 @@ def _switches(options: tuple) -> tuple[dict, dict]:
     return flat, per_style
 
 
+# A ``~`` target in a type: a run of name characters and dots (one class, so no backtracking).
+_SHORTENED = re.compile(r"~([\w.]+)")
+
+
+def type_text(text: str) -> str:
+    """A type as Sphinx shows it in an info field (``:type x: ~typing.Callable | None``), in an
+    autodoc docstring's or a hand-written object's (``directive_names.info_fields``): each part
+    is a cross-reference, and one written ``~a.b.C`` shows ``C``, as a role's ``~`` does."""
+    return _SHORTENED.sub(lambda m: m.group(1).rsplit(".", 1)[-1], text) if "~" in text else text
+
+
 def meta_visibility(obj) -> str | None:
     """"private" or "public" when ``obj``'s docstring says so in a Sphinx ``:meta:`` field.
     An import whose target the repository does not hold (``from __future__ import annotations``)
@@ -131,6 +142,8 @@ def sections(obj, style: str, text: Callable[[str], str], unwrap_annotated: bool
                 if kind == "parameters":
                     documented.add(name)
                 annotation = annotation_text(getattr(element, "annotation", None), True)
+                if meta_fields:  # Sphinx
+                    annotation = type_text(annotation)
                 default = getattr(element, "default", None)
                 items.append(_item(name, annotation, str(default) if default is not None and kind != "raises" else "",
                                    getattr(element, "description", "") or "", text))

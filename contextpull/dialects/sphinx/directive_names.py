@@ -24,6 +24,8 @@ import re
 import unicodedata
 from collections.abc import Collection
 
+from ...apiref.docstrings import type_text
+
 
 # Navigation, index entries, metadata, diagrams and set-up code: nothing of them is on the page.
 DROPPED = frozenset((
@@ -148,11 +150,12 @@ def info_fields(fields: list[tuple[str, str]]) -> list[str]:
     out = []
     for label, (kind, *items) in groups.items():
         if kind == "single":
-            out += [f"**{label}:** {body}".rstrip() for _, body in items]
+            out += [f"**{label}:** {type_text(body) if label == 'Return type' else body}".rstrip() for _, body in items]
             continue
         lines = []
         for arg, body in items:
-            typ = types.get(label, {}).get(arg, "") if kind == "typed" else ""
+            typ = type_text(types.get(label, {}).get(arg, "")) if kind == "typed" else ""
+            arg = type_text(arg) if kind == "grouped" else arg
             head = f"`{arg}`" + (f" ({typ if '`' in typ else f'`{typ}`'})" if typ else "")
             text = (f"{head}\n{body}" if body.startswith(("- ", "* ", "```", "|")) else f"{head}: {body}") if body else head
             lines.append("\n".join(["- " + text.split("\n")[0]] + [f"  {l}".rstrip() for l in text.split("\n")[1:]]))

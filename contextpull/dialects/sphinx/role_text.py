@@ -101,3 +101,4 @@ def display(name: str, text: str, config: dict) -> tuple[str, bool]:
         if not shown.endswith(")"):
             shown += "()"
     return shown, base in _CODE
+
