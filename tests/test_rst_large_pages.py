@@ -3,6 +3,8 @@ by line, named in the construct report, and still shows its titles, code and adm
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -156,3 +158,43 @@ def test_roles_read_line_by_line_show_what_docutils_shows():
     assert rst_lines.to_markdown(".. seealso:: :event:`env-purge-doc`\n").strip() == "See also: `env-purge-doc`"
     config = {"add_function_parentheses": False, "extlinks": {"issue": ("https://x/%s", "#%s")}}
     assert rst_lines.to_markdown(":meth:`run` fixes :issue:`12`\n", config).strip() == "`run` fixes #12"
+
+
+def test_a_directive_body_read_line_by_line_is_read_as_a_page_is():
+    """pytest's hook docstrings: ``.. tab:: toml`` holding a ``.. code-block:: toml``, a note
+    holding a ``::`` block. The body's lines were each stripped: the nested directive stayed as
+    written and the code lost its indentation. The body is read by the same pass (a tab behind
+    its label, as the docutils reading has it), and a version note with no body ends in a
+    period, as the page shows it."""
+    doc = ("Enable it:\n\n.. tab:: toml\n\n    .. code-block:: toml\n\n        [pytest]\n        hook = true\n\n"
+           ".. note::\n\n    Use it so:\n\n    .. code-block:: python\n\n        if x:\n            y = 2\n\n"
+           "    And done.\n\n.. versionadded:: 5.0\n")
+    out = re.sub(r"\n{3,}", "\n\n", rst_lines.to_markdown(doc))  # blank runs are one to Markdown
+    assert "toml:\n\n```toml\n[pytest]\nhook = true\n```" in out
+    assert "Note: Use it so:\n\n```python\nif x:\n    y = 2\n```\n\nAnd done." in out
+    assert ".. code-block" not in out and "Added in version 5.0." in out
+    # --dialect plain reads a large page as this reader always did: each body line as its text
+    plain = rst_lines.to_markdown(doc, plain=True)
+    assert ".. code-block:: toml" in plain and "Added in version 5.0:" in plain and "toml:" not in plain
+
+
+def test_nested_directive_bodies_are_read_in_time_linear_in_the_page():
+    """Each level of a nested body is read once more; past ``MAX_NESTING`` levels lines are
+    text, so a page of notes nested a thousand deep costs a bounded multiple of its size (one
+    more blank a level: the page grows as the square of its depth, the reading with it, not
+    with its cube)."""
+    import time
+
+    def page(levels):
+        return "".join(" " * k + ".. note::\n\n" for k in range(levels)) + " " * levels + "deep\n"
+
+    def took(levels):
+        text = page(levels)
+        start = time.perf_counter()
+        rst_lines.to_markdown(text)
+        return time.perf_counter() - start, len(text)
+
+    assert "deep" in rst_lines.to_markdown(page(30))
+    (small, small_size), (large, large_size) = took(500), took(2000)
+    # 16x the characters: linear is 16x the time; a pass per level would be 64x.
+    assert large < 2.5 * (large_size / small_size) * small + 0.05

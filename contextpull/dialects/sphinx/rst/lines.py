@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import re
 
-from ...syntax.containers import rst, rst_body
+from ...syntax.containers import MAX_NESTING, rst, rst_body
 from ...syntax.fences import fenced
 from ...syntax.labels import SPHINX_ADMONITIONS, VERSION_LABELS, sphinx_title
+from ..directive_names import TABS
 from ...syntax.options import field
 from ..role_text import display, escaped
 
@@ -45,10 +46,12 @@ _SILENT = {"toctree", "image", "raw", "include", "literalinclude", "meta", "high
            "automethod", "autodata", "autoattribute", "default-role", "role", "only-html", "figure"}
 
 
-def to_markdown(text: str, config: dict | None = None) -> str:
+def to_markdown(text: str, config: dict | None = None, depth: int = 0, plain: bool = False) -> str:
     """The page as Markdown, in one pass over its lines (module docstring); ``config`` is the
     site's ``conf.py`` read as data, for what its roles show (``extlinks``,
-    ``add_function_parentheses``)."""
+    ``add_function_parentheses``). A directive's body is read by this same pass, ``depth``
+    levels in (``_nested``); with ``plain`` (``--dialect plain``) each of its lines is its text,
+    as this reader always read them."""
     config = config or {}
     if ":`" in text:
         text = _ROLE_OVER_LINES.sub(r"\1 ", text)
@@ -74,7 +77,7 @@ def to_markdown(text: str, config: dict | None = None) -> str:
             continue
         directive = rst(line)
         if directive is not None or _EXPLICIT.match(line):
-            i = _explicit(lines, i, directive, out, config)
+            i = _explicit(lines, i, directive, out, config, MAX_NESTING if plain else depth)
             continue
         stripped = line.strip()
         if stripped.endswith("::") and not stripped.startswith(".."):
@@ -94,7 +97,7 @@ def _heading(title: str, style: tuple[str, bool], styles: list[tuple[str, bool]]
     return "\n" + "#" * min(styles.index(style) + 1, 6) + " " + _inline(title, config) + "\n"
 
 
-def _explicit(lines: list[str], i: int, directive, out: list[str], config: dict) -> int:
+def _explicit(lines: list[str], i: int, directive, out: list[str], config: dict, depth: int) -> int:
     """Read the explicit markup at line ``i`` and its indented body; the next line's index."""
     indent = _indent(lines[i])
     body, end = rst_body(lines, i + 1, indent)
@@ -116,11 +119,38 @@ def _explicit(lines: list[str], i: int, directive, out: list[str], config: dict)
         else:
             label = argument if name == "admonition" else sphinx_title(name)
             first = argument if name != "admonition" and argument else ""
-        text = [_inline(b.strip(), config) for b in body]
-        out += ["", f"{label}: " + (_inline(first, config) if first else (text.pop(0) if text else "")), *text, ""]
+        if depth >= MAX_NESTING:  # plain, or too deep: the body's lines as text
+            text = [_inline(b.strip(), config) for b in body]
+            out += ["", f"{label}: " + (_inline(first, config) if first else (text.pop(0) if text else "")), *text, ""]
+        else:
+            out += ["", *_labelled(label, _inline(first, config) if first else "", _nested(body, config, depth)), ""]
+    elif name in TABS and argument and depth < MAX_NESTING:  # its label, as ``rst.labelled`` reads it
+        out += ["", *_labelled(_inline(argument, config), "", _nested(body, config, depth)), ""]
     else:
-        out += ["", *(_inline(b.strip(), config) for b in body), ""]
+        out += ["", *_nested(body, config, depth), ""]
     return end
+
+
+def _nested(body: list[str], config: dict, depth: int) -> list[str]:
+    """A directive's body (dedented) read as a page is, so a ``code-block`` or a ``::`` block in
+    a note or a tab is code (pytest's hook docstrings), not its lines stripped. Past
+    ``MAX_NESTING`` levels each line is its text: each level reads its lines once more, so the
+    bound keeps the time linear."""
+    if depth >= MAX_NESTING:
+        return [_inline(b.strip(), config) for b in body]
+    return to_markdown("\n".join(body), config, depth + 1).strip("\n").split("\n")
+
+
+def _labelled(label: str, first: str, body: list[str]) -> list[str]:
+    """"Label: first line" when the body starts with text; the label on its own line before a
+    block (a fence, a list); with no body, ending in a period, as ``rst.doctree`` writes it."""
+    if first:
+        return [f"{label}: {first}", *body]
+    if body and body[0].strip() and not body[0].startswith(("```", "~~~", "- ", "* ", "#", "|")):
+        return [f"{label}: {body[0]}", *body[1:]]
+    if any(b.strip() for b in body):
+        return [f"{label}:", "", *body]
+    return [label if label.endswith((".", ":")) else f"{label}."]  # "Added in version 2.0."
 
 
 def _role_text(match: re.Match, config: dict) -> str:

@@ -138,7 +138,8 @@ def parse_rst(text: str, ctx: Context, scope: Scope | None = None) -> ParsedDocu
     if why:
         ctx.note("rst page", "unresolved", 0, f"{why}: read line by line (titles, code, admonitions; other markup as text)")
         stem = posixpath.splitext(posixpath.basename(ctx.path))[0]
-        return parse_markdown(lines.to_markdown(text, ctx.config if isinstance(ctx.config, dict) else None), stem)
+        config = ctx.config if isinstance(ctx.config, dict) else None
+        return parse_markdown(lines.to_markdown(text, config, plain=ctx.site.dialect == "plain"), stem)
     state = ParseState(ctx, scope)
     text += _sphinx_substitutions(text, state.config)
     settings = get_default_settings(Parser, Reader)
