@@ -198,3 +198,11 @@ def test_nested_directive_bodies_are_read_in_time_linear_in_the_page():
     (small, small_size), (large, large_size) = took(500), took(2000)
     # 16x the characters: linear is 16x the time; a pass per level would be 64x.
     assert large < 2.5 * (large_size / small_size) * small + 0.05
+
+
+def test_a_literal_block_read_line_by_line_starts_with_its_first_line_of_code():
+    """pytest's ``importorskip`` docstring: ``Example::``, a blank line, then the code. The
+    blank line that separates them was the code's first line."""
+    out = rst_lines.to_markdown("Example::\n\n    docutils = pytest.importorskip('docutils')\n\nAfter.\n")
+    assert "Example:\n\n```\ndocutils = pytest.importorskip('docutils')\n```" in out
+    assert "```\n\ndocutils" in rst_lines.to_markdown("Example::\n\n    docutils = 1\n", plain=True)  # as before

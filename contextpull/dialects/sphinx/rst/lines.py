@@ -83,6 +83,8 @@ def to_markdown(text: str, config: dict | None = None, depth: int = 0, plain: bo
         if stripped.endswith("::") and not stripped.startswith(".."):
             out.append(_inline(line.lstrip()[:-2].rstrip() + (":" if stripped != "::" and not stripped.endswith(" ::") else ""), config))
             body, i = rst_body(lines, i + 1, _indent(line))
+            while body and not body[0].strip() and not plain:  # the blank line after "::" is not code
+                body.pop(0)
             if body:
                 out += ["", *fenced("\n".join(body), "").split("\n"), ""]
             continue
