@@ -38,6 +38,10 @@ CASES = {
                            ":param seed: The seed, `Seed`\n  or its name.\n:type seed: str or ~garden.Seed\n"
                            ":param int depth: How deep.\n:returns: The sprout.\n:rtype: ~garden.Sprout\n"
                            ":raises ~garden.Frost: When frozen.\n:meta private:\n:note: Mind the frost.\n```\n"),
+    "conf.py object type": (".. globalvar:: pytestmark\n\n   Marks every test of the module.\n",
+                            "```{globalvar} pytestmark\nMarks every test of the module.\n```\n"),
+    "conf.py crossref type": (".. hook:: pytest_runtest_setup\n\nAfter the target.\n",
+                              "```{hook} pytest_runtest_setup\n```\n\nAfter the target.\n"),
     "confval": (".. confval:: SEED_DEPTH\n\n   How deep a seed is sown, in centimetres.\n",
                 ":::{confval} SEED_DEPTH\nHow deep a seed is sown, in centimetres.\n:::\n"),
     "setting": (".. setting:: WATER_HOURS\n\n   When the sprinklers run each morning.\n",
@@ -95,7 +99,9 @@ def built(tmp_path_factory):
     files = {
         "docs/conf.py": "project = 'Garden'\nextensions = ['myst_parser', 'sphinx.ext.autodoc',"
                         " 'sphinx.ext.doctest', 'sphinx_design', 'sphinx_tabs.tabs']\n"
-                        "myst_enable_extensions = ['fieldlist']\n",
+                        "myst_enable_extensions = ['fieldlist']\n\n\ndef setup(app):\n"
+                        "    app.add_object_type('globalvar', 'globalvar', objname='global variable')\n"
+                        "    app.add_crossref_type(directivename='hook', rolename='hook')\n",
         "docs/labels.rst": "Labels\n======\n\n.. _beds:\n\nRaised beds\n-----------\n\nWood.\n",
     }
     for name, (rst, myst) in CASES.items():

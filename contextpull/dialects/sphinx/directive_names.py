@@ -325,7 +325,7 @@ def defined(name: str, config: dict, known: Collection[str] = (), ctx=None) -> b
     if key in known or key in SPHINX or key in directives._directive_registry or domain in DOMAINS:
         return True
     registered, complete = conf_directives(ctx) if ctx is not None else (frozenset(), True)
-    if key in registered:
+    if key in registered or (ctx is not None and conf_kind(key, ctx) is not None):
         return True
     listed = config.get("extensions") if isinstance(config, dict) else None
     for extension in listed if isinstance(listed, list) else []:
@@ -359,6 +359,24 @@ def _registered(text: str) -> tuple[frozenset[str], bool]:
         elif m.group(7) is not None:
             names.update({m.group(7).lower(), f"{m.group(5)}:{m.group(7)}".lower()})
     return frozenset(names), complete
+
+
+# conf.py's ``app.add_object_type("globalvar", ...)`` (a directive describing an object: its
+# name as the signature, then its body) and ``app.add_crossref_type(directivename="hook", ...)``
+# (a directive that only makes a link target: nothing on the page), as pytest's conf.py has them.
+_CONF_TYPES = re.compile(r"\badd_(object|crossref)_type\s*\(\s*(?:directivename\s*=\s*)?(['\"])([^'\"\n]{1,100})\2")
+
+
+def conf_kind(name: str, ctx) -> str | None:
+    """"object" or "target" for a directive ``conf.py``'s own setup adds by
+    ``add_object_type`` or ``add_crossref_type``; None for any other name."""
+    path = ctx.site.config_file
+    if not path or not path.endswith("conf.py"):
+        return None
+    kinds = ctx.reader.once((__name__, "types"), lambda: {
+        m.group(3).lower(): "object" if m.group(1) == "object" else "target"
+        for m in _CONF_TYPES.finditer(ctx.reader.config_text)})
+    return kinds.get(name.lower())
 
 
 def unknown_detail(name: str, kept: bool) -> str:

@@ -120,6 +120,12 @@ class MystDirectives:
                 title = [self.inline(argument, number), ""] if argument else []
                 return title + self.convert(header + content, start, within, at)
             return self.convert(content, start, within, at)
+        kind = names.conf_kind(key, self.ctx)
+        if kind == "object":  # conf.py's add_object_type: an object description
+            return self.describe(key, argument, options, content, number, start, at, within)
+        if kind == "target":  # conf.py's add_crossref_type: a link target, nothing shown
+            self.note("myst directive", "converted", number, f"{name!r}: a target conf.py adds")
+            return []
         if defined(name, self.config, _rst_names(), self.ctx) is False:
             self.note("myst directive", "unresolved", number, unknown_detail(name, bool(content)))
             return self.convert(content, start, within, at)

@@ -327,8 +327,14 @@ class Unknown(Kept):
     so it is named ``unresolved`` (``directive_names``)."""
 
     def run(self):
-        from ..directive_names import defined, unknown_detail
+        from ..directive_names import conf_kind, defined, unknown_detail
 
+        kind = conf_kind(self.name, parse_state(self).ctx)
+        if kind == "object":  # conf.py's add_object_type: an object description
+            return Describe.run(self)
+        if kind == "target":  # conf.py's add_crossref_type: a link target, nothing shown
+            note_at(self, "rst directive", "converted", f"{self.name!r}: a target conf.py adds")
+            return []
         if defined(self.name, parse_state(self).config, ctx=parse_state(self).ctx) is False:
             note_at(self, "rst directive", "unresolved", unknown_detail(self.name, bool(self.content)))
             return parse_body(self)
