@@ -170,6 +170,36 @@ def test_a_computed_exclude_patterns_is_not_read_and_named_once(tmp_path):
     }]
 
 
+def test_a_text_file_is_no_page_unless_source_suffix_names_it(tmp_path):
+    """pytest's and Scrapy's ``requirements.txt``, aiohttp's ``spelling_wordlist.txt``: Sphinx
+    reads pages only from its ``source_suffix`` endings (``.rst`` by default), so a ``.txt``
+    beside the pages is no page; an include still reads it. Django's docs set
+    ``source_suffix = ".txt"``: there it is a page, as it is where conf.py computes the setting,
+    and under ``--dialect plain``."""
+    files = {
+        "docs/conf.py": "project = 'P'\n",
+        "docs/index.rst": "Home\n====\n\n.. include:: notice.txt\n",
+        "docs/notice.txt": "Read through the include.\n",
+        "docs/requirements.txt": "sphinx>=7\nfuro\n",
+    }
+    docs = _site(tmp_path, files, "docs")
+    report = _build(docs, tmp_path / "out")
+    assert stored_paths(tmp_path / "out" / "store.sqlite") == ["index.rst"]
+    assert {n["path"]: n["reason"] for n in report["dialect"]["not_pages"]} == {
+        "notice.txt": "not a source file: conf.py source_suffix is .rst",
+        "requirements.txt": "not a source file: conf.py source_suffix is .rst",
+    }
+    from site_build import SECTIONS, store_rows
+
+    assert "Read through the include." in "\n".join(t for _p, _h, t in store_rows(tmp_path / "out" / "store.sqlite", SECTIONS))
+    build_json(docs, tmp_path / "plain", "--dialect", "plain")
+    for n, conf in enumerate(("source_suffix = ['.rst', '.txt']\n", "import os\nsource_suffix = os.environ['S']\n")):
+        docs = _site(tmp_path / str(n), {**files, "docs/conf.py": conf}, "docs")
+        _build(docs, tmp_path / f"out{n}")
+        assert stored_paths(tmp_path / f"out{n}" / "store.sqlite") == ["index.rst", "notice.txt", "requirements.txt"]
+    assert "requirements.txt" in stored_paths(tmp_path / "plain" / "store.sqlite")
+
+
 @pytest.mark.parametrize(
     ("source", "expected"),
     [

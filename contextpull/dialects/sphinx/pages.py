@@ -59,6 +59,7 @@ class Rules:
     exclude: tuple[tuple[Glob, str], ...]  # (matcher, reason)
     include: tuple[Glob, ...] | None  # None: every file
     unread: tuple[tuple[str, int], ...] = ()  # (setting, line) conf.py sets by a non-literal
+    suffixes: tuple[str, ...] | None = None  # source_suffix; None: not known, any file a page
 
     def excluded(self, rel: str) -> str | None:
         """Why a pattern of the exclusion list matches ``rel`` itself, or None. A walk that
@@ -73,6 +74,8 @@ class Rules:
     def included(self, rel: str) -> str | None:
         """Why the file ``rel`` is outside ``include_patterns``, or None (Sphinx applies them to
         files only, never prunes a folder by them)."""
+        if self.suffixes is not None and rel.endswith(".txt") and ".txt" not in self.suffixes:
+            return f"not a source file: {self.conf} source_suffix is {', '.join(self.suffixes)}"
         if self.include is None:
             return None
         rel = unicodedata.normalize("NFC", rel)
@@ -258,7 +261,35 @@ def _rules(site: Site, conf_text: str) -> Rules:
     matchers = None if include is None or include.values is None else tuple(map(translate, include.values))
     unread = tuple((name, setting.unread_line) for name, setting in sorted(settings.items())
                    if setting.values is None)
-    return Rules(source, conf, tuple(exclude), matchers, unread)
+    suffixes = source_suffixes(conf_text) if site.config_file and site.config_file.endswith("conf.py") else None
+    return Rules(source, conf, tuple(exclude), matchers, unread, suffixes)
+
+
+def source_suffixes(text: str) -> tuple[str, ...] | None:
+    """The file endings Sphinx reads pages from, as far as a ``.txt`` file goes: ``source_suffix``
+    as its last top-level literal sets it (a string, a list, or a dict's keys), ``.rst`` when
+    nothing sets it (extensions add ``.md`` and ``.ipynb``, never ``.txt``); None when a
+    statement sets it some other way. A ``.txt`` beside the pages (pytest's and Scrapy's
+    ``requirements.txt``, aiohttp's spelling word list) is then no page, though an include may
+    read it."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    found: tuple[str, ...] | None = (".rst",)
+    for stmt in tree.body:
+        for _name, value, augmented in _sets(stmt, ("source_suffix",)):
+            try:
+                literal = ast.literal_eval(value) if value is not None and not augmented else None
+            except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+                literal = None
+            if isinstance(literal, str):
+                literal = [literal]
+            if isinstance(literal, (list, tuple, dict)) and all(isinstance(k, str) for k in literal):
+                found = tuple(literal)
+            else:
+                found = None
+    return found
 
 
 def config_notes(ctx: Context) -> None:
