@@ -261,3 +261,14 @@ def test_an_included_markdown_file_is_read_as_markdown(tmp_path):
     assert texts(doc) == ["Handbook", "Garden tools", "Oil the hinges.", "Install",
                           "Run `pip install garden`.", "After."]
     assert ("rst include", "resolved", 4, "README.md") in ctx.notes
+
+
+def test_pyobject_and_lines_select_lines_within_the_object():
+    """aiohttp's ``client_middleware_cookbook.rst``: ``:pyobject: token_refresh_preemptively_example``
+    with ``:lines: 2-``, the object less its ``def`` line, as Sphinx's own test
+    (``test_LiteralIncludeReader_pyobject_and_lines``) reads it; it was refused as a conflict and
+    the code was lost."""
+    text = "import os\n\n\nclass Bar:\n    def baz():\n        pass\n\n\ndef after():\n    pass\n"
+    assert select_lines(text, {"pyobject": "Bar", "lines": "2-"}) == "    def baz():\n        pass"
+    with pytest.raises(LiteralIncludeError, match="cannot use both"):  # --dialect plain, as before
+        select_lines(text, {"pyobject": "Bar", "lines": "2-"}, plain=True)

@@ -15,16 +15,20 @@ import textwrap
 
 from ..selection import lines_between, whole
 
-_CONFLICTS = (("start-after", "start-at"), ("end-before", "end-at"), ("pyobject", "lines"))
+# Sphinx's ``LiteralIncludeReader.INVALID_OPTIONS_PAIR`` among the options read here. ``:pyobject:``
+# with ``:lines:`` is no conflict: the lines count within the object (aiohttp's cookbook, ``2-``);
+# ``--dialect plain`` still refuses the pair, as it always did.
+_CONFLICTS = (("start-after", "start-at"), ("end-before", "end-at"))
+_PLAIN_CONFLICTS = (*_CONFLICTS, ("pyobject", "lines"))
 
 
 class LiteralIncludeError(ValueError):
     """Options the file cannot satisfy (a marker it lacks, an object it does not define)."""
 
 
-def select_lines(text: str, options: dict) -> str:
+def select_lines(text: str, options: dict, plain: bool = False) -> str:
     """The part of ``text`` that ``options`` (the directive's, as strings) select."""
-    for a, b in _CONFLICTS:
+    for a, b in _PLAIN_CONFLICTS if plain else _CONFLICTS:
         if a in options and b in options:
             raise LiteralIncludeError(f"cannot use both :{a}: and :{b}:")
     text = whole(text)

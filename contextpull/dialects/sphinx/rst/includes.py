@@ -30,7 +30,7 @@ class LiteralInclude(Base):
         if included is None:
             return []
         try:
-            text = select_lines(included.text, self.options)
+            text = select_lines(included.text, self.options, plain=state.ctx.site.dialect == "plain")
         except LiteralIncludeError as exc:
             state.note("rst literalinclude", "unresolved", source, self.lineno,
                        f"{included.path}: {exc}")
