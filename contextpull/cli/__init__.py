@@ -47,22 +47,29 @@ class Terminated(KeyboardInterrupt):
 
 
 @contextlib.contextmanager
-def terminate_as_interrupt() -> Iterator[None]:
-    """SIGTERM (a cancelled CI job) unwinds like Ctrl-C, so temporary files are removed; the
-    previous handler is back once the command is done (it may run inside a larger program)."""
-
-    def handler(signum, frame):
-        raise Terminated
-
+def handling(handlers: dict) -> Iterator[None]:
+    """``handlers`` (signal -> handler) for the time of a command, the previous ones back once it
+    is done (it may run inside a larger program); off the main thread (embedded use) signals
+    are left alone."""
     try:
-        previous = signal.signal(signal.SIGTERM, handler)
-    except ValueError:  # not the main thread (embedded use): leave signals alone
+        previous = {sig: signal.signal(sig, handler) for sig, handler in handlers.items()}
+    except ValueError:
         yield
         return
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, signal.SIG_DFL if handler is None else handler)
+
+
+def terminate_as_interrupt():
+    """SIGTERM (a cancelled CI job) unwinds like Ctrl-C, so temporary files are removed."""
+
+    def handler(signum, frame):
+        raise Terminated
+
+    return handling({signal.SIGTERM: handler})
 
 
 class _Group(click.Group):

@@ -24,7 +24,7 @@ import click
 
 from ..errors import ContextPullError, InputError
 from ..system.install import requirement
-from . import cli, terminate_as_interrupt
+from . import cli, handling, terminate_as_interrupt
 
 STORE_IN_CORPUS = Path(".contextpull") / "store.sqlite"
 MIN_MCP = "2.3"
@@ -328,16 +328,8 @@ def _stopped_by_signals(live, transport: str):
         sys.stderr.flush()
         os._exit(0)
 
-    try:
-        previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
-    except ValueError:  # not the main thread (embedded use): leave signals alone
+    with handling({signal.SIGINT: stop, signal.SIGTERM: stop}):
         yield
-        return
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, signal.SIG_DFL if handler is None else handler)
 
 
 def _run(mcp_server, server, transport, store_path, host, port, allow_origins) -> None:
