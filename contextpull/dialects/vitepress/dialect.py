@@ -99,10 +99,14 @@ class Reader(SiteReader):
         modules = self.config_modules
         if not modules:
             return self.settings
-        read = [(path, ctx.read_data_with_sha(path)) for path in modules]
-        key = (__name__, "page settings", tuple(found[1] if found else "" for _, found in read))
-        text = "\n".join([self.config_text, *(found[0].decode("utf-8-sig", "replace") for _, found in read if found)])
-        return self.once(key, lambda: site_config.read(text, self.site.config_file or ""))
+        read = [ctx.read_data_with_sha(path) for path in modules]
+        key = (__name__, "page settings", tuple(found[1] if found else "" for found in read))
+
+        def settings() -> site_config.SiteConfig:  # decoded once a build, not once a page
+            text = "\n".join([self.config_text, *(found[0].decode("utf-8-sig", "replace") for found in read if found)])
+            return site_config.read(text, self.site.config_file or "")
+
+        return self.once(key, settings)
 
     # ---- the hooks ---------------------------------------------------------------------
     def prepare(self, text: str, ctx) -> str:
