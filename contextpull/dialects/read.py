@@ -74,8 +74,8 @@ def read_document(
         parsed, nav = _markdown(text, kind, stem, ctx, reader)
     parsed, description = finish(parsed, ctx, stem, nav)
     deps = dict(ctx.deps)
-    if site.config_file is not None:
-        deps.setdefault(site.config_file, reader.config_sha)
+    for key, sha in reader.config_deps:
+        deps.setdefault(key, sha)
     return ReadResult(parsed, tuple(sorted(deps.items())), ctx.listed_notes(), description)
 
 

@@ -146,6 +146,12 @@ class SiteReader:
         return MISSING if raw is None else self.once(("config sha",), lambda: hashlib.sha256(raw).hexdigest())
 
     @property
+    def config_deps(self) -> tuple[tuple[str, str], ...]:
+        """The files every document of the site depends on, (repository path, sha256), read once
+        a build: the configuration file; a dialect whose configuration reads more adds them."""
+        return ((self.site.config_file, self.config_sha),) if self.site.config_file is not None else ()
+
+    @property
     def config_text(self) -> str:
         """The configuration file as text ("" when there is none or it cannot be read), for the
         dialects that search it as text."""

@@ -20,6 +20,7 @@ VitePress renders no page for: outside the source root (``srcDir``), or matched 
 
 from __future__ import annotations
 
+import hashlib
 import posixpath
 import re
 
@@ -27,6 +28,7 @@ from ...parsing.blocks import Code, ParsedDocument
 from ...scan.globmatch import Glob, compile_glob, slash_tokens
 from ..syntax.callouts import callouts
 from ..pages.site_files import relative
+from ..includes import MISSING
 from ..site_reader import SiteReader
 from ...system.bounded_read import CONFIG_FILE_LIMIT
 from . import blocks, code_notation, home, page_includes, page_lines, site_config, vue
@@ -61,12 +63,12 @@ class Reader(SiteReader):
                          lambda: [(p, compile_glob(slash_tokens(p.removeprefix("./")))) for p in self.settings.src_exclude])
 
     @property
-    def config_modules(self) -> list[str]:
-        """The repository paths of the modules the configuration file imports from beside it,
-        and those they import, at most ``MAX_CONFIG_MODULES``, read as text through the site's
-        door (``site_config.local_imports``)."""
-        def walk() -> list[str]:
-            found: list[str] = []
+    def config_modules(self) -> dict[str, bytes | None]:
+        """The modules the configuration file imports from beside it, and those they import, at
+        most ``MAX_CONFIG_MODULES``: repository path -> bytes (None for one that is not there),
+        read once a build through the site's door (``site_config.local_imports``)."""
+        def walk() -> dict[str, bytes | None]:
+            found: dict[str, bytes | None] = {}
             queue = [(self.site.config_file, self.config_text)] if self.site.config_file else []
             while queue and len(found) < MAX_CONFIG_MODULES:
                 path, text = queue.pop(0)
@@ -74,15 +76,26 @@ class Reader(SiteReader):
                     module = self._module_path(posixpath.dirname(path), spec)
                     if module is None or module in found or module == self.site.config_file:
                         continue
-                    found.append(module)
                     try:
-                        queue.append((module, self.files.read(module, CONFIG_FILE_LIMIT).decode("utf-8-sig", "replace")))
+                        found[module] = self.files.read(module, CONFIG_FILE_LIMIT)
+                    except FileNotFoundError:
+                        found[module] = None
+                        continue
                     except OSError:
                         continue
+                    queue.append((module, found[module].decode("utf-8-sig", "replace")))
                     if len(found) >= MAX_CONFIG_MODULES:
                         break
             return found
         return self.once((__name__, "modules"), walk)
+
+    @property
+    def config_deps(self) -> tuple[tuple[str, str], ...]:
+        """The configuration file and the modules it imports: every page shows what they set."""
+        base = super().config_deps
+        return self.once((__name__, "deps"), lambda: (*base, *(
+            (path, MISSING if data is None else hashlib.sha256(data).hexdigest())
+            for path, data in self.config_modules.items())))
 
     def _module_path(self, folder: str, spec: str) -> str | None:
         """The file ``spec`` names from ``folder``, as Node resolves a relative import: the path
@@ -92,26 +105,20 @@ class Reader(SiteReader):
         candidates += [base + ext for ext in _SCRIPT_EXTENSIONS] + [f"{base}/index{ext}" for ext in _SCRIPT_EXTENSIONS]
         return next((c for c in candidates if not c.startswith("../") and self.files.is_file(c)), None)
 
-    def page_settings(self, ctx) -> site_config.SiteConfig:
-        """The settings, with those of the modules the configuration imports (``config_modules``):
-        each module is read through the page's context, so every page depends on it as it does
-        on the configuration file."""
+    @property
+    def page_settings(self) -> site_config.SiteConfig:
+        """The settings, with those of the modules the configuration imports (``config_modules``),
+        which every page therefore depends on (``config_deps``)."""
         modules = self.config_modules
         if not modules:
             return self.settings
-        read = [ctx.read_data_with_sha(path) for path in modules]
-        key = (__name__, "page settings", tuple(found[1] if found else "" for found in read))
-
-        def settings() -> site_config.SiteConfig:  # decoded once a build, not once a page
-            text = "\n".join([self.config_text, *(found[0].decode("utf-8-sig", "replace") for found in read if found)])
-            return site_config.read(text, self.site.config_file or "")
-
-        return self.once(key, settings)
+        text = "\n".join([self.config_text, *(data.decode("utf-8-sig", "replace") for data in modules.values() if data)])
+        return self.once((__name__, "page settings"), lambda: site_config.read(text, self.site.config_file or ""))
 
     # ---- the hooks ---------------------------------------------------------------------
     def prepare(self, text: str, ctx) -> str:
         src = self.src_folder
-        settings = self.page_settings(ctx)
+        settings = self.page_settings
         lines = list(enumerate(text.split("\n"), start=1))
         if "@include:" in text:
             lines = page_includes.expand(lines, ctx, src)
@@ -137,7 +144,7 @@ class Reader(SiteReader):
     def nav_title(self, ctx) -> str | None:
         rel = posixpath.relpath(ctx.repo_path, self.src_folder) if self.src_folder else ctx.repo_path
         key = posixpath.splitext(rel)[0]
-        title = self.page_settings(ctx).nav_titles.get(key)
+        title = self.page_settings.nav_titles.get(key)
         if title:
             ctx.note("sidebar title", "resolved", 0)
         return title
