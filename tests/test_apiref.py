@@ -9,6 +9,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 from site_build import build_json, store_rows, write_site
 from griffe_needed import needs_griffe
 
@@ -686,32 +688,23 @@ def test_mkdocstrings_heading_form_root_path_signature_and_per_style_options(tmp
     assert "def load(" not in text and "Load a package." in text
 
 
-def test_autodoc_in_a_class_description_completes_names_with_the_class(tmp_path):
-    """Sphinx's own docs: ``.. class:: Builder`` (under ``.. module::``) holds
-    ``.. autoattribute:: name`` and ``.. automethod:: build_all``, its members."""
+@pytest.mark.parametrize("members, shown", [
+    # Sphinx's own docs: ``.. class:: Builder`` (under ``.. module::``) holds
+    # ``.. autoattribute:: name`` and ``.. automethod:: build_all``, its members.
+    ("   .. automethod:: moor\n", ["def moor(self, boat)", "Tie a boat up."]),
+    # Scrapy's ``topics/request-response.rst``: ``.. class:: TextResponse`` holds
+    # ``.. automethod:: TextResponse.follow``. Autodoc completes a name written with a dot with
+    # the current module only (the class is the one it names), and a module-level directive
+    # (``autoclass``, ``autofunction``) never with the class around it.
+    ("   .. automethod:: Berth.moor\n\n   .. autofunction:: tide\n", ["def moor(self, boat)", "Tie a boat up.", "def tide("]),
+], ids=["member-name", "dotted-name"])
+def test_autodoc_in_a_class_description_completes_names_as_autodoc_does(tmp_path, members, shown):
     files = dict(SPHINX)
-    files["docs/builders.rst"] = ("Builders\n========\n\n.. module:: quay\n\n.. class:: Berth\n\n   A berth.\n\n"
-                                  "   .. automethod:: moor\n")
+    files["docs/builders.rst"] = "Builders\n========\n\n.. module:: quay\n\n.. class:: Berth\n\n   A berth.\n\n" + members
     root = write_site(tmp_path / "site", files)
     report = build_json(root / "docs", tmp_path / "out")
     text = "\n".join(t for _, t in _sections(tmp_path / "out" / "store.sqlite", "builders.rst"))
-    assert "def moor(self, boat)" in text and "Tie a boat up." in text
-    assert not [u for u in report["dialect"]["unresolved"] if u["path"] == "builders.rst"]
-
-
-def test_a_dotted_name_in_a_class_description_completes_with_the_module_alone(tmp_path):
-    """Scrapy's ``topics/request-response.rst``: ``.. class:: TextResponse`` holds
-    ``.. automethod:: TextResponse.follow``. Autodoc completes a name written with a dot with the
-    current module only (the class is the one it names), and a module-level directive
-    (``autoclass``, ``autofunction``) never with the class around it."""
-    files = dict(SPHINX)
-    files["docs/builders.rst"] = ("Builders\n========\n\n.. module:: quay\n\n.. class:: Berth\n\n   A berth.\n\n"
-                                  "   .. automethod:: Berth.moor\n\n   .. autofunction:: tide\n")
-    root = write_site(tmp_path / "site", files)
-    report = build_json(root / "docs", tmp_path / "out")
-    text = "\n".join(t for _, t in _sections(tmp_path / "out" / "store.sqlite", "builders.rst"))
-    assert "def moor(self, boat)" in text and "Tie a boat up." in text
-    assert "def tide(" in text
+    assert all(part in text for part in shown), text
     assert not [u for u in report["dialect"]["unresolved"] if u["path"] == "builders.rst"]
 
 
