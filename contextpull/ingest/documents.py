@@ -58,7 +58,8 @@ def documents(
 def api_page(site) -> Callable[..., bool] | None:
     """Whether a job's page names an object of the API reference its site reads from source
     (``Dialect.api_lines``): such pages are a short run's heavy jobs (``workers.ordered_map``)."""
-    if site is None or not site.api_reference:
+    marks = dialect_row(site.dialect).api_lines if site is not None and site.api_reference else b""
+    if not marks:  # an empty pattern would call every page heavy
         return None
-    lines = re.compile(dialect_row(site.dialect).api_lines)
+    lines = re.compile(marks)
     return lambda path, data, *rest: lines.search(data) is not None
