@@ -305,3 +305,19 @@ def test_mdx_a_long_string_prop_is_read_whole():
     body = '<pre class=\\"x\\">' * N
     assert jsx.Expr(f' "{body}" ', 0).literal == body
     assert jsx.brace_ends("{'" + "a" * N + "'}") == {0: N + 4}
+
+
+def test_gitbook_empty_cells_kramdown_quote_headings_and_vitepress_notation_on_long_runs():
+    """Three patterns tried from every character of a run of their openers took time quadratic
+    in it (a 16 KB line of ``| `` 5 s); each now starts a run once, and reads as it did."""
+    from contextpull.dialects.gitbook import html
+    from contextpull.dialects.jekyll import kramdown
+    from contextpull.dialects.vitepress import code_notation
+
+    assert html._EMPTY_CELLS.sub("", "x" + "| " * N + "x") == "x" + "| " * N + "x"
+    assert html._EMPTY_CELLS.sub("", "cell" + " | |" * N + "  \nnext") == "cell\nnext"
+    heading = kramdown._QUOTE_HEADING.match("## Title" + " " * N + "##\nbody")
+    assert heading.group(1).rstrip(" \t#").strip() == "Title" and heading.end() == len("## Title") + N + 3
+    assert kramdown._QUOTE_HEADING.match("# a" + " " * N + "x").group(1).rstrip(" \t#") == "a" + " " * N + "x"
+    assert code_notation._MARKER.search(" " * N + "[!code") is None
+    assert code_notation.strip("```js\nlet a = 1" + " " * N + "// [!code highlight]\n```") == ("```js\nlet a = 1\n```", 1)

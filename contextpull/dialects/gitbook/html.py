@@ -26,7 +26,9 @@ _ROW_END = re.compile(r"</tr\s*>", re.I)
 _CELL_END = re.compile(r"</t[dh]\s*>", re.I)
 _BREAK = re.compile(r"<br\s*/?>", re.I)
 _BLOCK_END = re.compile(r"</(?:p|figure|figcaption|table|thead|tbody|div)\s*>", re.I)
-_EMPTY_CELLS = re.compile(r"(?:[ \t]*\|)+[ \t]*(?=\n|\Z)|^[ \t]*(?:\|[ \t]*)+", re.M)
+# A run of bars and blanks is tried from its first character only (the look-behind): from each
+# of its characters it took time quadratic in a line of "| | | ... x".
+_EMPTY_CELLS = re.compile(r"(?<![ \t|])(?:[ \t]*\|)+[ \t]*(?=\n|\Z)|^[ \t]*(?:\|[ \t]*)+", re.M)
 _INNER_BARS = re.compile(r"\|(?:[ \t]*\|)+")
 
 

@@ -124,7 +124,9 @@ def _label(attrs: str) -> str | None:
     return class_label(classes)
 
 
-_QUOTE_HEADING = re.compile(r"[ \t]*#{1,6}[ \t]+([^\n]+?)[ \t#]*(?:\n|\Z)")
+# The heading's text is taken whole and its closing marks cut afterwards: a lazy group before
+# ``[ \t#]*`` retried the run of blanks at every step (quadratic in "# a" and blanks).
+_QUOTE_HEADING = re.compile(r"[ \t]*#{1,6}[ \t]+([^\n]*)(?:\n|\Z)")
 
 
 def _unquoted(body: str) -> str:
@@ -151,8 +153,9 @@ def _label_block(out: list[str | None], start: int, step: int, label: str) -> No
     inner = _unquoted(body)
     if inner is not body:
         heading = _QUOTE_HEADING.match(inner)
-        if heading is not None:  # the quote's own heading is the box's title (Carpentries' lessons)
-            label, inner = heading.group(1).strip(), inner[heading.end():]
+        title = heading.group(1).rstrip(" \t#").strip() if heading is not None else ""
+        if title:  # the quote's own heading is the box's title (Carpentries' lessons)
+            label, inner = title, inner[heading.end():]
     labelled_lines = labelled(label, inner).split("\n")
     for k in range(first, last + 1):
         out[k] = None

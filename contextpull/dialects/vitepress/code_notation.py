@@ -13,8 +13,10 @@ from __future__ import annotations
 import re
 
 CONSTRUCT = "code notation"
+# Tried only where a run of blanks begins (the look-behind): searched from each blank of a long
+# run, the leading ``[ \t]*`` made a line of blanks quadratic.
 _MARKER = re.compile(
-    r"[ \t]*(?://|#|--|;|%|<!--|/\*|\{/\*)[ \t]*\[!code[ \t]+(?:highlight|hl|focus|word:[^\]\n]{1,80})(?::\d{1,4})?\]"
+    r"(?<![ \t])[ \t]*(?://|#|--|;|%|<!--|/\*|\{/\*)[ \t]*\[!code[ \t]+(?:highlight|hl|focus|word:[^\]\n]{1,80})(?::\d{1,4})?\]"
     r"[ \t]*(?:-->|\*/\}|\*/)?[ \t]*\Z"
 )
 
