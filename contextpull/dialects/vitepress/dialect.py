@@ -112,8 +112,11 @@ class Reader(SiteReader):
         modules = self.config_modules
         if not modules:
             return self.settings
-        text = "\n".join([self.config_text, *(data.decode("utf-8-sig", "replace") for data in modules.values() if data)])
-        return self.once((__name__, "page settings"), lambda: site_config.read(text, self.site.config_file or ""))
+        def read() -> site_config.SiteConfig:
+            text = "\n".join([self.config_text, *(data.decode("utf-8-sig", "replace") for data in modules.values() if data)])
+            return site_config.read(text, self.site.config_file or "")
+
+        return self.once((__name__, "page settings"), read)
 
     # ---- the hooks ---------------------------------------------------------------------
     def prepare(self, text: str, ctx) -> str:
