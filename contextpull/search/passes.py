@@ -26,25 +26,21 @@ def lexical(conn: sqlite3.Connection, tokens: list[str], scope: ranking.Scope | 
             limit: int) -> dict[str, tuple[int, float, str]]:
     """The first ``limit`` hits in pass order: section id -> (FTS rowid, bm25, the pass's FTS
     query, which the snippet is cut with). ``scope`` confines them to a path filter's documents."""
-    passes = []
-    if len(tokens) >= 2:
-        passes.append(fts_string(" ".join(tokens)))
-        passes.append(" AND ".join(fts_string(t) for t in tokens))
-    passes.append(" OR ".join(fts_string(t) for t in tokens))
-
     def run(fts_query: str) -> list[tuple[str, int, float]]:
         if scope is not None:
             return ranking.filtered(conn, fts_query, scope, limit)
         return ranking.unfiltered(conn, fts_query, limit)
 
-    asked: dict[str, list[tuple[str, int, float]]] = {}
-    if len(passes) == 3:
-        asked[passes[1]] = run(passes[1])
-        if not asked[passes[1]]:
-            passes = passes[2:]
+    passes: list[tuple[str, list | None]] = []  # (query, its hits when already asked)
+    if len(tokens) >= 2:
+        every = " AND ".join(fts_string(t) for t in tokens)
+        every_hits = run(every)
+        if every_hits:  # else the phrase pass is empty too
+            passes += [(fts_string(" ".join(tokens)), None), (every, every_hits)]
+    passes.append((" OR ".join(fts_string(t) for t in tokens), None))
     found: dict[str, tuple[int, float, str]] = {}
-    for fts_query in passes:
-        for sid, rowid, rank in asked[fts_query] if fts_query in asked else run(fts_query):
+    for fts_query, hits in passes:
+        for sid, rowid, rank in hits if hits is not None else run(fts_query):
             if sid not in found:
                 found[sid] = (rowid, rank, fts_query)
         if len(found) >= limit:
