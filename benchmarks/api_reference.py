@@ -85,12 +85,25 @@ QUERIES = {
 }
 
 
+CHECKOUT = Path(__file__).resolve().parent.parent
+
+
 def _cli() -> list[str]:
     return [sys.executable, "-m", "contextpull"]
 
 
-def _build(root: Path, docs: str, out: Path, *extra: str) -> dict:
+def _env() -> dict:
+    """The children's environment: this checkout's ``contextpull`` first on the path. A build
+    runs in the project's tree, where ``-m`` finds no ``contextpull``, and a query wherever the
+    script was started: without it they imported whichever checkout the virtualenv installs (a
+    worktree's builds ran the main checkout's code)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "CONTEXTPULL_"))}
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(CHECKOUT), os.environ.get("PYTHONPATH", "")) if p)
+    return env
+
+
+def _build(root: Path, docs: str, out: Path, *extra: str) -> dict:
+    env = _env()
     env["SOURCE_DATE_EPOCH"] = "1700000000"
     cmd = [*_cli(), "build", docs, "--out", str(out), "--json", "--dialect", "auto", *extra]
     result = run_child(cmd, 1800, cwd=str(root), env=env)
@@ -132,7 +145,7 @@ def _shows(store: Path, match: dict, method: str) -> bool:
     if match["heading_path"].rsplit(" > ", 1)[-1].rsplit(".", 1)[-1] == method:
         return True
     read = subprocess.run([*_cli(), "read", match["id"], "--store", str(store), "--json"],
-                          capture_output=True, text=True, check=True)
+                          capture_output=True, text=True, check=True, env=_env())
     return any(line.lstrip("#").strip().rsplit(".", 1)[-1] == method
                for line in json.loads(read.stdout)["text"].split("\n") if line.startswith("#"))
 
@@ -141,10 +154,10 @@ def _queries(name: str, store: Path) -> list[dict]:
     out = []
     for signature, method, cls, page in QUERIES.get(name, []):
         grep = json.loads(subprocess.run([*_cli(), "grep", signature, "--store", str(store), "--json", "--limit", "100"],
-                                         capture_output=True, text=True, check=True).stdout)
+                                         capture_output=True, text=True, check=True, env=_env()).stdout)
         found = [m["id"] for m in grep["matches"] if _shows(store, m, method)]
         search = subprocess.run([*_cli(), "search", cls, "--store", str(store), "--json", "--limit", "3"],
-                                capture_output=True, text=True, check=False)
+                                capture_output=True, text=True, check=False, env=_env())
         hits = json.loads(search.stdout).get("hits", []) if search.stdout.strip() else []
         ranks = [i + 1 for i, h in enumerate(hits) if h["id"].split("#", 1)[0] == page]
         out.append({"grep": signature, "grep_section": found[0] if found else None,

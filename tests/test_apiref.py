@@ -152,6 +152,23 @@ def test_directive_options_choose_the_members(tmp_path):
     assert not any("moor" in h for h in headings)
 
 
+@pytest.mark.parametrize("entry, headings", [
+    ("", ["API > Berth", "API > moor"]),
+    ("      show_root_toc_entry: false\n", ["API", "API > moor"]),
+], ids=["toc-entry", "no-toc-entry"])
+def test_a_root_shown_without_its_heading_keeps_its_contents_entry(tmp_path, entry, headings):
+    """mkdocstrings' ``show_root_toc_entry`` (on by default): a root whose heading is not shown
+    still has an entry in the page's table of contents, a hidden heading naming the object; its
+    own text is that entry's and its members follow at the same level, as pydantic's
+    ``::: pydantic.type_adapter.TypeAdapter`` page lists ``TypeAdapter``, ``rebuild``, ..."""
+    page = "# API\n\n::: harbour.berth.Berth\n    options:\n      show_root_heading: false\n" + entry
+    root = _mkdocs(tmp_path, page)
+    build_json(root / "docs", tmp_path / "out")
+    sections = _sections(tmp_path / "out" / "store.sqlite", "api.md")
+    assert [h for h, _ in sections] == headings
+    assert "A place at the quay." in sections[0][1]
+
+
 def test_numpy_and_sphinx_docstrings_list_their_parameters(tmp_path):
     page = ("# API\n\n::: harbour.berth.tide\n    options:\n      docstring_style: numpy\n\n"
             "::: harbour.berth.knot\n    options:\n      docstring_style: sphinx\n")

@@ -2,9 +2,10 @@
 
 mkdocstrings (Python handler): the handler's ``options`` in ``mkdocs.yml``, under them each
 ``:::`` line's own ``options:``; the names and defaults are the handler's (``members``,
-``filters``, ``inherited_members``, ``show_root_heading``, ``heading_level``,
-``docstring_style``, ``members_order``, ``group_by_category``, ``show_if_no_docstring``,
-``show_bases``, ``merge_init_into_class``, ``show_submodules``, and ``docstring_options``' switches).
+``filters``, ``inherited_members``, ``show_root_heading``, ``show_root_toc_entry``,
+``heading_level``, ``docstring_style``, ``members_order``, ``group_by_category``,
+``show_if_no_docstring``, ``show_bases``, ``merge_init_into_class``, ``show_submodules``, and
+``docstring_options``' switches).
 
 Sphinx autodoc: ``autodoc_default_options`` from ``conf.py`` (read as data), under them the
 directive's options (``:members:``, ``:undoc-members:``, ``:private-members:``,
@@ -32,6 +33,9 @@ class Options:
     generator: str = "mkdocs"  # "mkdocs" or "sphinx": whose member rules apply
     heading_level: int = 2
     show_root_heading: bool = False
+    # mkdocstrings' ``show_root_toc_entry``: a root shown without its heading keeps an entry in the
+    # page's table of contents, named by the object's name (Sphinx always heads its objects).
+    show_root_toc_entry: bool = False
     show_root_full_path: bool = True  # the root's heading: its dotted path, else its name
     separate_signature: bool = True  # False: the signature is in the heading (mkdocstrings' default)
     members: object = None  # None: as the generator decides; True/False; a list of names
@@ -131,6 +135,7 @@ def mkdocs_options(handler: dict, local: dict | None) -> Options:
         generator="mkdocs",
         heading_level=level if isinstance(level, int) and 1 <= level <= 6 else 2,
         show_root_heading=_bool(merged.get("show_root_heading"), False),
+        show_root_toc_entry=_bool(merged.get("show_root_toc_entry"), True),
         show_root_full_path=_bool(merged.get("show_root_full_path"), True),
         separate_signature=_bool(merged.get("separate_signature"), False),
         members=members,

@@ -71,6 +71,13 @@ class Renderer:
             # and so in the heading path, by the object's name (``syntax/heading_label``).
             label = f' {{ data-toc-label="{obj.name}" }}' if shown != obj.name and '"' not in obj.name else ""
             self.out += [f"{'#' * min(level, 6)} {shown}{label}", ""]
+        elif options.show_root_toc_entry:
+            # mkdocstrings heads a root it does not show with a hidden heading at the root's
+            # level: the page's table of contents still names the object, and the object's own
+            # text is that entry's (its members follow at the same level). The store keeps the
+            # entry as a heading, so the heading path names the object as the contents do
+            # (``TypeAdapter > TypeAdapter``, the page's title, then its first entry).
+            self.out += [f"{'#' * min(level, 6)} {obj.name}", ""]
         init = self._init(obj, options)
         signature = self._signature(obj, options, init) if options.signature is None else \
             written_signature(obj, options.signature)
