@@ -540,3 +540,52 @@ def test_a_template_printing_more_than_text_is_not_read(template, shown):
 
     source = "---\nconst { v, w = 'x' } = Astro.props;\n---\n" + template
     assert astro_components.printed(source, {"v": "1"}, None) == shown
+
+
+def test_steps_are_numbered_as_the_page_draws_them(tmp_path):
+    # Tauri writes every step `1.`; Starlight numbers them 1, 2, 3. A block inside a step (tabs,
+    # a second paragraph) ends the list item in the shared reading, after which `1.` read as a
+    # new list's first step: 29 steps on 12 pages showed the wrong number.
+    root = write_site(tmp_path / "repo", {
+        "astro.config.mjs": CONFIG,
+        "src/content/docs/setup.mdx": """---
+title: Setup
+---
+import { Steps, Tabs, TabItem } from '@astrojs/starlight/components';
+
+<Steps>
+
+1.  ##### Configure
+
+    Then run:
+
+    <Tabs>
+    <TabItem label="npm">
+    ```sh
+    1. npm run dev
+    ```
+    </TabItem>
+    </Tabs>
+
+    1. a sub-step
+    1. another
+
+1.  ##### Build
+
+1.  ##### Ship
+
+</Steps>
+
+<Steps>
+3. Third
+4. Fourth
+</Steps>
+""",
+    })
+    report = build_json(root, tmp_path / "out")
+    text = _sections(tmp_path / "out" / "store.sqlite")
+    assert "1.  ##### Configure" in text and "2.  ##### Build" in text and "3.  ##### Ship" in text
+    assert "npm:\n\n```sh\n1. npm run dev\n```" in text  # code and the tabs' own text untouched
+    assert "1. a sub-step\n    1. another" in text  # a nested list keeps its numbers
+    assert "3. Third\n4. Fourth" in text
+    assert report["dialect"]["constructs"]["steps"] == {"resolved": 0, "converted": 1, "unresolved": 0}
