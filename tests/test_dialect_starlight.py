@@ -468,3 +468,124 @@ Shown as written.
         reads = con.execute("SELECT value FROM meta WHERE key = 'dialect_reads'").fetchone()[0]
     assert "PackageManagerTabs.astro" in reads and "preview.astro" not in reads
     file_regression.check(text, extension=".txt")
+
+
+SINCE = """---
+import Badge from '~/components/Badge.astro';
+import { getLatestNPMVersion } from '~/util/getLatestNPMVersion';
+export interface Props {
+\tpkg?: string;
+\tv: string;
+}
+
+const { v, pkg = 'astro' } = Astro.props as Props;
+const featureStatus = await getFeatureStatus(v);
+---
+
+<span>
+\t<strong>{Astro.locals.t('since.addedIn')}</strong>
+\t<code>{pkg}@{v}</code>
+\t{featureStatus === 'new' && <Badge text={Astro.locals.t('since.new')} />}
+</span>
+"""
+
+
+def test_a_site_component_printing_its_props_and_ui_strings_shows_that_text(tmp_path):
+    # Astro's src/components/Since.astro: 577 <Since v="4.2.0" /> on 67 pages kept nothing (an
+    # element without children); the page shows its label from src/content/i18n/en.yml and the
+    # version. A component that prints a value its script computes keeps the MDX rules' reading.
+    page = """---
+title: {title}
+---
+import Since from '~/components/Since.astro';
+import Status from '~/components/Status.astro';
+
+**Type:** `boolean`<br />
+<Since v="4.2.0" />
+
+<p><Since pkg="@astrojs/rss" v="2.1.0" /></p>
+
+<Status v="1" />
+"""
+    root = write_site(tmp_path / "repo", {
+        "astro.config.mjs": CONFIG,
+        "tsconfig.json": '{"compilerOptions": {"paths": {"~/*": ["src/*"]}}}\n',
+        "src/components/Since.astro": SINCE,
+        "src/components/Status.astro": "---\nconst { v } = Astro.props;\nconst s = v + '!';\n---\n<b>{s}</b>\n",
+        "src/content/i18n/en.yml": "since.addedIn: 'Added in:'\nsince.new: New\n",
+        "src/content/i18n/de.yml": "since.addedIn: 'Hinzugefügt in:'\n",
+        "src/content/docs/en/config.mdx": page.replace("{title}", "Config"),
+        "src/content/docs/de/config.mdx": page.replace("{title}", "Konfiguration"),
+        "src/content/docs/fr/config.mdx": page.replace("{title}", "Configuration"),
+    })
+    build_json(root, tmp_path / "out")
+    text = _sections(tmp_path / "out" / "store.sqlite")
+    en, de, fr = (text.split(f"docs/{lang}/config.mdx [")[1].split("\n== ")[0] for lang in ("en", "de", "fr"))
+    assert "**Type:** `boolean`\n\nAdded in: astro@4.2.0\n\nAdded in: @astrojs/rss@2.1.0" in en
+    assert "Hinzugefügt in: astro@4.2.0" in de and "Added in: astro@4.2.0" in fr  # no fr.yml: the default's
+    assert "!" not in en and "New" not in en
+    with sqlite3.connect(tmp_path / "out" / "store.sqlite") as con:
+        reads = con.execute("SELECT value FROM meta WHERE key = 'dialect_reads'").fetchone()[0]
+    assert "src/content/i18n/en.yml" in reads and "src/content/i18n/de.yml" in reads
+
+
+@pytest.mark.parametrize(("template", "shown"), [
+    ("<i>{v}</i> and {w}\n", "1 and x"),  # the element's string, else the default written
+    ("{v && <Badge />}<b>{v}</b>", "1"),  # drawn on a condition the build never runs: nothing
+    ("<b>{" * 2000, None), ("{a}" * 1300, None), ("<B>{v}</B>", None), ("<script>x</script>{v}", None),
+    ("{v.trim()}", None), ("{v}}", None), ("<slot />{x}", None),
+])
+def test_a_template_printing_more_than_text_is_not_read(template, shown):
+    from contextpull.dialects.starlight import astro_components
+
+    source = "---\nconst { v, w = 'x' } = Astro.props;\n---\n" + template
+    assert astro_components.printed(source, {"v": "1"}, None) == shown
+
+
+def test_steps_are_numbered_as_the_page_draws_them(tmp_path):
+    # Tauri writes every step `1.`; Starlight numbers them 1, 2, 3. A block inside a step (tabs,
+    # a second paragraph) ends the list item in the shared reading, after which `1.` read as a
+    # new list's first step: 29 steps on 12 pages showed the wrong number.
+    root = write_site(tmp_path / "repo", {
+        "astro.config.mjs": CONFIG,
+        "src/content/docs/setup.mdx": """---
+title: Setup
+---
+import { Steps, Tabs, TabItem } from '@astrojs/starlight/components';
+
+<Steps>
+
+1.  ##### Configure
+
+    Then run:
+
+    <Tabs>
+    <TabItem label="npm">
+    ```sh
+    1. npm run dev
+    ```
+    </TabItem>
+    </Tabs>
+
+    1. a sub-step
+    1. another
+
+1.  ##### Build
+
+1.  ##### Ship
+
+</Steps>
+
+<Steps>
+3. Third
+4. Fourth
+</Steps>
+""",
+    })
+    report = build_json(root, tmp_path / "out")
+    text = _sections(tmp_path / "out" / "store.sqlite")
+    assert "1.  ##### Configure" in text and "2.  ##### Build" in text and "3.  ##### Ship" in text
+    assert "npm:\n\n```sh\n1. npm run dev\n```" in text  # code and the tabs' own text untouched
+    assert "1. a sub-step\n    1. another" in text  # a nested list keeps its numbers
+    assert "3. Third\n4. Fourth" in text
+    assert report["dialect"]["constructs"]["steps"] == {"resolved": 0, "converted": 1, "unresolved": 0}

@@ -15,7 +15,7 @@ from contextpull.dialects.site_reader import open_site
 from contextpull.dialects.vitepress import regions
 
 from dialect_context import context
-from site_build import DOCUMENTS, SECTIONS, build_json, write_site
+from site_build import DOCUMENTS, SECTIONS, build_json, store_rows, write_site
 
 CONFIG = "docs/.vitepress/config.ts"
 
@@ -393,3 +393,87 @@ def test_shiki_notation_that_only_emphasises_goes(line, kept):
     out, count = code_notation.strip(raw)
     assert out == ("```js\n" + (f"{kept}\n" if kept is not None else "") + "next()\n```")
     assert count == (0 if kept == line else 1)
+
+
+TWOSLASH_PAGE = """# Types
+
+```ts twoslash include main
+// @noErrors
+// @errors: 2322
+import { ref } from 'vue'
+export const count = ref(0)
+```
+
+```ts
+// @filename: main.ts
+// @include: main
+// ---cut---
+import { count } from './main'
+const double = count.value * 2
+//    ^?
+// ---cut-after---
+function hidden() {}
+```
+
+```vue
+<!-- App.vue -->
+<script setup lang="ts">
+// @include: main
+// ---cut---
+const a = 1
+</script>
+
+<template><p>{{ a }}</p></template>
+```
+
+```ts no-twoslash
+// ---cut---
+shown()
+```
+
+```ts
+// ---cut-start---
+// ---cut-end---
+// @filename: kept.ts
+keep()
+```
+"""
+
+
+@pytest.mark.parametrize("transformer", [True, False])
+def test_twoslash_notation_is_not_shown(tmp_path, transformer):
+    # VueUse: 81 sections on 49 pages showed `// ---cut---` and the setup above it, flags and queries
+    config = ("import { transformerTwoslash } from '@shikijs/vitepress-twoslash'\n"
+              "export default { markdown: { codeTransformers: [transformerTwoslash()] } }\n") if transformer else "export default {}\n"
+    root = write_site(tmp_path / "repo", {CONFIG: config, "docs/types.md": TWOSLASH_PAGE})
+    report = build_json(root / "docs", tmp_path / "out")
+    text = "\n".join(t for _, _, t in store_rows(tmp_path / "out" / "store.sqlite", SECTIONS))
+    # the fence says twoslash: read on any VitePress site
+    assert "```ts twoslash include main\nimport { ref } from 'vue'\nexport const count = ref(0)\n```" in text
+    if transformer:  # the site runs twoslash: a block written with its cuts is one it reads
+        assert "```ts\nimport { count } from './main'\nconst double = count.value * 2\n```" in text
+        assert "```vue\n<!-- App.vue -->\n<script setup lang=\"ts\">\nconst a = 1\n</script>" in text
+        assert "```ts\n// @filename: kept.ts\nkeep()\n```" in text
+        assert report["dialect"]["constructs"]["twoslash notation"]["converted"] == 4
+    else:  # no twoslash on the site: a block without the word shows as written
+        assert "// ---cut---\nimport { count }" in text and "// ---cut-start---" in text
+    assert "```ts no-twoslash\n// ---cut---\nshown()\n```" in text
+
+
+@pytest.mark.parametrize(("code", "problem"), [
+    ("// ---cut-start---\nx()\n", "a cut-start at code line 1 without its cut-end: cuts not read"),
+    ("x()\n// ---cut-end---\n", "a cut-end at code line 2 without its cut-start: cuts not read"),
+])
+def test_unmatched_twoslash_cuts_are_named_and_kept(code, problem):
+    from contextpull.dialects.syntax import twoslash
+
+    raw = f"```ts twoslash\n{code}```"
+    assert twoslash.strip(raw) == (raw, 0, problem)
+
+
+def test_twoslash_queries_and_flags_on_long_runs():
+    from contextpull.dialects.syntax import twoslash
+
+    raw = "```ts twoslash\n" + "// " + "^" * MB + "\n//" + " " * MB + "@x\n" + "/" * MB + "\nkept()\n```"
+    out, count, problem = twoslash.strip(raw)
+    assert problem is None and count == 1 and out.endswith("/" * MB + "\nkept()\n```")

@@ -10,7 +10,9 @@ dispatch because here the dialect, not the extension, says a ``.md`` carries JSX
   the title only of a page that shows none, where Docusaurus itself falls back to the file's id.
   ``hide_title`` hides the H1 but keeps the title; ``slug`` and ``id`` are addresses, not text.
 - ``finish``: a code block's magic-comment lines (``// highlight-next-line``) go
-  (``magic_comments``), as Docusaurus shows the block.
+  (``magic_comments``), as Docusaurus shows the block; then the blocks the configuration's
+  remark plugins turn into tabs (``npm2yarn``, tab-blocks' ``tab``) read as those tabs
+  (``code_tabs``).
 - ``mdx-code-block`` fences: their content is MDX, read as if the fence were not there
   (``mdx.code_blocks``), as Docusaurus unwraps them.
 - ``skip``: files and folders whose name starts with ``_`` are partials, which Docusaurus never
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 from ...parsing.blocks import Code, ParsedDocument
 from ..api import Context
-from . import magic_comments
+from . import code_tabs, magic_comments
 from ..site_reader import SiteReader
 from ..syntax.callouts import callouts
 
@@ -67,6 +69,9 @@ class Reader(SiteReader):
                     removed = block.raw.count("\n") - kept.count("\n")
                     block.raw = kept
                     ctx.note(MAGIC_COMMENT, "converted", 0, f"{removed} lines")
+        tabs = self.once((__name__, "code tabs"), lambda: code_tabs.plugins(self.config_text))
+        if tabs.converters is not None or tabs.tab_labels is not None:
+            parsed.blocks = code_tabs.convert(parsed.blocks, tabs, ctx.note)
         return parsed
 
     def skip(self, path: str, data: bytes | None = None) -> str | None:

@@ -17,13 +17,26 @@ its component's file is read (and is from then on a dependency of the page): a c
 other children draws them where they are, which the MDX rules already keep. A component whose
 template draws no such tab, or no tab for one of the slots the element fills (Starlight's own
 docs: ``<Preview>`` draws its ``preview`` slot beside its tabs), is left to the MDX rules.
+
+An empty element of a component that draws no tab is read from its template when all the
+template prints is text, its props and the site's UI strings (``printed``): Astro's
+``<Since v="4.2.0" />`` is ``<span><strong>{Astro.locals.t('since.addedIn')}</strong>
+<code>{pkg}@{v}</code> ...</span>``, "Added in: astro@4.2.0" on 577 of its pages, where the MDX
+rules kept nothing (an element without children). A prop's value is the element's string, else
+the default its ``Astro.props`` destructuring writes; ``{cond && <Badge />}`` is drawn only when
+something the build never runs says so, and is read as nothing (Since's "New" badge, which
+depends on the package's latest version on npm). Any other expression, or a component in the
+template, leaves the element to the MDX rules.
 """
 
 from __future__ import annotations
 
+import html
 import re
 
 from ..mdx import jsx, site_components
+from ..syntax.markup import html_to_text
+from . import ui_strings
 
 # An opening or closing tag of the components a tab is made of; ``[^<>]*`` stops at the next
 # tag, so each character is read a bounded number of times.
@@ -31,6 +44,14 @@ _TAG = re.compile(r"<(/?)(TabItem|Code|slot)\b([^<>]*)>")
 # A name starts where no name character is before it: a long run of them is tried once.
 _ATTR = re.compile(r"""(?<![\w-])([\w-]+)[ \t\r\n]*=[ \t\r\n]*(?:"([^"]*)"|'([^']*)'|\{[ \t]*([A-Za-z_$][\w$]*)[ \t]*\})""")
 MAX_TABS = 32
+# ``const { v, pkg = 'astro' } = Astro.props``: the props and their literal defaults.
+_PROPS = re.compile(r"\b(?:const|let|var)[ \t]*\{([^{}]*)\}[ \t]*=[ \t]*Astro\.props\b")
+_PROP = re.compile(r"""([A-Za-z_$][\w$]*)(?:[ \t\r\n]*=[ \t\r\n]*(?:'([^'\\\n]*)'|"([^"\\\n]*)"))?""")
+_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+_UI_STRING = re.compile(r"""Astro\.locals\.t\([ \t]*(?:'([^'\\\n]*)'|"([^"\\\n]*)")[ \t]*\)""")
+# What a template holds that is not text around HTML: a component's tag, a script or a style.
+_NOT_TEXT = re.compile(r"</?[A-Z]|<(?:[Ss][Cc][Rr][Ii][Pp][Tt]|[Ss][Tt][Yy][Ll][Ee])\b")
+MAX_TEMPLATE = 4096
 
 
 def tabs(source: str) -> tuple[tuple[str, str, str, str], ...]:
@@ -78,7 +99,11 @@ def read(node, source, env) -> str | None:
         drawn = _drawn(source, "code")
         shown = [(label, attrs[prop], lang) for label, prop, lang in drawn if isinstance(attrs.get(prop), str)]
         if not drawn:
-            return None
+            text = printed(source(), attrs, env.ctx)
+            if text is None:
+                return None
+            env.note("jsx component", "converted", node.pos)
+            return site_components.block(text) if node.block else text
         env.note("jsx component", "converted", node.pos)
         return site_components.code_tabs(shown, env)
     if not all(isinstance(c, jsx.Element) and isinstance(c.attrs.get("slot"), str) for c in kids):
@@ -99,3 +124,73 @@ def read(node, source, env) -> str | None:
 def _drawn(source, kind: str) -> list[tuple[str, str, str]]:
     text = source()
     return [(label, name, lang) for label, k, name, lang in (tabs(text) if text is not None else ()) if k == kind]
+
+
+def printed(source: str | None, attrs: dict, ctx) -> str | None:
+    """The text an empty element of the component ``source`` prints with ``attrs`` (module
+    docstring), or None when its template prints anything the build cannot read as text."""
+    if source is None:
+        return None
+    script, template = _split(source)
+    props = _props(script)
+    if props is None or len(template) > MAX_TEMPLATE:
+        return None
+    ends = jsx.brace_ends(template) if "{" in template else {}
+    texts: list[str] = []  # the template between its expressions
+    values: list[str] = []
+    i = 0
+    for start in sorted(ends):
+        if start < i:
+            continue  # inside an expression already read
+        texts.append(template[i:start])
+        value = _expression(template[start + 1 : ends[start] - 1].strip(), attrs, props, ctx)
+        if value is None:
+            return None
+        values.append(html.escape(value, quote=False))
+        i = ends[start]
+    texts.append(template[i:])
+    if any("{" in t or "}" in t or _NOT_TEXT.search(t) is not None for t in texts):
+        return None  # a brace that never closes, a component, a script or a style
+    markup = "".join(t + v for t, v in zip(texts, [*values, ""]))
+    return " ".join(html_to_text(markup).split()) or None
+
+
+def _split(source: str) -> tuple[str, str]:
+    """(the component script between its ``---`` fences, the template after them)."""
+    if not source.lstrip().startswith("---"):
+        return "", source
+    start = source.index("---")
+    end = source.find("\n---", start + 3)
+    return (source[start + 3 : end], source[end + 4 :]) if end >= 0 else (source[start + 3 :], "")
+
+
+def _props(script: str) -> dict[str, str | None] | None:
+    """Each prop ``Astro.props`` is destructured into, with its literal default (None: none);
+    None when a destructuring is more than names and string defaults."""
+    found: dict[str, str | None] = {}
+    for m in _PROPS.finditer(script):
+        for item in m.group(1).split(","):
+            if not item.strip():
+                continue
+            prop = _PROP.fullmatch(item.strip())
+            if prop is None:
+                return None
+            found[prop.group(1)] = prop.group(2) if prop.group(2) is not None else prop.group(3)
+    return found
+
+
+def _expression(source: str, attrs: dict, props: dict[str, str | None], ctx) -> str | None:
+    """What ``{source}`` prints: a prop's string, a UI string, nothing for a JSX drawn on a
+    condition; None for anything else."""
+    if _NAME.fullmatch(source) is not None:
+        if source not in props:
+            return None
+        value = attrs.get(source, props[source])
+        return value if isinstance(value, str) else None
+    key = _UI_STRING.fullmatch(source)
+    if key is not None:
+        return ui_strings.lookup(key.group(1) if key.group(1) is not None else key.group(2), ctx)
+    condition, _, drawn = source.rpartition("&&")
+    if condition.strip() and drawn.strip().startswith("<"):
+        return ""
+    return None

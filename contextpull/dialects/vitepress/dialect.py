@@ -11,7 +11,10 @@ GitHub-style ``> [!NOTE]`` alerts, which VitePress renders too, become labelled 
 (``callouts``); last, tags and HTML comments go from the prose, their text kept. Every line carries the page line it came from, so
 notes name it. A home page (``layout: home``) shows its hero and features first (``home.py``).
 
-``finish`` takes Shiki's ``// [!code ++]`` notation off code lines (``code_notation``). ``nav_title`` gives a page that shows no H1 and no front-matter title (the shared rule,
+``finish`` takes Shiki's ``// [!code ++]`` notation off code lines (``code_notation``), and
+twoslash's cuts, flags and queries off a block twoslash reads (``syntax.twoslash``): one whose
+fence says ``twoslash``, or, where the configuration runs twoslash, one written with its cuts.
+``nav_title`` gives a page that shows no H1 and no front-matter title (the shared rule,
 ``page_title``) the text its sidebar or nav entry shows (when written as literals); ``finish``
 strips VitePress's additions from a fence's language (``ts{1,3}``, ``ts:line-numbers``, ``ts [label]``). ``skip`` names the Markdown files
 VitePress renders no page for: outside the source root (``srcDir``), or matched by
@@ -26,6 +29,7 @@ import re
 
 from ...parsing.blocks import Code, ParsedDocument
 from ...scan.globmatch import Glob, compile_glob, slash_tokens
+from ..syntax import twoslash
 from ..syntax.callouts import callouts
 from ..pages.site_files import relative
 from ..includes import MISSING
@@ -137,12 +141,26 @@ class Reader(SiteReader):
             if isinstance(block, Code):
                 if block.lang:
                     block.lang = _FENCE_LANGUAGE.match(block.lang).group(0)
+                if "//" in block.raw and self._twoslash(block):
+                    kept, count, problem = twoslash.strip(block.raw)
+                    if problem is not None:
+                        ctx.note(twoslash.CONSTRUCT, "unresolved", 0, problem)
+                    elif count:
+                        block.raw = kept
+                        ctx.note(twoslash.CONSTRUCT, "converted", 0, f"{count} lines")
                 if "[!code" in block.raw:
                     kept, count = code_notation.strip(block.raw)
                     if count:
                         block.raw = kept
                         ctx.note(code_notation.CONSTRUCT, "converted", 0, f"{count} markers")
         return parsed
+
+    def _twoslash(self, block: Code) -> bool:
+        """Whether twoslash reads the block on this site (``syntax.twoslash``)."""
+        if twoslash.fence_says(block.raw):
+            return True
+        return (block.lang.lower() in twoslash.LANGUAGES and self.page_settings.twoslash
+                and not twoslash.fence_refuses(block.raw) and twoslash.has_notation(block.raw))
 
     def nav_title(self, ctx) -> str | None:
         rel = posixpath.relpath(ctx.repo_path, self.src_folder) if self.src_folder else ctx.repo_path

@@ -11,7 +11,8 @@ found by a search of the text that reads every character one way.
   ``vitepress-plugin-tabs``: ``::: tabs`` is one;
 - sidebar and nav entries ``{ text: 'Title', link: '/guide/page' }`` (in either order, both plain
   string literals), for the titles of pages that show no H1 and no front-matter title;
-- ``attrs: { leftDelimiter: '%{', rightDelimiter: '}%' }``: the delimiters of heading attributes.
+- ``attrs: { leftDelimiter: '%{', rightDelimiter: '}%' }``: the delimiters of heading attributes;
+- ``transformerTwoslash(...)`` in ``codeTransformers``: Shiki runs twoslash on the site's code.
 
 A configuration split over modules it imports from beside it (``./shared``) is read with them,
 for what a page shows (``Reader.page_settings``); what decides which files are pages (``srcDir``,
@@ -61,6 +62,7 @@ class SiteConfig:
     tabs: bool = False  # vitepress-plugin-tabs: ``::: tabs`` with ``== Label`` lines
     nav_titles: dict[str, str] = field(default_factory=dict)  # link path (no extension) -> text
     attr_delimiters: tuple[str, str] = ("{", "}")  # markdown-it-attrs' left and right delimiters
+    twoslash: bool = False  # ``@shikijs/vitepress-twoslash``'s transformer is configured
     problems: list[str] = field(default_factory=list)
 
 
@@ -95,6 +97,7 @@ def read(text: str, name: str) -> SiteConfig:
             config.attr_delimiters = delimiters
     config.own_containers = any(word in text for word in _OWN_CONTAINERS)
     config.tabs = "vitepress-plugin-tabs" in text
+    config.twoslash = "transformerTwoslash" in text
     for pattern, text_group, link_group in ((_TEXT_LINK, 1, 4), (_LINK_TEXT, 4, 1)):
         for found in pattern.finditer(text):
             title, link = _value(found, text_group), _value(found, link_group)
