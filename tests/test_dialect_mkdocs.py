@@ -127,6 +127,20 @@ def test_an_inherited_configuration_enables_snippets():
     assert "docs/base.yml" in ctx.dependencies
 
 
+def test_the_merged_and_hoisted_configuration_is_built_once_per_build_and_chain():
+    """Each page reads the parent (its dependency); the merge and Zensical's hoisting are kept."""
+    from contextpull.dialects.mkdocs.config import site_config
+
+    files = {**FILES, "docs/base.yml": "markdown_extensions:\n  pymdownx:\n    snippets: {}\n"}
+    ctx = FakeContext(files, docs="docs/en/docs", config={"INHERIT": "../base.yml"}, config_file="docs/en/mkdocs.yml")
+    first = site_config(ctx)
+    assert first["markdown_extensions"] == {"pymdownx.snippets": {}}
+    ctx.dependencies.clear()
+    assert site_config(ctx) is first and ctx.dependencies == ["docs/base.yml"]
+    ctx.files["docs/base.yml"] = "site_name: edited\n"  # another chain's contents: merged anew
+    assert site_config(ctx) == {"site_name": "edited"}
+
+
 @pytest.mark.parametrize(
     ("files", "detail"),
     [
