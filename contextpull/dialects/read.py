@@ -33,8 +33,6 @@ from .context import DocumentContext
 from .data.front_matter import scalar, split_front_matter
 from .embedded import Embedded
 from .page_title import navigation_title
-from .syntax import link_definitions
-from .syntax.markup import hard_breaks
 from .registry import DIALECTS, NAMES, dialect, reads_kind
 from .site_reader import SiteReader, open_site
 
@@ -101,9 +99,6 @@ def _markdown(
     if ctx.site.dialect != "plain":
         parsed = _guarded(ctx, ctx.site.dialect, lambda: reader.finish(parsed, ctx), parsed)
         nav = _guarded(ctx, ctx.site.dialect, lambda: navigation_title(reader, parsed, ctx), None)
-    # What every renderer hides, whichever generator: link reference definitions, and the
-    # backslash of a hard line break.
-    parsed = ParsedDocument(parsed.title, hard_breaks(link_definitions.drop(parsed.blocks, ctx.note)))
     return parsed, nav
 
 
