@@ -452,9 +452,19 @@ def test_the_site_configuration_cascade_hides_pages_its_target_path_glob_matches
 
 
 def test_a_cascade_glob_of_many_braces_or_stars_is_bounded():
-    from contextpull.dialects.hugo import pages as hugo_pages
+    from contextpull.scan.globmatch import alternatives, compile_glob, slash_tokens
 
-    assert hugo_pages._alternatives("{a,b}" * 10) == []  # 1,024 spellings: none taken
-    assert hugo_pages._alternatives("{a,{b}}") == [] and hugo_pages._alternatives("a}") == []
-    glob = hugo_pages.compile_glob(hugo_pages._path_tokens("/**a" * 30 + "/b"))
+    assert alternatives("{a,b}" * 10) == []  # 1,024 spellings: none taken
+    assert alternatives("{a,{b}}") == [] and alternatives("a}") == []
+    glob = compile_glob(slash_tokens("/**a" * 30 + "/b", empty_folders=False))
     assert not glob.match("/" + "a" * 5_000)
+
+
+def test_a_cascade_glob_reads_double_stars_as_gobwas_does_not_as_gitignore():
+    """Hugo's ``**`` is any run whatever follows it: ``/docs/**/x`` needs a folder between."""
+    from contextpull.scan.globmatch import compile_glob, slash_tokens
+
+    hugo = compile_glob(slash_tokens("/docs/**/x", empty_folders=False))
+    assert hugo.match("/docs/a/b/x") and not hugo.match("/docs/x")
+    assert compile_glob(slash_tokens("/docs/**/x")).match("/docs/x")  # gitignore's reading
+    assert not compile_glob(slash_tokens("/docs/*/x", empty_folders=False)).match("/docs/a/b/x")

@@ -9,6 +9,8 @@ import pytest
 
 from contextpull.dialects.mkdocs import dialect as mkdocs
 from contextpull.dialects.page_title import navigation_title
+from contextpull.dialects import markdown_blocks
+from contextpull.parsing.blocks import ParsedDocument
 from contextpull.parsing.parse_markdown import parse_markdown
 
 from memory_context import FakeContext, read_fixture_file
@@ -127,6 +129,20 @@ def test_an_inherited_configuration_enables_snippets():
     assert "docs/base.yml" in ctx.dependencies
 
 
+def test_the_merged_and_hoisted_configuration_is_built_once_per_build_and_chain():
+    """Each page reads the parent (its dependency); the merge and Zensical's hoisting are kept."""
+    from contextpull.dialects.mkdocs.config import site_config
+
+    files = {**FILES, "docs/base.yml": "markdown_extensions:\n  pymdownx:\n    snippets: {}\n"}
+    ctx = FakeContext(files, docs="docs/en/docs", config={"INHERIT": "../base.yml"}, config_file="docs/en/mkdocs.yml")
+    first = site_config(ctx)
+    assert first["markdown_extensions"] == {"pymdownx.snippets": {}}
+    ctx.dependencies.clear()
+    assert site_config(ctx) is first and ctx.dependencies == ["docs/base.yml"]
+    ctx.files["docs/base.yml"] = "site_name: edited\n"  # another chain's contents: merged anew
+    assert site_config(ctx) == {"site_name": "edited"}
+
+
 @pytest.mark.parametrize(
     ("files", "detail"),
     [
@@ -196,7 +212,7 @@ def test_a_heading_toc_label_names_it_in_the_heading_path():
     the label; the section keeps the heading, the heading path takes the label."""
     source = '# Guide\n\n## A very long heading about mooring { #moor data-toc-label="Mooring" }\n\nTie up.\n'
     ctx = _context()
-    doc = mkdocs.finish(parse_markdown(mkdocs.prepare(source, ctx), "page"), ctx)
+    doc = _finished(source, ctx)
     heading = doc.blocks[1]
     assert (heading.text, heading.label) == ("A very long heading about mooring", "Mooring")
     assert ("heading attributes", "converted", 3) in ctx.outcomes()
@@ -208,9 +224,14 @@ def test_a_heading_toc_label_names_it_in_the_heading_path():
     '## Title {data-toc-label="x"',          # unclosed
 ])
 def test_a_heading_without_a_closing_label_list_has_no_label(line):
-    ctx = _context()
-    doc = mkdocs.finish(parse_markdown(mkdocs.prepare(line + "\n", ctx), "page"), ctx)
+    doc = _finished(line + "\n", _context())
     assert doc.blocks[0].label is None
+
+
+def _finished(source: str, ctx) -> ParsedDocument:
+    """The page through the hooks and parsed as a dialect's Markdown is, which makes the label
+    the heading's (``markdown_blocks``)."""
+    return mkdocs.finish(markdown_blocks.parse(mkdocs.prepare(source, ctx), "page", ctx), ctx)
 
 
 def test_an_mdx_include_slice_it_cannot_read_is_named_and_a_hostile_line_reads_once():

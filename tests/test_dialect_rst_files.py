@@ -263,6 +263,26 @@ def test_an_included_markdown_file_is_read_as_markdown(tmp_path):
     assert ("rst include", "resolved", 4, "README.md") in ctx.notes
 
 
+def test_an_included_markdown_file_hides_what_every_markdown_renderer_hides(tmp_path):
+    """The one path a dialect's Markdown becomes blocks by (``markdown_blocks``): an included
+    README's link reference definitions and hard-break backslashes are not on the page."""
+    write(tmp_path, "README.md", """
+        See [the guide][g] first.\\
+        Then run it.
+
+        [g]: https://garden.example/guide
+        """)
+    doc, ctx = parse(tmp_path, """
+        Handbook
+        ========
+
+        .. include:: ../README.md
+           :parser: myst_parser.sphinx_
+        """)
+    assert texts(doc) == ["Handbook", "See [the guide](https://garden.example/guide) first.\nThen run it."]
+    assert ("link reference definition", "converted", 0, "1 lines") in ctx.notes
+
+
 def test_pyobject_and_lines_select_lines_within_the_object():
     """aiohttp's ``client_middleware_cookbook.rst``: ``:pyobject: token_refresh_preemptively_example``
     with ``:lines: 2-``, the object less its ``def`` line, as Sphinx's own test

@@ -125,9 +125,10 @@ ROOMS = {
     "search": set(),
     "parsing": set(),
     # API pages read from source (issue 37): the mkdocs and Sphinx hooks call apiref, which
-    # imports no dialect (the per-build state it keeps is held by the site's reader).
+    # imports no dialect (the per-build state it keeps is held by the site's reader); its labels
+    # stand before a block by the parser's block-start rule, as the dialects' do.
     "dialects": {"parsing", "apiref", "scan"},
-    "apiref": set(),
+    "apiref": {"parsing"},
     # linear scanners the write side shares (path patterns, links as text)
     "scan": set(),
     "writing": {"parsing", "search", "scan"},

@@ -82,3 +82,15 @@ def test_a_link_text_over_lines_is_read_and_one_holding_brackets_stays_whole():
     blocks = drop([Paragraph("The [`crate_name`\nattribute][crate-name] and [`#[allow(...)]`][allow] and [x]."),
                    Paragraph("[crate-name]: ../attribute/crate.md\n[allow]: unused.md\n[x]: x.md")])
     assert blocks == [Paragraph("The [`crate_name`\nattribute](../attribute/crate.md) and [`#[allow(...)]`][allow] and [x](x.md).")]
+
+
+def test_many_definitions_and_many_paragraphs_are_read_in_one_pass_each():
+    """Each paragraph's shortcuts are looked up, not the paragraph searched for every label: a
+    page of 20,000 definitions and 20,000 paragraphs naming none was quadratic (19 s)."""
+    n = 20_000
+    blocks = [Paragraph("\n".join(f"[ref-{i:05d}]: /docs/{i}.md" for i in range(n)))]
+    blocks += [Paragraph(f"Paragraph {i} names [an unknown thing] and [see {i}] once.") for i in range(n)]
+    blocks += [Paragraph("The last one names [REF-00007] and [ref-19999][].")]
+    out = drop(blocks)
+    assert len(out) == n + 1 and out[:n] == blocks[1 : n + 1]
+    assert out[-1].text == "The last one names [REF-00007](/docs/7.md) and [ref-19999](/docs/19999.md)."

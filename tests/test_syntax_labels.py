@@ -25,6 +25,14 @@ def test_a_label_stands_alone_before_a_block():
     assert labels.labelled("Note", "  Read this.") == "Note: Read this."
 
 
+def test_sphinx_writes_the_same_rule_in_lines_and_a_bare_label_with_a_period():
+    """rst's line reading, MyST and the doctree share ``labelled``'s block test and one empty rule."""
+    assert labels.sphinx_labelled("Note", ["1. first", "2. second"]) == ["Note:", "", "1. first", "2. second"]
+    assert labels.sphinx_labelled("Note", ["Read this.", "", "- a"]) == ["Note: Read this.", "", "- a"]
+    assert labels.sphinx_labelled("Added in version 2.0", ["", "  "]) == ["Added in version 2.0."]
+    assert labels.sphinx_alone("See also:") == "See also:"
+
+
 def test_long_kinds_and_bodies_are_one_pass():
     assert labels.title("-" * 1_000_000) == ""
     assert labels.title("a_" * 300_000) == " ".join(["A"] + ["a"] * 299_999)

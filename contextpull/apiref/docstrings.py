@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ..parsing.block_start import opens_block
 from .signature import annotated_doc, annotation_text
 
 _LABELS = {
@@ -37,14 +38,12 @@ def _item(name: str, annotation: str, default: str, description: str, text: Call
     return _indent_rest(line)
 
 
-_BLOCK = re.compile(r"[ \t]*(?:`{3,}|~{3,}|[-*+][ \t]|\d{1,9}[.)][ \t]|\||#{1,6}[ \t]|>)")
-
-
 def _labelled(label: str, body: str) -> str:
     """``**Label:** body``; a body that opens with a block (an ``Example:`` whose code fence
-    comes first) starts on a line of its own, so the block stays one."""
+    comes first) starts on a line of its own, so the block stays one, by the rule a dialect's
+    labels follow (``parsing/block_start``; ``dialects/syntax/labels`` is out of this room's reach)."""
     body = body.strip("\n")
-    if _BLOCK.match(body):
+    if opens_block(body):
         return f"**{label}:**\n\n{body}"
     return f"**{label}:** {body.strip()}"
 

@@ -3,8 +3,8 @@ non-plain dialect and for the kinds added with it (``.mdx``, ``.rst``, ``.ipynb`
 
 - markdown and mdx: front matter off (``ctx.front_matter``); MDX rules when the file is ``.mdx``
   or the site is Docusaurus (``mdx.mdx.prepare``), because there the dialect, not the extension,
-  decides that a ``.md`` carries JSX; then the dialect's ``prepare``; the shared Markdown parser,
-  with the blocks a hook placed (``embedded``) spliced in; the dialect's ``finish``; the generic
+  decides that a ``.md`` carries JSX; then the dialect's ``prepare``; the shared Markdown parser
+  as a dialect reads it (``markdown_blocks``), with the blocks a hook placed (``embedded``) spliced in; the dialect's ``finish``; the generic
   finish.
 - rst: ``sphinx.rst.read.parse_rst``, then the generic finish.
 - ipynb: ``read_ipynb.to_markdown``, then as markdown.
@@ -27,13 +27,12 @@ from dataclasses import dataclass
 from ..parsing.blocks import Heading, Paragraph, ParsedDocument, ParseError
 from ..parsing.parse import decode_text
 from ..parsing.parse_markdown import normalize_newlines, parse_markdown
+from . import markdown_blocks
 from .api import Note, Site
 from .context import DocumentContext
 from .data.front_matter import scalar, split_front_matter
 from .embedded import Embedded
 from .page_title import navigation_title
-from .syntax import link_definitions
-from .syntax.markup import hard_breaks
 from .registry import DIALECTS, NAMES, dialect, reads_kind
 from .site_reader import SiteReader, open_site
 
@@ -93,16 +92,13 @@ def _markdown(
     if ctx.site.dialect != "plain":
         ctx.embedded = Embedded(text)
         text = _guarded(ctx, ctx.site.dialect, lambda: reader.prepare(text, ctx), text)
-    parsed = parse_markdown(text, stem)
+    parsed = markdown_blocks.parse(text, stem, ctx)
     if ctx.embedded is not None:
         parsed = ctx.embedded.splice(parsed, stem)
     nav = None
     if ctx.site.dialect != "plain":
         parsed = _guarded(ctx, ctx.site.dialect, lambda: reader.finish(parsed, ctx), parsed)
         nav = _guarded(ctx, ctx.site.dialect, lambda: navigation_title(reader, parsed, ctx), None)
-    # What every renderer hides, whichever generator: link reference definitions, and the
-    # backslash of a hard line break.
-    parsed = ParsedDocument(parsed.title, hard_breaks(link_definitions.drop(parsed.blocks, ctx.note)))
     return parsed, nav
 
 

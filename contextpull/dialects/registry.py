@@ -68,6 +68,12 @@ class Dialect:
     # worker of their own while the main process reads the rest (``ingest.workers._offload``).
     # It decides only where a page is read, never what is read, so a near miss costs time alone.
     api_lines: bytes = b""
+    # Whether a heading's attribute list may name its entry in the table of contents
+    # (``data-toc-label``: Python-Markdown's toc reads the one mkdocs authors write, and the API
+    # pages read from source write it under mkdocstrings and autodoc alike): the blocks its
+    # Markdown is parsed into take it as the heading's label (``markdown_blocks``); elsewhere a
+    # heading's attribute list is the page's own reading.
+    toc_labels: bool = False
     # Whether its configuration file counts only where no other generator's is found, in any
     # folder the search looks in: GitBook's ``.gitbook.yaml`` is a sync setting that stays behind
     # when a project moves to another generator (Redux keeps one beside ``website/``'s Docusaurus).
@@ -93,7 +99,7 @@ DIALECTS = (
         # Zensical (Material for MkDocs' successor) builds the same pages from ``mkdocs.yml`` or
         # its own ``zensical.toml``; a site may give it a YAML file of that name (``-f``).
         "mkdocs", ("mkdocs.yml", "mkdocs.yaml", "zensical.toml", "zensical.yml", "zensical.yaml"), "mkdocs.dialect",
-        api_reference=True, html_titles=True,
+        api_reference=True, html_titles=True, toc_labels=True,
         api_plugins=("mkdocstrings",), api_lines=rb"(?m)^[ \t]*:::[ \t]+[A-Za-z_]",
         split_configs=("mkdocs-*.yml", "mkdocs-*.yaml"), inherits="INHERIT",
         config_tables=(("zensical.toml", "project"),), serves="mkdocs.config:builds_docs",
@@ -120,7 +126,7 @@ DIALECTS = (
     Dialect("mdbook", ("book.toml",), "mdbook.dialect"),
     Dialect(
         "sphinx", ("conf.py",), "sphinx.dialect", config_beside_pages=True, below_docs=("source",),
-        api_reference=True, api_plugins=("sphinx.ext.autodoc", "sphinx.ext.autosummary"),
+        api_reference=True, toc_labels=True, api_plugins=("sphinx.ext.autodoc", "sphinx.ext.autosummary"),
         api_lines=rb"(?m)^[ \t]*(?:\.\.[ \t]+|[`:]{3,}[ \t]*\{)auto[a-z]*(?:::|\})",
     ),
     Dialect(

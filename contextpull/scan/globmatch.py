@@ -1,6 +1,7 @@
 """The one glob matcher for every pattern a user's files or settings reach (issue 34):
 ``.contextpullignore`` lines, VitePress's ``srcExclude``, mkdocs' ``exclude_docs`` and
-``not_in_nav``, Sphinx's ``exclude_patterns``, Jekyll's ``exclude``; each surface turns its own syntax into tokens and
+``not_in_nav``, Sphinx's ``exclude_patterns``, Jekyll's ``exclude``, Hugo's cascade ``target.path``;
+each surface turns its own syntax into tokens (its ``{a,b}`` groups spelled out first) and
 matches here, in time bounded by the product of the path's and the pattern's lengths.
 
 A glob written as a regular expression backtracks: ``*a*a*a*a*a*a*b`` against a 90-character
@@ -25,6 +26,8 @@ MAX_REGEX_STARS = 1
 # Automaton steps remembered per glob: enough for every distinct prefix state of a build's
 # paths, bounded so a hostile tree cannot grow it without end.
 STEP_CACHE = 4096
+# Spellings of one pattern's brace groups: real ones have two to four.
+MAX_ALTERNATIVES = 64
 
 # Tokens: ("lit", text), ("one",) one character but "/", ("char",) any one character,
 # ("star",) a run without "/", ("any",) a run without a newline, ("anything",) any run,
@@ -148,19 +151,23 @@ def bracket_end(pattern: str, i: int) -> int | None:
     return j if j < n else None
 
 
-def slash_tokens(pattern: str) -> list[Token]:
+def slash_tokens(pattern: str, empty_folders: bool = True) -> list[Token]:
     """The tokens of a glob whose wildcards stop at folders: gitignore's (``.contextpullignore``)
     and fast-glob's (VitePress's ``srcExclude``) read them alike. ``*`` and ``?`` stay within a
     folder (fnmatch's would cross "/"), ``**/`` is any number of folders, none included, and any
-    other ``**`` is any run of a path's characters."""
+    other ``**`` is any run of a path's characters.
+
+    Go's gobwas/glob with "/" as its separator (Hugo's cascade ``target.path``) differs in ``**``
+    alone, hence the parameter: without ``empty_folders``, ``**`` is any run of characters
+    whatever follows it, so ``/a/**/b`` needs both slashes and does not match ``/a/b``."""
     tokens: list[Token] = []
     i, n = 0, len(pattern)
     while i < n:
-        if pattern.startswith("**/", i):
+        if empty_folders and pattern.startswith("**/", i):
             tokens.append(("dirs",))
             i += 3
         elif pattern.startswith("**", i):
-            tokens.append(("any",))
+            tokens.append(("any",) if empty_folders else ("anything",))
             i += 2
         elif pattern[i] == "*":
             tokens.append(("star",))
@@ -172,6 +179,31 @@ def slash_tokens(pattern: str) -> list[Token]:
             tokens.append(("lit", pattern[i]))
             i += 1
     return tokens
+
+
+def alternatives(pattern: str) -> list[str]:
+    """``pattern`` with its ``{a,b}`` groups spelled out, each spelling a glob of its own (as
+    gobwas/glob reads them; one pass, the spellings bounded). A nested group, one never closed,
+    a stray ``}`` or more than ``MAX_ALTERNATIVES`` spellings give none: the caller then takes
+    nothing for matched by the pattern."""
+    spelled = [""]
+    i = 0
+    while i < len(pattern):
+        if pattern[i] == "}":
+            return []
+        if pattern[i] != "{":
+            j = min((k for k in (pattern.find("{", i), pattern.find("}", i)) if k >= 0), default=len(pattern))
+            spelled = [s + pattern[i:j] for s in spelled]
+            i = j
+            continue
+        shut = pattern.find("}", i)
+        if shut < 0 or "{" in pattern[i + 1 : shut]:
+            return []
+        spelled = [s + choice for s in spelled for choice in pattern[i + 1 : shut].split(",")]
+        if len(spelled) > MAX_ALTERNATIVES:
+            return []
+        i = shut + 1
+    return spelled
 
 
 def fnmatch_tokens(pattern: str) -> list[Token]:

@@ -16,6 +16,7 @@ import posixpath
 from ..api import Context, Included
 from ..data.front_matter import split_front_matter
 from ..data.values import VALUE_NODES, dotted, nodes, note_object_tags, note_unreadable, parse_data, scalar
+from ..pages.site_files import decoded, front_matter_of
 
 
 def site_root(ctx: Context) -> str:
@@ -248,7 +249,7 @@ def _front_matter_of(ctx: Context, path: str) -> dict | None:
             return None
         raw, sha = found
         key = (__name__, "front matter", path, sha)
-        data = ctx.reader.once(key, lambda: split_front_matter(raw.decode("utf-8", "replace").replace("\r\n", "\n")).data or {})
+        data = ctx.reader.once(key, lambda: front_matter_of(decoded(raw)) or {})
     return data if isinstance(data, dict) else None
 
 

@@ -15,11 +15,9 @@ from __future__ import annotations
 
 import os
 
-from ...scan.globmatch import Glob, compile_glob
+from ...scan.globmatch import Glob, alternatives, compile_glob, slash_tokens
 from ..pages.site_files import HEAD_LIMIT, decoded, docs_path, front_matter, front_matter_of, head, pages_folder, relative
 
-# Spellings of one cascade glob's brace groups; real ones have two to four.
-MAX_ALTERNATIVES = 64
 _CONTENT = (".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".html", ".htm", ".org", ".adoc", ".rst", ".ipynb")
 
 
@@ -112,49 +110,11 @@ def _site_cascade_hidden(reader) -> list[tuple[str, Glob]]:
             if not (isinstance(target, dict) and set(target) == {"path"} and isinstance(target["path"], str)):
                 continue
             if _hidden(entry.get("build")) or _hidden(entry.get("_build")):
-                found += [(target["path"], compile_glob(_path_tokens(alt)))
-                          for alt in _alternatives(target["path"].lower())]
+                found += [(target["path"], compile_glob(slash_tokens(alt, empty_folders=False)))
+                          for alt in alternatives(target["path"].lower())]
         return found
 
     return reader.once((__name__, "site cascade"), compile_all)
-
-
-def _alternatives(pattern: str) -> list[str]:
-    """A glob's ``{a,b}`` groups spelled out, as Hugo's glob library reads them; a nested group,
-    one never closed, or more than ``MAX_ALTERNATIVES`` spellings give none: then no page is
-    taken for hidden by it."""
-    spelled = [""]
-    i = 0
-    while i < len(pattern):
-        if pattern[i] == "}":
-            return []
-        if pattern[i] != "{":
-            j = min((k for k in (pattern.find("{", i), pattern.find("}", i)) if k >= 0), default=len(pattern))
-            spelled = [s + pattern[i:j] for s in spelled]
-            i = j
-            continue
-        shut = pattern.find("}", i)
-        if shut < 0 or "{" in pattern[i + 1 : shut]:
-            return []
-        spelled = [s + choice for s in spelled for choice in pattern[i + 1 : shut].split(",")]
-        if len(spelled) > MAX_ALTERNATIVES:
-            return []
-        i = shut + 1
-    return spelled
-
-
-def _path_tokens(pattern: str) -> list:
-    """Hugo's path glob: ``*`` and ``?`` stay within a folder, ``**`` is any run."""
-    tokens: list = []
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**", i):
-            tokens.append(("anything",))
-            i += 2
-        else:
-            tokens.append(("star",) if pattern[i] == "*" else ("one",) if pattern[i] == "?" else ("lit", pattern[i]))
-            i += 1
-    return tokens
 
 
 def _stem(name: str) -> str:

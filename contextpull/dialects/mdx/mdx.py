@@ -29,6 +29,7 @@ from ..registry import NAMES, dialect
 from ..syntax import labels
 from ..syntax.labels import labelled
 from ..syntax.fences import fenced
+from ...parsing.block_start import opens_block
 from ..syntax.line_map import LineMap
 from .mdx_source import Import, blank_comments, mask, take_esm, unmask
 from .render_env import Env, component_source, include, site_folder
@@ -128,7 +129,7 @@ def _labelled(label: str, body: str, env: Env) -> str:
     """``labels.labelled``, judged on the body's real text (its code is masked here) and with the
     label alone on its line when the body opens with a nested block (an admonition in a tab)."""
     first = unmask(body.split("\n", 1)[0], env.codes).split("\n", 1)[0]
-    if body.startswith(_BLOCK) or (first.strip() and labelled(label, first).endswith(":\n\n" + first.strip("\n"))):
+    if body.startswith(_BLOCK) or opens_block(first):
         return f"{label.strip().rstrip(':')}:\n\n{body}"
     return labelled(label, body)
 

@@ -37,14 +37,14 @@ def _merge(parent, child):
     return child
 
 
-def _load_parent(ctx: Context, path: str):
-    """The parent file's data (a ``DataError`` when it is not YAML), read through the page's
-    context, so it is a dependency of every page, and parsed once per build and content."""
+def _load_parent(ctx: Context, path: str) -> tuple[object, str] | None:
+    """The parent file's data (a ``DataError`` when it is not YAML) and its sha256, read through
+    the page's context, so it is a dependency of every page, and parsed once per build and content."""
     found = ctx.read_data_with_sha(path)
     if found is None:
         return None
     data, key = found
-    return ctx.reader.once((__name__, key), lambda: _parse_parent(data))
+    return ctx.reader.once((__name__, key), lambda: _parse_parent(data)), key
 
 
 def _parse_parent(data: bytes):
@@ -56,24 +56,38 @@ def _parse_parent(data: bytes):
 
 def site_config(ctx: Context, *, report: bool = True) -> dict:
     """``ctx.config`` with the files it inherits from merged under it; a broken chain is noted
-    when ``report`` (once per page: ``finish`` reads it again quietly)."""
+    when ``report`` (once per page: ``finish`` reads it again quietly). Every page walks the chain
+    through its context, so each parent is its dependency; the merged configuration is built once
+    per build for each chain's contents (every page of a site asks, two or three times)."""
     note = ctx.note if report else (lambda *args: None)
     config = ctx.config if isinstance(ctx.config, dict) else {}
     folder, seen = config_folder(ctx), {ctx.site.config_file}
-    while isinstance(config.get("INHERIT"), str) and len(seen) <= MAX_INHERIT:
-        path = posixpath.normpath(posixpath.join(folder, config["INHERIT"]))
+    parents: list[dict] = []
+    shas: list[str] = []
+    inherit = config.get("INHERIT")
+    while isinstance(inherit, str) and len(seen) <= MAX_INHERIT:
+        path = posixpath.normpath(posixpath.join(folder, inherit))
         if path in seen:
             note("mkdocs INHERIT", "unresolved", 0, f"inheritance loop through {path}")
             break
         seen.add(path)
-        parent = _load_parent(ctx, path)
+        parent, sha = _load_parent(ctx, path) or (None, "")
         if not isinstance(parent, dict):
             why = parent if isinstance(parent, DataError) else "missing or not a mapping"
             note("mkdocs INHERIT", "unresolved", 0, f"{path}: {why}")
             break
-        child = {k: v for k, v in config.items() if k != "INHERIT"}
-        config = _merge(parent, child)
+        parents.append(parent)
+        shas.append(sha)
+        inherit = parent.get("INHERIT")  # the merged file's: the child's own is the one just read
         folder = posixpath.dirname(path)
+    return ctx.reader.once((__name__, "merged", *shas), lambda: _merged(config, parents))
+
+
+def _merged(config: dict, parents: list[dict]) -> dict:
+    """``config`` with ``parents`` (nearest first) merged under it as mkdocs merges them, and
+    Zensical's nested extension names spelled out (``_hoisted``)."""
+    for parent in parents:
+        config = _merge(parent, {k: v for k, v in config.items() if k != "INHERIT"})
     if isinstance(config.get("markdown_extensions"), dict):
         config = {**config, "markdown_extensions": _hoisted(config["markdown_extensions"])}
     return config
@@ -83,7 +97,10 @@ def builds_docs(door, path, docs) -> bool | None:
     """Whether the configuration file ``path`` builds the pages in ``docs`` (detection's
     ``serves``): its ``docs_dir`` (default ``docs``), from the file's folder, is ``docs`` or
     holds it. None when it cannot be told (unreadable, or ``docs_dir`` left to an ``INHERIT``
-    parent); only a False passes the file over."""
+    parent); only a False passes the file over. Detection's own read, once a run: it runs before
+    any site is opened, may read files it then passes over, and the reader that parses the chosen
+    one again is opened per attempt for a site detection does not know yet (its epoch, its API
+    setting), so no per-build ``once`` is there to keep it in."""
     import os
 
     from ...system.bounded_read import CONFIG_FILE_LIMIT

@@ -146,9 +146,8 @@ def prepare(text: str, ctx: Context) -> str:
 
 
 def finish(doc: ParsedDocument, ctx: Context) -> ParsedDocument:
-    """Fences written as ```` ```{ .python title="x" } ```` take their language from the class;
-    a heading's ``data-toc-label`` is its label."""
-    heading_label.label_headings(doc.blocks)
+    """Fences written as ```` ```{ .python title="x" } ```` take their language from the class
+    (a heading's ``data-toc-label``, kept by ``_inline``, is made its label by ``markdown_blocks``)."""
     for block in doc.blocks:
         if isinstance(block, Code) and block.lang.startswith("{"):
             first = block.raw.split("\n", 1)[0]

@@ -24,8 +24,6 @@ from __future__ import annotations
 
 from ..api import Context
 from ..site_reader import SiteReader
-from ..syntax.heading_label import label_headings
-from ...parsing.blocks import ParsedDocument
 from . import pages
 from .pages import config_notes  # noqa: F401 - what conf.py left unread, said once (read.py)
 from .myst.converter import Converter
@@ -43,18 +41,10 @@ def prepare(text: str, ctx: Context) -> str:
     return "\n".join(squeeze(out))
 
 
-def finish(doc: ParsedDocument, ctx) -> ParsedDocument:
-    """An object an autodoc directive of a MyST page heads with its dotted path is named by its
-    name in the heading path, as in an rst page (``heading_label``)."""
-    label_headings(doc.blocks)
-    return doc
-
-
 class Reader(SiteReader):
     """sphinx's hooks on a site opened for one build (``site_reader``; the table row is
     ``registry.DIALECTS``)."""
 
     prepare = staticmethod(prepare)
-    finish = staticmethod(finish)
     page_rule = staticmethod(pages.skip)
     config_notes = staticmethod(config_notes)

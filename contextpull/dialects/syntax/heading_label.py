@@ -8,7 +8,9 @@ path (``fastapi.HTTPException``) and names it in its table of contents by its na
 (mkdocstrings' ``toc_label``; Sphinx's entry drops the module).
 
 The section keeps the heading as the page shows it; the heading path, the page's breadcrumbs, takes
-the label. That matters for search: the store's tokenizer keeps ``.`` inside words, so
+the label. The list travels to the shared parser at the end of the heading's text, and the blocks
+a dialect's Markdown is parsed into take it as the label, once (``markdown_blocks``), for the
+generators whose row says their headings carry one (``registry.Dialect.toc_labels``). That matters for search: the store's tokenizer keeps ``.`` inside words, so
 ``fastapi.HTTPException`` is one token that a search for ``HTTPException`` never meets.
 """
 
@@ -23,14 +25,10 @@ ATTRIBUTE = "data-toc-label"
 def split(text: str) -> tuple[str, str, str | None]:
     """(the heading text before a closing attribute list that names a label, that list as written,
     the label); ``(text, "", None)`` when the text ends in no such list."""
-    end = len(text.rstrip())
-    if end == 0 or text[end - 1] != "}":
+    found = attributes.trailing(text)
+    if found is None or found.start == 0 or ATTRIBUTE not in found.pairs:
         return text, "", None
-    at = text.rfind("{", 0, end)
-    found = attributes.read(text[:end], at) if at > 0 else None
-    if found is None or found.end != end or ATTRIBUTE not in found.pairs:
-        return text, "", None
-    return text[:at].rstrip(), text[at:end], found.pairs[ATTRIBUTE].strip()
+    return text[: found.start].rstrip(), text[found.start : found.end], found.pairs[ATTRIBUTE].strip()
 
 
 def label_headings(blocks) -> None:

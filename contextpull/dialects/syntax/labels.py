@@ -7,7 +7,7 @@ stands before its body on the page (``labelled``). Every dialect asks here, so `
 
 from __future__ import annotations
 
-import re
+from ...parsing.block_start import opens_block
 
 # docutils' and Sphinx's admonition directives: each shows its label, then its body.
 SPHINX_ADMONITIONS = ("note", "warning", "tip", "important", "hint", "caution", "danger", "error",
@@ -32,9 +32,6 @@ VERSION_LABELS = {
 CALLOUT_CLASSES = ("danger", "error", "warning", "caution", "important", "tip", "hint", "note", "info")
 _CLASS_WORDS = {"info": "Note"}
 
-_BLOCK_START = re.compile(r"(?:[ \t]*(?:`{3,}|~{3,}|[-*+]\s|\d{1,9}[.)]\s|\||#{1,6}\s))")
-
-
 def title(kind: str) -> str:
     """``note`` -> ``Note``, ``see-also`` -> ``See also``: the default title an admonition shows."""
     words = kind.replace("_", " ").replace("-", " ").split()
@@ -53,12 +50,28 @@ def class_label(classes: set[str]) -> str | None:
 
 def labelled(label: str, body: str) -> str:
     """An admonition, callout or tab as a reader sees it: ``Label: body``. When the body starts
-    with a block the shared parser must still see (a fence, a list, a table, a heading) or is
-    empty, the label stands alone on its line, followed by a blank line, so the block survives."""
+    with a block the shared parser must still see (``parsing/block_start``: a fence, a list, a
+    table, a heading) the label stands alone on its line, followed by a blank line, so the block
+    survives; with no body it stands alone."""
     label = label.strip().rstrip(":")
     body = body.strip("\n")
     if not body.strip():
         return f"{label}:"
-    if _BLOCK_START.match(body):
+    if opens_block(body):
         return f"{label}:\n\n{body}"
     return f"{label}: {body.lstrip()}"
+
+
+def sphinx_labelled(label: str, body: list[str]) -> list[str]:
+    """``labelled`` in lines, for Sphinx's two line readings (rst read line by line, and MyST),
+    so they lay a note out by the same rule as every dialect; with no body, ``sphinx_alone``."""
+    first = next((i for i, line in enumerate(body) if line.strip()), None)
+    if first is None:
+        return [sphinx_alone(label)]
+    return labelled(label, "\n".join(body[first:])).split("\n")
+
+
+def sphinx_alone(label: str) -> str:
+    """A label with no body, as Sphinx's translators write it: ending in a period ("Added in
+    version 2.0."); the doctree's reading, which keeps its own blocks, asks here too."""
+    return label if label.endswith((".", ":")) else f"{label}."

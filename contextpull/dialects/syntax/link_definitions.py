@@ -78,11 +78,11 @@ def _inline(text: str, targets: dict[str, str]) -> str:
     hold a code span (``[`net.retry`]``); a bracket inside one opens or closes nothing."""
     if "[" not in text:
         return text
-    # Most text names no defined label: a reference needs "][" or a label's words in it.
-    if "][" not in text:
-        words = " ".join(text.split()).casefold()
-        if not any(key in words for key in targets):
-            return text
+    # Most text names no defined label. Without "][" only a shortcut ``[label]`` can change it,
+    # so one scan of its shortcuts, each label looked up, says whether any does: asking the text
+    # for every defined label instead cost definitions x text (20,000 of each took 19 s).
+    if "][" not in text and not any(_key(m.group(2)) in targets for m in _SHORTCUT.finditer(text)):
+        return text
     for pattern, label_group in ((_FULL, 3), (_SHORTCUT, 2)):
         inside = None  # the code spans, found only once a defined label is met: most links are not
 

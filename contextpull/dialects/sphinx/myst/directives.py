@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ...api import Included
 from ...syntax.containers import MAX_NESTING  # directives nest as deep as markdown-it's maxNesting
-from ...syntax.labels import SPHINX_ADMONITIONS, VERSION_LABELS, labelled, sphinx_title
+from ...syntax.labels import SPHINX_ADMONITIONS, VERSION_LABELS, sphinx_labelled, sphinx_title
 from ...syntax.markup import html_to_text, strip_html_comments
 from .. import directive_names as names
 from ..directive_names import defined, unknown_detail
@@ -174,12 +174,7 @@ class MystDirectives:
             label = self.inline(options.get("title", ""), number) or sphinx_title(key)
             if argument:  # a note's first line is its content, as docutils reads it
                 content = [argument, *content]
-        body = self.convert(content, start, within, at)
-        while body and not body[0].strip():
-            body.pop(0)
-        if not body:
-            return [label if label.endswith((".", ":")) else f"{label}."]
-        return labelled(label, "\n".join(body)).split("\n")
+        return sphinx_labelled(label, self.convert(content, start, within, at))
 
     def glossary(self, content, options, start, within, at) -> list[str]:
         """Sphinx's glossary entries (``directive_names.glossary_entries``) as the definition

@@ -122,8 +122,7 @@ class Autodoc(Dropped):
 
     def run(self):
         from ..autodoc import handles, render_directive
-        from ....parsing.parse_markdown import parse_markdown
-        from ...syntax.heading_label import label_headings
+        from ...markdown_blocks import parse
 
         state = parse_state(self)
         argument = " ".join(self.arguments)
@@ -137,8 +136,7 @@ class Autodoc(Dropped):
             note_at(self, "rst autodoc", "unresolved", autodoc_detail(self.name, argument))
             return []
         node = nodes.container()
-        node[MARKDOWN] = parse_markdown("\n".join(rendered), "api").blocks
-        label_headings(node[MARKDOWN])
+        node[MARKDOWN] = parse("\n".join(rendered), "api", state.ctx).blocks
         return [node]
 
 

@@ -14,7 +14,7 @@ import re
 
 from docutils import nodes
 
-from ...syntax.labels import sphinx_title
+from ...syntax.labels import sphinx_alone, sphinx_title
 from ..myst.lines import fence
 from ..directive_names import info_fields
 from .directives import HIGHLIGHT, INFO_FIELDS, MARKDOWN, OBJECT
@@ -149,7 +149,7 @@ class _Walker:
         if isinstance(first, Paragraph):
             first.text = f"{label}: {first.text}"
         elif first is None:
-            self.out.append(Paragraph(label if label.endswith((".", ":")) else f"{label}."))
+            self.out.append(Paragraph(sphinx_alone(label)))
         else:
             self.out.insert(start, Paragraph(f"{label}:"))
 

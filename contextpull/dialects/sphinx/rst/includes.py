@@ -99,13 +99,14 @@ def _is_markdown(parser: str) -> bool:
 
 def _markdown_node(text: str, state, included) -> nodes.container:
     """An included Markdown file (a README under ``:parser: myst_parser.sphinx_``), its blocks
-    carried to the walker whole (MARKDOWN). Read by the shared Markdown parser as it is: such a
-    file is written to be read on a forge too, so it carries no MyST of its own, and the Sphinx
-    dialect's reader itself reads rst (``eval-rst``), which this module must not depend back on."""
-    from ....parsing.parse_markdown import parse_markdown
+    carried to the walker whole (MARKDOWN). Read by the shared Markdown parser as a dialect reads
+    it (``markdown_blocks``), not as MyST: such a file is written to be read on a forge too, so it
+    carries no MyST of its own, and the Sphinx dialect's reader itself reads rst (``eval-rst``),
+    which this module must not depend back on."""
+    from ...markdown_blocks import parse
 
     node = nodes.container()
-    node[MARKDOWN] = parse_markdown(text, included.path.rsplit("/", 1)[-1]).blocks
+    node[MARKDOWN] = parse(text, included.path.rsplit("/", 1)[-1], state.ctx).blocks
     return node
 
 

@@ -18,7 +18,7 @@ import re
 
 from ...syntax.containers import MAX_NESTING, rst, rst_body
 from ...syntax.fences import fenced
-from ...syntax.labels import SPHINX_ADMONITIONS, VERSION_LABELS, sphinx_title
+from ...syntax.labels import SPHINX_ADMONITIONS, VERSION_LABELS, sphinx_labelled, sphinx_title
 from ..directive_names import TABS
 from ...syntax.options import field
 from ..role_text import display, escaped
@@ -125,9 +125,10 @@ def _explicit(lines: list[str], i: int, directive, out: list[str], config: dict,
             text = [_inline(b.strip(), config) for b in body]
             out += ["", f"{label}: " + (_inline(first, config) if first else (text.pop(0) if text else "")), *text, ""]
         else:
-            out += ["", *_labelled(label, _inline(first, config) if first else "", _nested(body, config, depth)), ""]
+            body = _nested(body, config, depth)
+            out += ["", *sphinx_labelled(label, [_inline(first, config), *body] if first else body), ""]
     elif name in TABS and argument and depth < MAX_NESTING:  # its label, as ``rst.labelled`` reads it
-        out += ["", *_labelled(_inline(argument, config), "", _nested(body, config, depth)), ""]
+        out += ["", *sphinx_labelled(_inline(argument, config), _nested(body, config, depth)), ""]
     else:
         out += ["", *_nested(body, config, depth), ""]
     return end
@@ -141,18 +142,6 @@ def _nested(body: list[str], config: dict, depth: int) -> list[str]:
     if depth >= MAX_NESTING:
         return [_inline(b.strip(), config) for b in body]
     return to_markdown("\n".join(body), config, depth + 1).strip("\n").split("\n")
-
-
-def _labelled(label: str, first: str, body: list[str]) -> list[str]:
-    """"Label: first line" when the body starts with text; the label on its own line before a
-    block (a fence, a list); with no body, ending in a period, as ``rst.doctree`` writes it."""
-    if first:
-        return [f"{label}: {first}", *body]
-    if body and body[0].strip() and not body[0].startswith(("```", "~~~", "- ", "* ", "#", "|")):
-        return [f"{label}: {body[0]}", *body[1:]]
-    if any(b.strip() for b in body):
-        return [f"{label}:", "", *body]
-    return [label if label.endswith((".", ":")) else f"{label}."]  # "Added in version 2.0."
 
 
 def _role_text(match: re.Match, config: dict) -> str:
