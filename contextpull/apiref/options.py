@@ -2,7 +2,7 @@
 
 mkdocstrings (Python handler): the handler's ``options`` in ``mkdocs.yml``, under them each
 ``:::`` line's own ``options:``; the names and defaults are the handler's (``members``,
-``filters``, ``inherited_members``, ``show_root_heading``, ``show_root_toc_entry``,
+``filters``, ``inherited_members``, ``preload_modules``, ``show_root_heading``, ``show_root_toc_entry``,
 ``heading_level``, ``docstring_style``, ``members_order``, ``group_by_category``,
 ``show_if_no_docstring``, ``show_bases``, ``merge_init_into_class``, ``show_submodules``, and
 ``docstring_options``' switches).
@@ -41,6 +41,13 @@ class Options:
     members: object = None  # None: as the generator decides; True/False; a list of names
     filters: tuple = _DEFAULT_FILTERS  # ((pattern, keep), ...)
     inherited_members: object = False  # bool or list of names
+    # Whose members a class inherits from bases outside the repository the site shows (and this
+    # build never reads, ``inheritance``): mkdocstrings those of the packages ``preload_modules``
+    # names, or any with ``load_external_modules``; autodoc imports them all, up to the classes
+    # ``:inherited-members:`` names (``object`` by default).
+    preload_modules: tuple = ()
+    load_external_modules: bool = False
+    inherited_stop: frozenset = frozenset({"object"})
     members_order: str = "alphabetical"
     show_if_no_docstring: bool = False
     show_bases: bool = True
@@ -131,6 +138,8 @@ def mkdocs_options(handler: dict, local: dict | None) -> Options:
         members = None
     inherited = merged.get("inherited_members", False)
     level = merged.get("heading_level", 2)
+    preload = merged.get("preload_modules")
+    external = handler.get("load_external_modules", merged.get("load_external_modules")) if isinstance(handler, dict) else None
     return Options(
         generator="mkdocs",
         heading_level=level if isinstance(level, int) and 1 <= level <= 6 else 2,
@@ -141,6 +150,8 @@ def mkdocs_options(handler: dict, local: dict | None) -> Options:
         members=members,
         filters=filters,
         inherited_members=inherited if isinstance(inherited, (bool, list)) else False,
+        preload_modules=tuple(m for m in preload if isinstance(m, str)) if isinstance(preload, list) else (),
+        load_external_modules=external is True,
         members_order="source" if merged.get("members_order") == "source" else "alphabetical",
         show_if_no_docstring=_bool(merged.get("show_if_no_docstring"), False),
         show_bases=_bool(merged.get("show_bases"), True),
@@ -189,6 +200,7 @@ def sphinx_options(defaults: dict, directive: dict, what: str, class_content: ob
         filters.append(("^__.*__$", False))
     exclude = frozenset(_names(merged.get("exclude-members")) if "exclude-members" in merged else ())
     inherited = "inherited-members" in merged
+    stop = frozenset(_names(merged.get("inherited-members")) or ("object",))
     order = str(merged.get("member-order", "alphabetical") or "alphabetical")
     return Options(
         generator="sphinx",
@@ -197,6 +209,7 @@ def sphinx_options(defaults: dict, directive: dict, what: str, class_content: ob
         members=members if members is not None else False,
         filters=tuple(filters),
         inherited_members=inherited,
+        inherited_stop=stop,
         members_order="source" if order in ("bysource", "groupwise") else "alphabetical",
         show_if_no_docstring="undoc-members" in merged,
         show_bases="show-inheritance" in merged,

@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable
 
 from .docstrings import meta_visibility, sections, summary
+from .inheritance import gap_note, gaps, missing_note
 from .limits import LimitReached
 from .options import Options, nested
 from .signature import attribute_signature, class_signature, function_signature, written_signature
@@ -40,6 +41,7 @@ class Renderer:
         self.out: list[str] = []
         self.objects = 0
         self.unresolved = 0
+        self.gaps: list[tuple[str, list[str]]] = []  # (class, bases outside the repository)
 
     def note(self, outcome: str, detail: str) -> None:
         if outcome == "unresolved":
@@ -58,6 +60,8 @@ class Renderer:
             self.note("unresolved", str(exc))
         except LimitReached as exc:
             self.note("unresolved", f"{path}: {exc}; what was rendered before it is kept")
+        if self.gaps:
+            self.note("unresolved", gap_note(self.gaps))
         if self.objects:
             self.note("resolved", f"{path}: {self.objects} objects from source")
         return self.out
@@ -161,11 +165,17 @@ class Renderer:
             if chosen is None and not options.show_if_no_docstring and not _documented(member):
                 continue
             picked.append((name, member))
-        if chosen is not None:
-            missing = [n for n in chosen if n not in candidates]
-            for name in missing:
-                outside = " (nor do its bases in the repository; bases outside it are never read)" if obj.is_class and obj.bases else ""
-                self.note("unresolved", f"{obj.path} has no member {name} in its source{outside}")
+        inherits = obj.is_class and bool(options.inherited_members)
+        missing = [n for n in chosen if n not in candidates] if chosen is not None else []
+        if missing:
+            outside = self.session.outside_bases(obj) if inherits else []
+            self.note("unresolved", missing_note(obj, missing, outside, inherits))
+        elif inherits and chosen is None and obj.path not in self.session.gaps and (
+                options.inherited_members is True or any(n not in candidates for n in options.inherited_members)):
+            found = gaps(self.session, obj, options)
+            if found:
+                self.session.gaps.add(obj.path)
+                self.gaps.append((obj.path, found))
         return sorted(picked, key=_order_key(options.members_order, options.group_by_category))
 
     def _passes(self, name: str, options: Options, member=None) -> bool:

@@ -1,0 +1,77 @@
+"""API pages as the real sites show them (issue 37, "render what the site would show"): what
+mkdocstrings and Sphinx autodoc put on a page beyond the docstring (bases, overloads, signatures
+with or without annotations, the order a ``members`` list gives) and what the build cannot show
+and names (members inherited from outside the repository). Each case is a small site whose
+rendered text is asserted."""
+
+from __future__ import annotations
+
+from site_build import build_json, write_site
+from griffe_needed import needs_griffe
+from test_apiref import SPHINX, _mkdocs, _sections
+
+pytestmark = needs_griffe
+
+# A package whose classes inherit from ``ropes``, which the repository does not hold (as FastAPI's
+# ``HTTPException`` inherits from Starlette's).
+OUTSIDE = {
+    "rigging/__init__.py": '"""Rigging."""\n\nfrom .lines import Halyard, Sheet\n\n__all__ = ["Halyard", "Sheet"]\n',
+    "rigging/lines.py": ('"""Lines."""\n\nfrom ropes.core import Rope\n\n\nclass Halyard(Rope):\n'
+                         '    """Hoists a sail."""\n\n    def hoist(self):\n        """Pull."""\n\n\n'
+                         'class Sheet(Rope):\n    """Trims a sail."""\n'),
+}
+
+
+def _unresolved(report: dict, path: str) -> list[tuple[int, str]]:
+    return [(u["line"], u["detail"]) for u in report["dialect"]["unresolved"]
+            if u["path"] == path and u["construct"] in ("mkdocstrings", "rst autodoc")]
+
+
+def test_members_inherited_from_outside_the_repository_are_named_once_a_page(tmp_path):
+    """FastAPI's site preloads Starlette, so ``HTTPException`` shows ``status_code``, ``detail``
+    and ``headers``; the build never reads Starlette and names the gap, with the page's line,
+    once for a class however often the page shows it, one note for a line's classes."""
+    page = "# API\n\n::: rigging.Halyard\n\n::: rigging.Halyard\n\n::: rigging.lines\n"
+    config = "          inherited_members: true\n          preload_modules:\n          - ropes\n"
+    root = _mkdocs(tmp_path, page, OUTSIDE, config=config)
+    report = build_json(root / "docs", tmp_path / "out")
+    assert _unresolved(report, "api.md") == [
+        (3, "the members inherited from bases outside the repository, which the site shows, are not rendered"
+            " (never read): rigging.lines.Halyard from ropes.core.Rope"),
+        (7, "the members inherited from bases outside the repository, which the site shows, are not rendered"
+            " (never read): rigging.lines.Sheet from ropes.core.Rope"),
+    ]
+    assert "Pull." in "\n".join(t for _, t in _sections(tmp_path / "out" / "store.sqlite", "api.md"))
+
+
+def test_a_base_the_site_does_not_load_is_no_gap(tmp_path):
+    """Without ``preload_modules`` mkdocstrings does not load ``ropes`` either: the site shows
+    no inherited member from it, and there is nothing to name."""
+    root = _mkdocs(tmp_path, "# API\n\n::: rigging.Halyard\n", OUTSIDE, config="          inherited_members: true\n")
+    report = build_json(root / "docs", tmp_path / "out")
+    assert _unresolved(report, "api.md") == []
+
+
+def test_names_a_members_list_gives_that_come_from_outside_are_one_note(tmp_path):
+    """FastAPI's ``UJSONResponse`` lists ten members it inherits from Starlette: one line names
+    them all and the base they would come from."""
+    page = "# API\n\n::: rigging.Halyard\n    options:\n      members:\n        - hoist\n        - pull\n        - tension\n"
+    root = _mkdocs(tmp_path, page, OUTSIDE, config="          inherited_members: true\n")
+    report = build_json(root / "docs", tmp_path / "out")
+    assert _unresolved(report, "api.md") == [
+        (3, "rigging.lines.Halyard has none of the 2 members its list names in its source: pull, tension;"
+            " bases outside the repository (ropes.core.Rope) are never read")]
+
+
+def test_autodoc_inherited_members_from_outside_are_named(tmp_path):
+    """Flask's ``.. autoclass:: Request`` with ``:inherited-members:``: autodoc imports
+    Werkzeug and shows its members; ``:inherited-members: Rope`` stops at that class."""
+    files = dict(SPHINX, **{f"lib/{k}": v for k, v in OUTSIDE.items()})
+    files["docs/rigging.rst"] = ("Rigging\n=======\n\n.. autoclass:: rigging.Halyard\n   :members:\n"
+                                 "   :inherited-members:\n\n.. autoclass:: rigging.Sheet\n   :members:\n"
+                                 "   :inherited-members: Rope\n")
+    root = write_site(tmp_path / "site", files)
+    report = build_json(root / "docs", tmp_path / "out")
+    assert _unresolved(report, "rigging.rst") == [
+        (4, "the members inherited from bases outside the repository, which the site shows, are not rendered"
+            " (never read): rigging.lines.Halyard from ropes.core.Rope")]
