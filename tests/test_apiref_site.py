@@ -75,3 +75,20 @@ def test_autodoc_inherited_members_from_outside_are_named(tmp_path):
     assert _unresolved(report, "rigging.rst") == [
         (4, "the members inherited from bases outside the repository, which the site shows, are not rendered"
             " (never read): rigging.lines.Halyard from ropes.core.Rope")]
+
+
+def test_a_members_list_is_shown_in_its_own_order_within_each_category(tmp_path):
+    """mkdocstrings: "The members will be rendered in the specified order, regardless of the
+    value of members_order", still grouped by category (FastAPI lists ``openapi``,
+    ``websocket``, ``include_router``, ``frontend``; its source defines ``frontend`` first)."""
+    page = ("# API\n\n::: harbour.berth.Berth\n    options:\n      members_order: source\n      members:\n"
+            "        - _private\n        - moor\n        - length\n")
+    root = _mkdocs(tmp_path, page)
+    build_json(root / "docs", tmp_path / "out")
+    headings = [h for h, _ in _sections(tmp_path / "out" / "store.sqlite", "api.md")]
+    assert headings == ["API > Berth", "API > Berth > length", "API > Berth > _private", "API > Berth > moor"]
+    page = page.replace("      members_order: source\n", "      group_by_category: false\n")
+    root = _mkdocs(tmp_path / "ungrouped", page)
+    build_json(root / "docs", tmp_path / "out2")
+    headings = [h for h, _ in _sections(tmp_path / "out2" / "store.sqlite", "api.md")]
+    assert headings[1:] == ["API > Berth > _private", "API > Berth > moor", "API > Berth > length"]

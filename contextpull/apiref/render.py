@@ -176,7 +176,8 @@ class Renderer:
             if found:
                 self.session.gaps.add(obj.path)
                 self.gaps.append((obj.path, found))
-        return sorted(picked, key=_order_key(options.members_order, options.group_by_category))
+        listed = chosen if options.generator == "mkdocs" else None  # autodoc sorts a list too
+        return sorted(picked, key=_order_key(options.members_order, options.group_by_category, listed))
 
     def _passes(self, name: str, options: Options, member=None) -> bool:
         """Whether the filters keep ``name``; under Sphinx a ``:meta private:`` or ``:meta
@@ -225,12 +226,19 @@ def _documented(obj) -> bool:
 _CATEGORY = {"attribute": 0, "class": 1, "function": 2, "module": 3}
 
 
-def _order_key(order: str, grouped: bool):
+def _order_key(order: str, grouped: bool, listed: list[str] | None = None):
     """Members in the order the site shows them: by source line or by name, and (mkdocstrings'
-    ``group_by_category``, on by default) attributes, then classes, functions, modules."""
+    ``group_by_category``, on by default) attributes, then classes, functions, modules. A
+    mkdocstrings ``members`` list is shown in its own order, whatever ``members_order`` says
+    (the handler's ``do_order_members``), still grouped by category: FastAPI's page lists
+    ``openapi``, ``websocket``, ``include_router``, ``frontend`` so, not as its source has them."""
+    index = {name: i for i, name in enumerate(listed)} if listed else None
+
     def key(item):
         name, obj = item
         group = _CATEGORY.get(obj.kind.value, 4) if grouped else 0
+        if index is not None:
+            return (group, index.get(name, len(index)), name)
         return (group, obj.lineno or 0, name) if order == "source" else (group, name)
     return key
 
