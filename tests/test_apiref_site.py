@@ -92,3 +92,40 @@ def test_a_members_list_is_shown_in_its_own_order_within_each_category(tmp_path)
     build_json(root / "docs", tmp_path / "out2")
     headings = [h for h, _ in _sections(tmp_path / "out2" / "store.sqlite", "api.md")]
     assert headings[1:] == ["API > Berth > _private", "API > Berth > moor", "API > Berth > length"]
+
+
+def test_a_class_shows_its_bases_as_the_site_writes_them(tmp_path):
+    """mkdocstrings' ``show_bases`` (on by default) writes "Bases:" under the signature, each
+    base by the last part of the path it is imported from (``annotations_path: brief``):
+    FastAPI's page shows ``Bases: HTTPException`` for ``StarletteHTTPException``."""
+    outside = dict(OUTSIDE)
+    outside["rigging/lines.py"] = outside["rigging/lines.py"].replace(
+        "from ropes.core import Rope\n", "from ropes.core import Rope as CoreRope\nimport ropes.extra\n").replace(
+        "class Halyard(Rope)", "class Halyard(CoreRope, ropes.extra.Tagged)").replace("class Sheet(Rope)", "class Sheet")
+    root = _mkdocs(tmp_path, "# API\n\n::: rigging.Halyard\n\n::: rigging.Sheet\n", outside)
+    build_json(root / "docs", tmp_path / "out")
+    text = "\n".join(t for _, t in _sections(tmp_path / "out" / "store.sqlite", "api.md"))
+    assert "```python\nclass Halyard(CoreRope, ropes.extra.Tagged)\n```\n\nBases: `Rope`, `Tagged`\n\nHoists a sail." in text
+    assert text.count("Bases:") == 1  # Sheet names none
+    root = _mkdocs(tmp_path / "full", "# API\n\n::: rigging.Halyard\n    options:\n      annotations_path: full\n"
+                   "\n::: rigging.Sheet\n    options:\n      show_bases: false\n", outside)
+    build_json(root / "docs", tmp_path / "out2")
+    text = "\n".join(t for _, t in _sections(tmp_path / "out2" / "store.sqlite", "api.md"))
+    assert "Bases: `ropes.core.Rope`, `ropes.extra.Tagged`" in text
+
+
+def test_autodoc_show_inheritance_writes_object_for_a_class_without_bases(tmp_path):
+    """autodoc's ``:show-inheritance:`` writes ``Bases: object`` for a class that names none
+    (its ``__bases__``), each base short unless ``autodoc_typehints_format`` is fully qualified."""
+    files = dict(SPHINX, **{f"lib/{k}": v for k, v in OUTSIDE.items()})
+    files["docs/rigging.rst"] = ("Rigging\n=======\n\n.. autoclass:: quay.Place\n   :show-inheritance:\n\n"
+                                 ".. autoclass:: rigging.Halyard\n   :show-inheritance:\n")
+    root = write_site(tmp_path / "site", files)
+    build_json(root / "docs", tmp_path / "out")
+    text = "\n".join(t for _, t in _sections(tmp_path / "out" / "store.sqlite", "rigging.rst"))
+    assert "Bases: `object`\n\nSomewhere." in text and "Bases: `Rope`\n\nHoists a sail." in text
+    files["docs/conf.py"] += "autodoc_typehints_format = 'fully-qualified'\n"
+    root = write_site(tmp_path / "site2", files)
+    build_json(root / "docs", tmp_path / "out2")
+    text = "\n".join(t for _, t in _sections(tmp_path / "out2" / "store.sqlite", "rigging.rst"))
+    assert "Bases: `ropes.core.Rope`" in text

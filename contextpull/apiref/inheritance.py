@@ -1,6 +1,12 @@
-"""What a class owes to bases the repository does not hold (issue 37).
+"""What a class owes to its bases, as the site shows it (issue 37).
 
-A site's generator reads them where the build never does: mkdocstrings loads the packages its
+The "Bases:" line under a class's signature: mkdocstrings shows it by default (``show_bases``),
+each base as its ``annotations_path`` says (``brief`` by default: the last part of the path it is
+imported from, ``HTTPException`` for FastAPI's ``StarletteHTTPException``); autodoc with
+``:show-inheritance:``, each base short (``autodoc_typehints_format``), and ``object`` for a
+class that names none, as Python's ``__bases__`` has it.
+
+Bases the repository does not hold: a site's generator reads them where the build never does: mkdocstrings loads the packages its
 ``preload_modules`` names (FastAPI's ``HTTPException`` shows ``status_code``, ``detail`` and
 ``headers`` from Starlette so) or, with ``load_external_modules``, any it meets; autodoc imports
 every base. The members a class inherits from them are on the site and not in the store, and the
@@ -55,3 +61,23 @@ def missing_note(obj, missing: list[str], outside: list[str], inherited: bool) -
     if len(missing) == 1:
         return f"{obj.path} has no member {names} in its source{where}"
     return f"{obj.path} has none of the {len(missing)} members its list names in its source: {names}{where}"
+
+
+def bases_line(cls, options) -> str:
+    """``Bases: `A`, `B``` as the site writes it under ``cls``'s signature; "" for none."""
+    names = [shown(base, options.annotations_path) for base in cls.bases]
+    if options.generator == "sphinx" and not names:
+        names = ["object"]
+    return "Bases: " + ", ".join(f"`{name}`" for name in names) if names else ""
+
+
+def shown(expr, how: str) -> str:
+    """A base (a griffe expression) as the site writes it: ``brief`` (each name by the last part
+    of the path it stands for), ``full`` (the whole path) or ``source`` (as written)."""
+    if isinstance(expr, str) or how == "source":
+        return str(expr)
+    kind = type(expr).__name__
+    if kind in ("ExprName", "ExprAttribute"):
+        path = getattr(expr, "canonical_path", None) or str(expr)
+        return path if how == "full" else path.rsplit(".", 1)[-1]
+    return "".join(shown(part, how) for part in expr.iterate(flat=False))

@@ -2,10 +2,10 @@
 
 mkdocstrings (Python handler): the handler's ``options`` in ``mkdocs.yml``, under them each
 ``:::`` line's own ``options:``; the names and defaults are the handler's (``members``,
-``filters``, ``inherited_members``, ``preload_modules``, ``show_root_heading``, ``show_root_toc_entry``,
-``heading_level``, ``docstring_style``, ``members_order``, ``group_by_category``,
-``show_if_no_docstring``, ``show_bases``, ``merge_init_into_class``, ``show_submodules``, and
-``docstring_options``' switches).
+``filters``, ``inherited_members``, ``preload_modules``, ``show_root_heading``,
+``show_root_toc_entry``, ``heading_level``, ``docstring_style``, ``members_order``,
+``group_by_category``, ``show_if_no_docstring``, ``show_bases``, ``annotations_path``,
+``merge_init_into_class``, ``show_submodules``, and ``docstring_options``' switches).
 
 Sphinx autodoc: ``autodoc_default_options`` from ``conf.py`` (read as data), under them the
 directive's options (``:members:``, ``:undoc-members:``, ``:private-members:``,
@@ -57,6 +57,10 @@ class Options:
     imported_members: bool = False
     exclude: frozenset = frozenset()
     unwrap_annotated: bool = False
+    # How a base's name is written in "Bases:" (``inheritance.shown``): mkdocstrings'
+    # ``annotations_path`` (``brief``, ``source``, ``full``); autodoc's ``autodoc_typehints_format``
+    # (``short``: brief, ``fully-qualified``: full).
+    annotations_path: str = "brief"
     group_by_category: bool = False  # attributes, classes, functions, modules, each in order
     # mkdocstrings' ``docstring_options`` that change what a Google or NumPy docstring shows
     # (``ignore_init_summary``: a merged ``__init__``'s first line is not shown), as (name, value).
@@ -139,6 +143,7 @@ def mkdocs_options(handler: dict, local: dict | None) -> Options:
     inherited = merged.get("inherited_members", False)
     level = merged.get("heading_level", 2)
     preload = merged.get("preload_modules")
+    path = merged.get("annotations_path")
     external = handler.get("load_external_modules", merged.get("load_external_modules")) if isinstance(handler, dict) else None
     return Options(
         generator="mkdocs",
@@ -159,6 +164,7 @@ def mkdocs_options(handler: dict, local: dict | None) -> Options:
         show_submodules=_bool(merged.get("show_submodules"), False),
         docstring_style=style if style in STYLES else ("google" if style is not None else "auto"),
         unwrap_annotated=_bool(merged.get("unwrap_annotated"), False),
+        annotations_path=path if path in ("brief", "source", "full") else "brief",
         group_by_category=_bool(merged.get("group_by_category"), True),
         docstring_options=_docstring_options(merged.get("docstring_options")),
         problems=problems,

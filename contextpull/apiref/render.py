@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 
 from .docstrings import meta_visibility, sections, summary
-from .inheritance import gap_note, gaps, missing_note
+from .inheritance import bases_line, gap_note, gaps, missing_note
 from .limits import LimitReached
 from .options import Options, nested
 from .signature import attribute_signature, class_signature, function_signature, written_signature
@@ -89,8 +89,9 @@ class Renderer:
             signature = ""  # mkdocstrings writes it in the heading, which is not shown
         if signature:
             self.out += ["```python", signature, "```", ""]
-        if obj.is_class and options.show_bases and obj.bases and options.generator == "sphinx":
-            self.out += ["Bases: " + ", ".join(f"`{b}`" for b in obj.bases), ""]
+        bases = bases_line(obj, options) if obj.is_class and options.show_bases else ""
+        if bases:
+            self.out += [bases, ""]
         below = level + 1 if heading else level
         shows_own = not obj.is_class or "class" in options.class_docstrings
         doc = sections(obj, options.docstring_style, self.text, options.unwrap_annotated, options.docstring_options,
