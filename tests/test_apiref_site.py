@@ -129,3 +129,52 @@ def test_autodoc_show_inheritance_writes_object_for_a_class_without_bases(tmp_pa
     build_json(root / "docs", tmp_path / "out2")
     text = "\n".join(t for _, t in _sections(tmp_path / "out2" / "store.sqlite", "rigging.rst"))
     assert "Bases: `ropes.core.Rope`" in text
+
+
+OVERLOADED = ('"""Tides."""\n\nimport typing as t\n\n\n@t.overload\ndef level(at: int) -> float: ...\n'
+              '@t.overload\ndef level(at: str, *, exact: bool = ...) -> str: ...\n'
+              'def level(at, *, exact=False):\n    """The water level."""\n\n\n'
+              'class Gauge:\n    """Reads the tide."""\n\n    @t.overload\n    def __init__(self, port: str) -> None: ...\n'
+              '    @t.overload\n    def __init__(self, port: int) -> None: ...\n    def __init__(self, port):\n        pass\n')
+
+
+def test_mkdocstrings_shows_each_overload_with_its_annotations_then_the_implementation(tmp_path):
+    """mkdocstrings renders each ``@overload`` (``show_overloads``, on by default) with its
+    annotations, then the implementation's signature; ``overloads_only`` hides the latter; a
+    merged ``__init__``'s overloads are the class's."""
+    config = "          merge_init_into_class: true\n"
+    root = _mkdocs(tmp_path, "# API\n\n::: harbour.tides.level\n\n::: harbour.tides.Gauge\n",
+                   {"harbour/tides.py": OVERLOADED}, config=config)
+    build_json(root / "docs", tmp_path / "out")
+    text = "\n".join(t for _, t in _sections(tmp_path / "out" / "store.sqlite", "api.md"))
+    assert ("```python\n@overload\ndef level(at: int) -> float\n@overload\ndef level(at: str, *, exact: bool = ...) -> str\n"
+            "def level(at, *, exact=False)\n```") in text
+    assert ("```python\nclass Gauge:\n    @overload\n    def __init__(self, port: str)\n    @overload\n"
+            "    def __init__(self, port: int)\n    def __init__(self, port)\n```") in text
+    root = _mkdocs(tmp_path / "only", "# API\n\n::: harbour.tides.level\n    options:\n      overloads_only: true\n\n"
+                   "::: harbour.tides.Gauge\n    options:\n      show_overloads: false\n", {"harbour/tides.py": OVERLOADED},
+                   config=config)
+    build_json(root / "docs", tmp_path / "out2")
+    text = "\n".join(t for _, t in _sections(tmp_path / "out2" / "store.sqlite", "api.md"))
+    assert "def level(at: str, *, exact: bool = ...) -> str\n```" in text and "exact=False" not in text
+    assert "```python\nclass Gauge:\n    def __init__(self, port)\n```" in text
+
+
+def test_autodoc_shows_the_overloads_instead_of_the_implementation(tmp_path):
+    """autodoc shows an overloaded function's overloads instead of its own signature, an
+    overload's ``...`` default as the implementation's; with ``autodoc_typehints = "none"``
+    only the implementation's."""
+    files = dict(SPHINX)
+    files["lib/tides.py"] = OVERLOADED
+    files["docs/tides.rst"] = "Tides\n=====\n\n.. autofunction:: tides.level\n\n.. autoclass:: tides.Gauge\n"
+    root = write_site(tmp_path / "site", files)
+    build_json(root / "docs", tmp_path / "out")
+    text = "\n".join(t for _, t in _sections(tmp_path / "out" / "store.sqlite", "tides.rst"))
+    assert ("```python\n@overload\ndef level(at: int) -> float\n@overload\ndef level(at: str, *, exact: bool = False) -> str\n```"
+            in text)
+    assert "```python\nclass Gauge:\n    @overload\n    def __init__(self, port: str)\n    @overload\n    def __init__(self, port: int)\n```" in text
+    files["docs/conf.py"] += "autodoc_typehints = 'none'\n"
+    root = write_site(tmp_path / "site2", files)
+    build_json(root / "docs", tmp_path / "out2")
+    text = "\n".join(t for _, t in _sections(tmp_path / "out2" / "store.sqlite", "tides.rst"))
+    assert "@overload" not in text and "def level(at, *, exact=False)" in text

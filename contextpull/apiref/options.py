@@ -5,7 +5,7 @@ mkdocstrings (Python handler): the handler's ``options`` in ``mkdocs.yml``, unde
 ``filters``, ``inherited_members``, ``preload_modules``, ``show_root_heading``,
 ``show_root_toc_entry``, ``heading_level``, ``docstring_style``, ``members_order``,
 ``group_by_category``, ``show_if_no_docstring``, ``show_bases``, ``annotations_path``,
-``merge_init_into_class``, ``show_submodules``, and ``docstring_options``' switches).
+``show_overloads``, ``overloads_only``, ``merge_init_into_class``, ``show_submodules``, and ``docstring_options``' switches).
 
 Sphinx autodoc: ``autodoc_default_options`` from ``conf.py`` (read as data), under them the
 directive's options (``:members:``, ``:undoc-members:``, ``:private-members:``,
@@ -51,6 +51,10 @@ class Options:
     members_order: str = "alphabetical"
     show_if_no_docstring: bool = False
     show_bases: bool = True
+    # A function's ``@overload`` signatures: "before" its own (mkdocstrings' ``show_overloads``, on
+    # by default), "only" instead of it (its ``overloads_only``; autodoc always), "" none
+    # (``show_overloads: false``; autodoc with ``autodoc_typehints = "none"``).
+    overloads: str = "before"
     merge_init_into_class: bool = False
     show_submodules: bool = False
     docstring_style: str = "google"
@@ -160,6 +164,8 @@ def mkdocs_options(handler: dict, local: dict | None) -> Options:
         members_order="source" if merged.get("members_order") == "source" else "alphabetical",
         show_if_no_docstring=_bool(merged.get("show_if_no_docstring"), False),
         show_bases=_bool(merged.get("show_bases"), True),
+        overloads=("only" if _bool(merged.get("overloads_only"), False) else "before")
+        if _bool(merged.get("show_overloads"), True) else "",
         merge_init_into_class=_bool(merged.get("merge_init_into_class"), False),
         show_submodules=_bool(merged.get("show_submodules"), False),
         docstring_style=style if style in STYLES else ("google" if style is not None else "auto"),
@@ -219,6 +225,7 @@ def sphinx_options(defaults: dict, directive: dict, what: str, class_content: ob
         members_order="source" if order in ("bysource", "groupwise") else "alphabetical",
         show_if_no_docstring="undoc-members" in merged,
         show_bases="show-inheritance" in merged,
+        overloads="only",
         merge_init_into_class=True,
         show_submodules=False,
         docstring_style="auto",

@@ -119,10 +119,11 @@ class Renderer:
 
     def _signature(self, obj, options: Options, init) -> str:
         unwrap = options.unwrap_annotated
+        merge = options.generator == "sphinx"
         if obj.is_function:
-            return function_signature(obj, unwrap)
+            return function_signature(obj, unwrap, overloads=options.overloads, merge_defaults=merge)
         if obj.is_class:
-            return class_signature(obj, unwrap, init)
+            return class_signature(obj, unwrap, init, overloads=options.overloads, merge_defaults=merge)
         if obj.is_attribute:
             return attribute_signature(obj, unwrap)
         return ""

@@ -136,7 +136,8 @@ def render_directive(ctx, name: str, argument: str, options: dict, content: list
     napoleon = isinstance(extensions, list) and any(
         isinstance(e, str) and e in ("sphinx.ext.napoleon", "numpydoc") for e in extensions)
     opts = replace(opts, docstring_style="auto" if napoleon else "sphinx",
-                   annotations_path="full" if config.get("autodoc_typehints_format") == "fully-qualified" else "brief")
+                   annotations_path="full" if config.get("autodoc_typehints_format") == "fully-qualified" else "brief",
+                   overloads="" if config.get("autodoc_typehints") == "none" else "only")
     session = api.session(ctx, folders)
 
     def text(docstring: str) -> str:
