@@ -6,6 +6,8 @@ rendered text is asserted."""
 
 from __future__ import annotations
 
+import re
+
 from site_build import build_json, write_site
 from griffe_needed import needs_griffe
 from test_apiref import SPHINX, _mkdocs, _sections
@@ -85,13 +87,17 @@ def test_a_members_list_is_shown_in_its_own_order_within_each_category(tmp_path)
             "        - _private\n        - moor\n        - length\n")
     root = _mkdocs(tmp_path, page)
     build_json(root / "docs", tmp_path / "out")
-    headings = [h for h, _ in _sections(tmp_path / "out" / "store.sqlite", "api.md")]
-    assert headings == ["API > Berth", "API > Berth > length", "API > Berth > _private", "API > Berth > moor"]
+    assert _headings(tmp_path / "out") == ["harbour.berth.Berth", "length", "_private", "moor"]
     page = page.replace("      members_order: source\n", "      group_by_category: false\n")
     root = _mkdocs(tmp_path / "ungrouped", page)
     build_json(root / "docs", tmp_path / "out2")
-    headings = [h for h, _ in _sections(tmp_path / "out2" / "store.sqlite", "api.md")]
-    assert headings[1:] == ["API > Berth > _private", "API > Berth > moor", "API > Berth > length"]
+    assert _headings(tmp_path / "out2") == ["harbour.berth.Berth", "_private", "moor", "length"]
+
+
+def _headings(out) -> list[str]:
+    """The objects' headings of ``api.md`` in page order (short sections are merged)."""
+    text = "\n".join(t for _, t in _sections(out / "store.sqlite", "api.md"))
+    return re.findall(r"^#{2,} (\S+)", text, re.MULTILINE)
 
 
 def test_a_class_shows_its_bases_as_the_site_writes_them(tmp_path):
@@ -178,3 +184,63 @@ def test_autodoc_shows_the_overloads_instead_of_the_implementation(tmp_path):
     build_json(root / "docs", tmp_path / "out2")
     text = "\n".join(t for _, t in _sections(tmp_path / "out2" / "store.sqlite", "tides.rst"))
     assert "@overload" not in text and "def level(at, *, exact=False)" in text
+
+
+def test_mkdocstrings_signatures_show_annotations_only_when_asked(tmp_path):
+    """``show_signature_annotations`` is off by default (FastAPI's site leaves it so): a
+    signature shows names and defaults; pydantic's turns it on."""
+    page = "# API\n\n::: harbour.berth.Berth\n    options:\n      merge_init_into_class: true\n"
+    root = _mkdocs(tmp_path, page)
+    build_json(root / "docs", tmp_path / "out")
+    text = "\n".join(t for _, t in _sections(tmp_path / "out" / "store.sqlite", "api.md"))
+    assert "class Berth:\n    def __init__(self, number, *, covered=False)\n" in text
+    assert "def moor(self, boat, hours=2)\n" in text
+    root = _mkdocs(tmp_path / "typed", page, config="          show_signature_annotations: true\n")
+    build_json(root / "docs", tmp_path / "out2")
+    text = "\n".join(t for _, t in _sections(tmp_path / "out2" / "store.sqlite", "api.md"))
+    assert "def __init__(self, number: int, *, covered: bool = False)" in text
+    assert "def moor(self, boat: str, hours: int = 2) -> bool\n" in text
+
+
+TYPED = ('"""Lines."""\n\n\nclass Winch:\n    """Pulls lines.\n\n    :param size: How big.\n    """\n\n'
+         '    ratio: float = 2.0\n    """Turns a pull."""\n\n'
+         '    def __init__(self, size: int, power: str = "hand") -> None:\n        pass\n\n'
+         '    def haul(self, line: str, metres: int = 1) -> bool:\n        """Haul a line.\n\n'
+         '        :param line: Which one.\n        """\n\n'
+         '    def rest(self, minutes: int) -> None:\n        """Take a break."""\n')
+
+
+def _typed_page(tmp_path, conf: str) -> str:
+    files = dict(SPHINX)
+    files["lib/winch.py"] = TYPED
+    files["docs/conf.py"] += conf
+    files["docs/winch.rst"] = "Winch\n=====\n\n.. autoclass:: winch.Winch\n   :members:\n"
+    root = write_site(tmp_path / "site", files)
+    build_json(root / "docs", tmp_path / "out")
+    return "\n".join(t for _, t in _sections(tmp_path / "out" / "store.sqlite", "winch.rst"))
+
+
+def test_autodoc_typehints_description_moves_the_types_into_the_parameter_list(tmp_path):
+    """Flask's ``autodoc_typehints = "description"``: no types in the signatures; every
+    annotated parameter listed with its type (the undocumented ones with no description), a
+    return type, none for a class; an attribute keeps its type."""
+    text = _typed_page(tmp_path, "autodoc_typehints = 'description'\n")
+    assert "class Winch:\n    def __init__(self, size, power='hand')\n```" in text
+    assert "**Parameters:**\n\n- `size` (`int`): How big.\n- `power` (`str`)\n" in text
+    assert "def haul(self, line, metres=1)\n```" in text
+    assert ("**Parameters:**\n\n- `line` (`str`): Which one.\n- `metres` (`int`)\n\n**Return type:** `bool`" in text)
+    assert "def rest(self, minutes)\n```\n\nTake a break.\n\n**Parameters:**\n\n- `minutes` (`int`)\n\n**Return type:** `None`" in text
+    assert "ratio: float = 2.0" in text
+
+
+def test_autodoc_typehints_documented_none_and_both(tmp_path):
+    """``autodoc_typehints_description_target = "documented"`` types only what the docstring
+    documents; ``"none"`` drops the types from attributes too; ``"both"`` keeps them in the
+    signature and lists them."""
+    text = _typed_page(tmp_path / "documented", "autodoc_typehints = 'description'\n"
+                       "autodoc_typehints_description_target = 'documented'\n")
+    assert "- `power`" not in text and "Return type" not in text and "- `line` (`str`): Which one." in text
+    text = _typed_page(tmp_path / "none", "autodoc_typehints = 'none'\n")
+    assert "def haul(self, line, metres=1)\n" in text and "ratio = 2.0" in text and "Return type" not in text
+    text = _typed_page(tmp_path / "both", "autodoc_typehints = 'both'\n")
+    assert "def haul(self, line: str, metres: int = 1) -> bool\n" in text and "**Return type:** `bool`" in text

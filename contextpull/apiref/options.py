@@ -5,7 +5,7 @@ mkdocstrings (Python handler): the handler's ``options`` in ``mkdocs.yml``, unde
 ``filters``, ``inherited_members``, ``preload_modules``, ``show_root_heading``,
 ``show_root_toc_entry``, ``heading_level``, ``docstring_style``, ``members_order``,
 ``group_by_category``, ``show_if_no_docstring``, ``show_bases``, ``annotations_path``,
-``show_overloads``, ``overloads_only``, ``merge_init_into_class``, ``show_submodules``, and ``docstring_options``' switches).
+``show_overloads``, ``overloads_only``, ``show_signature_annotations``, ``merge_init_into_class``, ``show_submodules``, and ``docstring_options``' switches).
 
 Sphinx autodoc: ``autodoc_default_options`` from ``conf.py`` (read as data), under them the
 directive's options (``:members:``, ``:undoc-members:``, ``:private-members:``,
@@ -61,6 +61,14 @@ class Options:
     imported_members: bool = False
     exclude: frozenset = frozenset()
     unwrap_annotated: bool = False
+    # Types in signatures, as the site shows them: mkdocstrings' ``show_signature_annotations``
+    # (off by default) for functions, classes and attributes; autodoc's ``autodoc_typehints``
+    # ("signature" by default; "description" and "none" drop them from functions' and classes'
+    # signatures, "none" from attributes' too). With "description" or "both", the types are
+    # listed with the parameters as ``autodoc_typehints_description_target`` says (``typehints``).
+    signature_annotations: bool = True
+    attribute_annotations: bool = True
+    description_types: str = ""  # "", or "all", "documented", "documented_params"
     # How a base's name is written in "Bases:" (``inheritance.shown``): mkdocstrings'
     # ``annotations_path`` (``brief``, ``source``, ``full``); autodoc's ``autodoc_typehints_format``
     # (``short``: brief, ``fully-qualified``: full).
@@ -170,6 +178,8 @@ def mkdocs_options(handler: dict, local: dict | None) -> Options:
         show_submodules=_bool(merged.get("show_submodules"), False),
         docstring_style=style if style in STYLES else ("google" if style is not None else "auto"),
         unwrap_annotated=_bool(merged.get("unwrap_annotated"), False),
+        signature_annotations=_bool(merged.get("show_signature_annotations"), False),
+        attribute_annotations=_bool(merged.get("show_signature_annotations"), False),
         annotations_path=path if path in ("brief", "source", "full") else "brief",
         group_by_category=_bool(merged.get("group_by_category"), True),
         docstring_options=_docstring_options(merged.get("docstring_options")),

@@ -21,6 +21,7 @@ from .inheritance import bases_line, gap_note, gaps, missing_note
 from .limits import LimitReached
 from .options import Options, nested
 from .signature import attribute_signature, class_signature, function_signature, written_signature
+from .typehints import describe
 from .sources import PageSession, Unresolved
 
 
@@ -101,6 +102,10 @@ class Renderer:
             # how FastAPI documents every argument of ``FastAPI`` and ``HTTPException``.
             doc += sections(init, options.docstring_style, self.text, options.unwrap_annotated, options.docstring_options,
                             options.meta_fields)
+        typed = obj if obj.is_function else init
+        if options.description_types and typed is not None:
+            raw = " ".join(o.docstring.value for o in (obj, init) if o is not None and o.docstring is not None)
+            doc = describe(doc, typed, options.description_types, is_class=obj.is_class, raw=raw)
         self.out += shift_headings("\n".join(doc).split("\n"), below - 1)
         if options.members is False or not (obj.is_class or obj.is_module):
             return
@@ -120,12 +125,13 @@ class Renderer:
     def _signature(self, obj, options: Options, init) -> str:
         unwrap = options.unwrap_annotated
         merge = options.generator == "sphinx"
+        typed = options.signature_annotations
         if obj.is_function:
-            return function_signature(obj, unwrap, overloads=options.overloads, merge_defaults=merge)
+            return function_signature(obj, unwrap, overloads=options.overloads, merge_defaults=merge, annotations=typed)
         if obj.is_class:
-            return class_signature(obj, unwrap, init, overloads=options.overloads, merge_defaults=merge)
+            return class_signature(obj, unwrap, init, overloads=options.overloads, merge_defaults=merge, annotations=typed)
         if obj.is_attribute:
-            return attribute_signature(obj, unwrap)
+            return attribute_signature(obj, unwrap, options.attribute_annotations)
         return ""
 
     def members(self, obj, options: Options) -> list[tuple[str, object]]:

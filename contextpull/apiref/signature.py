@@ -66,9 +66,11 @@ def annotation_text(expr, unwrap_annotated: bool) -> str:
     return _short(str(unwrap(expr) if unwrap_annotated else expr))
 
 
-def _parameters(function, unwrap_annotated: bool, skip_first: bool, defaults: dict | None = None) -> list[str]:
-    """The parameters as written; ``defaults`` (name -> the implementation's) replace an
-    overload's ``...`` default, as autodoc merges them (``_merge_default_value``)."""
+def _parameters(function, unwrap_annotated: bool, skip_first: bool, defaults: dict | None = None,
+                annotations: bool = True) -> list[str]:
+    """The parameters as written, with their annotations unless the site hides them;
+    ``defaults`` (name -> the implementation's) replace an overload's ``...`` default, as
+    autodoc merges them (``_merge_default_value``)."""
     import griffe
 
     kinds = griffe.ParameterKind
@@ -87,7 +89,7 @@ def _parameters(function, unwrap_annotated: bool, skip_first: bool, defaults: di
         elif param.kind is kinds.var_keyword:
             prefix = "**"
         text = prefix + param.name
-        annotation = annotation_text(param.annotation, unwrap_annotated)
+        annotation = annotation_text(param.annotation, unwrap_annotated) if annotations else ""
         if annotation:
             text += f": {annotation}"
         default = param.default
@@ -124,21 +126,25 @@ def _overloads(function, unwrap_annotated: bool, head: str, init: bool, merge_de
 
 
 def function_signature(function, unwrap_annotated: bool, *, name: str | None = None, overloads: str = "",
-                       merge_defaults: bool = False) -> str:
+                       merge_defaults: bool = False, annotations: bool = True) -> str:
     """``overloads``: "before" shows the overloads, then the implementation (mkdocstrings);
     "only" shows them instead of it (autodoc; mkdocstrings' ``overloads_only``); "" not at all.
-    ``merge_defaults``: an overload's ``...`` default shows the implementation's (autodoc)."""
+    ``merge_defaults``: an overload's ``...`` default shows the implementation's (autodoc).
+    ``annotations``: whether the implementation's parameters and return show their types
+    (mkdocstrings' ``show_signature_annotations``, off by default; autodoc's
+    ``autodoc_typehints``, "signature" by default); the overloads' always do."""
     labels = getattr(function, "labels", set()) or set()
     keyword = "async def" if "async" in labels else "def"
-    returns = annotation_text(function.returns, unwrap_annotated)
+    returns = annotation_text(function.returns, unwrap_annotated) if annotations else ""
     tail = f" -> {returns}" if returns else ""
     head = f"{keyword} {name or function.name}"
-    main = _call(head, _parameters(function, unwrap_annotated, False), tail)
+    main = _call(head, _parameters(function, unwrap_annotated, False, annotations=annotations), tail)
     shown = _overloads(function, unwrap_annotated, head, False, merge_defaults) if overloads else []
     return "\n".join(shown + ([] if shown and overloads == "only" else [main]))
 
 
-def class_signature(cls, unwrap_annotated: bool, init=None, *, overloads: str = "", merge_defaults: bool = False) -> str:
+def class_signature(cls, unwrap_annotated: bool, init=None, *, overloads: str = "", merge_defaults: bool = False,
+                    annotations: bool = True) -> str:
     """``class Name(Bases)``, with the merged ``__init__``'s signature (and its overloads, as
     ``function_signature`` shows a function's) under it."""
     bases = [_short(str(b)) for b in cls.bases]
@@ -147,13 +153,16 @@ def class_signature(cls, unwrap_annotated: bool, init=None, *, overloads: str = 
         return head
     lines = _overloads(init, unwrap_annotated, "def __init__", True, merge_defaults) if overloads else []
     if not (lines and overloads == "only"):
-        lines += _call("def __init__", ["self", *_parameters(init, unwrap_annotated, True)], "").split("\n")
+        params = _parameters(init, unwrap_annotated, True, annotations=annotations)
+        lines += _call("def __init__", ["self", *params], "").split("\n")
     return head + ":\n" + "\n".join("    " + line for line in lines)
 
 
-def attribute_signature(attribute, unwrap_annotated: bool) -> str:
+def attribute_signature(attribute, unwrap_annotated: bool, annotations: bool = True) -> str:
+    """``name: type = value``; the type as the site shows it (mkdocstrings with
+    ``show_signature_annotations``, autodoc unless ``autodoc_typehints = "none"``)."""
     text = attribute.name
-    annotation = annotation_text(attribute.annotation, unwrap_annotated)
+    annotation = annotation_text(attribute.annotation, unwrap_annotated) if annotations else ""
     if annotation:
         text += f": {annotation}"
     if attribute.value is not None:
