@@ -138,7 +138,7 @@ def test_grep_of_a_signature_finds_its_section(tmp_path):
     root = _mkdocs(tmp_path, "# API\n\n::: harbour.Berth\n")
     build_json(root / "docs", tmp_path / "out")
     hits = [h for h, t in _sections(tmp_path / "out" / "store.sqlite", "api.md")
-            if "def moor(self, boat: str, hours: int = 2) -> bool" in t]
+            if "def moor(self, boat, hours=2)" in t]  # mkdocstrings shows no annotations by default
     assert hits == ["API > Berth > moor"]
 
 
@@ -147,9 +147,9 @@ def test_directive_options_choose_the_members(tmp_path):
             "      show_root_heading: false\n")
     root = _mkdocs(tmp_path, page)
     build_json(root / "docs", tmp_path / "out")
-    headings = [h for h, _ in _sections(tmp_path / "out" / "store.sqlite", "api.md")]
-    assert headings[-1] == "API > length"
-    assert not any("moor" in h for h in headings)
+    text = "\n".join(t for _, t in _sections(tmp_path / "out" / "store.sqlite", "api.md"))
+    assert text.endswith("## length\n\n```python\nlength = 12\n```")
+    assert "moor" not in text
 
 
 @pytest.mark.parametrize("entry, headings", [
@@ -354,7 +354,7 @@ def test_inherited_members_come_from_bases_in_other_modules(tmp_path):
     page = "# API\n\n::: fleet.Dinghy\n    options:\n      inherited_members: true\n\n::: fleet.Dinghy\n"
     root = _mkdocs(tmp_path, page, extra)
     build_json(root / "docs", tmp_path / "out")
-    hits = [h for h, t in _sections(tmp_path / "out" / "store.sqlite", "api.md") if "def launch(self, crew: int)" in t]
+    hits = [h for h, t in _sections(tmp_path / "out" / "store.sqlite", "api.md") if "def launch(self, crew)" in t]
     assert hits == ["API > Dinghy > launch"]  # the second ::: line does not ask for them
 
 

@@ -2,10 +2,10 @@
 
 mkdocstrings (Python handler): the handler's ``options`` in ``mkdocs.yml``, under them each
 ``:::`` line's own ``options:``; the names and defaults are the handler's (``members``,
-``filters``, ``inherited_members``, ``show_root_heading``, ``show_root_toc_entry``,
-``heading_level``, ``docstring_style``, ``members_order``, ``group_by_category``,
-``show_if_no_docstring``, ``show_bases``, ``merge_init_into_class``, ``show_submodules``, and
-``docstring_options``' switches).
+``filters``, ``inherited_members``, ``preload_modules``, ``show_root_heading``,
+``show_root_toc_entry``, ``heading_level``, ``docstring_style``, ``members_order``,
+``group_by_category``, ``show_if_no_docstring``, ``show_bases``, ``annotations_path``,
+``show_overloads``, ``overloads_only``, ``show_signature_annotations``, ``merge_init_into_class``, ``show_submodules``, and ``docstring_options``' switches).
 
 Sphinx autodoc: ``autodoc_default_options`` from ``conf.py`` (read as data), under them the
 directive's options (``:members:``, ``:undoc-members:``, ``:private-members:``,
@@ -41,15 +41,38 @@ class Options:
     members: object = None  # None: as the generator decides; True/False; a list of names
     filters: tuple = _DEFAULT_FILTERS  # ((pattern, keep), ...)
     inherited_members: object = False  # bool or list of names
+    # Whose members a class inherits from bases outside the repository the site shows (and this
+    # build never reads, ``inheritance``): mkdocstrings those of the packages ``preload_modules``
+    # names, or any with ``load_external_modules``; autodoc imports them all, up to the classes
+    # ``:inherited-members:`` names (``object`` by default).
+    preload_modules: tuple = ()
+    load_external_modules: bool = False
+    inherited_stop: frozenset = frozenset({"object"})
     members_order: str = "alphabetical"
     show_if_no_docstring: bool = False
     show_bases: bool = True
+    # A function's ``@overload`` signatures: "before" its own (mkdocstrings' ``show_overloads``, on
+    # by default), "only" instead of it (its ``overloads_only``; autodoc always), "" none
+    # (``show_overloads: false``; autodoc with ``autodoc_typehints = "none"``).
+    overloads: str = "before"
     merge_init_into_class: bool = False
     show_submodules: bool = False
     docstring_style: str = "google"
     imported_members: bool = False
     exclude: frozenset = frozenset()
     unwrap_annotated: bool = False
+    # Types in signatures, as the site shows them: mkdocstrings' ``show_signature_annotations``
+    # (off by default) for functions, classes and attributes; autodoc's ``autodoc_typehints``
+    # ("signature" by default; "description" and "none" drop them from functions' and classes'
+    # signatures, "none" from attributes' too). With "description" or "both", the types are
+    # listed with the parameters as ``autodoc_typehints_description_target`` says (``typehints``).
+    signature_annotations: bool = True
+    attribute_annotations: bool = True
+    description_types: str = ""  # "", or "all", "documented", "documented_params"
+    # How a base's name is written in "Bases:" (``inheritance.shown``): mkdocstrings'
+    # ``annotations_path`` (``brief``, ``source``, ``full``); autodoc's ``autodoc_typehints_format``
+    # (``short``: brief, ``fully-qualified``: full).
+    annotations_path: str = "brief"
     group_by_category: bool = False  # attributes, classes, functions, modules, each in order
     # mkdocstrings' ``docstring_options`` that change what a Google or NumPy docstring shows
     # (``ignore_init_summary``: a merged ``__init__``'s first line is not shown), as (name, value).
@@ -131,6 +154,9 @@ def mkdocs_options(handler: dict, local: dict | None) -> Options:
         members = None
     inherited = merged.get("inherited_members", False)
     level = merged.get("heading_level", 2)
+    preload = merged.get("preload_modules")
+    path = merged.get("annotations_path")
+    external = handler.get("load_external_modules", merged.get("load_external_modules")) if isinstance(handler, dict) else None
     return Options(
         generator="mkdocs",
         heading_level=level if isinstance(level, int) and 1 <= level <= 6 else 2,
@@ -141,13 +167,20 @@ def mkdocs_options(handler: dict, local: dict | None) -> Options:
         members=members,
         filters=filters,
         inherited_members=inherited if isinstance(inherited, (bool, list)) else False,
+        preload_modules=tuple(m for m in preload if isinstance(m, str)) if isinstance(preload, list) else (),
+        load_external_modules=external is True,
         members_order="source" if merged.get("members_order") == "source" else "alphabetical",
         show_if_no_docstring=_bool(merged.get("show_if_no_docstring"), False),
         show_bases=_bool(merged.get("show_bases"), True),
+        overloads=("only" if _bool(merged.get("overloads_only"), False) else "before")
+        if _bool(merged.get("show_overloads"), True) else "",
         merge_init_into_class=_bool(merged.get("merge_init_into_class"), False),
         show_submodules=_bool(merged.get("show_submodules"), False),
         docstring_style=style if style in STYLES else ("google" if style is not None else "auto"),
         unwrap_annotated=_bool(merged.get("unwrap_annotated"), False),
+        signature_annotations=_bool(merged.get("show_signature_annotations"), False),
+        attribute_annotations=_bool(merged.get("show_signature_annotations"), False),
+        annotations_path=path if path in ("brief", "source", "full") else "brief",
         group_by_category=_bool(merged.get("group_by_category"), True),
         docstring_options=_docstring_options(merged.get("docstring_options")),
         problems=problems,
@@ -189,6 +222,7 @@ def sphinx_options(defaults: dict, directive: dict, what: str, class_content: ob
         filters.append(("^__.*__$", False))
     exclude = frozenset(_names(merged.get("exclude-members")) if "exclude-members" in merged else ())
     inherited = "inherited-members" in merged
+    stop = frozenset(_names(merged.get("inherited-members")) or ("object",))
     order = str(merged.get("member-order", "alphabetical") or "alphabetical")
     return Options(
         generator="sphinx",
@@ -197,9 +231,11 @@ def sphinx_options(defaults: dict, directive: dict, what: str, class_content: ob
         members=members if members is not None else False,
         filters=tuple(filters),
         inherited_members=inherited,
+        inherited_stop=stop,
         members_order="source" if order in ("bysource", "groupwise") else "alphabetical",
         show_if_no_docstring="undoc-members" in merged,
         show_bases="show-inheritance" in merged,
+        overloads="only",
         merge_init_into_class=True,
         show_submodules=False,
         docstring_style="auto",

@@ -17,9 +17,11 @@ import re
 from collections.abc import Callable
 
 from .docstrings import meta_visibility, sections, summary
+from .inheritance import bases_line, gap_note, gaps, missing_note
 from .limits import LimitReached
 from .options import Options, nested
 from .signature import attribute_signature, class_signature, function_signature, written_signature
+from .typehints import describe
 from .sources import PageSession, Unresolved
 
 
@@ -40,6 +42,7 @@ class Renderer:
         self.out: list[str] = []
         self.objects = 0
         self.unresolved = 0
+        self.gaps: list[tuple[str, list[str]]] = []  # (class, bases outside the repository)
 
     def note(self, outcome: str, detail: str) -> None:
         if outcome == "unresolved":
@@ -58,6 +61,8 @@ class Renderer:
             self.note("unresolved", str(exc))
         except LimitReached as exc:
             self.note("unresolved", f"{path}: {exc}; what was rendered before it is kept")
+        if self.gaps:
+            self.note("unresolved", gap_note(self.gaps))
         if self.objects:
             self.note("resolved", f"{path}: {self.objects} objects from source")
         return self.out
@@ -85,8 +90,9 @@ class Renderer:
             signature = ""  # mkdocstrings writes it in the heading, which is not shown
         if signature:
             self.out += ["```python", signature, "```", ""]
-        if obj.is_class and options.show_bases and obj.bases and options.generator == "sphinx":
-            self.out += ["Bases: " + ", ".join(f"`{b}`" for b in obj.bases), ""]
+        bases = bases_line(obj, options) if obj.is_class and options.show_bases else ""
+        if bases:
+            self.out += [bases, ""]
         below = level + 1 if heading else level
         shows_own = not obj.is_class or "class" in options.class_docstrings
         doc = sections(obj, options.docstring_style, self.text, options.unwrap_annotated, options.docstring_options,
@@ -96,6 +102,10 @@ class Renderer:
             # how FastAPI documents every argument of ``FastAPI`` and ``HTTPException``.
             doc += sections(init, options.docstring_style, self.text, options.unwrap_annotated, options.docstring_options,
                             options.meta_fields)
+        typed = obj if obj.is_function else init
+        if options.description_types and typed is not None:
+            raw = " ".join(o.docstring.value for o in (obj, init) if o is not None and o.docstring is not None)
+            doc = describe(doc, typed, options.description_types, is_class=obj.is_class, raw=raw)
         self.out += shift_headings("\n".join(doc).split("\n"), below - 1)
         if options.members is False or not (obj.is_class or obj.is_module):
             return
@@ -114,12 +124,14 @@ class Renderer:
 
     def _signature(self, obj, options: Options, init) -> str:
         unwrap = options.unwrap_annotated
+        merge = options.generator == "sphinx"
+        typed = options.signature_annotations
         if obj.is_function:
-            return function_signature(obj, unwrap)
+            return function_signature(obj, unwrap, overloads=options.overloads, merge_defaults=merge, annotations=typed)
         if obj.is_class:
-            return class_signature(obj, unwrap, init)
+            return class_signature(obj, unwrap, init, overloads=options.overloads, merge_defaults=merge, annotations=typed)
         if obj.is_attribute:
-            return attribute_signature(obj, unwrap)
+            return attribute_signature(obj, unwrap, options.attribute_annotations)
         return ""
 
     def members(self, obj, options: Options) -> list[tuple[str, object]]:
@@ -161,12 +173,19 @@ class Renderer:
             if chosen is None and not options.show_if_no_docstring and not _documented(member):
                 continue
             picked.append((name, member))
-        if chosen is not None:
-            missing = [n for n in chosen if n not in candidates]
-            for name in missing:
-                outside = " (nor do its bases in the repository; bases outside it are never read)" if obj.is_class and obj.bases else ""
-                self.note("unresolved", f"{obj.path} has no member {name} in its source{outside}")
-        return sorted(picked, key=_order_key(options.members_order, options.group_by_category))
+        inherits = obj.is_class and bool(options.inherited_members)
+        missing = [n for n in chosen if n not in candidates] if chosen is not None else []
+        if missing:
+            outside = self.session.outside_bases(obj) if inherits else []
+            self.note("unresolved", missing_note(obj, missing, outside, inherits))
+        elif inherits and chosen is None and obj.path not in self.session.gaps and (
+                options.inherited_members is True or any(n not in candidates for n in options.inherited_members)):
+            found = gaps(self.session, obj, options)
+            if found:
+                self.session.gaps.add(obj.path)
+                self.gaps.append((obj.path, found))
+        listed = chosen if options.generator == "mkdocs" else None  # autodoc sorts a list too
+        return sorted(picked, key=_order_key(options.members_order, options.group_by_category, listed))
 
     def _passes(self, name: str, options: Options, member=None) -> bool:
         """Whether the filters keep ``name``; under Sphinx a ``:meta private:`` or ``:meta
@@ -215,12 +234,19 @@ def _documented(obj) -> bool:
 _CATEGORY = {"attribute": 0, "class": 1, "function": 2, "module": 3}
 
 
-def _order_key(order: str, grouped: bool):
+def _order_key(order: str, grouped: bool, listed: list[str] | None = None):
     """Members in the order the site shows them: by source line or by name, and (mkdocstrings'
-    ``group_by_category``, on by default) attributes, then classes, functions, modules."""
+    ``group_by_category``, on by default) attributes, then classes, functions, modules. A
+    mkdocstrings ``members`` list is shown in its own order, whatever ``members_order`` says
+    (the handler's ``do_order_members``), still grouped by category: FastAPI's page lists
+    ``openapi``, ``websocket``, ``include_router``, ``frontend`` so, not as its source has them."""
+    index = {name: i for i, name in enumerate(listed)} if listed else None
+
     def key(item):
         name, obj = item
         group = _CATEGORY.get(obj.kind.value, 4) if grouped else 0
+        if index is not None:
+            return (group, index.get(name, len(index)), name)
         return (group, obj.lineno or 0, name) if order == "source" else (group, name)
     return key
 

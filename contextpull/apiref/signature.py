@@ -66,7 +66,11 @@ def annotation_text(expr, unwrap_annotated: bool) -> str:
     return _short(str(unwrap(expr) if unwrap_annotated else expr))
 
 
-def _parameters(function, unwrap_annotated: bool, skip_first: bool) -> list[str]:
+def _parameters(function, unwrap_annotated: bool, skip_first: bool, defaults: dict | None = None,
+                annotations: bool = True) -> list[str]:
+    """The parameters as written, with their annotations unless the site hides them;
+    ``defaults`` (name -> the implementation's) replace an overload's ``...`` default, as
+    autodoc merges them (``_merge_default_value``)."""
     import griffe
 
     kinds = griffe.ParameterKind
@@ -85,11 +89,14 @@ def _parameters(function, unwrap_annotated: bool, skip_first: bool) -> list[str]
         elif param.kind is kinds.var_keyword:
             prefix = "**"
         text = prefix + param.name
-        annotation = annotation_text(param.annotation, unwrap_annotated)
+        annotation = annotation_text(param.annotation, unwrap_annotated) if annotations else ""
         if annotation:
             text += f": {annotation}"
-        if param.default is not None and param.kind not in (kinds.var_positional, kinds.var_keyword):
-            text += (" = " if annotation else "=") + _short(str(param.default))
+        default = param.default
+        if defaults and str(default) == "..." and defaults.get(param.name) is not None:
+            default = defaults[param.name]
+        if default is not None and param.kind not in (kinds.var_positional, kinds.var_keyword):
+            text += (" = " if annotation else "=") + _short(str(default))
         out.append(text)
         following = params[i + 1] if i + 1 < len(params) else None
         if param.kind is kinds.positional_only and (following is None or following.kind is not kinds.positional_only):
@@ -105,26 +112,57 @@ def _call(head: str, params: list[str], tail: str) -> str:
     return f"{head}(\n{inner}){tail}"
 
 
-def function_signature(function, unwrap_annotated: bool, *, name: str | None = None) -> str:
+def _overloads(function, unwrap_annotated: bool, head: str, init: bool, merge_defaults: bool) -> list[str]:
+    """Each ``@overload`` of ``function`` (griffe's ``Function.overloads``), under that decorator,
+    with its annotations: both generators show them whatever they do with the implementation's
+    (mkdocstrings renders them with ``annotations=True``). An ``__init__``'s show no return."""
+    out: list[str] = []
+    defaults = {p.name: p.default for p in function.parameters} if merge_defaults else None
+    for overload in getattr(function, "overloads", None) or ():
+        params = _parameters(overload, unwrap_annotated, init, defaults)
+        returns = "" if init else annotation_text(overload.returns, unwrap_annotated)
+        out += ["@overload", *_call(head, ["self", *params] if init else params, f" -> {returns}" if returns else "").split("\n")]
+    return out
+
+
+def function_signature(function, unwrap_annotated: bool, *, name: str | None = None, overloads: str = "",
+                       merge_defaults: bool = False, annotations: bool = True) -> str:
+    """``overloads``: "before" shows the overloads, then the implementation (mkdocstrings);
+    "only" shows them instead of it (autodoc; mkdocstrings' ``overloads_only``); "" not at all.
+    ``merge_defaults``: an overload's ``...`` default shows the implementation's (autodoc).
+    ``annotations``: whether the implementation's parameters and return show their types
+    (mkdocstrings' ``show_signature_annotations``, off by default; autodoc's
+    ``autodoc_typehints``, "signature" by default); the overloads' always do."""
     labels = getattr(function, "labels", set()) or set()
     keyword = "async def" if "async" in labels else "def"
-    returns = annotation_text(function.returns, unwrap_annotated)
+    returns = annotation_text(function.returns, unwrap_annotated) if annotations else ""
     tail = f" -> {returns}" if returns else ""
-    return _call(f"{keyword} {name or function.name}", _parameters(function, unwrap_annotated, False), tail)
+    head = f"{keyword} {name or function.name}"
+    main = _call(head, _parameters(function, unwrap_annotated, False, annotations=annotations), tail)
+    shown = _overloads(function, unwrap_annotated, head, False, merge_defaults) if overloads else []
+    return "\n".join(shown + ([] if shown and overloads == "only" else [main]))
 
 
-def class_signature(cls, unwrap_annotated: bool, init=None) -> str:
+def class_signature(cls, unwrap_annotated: bool, init=None, *, overloads: str = "", merge_defaults: bool = False,
+                    annotations: bool = True) -> str:
+    """``class Name(Bases)``, with the merged ``__init__``'s signature (and its overloads, as
+    ``function_signature`` shows a function's) under it."""
     bases = [_short(str(b)) for b in cls.bases]
     head = f"class {cls.name}" + (f"({', '.join(bases)})" if bases else "")
     if init is None:
         return head
-    params = _parameters(init, unwrap_annotated, True)
-    return head + ":\n" + "\n".join("    " + line for line in _call("def __init__", ["self", *params], "").split("\n"))
+    lines = _overloads(init, unwrap_annotated, "def __init__", True, merge_defaults) if overloads else []
+    if not (lines and overloads == "only"):
+        params = _parameters(init, unwrap_annotated, True, annotations=annotations)
+        lines += _call("def __init__", ["self", *params], "").split("\n")
+    return head + ":\n" + "\n".join("    " + line for line in lines)
 
 
-def attribute_signature(attribute, unwrap_annotated: bool) -> str:
+def attribute_signature(attribute, unwrap_annotated: bool, annotations: bool = True) -> str:
+    """``name: type = value``; the type as the site shows it (mkdocstrings with
+    ``show_signature_annotations``, autodoc unless ``autodoc_typehints = "none"``)."""
     text = attribute.name
-    annotation = annotation_text(attribute.annotation, unwrap_annotated)
+    annotation = annotation_text(attribute.annotation, unwrap_annotated) if annotations else ""
     if annotation:
         text += f": {annotation}"
     if attribute.value is not None:

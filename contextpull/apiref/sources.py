@@ -94,20 +94,23 @@ class ApiReference:
             except AttributeError:  # a context that takes no attributes: each line on its own
                 pass
         used = page["used"].setdefault(tuple(folders), {})
-        return PageSession(self, ctx, folders, page["budget"], used)
+        return PageSession(self, ctx, folders, page["budget"], used, page.setdefault("gaps", set()))
 
 
 class PageSession:
     """One page's reads of Python source: the modules it used (each read through its context)."""
 
     def __init__(self, api: ApiReference, ctx, folders: list[str], budget: Budget,
-                 used: dict | None = None) -> None:
+                 used: dict | None = None, gaps: set | None = None) -> None:
         self.api = api
         self.ctx = ctx
         self.folders = folders or [""]
         self.budget = budget
         self.used: dict[str, object] = {} if used is None else used  # name -> griffe.Module or None
         self._loading: set[str] = set()
+        # Classes whose members from bases outside the repository the page already named (once a
+        # page, however often it shows them: ``render.Renderer``).
+        self.gaps: set[str] = set() if gaps is None else gaps
 
     # -- modules ---------------------------------------------------------------------------
 
@@ -339,19 +342,29 @@ class PageSession:
             except Unresolved:
                 pass
 
-    def _load_bases(self, cls, seen: set) -> None:
+    def _load_bases(self, cls, seen: set, outside: list | None = None) -> None:
         """Every base class in the repository along the MRO, found (modules loaded, aliases
         followed, dependencies recorded) through this page, so what it inherits does not depend
-        on what another page loaded."""
+        on what another page loaded; the bases not found are added to ``outside``."""
         for base in cls.bases:
             path = getattr(base, "canonical_path", None) or str(base)
             try:
                 found = self.find(path)
             except Unresolved:
+                if outside is not None and path not in outside:
+                    outside.append(path)
                 continue
             if found.is_class and found.path not in seen and len(seen) < self.budget.limits.max_alias_hops:
                 seen.add(found.path)
-                self._load_bases(found, seen)
+                self._load_bases(found, seen, outside)
+
+    def outside_bases(self, cls) -> list[str]:
+        """The bases along ``cls``'s MRO that the repository does not hold (``starlette``'s
+        ``HTTPException`` under FastAPI's), by the path the source imports them from: what
+        they give ``cls`` is never read, and the report names it (``render``)."""
+        outside: list[str] = []
+        self._load_bases(cls, {cls.path}, outside)
+        return outside
 
     def inherited(self, cls) -> dict:
         """Members ``cls`` inherits from its base classes in the repository (the bases' modules

@@ -135,7 +135,15 @@ def render_directive(ctx, name: str, argument: str, options: dict, content: list
     extensions = config.get("extensions")
     napoleon = isinstance(extensions, list) and any(
         isinstance(e, str) and e in ("sphinx.ext.napoleon", "numpydoc") for e in extensions)
-    opts = replace(opts, docstring_style="auto" if napoleon else "sphinx")
+    typehints = config.get("autodoc_typehints", "signature")
+    described = config.get("autodoc_typehints_description_target", "all")
+    opts = replace(opts, docstring_style="auto" if napoleon else "sphinx",
+                   annotations_path="full" if config.get("autodoc_typehints_format") == "fully-qualified" else "brief",
+                   overloads="" if typehints == "none" else "only",
+                   signature_annotations=typehints not in ("description", "none"),
+                   attribute_annotations=typehints != "none",
+                   description_types=(described if described in ("all", "documented", "documented_params") else "all")
+                   if typehints in ("description", "both") else "")
     session = api.session(ctx, folders)
 
     def text(docstring: str) -> str:
