@@ -342,3 +342,18 @@ def test_space_lines_are_emptied_as_the_per_line_rule_reads_them(text):
 
     from contextpull.dialects.mdx.mdx import _blank_space_lines
     assert _blank_space_lines(text) == re.sub(r"^[^\S\n]+$", "", text, flags=re.M)
+
+
+def test_an_import_a_formatter_wrapped_after_its_keyword_is_one_statement():
+    """React Native's integration guide: prettier wrapped ``import A from './_a.md'; import`` /
+    ``B from './_b.md';`` over two lines, one ESM block to MDX. The second line was read as prose
+    and ``<B />`` as an unknown component: its partial, the Android guide, was lost (the page
+    24 -> 43 sections)."""
+    files = {"docs/_apple.md": "Apple steps.", "docs/_kotlin.md": "Kotlin steps."}
+    ctx = FakeContext(files, path="docs/page.md")
+    source = ("import Apple from './_apple.md'; import\nKotlin from './_kotlin.md';\n\n"
+              "Intro.\n\n<Kotlin />\n\n<Apple />")
+    assert prepare(source, ctx) == "Intro.\n\nKotlin steps.\n\nApple steps."
+    assert not [n for n in ctx.notes if n.outcome == "unresolved"]
+    # a statement that ended stays ended: prose on the next line is prose
+    assert prepare("import Apple from './_apple.md';\nText after.", FakeContext(files)) == "Text after."

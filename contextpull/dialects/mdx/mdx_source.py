@@ -35,6 +35,10 @@ _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
 # character per step, and a target never closed is given up in linear time.
 _LINK_TARGET = re.compile(r"\]\(((?:(?=([^()\s]+))\2|\([^()\s]*\))*(?:\s+\"[^\"]*\")?)\)")
 _CONTINUES = re.compile(r"[ \t}\])(.]")
+# Words after which an ``import``/``export`` statement cannot have ended: a formatter that wraps
+# ``import A from './a.md'; import`` / ``B from './b.md';`` (React Native's pages) leaves the
+# second statement's name at the margin of the next line, still the same ESM block to MDX.
+_UNFINISHED = frozenset({"import", "export", "from", "as", "type", "default", "const", "let", "var"})
 
 
 @dataclass(frozen=True)
@@ -231,12 +235,25 @@ def _statement_templates(lines: list[str], start: int, token) -> tuple[int, bool
             elif close_at > 0:
                 lines[i] = token(line[:close_at]) + line[close_at:]
         i += 1
-        if not stack and (i >= n or not lines[i].strip() or not _CONTINUES.match(lines[i])):
+        if not stack and (i >= n or not lines[i].strip() or not _continues(lines[i - 1], lines[i])):
             return i, spans
         if stack and stack[-1] != "`" and i + 1 < n and not lines[i].strip() and lines[i + 1].strip() \
                 and not _CONTINUES.match(lines[i + 1]):
             return i, spans
     return i, spans
+
+
+def _continues(line: str, following: str) -> bool:
+    """Whether ``following`` (not blank) goes on the statement whose last line so far is
+    ``line``: it starts with a continuation (an indent, a bracket, ``.``), or with ``from``, or
+    ``line`` stops on a word or sign that needs more (``import``, ``as``, ``,``, ``=``)."""
+    if _CONTINUES.match(following) or following.startswith(("from ", "from'", 'from"')):
+        return True
+    end = line.rstrip()
+    if end.endswith((",", "=", "*")):
+        return True
+    last = end.rsplit(None, 1)[-1] if end else ""
+    return last.rsplit(";", 1)[-1] in _UNFINISHED
 
 
 def _list_fences(lines: list[str]):
@@ -338,7 +355,7 @@ def take_esm(text: str, codes: list[str], sources: list[str]) -> tuple[str, list
         while i < n:
             depth += _depth(lines[i])
             i += 1
-            if depth <= 0 and (i >= n or not lines[i].strip() or not _CONTINUES.match(lines[i])):
+            if depth <= 0 and (i >= n or not lines[i].strip() or not _continues(lines[i - 1], lines[i])):
                 break
             # An unbalanced statement still ends where a blank line is followed by a line at the
             # margin: MDX would refuse the file, and the page text after it must not be lost.
