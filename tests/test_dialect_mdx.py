@@ -357,3 +357,18 @@ def test_an_import_a_formatter_wrapped_after_its_keyword_is_one_statement():
     assert not [n for n in ctx.notes if n.outcome == "unresolved"]
     # a statement that ended stays ended: prose on the next line is prose
     assert prepare("import Apple from './_apple.md';\nText after.", FakeContext(files)) == "Text after."
+
+
+def test_a_code_block_of_a_template_literal_keeps_its_text_and_names_the_interpolation():
+    """React Native's install commands, ``<CodeBlock>{`npx ... --version ${getCurrentVersion()}`}
+    </CodeBlock>``: the value is JavaScript no build runs, the command is the page's (8 blocks on
+    4 pages were dropped whole, 0 now)."""
+    ctx = FakeContext(path="docs/page.md")
+    source = ("import CodeBlock from '@theme/CodeBlock';\n\nRun:\n\n<CodeBlock language=\"bash\" title=\"shell\">\n"
+              "{`npx cli init App --version ${getCurrentVersion()}`}\n</CodeBlock>\n\nDone.")
+    assert prepare(source, ctx) == ("Run:\n\n```bash title=\"shell\"\nnpx cli init App --version ${getCurrentVersion()}\n```"
+                                    "\n\nDone.")
+    [note] = [n for n in ctx.notes if n.outcome == "unresolved"]
+    assert (note.construct, note.line) == ("code block component", 5) and "kept as written" in note.detail
+    # any other expression is still JavaScript, never run, and dropped with its note
+    assert prepare("<CodeBlock>\n{makeCode()}\n</CodeBlock>\n\nAfter.", FakeContext(path="docs/page.md")) == "After."

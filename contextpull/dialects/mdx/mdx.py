@@ -302,6 +302,15 @@ def _markdown_partial(included: Included, ctx: Context) -> bool:
     return not dialect(ctx.site.dialect).markdown_is_mdx
 
 
+def _template_text(source: str) -> str | None:
+    """The text of a template literal with ``${...}`` in it (no backtick inside, so no nested
+    template), interpolations as written; None for any other expression."""
+    inner = source.strip()
+    if len(inner) < 2 or inner[0] != "`" or inner[-1] != "`" or "`" in inner[1:-1] or "${" not in inner:
+        return None
+    return inner[1:-1]
+
+
 def _code_block(node: jsx.Element, env: Env) -> str:
     """``<CodeBlock language="js">`` as the fenced block its page shows."""
     attrs = node.attrs
@@ -321,6 +330,13 @@ def _code_block(node: jsx.Element, env: Env) -> str:
         elif imp is not None and imp.kind == "raw":
             included = include(imp, env, expr.pos, "mdx raw import")
             code = None if included is None else included.text.rstrip("\n")
+        elif (template := _template_text(source)) is not None:
+            # React Native's ``{`npx ... init App --version ${getCurrentVersion()}`}``: the
+            # command is the page's, the value JavaScript no build runs; the block keeps its
+            # text with each ``${...}`` as written, rather than the whole command going.
+            env.note("code block component", "unresolved", node.pos,
+                     f"{{{source.strip()[:60]}}}: its ${{...}} is JavaScript, kept as written")
+            code = dedent_block(template.strip("\n"))
         else:
             env.note("code block component", "unresolved", node.pos, f"{{{source.strip()[:60]}}} is JavaScript")
             code = None
