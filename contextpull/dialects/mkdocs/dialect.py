@@ -25,7 +25,7 @@ from ...parsing.blocks import Code, ParsedDocument
 from ..api import Context
 from ..site_reader import SiteReader
 from . import pages
-from ..syntax.markup import html_to_text, strip_heading_attributes, strip_html_comments
+from ..syntax.markup import html_to_text, strip_heading_attributes, strip_html_comments, without_unshown_elements
 from ..syntax import attributes, heading_label
 from ..syntax.fences import closes, open_fence, outside_code, outside_inline_code
 from .blocks import block_names, convert_blocks
@@ -135,6 +135,22 @@ def _fence_opener(fence, origin: int, ctx: Context) -> str:
     return fence.lead + fence.marker + lang + (f' title="{title}"' if title else "")
 
 
+def _without_unshown(lines: list[tuple[int, str]], ctx: Context) -> list[tuple[int, str]]:
+    """Stylesheets, scripts and drawings that open a line gone (``markup``), before the line
+    pass takes their tags off and would leave their CSS and path data as prose: an SVG a
+    snippet pastes in shows its picture, never its source. Their lines stay, emptied."""
+    text = "\n".join(t for _, t in lines)
+    if "<s" not in text and "<S" not in text:
+        return lines
+    bare = outside_code(text, without_unshown_elements).split("\n")
+    if len(bare) != len(lines) or bare == [t for _, t in lines]:
+        return lines
+    for (origin, old), new in zip(lines, bare):
+        if new != old and old.lstrip()[:1] == "<":
+            ctx.note(HTML, "converted", origin)
+    return [(origin, new) for (origin, _), new in zip(lines, bare)]
+
+
 def prepare(text: str, ctx: Context) -> str:
     lines = list(enumerate(text.split("\n"), start=1))
     config = site_config(ctx)
@@ -142,6 +158,7 @@ def prepare(text: str, ctx: Context) -> str:
     lines = expand_snippets(lines, ctx, config)
     lines = expand_variants(lines, ctx)
     lines = convert_blocks(lines, ctx, names=block_names(config))
+    lines = _without_unshown(lines, ctx)
     return outside_code("\n".join(_inline_pass(lines, ctx)), strip_html_comments)
 
 
