@@ -241,3 +241,23 @@ def test_a_snippet_svg_and_a_stylesheet_show_nothing_of_their_source():
     assert "Before." in out and "After `<svg>` and bold." in out and "<style>kept</style>" in out
     assert ("html", "converted", 3) in ctx.outcomes()
     assert out.count("\n") >= source.count("\n") - 2  # lines emptied, not taken out
+
+
+def test_keys_show_their_names_where_the_site_enables_pymdownx_keys():
+    """Textual's guide: ``press ++ctrl+q++``, ``the ++r++ key`` (103 runs on 19 pages showed
+    the ``++`` markup -> 0). Names come from the extension's key map and aliases, a quoted key
+    shows its text, an unknown key leaves the run as written, code spans are code, and the
+    site's ``separator``, ``camel_case`` and ``key_map`` are read."""
+    config = {"markdown_extensions": ["pymdownx.keys"]}
+    ctx = FakeContext(FILES, path="guide/page.md", docs="docs/en/docs", config=config, config_file="docs/en/mkdocs.yml")
+    source = ('Press ++ctrl+alt+del++, then ++pg-up++ or ++"My Key"++; ++nokey++ stays, C++ too,\n'
+              'and `++ctrl+q++` is code.\n')
+    assert mkdocs.prepare(source, ctx) == ("Press Ctrl+Alt+Del, then Page Up or My Key; ++nokey++ stays, C++ too,\n"
+                                           "and `++ctrl+q++` is code.\n")
+    assert ("keys", "converted", 1) in ctx.outcomes()
+    options = {"pymdownx.keys": {"separator": " ", "camel_case": True, "key_map": {"hyper": "Hyper"}}}
+    ctx = FakeContext(FILES, path="guide/page.md", docs="docs/en/docs", config={"markdown_extensions": [options]},
+                      config_file="docs/en/mkdocs.yml")
+    assert mkdocs.prepare("++Hyper+PageUp++\n", ctx) == "Hyper Page Up\n"
+    # a site that does not enable the extension shows the markup as written
+    assert mkdocs.prepare("Press ++ctrl+q++.\n", _context()) == "Press ++ctrl+q++.\n"

@@ -334,3 +334,14 @@ def test_unshown_elements_never_closed_or_inside_lines_read_once():
         assert without_unshown_elements(text) == text
     # one closer closes the innermost drawing; the ones around it never close and stay
     assert without_unshown_elements("<svg>\n" * N + "</svg>") == "<svg>\n" * (N - 1) + "\n"
+
+
+def test_mkdocs_keys_read_each_run_once():
+    """``mkdocs/keys.py``: runs that never close, quotes that never close, and closed runs, a
+    megabyte of each, read in one pass."""
+    from contextpull.dialects.mkdocs.keys import Keys
+
+    keys = Keys({})
+    assert keys.read("++" * N) == "++" * N
+    assert keys.read('++"x' * N) == '++"x' * N  # each quote closes on the next, then no run
+    assert keys.read("++ctrl+q++" * N) == "Ctrl+Q" * N
