@@ -357,6 +357,9 @@ def test_an_import_a_formatter_wrapped_after_its_keyword_is_one_statement():
     assert not [n for n in ctx.notes if n.outcome == "unresolved"]
     # a statement that ended stays ended: prose on the next line is prose
     assert prepare("import Apple from './_apple.md';\nText after.", FakeContext(files)) == "Text after."
+    # ``--dialect plain`` reads MDX as it did: its stores do not change
+    plain = FakeContext(files, path="docs/page.mdx", dialect="plain", config_file=None)
+    assert "Kotlin from" in prepare(source, plain)
 
 
 def test_a_code_block_of_a_template_literal_keeps_its_text_and_names_the_interpolation():
@@ -372,3 +375,6 @@ def test_a_code_block_of_a_template_literal_keeps_its_text_and_names_the_interpo
     assert (note.construct, note.line) == ("code block component", 5) and "kept as written" in note.detail
     # any other expression is still JavaScript, never run, and dropped with its note
     assert prepare("<CodeBlock>\n{makeCode()}\n</CodeBlock>\n\nAfter.", FakeContext(path="docs/page.md")) == "After."
+    # ``--dialect plain`` reads MDX as it did: its stores do not change
+    plain = FakeContext(path="docs/page.mdx", dialect="plain", config_file=None)
+    assert prepare(source, plain) == "Run:\n\nDone."
