@@ -805,3 +805,46 @@ def test_a_type_written_with_a_tilde_shows_its_last_part(tmp_path):
     text = "\n".join(t for _, t in _sections(tmp_path / "out" / "store.sqlite", "checks.rst"))
     assert "- `validator` (`Callable | list[Callable]`, default `None`): Called after init." in text
     assert "- `Invalid`: When it fails." in text and "~" not in text
+
+
+def test_a_member_imported_from_a_private_module_is_shown_and_the_page_keeps_its_markup(tmp_path):
+    """Textual's ``::: textual``: its ``__init__`` exports ``on`` from the private
+    ``textual._on``, not yet loaded when the members are chosen. Asking the alias whether it was
+    a module made griffe resolve it then, and the failure took the whole page's reading with it
+    (admonitions and all, read plain: 4 pages, 35 sections -> 364)."""
+    extra = {
+        "signals/__init__.py": '"""Signals."""\n\nfrom signals._on import on\n\n__all__ = ["on"]\n',
+        "signals/_on.py": 'def on(name):\n    """Handle the signal ``name``."""\n',
+    }
+    root = _mkdocs(tmp_path, "# Signals\n\n!!! note\n    Read this.\n\n::: signals\n", extra)
+    build_json(root / "docs", tmp_path / "out")
+    store = tmp_path / "out" / "store.sqlite"
+    assert not [n for n in _notes(store, "api.md") if n[0] == "mkdocs dialect"]
+    text = _dump(store, "api.md")
+    assert "Handle the signal" in text and "!!!" not in text
+    assert "Signals > signals > on" in [h for h, _ in _sections(store, "api.md")]
+
+
+@needs_griffe
+def test_an_alias_griffe_cannot_follow_is_the_objects_note_not_the_pages():
+    """What griffe follows by itself past the session (``is_module`` of an alias, a docstring
+    inherited through one) fails as the object's note, naming no absolute path."""
+    import griffe
+
+    from contextpull.apiref.options import mkdocs_options
+    from contextpull.apiref.render import Renderer
+
+    notes = []
+
+    class Session:
+        ctx = type("Ctx", (), {"note": lambda self, *n: notes.append(n)})()
+
+        def find(self, path):
+            alias = griffe.Alias("on", "signals._on.on", parent=griffe.Module("signals"))
+            raise griffe.AliasResolutionError(alias)
+
+    out = Renderer(Session(), mkdocs_options({}, None), "mkdocstrings", 7).root("signals")
+    assert out == []
+    [(construct, outcome, line, detail)] = notes
+    assert (construct, outcome, line) == ("mkdocstrings", "unresolved", 7)
+    assert "-> signals._on.on" in detail and "/" not in detail

@@ -71,13 +71,16 @@ def test_mkdocs_exclude_docs_and_draft_docs_are_not_pages(tmp_path, data_regress
 
 
 def test_a_mkdocs_site_without_exclusions_keeps_every_file_but_the_defaults(tmp_path):
+    """... and a ``.txt`` file, which mkdocs copies as a static file (Textual's robots.txt was a
+    document of its store)."""
     files = {"mkdocs.yml": "site_name: S\n", "docs/index.md": "# Home\n\nHi.\n", "docs/drafts/a.md": "# A\n\nA.\n",
-             "docs/README.md": "# Readme\n\nAlone.\n"}
+             "docs/README.md": "# Readme\n\nAlone.\n", "docs/robots.txt": "User-agent: *\nDisallow: /drafts/\n"}
     docs = _site(tmp_path, files, "docs")
     report = _build(docs, tmp_path / "out")
     assert stored_paths(tmp_path / "out" / "store.sqlite") == ["drafts/a.md", "index.md"]
     assert report["dialect"]["not_pages"] == [
-        {"path": "README.md", "reason": "README.md beside index.md: mkdocs builds the folder's page from index.md"}]
+        {"path": "README.md", "reason": "README.md beside index.md: mkdocs builds the folder's page from index.md"},
+        {"path": "robots.txt", "reason": "mkdocs copies a .txt file as it is, as a static file: no page"}]
 
 
 def test_mkdocs_exclusions_come_through_inherit_and_a_plain_build_keeps_every_file(tmp_path):

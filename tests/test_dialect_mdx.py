@@ -342,3 +342,39 @@ def test_space_lines_are_emptied_as_the_per_line_rule_reads_them(text):
 
     from contextpull.dialects.mdx.mdx import _blank_space_lines
     assert _blank_space_lines(text) == re.sub(r"^[^\S\n]+$", "", text, flags=re.M)
+
+
+def test_an_import_a_formatter_wrapped_after_its_keyword_is_one_statement():
+    """React Native's integration guide: prettier wrapped ``import A from './_a.md'; import`` /
+    ``B from './_b.md';`` over two lines, one ESM block to MDX. The second line was read as prose
+    and ``<B />`` as an unknown component: its partial, the Android guide, was lost (the page
+    24 -> 43 sections)."""
+    files = {"docs/_apple.md": "Apple steps.", "docs/_kotlin.md": "Kotlin steps."}
+    ctx = FakeContext(files, path="docs/page.md")
+    source = ("import Apple from './_apple.md'; import\nKotlin from './_kotlin.md';\n\n"
+              "Intro.\n\n<Kotlin />\n\n<Apple />")
+    assert prepare(source, ctx) == "Intro.\n\nKotlin steps.\n\nApple steps."
+    assert not [n for n in ctx.notes if n.outcome == "unresolved"]
+    # a statement that ended stays ended: prose on the next line is prose
+    assert prepare("import Apple from './_apple.md';\nText after.", FakeContext(files)) == "Text after."
+    # ``--dialect plain`` reads MDX as it did: its stores do not change
+    plain = FakeContext(files, path="docs/page.mdx", dialect="plain", config_file=None)
+    assert "Kotlin from" in prepare(source, plain)
+
+
+def test_a_code_block_of_a_template_literal_keeps_its_text_and_names_the_interpolation():
+    """React Native's install commands, ``<CodeBlock>{`npx ... --version ${getCurrentVersion()}`}
+    </CodeBlock>``: the value is JavaScript no build runs, the command is the page's (8 blocks on
+    4 pages were dropped whole, 0 now)."""
+    ctx = FakeContext(path="docs/page.md")
+    source = ("import CodeBlock from '@theme/CodeBlock';\n\nRun:\n\n<CodeBlock language=\"bash\" title=\"shell\">\n"
+              "{`npx cli init App --version ${getCurrentVersion()}`}\n</CodeBlock>\n\nDone.")
+    assert prepare(source, ctx) == ("Run:\n\n```bash title=\"shell\"\nnpx cli init App --version ${getCurrentVersion()}\n```"
+                                    "\n\nDone.")
+    [note] = [n for n in ctx.notes if n.outcome == "unresolved"]
+    assert (note.construct, note.line) == ("code block component", 5) and "kept as written" in note.detail
+    # any other expression is still JavaScript, never run, and dropped with its note
+    assert prepare("<CodeBlock>\n{makeCode()}\n</CodeBlock>\n\nAfter.", FakeContext(path="docs/page.md")) == "After."
+    # ``--dialect plain`` reads MDX as it did: its stores do not change
+    plain = FakeContext(path="docs/page.mdx", dialect="plain", config_file=None)
+    assert prepare(source, plain) == "Run:\n\nDone."

@@ -243,3 +243,42 @@ def test_an_mdx_include_slice_it_cannot_read_is_named_and_a_hostile_line_reads_o
         ("mdx include", "resolved", 2), ("mdx include", "unresolved", 5)]
     hostile = "{!" + "a" * 100_000 + " [ln:1" + " " * 100_000 + "\n" + "{!a{!" * 20_000
     assert mkdocs.prepare(hostile, _context()) == hostile
+
+
+def test_a_snippet_svg_and_a_stylesheet_show_nothing_of_their_source():
+    """Textual's blog and guide paste terminal screenshots in with ``--8<-- "x.svg"``: the page
+    draws the picture; the store held its CSS, font URLs and path data as prose (27 pages,
+    2.24 -> 1.76 MB of text). A ``<style>`` block (FastAPI's home page) is the same."""
+    files = dict(FILES)
+    files["docs/en/snippets/shot.svg"] = ('<svg class="rich-terminal" viewBox="0 0 9 9">\n  <style>\n'
+                                          '  @font-face { font-family: "Fira Code"; }\n  .t-r1 { fill: #c5c8c6 }\n'
+                                          '  </style>\n  <defs><clipPath id="c"><rect x="0"/></clipPath></defs>\n'
+                                          '  <text class="t-r1" x="1">Hello</text>\n</svg>\n')
+    ctx = FakeContext(files, path="guide/page.md", docs="docs/en/docs", config=CONFIG, config_file="docs/en/mkdocs.yml")
+    source = ('# Shots\n\n<style>\n.md-typeset h1 { display: none; }\n</style>\n\nBefore.\n\n'
+              '=== "Output"\n\n    --8<-- "shot.svg"\n\nAfter `<svg>` and <b>bold</b>.\n\n```html\n<style>kept</style>\n```\n')
+    out = mkdocs.prepare(source, ctx)
+    assert "font" not in out and "display" not in out and "fill" not in out and "Hello" not in out
+    assert "Before." in out and "After `<svg>` and bold." in out and "<style>kept</style>" in out
+    assert ("html", "converted", 3) in ctx.outcomes()
+    assert out.count("\n") >= source.count("\n") - 2  # lines emptied, not taken out
+
+
+def test_keys_show_their_names_where_the_site_enables_pymdownx_keys():
+    """Textual's guide: ``press ++ctrl+q++``, ``the ++r++ key`` (103 runs on 19 pages showed
+    the ``++`` markup -> 0). Names come from the extension's key map and aliases, a quoted key
+    shows its text, an unknown key leaves the run as written, code spans are code, and the
+    site's ``separator``, ``camel_case`` and ``key_map`` are read."""
+    config = {"markdown_extensions": ["pymdownx.keys"]}
+    ctx = FakeContext(FILES, path="guide/page.md", docs="docs/en/docs", config=config, config_file="docs/en/mkdocs.yml")
+    source = ('Press ++ctrl+alt+del++, then ++pg-up++ or ++"My Key"++; ++nokey++ stays, C++ too,\n'
+              'and `++ctrl+q++` is code.\n')
+    assert mkdocs.prepare(source, ctx) == ("Press Ctrl+Alt+Del, then Page Up or My Key; ++nokey++ stays, C++ too,\n"
+                                           "and `++ctrl+q++` is code.\n")
+    assert ("keys", "converted", 1) in ctx.outcomes()
+    options = {"pymdownx.keys": {"separator": " ", "camel_case": True, "key_map": {"hyper": "Hyper"}}}
+    ctx = FakeContext(FILES, path="guide/page.md", docs="docs/en/docs", config={"markdown_extensions": [options]},
+                      config_file="docs/en/mkdocs.yml")
+    assert mkdocs.prepare("++Hyper+PageUp++\n", ctx) == "Hyper Page Up\n"
+    # a site that does not enable the extension shows the markup as written
+    assert mkdocs.prepare("Press ++ctrl+q++.\n", _context()) == "Press ++ctrl+q++.\n"

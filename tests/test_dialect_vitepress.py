@@ -477,3 +477,23 @@ def test_twoslash_queries_and_flags_on_long_runs():
     raw = "```ts twoslash\n" + "// " + "^" * MB + "\n//" + " " * MB + "@x\n" + "/" * MB + "\nkept()\n```"
     out, count, problem = twoslash.strip(raw)
     assert problem is None and count == 1 and out.endswith("/" * MB + "\nkept()\n```")
+
+
+def test_an_upper_case_toc_marker_and_a_heading_inside_a_list_item_are_read():
+    """Vue's docs: the glossary's ``[[TOC]]`` (@mdit-vue/plugin-toc matches it in any case) and
+    API entries whose ``  ### Function Signature {#function-signature}`` stand in a list item
+    (4 sections showed the marker or the anchor -> 0)."""
+    from contextpull.dialects.vitepress import vue
+
+    class Notes:
+        def __init__(self):
+            self.notes = []
+
+        def note(self, *args):
+            self.notes.append(args[:3])
+
+    ctx = Notes()
+    assert vue.inline("[[TOC]]", 3, ctx) is None
+    assert vue.inline("  ### Function Signature {#function-signature}", 9, ctx) == "  ### Function Signature"
+    assert vue.inline("  Text {#not-a-heading}", 10, ctx) == "  Text {#not-a-heading}"
+    assert ctx.notes == [(vue.TOC, "converted", 3), (vue.ANCHOR, "converted", 9)]

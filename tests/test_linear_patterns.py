@@ -321,3 +321,27 @@ def test_gitbook_empty_cells_kramdown_quote_headings_and_vitepress_notation_on_l
     assert kramdown._QUOTE_HEADING.match("# a" + " " * N + "x").group(1).rstrip(" \t#") == "a" + " " * N + "x"
     assert code_notation._MARKER.search(" " * N + "[!code") is None
     assert code_notation.strip("```js\nlet a = 1" + " " * N + "// [!code highlight]\n```") == ("```js\nlet a = 1\n```", 1)
+
+
+def test_unshown_elements_never_closed_or_inside_lines_read_once():
+    """``markup.without_unshown_elements``: a search for a closer that found none is not made
+    again, svg tags are paired in one pass, and an opener inside a line looks back a bounded
+    way; each of these took seconds when every opener searched to the end."""
+    from contextpull.dialects.syntax.markup import without_unshown_elements
+
+    for text in ("<style>\n" * N, "x<style>" * N, "<svg><svg>" * (N // 2) + "</svg>", "<svg\n" * N,
+                 "<svg \n" * N + ">", "<style \n" * N + ">"):  # openers before one far ``>``
+        assert without_unshown_elements(text) == text
+    # one closer closes the innermost drawing; the ones around it never close and stay
+    assert without_unshown_elements("<svg>\n" * N + "</svg>") == "<svg>\n" * (N - 1) + "\n"
+
+
+def test_mkdocs_keys_read_each_run_once():
+    """``mkdocs/keys.py``: runs that never close, quotes that never close, and closed runs, a
+    megabyte of each, read in one pass."""
+    from contextpull.dialects.mkdocs.keys import Keys
+
+    keys = Keys({})
+    assert keys.read("++" * N) == "++" * N
+    assert keys.read('++"x' * N) == '++"x' * N  # each quote closes on the next, then no run
+    assert keys.read("++ctrl+q++" * N) == "Ctrl+Q" * N

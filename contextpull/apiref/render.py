@@ -51,6 +51,8 @@ class Renderer:
 
     def root(self, path: str) -> list[str]:
         """The Markdown for the object at ``path``; notes made for what is left out."""
+        import griffe  # loaded already: the session's modules are griffe's
+
         for problem in self.options.problems:
             self.note("unresolved", problem)
         try:
@@ -61,6 +63,14 @@ class Renderer:
             self.note("unresolved", str(exc))
         except LimitReached as exc:
             self.note("unresolved", f"{path}: {exc}; what was rendered before it is kept")
+        except (griffe.AliasResolutionError, griffe.CyclicAliasError) as exc:
+            # An alias griffe follows by itself, past ``session.target``: this object's note,
+            # never the page's reading lost with it. Its message names the module's absolute
+            # path, which no store holds (a store is the same wherever it was built).
+            alias = getattr(exc, "alias", None)
+            where = f" ({alias.path} -> {alias.target_path})" if alias is not None else ""
+            self.note("unresolved", f"{path}: an import alias griffe could not follow{where};"
+                                    " what was rendered before it is kept")
         if self.gaps:
             self.note("unresolved", gap_note(self.gaps))
         if self.objects:
@@ -161,7 +171,10 @@ class Renderer:
                 if member.is_alias and not inherited and not (options.imported_members or (exported and name in exported)):
                     continue
             if member.is_alias or member.is_module:
-                if member.is_module and not member.is_alias and not options.show_submodules and chosen is None:
+                # ``is_alias`` first: an alias's ``is_module`` asks griffe for its target, which
+                # fails while the module it names is not loaded yet (``textual.on`` from the
+                # private ``textual._on``); ``session.target`` below loads it.
+                if not member.is_alias and member.is_module and not options.show_submodules and chosen is None:
                     continue
                 try:
                     member = self.session.target(member)

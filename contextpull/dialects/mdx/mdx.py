@@ -79,12 +79,13 @@ def _commonmark(ctx: Context) -> bool:
 
 
 def _render_source(text: str, env: Env) -> str:
-    masked = strip_heading_attributes(blank_comments(mask(text, env.codes)))
+    wrapped = _past_plain(env.ctx)
+    masked = strip_heading_attributes(blank_comments(mask(text, env.codes, wrapped)))
     statements: list[tuple[str, int]] = []
     imports: list[Import] = []
     sources: list[str] = []  # each statement's source, in the order of ``statements``
     if not env.commonmark:
-        masked, statements, imports = take_esm(masked, env.codes, sources)
+        masked, statements, imports = take_esm(masked, env.codes, sources, wrapped)
         env.bound |= provided.bound_names(sources)
     env.lines = LineMap(masked)
     env.esm = "\n".join(sources)
@@ -303,6 +304,22 @@ def _markdown_partial(included: Included, ctx: Context) -> bool:
     return not dialect(ctx.site.dialect).markdown_is_mdx
 
 
+def _past_plain(ctx: Context) -> bool:
+    """Whether this build reads MDX past what ``--dialect plain`` reads: a plain build's stores
+    stay byte-identical, so readings added since (an import wrapped over lines, a code block's
+    template literal) are a generator's or ``auto``'s, MDX guessed by content included."""
+    return ctx.site.dialect != "plain" or ctx.site.guess_mdx
+
+
+def _template_text(source: str) -> str | None:
+    """The text of a template literal with ``${...}`` in it (no backtick inside, so no nested
+    template), interpolations as written; None for any other expression."""
+    inner = source.strip()
+    if len(inner) < 2 or inner[0] != "`" or inner[-1] != "`" or "`" in inner[1:-1] or "${" not in inner:
+        return None
+    return inner[1:-1]
+
+
 def _code_block(node: jsx.Element, env: Env) -> str:
     """``<CodeBlock language="js">`` as the fenced block its page shows."""
     attrs = node.attrs
@@ -322,6 +339,13 @@ def _code_block(node: jsx.Element, env: Env) -> str:
         elif imp is not None and imp.kind == "raw":
             included = include(imp, env, expr.pos, "mdx raw import")
             code = None if included is None else included.text.rstrip("\n")
+        elif _past_plain(env.ctx) and (template := _template_text(source)) is not None:
+            # React Native's ``{`npx ... init App --version ${getCurrentVersion()}`}``: the
+            # command is the page's, the value JavaScript no build runs; the block keeps its
+            # text with each ``${...}`` as written, rather than the whole command going.
+            env.note("code block component", "unresolved", node.pos,
+                     f"{{{source.strip()[:60]}}}: its ${{...}} is JavaScript, kept as written")
+            code = dedent_block(template.strip("\n"))
         else:
             env.note("code block component", "unresolved", node.pos, f"{{{source.strip()[:60]}}} is JavaScript")
             code = None

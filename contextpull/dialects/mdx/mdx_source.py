@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ..syntax.fences import closes, code_spans, open_fence, outside_inline_code, split_code
 from ..syntax.template_tags import hold, hold_lines, hold_openers, restore
+from .esm_ends import CONTINUES as _CONTINUES, continues as _continues
 
 # MDX reads a line starting with one of these at the top level as ESM (micromark-extension-mdxjs-esm).
 _ESM_START = re.compile(
@@ -34,7 +35,6 @@ _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
 # parenthesis, which no character given back could make, so the match is the same as one
 # character per step, and a target never closed is given up in linear time.
 _LINK_TARGET = re.compile(r"\]\(((?:(?=([^()\s]+))\2|\([^()\s]*\))*(?:\s+\"[^\"]*\")?)\)")
-_CONTINUES = re.compile(r"[ \t}\])(.]")
 
 
 @dataclass(frozen=True)
@@ -64,8 +64,9 @@ _MARGIN_FENCE = ("`", "~")
 _HELD_BLOCK = re.compile("\ue000(\\d+)\ue001((?:\\s*" + _MORE_MARK + ")+)")
 
 
-def mask(text: str, codes: list[str]) -> str:
-    """``text`` with its code replaced by placeholders whose values are appended to ``codes``."""
+def mask(text: str, codes: list[str], wrapped: bool = False) -> str:
+    """``text`` with its code replaced by placeholders whose values are appended to ``codes``;
+    ``wrapped``: ESM statements end as ``take_esm`` ends them with it."""
 
     def token(piece: str) -> str:
         return hold(codes, piece)
@@ -115,7 +116,7 @@ def mask(text: str, codes: list[str]) -> str:
         text = text.replace(_MORE_MARK, hold(codes, _MORE_MARK))
     chunks = split_code(text)
     if _fence_in_template(chunks):
-        chunks = split_code(_hold_templates(text, token))
+        chunks = split_code(_hold_templates(text, token, wrapped))
     for is_code, chunk in chunks:
         marked.append(code(chunk) if is_code else prose(chunk))
     return "\n".join(marked)
@@ -138,7 +139,7 @@ _ESM_LINE = re.compile(r"\n(?:import|export)\b")
 _CLOSER = {")": "(", "]": "[", "}": "{"}
 
 
-def _hold_templates(text: str, token) -> str:
+def _hold_templates(text: str, token, wrapped: bool = False) -> str:
     """The lines of a template literal that spans lines inside a top-level ESM statement held as
     placeholders before fences are looked for: an ``export`` that builds a code block in a
     template literal (``const raw = `~~~jsx`` ... ``~~~```) holds fence lines that are strings,
@@ -159,7 +160,7 @@ def _hold_templates(text: str, token) -> str:
             fence = opened
             i += 1
         elif _ESM_START.match(line):
-            i = _statement_templates(lines, i, token)[0]
+            i = _statement_templates(lines, i, token, wrapped)[0]
         else:
             i += 1
     return "\n".join(lines)
@@ -180,7 +181,7 @@ def _fence_in_template(chunks: list[tuple[bool, str]]) -> bool:
     return False
 
 
-def _statement_templates(lines: list[str], start: int, token) -> tuple[int, bool]:
+def _statement_templates(lines: list[str], start: int, token, wrapped: bool = False) -> tuple[int, bool]:
     """Hold the template-literal lines of the ESM statement starting at ``lines[start]`` (see
     ``_hold_templates``; with ``token`` None, only look) and return the index of the line after
     it and whether a template literal in it spans lines. One pass over its characters
@@ -231,7 +232,7 @@ def _statement_templates(lines: list[str], start: int, token) -> tuple[int, bool
             elif close_at > 0:
                 lines[i] = token(line[:close_at]) + line[close_at:]
         i += 1
-        if not stack and (i >= n or not lines[i].strip() or not _CONTINUES.match(lines[i])):
+        if not stack and (i >= n or not lines[i].strip() or not _continues(lines[i - 1], lines[i], wrapped)):
             return i, spans
         if stack and stack[-1] != "`" and i + 1 < n and not lines[i].strip() and lines[i + 1].strip() \
                 and not _CONTINUES.match(lines[i + 1]):
@@ -317,7 +318,8 @@ def _depth(line: str) -> int:
     return sum(line.count(c) for c in "([{") - sum(line.count(c) for c in ")]}")
 
 
-def take_esm(text: str, codes: list[str], sources: list[str]) -> tuple[str, list[tuple[str, int]], list[Import]]:
+def take_esm(text: str, codes: list[str], sources: list[str],
+             wrapped: bool = False) -> tuple[str, list[tuple[str, int]], list[Import]]:
     """``text`` with its top-level ``import``/``export`` statements blanked, the statements as
     (kind, 1-based line), and the default imports that name a file; ``sources`` gets each
     statement's source (what names it binds). A statement runs until its brackets balance and
@@ -338,7 +340,7 @@ def take_esm(text: str, codes: list[str], sources: list[str]) -> tuple[str, list
         while i < n:
             depth += _depth(lines[i])
             i += 1
-            if depth <= 0 and (i >= n or not lines[i].strip() or not _CONTINUES.match(lines[i])):
+            if depth <= 0 and (i >= n or not lines[i].strip() or not _continues(lines[i - 1], lines[i], wrapped)):
                 break
             # An unbalanced statement still ends where a blank line is followed by a line at the
             # margin: MDX would refuse the file, and the page text after it must not be lost.

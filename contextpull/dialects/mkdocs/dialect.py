@@ -9,8 +9,9 @@ Layers, in the generator's order (shared/style/dialects.md, proposal 3):
 2. Markdown extensions, never inside fenced code or an inline code span: admonitions, ``///``
    blocks, content tabs and mkdocstrings stubs (``blocks``), then the inline markup a page
    never shows: heading attributes ``{ #id }``, attr_list ``{ .class }`` / ``{: ...}``, icon
-   shortcodes (``:material-check:``, ``:fontawesome-brands-github:``), HTML comments and tags
-   (their text stays; ``<div markdown="1">`` is a wrapper like any other).
+   shortcodes (``:material-check:``, ``:fontawesome-brands-github:``), keys (``++ctrl+q++``
+   as ``Ctrl+Q``, ``keys``), HTML comments and tags (their text stays; ``<div markdown="1">``
+   is a wrapper like any other), stylesheets, scripts and drawings (nothing of them).
 
 ``nav_title`` is the title ``nav`` gives a page (``config``; the rule that asks it is
 ``page_title``); ``finish`` reads the language of fences written in attr_list form
@@ -25,11 +26,12 @@ from ...parsing.blocks import Code, ParsedDocument
 from ..api import Context
 from ..site_reader import SiteReader
 from . import pages
-from ..syntax.markup import html_to_text, strip_heading_attributes, strip_html_comments
+from ..syntax.markup import html_to_text, strip_heading_attributes, strip_html_comments, without_unshown_elements
 from ..syntax import attributes, heading_label
 from ..syntax.fences import closes, open_fence, outside_code, outside_inline_code
 from .blocks import block_names, convert_blocks
-from .config import nav_titles, site_config
+from .config import extension_options, nav_titles, site_config
+from .keys import CONSTRUCT as KEYS, Keys
 from .macros import render as render_macros
 from .snippets import expand_snippets, expand_variants
 
@@ -69,7 +71,7 @@ def _without_attr_lists(part: str) -> str:
     return "".join(kept)
 
 
-def _inline(text: str, origin: int, ctx: Context) -> str:
+def _inline(text: str, origin: int, ctx: Context, keys: Keys | None = None) -> str:
     """One prose line with the inline markup a page never shows removed, each kind noted. A
     heading's ``data-toc-label`` list is kept at its end, for ``finish`` to make the label the
     heading's (``heading_label``)."""
@@ -77,7 +79,7 @@ def _inline(text: str, origin: int, ctx: Context) -> str:
         bare, written, label = heading_label.split(text)
         if label is not None:
             ctx.note(HEADING_ATTRIBUTES, "converted", origin)
-            return f"{_inline(bare, origin, ctx)} {written}"
+            return f"{_inline(bare, origin, ctx, keys)} {written}"
     if text.startswith("#") and "{" in text:
         bare = strip_heading_attributes(text)
         if bare != text:
@@ -94,6 +96,11 @@ def _inline(text: str, origin: int, ctx: Context) -> str:
         text = bare if text[:1].isspace() else bare.lstrip()
         text = text if text.strip() else ""
         ctx.note(ICON, "converted", origin)
+    if keys is not None and "++" in text:
+        bare = outside_inline_code(text, keys.read)
+        if bare != text:
+            ctx.note(KEYS, "converted", origin)
+            text = bare
     if "<" in text or "&" in text:
         bare = html_to_text(text)
         if bare != text:
@@ -103,7 +110,7 @@ def _inline(text: str, origin: int, ctx: Context) -> str:
     return text
 
 
-def _inline_pass(lines: list[tuple[int, str]], ctx: Context) -> list[str]:
+def _inline_pass(lines: list[tuple[int, str]], ctx: Context, keys: Keys | None = None) -> list[str]:
     out: list[str] = []
     fence = None
     for origin, text in lines:
@@ -118,7 +125,7 @@ def _inline_pass(lines: list[tuple[int, str]], ctx: Context) -> list[str]:
             continue
         if "<!--" in text:
             ctx.note("html comment", "converted", origin)
-        out.append(_inline(text, origin, ctx))
+        out.append(_inline(text, origin, ctx, keys))
     return out
 
 
@@ -135,6 +142,22 @@ def _fence_opener(fence, origin: int, ctx: Context) -> str:
     return fence.lead + fence.marker + lang + (f' title="{title}"' if title else "")
 
 
+def _without_unshown(lines: list[tuple[int, str]], ctx: Context) -> list[tuple[int, str]]:
+    """Stylesheets, scripts and drawings that open a line gone (``markup``), before the line
+    pass takes their tags off and would leave their CSS and path data as prose: an SVG a
+    snippet pastes in shows its picture, never its source. Their lines stay, emptied."""
+    text = "\n".join(t for _, t in lines)
+    if "<s" not in text and "<S" not in text:
+        return lines
+    bare = outside_code(text, without_unshown_elements).split("\n")
+    if len(bare) != len(lines) or bare == [t for _, t in lines]:
+        return lines
+    for (origin, old), new in zip(lines, bare):
+        if new != old and old.lstrip()[:1] == "<":
+            ctx.note(HTML, "converted", origin)
+    return [(origin, new) for (origin, _), new in zip(lines, bare)]
+
+
 def prepare(text: str, ctx: Context) -> str:
     lines = list(enumerate(text.split("\n"), start=1))
     config = site_config(ctx)
@@ -142,7 +165,10 @@ def prepare(text: str, ctx: Context) -> str:
     lines = expand_snippets(lines, ctx, config)
     lines = expand_variants(lines, ctx)
     lines = convert_blocks(lines, ctx, names=block_names(config))
-    return outside_code("\n".join(_inline_pass(lines, ctx)), strip_html_comments)
+    lines = _without_unshown(lines, ctx)
+    options = extension_options(config, "pymdownx.keys")
+    keys = None if options is None else ctx.reader.once((__name__, "keys"), lambda: Keys(options))
+    return outside_code("\n".join(_inline_pass(lines, ctx, keys)), strip_html_comments)
 
 
 def finish(doc: ParsedDocument, ctx: Context) -> ParsedDocument:

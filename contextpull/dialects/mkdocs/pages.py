@@ -130,6 +130,10 @@ def skip(path: str, reader, data: bytes | None = None) -> str | None:
     rel = os.path.relpath(full, rules.docs_dir).replace(os.sep, "/")
     if rel == ".." or rel.startswith("../"):
         return None
+    if rel.endswith(".txt"):
+        # mkdocs renders Markdown files (``utils.markdown_extensions``); any other file under
+        # docs_dir is copied as it is (Textual's robots.txt): a static file, no page.
+        return "mkdocs copies a .txt file as it is, as a static file: no page"
     found = matching_line(rules.exclude, rel)
     if found is not None and found.setting == "default":
         return f"mkdocs leaves out {found.line} by default"

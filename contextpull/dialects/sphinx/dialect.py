@@ -14,8 +14,9 @@ both shared with the rst reader.
   ``directive_names``);
 - roles (``{ref}`text <label>```) reduced to their text, as ``rst.roles`` reduces them, a
   ``{ref}`` without a title to its section's title (``xrefs.labels``);
-- ``(label)=`` targets, ``%`` comments, ``+++`` breaks and HTML comments, which a reader never
-  sees, dropped; ``{{ name }}`` substitutions resolved from ``myst_substitutions`` in conf.py.
+- ``(label)=`` targets, ``%`` comments, ``+++`` breaks, HTML comments and raw HTML's tags (its
+  text stays), which a reader never sees, dropped; ``{{ name }}`` substitutions resolved from
+  ``myst_substitutions`` in conf.py.
 
 Code fences are copied untouched: Markdown-extension syntax never edits code (the contract).
 """

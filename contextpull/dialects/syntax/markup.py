@@ -96,6 +96,111 @@ def html_to_text(text: str) -> str:
     return outside_inline_code(text, plain)
 
 
+# An element no reader sees the text of: a stylesheet, a script, a drawing (MDX's reading drops
+# ``svg`` for the same reason). Searched for by name; whether it opens a line is checked after.
+_UNSHOWN = re.compile(r"<(script|style|svg)(?=[\s/>])", re.IGNORECASE)
+# The indentation an opener may stand after and still open its line (an element nested in a
+# tab or an admonition is indented by their 4 columns a level); beyond it, it is inside a line,
+# and no opener's check reads back further than this.
+_MAX_LEAD = 32
+
+
+def without_unshown_elements(text: str) -> str:
+    """``<style>``, ``<script>`` and ``<svg>`` elements that open a line (an HTML block, as
+    CommonMark's rule 1 reads the first two) gone, their newlines kept so every later line keeps
+    its number: a page shows a stylesheet's effect and a drawing's picture, never their source,
+    and an SVG pasted in by an include (Textual's terminal screenshots) is kilobytes of CSS and
+    path data. An ``svg`` holds nested ones to its matching close. One left open stays as
+    written (its tags go with the rest). Linear: a search that found nothing is remembered, and
+    the ``svg`` tags are paired in one pass."""
+    if "<" not in text:
+        return text
+    lower = text.lower()
+    missing: dict[str, int] = {}  # what was searched for and not found, from where
+    angle = _NextAngle(lower)
+    drawings: dict[int, int] | None = None
+    kept: list[str] = []
+    done = line_start = seen = 0
+    for m in _UNSHOWN.finditer(text):
+        start = m.start()
+        newline = text.rfind("\n", seen, start)  # only the text since the last match is new
+        line_start, seen = (newline + 1 if newline >= 0 else line_start), start
+        if start < done:
+            continue
+        if start - line_start > _MAX_LEAD or text[line_start:start].strip(" \t"):
+            continue  # inside a line: the per-line tag rules read it
+        name = m.group(1).lower()
+        if name == "svg":
+            drawings = _svg_pairs(lower) if drawings is None else drawings
+            close = drawings.get(start, -1)
+        else:  # raw text: the first closer ends it
+            tag_end = angle.after(m.end())
+            self_closed = tag_end > 0 and lower[tag_end - 1] == "/"
+            close = tag_end if self_closed else _find(lower, f"</{name}", m.end(), missing)
+        if close < 0:
+            continue
+        end = angle.after(close)
+        end = len(lower) if end < 0 else end + 1
+        kept += (text[done:start], "\n" * text.count("\n", start, end))
+        done = end
+    if not kept:
+        return text
+    kept.append(text[done:])
+    return "".join(kept)
+
+
+def _find(lower: str, what: str, at: int, missing: dict[str, int]) -> int:
+    """``lower.find(what, at)``, answered at once past a point a search already failed from."""
+    if at >= missing.get(what, len(lower) + 1):
+        return -1
+    found = lower.find(what, at)
+    if found < 0:
+        missing[what] = at
+    return found
+
+
+class _NextAngle:
+    """The first ``>`` at or after a position, asked for at positions that mostly grow: the last
+    answer is reused while it still lies ahead, so openers never closed before one far ``>``
+    cost a search between them, not one each to it."""
+
+    def __init__(self, lower: str) -> None:
+        self.lower = lower
+        self.asked: int | None = None
+        self.found = -1
+
+    def after(self, at: int) -> int:
+        # The last answer holds when it was asked at or before ``at`` and lies at or after it
+        # (or said none follows): no ``>`` stands between the two positions.
+        if self.asked is None or self.asked > at or (self.found != -1 and self.found < at):
+            self.found = self.lower.find(">", at)
+        self.asked = at
+        return self.found
+
+
+def _svg_pairs(lower: str) -> dict[int, int]:
+    """For each ``<svg`` that closes, where its closing tag starts (a self-closing one: where
+    its ``/>`` stands): every opening and closing tag read once, in order, with a stack."""
+    pairs: dict[int, int] = {}
+    stack: list[int] = []
+    angle = _NextAngle(lower)
+    at = lower.find("svg")
+    while at != -1:
+        if at >= 2 and lower[at - 2 : at] == "</":
+            if stack:
+                pairs[stack.pop()] = at - 2
+        elif at >= 1 and lower[at - 1] == "<" and lower[at + 3 : at + 4] in (" ", "\t", "\n", "\r", "/", ">"):
+            tag_end = angle.after(at)
+            if tag_end < 0:
+                break
+            if lower[tag_end - 1] == "/":
+                pairs[at - 1] = tag_end - 1
+            else:
+                stack.append(at - 1)
+        at = lower.find("svg", at + 3)
+    return pairs
+
+
 def dedent_block(text: str, width: int | None = None) -> str:
     """Lines of ``text`` with ``width`` leading columns removed (tabs count as four), or the
     common indentation of its non-blank lines when ``width`` is None."""

@@ -8,8 +8,9 @@ A VitePress page is a Vue single-file component written in Markdown:
 - components and HTML tags show what is between them: the tags go, their text stays
   (``<Badge type="danger">advanced</Badge>`` reads ``advanced``); a ``<Badge text="beta" />``
   shows its ``text``;
-- ``## Title {#anchor}`` shows ``Title``; ``[[toc]]`` is a table of contents of the page's own
-  headings, which the store holds as headings already: it goes; HTML comments go.
+- ``## Title {#anchor}`` shows ``Title``, indented into a list item too; ``[[toc]]`` (any case)
+  is a table of contents of the page's own headings, which the store holds as headings already:
+  it goes; HTML comments go.
 
 Fenced code and inline code spans are never edited (``syntax/fences``): the page's line pass
 (``page_lines``) asks here only for lines outside fenced code. The search for a block's closing
@@ -67,16 +68,21 @@ def inline(text: str, origin: int, ctx: Context, delimiters: tuple[str, str] = (
     """One prose line with its heading anchor and badges read (None: the line goes, a
     ``[[toc]]``); what changed is noted. A site that gives markdown-it-attrs other
     ``delimiters`` (``%{#id}%``) has its heading attributes read with them."""
-    if "[[toc]]" in text and text.strip() == "[[toc]]":
+    if "[[" in text and text.strip().lower() == "[[toc]]":  # @mdit-vue/plugin-toc's pattern is /i
         ctx.note(TOC, "converted", origin)
         return None
-    if delimiters != ("{", "}") and text.startswith("#"):
-        text = _braced(text, *delimiters)
-    if text.startswith("#") and "{" in text:
-        bare = strip_heading_attributes(text)
-        if bare != text:
+    # A heading indented into a list item (Vue's API pages: ``  ### Function Signature {#sig}``)
+    # takes its anchor as one at the margin does: markdown-it-attrs reads every heading.
+    body = text.lstrip(" ")
+    lead = text[: len(text) - len(body)]
+    if delimiters != ("{", "}") and body.startswith("#"):
+        body = _braced(body, *delimiters)
+        text = lead + body
+    if body.startswith("#") and "{" in body:
+        bare = strip_heading_attributes(body)
+        if bare != body:
             ctx.note(ANCHOR, "converted", origin)
-            text = bare
+            text = lead + bare
     if "<" in text:
         if "<Badge" in text:
             text = outside_inline_code(text, _badges)

@@ -2,7 +2,8 @@
 dialect's ``prepare``): directive fences found by the one container rule and handed to their
 rules (``myst.directives``), code fences copied exactly, targets, comments, breaks and block
 attributes dropped, roles reduced to what the page shows (``role_text``, the rule rst shares),
-``[](target)`` links titled, ``{{ name }}`` substitutions resolved.
+``[](target)`` links titled, ``{{ name }}`` substitutions resolved, raw HTML read as the text
+its tags show.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from ...api import Context, Included
 from ...syntax import attributes
 from ...syntax.containers import myst, myst_close
 from ...syntax.fences import outside_inline_code
+from ...syntax.markup import html_to_text
 from ..role_text import display, escaped, explicit, unescape
 from ..rst.read import document_folders
 from ..xrefs.doc_titles import LONG_TICKS
@@ -27,6 +29,8 @@ _INLINE = re.compile(r"\{([\w:.+-]+)\}(`{1,16})(.+?)\2|(`{1,16})(.+?)\4")
 _SUBSTITUTION = re.compile(r"\{\{\s*([\w.-]+)\s*\}\}")
 # ``[](target)``: a link whose text MyST takes from its target. One bounded class: linear.
 _EMPTY_LINK = re.compile(r"(?<!!)\[\]\(([^()\s]{1,500})\)")
+# CommonMark's URI autolink: a scheme of 2-32 characters, a colon, no blank or angle bracket.
+_AUTOLINK = re.compile(r"<[A-Za-z][A-Za-z0-9.+-]{1,31}:[^<>\s]*>")
 
 class Converter(MystDirectives):
     """One page's conversion: its substitutions, titles and labels looked up once, the
@@ -101,11 +105,21 @@ class Converter(MystDirectives):
         return out
 
     def inline(self, line: str, number: int) -> str:
+        if ("<" in line or "&" in line) and not _open_span(line):
+            # MyST passes raw HTML through to the page, which shows the text between the tags
+            # (pip's UX guide writes its lists as <ol><li><strong>): tags go, entities become
+            # characters, code spans stay as written, as ``{raw} html`` and ``.. raw:: html`` read.
+            # First, on the line as written: a role's text is a code span here, so its ``<label>``
+            # stays, and what a role shows is never read as HTML. A line a code span or role
+            # runs into or out of is left as written: its part inside the span cannot be told.
+            bare = outside_inline_code(line, _html_as_text)
+            if bare != line:
+                if bare.count("<") < line.count("<"):
+                    self.note("myst html", "converted", number)
+                line = bare if bare.strip() else ""
         if "[](" in line:
             line = outside_inline_code(line, lambda part: _EMPTY_LINK.sub(lambda m: self.empty_link(m, number), part))
-        if "{" not in line:
-            return line
-        if "`" in line and "}" in line:
+        if "`" in line and "{" in line and "}" in line:
             if LONG_TICKS in line:  # the pattern's time is cubic in such a run: the line as written
                 self.note("myst role", "unresolved", number, "a run of more than 16 backticks: the line is kept as written")
             else:
@@ -167,6 +181,29 @@ class Converter(MystDirectives):
         self.note("myst substitution", "unresolved", number, f"{match.group(1)} is not defined")
         return match.group(0)
 
+
+
+def _html_as_text(part: str) -> str:
+    """``markup.html_to_text`` of prose between autolinks: ``<gh-user:name>`` and
+    ``<project:page.md>`` are CommonMark autolinks (a scheme, a colon, no blank), which MyST
+    resolves to links; no HTML tag name holds a colon."""
+    if "<" not in part or ":" not in part:
+        return html_to_text(part)
+    pieces: list[str] = []
+    last = 0
+    for m in _AUTOLINK.finditer(part):
+        pieces += (html_to_text(part[last : m.start()]), m.group(0))
+        last = m.end()
+    pieces.append(html_to_text(part[last:]))
+    return "".join(pieces)
+
+
+def _open_span(line: str) -> bool:
+    """Whether a backtick of ``line`` is outside every code span the line closes: a span that
+    runs over lines starts or ends here."""
+    stray: list[bool] = []
+    outside_inline_code(line, lambda part: stray.append("`" in part) or part)
+    return any(stray)
 
 
 def _block_attributes(line: str) -> bool:
