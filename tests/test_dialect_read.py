@@ -213,6 +213,30 @@ def test_auto_detection(tmp_path, files, docs, dialect, config):
     assert site.repo_root == str(root.resolve())
 
 
+_HUGO_PAGE = "# Install\n\n{{< tabs >}}\n{{< tab \"pip\" >}}\npip install x\n{{< /tab >}}\n{{< /tabs >}}\n\n{{% note %}}\nRead me.\n{{% /note %}}\n"
+
+
+@pytest.mark.parametrize(
+    ("pages", "dialect", "guessed"),
+    [
+        # a docs folder whose Hugo site lives in another repository (python-poetry/poetry)
+        ({"docs/a.md": _HUGO_PAGE}, "hugo", "2 Hugo shortcode calls in 1 of the first pages"),
+        # shown in code, as a page about Hugo shows them: no evidence
+        ({"docs/a.md": "# A\n\n```go-html-template\n{{< tabs >}}\n{{% note %}}\n```\n\nWrite `{{< x >}}` or `{{% y %}}`.\n"},
+         "plain", None),
+        # one call is not enough; Liquid and Jinja tags are not Hugo's
+        ({"docs/a.md": "{{< figure src=\"a.png\" >}}\n\n{{ page.title }} {% include x.html %}\n"}, "plain", None),
+        # a configuration file decides first, whatever the pages hold
+        ({"mkdocs.yml": "site_name: x\n", "docs/a.md": _HUGO_PAGE}, "mkdocs", None),
+    ],
+)
+def test_hugo_pages_without_their_site_are_read_as_hugo(tmp_path, pages, dialect, guessed):
+    root = make(tmp_path, {".git/HEAD": "ref", **pages})
+    site = detect_site(root / "docs")
+    assert (site.dialect, site.config_file, site.guessed_from) == (dialect, "mkdocs.yml" if dialect == "mkdocs" else None, guessed)
+    assert detect_site(root / "docs", "plain").guessed_from is None
+
+
 def test_detection_stops_at_the_repository_root(tmp_path):
     make(tmp_path, {"mkdocs.yml": "", "repo/.git/HEAD": "", "repo/docs/a.md": "a"})
     assert detect_site(tmp_path / "repo" / "docs").dialect == "plain"

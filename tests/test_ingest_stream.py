@@ -230,7 +230,7 @@ def test_a_folder_whose_first_pages_show_mdx_is_read_with_a_worker(tmp_path, mon
     The store is the same either way; only the process count follows the sample."""
     from pathlib import Path
 
-    from contextpull.dialects.mdx import evidence
+    from contextpull.dialects import page_sample
     from contextpull.ingest import workers
     from contextpull.ingest.site import with_site
     from contextpull.settings import Settings
@@ -244,7 +244,7 @@ def test_a_folder_whose_first_pages_show_mdx_is_read_with_a_worker(tmp_path, mon
     (mdx / "sub").mkdir()
     (mdx / "a.md").write_text("# A\n\nPlain.\n")
     (mdx / "sub" / "b.md").write_text("# B\n\n<Note>\nRead me.\n</Note>\n")
-    for k in range(evidence.SAMPLE_PAGES):  # the evidence comes after the sample ends
+    for k in range(page_sample.SAMPLE_PAGES):  # the evidence comes after the sample ends
         (late / f"p{k:02}.md").write_text("# P\n")
     (late / "z.md").write_text("<Note>late</Note>\n")
 

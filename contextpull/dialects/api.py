@@ -65,6 +65,10 @@ class Site:
     # its reading is the MDX rules' Python work, which a worker takes off the writing process as
     # it does for a generator's site. Only how many processes read the site depends on it.
     mdx_seen: bool = False
+    # What the pages showed where ``auto`` found no configuration file and read the site as the
+    # generator whose syntax they hold (``registry.Dialect.evidence``); None when a file or the
+    # setting decided.
+    guessed_from: str | None = None
 
     @property
     def reading(self) -> str:

@@ -14,9 +14,11 @@ and build folders (``DOCS/source/conf.py``). A ``_config.yml`` beside a ``_toc.y
 Book (MyST Markdown and notebooks on Sphinx), read as ``sphinx``. GitBook's ``.gitbook.yaml``, a
 sync setting often left behind, counts only when no other generator's file is found anywhere
 (the row's ``fallback``). A file whose own settings build pages elsewhere (a row's ``serves``:
-mkdocs' ``docs_dir``) gives way to one of its generator farther up that builds DOCS. No file found: ``plain``, exactly
-today's reading, except that a ``.md`` page showing MDX's own syntax is read as MDX
-(``Site.guess_mdx``, ``mdx.evidence``).
+mkdocs' ``docs_dir``) gives way to one of its generator farther up that builds DOCS. No file found: a generator whose syntax
+the first pages hold (a row's ``evidence``: Hugo's shortcodes, for docs whose Hugo site lives in
+another repository), named in the report as guessed; else ``plain``, exactly today's reading,
+except that a ``.md`` page showing MDX's own syntax is read as MDX (``Site.guess_mdx``,
+``mdx.evidence``).
 
 The configuration is read as data (``data/files.py``): a file that cannot be read gives an empty
 configuration and a problem the report names, never a failed build.
@@ -74,6 +76,10 @@ def detect_site(docs: Path, setting: str = "auto") -> Site:
     found = _find(real_docs, root, names)
     if found is None:
         if setting == "auto":
+            for d in DIALECTS:
+                shown = _call(d.evidence, str(real_docs)) if d.evidence else None
+                if shown:
+                    return Site(d.name, None, str(real_docs), str(root), guessed_from=shown)
             return Site("plain", None, str(real_docs), str(root), guess_mdx=True)
         return Site(setting, None, str(real_docs), str(root))
     name, path = found

@@ -92,6 +92,11 @@ class Dialect:
     # on its sites alone (``reads_kind``): Markdoc's ``.mdoc`` means something only where an
     # Astro site's Markdoc integration renders it; elsewhere it is a named skip.
     own_kinds: tuple[str, ...] = ()
+    # A function like ``confirm``, called with DOCS, that says from what a sample of its pages
+    # shows the generator's own syntax (Hugo's shortcodes), or None: where ``auto`` finds no
+    # configuration file at all, the first row whose pages say so is the site's generator, and
+    # the report names the guess (``detect.detect_site``). It reads pages, never runs anything.
+    evidence: str = ""
 
 
 DIALECTS = (
@@ -122,6 +127,7 @@ DIALECTS = (
         "hugo", ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json"), "hugo.dialect",
         shared_config_files=("config.toml", "config.yaml", "config.yml", "config.json"),
         shared_needs="content", config_folders=("config/_default",),
+        evidence="hugo.evidence:shortcodes_in",
     ),
     Dialect("mdbook", ("book.toml",), "mdbook.dialect"),
     Dialect(

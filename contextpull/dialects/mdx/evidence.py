@@ -21,10 +21,9 @@ A byte pattern rules out most pages before anything is decoded, and every scan i
 
 from __future__ import annotations
 
-import os
 import re
 
-from ...system.bounded_read import open_regular
+from ..page_sample import heads
 from ..syntax.fences import outside_inline_code, split_code
 from .mdx_source import blank_comments
 
@@ -59,37 +58,11 @@ def evidence(data: bytes) -> dict[str, int]:
     return _count(_INDENTED.sub("\n", "\n" + "\n".join(prose))[1:])
 
 
-# How much of a site ``seen_in`` looks at: the first pages in path order, the head of each.
-SAMPLE_PAGES = 32
-SAMPLE_BYTES = 32_768
-
-
 def seen_in(docs: str) -> bool:
-    """Whether one of the first ``SAMPLE_PAGES`` ``.md`` pages under ``docs`` (a folder's files,
-    sorted, before its sorted subfolders; hidden names left out as a build leaves them) shows MDX
-    in its first ``SAMPLE_BYTES``. It
+    """Whether one of the first pages under ``docs`` (``page_sample.heads``) shows MDX. It
     decides only whether a worker reads the site (``ingest.workers.workers_for``), never how a
-    page is read, so a sample serves; a folder that cannot be listed or read says no. Links are
-    passed over (one may lead out of the repository) and a page is opened only if it is a regular
-    file, without blocking, so a named pipe called ``x.md`` cannot stall the build here."""
-    seen = 0
-    for top, folders, files in os.walk(docs):
-        folders[:] = sorted(f for f in folders if not f.startswith("."))
-        for name in sorted(files):
-            path = os.path.join(top, name)
-            if name.startswith(".") or not name.endswith(".md") or os.path.islink(path):
-                continue
-            try:
-                with open_regular(path, follow=False) as page:
-                    head = page.read(SAMPLE_BYTES)
-            except OSError:  # NotRegularFile included
-                continue
-            if evidence(head):
-                return True
-            seen += 1
-            if seen >= SAMPLE_PAGES:
-                return False
-    return False
+    page is read, so a sample serves."""
+    return any(evidence(head) for head in heads(docs))
 
 
 def _count(text: str) -> dict[str, int]:

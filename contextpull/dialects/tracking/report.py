@@ -57,6 +57,7 @@ class ConstructTally:
         report = {
             "name": site.dialect if site is not None else "plain",
             "config_file": site.config_file if site is not None else None,
+            **({"guessed_from": site.guessed_from} if site is not None and site.guessed_from else {}),
             "constructs": constructs,
             "totals": {o: sum(n for (_, out), n in self.counts.items() if out == o) for o in OUTCOMES},
             "unresolved": [
@@ -73,7 +74,12 @@ class ConstructTally:
 
 def chosen_line(report: dict) -> str:
     """``dialect mkdocs (from mkdocs.yml)``: what was chosen and why."""
-    source = f"from {report['config_file']}" if report.get("config_file") else "no generator configuration file"
+    if report.get("config_file"):
+        source = f"from {report['config_file']}"
+    elif report.get("guessed_from"):
+        source = f"no generator configuration file; guessed from {report['guessed_from']}"
+    else:
+        source = "no generator configuration file"
     return f"dialect {report['name']} ({source})"
 
 
