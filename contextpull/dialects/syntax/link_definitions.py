@@ -39,9 +39,13 @@ _LABEL_ALONE = re.compile(r" {0,3}\[(?!\^)(" + _LABEL + r")\]:[ \t]*")
 _DESTINATION_LINE = re.compile(r"[ \t]*" + _DESTINATION + r"(?:[ \t]+" + _TITLE + r")?[ \t]*")
 # ``[text][label]`` and ``[label][]`` (the text may run over lines); then ``[label]`` alone: not
 # followed by ``(``, ``[`` or ``:``, nor right after a ``]`` (the label of a reference whose text
-# this reading cannot take, one holding brackets, stays as written rather than half read).
-_FULL = re.compile(r"(!?)\[([^\[\]]{1,999})\]\[(" + _LABEL + r")?\]")
-_SHORTCUT = re.compile(r"(!?)(?<!\])\[(?!\^)(" + _LABEL + r")\](?![\[(:])")
+# this reading cannot take, one holding brackets, stays as written rather than half read). Both
+# start with their literal "[" (an image's "!" before it stays in the text, and the link written
+# inline after it is an image's again), so the regex engine skips from one "[" to the next: an
+# optional "!" in front, or a look-behind, made it try every character (the links of hugoDocs'
+# pages took three times as long).
+_FULL = re.compile(r"\[([^\[\]]{1,999})\]\[(" + _LABEL + r")?\]")
+_SHORTCUT = re.compile(r"\[(?<!\]\[)(?!\^)(" + _LABEL + r")\](?![\[(:])")
 
 
 def _key(label: str) -> str:
@@ -81,14 +85,14 @@ def _inline(text: str, targets: dict[str, str]) -> str:
     # Most text names no defined label. Without "][" only a shortcut ``[label]`` can change it,
     # so one scan of its shortcuts, each label looked up, says whether any does: asking the text
     # for every defined label instead cost definitions x text (20,000 of each took 19 s).
-    if "][" not in text and not any(_key(m.group(2)) in targets for m in _SHORTCUT.finditer(text)):
+    if "][" not in text and not any(_key(m.group(1)) in targets for m in _SHORTCUT.finditer(text)):
         return text
-    for pattern, label_group in ((_FULL, 3), (_SHORTCUT, 2)):
+    for pattern, label_group in ((_FULL, 2), (_SHORTCUT, 1)):
         inside = None  # the code spans, found only once a defined label is met: most links are not
 
         def one(m: re.Match) -> str:
             nonlocal inside
-            label = m.group(label_group) if m.group(label_group) is not None else m.group(2)
+            label = m.group(label_group) if m.group(label_group) is not None else m.group(1)
             target = targets.get(_key(label))
             if target is None:
                 return m.group(0)
@@ -96,7 +100,7 @@ def _inline(text: str, targets: dict[str, str]) -> str:
                 inside = _Inside(code_spans(text) if "`" in text else [])
             if inside(m.start()) or inside(m.end() - 1):
                 return m.group(0)
-            return f"{m.group(1)}[{m.group(2)}]({target})"
+            return f"[{m.group(1)}]({target})"
 
         text = pattern.sub(one, text)
     return text
