@@ -29,6 +29,8 @@ CONTROL = frozenset("if elsif else endif unless endunless case when endcase for 
                     "tablerow endtablerow cycle increment decrement ifchanged endifchanged".split())
 _OPENERS = frozenset("if unless case for tablerow".split())
 _QUOTED = re.compile(r"""^(?:"([^"]*)"|'([^']*)')$""")
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_BRACKETED_KEY = re.compile(r"""\[\s*["']([^"'\]]+)["']\s*\]""")  # site.data["a b"] -> site.data.a b
 
 
 @dataclass
@@ -55,9 +57,9 @@ class Scope:
         quoted = _QUOTED.match(expr)
         if quoted:
             return quoted.group(1) if quoted.group(1) is not None else quoted.group(2)
-        if re.fullmatch(r"-?\d+(?:\.\d+)?", expr):
+        if _NUMBER.fullmatch(expr):
             return expr
-        path = re.sub(r"""\[\s*["']([^"'\]]+)["']\s*\]""", r".\1", expr)
+        path = _BRACKETED_KEY.sub(r".\1", expr) if "[" in expr else expr
         head = path.split(".", 1)[0]
         if head in self.names:
             from ..data.values import dotted
@@ -214,7 +216,11 @@ def _output(expr: str, scope: Scope, line: int) -> str:
 
 
 def split_filters(expr: str) -> list[str]:
-    """``a | f: x, "y|z"`` -> ``["a", "f: x, \"y|z\""]``: pipes inside quotes are text."""
+    """``a | f: x, "y|z"`` -> ``["a", "f: x, \"y|z\""]``: pipes inside quotes are text.
+    Without a quote every pipe splits, and ``str.split`` does that for the many outputs that are
+    a variable alone (Jekyll's history page prints ``{{ site.repository }}`` 3,000 times)."""
+    if '"' not in expr and "'" not in expr:
+        return [part.strip() for part in expr.split("|")]
     parts, current, quote = [], [], ""
     for ch in expr:
         if quote:
