@@ -153,22 +153,32 @@ def find(ctx: Context, rel: str) -> str | None:
     """The file a candidate names inside the repository, matched without case where the exact
     name is absent (Hugo's logical paths are lower case: ``/functions/reflect/isimageresource``
     is ``IsImageResource.md``). Only a choice among candidates: the resolver still guards the
-    read."""
+    read. What is there is looked at once per build (``_is_file``, ``_names``): pages include
+    the same snippets, and the candidates tried before one are the same folders walked again."""
     if rel.startswith("..") or posixpath.isabs(rel):
         return None
-    files = ctx.reader.files
-    if files.is_file(rel):
+    if _is_file(ctx, rel):
         return rel
     found = ""
     for part in rel.split("/"):
-        names = sorted(entry.name for entry in files.scandir(found or "."))
+        names = _names(ctx, found or ".")
         if not names:
             return None
         match = next((n for n in names if n.lower() == part.lower()), None)
         if match is None:
             return None
         found = posixpath.join(found, match) if found else match
-    return found if files.is_file(found) else None
+    return found if _is_file(ctx, found) else None
+
+
+def _is_file(ctx: Context, rel: str) -> bool:
+    return ctx.reader.once((__name__, "is file", rel), lambda: ctx.reader.files.is_file(rel))
+
+
+def _names(ctx: Context, folder: str) -> list[str]:
+    """The names in a folder of the repository, sorted."""
+    return ctx.reader.once((__name__, "names", folder),
+                           lambda: sorted(entry.name for entry in ctx.reader.files.scandir(folder)))
 
 
 def _split(text: str, ctx: Context | None):
