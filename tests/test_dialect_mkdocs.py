@@ -100,6 +100,20 @@ def test_finish_reads_the_language_of_an_attr_list_fence():
     assert mkdocs.finish(doc, _context()).blocks[0].lang == "dockerfile"
 
 
+def test_a_fence_header_reads_as_superfences_reads_it_commas_and_all():
+    """Textual's ``{.textual path="x.py", press="a,b"}``: attr_list's scanner takes the comma as
+    a word of its own, so the page renders the fence; a brace in a value is still refused."""
+    source = ('```{.textual path="key01.py", press="T,e,x"}\n```\n\n'
+              '```{.textual path="w.py" press=["a"]}\n```\n\n'
+              '```{.textual path="p.py" type="[b]Hi"] lines=16}\n```\n\n'
+              '```{.textual path="p.py" type=\'{"n": 1}\'}\n```')
+    ctx = _context()
+    assert mkdocs.prepare(source, ctx).split("\n\n")[:3] == ["```textual\n```"] * 3
+    assert [o for o in ctx.outcomes() if o[0] == "attr_list"] == [("attr_list", "converted", n) for n in (1, 4, 7)]
+    doc = parse_markdown('```{.textual path="key01.py", press="T,e,x"}\n```', "page")
+    assert mkdocs.finish(doc, _context()).blocks[0].lang == "textual"
+
+
 def _title(doc, ctx) -> str:
     """The title the page takes: the shared navigation rule (``page_title``) asking this
     dialect's hooks, else the parsed one."""

@@ -59,3 +59,15 @@ def test_a_million_openers_are_read_once():
     many = "{#a .b} " * 100_000
     assert len(list(attributes.find_all(many))) == 100_000
     assert attributes.trailing("# " + "{" * 1_000_000 + "}") is None
+
+
+def test_attr_list_takes_an_item_glued_after_a_quoted_value_and_quotes_in_a_bare_value():
+    text = '{.textual path="x.py", press="a,b" keys=["q"] s="t"]}'
+    assert attributes.read(text, 0, words=True) is None  # remark-directive, Pandoc: blanks part items
+    found = attributes.read(text, 0, words=True, attr_list=True)
+    assert (found.classes, found.pairs, found.words) == (
+        ["textual"], {"path": "x.py", "press": "a,b", "keys": '["q"]', "s": "t"}, [",", "]"])
+    assert attributes.read('{a="x"b=c}', 0, attr_list=True).pairs == {"a": "x", "b": "c"}
+    assert attributes.read('{a=b"c" d}', 0, attr_list=True) is None  # a word needs ``words``
+    assert attributes.read('{a="{"}', 0, attr_list=True) is None
+    assert attributes.read("{a=" + 'x"' * 300_000 + "}", 0, attr_list=True).pairs["a"] == 'x"' * 300_000

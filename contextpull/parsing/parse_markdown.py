@@ -67,8 +67,10 @@ def _atx(line: str) -> Heading | None:
     return Heading(len(m.group(1)), rest)
 
 
-def _is_table_start(lines: list[str], i: int) -> bool:
-    """A line with a pipe, followed by an alignment row such as ``|:--|--:|`` or ``--- | ---``."""
+def is_table_start(lines: list[str], i: int) -> bool:
+    """A line with a pipe, followed by an alignment row such as ``|:--|--:|`` or ``--- | ---``.
+    Public for the readers that must know a table row before this parser sees it (an MDX
+    cell's ``<br/>``), so the rule stays this one."""
     if "|" not in lines[i] or i + 1 >= len(lines):
         return False
     sep = lines[i + 1].strip()
@@ -114,11 +116,17 @@ def _fence(lines: list[str], i: int, opened: Fence) -> tuple[Code, int]:
     return Code(opened.language, "\n".join(lines[i:end])), n
 
 
-def _table(lines: list[str], i: int) -> tuple[Table, int]:
+def table_end(lines: list[str], i: int) -> int:
+    """Index past the last row of the table whose header is line ``i`` (``is_table_start``)."""
     n = len(lines)
     j = i + 2
     while j < n and "|" in lines[j] and lines[j].strip():
         j += 1
+    return j
+
+
+def _table(lines: list[str], i: int) -> tuple[Table, int]:
+    j = table_end(lines, i)
     # Each line without its trailing whitespace (str.rstrip: any Unicode space), as the published
     # writer stores table rows; leading whitespace stays. Paragraph lines keep theirs.
     kept = [line.rstrip() for line in lines[i:j]]
@@ -134,7 +142,7 @@ def _interrupts(lines: list[str], j: int) -> bool:
         return True
     if open_fence(line) is not None:
         return True
-    return "|" in line and _is_table_start(lines, j)
+    return "|" in line and is_table_start(lines, j)
 
 
 def parse_markdown(text: str, stem: str) -> ParsedDocument:
@@ -164,7 +172,7 @@ def parse_markdown(text: str, stem: str) -> ParsedDocument:
                 h1_title = heading.text  # the first H1, even when empty (then the stem)
             i += 1
             continue
-        if _is_table_start(lines, i):
+        if is_table_start(lines, i):
             table, i = _table(lines, i)
             blocks.append(table)
             continue

@@ -21,7 +21,7 @@ from __future__ import annotations
 import html
 import re
 
-from . import import_paths, jsx, provided
+from . import import_paths, jsx, provided, table_cells
 from .expression_values import expression
 from ..api import Context, Included
 from ..syntax.markup import dedent_block, strip_heading_attributes
@@ -87,6 +87,8 @@ def _render_source(text: str, env: Env) -> str:
     if not env.commonmark:
         masked, statements, imports = take_esm(masked, env.codes, sources, wrapped)
         env.bound |= provided.bound_names(sources)
+    if _past_plain(env.ctx) and not env.commonmark:
+        masked, env.cells = table_cells.escape_rows(masked)
     env.lines = LineMap(masked)
     env.esm = "\n".join(sources)
     for (kind, line), source in zip(statements, sources):
@@ -220,6 +222,8 @@ def _element(node: jsx.Element, env: Env, tab_labels: dict[str, str] | None) -> 
                  f"unknown component <{name}>: not imported and not provided by {provided.provider(env.ctx)}, {kept}")
     else:
         env.note(construct, "converted", node.pos)
+    if name in ("br", "hr") and table_cells.in_cell(env.cells, node.pos):
+        return table_cells.CELL_BREAK  # a line inside one table cell: the row must stay one line
     if name == "br":
         return "\n"
     if name in _DRAWN or not node.children:

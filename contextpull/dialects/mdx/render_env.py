@@ -31,6 +31,7 @@ class Env:
     bound: set = field(default_factory=set)  # names the source's import/export statements bind
     site_names: dict = field(default_factory=dict)  # what the site provides, read once per document
     esm: str = ""  # the source's import/export statements: what it exports
+    cells: list = field(default_factory=list)  # (start, end) of the table rows (``table_cells``)
 
     def at(self, pos: int) -> int:
         if self.line is not None:

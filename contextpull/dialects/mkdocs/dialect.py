@@ -133,7 +133,7 @@ def _fence_opener(fence, origin: int, ctx: Context) -> str:
     """A fence whose info string is an attr_list (superfences': ```` ```{ .python .annotate
     hl_lines="3" title="app.py" } ````) as the language the page highlights it in, with its
     ``title``, which the page shows above the code; the other options only style it."""
-    found = attributes.read(fence.info.lstrip(), 0, words=True)
+    found = attributes.read(fence.info.lstrip(), 0, words=True, attr_list=True)
     if found is None:
         return fence.lead + fence.marker + fence.info
     ctx.note(ATTR_LIST, "converted", origin)
@@ -177,7 +177,7 @@ def finish(doc: ParsedDocument, ctx: Context) -> ParsedDocument:
     for block in doc.blocks:
         if isinstance(block, Code) and block.lang.startswith("{"):
             first = block.raw.split("\n", 1)[0]
-            found = attributes.read(first, first.find("{"), words=True)
+            found = attributes.read(first, first.find("{"), words=True, attr_list=True)
             block.lang = found.classes[0] if found is not None and found.classes else ""
     return doc
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 _STOP = frozenset(" \t\n\r\f\v{}=\"'")  # what ends a name: blanks, braces, ``=``, quotes
 _BLANK = " \t"
+_BARE_END = frozenset(" \t\n\r\f\v{}=")  # what ends attr_list's bare value: quotes do not
 
 
 @dataclass
@@ -34,9 +35,14 @@ class AttributeList:
     words: list[str] = field(default_factory=list)
 
 
-def read(text: str, at: int, kramdown: bool | None = None, words: bool = False) -> AttributeList | None:
+def read(text: str, at: int, kramdown: bool | None = None, words: bool = False,
+         attr_list: bool = False) -> AttributeList | None:
     """The list that opens at ``text[at]`` (a ``{``), or None. ``kramdown``: True, the ``:`` is
-    required; False, refused; None, either. ``words``: bare words are items."""
+    required; False, refused; None, either. ``words``: bare words are items. ``attr_list``: read
+    as Python-Markdown's ``get_attrs`` scanner reads it (superfences' fence header): it takes
+    tokens one after another, so an item may follow a quoted value with no blank (Textual's
+    ``path="x.py", press="a"`` is ``path``, a word ``,`` and ``press``), and a bare value runs to
+    a blank or ``=`` with quotes in it (``press=["a"]``)."""
     n = len(text)
     if not 0 <= at < n or text[at] != "{":
         return None
@@ -63,7 +69,7 @@ def read(text: str, at: int, kramdown: bool | None = None, words: bool = False) 
             if not items:
                 return None
             return AttributeList(at, i + 1, text[body_start:i].strip(_BLANK), colon, ids, classes, pairs, bare)
-        if char in _STOP or (items and k == i):
+        if char in _STOP or (items and k == i and not (attr_list and text[i - 1] in "\"'")):
             return None  # a brace, ``=`` or quote where an item starts; items are separated by blanks
         if char in "#.":
             name, i = _name(text, i + 1)
@@ -73,7 +79,7 @@ def read(text: str, at: int, kramdown: bool | None = None, words: bool = False) 
         else:
             name, i = _name(text, i)
             if i < n and text[i] == "=":
-                value, i = _value(text, i + 1)
+                value, i = _value(text, i + 1, attr_list)
                 if value is None:
                     return None
                 pairs[name] = value
@@ -91,7 +97,12 @@ def _name(text: str, i: int) -> tuple[str, int]:
     return text[start:i], i
 
 
-def _value(text: str, i: int) -> tuple[str | None, int]:
+def _value(text: str, i: int, attr_list: bool = False) -> tuple[str | None, int]:
+    if attr_list and i < len(text) and text[i] not in _STOP:  # get_attrs' ``[^ =}]+=[^ =}]+``
+        start = i
+        while i < len(text) and text[i] not in _BARE_END:
+            i += 1
+        return text[start:i], i
     if i < len(text) and text[i] in "\"'":
         close = text.find(text[i], i + 1)
         if close < 0:
