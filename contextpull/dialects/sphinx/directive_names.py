@@ -25,6 +25,7 @@ import unicodedata
 from collections.abc import Collection
 
 from ...apiref.docstrings import type_text
+from ...parsing.block_start import opens_block
 
 
 # Navigation, index entries, metadata, diagrams and set-up code: nothing of them is on the page.
@@ -157,7 +158,7 @@ def info_fields(fields: list[tuple[str, str]]) -> list[str]:
             typ = type_text(types.get(label, {}).get(arg, "")) if kind == "typed" else ""
             arg = type_text(arg) if kind == "grouped" else arg
             head = f"`{arg}`" + (f" ({typ if '`' in typ else f'`{typ}`'})" if typ else "")
-            text = (f"{head}\n{body}" if body.startswith(("- ", "* ", "```", "|")) else f"{head}: {body}") if body else head
+            text = (f"{head}\n{body}" if opens_block(body) else f"{head}: {body}") if body else head
             lines.append("\n".join(["- " + text.split("\n")[0]] + [f"  {l}".rstrip() for l in text.split("\n")[1:]]))
         out += [f"**{label}:**", "\n".join(lines)]
     return out
@@ -325,7 +326,7 @@ def defined(name: str, config: dict, known: Collection[str] = (), ctx=None) -> b
     if key in known or key in SPHINX or key in directives._directive_registry or domain in DOMAINS:
         return True
     registered, complete = conf_directives(ctx) if ctx is not None else (frozenset(), True)
-    if key in registered or (ctx is not None and conf_kind(key, ctx) is not None):
+    if key in registered:
         return True
     listed = config.get("extensions") if isinstance(config, dict) else None
     for extension in listed if isinstance(listed, list) else []:
@@ -342,23 +343,8 @@ def conf_directives(ctx) -> tuple[frozenset[str], bool]:
     names a directive by something other than a literal. Found once per build in the one read
     of conf.py the build's reader makes (every page depends on the file already, so a page of a
     thousand unknown directives reads nothing for them)."""
-    path = ctx.site.config_file
-    if not path or not path.endswith("conf.py"):
-        return frozenset(), True
-    return ctx.reader.once((__name__, "conf"), lambda: _registered(ctx.reader.config_text))
-
-
-def _registered(text: str) -> tuple[frozenset[str], bool]:
-    names: set[str] = set()
-    complete = True
-    for m in _REGISTERS.finditer(text):
-        if m.group(3) is not None or m.group(8) is not None:
-            complete = False
-        elif m.group(2) is not None:
-            names.add(m.group(2).lower())
-        elif m.group(7) is not None:
-            names.update({m.group(7).lower(), f"{m.group(5)}:{m.group(7)}".lower()})
-    return frozenset(names), complete
+    names, complete, _ = _conf_registrations(ctx)
+    return names, complete
 
 
 # conf.py's ``app.add_object_type("globalvar", ...)`` (a directive describing an object: its
@@ -370,13 +356,30 @@ _CONF_TYPES = re.compile(r"\badd_(object|crossref)_type\s*\(\s*(?:directivename\
 def conf_kind(name: str, ctx) -> str | None:
     """"object" or "target" for a directive ``conf.py``'s own setup adds by
     ``add_object_type`` or ``add_crossref_type``; None for any other name."""
+    return _conf_registrations(ctx)[2].get(name.lower())
+
+
+def _conf_registrations(ctx) -> tuple[frozenset[str], bool, dict[str, str]]:
+    """What ``conf.py``'s own setup registers, read once per build from the reader's one read of
+    the file: (directive names, whether every name was a literal, {object type: its kind})."""
     path = ctx.site.config_file
     if not path or not path.endswith("conf.py"):
-        return None
-    kinds = ctx.reader.once((__name__, "types"), lambda: {
-        m.group(3).lower(): "object" if m.group(1) == "object" else "target"
-        for m in _CONF_TYPES.finditer(ctx.reader.config_text)})
-    return kinds.get(name.lower())
+        return frozenset(), True, {}
+    return ctx.reader.once((__name__, "conf"), lambda: _registered(ctx.reader.config_text))
+
+
+def _registered(text: str) -> tuple[frozenset[str], bool, dict[str, str]]:
+    names: set[str] = set()
+    complete = True
+    for m in _REGISTERS.finditer(text):
+        if m.group(3) is not None or m.group(8) is not None:
+            complete = False
+        elif m.group(2) is not None:
+            names.add(m.group(2).lower())
+        elif m.group(7) is not None:
+            names.update({m.group(7).lower(), f"{m.group(5)}:{m.group(7)}".lower()})
+    kinds = {m.group(3).lower(): "object" if m.group(1) == "object" else "target" for m in _CONF_TYPES.finditer(text)}
+    return frozenset(names | set(kinds)), complete, kinds
 
 
 def unknown_detail(name: str, kept: bool) -> str:
