@@ -471,6 +471,15 @@ def test_unmatched_twoslash_cuts_are_named_and_kept(code, problem):
     assert twoslash.strip(raw) == (raw, 0, problem)
 
 
+def test_an_indented_twoslash_block_loses_its_notation_too():
+    """The code under an indented fence is indented like it: a flag at the code's margin is still a
+    flag (one dedent rule for every reader of a block's code, ``fence_rule.fence_code``)."""
+    from contextpull.dialects.syntax import twoslash
+
+    raw = "  ```ts twoslash\n  // @noErrors\n  import { x } from 'y'\n  // ---cut---\n  x()\n  ```"
+    assert twoslash.strip(raw) == ("  ```ts twoslash\n  x()\n  ```", 3, None)
+
+
 def test_twoslash_queries_and_flags_on_long_runs():
     from contextpull.dialects.syntax import twoslash
 

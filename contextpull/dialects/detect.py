@@ -167,6 +167,8 @@ def _serving(d, door: SiteDoor, path: Path, docs: Path, root: Path) -> Path:
 
 
 def _call(spec: str, *args):
+    """The function a row names as ``"module:function"`` in this package, called with ``args``;
+    its module is imported only now."""
     import importlib
 
     module, _, function = spec.partition(":")
@@ -177,12 +179,7 @@ def _confirmed(d, door: SiteDoor, folder: Path) -> bool:
     """Whether a row's ``confirm`` function (``registry.Dialect.confirm``) says ``folder`` is
     its generator's site; a row without one is confirmed by its file alone. The function's
     module is imported only when the file is there."""
-    if not d.confirm:
-        return True
-    import importlib
-
-    module, _, function = d.confirm.partition(":")
-    return bool(getattr(importlib.import_module(f"{__package__}.{module}"), function)(door, folder))
+    return not d.confirm or bool(_call(d.confirm, door, folder))
 
 
 def split_config(door: SiteDoor, folder: Path, d) -> Path | None:

@@ -120,3 +120,12 @@ def code_lines(lines: list[str], rule: Rule = SHARED, list_items: bool = False) 
         end = min(close_index(lines, i, opened, rule) + 1, n)
         yield i, end, opened
         i = end
+
+
+def fence_code(fence: Fence, lines: list[str]) -> list[str]:
+    """The code ``lines`` of the block ``fence`` opens, as the block holds it: each line without
+    the opener's lead (its indentation and any list markers before it, which the code under a
+    list item's fence is indented by), or without what indentation the line has when less."""
+    width = len(fence.lead)
+    return [line[min(width, len(line) - len(line.lstrip(" \t"))):] for line in lines]
+

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 
 from ...parsing.blocks import Block, Code, Paragraph
-from ...parsing.fence_rule import closes, open_fence
+from ...parsing.fence_rule import closes, fence_code, open_fence
 from ..data.js_literal import LiteralError, object_at
 from ..syntax.labels import labelled
 from . import npm_commands
@@ -175,8 +175,7 @@ def _parts(raw: str) -> tuple[str, str, str, str | None]:
     if fence is None:
         return "", raw, "", None
     end = len(lines) - 1 if len(lines) > 1 and closes(lines[-1], fence) else len(lines)
-    width = len(fence.lead)
-    code = "\n".join(line[min(width, len(line) - len(line.lstrip(" \t"))):] for line in lines[1:end])
+    code = "\n".join(fence_code(fence, lines[1:end]))
     return fence.lead + fence.marker, code, fence.info.strip(), lines[end] if end < len(lines) else None
 
 

@@ -87,7 +87,7 @@ def _render_source(text: str, env: Env) -> str:
     if not env.commonmark:
         masked, statements, imports = take_esm(masked, env.codes, sources, wrapped)
         env.bound |= provided.bound_names(sources)
-    if _past_plain(env.ctx) and not env.commonmark:
+    if wrapped and not env.commonmark:
         masked, env.cells = table_cells.escape_rows(masked)
     env.lines = LineMap(masked)
     env.esm = "\n".join(sources)

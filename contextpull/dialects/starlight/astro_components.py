@@ -57,11 +57,7 @@ MAX_TEMPLATE = 4096
 def tabs(source: str) -> tuple[tuple[str, str, str, str], ...]:
     """(label, kind, name, language) of each tab the component's template draws: kind "code"
     (``name`` the prop its code is) or "slot" (``name`` the slot's)."""
-    template = source
-    if source.lstrip().startswith("---"):  # the component script, between its fences
-        start = source.index("---")
-        end = source.find("\n---", start + 3)
-        template = source[end + 4:] if end >= 0 else ""
+    template = _split(source)[1]  # past the component script
     found: list[tuple[str, str, str, str]] = []
     label = None
     for m in _TAG.finditer(template):

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from ...parsing.fence_rule import closes, open_fence
+from ...parsing.fence_rule import closes, fence_code, open_fence
 
 CONSTRUCT = "twoslash notation"
 # The languages twoslash reads (TypeScript, JavaScript and Vue single-file components).
@@ -76,8 +76,7 @@ def strip(raw: str) -> tuple[str, int, str | None]:
         return raw, 0, None
     end = len(lines) - 1 if closes(lines[-1], fence) else len(lines)
     body = lines[1:end]
-    lead = len(fence.lead) - len(fence.lead.lstrip(" \t"))  # a fence in a list item: its code too
-    code = [line[min(lead, len(line) - len(line.lstrip(" \t"))):] for line in body]
+    code = fence_code(fence, body)  # a fence in a list item: its code indented like it
     vue = fence.language.lower() == "vue"
     drop = [False] * len(code)
     starts: list[int] = []
