@@ -456,6 +456,9 @@ def test_a_cascade_glob_of_many_braces_or_stars_is_bounded():
 
     assert alternatives("{a,b}" * 10) == []  # 1,024 spellings: none taken
     assert alternatives("{a,{b}}") == [] and alternatives("a}") == []
+    # one group of a hundred thousand choices after a megabyte: refused before a copy is made
+    assert alternatives("x" * 1_000_000 + "{" + ",".join(["c"] * 100_000) + "}") == []
+    assert alternatives("a{b,c}d") == ["abd", "acd"]
     glob = compile_glob(slash_tokens("/**a" * 30 + "/b", empty_folders=False))
     assert not glob.match("/" + "a" * 5_000)
 

@@ -67,3 +67,11 @@ def test_what_pyyaml_prints_its_own_way_is_declined():
                   {1: "int key"}, {"": "empty key"}, {"a": shared, "b": shared}, {"a": empty, "b": empty}):
         assert yaml_print.dump(value) is DECLINED, value
 
+
+def test_what_is_declined_is_what_the_printer_leaves_to_pyyaml():
+    """Declining everything would pass the side-by-side tests: the strings left to PyYAML are
+    exactly the ones whose style it chooses by rules this printer does not copy (tabs, line
+    breaks, non-ASCII, lines long enough to fold)."""
+    declined = [s for s in STRINGS if yaml_print.dump({"key": s}) is DECLINED]
+    assert declined == ["a\tb", "a\nb", "été", "x" * 79, "w " * 45]
+

@@ -181,6 +181,9 @@ def slash_tokens(pattern: str, empty_folders: bool = True) -> list[Token]:
     return tokens
 
 
+_BRACE = re.compile(r"[{}]")
+
+
 def alternatives(pattern: str) -> list[str]:
     """``pattern`` with its ``{a,b}`` groups spelled out, each spelling a glob of its own (as
     gobwas/glob reads them; one pass, the spellings bounded). A nested group, one never closed,
@@ -192,16 +195,18 @@ def alternatives(pattern: str) -> list[str]:
         if pattern[i] == "}":
             return []
         if pattern[i] != "{":
-            j = min((k for k in (pattern.find("{", i), pattern.find("}", i)) if k >= 0), default=len(pattern))
+            brace = _BRACE.search(pattern, i)
+            j = brace.start() if brace else len(pattern)
             spelled = [s + pattern[i:j] for s in spelled]
             i = j
             continue
         shut = pattern.find("}", i)
         if shut < 0 or "{" in pattern[i + 1 : shut]:
             return []
-        spelled = [s + choice for s in spelled for choice in pattern[i + 1 : shut].split(",")]
-        if len(spelled) > MAX_ALTERNATIVES:
+        choices = pattern[i + 1 : shut].split(",")
+        if len(spelled) * len(choices) > MAX_ALTERNATIVES:  # refused before any copy is made
             return []
+        spelled = [s + choice for s in spelled for choice in choices]
         i = shut + 1
     return spelled
 
