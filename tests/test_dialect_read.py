@@ -220,7 +220,7 @@ _HUGO_PAGE = "# Install\n\n{{< tabs >}}\n{{< tab \"pip\" >}}\npip install x\n{{<
     ("pages", "dialect", "guessed"),
     [
         # a docs folder whose Hugo site lives in another repository (python-poetry/poetry)
-        ({"docs/a.md": _HUGO_PAGE}, "hugo", "2 Hugo shortcode calls in 1 of the first pages"),
+        ({"docs/a.md": _HUGO_PAGE}, "hugo", "3 Hugo shortcode calls in 1 of the first pages"),
         # shown in code, as a page about Hugo shows them: no evidence
         ({"docs/a.md": "# A\n\n```go-html-template\n{{< tabs >}}\n{{% note %}}\n```\n\nWrite `{{< x >}}` or `{{% y %}}`.\n"},
          "plain", None),

@@ -5,8 +5,8 @@ pages (python-poetry/poetry: ``{{< tabs >}}``, ``{{% note %}}`` in 51 % of its s
 such a folder is read as Hugo, and the report says it was guessed and from what.
 
 The rule is strict, so a plain folder never reads differently: only shortcode calls count (a
-``{{<`` or ``{{%`` tag with a name, closed by its own delimiter: ``template_tags.HUGO``, the
-lexer the Hugo reading itself uses), only outside fenced code and inline code spans (a page
+``{{<`` or ``{{%`` tag opening a call by name: ``shortcodes.token``, the reading Hugo's pages
+get), only outside fenced code and inline code spans (``fences.tags_outside_code``: a page
 documenting Hugo shows them in code), and at least ``MIN_CALLS`` of them in the sample of the
 first pages (``page_sample``). Liquid and Jinja tags (``{{ x }}``, ``{% x %}``) are not Hugo's.
 """
@@ -14,8 +14,9 @@ first pages (``page_sample``). Liquid and Jinja tags (``{{ x }}``, ``{% x %}``) 
 from __future__ import annotations
 
 from ..page_sample import heads
-from ..syntax.fences import outside_inline_code, split_code
-from .shortcodes import calls
+from ..syntax.fences import tags_outside_code
+from ..syntax.template_tags import HUGO
+from .shortcodes import token
 
 MIN_CALLS = 2
 _OPENERS = (b"{{<", b"{{%")
@@ -27,13 +28,15 @@ def shortcodes_in(docs: str) -> str | None:
     for head in heads(docs, (".md", ".markdown")):
         if not any(opener in head for opener in _OPENERS):
             continue
-        prose: list[str] = []
-        for is_code, chunk in split_code(head.decode("utf-8", "replace")):
-            if not is_code:
-                outside_inline_code(chunk, lambda part: prose.append(part) or part)
-        n = sum(1 for call in calls("\n".join(prose)) if not call.name.startswith("/"))
+        n = sum(1 for _ in tags_outside_code(head.decode("utf-8", "replace"), HUGO, _call))
         if n:
             pages, found = pages + 1, found + n
     if found < MIN_CALLS:
         return None
     return f"{found} Hugo shortcode calls in {pages} of the first pages"
+
+
+def _call(tag):
+    """The tag when it opens a call (``{{< /x >}}`` closes one)."""
+    opened = token(tag)
+    return opened if opened is not None and not opened.closing else None

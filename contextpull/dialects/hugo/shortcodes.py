@@ -86,7 +86,7 @@ class _Token:
     self_closing: bool  # {{< name />}}
 
 
-def _token(tag: Tag) -> _Token | None:
+def token(tag: Tag) -> _Token | None:
     body = tag.body.strip()
     body = body[1:].lstrip() if body.startswith("-") else body  # {{<- trims whitespace in Hugo
     body = body[:-1].rstrip() if body.endswith("-") else body
@@ -120,7 +120,7 @@ def calls(text: str) -> list[Call]:
     """The outermost calls of ``text`` in order, each paired with its closing tag when one
     follows (nesting of the same name counted). Closing tags with no opener are calls named
     ``/name`` so the caller can drop them."""
-    tokens = [t for t in map(_token, _scan(text)) if t is not None]
+    tokens = [t for t in map(token, _scan(text)) if t is not None]
     pairs = _pairs(tokens)
     out: list[Call] = []
     k = 0
