@@ -16,6 +16,7 @@ import posixpath
 from ..api import Context, Included
 from ..data.front_matter import split_front_matter
 from ..data import yaml_print
+from ..includes import MISSING
 from ..data.values import VALUE_NODES, dotted, nodes, note_object_tags, note_unreadable, parse_data, scalar
 from ..pages.site_files import decoded, front_matter_of
 
@@ -251,7 +252,7 @@ def _section_front_matters(ctx: Context):
 def _front_matter_of(ctx: Context, path: str) -> dict | None:
     deps = getattr(ctx, "deps", None)
     sha = deps.get(path) if isinstance(deps, dict) else None
-    if sha == "missing":
+    if sha == MISSING:
         return None
     key = (__name__, "front matter", path, sha)
     if sha is None or (data := ctx.reader.get(key)) is None:
