@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from .search import dense, passes, ranking
+from .search.impacts import Impacts
 from .grep import literal as literal_grep
 from .grep import regex as regex_grep
 from .errors import ContextPullError, OpsError, ToolError  # noqa: F401 - OpsError: the tool error's library name
@@ -88,6 +89,7 @@ class Ops:
         self._doc_paths: dict[int, str] | None = None
         self._trigram: str | bool | None = None  # the store's usable trigram table, False if none
         self._vectors: dense.Vectors | None = None
+        self._impacts: Impacts | bool | None = None  # the store's search_impacts, False if none
 
     # -- shared helpers -------------------------------------------------------------------------
     @property
@@ -228,7 +230,7 @@ class Ops:
         query_vector = self._query_vector(query, hints) if mode == "hybrid" else None
 
         scope = ranking.Scope(self._db, self._docs_sql(where), params) if where else None
-        found = passes.lexical(self._db, tokens, scope, limit)
+        found = passes.lexical(self._db, tokens, scope, limit, self.impacts)
         ids = list(found)[:limit]
         scores = {sid: round(-found[sid][1], 2) + 0.0 for sid in ids}  # + 0.0 turns -0.0 into 0.0
         result_mode = "lexical"
@@ -259,6 +261,13 @@ class Ops:
             snippet = snippets.get(sid, "") if sid in found else _WS.sub(" ", text).strip()[:SNIPPET_CHARS] + "…"
             hits.append(Hit(sid, self.doc_paths[doc_id], heading, snippet, ranked.scores[sid], kind))
         return SearchResult(tuple(hits), ranked.mode, ranked.hint)
+
+    @property
+    def impacts(self) -> Impacts | None:
+        """The store's ``search_impacts`` (docs/search-impacts.md), loaded on first use."""
+        if self._impacts is None:
+            self._impacts = Impacts.load(self._db) or False
+        return self._impacts or None
 
     def _query_vector(self, query: str, hints: list[str]):
         if self._vectors is None:

@@ -7,6 +7,10 @@ word, the phrase pass is empty too and is not asked. Natural-language questions 
 their words in one section (220 of the 221 uv questions), and a server searching many stores
 asks each one query fewer. The hits and their order are the spec's either way.
 
+Where the store carries a ``search_impacts`` table (``impacts``; docs/search-impacts.md), the AND
+and OR passes without a path filter are answered from it when it proves the top ``limit``, with
+the same ids, order and scores; where it cannot, FTS5 answers.
+
 Standard library only.
 """
 
@@ -23,24 +27,30 @@ def fts_string(token: str) -> str:
 
 
 def lexical(conn: sqlite3.Connection, tokens: list[str], scope: ranking.Scope | None,
-            limit: int) -> dict[str, tuple[int, float, str]]:
+            limit: int, impacts=None) -> dict[str, tuple[int, float, str]]:
     """The first ``limit`` hits in pass order: section id -> (FTS rowid, bm25, the pass's FTS
-    query, which the snippet is cut with). ``scope`` confines them to a path filter's documents."""
-    def run(fts_query: str) -> list[tuple[str, int, float]]:
+    query, which the snippet is cut with). ``scope`` confines them to a path filter's documents;
+    ``impacts`` is the store's ``search.impacts.Impacts``, or None."""
+    def run(fts_query: str, every: bool | None = None) -> list[tuple[str, int, float]]:
         if scope is not None:
             return ranking.filtered(conn, fts_query, scope, limit)
+        if every is not None and impacts is not None:
+            proven = impacts.top(conn, tokens, limit, every)  # None: not proven from the table
+            if proven is not None:
+                return proven
         return ranking.unfiltered(conn, fts_query, limit)
 
-    passes: list[tuple[str, list | None]] = []  # (query, its hits when already asked)
+    # (query, its hits when already asked, whether every word is required: None for the phrase)
+    passes: list[tuple[str, list | None, bool | None]] = []
     if len(tokens) >= 2:
         every = " AND ".join(fts_string(t) for t in tokens)
-        every_hits = run(every)
+        every_hits = run(every, True)
         if every_hits:  # else the phrase pass is empty too
-            passes += [(fts_string(" ".join(tokens)), None), (every, every_hits)]
-    passes.append((" OR ".join(fts_string(t) for t in tokens), None))
+            passes += [(fts_string(" ".join(tokens)), None, None), (every, every_hits, True)]
+    passes.append((" OR ".join(fts_string(t) for t in tokens), None, False))
     found: dict[str, tuple[int, float, str]] = {}
-    for fts_query, hits in passes:
-        for sid, rowid, rank in hits if hits is not None else run(fts_query):
+    for fts_query, hits, every_word in passes:
+        for sid, rowid, rank in hits if hits is not None else run(fts_query, every_word):
             if sid not in found:
                 found[sid] = (rowid, rank, fts_query)
         if len(found) >= limit:

@@ -1,0 +1,471 @@
+"""The exact top ``limit`` of an AND or OR pass from ``search_impacts``, without scoring every match.
+
+store-format.txt, "Search" step 5 orders a pass by ``bm25(sections_fts, 0.0, 2.0, 1.0)``, then id.
+For a query of words ``w1 .. wn`` FTS5 computes, per matching section,
+``score = ((0.0 + c1) + c2) + ... + cn`` where ``ci`` is word i's contribution (0.0 when the
+section lacks it) and returns ``-1.0 * score``. Each ``ci`` depends only on the word and the
+section, so the builder can store the postings in descending ``ci`` order
+(``impact_format``), and a reader can stop reading when no unread section can reach the top.
+
+How a pass is answered (a threshold algorithm with random access):
+
+1. Read each word's first postings in impact order (part 0; part 1 on the second round). A
+   word whose postings are all read is *complete*; for the others, the last read contribution
+   bounds every unread one.
+2. Every section read somewhere is a candidate. Its lower bound folds the known contributions
+   (unknown as 0.0), its upper bound folds them with each incomplete word's bound; both fold in
+   query order like FTS5. A section read nowhere is bounded by the fold of the bounds.
+3. Candidates whose upper bound is below the ``limit``-th lower bound drop out; the rest are
+   scored exactly, looking their missing words up (part 2, or parts 0-1 when complete).
+4. The answer is proven when the ``limit``-th exact score is strictly above every bound of what
+   was not scored; otherwise read deeper, and after part 1 give up (``None``: the caller runs
+   the plain FTS5 query).
+
+Why ties and scores stay exact: the exact scores are computed with FTS5's expression in FTS5's
+order (``impact_format.contribution``, folded left from 0.0 in query order, absent words adding
+0.0, which changes nothing), so they equal ``bm25()`` bit for bit and equal scores tie exactly
+as they do in SQLite; ties are then ordered by id. The bounds are exact too: IEEE rounding is
+monotonic, so folding values that are each at most a bound gives at most the fold of the
+bounds, with no epsilon. ``Impacts.check`` compares this arithmetic with SQLite's on the
+store once (a C compiler that fused ``a * b + c`` would round differently); if it differs, the
+fast path is off for that store. Words that are not plain ASCII (``[a-z0-9][a-z0-9._-]*``)
+take the plain query, since only for those is the FTS5 token certainly the query word itself.
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+from array import array
+from collections import OrderedDict
+import re
+import sqlite3
+from bisect import bisect_left
+
+from . import impact_format as fmt
+
+_PLAIN = re.compile(r"[a-z0-9][a-z0-9._-]*")
+# Depths (postings per word, in impact order) at which a proof is tried; parts 0 and 1 hold them.
+DEPTHS = (32, 256, 1024, 4096, 16384, fmt.MID)
+# An AND pass is taken from the table only when one word is in at most 2 % of the sections (or
+# 1,024). Of the two-common-word queries on 448,660 sections (every word in 29,000-143,000
+# sections), FTS5 answered the AND pass faster (p50/p95 31/65 ms against 28/130); with a rarer
+# word the table wins (natural-language questions: 4/37 ms against 10/39).
+AND_MAX_SHARE = 0.02
+AND_MAX_DF = 1024
+# Bytes of decoded postings kept between searches of one store (the common words of the last
+# queries). A cache of 4 million postings held about 160 MB on the 448,660-section store; this
+# one gave the OR pass of the natural-language questions 15/86 ms p50/p95 in the same check.
+CACHE_BYTES = 64 * 1024 * 1024
+# Exact scores computed (section x word look-ups) in one pass; past this the plain query is cheaper.
+MAX_LOOKUPS = 100000
+# Pruning sums contributions in any order; this absolute slack (relative to the largest possible
+# score) covers that rounding many times over. Only the final proof compares exact folds.
+SLACK = 1e-9
+# FTS5's vocabulary, for the words the table leaves out (``Impacts._rare``): a temporary table of
+# the reader's own connection, which a read-only store allows.
+_VOCAB = "cp_rare_vocab"
+_RARE = (
+    "SELECT doc, sum(CASE col WHEN 'heading_path' THEN 2 WHEN 'text' THEN 1 ELSE 0 END) "
+    f"FROM temp.{_VOCAB} WHERE term = ? GROUP BY doc ORDER BY doc"
+)
+
+
+def _vocabulary(conn, name: str, kind: str) -> None:
+    """FTS5's vocabulary as a table of the connection's own temporary schema. A store is opened
+    with ``query_only`` (``contextpull.store``), which refuses even that: it is lifted for this
+    one statement, which writes nothing of the store (opened read-only besides), then restored."""
+    (was,) = conn.execute("PRAGMA query_only").fetchone()
+    conn.execute("PRAGMA query_only = 0")
+    try:
+        conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{name} USING fts5vocab(main, sections_fts, {kind})")
+    finally:
+        conn.execute(f"PRAGMA query_only = {int(was)}")
+
+
+class _Unproven(Exception):
+    """The table cannot answer this pass (it disagrees with the index): FTS5 answers it."""
+
+
+def _fold(values) -> float:
+    total = 0.0
+    for value in values:
+        total += value
+    return total
+
+
+class _Word:
+    """One word's postings as loaded so far; kept between searches (``Impacts.cache``)."""
+
+    def __init__(self, impacts: "Impacts", word: str, df: int, postings: tuple[array, array]):
+        self.impacts, self.word, self.df = impacts, word, df
+        self.idf = fmt.idf(impacts.rows, df)
+        self.docnos, self.freqs = postings
+        self.contribs: list[float] = []
+        self.where: dict[int, int] | None = None  # docno -> position, once every posting is loaded
+        self.full = None  # part 2: (docnos, freqs) in docno order
+
+    @property
+    def all_loaded(self) -> bool:
+        return len(self.docnos) == self.df
+
+    def size(self) -> int:
+        """About the bytes this word holds: 6 per posting in arrays, 32 per computed
+        contribution (a float in a list), 100 per entry of the position dict."""
+        size = 6 * len(self.docnos) + 32 * len(self.contribs)
+        if self.where is not None:
+            size += 100 * len(self.where)
+        return size + (6 * len(self.full[0]) if self.full else 0)
+
+    def load_to(self, conn, depth: int) -> None:
+        if depth > len(self.docnos) and not self.all_loaded and len(self.docnos) == fmt.HEAD:
+            docnos, freqs = fmt.unpack(self.impacts.part(conn, self.word, 1))
+            self.docnos.extend(docnos)
+            self.freqs.extend(freqs)
+
+    def contrib(self, pos: int) -> float:
+        """The contribution of the posting at ``pos`` in impact order (computed once)."""
+        contribs = self.contribs
+        if pos >= len(contribs):
+            contribs.extend(self.impacts.contributions(self.idf, self.docnos[len(contribs):pos + 1], self.freqs[len(contribs):pos + 1]))
+        return contribs[pos]
+
+    def bound(self, pos: int) -> float:
+        """At least the contribution of every posting from ``pos`` on (0.0 past the last)."""
+        if pos >= self.df:
+            return 0.0
+        return self.contrib(min(pos, len(self.docnos) - 1))
+
+    def lookup(self, conn, docno: int) -> float | None:
+        """The word's contribution in section ``docno``, None when the section lacks it."""
+        if self.df <= fmt.MID:
+            if self.where is None:
+                self.load_to(conn, fmt.MID)
+                self.where = dict(zip(self.docnos, range(len(self.docnos))))
+            pos = self.where.get(docno)
+            if pos is None:
+                return None
+            freq = self.freqs[pos]
+        else:
+            if self.full is None:
+                self.full = fmt.unpack(self.impacts.part(conn, self.word, 2))
+            docnos, freqs = self.full
+            i = bisect_left(docnos, docno)
+            if i == len(docnos) or docnos[i] != docno:
+                return None
+            freq = freqs[i]
+        return fmt.contribution(self.idf, float(freq), self.impacts.factor(docno))
+
+
+class Impacts:
+    """A store's ``search_impacts`` header; ``load`` returns None where the table is absent."""
+
+    def __init__(self, header: dict, rowids, lengths):
+        self.rows, self.tokens = int(header["rows"]), int(header["tokens"])
+        self.min_df = int(header.get("min_df", 1))
+        self.vocab = False  # whether this connection has the vocabulary table (``_rare``)
+        self.avgdl = self.tokens / self.rows
+        self.rowids, self.lengths = rowids, lengths
+        self.checked: bool | None = None
+        self._factors = None
+        self.cache: OrderedDict[str, _Word | None] = OrderedDict()  # recently searched words
+        self.cached = 0  # bytes held by the cache, about
+
+    @classmethod
+    def load(cls, conn) -> "Impacts | None":
+        try:
+            parts = dict(conn.execute(f"SELECT part, data FROM {fmt.TABLE} WHERE term = '' AND part IN (0, 1, 2)"))
+        except sqlite3.OperationalError:  # no such table: a store from another writer
+            return None
+        try:
+            header = json.loads(bytes(parts[0]))
+            if header.get("format") != fmt.FORMAT or header.get("head") != fmt.HEAD or header.get("mid") != fmt.MID:
+                return None
+            if header.get("fts_state") != fmt.fts_state(conn):
+                return None  # written for another state of the index: a writer changed the store since
+            rowids, lengths = fmt.ints(bytes(parts[1]), "q"), fmt.ints(bytes(parts[2]), "I")
+        except (KeyError, ValueError, TypeError):
+            return None
+        if not header["rows"] or not header["tokens"] or len(rowids) != header["rows"] or len(lengths) != len(rowids):
+            return None
+        return cls(header, rowids, lengths)
+
+    @property
+    def factors(self):
+        """Every section's ``k1 * (1 - b + b * D / avgdl)``, computed on the first search."""
+        if self._factors is None:
+            self._factors = array("d", (fmt.length_factor(n, self.avgdl) for n in self.lengths))
+        return self._factors
+
+    def factor(self, docno: int) -> float:
+        return self.factors[docno]
+
+    def contributions(self, idf: float, docnos, freqs) -> list[float]:
+        """``impact_format.contribution`` for many postings: the same operations, inlined."""
+        factors, scale = self.factors, fmt.K1 + 1.0
+        return [idf * ((f * scale) / (f + factors[d])) for d, f in zip(docnos, freqs)]
+
+    def part(self, conn, word: str, part: int) -> bytes:
+        row = conn.execute(f"SELECT data FROM {fmt.TABLE} WHERE term = ? AND part = ?", (word, part)).fetchone()
+        if row is None:
+            raise sqlite3.DatabaseError(f"{fmt.TABLE}: part {part} of {word!r} is missing")
+        return bytes(row[0])
+
+    def _word(self, conn, word: str) -> _Word | None:
+        if word in self.cache:
+            self.cache.move_to_end(word)
+            return self.cache[word]
+        row = conn.execute(f"SELECT data FROM {fmt.TABLE} WHERE term = ? AND part = 0", (word,)).fetchone()
+        if row is not None:
+            blob = bytes(row[0])
+            found = _Word(self, word, int.from_bytes(blob[:4], "little"), fmt.unpack(blob[4:]))
+        else:
+            found = self._rare(conn, word)
+        self.cache[word] = found
+        return found
+
+    def _rare(self, conn, word: str) -> _Word | None:
+        """A word the table leaves out (in fewer than ``min_df`` sections), read from FTS5's
+        vocabulary: its few postings, put in impact order here as the writer would."""
+        if self.min_df <= 1:
+            return None
+        if not self.vocab:
+            _vocabulary(conn, _VOCAB, "instance")
+            self.vocab = True
+        postings = conn.execute(_RARE, (word,)).fetchmany(self.min_df)
+        if not postings:
+            return None
+        if len(postings) >= self.min_df:
+            raise _Unproven  # the table should have held it: written for another index
+        rowids = self.rowids
+        docnos = []
+        for rowid, _ in postings:
+            i = bisect_left(rowids, rowid)
+            if i == len(rowids) or rowids[i] != rowid:
+                raise _Unproven
+            docnos.append(i)
+        freqs = [f for _, f in postings]
+        factors, scale = self.factors, fmt.K1 + 1.0
+        order = sorted(range(len(docnos)), key=lambda i: -((freqs[i] * scale) / (freqs[i] + factors[docnos[i]])))
+        return _Word(self, word, len(order), (array("I", [docnos[i] for i in order]), array("I", [freqs[i] for i in order])))
+
+    def _trim(self) -> None:
+        """Keep the cache under CACHE_BYTES (the words of the last searches stay)."""
+        self.cached = sum(w.size() for w in self.cache.values() if w is not None)
+        while self.cached > CACHE_BYTES and len(self.cache) > 1:
+            _, word = self.cache.popitem(last=False)
+            if word is not None:
+                self.cached -= word.size()
+
+    # -- the pass --------------------------------------------------------------------------------
+    def top(self, conn, tokens: list[str], limit: int, conjunctive: bool) -> list[tuple[str, int, float]] | None:
+        """The pass's ``limit`` best (id, FTS rowid, bm25) in order, or None when not proven."""
+        if self.checked is None:
+            self.checked = self.check(conn)
+        if not self.checked or not tokens or not all(_PLAIN.fullmatch(t) for t in tokens):
+            return None
+        return self._top(conn, tokens, limit, conjunctive)
+
+    def _top(self, conn, tokens, limit, conjunctive):
+        try:
+            return self._proven(conn, tokens, limit, conjunctive)
+        except _Unproven:
+            return None
+
+    def _proven(self, conn, tokens, limit, conjunctive):
+        words: dict[str, _Word] = {}
+        for token in dict.fromkeys(tokens):
+            word = self._word(conn, token)
+            if word is None:
+                if conjunctive:
+                    return []  # no section holds this word: the AND matches nothing
+                continue
+            words[token] = word
+        if not words:
+            return []
+        if conjunctive and min(w.df for w in words.values()) > max(AND_MAX_DF, AND_MAX_SHARE * self.rows):
+            return None  # only common words: FTS5 ranks their few common sections faster
+        phrases = [t for t in tokens if t in words]  # absent words add 0.0: no change to the sum
+        try:
+            scored = _Pass(conn, words, phrases, limit, conjunctive).run()
+        finally:
+            self._trim()
+        return None if scored is None else self._ordered(conn, scored, limit)
+
+    def _ordered(self, conn, scored: dict[int, float], limit: int):
+        if not scored:
+            return []
+        by_rowid = {self.rowids[d]: s for d, s in scored.items()}
+        rowids = list(by_rowid)
+        ids = {}
+        for start in range(0, len(rowids), 500):
+            chunk = rowids[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            ids.update(conn.execute(f"SELECT rowid, id FROM sections_fts WHERE rowid IN ({marks})", chunk).fetchall())
+        rows = [(ids[r], r, -1.0 * s) for r, s in by_rowid.items()]
+        rows.sort(key=lambda row: (row[2], row[0]))
+        return rows[:limit]
+
+    # -- the arithmetic, once per store ------------------------------------------------------------
+    def check(self, conn) -> bool:
+        """Whether this arithmetic reproduces SQLite's ``bm25()`` on this store, bit for bit.
+
+        One OR query of three words (a frequent one, whose bounds come into play, and two rarer),
+        answered both ways with ``limit`` 50: ids, order and scores must be identical.
+        """
+        frequent = conn.execute(
+            f"SELECT term FROM {fmt.TABLE} WHERE part = 1 AND length(data) BETWEEN 200 AND 20000 LIMIT 20"
+        ).fetchall()
+        rare = conn.execute(f"SELECT term FROM {fmt.TABLE} WHERE term > 'm' AND part = 0 AND length(data) < 64 LIMIT 20").fetchall()
+        if self.min_df > 1:  # the words the table leaves out are read from FTS5's vocabulary
+            _vocabulary(conn, f"{_VOCAB}_rows", "row")
+            rare = conn.execute(f"SELECT term FROM temp.{_VOCAB}_rows WHERE term > 'm' AND doc BETWEEN 2 AND ? LIMIT 20",
+                                (self.min_df - 1,)).fetchall()
+        words = [w for (w,) in frequent if _PLAIN.fullmatch(w)][:2] + [w for (w,) in rare if _PLAIN.fullmatch(w)][:2]
+        if not words:
+            return True  # nothing to search
+        query = " OR ".join('"' + w + '"' for w in words)
+        plain = conn.execute(
+            "SELECT id, rowid, bm25(sections_fts, 0.0, 2.0, 1.0) AS r FROM sections_fts WHERE sections_fts MATCH ? ORDER BY r, id LIMIT 50",
+            (query,),
+        ).fetchall()
+        fast = self._top(conn, words, 50, False)
+        if fast is None:  # not proven at depth: compare the arithmetic row by row instead
+            found = {w: self._word(conn, w) for w in words}
+            docno = {r: i for i, r in enumerate(self.rowids)} if len(plain) else {}
+            for sid, rowid, rank in plain:
+                c = [found[w].lookup(conn, docno[rowid]) if found[w] else None for w in words]
+                if -1.0 * _fold(x or 0.0 for x in c) != rank:
+                    return False
+            return True
+        return fast is not None and [tuple(r) for r in plain] == [tuple(r) for r in fast]
+
+
+class _Pass:
+    """One AND or OR pass, answered by reading postings deeper until the answer is proven."""
+
+    def __init__(self, conn, words: dict[str, _Word], phrases: list[str], limit: int, conjunctive: bool):
+        self.conn, self.words, self.phrases = conn, words, phrases
+        self.limit, self.conjunctive = limit, conjunctive
+        self.names = list(words)
+        self.times = {name: phrases.count(name) for name in self.names}
+        self.full_mask = (1 << len(self.names)) - 1
+        self.sums: dict[int, float] = {}  # docno -> sum of the contributions read (any order)
+        self.masks: dict[int, int] = {}  # docno -> the words it was read in
+        self.exact: dict[int, float | None] = {}  # docno -> its exact score, None: no match (AND)
+        self.read = {name: 0 for name in self.names}
+        self.lookups = 0
+        top = sum(self.times[n] * words[n].bound(0) for n in self.names)
+        self.slack = SLACK * (top + 1.0)
+
+    def run(self):
+        level = {name: 0 for name in self.names}
+        for name in self.names:
+            self._read_to(name, DEPTHS[0])
+        final = False
+        while True:
+            answer, unseen = self._try(final)
+            if answer is not None:
+                return answer
+            if unseen is None:
+                return None
+            # Read deeper where the bound of unread sections comes from: a word whose postings
+            # are flat (the commonest words) gains little from reading on.
+            shares = {n: self.times[n] * self.words[n].bound(self.read[n]) for n in self.names}
+            deepen = [n for n in self.names if shares[n] >= 0.1 * unseen and level[n] + 1 < len(DEPTHS)
+                      and self.read[n] < self.words[n].df]
+            if not deepen:
+                if final:
+                    return None
+                final = True  # nothing left to read: score every candidate that could still enter
+                continue
+            for name in deepen:
+                level[name] += 1
+                self._read_to(name, DEPTHS[level[name]])
+
+    def _read_to(self, name: str, depth: int) -> None:
+        sums, masks = self.sums, self.masks
+        word = self.words[name]
+        word.load_to(self.conn, depth)
+        start, end = self.read[name], min(depth, len(word.docnos))
+        if start >= end:
+            return
+        flag, times = 1 << self.names.index(name), self.times[name]
+        word.contrib(end - 1)
+        get_sum, get_mask = sums.get, masks.get
+        for docno, c in zip(word.docnos[start:end], word.contribs[start:end]):
+            sums[docno] = get_sum(docno, 0.0) + c * times
+            masks[docno] = get_mask(docno, 0) | flag
+        self.read[name] = end
+
+    def _try(self, final: bool = False):
+        """(the answer or None, the bound of unread sections or None when none can match)."""
+        words, names, times = self.words, self.names, self.times
+        bounds = {n: words[n].bound(self.read[n]) for n in names}
+        exhausted = [n for n in names if self.read[n] >= words[n].df]
+        if (self.conjunctive and exhausted) or len(exhausted) == len(names):
+            unseen = None  # no unread section can match
+        else:
+            unseen = _fold(bounds[p] for p in self.phrases)
+        total = sum(times[n] * bounds[n] for n in names)
+        masked: dict[int, float] = {}
+
+        def others(mask: int) -> float:  # the bounds of the words a section was not read in
+            value = masked.get(mask)
+            if value is None:
+                value = total - sum(times[n] * bounds[n] for bit, n in enumerate(names) if mask >> bit & 1)
+                masked[mask] = value
+            return value
+
+        sums, masks, slack = self.sums, self.masks, self.slack
+        need = sum(1 << bit for bit, n in enumerate(names) if n in exhausted) if self.conjunctive else 0
+        top: list[float] = []  # the ``limit`` best exact scores so far (a min-heap)
+        done: dict[int, float] = {}
+
+        def score(docno: int) -> bool:
+            value = self.exact.get(docno, False)
+            if value is False:
+                self.lookups += len(names)
+                if self.lookups > MAX_LOOKUPS:
+                    return False
+                value = self.exact[docno] = self._score(docno)
+            if value is not None and docno not in done:
+                done[docno] = value
+                if len(top) < self.limit:
+                    heapq.heappush(top, value)
+                elif value > top[0]:
+                    heapq.heapreplace(top, value)
+            return True
+
+        # First the sections with the most known: their exact scores are a floor for the
+        # limit-th; while the bound of unread sections is above it, read deeper instead.
+        for docno in heapq.nlargest(2 * self.limit + 10, (d for d, m in masks.items() if m & need == need), key=sums.__getitem__):
+            if not score(docno):
+                return None, None
+        if not final and unseen is not None and (len(top) < self.limit or not unseen < top[0]):
+            return None, unseen
+        floor = top[0] if len(top) == self.limit else float("-inf")
+        ranked = sorted(((upper, d) for d, m in masks.items()
+                         if m & need == need and (upper := sums[d] + others(m) + slack) >= floor), reverse=True)
+        for upper, docno in ranked:
+            if len(top) == self.limit and upper < top[0]:
+                break  # this and every later section score below the limit-th
+            if not score(docno):
+                return None, None
+        if len(top) < self.limit:
+            return (done if unseen is None else None), unseen
+        theta = top[0]
+        if unseen is not None and not unseen < theta:
+            return None, unseen
+        return {d: s for d, s in done.items() if s >= theta}, unseen
+
+    def _score(self, docno: int) -> float | None:
+        values = {}
+        for name in self.names:
+            c = self.words[name].lookup(self.conn, docno)
+            if c is None and self.conjunctive:
+                return None
+            values[name] = c or 0.0
+        return _fold(values[p] for p in self.phrases)

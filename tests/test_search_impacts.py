@@ -1,0 +1,140 @@
+"""search_impacts: the fast path's passes equal the plain FTS5 query's (ids, order, scores).
+
+Random small corpora in an FTS5 table with the store's schema and tokenizer, the table written
+by the builder's own function, random queries answered both ways. The impact lists are cut at
+a few postings (HEAD, MID and DEPTHS patched small) so that bounds, deepening, look-ups in the
+docno-ordered part and the fallback all come into play on corpora of a few dozen sections.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import contextmanager
+from unittest import mock
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from contextpull.schema import FTS_TOKENIZE
+from contextpull.search import impact_format as fmt
+from contextpull.search import impacts
+from contextpull.writing import impacts as writer
+
+VOCAB = ["alpha", "beta", "gamma", "delta", "tx-4419", "3.12", "tool.uv", "gate_ms", "the", "a", "zeta", "eta"]
+BM25 = "bm25(sections_fts, 0.0, 2.0, 1.0)"
+
+
+@contextmanager
+def small_lists(head: int = 3, mid: int = 9, and_max_df: int = 6, min_df: int = 3):
+    with mock.patch.object(fmt, "HEAD", head), mock.patch.object(fmt, "MID", mid), mock.patch.object(fmt, "MIN_DF", min_df), \
+            mock.patch.object(impacts, "DEPTHS", (1, 2, 4, mid)), mock.patch.object(impacts, "AND_MAX_DF", and_max_df), \
+            mock.patch.object(impacts, "AND_MAX_SHARE", 0.0):
+        yield
+
+
+def make_store(sections) -> sqlite3.Connection:
+    conn = sqlite3.connect(":memory:")
+    conn.execute(f'CREATE VIRTUAL TABLE sections_fts USING fts5(id UNINDEXED, heading_path, text, tokenize = "{FTS_TOKENIZE}")')
+    conn.executemany("INSERT INTO sections_fts (rowid, id, heading_path, text) VALUES (?, ?, ?, ?)", sections)
+    writer.write(conn)
+    return conn
+
+
+def plain(conn, tokens, limit, conjunctive):
+    query = (" AND " if conjunctive else " OR ").join('"' + t + '"' for t in tokens)
+    sql = f"SELECT id, rowid, {BM25} AS r FROM sections_fts WHERE sections_fts MATCH ? ORDER BY r, id LIMIT ?"
+    return [tuple(row) for row in conn.execute(sql, (query, limit))]
+
+
+words = st.lists(st.sampled_from(VOCAB), max_size=30)
+section = st.tuples(words, st.lists(st.sampled_from(VOCAB), max_size=4), st.integers(0, 3))
+
+
+@st.composite
+def corpora(draw):
+    rows = draw(st.lists(section, min_size=1, max_size=40))
+    out = []
+    for i, (text, heading, copies) in enumerate(rows):
+        for copy in range(1 + (copies == 3)):  # some sections repeat: their scores tie exactly
+            rowid = (i * 2 + copy) * 7919 + 10**12
+            out.append((rowid, f"doc{i % 7}.md#{i}{'x' * copy}", " ".join(heading), " ".join(text)))
+    return out
+
+
+queries = st.tuples(
+    st.lists(st.sampled_from(VOCAB + ["absent", "omega"]), min_size=1, max_size=5),
+    st.integers(1, 12),
+    st.booleans(),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(corpora(), st.lists(queries, min_size=1, max_size=6))
+def test_fast_path_equals_plain_fts5(sections, batch):
+    with small_lists():
+        conn = make_store(sections)
+        table = impacts.Impacts.load(conn)
+        if table is None:  # no word in any section: nothing to rank
+            assert all(plain(conn, t, n, c) == [] for t, n, c in batch)
+            return
+        for tokens, limit, conjunctive in batch:
+            fast = table.top(conn, tokens, limit, conjunctive)
+            if fast is not None:  # None: not proven, the caller runs the plain query
+                assert [tuple(r) for r in fast] == plain(conn, tokens, limit, conjunctive)
+
+
+@settings(max_examples=100, deadline=None)
+@given(corpora(), st.lists(queries, min_size=1, max_size=4))
+def test_unpatched_lists_always_prove_on_small_corpora(sections, batch):
+    """With the real list sizes every word of a small corpus is read whole, so every pass is
+    proven and answered by the table alone (an AND of words in more sections than AND_MAX_DF
+    and AND_MAX_SHARE allow is left to FTS5; these corpora have fewer)."""
+    conn = make_store(sections)
+    table = impacts.Impacts.load(conn)
+    for tokens, limit, conjunctive in batch:
+        if table is None:
+            assert plain(conn, tokens, limit, conjunctive) == []
+            continue
+        assert [tuple(r) for r in table.top(conn, tokens, limit, conjunctive)] == plain(conn, tokens, limit, conjunctive)
+
+
+def test_deep_lists_prove_past_the_head():
+    """A corpus where a word's list is longer than its head: the answer still comes from the
+    table (the proof closes after reading deeper), equal to FTS5's."""
+    sections = [(10**12 + i, f"a.md#{i}", "", " ".join(["alpha"] * (1 + i % 5) + ["beta"] * (i % 3) + ["pad"] * (i % 11)))
+                for i in range(200)]
+    with small_lists(head=4, mid=32, and_max_df=10**9):
+        conn = make_store(sections)
+        table = impacts.Impacts.load(conn)
+        for conjunctive in (False, True):
+            fast = table.top(conn, ["alpha", "beta"], 5, conjunctive)
+            assert fast is not None
+            assert [tuple(r) for r in fast] == plain(conn, ["alpha", "beta"], 5, conjunctive)
+
+
+def test_a_table_for_another_state_of_the_index_is_ignored():
+    conn = make_store([(1, "a.md#1", "h", "alpha beta"), (2, "a.md#2", "", "beta")])
+    assert impacts.Impacts.load(conn) is not None
+    conn.execute("INSERT INTO sections_fts (rowid, id, heading_path, text) VALUES (3, 'a.md#3', '', 'alpha')")
+    conn.commit()
+    assert impacts.Impacts.load(conn) is None
+
+
+def test_a_store_without_the_table_has_none():
+    conn = sqlite3.connect(":memory:")
+    conn.execute(f'CREATE VIRTUAL TABLE sections_fts USING fts5(id UNINDEXED, heading_path, text, tokenize = "{FTS_TOKENIZE}")')
+    assert impacts.Impacts.load(conn) is None
+
+
+def test_words_that_are_not_plain_ascii_take_the_plain_query():
+    conn = make_store([(1, "a.md#1", "", "café alpha"), (2, "a.md#2", "", "cafe")])
+    assert impacts.Impacts.load(conn).top(conn, ["café"], 5, False) is None
+
+
+def test_an_and_of_common_words_is_left_to_fts5():
+    sections = [(10**12 + i, f"a.md#{i}", "", "alpha beta" + " pad" * i) for i in range(40)]
+    with small_lists(head=4, mid=32, and_max_df=39):
+        conn = make_store(sections)
+        table = impacts.Impacts.load(conn)
+        assert table.top(conn, ["alpha", "beta"], 5, True) is None
+        assert [tuple(r) for r in table.top(conn, ["alpha", "beta"], 5, False)] == plain(conn, ["alpha", "beta"], 5, False)
