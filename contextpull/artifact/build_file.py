@@ -64,6 +64,12 @@ def copy_of(cache: Path, path: Path, started: CacheCopy | None = None) -> sqlite
     return _for_building(conn)
 
 
+def schema_cookie() -> int:
+    """The schema cookie of a new build file (its DDL's statements), which a patched copy of a
+    cache is given so that its bytes are a fresh build's."""
+    return _new_schema_cookie()
+
+
 def _new_schema_cookie() -> int:
     """The schema cookie of a new build file: one schema change per statement of its DDL."""
     from ..schema import DDL

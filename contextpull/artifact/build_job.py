@@ -192,6 +192,7 @@ class BuildJob:
         Python. Writing a 64-character value over a 64-character placeholder rewrites one cell
         in place, so the file stays compact and its bytes stay a function of the content.
         """
+        from ..writing import impacts
         from ..writing.writer import finalize_index, write_meta, write_summary_cache
 
         if self.cache is not None:
@@ -225,6 +226,11 @@ class BuildJob:
                 self.timings["index_fill"] = self.indexer.finish_into(conn, self.assembler.copied_totals)  # type: ignore[assignment,union-attr]
                 self.index_failures = self.indexer.failures  # type: ignore[union-attr]
                 _lap("index_s")
+                # search_impacts, from the finished FTS5 index, for a store large enough to need it
+                # (docs/search-impacts.md); dropped from a cache's copy where it is not
+                self.timings["impacts"] = impacts.refresh(conn, build_file.schema_cookie, self.tmp_build)  # type: ignore[assignment]
+                conn.commit()
+                _lap("impacts_s")
                 build_file.vacuum_into(conn, self.tmp_store)
                 _lap("vacuum_s")
             finally:

@@ -1,0 +1,121 @@
+"""search_impacts in a build: written for a store of MIN_SECTIONS sections and up, absent below;
+a cached build is byte-identical to a fresh one either way; search answers as without it."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import sqlite3
+
+import pytest
+
+from artifact_helpers import assert_verified, fixture_corpus, quiet_build
+from contextpull import Ops, Store
+from contextpull.artifact import chunks as chunks_mod
+from contextpull.search import impact_format as fmt
+from contextpull.search import impacts as reader
+from contextpull.writing import impacts as writer
+
+QUERIES = ["timeout", "install the tool", "TX-4501 timeout codes", "config", "error codes and their meaning", "absent words"]
+
+
+def _sha(out) -> str:
+    return hashlib.sha256((out / "store.sqlite").read_bytes()).hexdigest()
+
+
+def _has_table(store) -> bool:
+    conn = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+    try:
+        return conn.execute("SELECT count(*) FROM sqlite_master WHERE name = ?", (fmt.TABLE,)).fetchone()[0] == 1
+    finally:
+        conn.close()
+
+
+def _answers(store, use_table: bool) -> list:
+    with Store.open(store) as opened:
+        ops = Ops(opened)
+        if not use_table:
+            ops._impacts = False  # as a store without the table reads
+        return [ops.search(q, limit=limit).to_dict() for q in QUERIES for limit in (1, 3, 10)]
+
+
+@pytest.fixture
+def everywhere(monkeypatch):
+    """Every store gets the table, and rare words are few sections: both reading paths run."""
+    monkeypatch.setattr(writer, "MIN_SECTIONS", 1)
+    monkeypatch.setattr(fmt, "MIN_DF", 2)
+
+
+def test_a_small_store_has_no_table(tmp_path):
+    quiet_build(fixture_corpus(tmp_path / "docs"), tmp_path / "out")
+    assert not _has_table(tmp_path / "out" / "store.sqlite")
+
+
+def test_the_table_answers_as_fts5_does(tmp_path, everywhere):
+    report, _ = quiet_build(fixture_corpus(tmp_path / "docs"), tmp_path / "out")
+    store = tmp_path / "out" / "store.sqlite"
+    assert _has_table(store)
+    assert report.timings["impacts"]["terms"] > 0
+    assert_verified(store)
+    with Store.open(store) as opened:
+        assert Ops(opened).impacts is not None
+    assert _answers(store, True) == _answers(store, False)
+
+
+@pytest.mark.parametrize("per_document", [True, False], ids=["chunk-per-document", "one-chunk"])
+def test_a_cached_build_with_the_table_equals_a_fresh_build(tmp_path, everywhere, monkeypatch, per_document, cache_mode):
+    if per_document:
+        monkeypatch.setattr(chunks_mod, "CHUNK_BYTES", 1)
+    docs = fixture_corpus(tmp_path / "docs")
+    quiet_build(docs, tmp_path / "out")
+    (docs / "errors.md").write_text("# Error codes\n\nRewritten: codes and their meaning.\n\n## TX-45xx\n\nTX-4501 is a timeout.\n")
+    cached, warnings = quiet_build(docs, tmp_path / "out", cache=tmp_path / "out" / "store.sqlite")
+    fresh, _ = quiet_build(docs, tmp_path / "fresh")
+    assert warnings == [] and cached.parsed_documents == 1
+    assert _has_table(tmp_path / "fresh" / "store.sqlite")
+    assert _sha(tmp_path / "out") == _sha(tmp_path / "fresh")
+
+
+def test_a_cache_with_the_table_builds_a_store_without_it_where_it_is_not_wanted(tmp_path, monkeypatch, cache_mode):
+    docs = fixture_corpus(tmp_path / "docs")
+    monkeypatch.setattr(writer, "MIN_SECTIONS", 1)
+    quiet_build(docs, tmp_path / "out")
+    assert _has_table(tmp_path / "out" / "store.sqlite")
+    monkeypatch.setattr(writer, "MIN_SECTIONS", 10**9)
+    (docs / "notes.txt").write_text("Notes, rewritten.\n")
+    quiet_build(docs, tmp_path / "out", cache=tmp_path / "out" / "store.sqlite")
+    quiet_build(docs, tmp_path / "fresh")
+    assert not _has_table(tmp_path / "out" / "store.sqlite")
+    assert _sha(tmp_path / "out") == _sha(tmp_path / "fresh")
+
+
+def test_the_child_process_writes_what_this_process_would(tmp_path, everywhere, monkeypatch):
+    """Half the words are written by a child reading the build file; a child that fails is
+    named and its words are done here, to the same rows."""
+    quiet_build(fixture_corpus(tmp_path / "docs"), tmp_path / "out")
+    rows = {}
+    for how in ("serial", "child", "failed child"):
+        copy = tmp_path / f"{how}.sqlite"
+        shutil.copy(tmp_path / "out" / "store.sqlite", copy)
+        conn = sqlite3.connect(copy)
+        if how == "failed child":
+            monkeypatch.setattr(writer, "_CHILD", "import sys; sys.exit(3)")
+        counts = writer.write(conn, source=None if how == "serial" else copy)
+        conn.commit()
+        assert ("child" in counts) == (how == "failed child")
+        rows[how] = conn.execute(f"SELECT term, part, data FROM {fmt.TABLE} ORDER BY term, part").fetchall()
+        conn.close()
+        assert not (tmp_path / f"{how}.sqlite.impacts").exists()
+    assert rows["serial"] == rows["child"] == rows["failed child"]
+
+
+def test_a_word_the_table_should_hold_and_does_not_is_left_to_fts5(tmp_path, everywhere):
+    quiet_build(fixture_corpus(tmp_path / "docs"), tmp_path / "out")
+    copy = tmp_path / "damaged.sqlite"
+    shutil.copy(tmp_path / "out" / "store.sqlite", copy)
+    conn = sqlite3.connect(copy)
+    (word,) = conn.execute(f"SELECT term FROM {fmt.TABLE} WHERE term <> '' AND part = 0 LIMIT 1").fetchone()
+    conn.execute(f"DELETE FROM {fmt.TABLE} WHERE term = ?", (word,))
+    conn.commit()
+    table = reader.Impacts.load(conn)
+    assert table.top(conn, [word], 3, False) is None
