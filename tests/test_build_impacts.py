@@ -89,24 +89,34 @@ def test_a_cache_with_the_table_builds_a_store_without_it_where_it_is_not_wanted
     assert _sha(tmp_path / "out") == _sha(tmp_path / "fresh")
 
 
-def test_the_child_process_writes_what_this_process_would(tmp_path, everywhere, monkeypatch):
-    """Half the words are written by a child reading the build file; a child that fails is
-    named and its words are done here, to the same rows."""
-    quiet_build(fixture_corpus(tmp_path / "docs"), tmp_path / "out")
-    rows = {}
-    for how in ("serial", "child", "failed child"):
-        copy = tmp_path / f"{how}.sqlite"
-        shutil.copy(tmp_path / "out" / "store.sqlite", copy)
-        conn = sqlite3.connect(copy)
-        if how == "failed child":
-            monkeypatch.setattr(writer, "_CHILD", "import sys; sys.exit(3)")
-        counts = writer.write(conn, source=None if how == "serial" else copy)
-        conn.commit()
-        assert ("child" in counts) == (how == "failed child")
-        rows[how] = conn.execute(f"SELECT term, part, data FROM {fmt.TABLE} ORDER BY term, part").fetchall()
+def _table_rows(store) -> list:
+    conn = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+    try:
+        return conn.execute(f"SELECT term, part, data FROM {fmt.TABLE} ORDER BY term, part").fetchall()
+    finally:
         conn.close()
-        assert not (tmp_path / f"{how}.sqlite.impacts").exists()
-    assert rows["serial"] == rows["child"] == rows["failed child"]
+
+
+@pytest.mark.parametrize("child", ["writes", "fails"])
+def test_the_children_write_what_one_process_would(tmp_path, everywhere, monkeypatch, child):
+    """A build's table is written by two child processes while the store is copied; a child
+    that fails is named in the counts and its words are written by the build, to the same rows."""
+    if child == "fails":
+        monkeypatch.setattr(writer, "_CHILD", "import sys; sys.exit(3)")
+    report, _ = quiet_build(fixture_corpus(tmp_path / "docs"), tmp_path / "out")
+    store = tmp_path / "out" / "store.sqlite"
+    counts = report.timings["impacts"]
+    assert ("redone" in counts) == (child == "fails")
+    if child == "fails":
+        assert len(counts["redone"]) == 2 and "exit code 3" in counts["redone"][0]
+    serial = tmp_path / "serial.sqlite"
+    shutil.copy(store, serial)
+    conn = sqlite3.connect(serial)
+    assert writer.write(conn) == {"terms": counts["terms"], "postings": counts["postings"]}
+    conn.commit()
+    conn.close()
+    assert _table_rows(store) == _table_rows(serial)
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["manifest.json", "store.sqlite", "store.sqlite.sha256"]
 
 
 def test_a_word_the_table_should_hold_and_does_not_is_left_to_fts5(tmp_path, everywhere):

@@ -226,13 +226,20 @@ class BuildJob:
                 self.timings["index_fill"] = self.indexer.finish_into(conn, self.assembler.copied_totals)  # type: ignore[assignment,union-attr]
                 self.index_failures = self.indexer.failures  # type: ignore[union-attr]
                 _lap("index_s")
-                # search_impacts, from the finished FTS5 index, for a store large enough to need it
-                # (docs/search-impacts.md); dropped from a cache's copy where it is not
-                self.timings["impacts"] = impacts.refresh(conn, build_file.schema_cookie, self.tmp_build)  # type: ignore[assignment]
-                conn.commit()
-                _lap("impacts_s")
-                build_file.vacuum_into(conn, self.tmp_store)
-                _lap("vacuum_s")
+                # search_impacts, for a store large enough to need it (docs/search-impacts.md):
+                # written by child processes from the finished index while VACUUM INTO copies the
+                # rest, then added to the store; dropped from a cache's copy either way
+                pending = impacts.start(conn, build_file.schema_cookie, self.tmp_build)
+                _lap("impacts_start_s")
+                try:
+                    build_file.vacuum_into(conn, self.tmp_store)
+                    _lap("vacuum_s")
+                    if pending is not None:
+                        self.timings["impacts"] = pending.finish(self.tmp_store)  # type: ignore[assignment]
+                        _lap("impacts_s")
+                finally:
+                    if pending is not None:
+                        pending.discard()  # stopped and removed on every path
             finally:
                 fingerprint.join()  # on every path: the file it reads is removed only after this
             self.content_fp = fingerprint.result()

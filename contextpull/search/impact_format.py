@@ -44,7 +44,7 @@ HEAD = 256  # postings in part 0: enough for most words to prove a top 10 from t
 MID = 32768  # postings in parts 0 and 1 together: past it a word is one of the commonest ~0.02%
 # Sections a word must be in to have rows; a rarer word's postings are read from FTS5's own
 # vocabulary when a query names it (``fts5vocab``, instance table).
-MIN_DF = 64
+MIN_DF = 4096
 K1 = 1.2  # fts5_aux.c's constants
 B = 0.75
 

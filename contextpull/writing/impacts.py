@@ -4,7 +4,7 @@ Every figure comes from FTS5 itself, never from a tokeniser of ours: the posting
 ``fts5vocab`` instance table, the section lengths from ``%_docsize`` and the totals from the
 averages record. So the table holds exactly what ``bm25()`` counts, whatever the text's script.
 Its rows are a function of the FTS5 rows alone, so a ``build --cache`` writes the same table as a
-fresh build (it is dropped and written again on every build).
+fresh build.
 
 Only words in at least ``MIN_DF`` sections get rows. A rarer word's postings are few, and a
 reader takes them from FTS5's vocabulary when a query names it (``search.impacts``); writing
@@ -12,11 +12,13 @@ them too was most of the table's rows and half its cost (557,406 words at 448,66
 each its own statement). Each kept word's postings are summed per section by SQLite
 (``GROUP BY doc``), so Python sees one row per section and word rather than one per occurrence.
 
-Given the build file's path, the words are shared with a child process, split where their
-occurrences are halved: the table is Python work on words that are independent of each other,
-and at the end of a build the second core is otherwise idle. The child writes its rows to a
-scratch file that this process copies in; a child that fails is named in the counts and its
-words are done here, to the same rows.
+In a build (``start``, then ``Pending.finish``) the words are written by two child processes,
+split where their occurrences are halved, while the build copies everything else into the
+store (``VACUUM INTO``); the rows are then added to the store, the first child's (with the
+header rows) before the second's, in key order. The table is Python work on words
+independent of each other, 2 µs a posting, and at the end of a build nothing else needs the
+cores. A child that fails is named in the counts and its words are written by the build itself,
+to the same rows.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from array import array
 from operator import itemgetter
 from pathlib import Path
@@ -34,16 +37,14 @@ from pathlib import Path
 from ..search import impact_format as fmt
 from . import segments
 
-DDL = fmt.DDL
-# Sections a store needs before the table is written: below it FTS5 ranks any pass in a few
-# milliseconds, and the table would only cost build time (docs/search-impacts.md, "Cost").
+# Sections a store needs before the table is written: below it FTS5 ranks a natural-language
+# question in under 100 ms at p95, and the table would only cost build time (benchmarks/README.md,
+# "Scale": 54 ms at 44,962 sections, 147 ms at 132,680).
 MIN_SECTIONS = 50_000
 _POSTINGS = (
     "SELECT doc, sum(CASE col WHEN 'heading_path' THEN 2 WHEN 'text' THEN 1 ELSE 0 END) "
     "FROM temp.cp_vocab WHERE term = ? GROUP BY doc ORDER BY doc"
 )  # bm25's weights 0.0, 2.0, 1.0 for id, heading_path, text
-
-
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
 
 
@@ -52,102 +53,156 @@ def wanted(sections: int) -> bool:
     return sections >= MIN_SECTIONS
 
 
-def _docs(conn: sqlite3.Connection, fts: str) -> tuple[list[int], list[int]]:
-    rowids, lengths = [], []
-    for rowid, size in conn.execute(f"SELECT id, sz FROM {fts}_docsize ORDER BY id"):
-        rowids.append(rowid)
-        lengths.append(sum(segments.get_varints(bytes(size))))
-    return rowids, lengths
+# ---- the serial writer: one connection, the table in its own file -------------------------------
 
-
-def write(conn: sqlite3.Connection, fts: str = "sections_fts", source: Path | None = None) -> dict[str, int]:
-    """(Re)write the table; returns its counts (terms, postings). ``source`` is the path of the
-    file ``conn`` writes: a child process reads it for half the words."""
+def write(conn: sqlite3.Connection, fts: str = "sections_fts") -> dict[str, int]:
+    """(Re)write the table into ``conn``'s file, in this process; returns its counts."""
     conn.execute(f"DROP TABLE IF EXISTS main.{fmt.TABLE}")
     conn.execute(fmt.DDL)
-    rows, totals = segments.averages(conn, f"main.{fts}")
-    tokens = sum(totals)
-    rowids, lengths = _docs(conn, fts)
-    if rows != len(rowids) or tokens != sum(lengths):
-        raise sqlite3.DatabaseError(f"{fts}: averages record ({rows} rows, {tokens} tokens) disagrees with %_docsize")
-    header = {"format": fmt.FORMAT, "rows": rows, "tokens": tokens, "head": fmt.HEAD, "mid": fmt.MID,
-              "min_df": fmt.MIN_DF, "fts_state": fmt.fts_state(conn, fts)}
-    store_rows = [
-        ("", 0, json.dumps(header, sort_keys=True).encode()),
-        ("", 1, _little_endian(rowids, "q")),
-        ("", 2, _little_endian(lengths, "I")),
-    ]
-    conn.executemany(f"INSERT INTO main.{fmt.TABLE} VALUES (?, ?, ?)", store_rows)
-    if not rows or not tokens:  # no word anywhere: every search is empty, the plain query says so
-        return {"terms": 0, "postings": 0}
-    docno, factor = _factors(rowids, lengths, tokens / rows)
-    conn.execute(f"CREATE VIRTUAL TABLE temp.cp_vocab USING fts5vocab(main, {fts}, instance)")
-    conn.execute(f"CREATE VIRTUAL TABLE temp.cp_words USING fts5vocab(main, {fts}, row)")
+    site = _Index(conn, fts)
     try:
-        words = conn.execute("SELECT term, cnt FROM temp.cp_words WHERE doc >= ? ORDER BY term", (fmt.MIN_DF,)).fetchall()
-        split = _half(words) if source is not None else len(words)
-        counts = {"terms": len(words), "postings": 0}
-        conn.commit()  # the child reads the file as committed
-        child = _Child(source, fts, words[split][0]) if split < len(words) else None
-        try:
-            counts["postings"] += _fill(conn, [w for w, _ in words[:split]], docno, factor)
-            if child is not None:
-                done = child.wait()
-                if done is None:
-                    counts["postings"] += _copy(conn, child.scratch)
-                else:
-                    counts["child"] = f"failed ({done}); its words were done here"
-                    counts["postings"] += _fill(conn, [w for w, _ in words[split:]], docno, factor)
-        finally:
-            if child is not None:
-                child.discard()  # stopped if still running (this process failed), its file removed
+        conn.executemany(f"INSERT INTO main.{fmt.TABLE} VALUES (?, ?, ?)", site.header_rows(fmt.MIN_DF))
+        words = [w for w, _ in site.words(fmt.MIN_DF)] if site.rows else []
+        return {"terms": len(words), "postings": site.fill(words, f"main.{fmt.TABLE}")}
     finally:
-        conn.execute("DROP TABLE temp.cp_vocab")
-        conn.execute("DROP TABLE temp.cp_words")
-    return counts
+        site.close()
 
 
-def _factors(rowids: list[int], lengths: list[int], avgdl: float) -> tuple[dict[int, int], list[float]]:
-    return {rowid: i for i, rowid in enumerate(rowids)}, [fmt.length_factor(n, avgdl) for n in lengths]
+class _Index:
+    """The finished FTS5 index the rows are read from: its sections in docno order, their
+    lengths and length factors, its vocabulary (``temp`` tables of the connection)."""
+
+    def __init__(self, conn: sqlite3.Connection, fts: str):
+        self.conn, self.fts = conn, fts
+        self.rows, totals = segments.averages(conn, f"main.{fts}")
+        self.tokens = sum(totals)
+        self.rowids, self.lengths = [], []
+        for rowid, size in conn.execute(f"SELECT id, sz FROM {fts}_docsize ORDER BY id"):
+            self.rowids.append(rowid)
+            self.lengths.append(sum(segments.get_varints(bytes(size))))
+        if self.rows != len(self.rowids) or self.tokens != sum(self.lengths):
+            raise sqlite3.DatabaseError(
+                f"{fts}: averages record ({self.rows} rows, {self.tokens} tokens) disagrees with %_docsize")
+        conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.cp_vocab USING fts5vocab(main, {fts}, instance)")
+        conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.cp_words USING fts5vocab(main, {fts}, row)")
+
+    def header_rows(self, min_df: int) -> list[tuple[str, int, bytes]]:
+        """The rows of term ``''``; ``min_df`` is the one the words were chosen by."""
+        header = {"format": fmt.FORMAT, "rows": self.rows, "tokens": self.tokens, "head": fmt.HEAD, "mid": fmt.MID,
+                  "min_df": min_df, "fts_state": fmt.fts_state(self.conn, self.fts)}
+        return [("", 0, json.dumps(header, sort_keys=True).encode()),
+                ("", 1, _little_endian(self.rowids, "q")),
+                ("", 2, _little_endian(self.lengths, "I"))]
+
+    def words(self, min_df: int) -> list[tuple[str, int]]:
+        """The words in at least ``min_df`` sections, with their occurrences, in order."""
+        return self.conn.execute("SELECT term, cnt FROM temp.cp_words WHERE doc >= ? ORDER BY term", (min_df,)).fetchall()
+
+    def fill(self, words: list[str], into: str) -> int:
+        """Each word's rows into the table ``into``; the postings written."""
+        if not self.rows or not self.tokens:
+            return 0
+        avgdl = self.tokens / self.rows
+        docno = {rowid: i for i, rowid in enumerate(self.rowids)}
+        factor = [fmt.length_factor(n, avgdl) for n in self.lengths]
+        total = 0
+        batch: list[tuple[str, int, bytes]] = []
+        for word in words:
+            postings = self.conn.execute(_POSTINGS, (word,)).fetchall()
+            total += len(postings)
+            _encode(word, postings, docno, factor, batch)
+            if len(batch) > 2000:
+                self.conn.executemany(f"INSERT INTO {into} VALUES (?, ?, ?)", batch)
+                batch = []
+        self.conn.executemany(f"INSERT INTO {into} VALUES (?, ?, ?)", batch)
+        return total
+
+    def close(self) -> None:
+        self.conn.execute("DROP TABLE IF EXISTS temp.cp_vocab")
+        self.conn.execute("DROP TABLE IF EXISTS temp.cp_words")
 
 
-def _half(words: list[tuple[str, int]]) -> int:
-    """Where the words' occurrences are halved (the child takes the words from there on)."""
-    half, running = sum(c for _, c in words) / 2, 0
+# ---- in a build: children write while the store is copied ---------------------------------------
+
+def start(conn: sqlite3.Connection, new_file_cookie, source: Path, fts: str = "sections_fts") -> "Pending | None":
+    """Begin the table of the build file ``source`` (open as ``conn``, its index finished), or
+    None when the store is too small to get one. Either way the build file is left without the
+    table (a patched copy of a cache may hold the previous build's) and with a fresh file's
+    schema cookie (``new_file_cookie()``), so the store's bytes do not depend on what the cache
+    held; the rows go into the store after ``VACUUM INTO`` (``Pending.finish``). The children
+    start at once: each reads the index's words and takes its half itself."""
+    sections = conn.execute(f"SELECT count(*) FROM {fts}_docsize").fetchone()[0]
+    conn.execute(f"DROP TABLE IF EXISTS main.{fmt.TABLE}")
+    conn.execute(f"PRAGMA schema_version = {new_file_cookie()}")
+    conn.commit()  # the children read the file as committed
+    if not wanted(sections):
+        return None
+    return Pending(source, fts, halves=2)
+
+
+def _half(words: list[tuple[str, int]], part: int, halves: int) -> list[str]:
+    """The words of part ``part`` of ``halves``: consecutive runs with about as many occurrences
+    each, so the children finish together; their rows follow each other in key order."""
+    total, running, bounds = sum(c for _, c in words), 0, [0]
     for i, (_, count) in enumerate(words):
         running += count
-        if running >= half:
-            return i + 1
-    return len(words)
+        if len(bounds) < halves and running * halves >= total * len(bounds):
+            bounds.append(i + 1)
+    bounds += [len(words)] * (halves + 1 - len(bounds))
+    return [w for w, _ in words[bounds[part]:bounds[part + 1]]]
 
 
-def _fill(conn: sqlite3.Connection, words: list[str], docno: dict[int, int], factor: list[float],
-          into: str = f"main.{fmt.TABLE}") -> int:
-    """Each word's rows into the table ``into`` (the connection has ``temp.cp_vocab``); the
-    postings written."""
-    total = 0
-    batch: list[tuple[str, int, bytes]] = []
-    for word in words:
-        postings = conn.execute(_POSTINGS, (word,)).fetchall()
-        total += len(postings)
-        _encode(word, postings, docno, factor, batch)
-        if len(batch) > 2000:
-            conn.executemany(f"INSERT INTO {into} VALUES (?, ?, ?)", batch)
-            batch = []
-    conn.executemany(f"INSERT INTO {into} VALUES (?, ?, ?)", batch)
-    return total
+class Pending:
+    """The table's rows being written by child processes, one part of the words each (the
+    first part with the header rows)."""
+
+    def __init__(self, source: Path, fts: str, halves: int):
+        self.source, self.fts = source, fts
+        self.children = [_Child(source, Path(f"{source}.impacts{i}"), fts, i, halves) for i in range(halves)]
+
+    def finish(self, store: Path) -> dict:
+        """Wait for the children and add the table to ``store`` (the build's copy, just made);
+        a child's words it could not write are written here. Returns the table's counts."""
+        counts: dict = {"terms": 0, "postings": 0, "cpu_s": []}
+        try:
+            for child in self.children:
+                failed = child.wait()
+                if failed is not None:
+                    counts.setdefault("redone", []).append(f"part {child.part + 1} of {child.halves}: the child {failed}")
+                    _remove(child.scratch)
+                    write_part(self.source, child.scratch, self.fts, child.part, child.halves, fmt.MIN_DF)
+            conn = sqlite3.connect(store)
+            try:
+                conn.execute(fmt.DDL)
+                for child in self.children:
+                    terms, postings, cpu = _copy(conn, child.scratch)
+                    counts["terms"] += terms
+                    counts["postings"] += postings
+                    counts["cpu_s"].append(cpu)  # each part's: reading the index, writing its words
+                conn.commit()
+            finally:
+                conn.close()
+        finally:
+            self.discard()
+        return counts
+
+    def discard(self) -> None:
+        """Stop the children (a build that failed does not wait for them), remove their files."""
+        for child in self.children:
+            child.discard()
 
 
-def _copy(conn: sqlite3.Connection, scratch: Path) -> int:
-    """The child's rows into the table; their postings (from its scratch file's count)."""
+def _copy(conn: sqlite3.Connection, scratch: Path) -> tuple[int, int, list[float]]:
+    """A scratch file's rows into the table, in key order; its words, postings and the CPU
+    seconds its writer spent reading the index and writing the words."""
     conn.execute("ATTACH DATABASE ? AS cp_scratch", (str(scratch),))
     try:
-        conn.execute(f"INSERT INTO main.{fmt.TABLE} SELECT * FROM cp_scratch.{fmt.TABLE}")
-        (postings,) = conn.execute("SELECT postings FROM cp_scratch.cp_counts").fetchone()
+        conn.execute(f"INSERT INTO main.{fmt.TABLE} SELECT * FROM cp_scratch.{fmt.TABLE} ORDER BY term, part")
+        terms, postings, read_s, words_s = conn.execute("SELECT * FROM cp_scratch.cp_counts").fetchone()
         conn.commit()
     finally:
         conn.execute("DETACH DATABASE cp_scratch")
-    return int(postings)
+    return int(terms), int(postings), [read_s, words_s]
 
 
 _CHILD = (
@@ -157,28 +212,28 @@ _CHILD = (
 
 
 class _Child:
-    """A process writing the rows of the words from ``first`` on to a scratch file."""
+    """A process writing the rows of part ``part`` of ``halves`` of the words to ``scratch``."""
 
-    def __init__(self, source: Path, fts: str, first: str):
-        self.scratch = Path(f"{source}.impacts")
-        _remove(self.scratch)
-        command = [sys.executable, "-S", "-c", _CHILD, json.dumps(sys.path), str(source), str(self.scratch), fts, first,
-                   str(fmt.MIN_DF)]
+    def __init__(self, source: Path, scratch: Path, fts: str, part: int, halves: int):
+        self.scratch, self.part, self.halves = scratch, part, halves
+        _remove(scratch)
+        command = [sys.executable, "-S", "-c", _CHILD, json.dumps(sys.path), str(source), str(scratch), fts,
+                   str(part), str(halves), str(fmt.MIN_DF)]
         try:
             self.proc: subprocess.Popen | None = subprocess.Popen(
                 command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
             self.error = None
-        except (OSError, ValueError) as exc:  # no interpreter to start: this process does it all
-            self.proc, self.error = None, str(exc)
+        except (OSError, ValueError) as exc:  # no interpreter to start: the build writes the words
+            self.proc, self.error = None, f"did not start ({exc})"
 
     def wait(self) -> str | None:
-        """None when the child wrote its rows, else why not."""
+        """None when the child wrote its rows, else what went wrong."""
         if self.proc is None:
             return self.error
         _, err = self.proc.communicate()
         if self.proc.returncode != 0:
             lines = (err or "").strip().splitlines()
-            return f"exit code {self.proc.returncode}" + (f": {lines[-1]}" if lines else "")
+            return f"ended with exit code {self.proc.returncode}" + (f" ({lines[-1]})" if lines else "")
         return None
 
     def discard(self) -> None:
@@ -197,27 +252,38 @@ def _remove(path: Path) -> None:
 
 
 def child_main(args: list[str]) -> None:
-    """The child's side: the rows of the kept words from ``first`` on, read from the build file,
-    into a new scratch file with the table and the count of their postings."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides; it stops us on Ctrl-C
-    source, scratch, fts, first, min_df = args
+    """A child's side: ``write_part`` with the arguments ``_Child`` gives."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the build decides; it stops us on Ctrl-C
+    source, scratch, fts, part, halves, min_df = args
+    write_part(Path(source), Path(scratch), fts, int(part), int(halves), int(min_df))
+
+
+def write_part(source: Path, scratch: Path, fts: str, part: int, halves: int, min_df: int) -> None:
+    """The rows of part ``part`` of ``halves`` of the words in at least ``min_df`` sections (the
+    first part with the header rows), read from the build file ``source``, into a new file
+    ``scratch`` with the table and the count of its words and postings."""
     conn = sqlite3.connect(source)
-    conn.execute("ATTACH DATABASE ? AS cp_out", (scratch,))
-    conn.execute("PRAGMA cp_out.synchronous = OFF")
-    conn.execute("PRAGMA cp_out.journal_mode = OFF")
-    conn.execute(fmt.DDL.replace(f"CREATE TABLE {fmt.TABLE}", f"CREATE TABLE cp_out.{fmt.TABLE}"))
-    conn.execute("CREATE TABLE cp_out.cp_counts (postings INTEGER NOT NULL)")
-    rows, totals = segments.averages(conn, f"main.{fts}")
-    rowids, lengths = _docs(conn, fts)
-    docno, factor = _factors(rowids, lengths, sum(totals) / rows)
-    conn.execute(f"CREATE VIRTUAL TABLE temp.cp_vocab USING fts5vocab(main, {fts}, instance)")
-    conn.execute(f"CREATE VIRTUAL TABLE temp.cp_words USING fts5vocab(main, {fts}, row)")
-    words = [w for (w,) in conn.execute("SELECT term FROM temp.cp_words WHERE doc >= ? AND term >= ? ORDER BY term",
-                                        (int(min_df), first))]
-    total = _fill(conn, words, docno, factor, f"cp_out.{fmt.TABLE}")
-    conn.execute("INSERT INTO cp_out.cp_counts VALUES (?)", (total,))
-    conn.commit()
-    conn.close()
+    try:
+        conn.execute("PRAGMA busy_timeout = 60000")  # a build file in rollback mode: wait out its writer
+        conn.execute("ATTACH DATABASE ? AS cp_out", (str(scratch),))
+        conn.execute("PRAGMA cp_out.journal_mode = OFF")
+        conn.execute("PRAGMA cp_out.synchronous = OFF")
+        conn.execute(fmt.DDL.replace(f"CREATE TABLE {fmt.TABLE}", f"CREATE TABLE cp_out.{fmt.TABLE}"))
+        conn.execute("CREATE TABLE cp_out.cp_counts (terms INTEGER NOT NULL, postings INTEGER NOT NULL, "
+                     "read_s REAL NOT NULL, words_s REAL NOT NULL)")
+        started = time.process_time()
+        site = _Index(conn, fts)
+        if part == 0:
+            conn.executemany(f"INSERT INTO cp_out.{fmt.TABLE} VALUES (?, ?, ?)", site.header_rows(min_df))
+        words = _half(site.words(min_df), part, halves) if site.rows else []
+        read = time.process_time()
+        postings = site.fill(words, f"cp_out.{fmt.TABLE}")
+        conn.execute("INSERT INTO cp_out.cp_counts VALUES (?, ?, ?, ?)",
+                     (len(words), postings, round(read - started, 3), round(time.process_time() - read, 3)))
+        conn.commit()
+        site.close()
+    finally:
+        conn.close()
 
 
 def _little_endian(values: list[int], code: str) -> bytes:
@@ -245,19 +311,3 @@ def _encode(term: str, postings: list[tuple[int, int]], docno: dict[int, int], f
         out.append((term, 1, fmt.pack([docnos[i] for i in mid], [freqs[i] for i in mid])))
     if df > fmt.MID:
         out.append((term, 2, fmt.pack(docnos, freqs)))
-
-
-def refresh(conn: sqlite3.Connection, new_file_cookie, source: Path | None = None,
-            fts: str = "sections_fts") -> dict[str, int] | None:
-    """The table as a fresh build of these sections has it: written (``MIN_SECTIONS`` and up)
-    or absent, whatever the build file held (a patched copy of a cache may hold one from the
-    previous build). The schema cookie is then set to a fresh file's (``new_file_cookie()``,
-    one more for the table's creation): a copy that dropped and created the table again has
-    made two schema changes where a fresh build made one, and the cookie is in the store's
-    bytes. ``source`` is the path of the file ``conn`` writes (``write``). Returns the table's
-    counts, None when it is not written."""
-    sections = conn.execute(f"SELECT count(*) FROM {fts}_docsize").fetchone()[0]
-    conn.execute(f"DROP TABLE IF EXISTS {fmt.TABLE}")
-    counts = write(conn, fts, source) if wanted(sections) else None
-    conn.execute(f"PRAGMA schema_version = {new_file_cookie() + (counts is not None)}")
-    return counts
