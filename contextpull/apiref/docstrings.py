@@ -24,19 +24,27 @@ _LABELS = {
 }
 
 
-def _indent_rest(text: str) -> str:
-    lines = text.strip().split("\n")
-    return "\n".join([lines[0], *("  " + line if line.strip() else "" for line in lines[1:])])
-
-
-def _item(name: str, annotation: str, default: str, description: str, text: Callable[[str], str]) -> str:
+def list_item(name: str, annotation: str, default: str, body: str, *, block_apart: bool = False) -> str:
+    """One item of a list that names things, in the one format an API page's docstring sections
+    and an object description's info fields (``directive_names.info_fields``) share, so both
+    read alike: ``- `name` (`type`, default `x`): body``, the body's further lines indented
+    under the item. A type already holding backticks (an info field's cross-references, read
+    from the page) is Markdown as it is. With ``block_apart`` (info fields, as Sphinx lays them
+    out) a body that opens with a block starts on a line of its own, so the block stays one;
+    docstring items do not ask for it yet: pydantic's "Raises" items open with a list, and
+    their store would change."""
     head = f"`{name}`" if name else ""
-    extra = ", ".join(x for x in (f"`{annotation}`" if annotation else "", f"default `{default}`" if default else "") if x)
+    shown = annotation if "`" in annotation else f"`{annotation}`" if annotation else ""
+    extra = ", ".join(x for x in (shown, f"default `{default}`" if default else "") if x)
     if extra:
         head = f"{head} ({extra})" if head else extra
-    body = text(description).strip() if description else ""
-    line = f"- {head}: {body}" if head and body else f"- {head or body}"
-    return _indent_rest(line)
+    body = body.strip()
+    if head and body:
+        line = f"- {head}\n{body}" if block_apart and opens_block(body) else f"- {head}: {body}"
+    else:
+        line = f"- {head or body}"
+    lines = line.split("\n")
+    return "\n".join([lines[0], *("  " + rest if rest.strip() else "" for rest in lines[1:])])
 
 
 def _labelled(label: str, body: str) -> str:
@@ -59,14 +67,14 @@ def _parameters(label: str, items: list[str], listed: set[str], types: Descripti
     (after the object's first list) the return type."""
     if types is None:
         return _list(label, items)
-    items = items + [_item(name, kind, "", "", str) for name, kind in types.undocumented(listed)]
+    items = items + [list_item(name, kind, "", "") for name, kind in types.undocumented(listed)]
     return _list(label, items) + types.return_type() if items else []
 
 
 def closing(types: DescriptionTypes) -> list[str]:
     """The end of an object's text when none of its docstrings had a Parameters list for
     ``types`` to complete: a new one, where autodoc inserts its field list."""
-    return types.closing(lambda name, kind: _item(name, kind, "", "", str))
+    return types.closing(lambda name, kind: list_item(name, kind, "", ""))
 
 
 _META = re.compile(r"^[ \t]*:meta[ \t]+([\w-]+)[ \t]*:[^\n]*\n?", re.MULTILINE)
@@ -171,8 +179,9 @@ def sections(obj, style: str, text: Callable[[str], str], unwrap_annotated: bool
                 if meta_fields:  # Sphinx
                     annotation = type_text(annotation)
                 default = getattr(element, "default", None)
-                items.append(_item(name, annotation, str(default) if default is not None and kind != "raises" else "",
-                                   getattr(element, "description", "") or "", text))
+                description = getattr(element, "description", "") or ""
+                items.append(list_item(name, annotation, str(default) if default is not None and kind != "raises" else "",
+                                       text(description) if description else ""))
             label = section.title or _LABELS[kind]
             out += _parameters(label, items, listed, types) if kind == "parameters" else _list(label, items)
     out += _doc_parameters(obj, documented, text, types)
@@ -204,7 +213,7 @@ def _doc_parameters(obj, documented: set[str], text: Callable[[str], str],
         doc = annotated_doc(param.annotation)
         if doc and param.name not in documented:
             default = str(param.default) if param.default is not None else ""
-            items.append(_item(param.name, annotation_text(param.annotation, True), default, doc, text))
+            items.append(list_item(param.name, annotation_text(param.annotation, True), default, text(doc)))
             listed.add(param.name)
     if types is None or types.listed or not items:
         return _list("Parameters", items)
