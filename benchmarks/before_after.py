@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """One row per repository, built by two checkouts with ``--dialect auto``: what a reading change
-did to it (benchmarks/README.md, "Ten more repositories, read as a new user would").
+did to it (benchmarks/README.md, "Forty-seven more repositories, read as a new user would").
 
     .venv/bin/python benchmarks/before_after.py --before CLI --after CLI \\
         --repo vuejs/pinia=/tmp/pinia:packages/docs --repo rust-lang/cargo=/tmp/cargo:doc/book/src

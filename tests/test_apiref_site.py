@@ -233,6 +233,25 @@ def test_autodoc_typehints_description_moves_the_types_into_the_parameter_list(t
     assert "ratio: float = 2.0" in text
 
 
+def test_autodoc_typehints_description_completes_each_list_of_a_merged_init(tmp_path):
+    """``autoclass_content = "both"`` shows the class's docstring and its ``__init__``'s, each
+    with its own Parameters list; autodoc's ``merge_typehints`` completes every field list, so
+    each list types what it documents and lists the annotated parameters it leaves out."""
+    files = dict(SPHINX)
+    files["lib/winch.py"] = ('"""Lines."""\n\n\nclass Winch:\n    """Pulls lines.\n\n    :param size: How big.\n    """\n\n'
+                             '    def __init__(self, size: int, power: str = "hand", crank: bool = False) -> None:\n'
+                             '        """Set it up.\n\n        :param power: What drives it.\n        """\n')
+    files["docs/conf.py"] += "autodoc_typehints = 'description'\nautoclass_content = 'both'\n"
+    files["docs/winch.rst"] = "Winch\n=====\n\n.. autoclass:: winch.Winch\n"
+    root = write_site(tmp_path / "site", files)
+    build_json(root / "docs", tmp_path / "out")
+    text = "\n".join(t for _, t in _sections(tmp_path / "out" / "store.sqlite", "winch.rst"))
+    assert ("Pulls lines.\n\n**Parameters:**\n\n- `size` (`int`): How big.\n- `power` (`str`)\n- `crank` (`bool`)\n\n"
+            "Set it up.\n\n**Parameters:**\n\n- `power` (`str`, default `'hand'`): What drives it.\n- `size` (`int`)\n"
+            "- `crank` (`bool`)") in text
+    assert "Return type" not in text
+
+
 def test_autodoc_typehints_documented_none_and_both(tmp_path):
     """``autodoc_typehints_description_target = "documented"`` types only what the docstring
     documents; ``"none"`` drops the types from attributes too; ``"both"`` keeps them in the
@@ -244,3 +263,21 @@ def test_autodoc_typehints_documented_none_and_both(tmp_path):
     assert "def haul(self, line, metres=1)\n" in text and "ratio = 2.0" in text and "Return type" not in text
     text = _typed_page(tmp_path / "both", "autodoc_typehints = 'both'\n")
     assert "def haul(self, line: str, metres: int = 1) -> bool\n" in text and "**Return type:** `bool`" in text
+
+
+def test_a_docstrings_fields_and_a_written_objects_fields_read_alike(tmp_path):
+    """A parameter documented in a docstring autodoc reads and one in a hand-written
+    ``py:function``'s field list are the same list on the page (type, description, its further
+    lines): a reader searching either finds the same words."""
+    files = dict(SPHINX)
+    files["lib/sower.py"] = ('def sow(seed: str, depth: int) -> None:\n    """Sow one seed.\n\n    :param seed: The seed,\n'
+                             '        or its name.\n    :param depth: How deep.\n    :raises ValueError: When frozen.\n    """\n')
+    files["docs/sow.rst"] = ("Sow\n===\n\nRead\n----\n\n.. autofunction:: sower.sow\n\nWritten\n-------\n\n"
+                             ".. py:function:: sow(seed, depth)\n   :no-index:\n\n   Sow one seed.\n\n"
+                             "   :param str seed: The seed,\n      or its name.\n   :param int depth: How deep.\n"
+                             "   :raises ValueError: When frozen.\n")
+    root = write_site(tmp_path / "site", files)
+    build_json(root / "docs", tmp_path / "out")
+    read, written = (t.split("Sow one seed.", 1)[1] for _, t in _sections(tmp_path / "out" / "store.sqlite", "sow.rst"))
+    assert read == written == ("\n\n**Parameters:**\n\n- `seed` (`str`): The seed,\n  or its name.\n- `depth` (`int`): How deep."
+                               "\n\n**Raises:**\n\n- `ValueError`: When frozen.")

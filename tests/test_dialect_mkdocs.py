@@ -95,9 +95,16 @@ def test_an_unclosed_block_runs_to_the_end_and_says_so():
     assert "never closed" in ctx.notes[0].detail
 
 
-def test_finish_reads_the_language_of_an_attr_list_fence():
-    doc = parse_markdown('```{ .dockerfile .annotate title="x" }\nFROM python\n```', "page")
-    assert mkdocs.finish(doc, _context()).blocks[0].lang == "dockerfile"
+def test_prepare_gives_an_attr_list_fence_its_language_and_title():
+    """superfences' ```` ```{ .dockerfile .annotate title="x" } ````: ``prepare`` writes the
+    opener as its language and the title the page shows, so the parser's block has the
+    language and no hook after the parser is needed; a header the scanner refuses (a brace in a
+    value) is left as written, as before."""
+    doc = _parsed('```{ .dockerfile .annotate title="x" }\nFROM python\n```\n\n```{ .py }\npass\n```', _context())
+    assert [(b.lang, b.raw) for b in doc.blocks] == [
+        ("dockerfile", '```dockerfile title="x"\nFROM python\n```'), ("py", "```py\npass\n```")]
+    refused = '```{.textual path="p.py" type=\'{"n": 1}\'}\n```'
+    assert [b.raw for b in _parsed(refused, _context()).blocks] == [refused]
 
 
 def test_a_fence_header_reads_as_superfences_reads_it_commas_and_all():
@@ -110,8 +117,7 @@ def test_a_fence_header_reads_as_superfences_reads_it_commas_and_all():
     ctx = _context()
     assert mkdocs.prepare(source, ctx).split("\n\n")[:3] == ["```textual\n```"] * 3
     assert [o for o in ctx.outcomes() if o[0] == "attr_list"] == [("attr_list", "converted", n) for n in (1, 4, 7)]
-    doc = parse_markdown('```{.textual path="key01.py", press="T,e,x"}\n```', "page")
-    assert mkdocs.finish(doc, _context()).blocks[0].lang == "textual"
+    assert _parsed('```{.textual path="key01.py", press="T,e,x"}\n```', _context()).blocks[0].lang == "textual"
 
 
 def _title(doc, ctx) -> str:
@@ -226,7 +232,7 @@ def test_a_heading_toc_label_names_it_in_the_heading_path():
     the label; the section keeps the heading, the heading path takes the label."""
     source = '# Guide\n\n## A very long heading about mooring { #moor data-toc-label="Mooring" }\n\nTie up.\n'
     ctx = _context()
-    doc = _finished(source, ctx)
+    doc = _parsed(source, ctx)
     heading = doc.blocks[1]
     assert (heading.text, heading.label) == ("A very long heading about mooring", "Mooring")
     assert ("heading attributes", "converted", 3) in ctx.outcomes()
@@ -238,14 +244,14 @@ def test_a_heading_toc_label_names_it_in_the_heading_path():
     '## Title {data-toc-label="x"',          # unclosed
 ])
 def test_a_heading_without_a_closing_label_list_has_no_label(line):
-    doc = _finished(line + "\n", _context())
+    doc = _parsed(line + "\n", _context())
     assert doc.blocks[0].label is None
 
 
-def _finished(source: str, ctx) -> ParsedDocument:
-    """The page through the hooks and parsed as a dialect's Markdown is, which makes the label
-    the heading's (``markdown_blocks``)."""
-    return mkdocs.finish(markdown_blocks.parse(mkdocs.prepare(source, ctx), "page", ctx), ctx)
+def _parsed(source: str, ctx) -> ParsedDocument:
+    """The page through ``prepare`` (mkdocs' only hook on its text) and parsed as a dialect's
+    Markdown is, which makes the label the heading's (``markdown_blocks``)."""
+    return markdown_blocks.parse(mkdocs.prepare(source, ctx), "page", ctx)
 
 
 def test_an_mdx_include_slice_it_cannot_read_is_named_and_a_hostile_line_reads_once():

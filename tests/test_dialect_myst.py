@@ -186,13 +186,16 @@ def test_raw_html_shows_its_text_and_autolinks_code_and_roles_stay(tmp_path):
     """pip's UX guide writes lists as ``<ol><li><strong>``, which MyST passes to the page: the
     store held the tags (21 sections -> 0). A CommonMark autolink (``<gh-user:name>``, MyST's
     ``<project:page.md>``), a code span, a role's ``<label>`` and a span running over lines
-    are not HTML and stay as written."""
+    are not HTML and stay as written, as is a line such a span starts or ends on."""
     source = ("# Survey\n\n<ol>\n  <li>\n    <strong>Introduce your survey</strong><br>\n  </li>\n</ol>\n\n"
               "By <gh-user:chrisjsewell>, see `<div>` and {ref}`beds <survey>`.\n\n"
-              "A span `that runs\nover <two> lines` ends.\n")
+              "A span `that runs\nover <two> lines` ends.\n\n"
+              "<b>Kept</b> by `code`, then a span `that runs\non.`\n")
     ctx = FakeContext(tmp_path, "page.md", config=CONFIG, config_file="conf.py")
     out = sphinx.prepare(source, ctx)
     assert "<ol>" not in out and "<strong>" not in out and "Introduce your survey" in out
     assert "By <gh-user:chrisjsewell>, see `<div>` and beds." in out
     assert "over <two> lines` ends." in out
+    # HTML before a closed span is kept too when a later backtick opens one: the whole line is.
+    assert "<b>Kept</b> by `code`, then a span `that runs" in out
     assert ("myst html", "converted", 3) in [(c, o, line) for c, o, line, _ in ctx.notes]

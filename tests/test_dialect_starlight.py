@@ -539,7 +539,7 @@ def test_a_template_printing_more_than_text_is_not_read(template, shown):
     from contextpull.dialects.starlight import astro_components
 
     source = "---\nconst { v, w = 'x' } = Astro.props;\n---\n" + template
-    assert astro_components.printed(source, {"v": "1"}, None) == shown
+    assert astro_components.printed(astro_components.template(source), {"v": "1"}, None) == shown
 
 
 def test_steps_are_numbered_as_the_page_draws_them(tmp_path):

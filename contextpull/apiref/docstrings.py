@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from ..parsing.block_start import opens_block
 from .signature import annotated_doc, annotation_text
+from .typehints import DescriptionTypes
 
 _LABELS = {
     "parameters": "Parameters", "other_parameters": "Other parameters", "attributes": "Attributes",
@@ -23,19 +24,27 @@ _LABELS = {
 }
 
 
-def _indent_rest(text: str) -> str:
-    lines = text.strip().split("\n")
-    return "\n".join([lines[0], *("  " + line if line.strip() else "" for line in lines[1:])])
-
-
-def _item(name: str, annotation: str, default: str, description: str, text: Callable[[str], str]) -> str:
+def list_item(name: str, annotation: str, default: str, body: str, *, block_apart: bool = False) -> str:
+    """One item of a list that names things, in the one format an API page's docstring sections
+    and an object description's info fields (``directive_names.info_fields``) share, so both
+    read alike: ``- `name` (`type`, default `x`): body``, the body's further lines indented
+    under the item. A type already holding backticks (an info field's cross-references, read
+    from the page) is Markdown as it is. With ``block_apart`` (info fields, as Sphinx lays them
+    out) a body that opens with a block starts on a line of its own, so the block stays one;
+    docstring items do not ask for it yet: pydantic's "Raises" items open with a list, and
+    their store would change."""
     head = f"`{name}`" if name else ""
-    extra = ", ".join(x for x in (f"`{annotation}`" if annotation else "", f"default `{default}`" if default else "") if x)
+    shown = annotation if "`" in annotation else f"`{annotation}`" if annotation else ""
+    extra = ", ".join(x for x in (shown, f"default `{default}`" if default else "") if x)
     if extra:
         head = f"{head} ({extra})" if head else extra
-    body = text(description).strip() if description else ""
-    line = f"- {head}: {body}" if head and body else f"- {head or body}"
-    return _indent_rest(line)
+    body = body.strip()
+    if head and body:
+        line = f"- {head}\n{body}" if block_apart and opens_block(body) else f"- {head}: {body}"
+    else:
+        line = f"- {head or body}"
+    lines = line.split("\n")
+    return "\n".join([lines[0], *("  " + rest if rest.strip() else "" for rest in lines[1:])])
 
 
 def _labelled(label: str, body: str) -> str:
@@ -50,6 +59,22 @@ def _labelled(label: str, body: str) -> str:
 
 def _list(label: str, items: list[str]) -> list[str]:
     return [f"**{label}:**", "", *items, ""] if items else []
+
+
+def _parameters(label: str, items: list[str], listed: set[str], types: DescriptionTypes | None) -> list[str]:
+    """A Parameters list naming ``listed``, completed by ``types`` where autodoc's
+    ``merge_typehints`` completes its field list: the annotated parameters it leaves out, then
+    (after the object's first list) the return type."""
+    if types is None:
+        return _list(label, items)
+    items = items + [list_item(name, kind, "", "") for name, kind in types.undocumented(listed)]
+    return _list(label, items) + types.return_type() if items else []
+
+
+def closing(types: DescriptionTypes) -> list[str]:
+    """The end of an object's text when none of its docstrings had a Parameters list for
+    ``types`` to complete: a new one, where autodoc inserts its field list."""
+    return types.closing(lambda name, kind: list_item(name, kind, "", ""))
 
 
 _META = re.compile(r"^[ \t]*:meta[ \t]+([\w-]+)[ \t]*:[^\n]*\n?", re.MULTILINE)
@@ -91,10 +116,13 @@ def meta_visibility(obj) -> str | None:
 
 
 def sections(obj, style: str, text: Callable[[str], str], unwrap_annotated: bool = True,
-             options: tuple = (), meta_fields: bool = False) -> list[str]:
+             options: tuple = (), meta_fields: bool = False,
+             description_types: DescriptionTypes | None = None) -> list[str]:
     """The Markdown lines of ``obj``'s docstring (and of its ``Doc()`` parameters); ``options``
     are the site's Google and NumPy parsing switches (``options.DOCSTRING_SWITCHES``). With
-    ``meta_fields`` (Sphinx), ``:meta ...:`` fields are not shown: autodoc reads and drops them."""
+    ``meta_fields`` (Sphinx), ``:meta ...:`` fields are not shown: autodoc reads and drops them.
+    With ``description_types`` (autodoc's ``autodoc_typehints = "description"``), each
+    Parameters list gets the signature's types as it is built (``typehints``)."""
     out: list[str] = []
     documented: set[str] = set()
     parsed = []
@@ -118,6 +146,9 @@ def sections(obj, style: str, text: Callable[[str], str], unwrap_annotated: bool
         if parsed is None:
             out += [text(docstring.value), ""]
             parsed = []
+    types = description_types
+    if types is not None and any(section.kind.value == "returns" for section in parsed):
+        types.documents_return = True  # known before the Parameters list its return type follows
     for section in parsed:
         kind = section.kind.value
         if kind == "text":
@@ -136,18 +167,24 @@ def sections(obj, style: str, text: Callable[[str], str], unwrap_annotated: bool
                               text(getattr(value, "description", "") or "")), ""]
         elif kind in _LABELS:
             items = []
+            listed: set[str] = set()
             for element in section.value:
                 name = getattr(element, "name", "") or ""
+                annotation = annotation_text(getattr(element, "annotation", None), True)
                 if kind == "parameters":
                     documented.add(name)
-                annotation = annotation_text(getattr(element, "annotation", None), True)
+                    listed.add(_unstarred(name))
+                    if types is not None:
+                        annotation = types.type_of(_unstarred(name), annotation)
                 if meta_fields:  # Sphinx
                     annotation = type_text(annotation)
                 default = getattr(element, "default", None)
-                items.append(_item(name, annotation, str(default) if default is not None and kind != "raises" else "",
-                                   getattr(element, "description", "") or "", text))
-            out += _list(section.title or _LABELS[kind], items)
-    out += _doc_parameters(obj, documented, text)
+                description = getattr(element, "description", "") or ""
+                items.append(list_item(name, annotation, str(default) if default is not None and kind != "raises" else "",
+                                       text(description) if description else ""))
+            label = section.title or _LABELS[kind]
+            out += _parameters(label, items, listed, types) if kind == "parameters" else _list(label, items)
+    out += _doc_parameters(obj, documented, text, types)
     if docstring is None and obj.is_attribute:
         # griffe-typingdoc gives an attribute without a docstring its ``Doc()`` text, as FastAPI
         # documents ``FastAPI.openapi_version``.
@@ -157,17 +194,30 @@ def sections(obj, style: str, text: Callable[[str], str], unwrap_annotated: bool
     return out
 
 
-def _doc_parameters(obj, documented: set[str], text: Callable[[str], str]) -> list[str]:
+def _unstarred(name: str) -> str:
+    """A listed parameter's name as its signature spells it: ``*args`` documents ``args``."""
+    return name[2:] if name.startswith("**") else name[1:] if name.startswith("*") else name
+
+
+def _doc_parameters(obj, documented: set[str], text: Callable[[str], str],
+                    types: DescriptionTypes | None) -> list[str]:
+    """The ``Doc()`` parameters the docstring does not list. autodoc shows no such list, so
+    ``types`` completes it only where the object has no list of its own yet (where autodoc's
+    new field list would stand)."""
     parameters = getattr(obj, "parameters", None)
     if not obj.is_function or parameters is None:
         return []
     items = []
+    listed: set[str] = set()
     for param in parameters:
         doc = annotated_doc(param.annotation)
         if doc and param.name not in documented:
             default = str(param.default) if param.default is not None else ""
-            items.append(_item(param.name, annotation_text(param.annotation, True), default, doc, text))
-    return _list("Parameters", items)
+            items.append(list_item(param.name, annotation_text(param.annotation, True), default, text(doc)))
+            listed.add(param.name)
+    if types is None or types.listed or not items:
+        return _list("Parameters", items)
+    return _parameters("Parameters", items, listed, types)
 
 
 def _examples(value, text: Callable[[str], str]) -> list[str]:

@@ -16,12 +16,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .docstrings import meta_visibility, sections, summary
+from .docstrings import closing, meta_visibility, sections, summary
 from .inheritance import bases_line, gap_note, gaps, missing_note
 from .limits import LimitReached
 from .options import Options, nested
 from .signature import attribute_signature, class_signature, function_signature, written_signature
-from .typehints import describe
+from .typehints import DescriptionTypes
 from .sources import PageSession, Unresolved
 
 
@@ -105,17 +105,20 @@ class Renderer:
             self.out += [bases, ""]
         below = level + 1 if heading else level
         shows_own = not obj.is_class or "class" in options.class_docstrings
+        typed = obj if obj.is_function else init
+        types = None
+        if options.description_types and typed is not None:
+            raw = " ".join(o.docstring.value for o in (obj, init) if o is not None and o.docstring is not None)
+            types = DescriptionTypes(typed, options.description_types, is_class=obj.is_class, raw=raw)
         doc = sections(obj, options.docstring_style, self.text, options.unwrap_annotated, options.docstring_options,
-                       options.meta_fields) if shows_own else []
+                       options.meta_fields, description_types=types) if shows_own else []
         if init is not None and "init" in options.class_docstrings:
             # An ``__init__`` without a docstring still shows its ``Doc()`` parameters: that is
             # how FastAPI documents every argument of ``FastAPI`` and ``HTTPException``.
             doc += sections(init, options.docstring_style, self.text, options.unwrap_annotated, options.docstring_options,
-                            options.meta_fields)
-        typed = obj if obj.is_function else init
-        if options.description_types and typed is not None:
-            raw = " ".join(o.docstring.value for o in (obj, init) if o is not None and o.docstring is not None)
-            doc = describe(doc, typed, options.description_types, is_class=obj.is_class, raw=raw)
+                            options.meta_fields, description_types=types)
+        if types is not None:
+            doc += closing(types)
         self.out += shift_headings("\n".join(doc).split("\n"), below - 1)
         if options.members is False or not (obj.is_class or obj.is_module):
             return

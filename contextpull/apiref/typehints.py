@@ -2,7 +2,7 @@
 "description"`` (or ``"both"``) shows them (issue 37).
 
 autodoc then drops the annotations from the signature (``signature.py``) and its
-``merge_typehints`` adds them to the object's field list, as ``autodoc_typehints_description_target``
+``merge_typehints`` adds them to the object's field lists, as ``autodoc_typehints_description_target``
 says: ``"all"`` (the default) gives every annotated parameter its type, listing the ones the
 docstring does not document with no description, and adds a "Return type" unless the docstring
 gives one (a class has none: its signature is its ``__init__``'s); ``"documented_params"`` types
@@ -10,45 +10,62 @@ the documented parameters and adds the return type unless it is ``None``; ``"doc
 types what the docstring documents. Flask's pages read so: ``test_client(use_cookies=True,
 **kwargs)``, then "Parameters: use_cookies (bool), kwargs (t.Any)" and "Return type: FlaskClient".
 
-The docstring's own parameters already carry the signature's types (griffe fills them in), so
-what is added here is the undocumented parameters and the return type, into the Markdown
-``docstrings.sections`` wrote: its ``**Parameters:**`` list, or a new one at the end.
+``merge_typehints`` completes each field list on its own, so a class whose ``__init__``
+docstring is shown with its own (``autoclass_content = "both"``) has two lists, each naming every
+annotated parameter. ``docstrings.sections`` therefore completes each Parameters list where it
+builds it, from a ``DescriptionTypes``; only a docstring with no list at all gets a new one, at
+the end of the object's text, where autodoc inserts its field list.
 """
 
 from __future__ import annotations
 
-import re
-
 from .signature import annotation_text
 
-PARAMETERS = "**Parameters:**"
-_NAME = re.compile(r"- `\*{0,2}([^`]+)`")
 
+class DescriptionTypes:
+    """The types one object's signature adds to its docstrings' Parameters lists, and whether a
+    list has taken them yet (a class's docstring and its ``__init__``'s are two ``sections``
+    calls, and the return type and a missing list are the object's once)."""
 
-def describe(doc: list[str], function, target: str, *, is_class: bool, raw: str = "") -> list[str]:
-    """``doc`` (the object's docstring as Markdown lines) with ``function``'s types added as
-    autodoc's ``target`` adds them; ``raw`` is the docstring as written (a ``:rtype:`` field
-    there is the docstring's own return type)."""
-    if function is None or not target:
-        return doc
-    annotated = {p.name: annotation_text(p.annotation, True) for p in function.parameters if p.annotation is not None}
-    returns = "" if is_class else annotation_text(function.returns, True)
-    if not annotated and not returns:
-        return doc
-    doc = list(doc)
-    start = doc.index(PARAMETERS) if PARAMETERS in doc else None
-    end = doc.index("", start + 2) if start is not None and "" in doc[start + 2:] else len(doc)
-    documented = {m.group(1) for line in doc[start + 2:end] if (m := _NAME.match(line))} if start is not None else set()
-    added = [f"- `{name}` (`{kind}`)" for name, kind in annotated.items() if name not in documented] \
-        if target == "all" else []
-    if added and start is not None:
-        doc[end:end] = added
-        end += len(added)
-    elif added:
-        doc += [PARAMETERS, "", *added, ""]
-        end = len(doc) - 1
-    documents_return = "**Returns:**" in doc or ":rtype:" in raw
-    if returns and not documents_return and (target == "all" or (target == "documented_params" and returns != "None")):
-        at = end + 1 if start is not None or added else len(doc)
-        doc[at:at] = [f"**Return type:** `{returns}`", ""]
-    return doc
+    def __init__(self, function, target: str, *, is_class: bool, raw: str = "") -> None:
+        self.target = target
+        self.types = {p.name: annotation_text(p.annotation, True) for p in function.parameters
+                      if p.annotation is not None}
+        self.returns = "" if is_class else annotation_text(function.returns, True)
+        # A ``:rtype:`` field written in the docstring (``raw``) is its own return type.
+        self.documents_return = ":rtype:" in raw
+        self.listed = False
+
+    def type_of(self, name: str, annotation: str) -> str:
+        """A listed parameter's type: the docstring's, else the signature's (autodoc adds a
+        ``:type:`` field to a documented parameter without one, for every target)."""
+        return annotation or self.types.get(name, "")
+
+    def undocumented(self, listed: set[str]) -> list[tuple[str, str]]:
+        """(name, type) of the annotated parameters a list that names ``listed`` leaves out,
+        which ``"all"`` adds to it with no description."""
+        if self.target != "all":
+            return []
+        return [(name, kind) for name, kind in self.types.items() if name not in listed]
+
+    def return_type(self) -> list[str]:
+        """The "Return type" line after the object's first Parameters list, and marks that
+        list as taken. Once: only a function has a return type, and its one docstring one list
+        (a ``Doc()`` list beside it is ours, not a field list autodoc would complete)."""
+        if self.listed:
+            return []
+        self.listed = True
+        returns = self.returns
+        if not returns or self.documents_return:
+            return []
+        if self.target == "all" or (self.target == "documented_params" and returns != "None"):
+            return [f"**Return type:** `{returns}`", ""]
+        return []
+
+    def closing(self, item) -> list[str]:
+        """What an object none of whose docstrings has a Parameters list ends with: a list of
+        its annotated parameters (``"all"``; ``item`` writes one), then its return type."""
+        if self.listed:
+            return []
+        added = [item(name, kind) for name, kind in self.undocumented(set())]
+        return (["**Parameters:**", "", *added, ""] if added else []) + self.return_type()

@@ -13,7 +13,7 @@ this module's thread for the word index (one ``INSERT .. SELECT``, no text throu
 ``index_process.py``'s child process for the trigram table, whose rows Python computes.
 
 If a worker fails, the same statements run in the caller's thread, so every path writes the
-same rows. Figures in benchmarks/README.md, "Speed at scale".
+same rows. Figures in benchmarks/README.md, "Ingest and build".
 """
 
 from __future__ import annotations

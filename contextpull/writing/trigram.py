@@ -22,7 +22,7 @@ whole section texts was most of a build's CPU (8 s of trigram work against 1.1 s
 index on the uv docs x62). Documents repeat their words, and neighbouring documents each other's: the distinct
 words of 128 KiB runs are 3% of the text on the synthetic corpus and 33% on the uv docs x62,
 and the table's FTS5 work fell from 7.4 to 0.2 s and from 8-10 to 2.2 s there
-(benchmarks/README.md, "Speed at scale"). Splitting at ASCII whitespace and NUL on UTF-8 bytes
+(benchmarks/README.md, "Tried, and did not pay"). Splitting at ASCII whitespace and NUL on UTF-8 bytes
 never cuts a character, and a pattern's pieces between them always lie inside one word of a
 matching text, so their trigrams are all in that run's row.
 

@@ -86,7 +86,7 @@ def connect(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(str(path), check_same_thread=False)
     conn.execute("PRAGMA foreign_keys = ON")
     # 16 MiB: as fast as 64 MiB for FTS5 inserts and merges (measured), and a 64 MiB cache of
-    # 16 KiB pages took ~270 MB of resident memory (benchmarks/README.md, "Speed at scale").
+    # 16 KiB pages took ~270 MB of resident memory (benchmarks/README.md, "Ingest and build").
     conn.execute("PRAGMA cache_size = -16384")
     return conn
 

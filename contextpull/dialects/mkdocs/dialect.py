@@ -14,15 +14,15 @@ Layers, in the generator's order (shared/style/dialects.md, proposal 3):
    is a wrapper like any other), stylesheets, scripts and drawings (nothing of them).
 
 ``nav_title`` is the title ``nav`` gives a page (``config``; the rule that asks it is
-``page_title``); ``finish`` reads the language of fences written in attr_list form
-(```` ```{ .python } ````).
+``page_title``). A fence written in attr_list form (```` ```{ .python } ````) is rewritten by
+``prepare`` to its language and title, so the parser reads it as any fence and the parsed
+page needs no ``finish`` hook.
 """
 
 from __future__ import annotations
 
 import re
 
-from ...parsing.blocks import Code, ParsedDocument
 from ..api import Context
 from ..site_reader import SiteReader
 from . import pages
@@ -73,8 +73,8 @@ def _without_attr_lists(part: str) -> str:
 
 def _inline(text: str, origin: int, ctx: Context, keys: Keys | None = None) -> str:
     """One prose line with the inline markup a page never shows removed, each kind noted. A
-    heading's ``data-toc-label`` list is kept at its end, for ``finish`` to make the label the
-    heading's (``heading_label``)."""
+    heading's ``data-toc-label`` list is kept at its end, for ``markdown_blocks`` to make the
+    label the heading's (``heading_label``)."""
     if text.startswith("#") and text.rstrip().endswith("}"):
         bare, written, label = heading_label.split(text)
         if label is not None:
@@ -171,17 +171,6 @@ def prepare(text: str, ctx: Context) -> str:
     return outside_code("\n".join(_inline_pass(lines, ctx, keys)), strip_html_comments)
 
 
-def finish(doc: ParsedDocument, ctx: Context) -> ParsedDocument:
-    """Fences written as ```` ```{ .python title="x" } ```` take their language from the class
-    (a heading's ``data-toc-label``, kept by ``_inline``, is made its label by ``markdown_blocks``)."""
-    for block in doc.blocks:
-        if isinstance(block, Code) and block.lang.startswith("{"):
-            first = block.raw.split("\n", 1)[0]
-            found = attributes.read(first, first.find("{"), words=True, attr_list=True)
-            block.lang = found.classes[0] if found is not None and found.classes else ""
-    return doc
-
-
 def nav_title(ctx: Context) -> str | None:
     """The title ``nav`` gives the page (mkdocs' page title), for a page that shows no H1 and
     names none in front matter (``page_title``)."""
@@ -196,6 +185,5 @@ class Reader(SiteReader):
     ``registry.DIALECTS``)."""
 
     prepare = staticmethod(prepare)
-    finish = staticmethod(finish)
     nav_title = staticmethod(nav_title)
     page_rule = staticmethod(pages.skip)

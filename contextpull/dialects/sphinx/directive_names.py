@@ -24,8 +24,7 @@ import re
 import unicodedata
 from collections.abc import Collection
 
-from ...apiref.docstrings import type_text
-from ...parsing.block_start import opens_block
+from ...apiref.docstrings import list_item, type_text
 
 
 # Navigation, index entries, metadata, diagrams and set-up code: nothing of them is on the page.
@@ -157,9 +156,7 @@ def info_fields(fields: list[tuple[str, str]]) -> list[str]:
         for arg, body in items:
             typ = type_text(types.get(label, {}).get(arg, "")) if kind == "typed" else ""
             arg = type_text(arg) if kind == "grouped" else arg
-            head = f"`{arg}`" + (f" ({typ if '`' in typ else f'`{typ}`'})" if typ else "")
-            text = (f"{head}\n{body}" if opens_block(body) else f"{head}: {body}") if body else head
-            lines.append("\n".join(["- " + text.split("\n")[0]] + [f"  {l}".rstrip() for l in text.split("\n")[1:]]))
+            lines.append(list_item(arg, typ, "", body, block_apart=True))
         out += [f"**{label}:**", "\n".join(lines)]
     return out
 

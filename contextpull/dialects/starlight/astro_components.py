@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import html
 import re
+from typing import NamedTuple
 
 from ..mdx import jsx, site_components
 from ..syntax.markup import html_to_text
@@ -92,10 +93,13 @@ def read(node, source, env) -> str | None:
         attrs = site_components.literal_attrs(node.attrs, env)
         if not any(isinstance(v, str) for v in attrs.values()):
             return None
-        drawn = _drawn(source, "code")
+        component = source()
+        drawn = _drawn(component, "code", env)
         shown = [(label, attrs[prop], lang) for label, prop, lang in drawn if isinstance(attrs.get(prop), str)]
         if not drawn:
-            text = printed(source(), attrs, env.ctx)
+            reading = None if component is None else \
+                env.ctx.reader.once((__name__, "template", component), lambda: template(component))
+            text = printed(reading, attrs, env.ctx)
             if text is None:
                 return None
             env.note("jsx component", "converted", node.pos)
@@ -104,7 +108,7 @@ def read(node, source, env) -> str | None:
         return site_components.code_tabs(shown, env)
     if not all(isinstance(c, jsx.Element) and isinstance(c.attrs.get("slot"), str) for c in kids):
         return None
-    drawn = _drawn(source, "slot")
+    drawn = _drawn(source(), "slot", env)
     labels = {name: label for label, name, _ in reversed(drawn)}  # a slot drawn twice: its first tab
     if not drawn or any(c.attrs["slot"] not in labels for c in kids):
         return None  # a slot drawn outside a tab (a preview beside the code): the MDX rules' reading
@@ -117,37 +121,65 @@ def read(node, source, env) -> str | None:
         for c in kids))
 
 
-def _drawn(source, kind: str) -> list[tuple[str, str, str]]:
-    text = source()
-    return [(label, name, lang) for label, k, name, lang in (tabs(text) if text is not None else ()) if k == kind]
+def _drawn(text: str | None, kind: str, env) -> list[tuple[str, str, str]]:
+    """The tabs of ``kind`` the component's template draws, worked out once a build for each
+    component (its source, read through every page's door, is the key: each page still records
+    the file as its dependency), however many elements and pages use it."""
+    if text is None:
+        return []
+    found = env.ctx.reader.once((__name__, "tabs", text), lambda: tabs(text))
+    return [(label, name, lang) for label, k, name, lang in found if k == kind]
 
 
-def printed(source: str | None, attrs: dict, ctx) -> str | None:
-    """The text an empty element of the component ``source`` prints with ``attrs`` (module
-    docstring), or None when its template prints anything the build cannot read as text."""
-    if source is None:
-        return None
-    script, template = _split(source)
+class Template(NamedTuple):
+    """What an empty element's text is made of, read from its component once a build: the
+    props with their defaults, and the template split at its expressions (``printed`` fills
+    them per element, since the element's props and the page's language differ)."""
+
+    props: dict[str, str | None]
+    texts: tuple[str, ...]  # the template between its expressions
+    expressions: tuple[str, ...]  # each expression's source, in the template's order
+    text_only: bool  # no brace, component, script or style outside the expressions
+
+
+def template(source: str) -> Template | None:
+    """The component ``source``'s ``Template``, or None when its props are more than names and
+    string defaults, or its template is too long to be read as text."""
+    script, body = _split(source)
     props = _props(script)
-    if props is None or len(template) > MAX_TEMPLATE:
+    if props is None or len(body) > MAX_TEMPLATE:
         return None
-    ends = jsx.brace_ends(template) if "{" in template else {}
-    texts: list[str] = []  # the template between its expressions
-    values: list[str] = []
+    ends = jsx.brace_ends(body) if "{" in body else {}
+    texts: list[str] = []
+    expressions: list[str] = []
     i = 0
     for start in sorted(ends):
         if start < i:
             continue  # inside an expression already read
-        texts.append(template[i:start])
-        value = _expression(template[start + 1 : ends[start] - 1].strip(), attrs, props, ctx)
+        texts.append(body[i:start])
+        expressions.append(body[start + 1 : ends[start] - 1].strip())
+        i = ends[start]
+    texts.append(body[i:])
+    text_only = not any("{" in t or "}" in t or _NOT_TEXT.search(t) is not None for t in texts)
+    return Template(props, tuple(texts), tuple(expressions), text_only)
+
+
+def printed(reading: Template | None, attrs: dict, ctx) -> str | None:
+    """The text an empty element prints with ``attrs`` from its component's ``template``
+    (module docstring), or None when the template prints anything the build cannot read as
+    text. Every expression is read before the text around them is judged, so the page's UI
+    strings are its dependency whenever the template asks for one."""
+    if reading is None:
+        return None
+    values: list[str] = []
+    for source in reading.expressions:
+        value = _expression(source, attrs, reading.props, ctx)
         if value is None:
             return None
         values.append(html.escape(value, quote=False))
-        i = ends[start]
-    texts.append(template[i:])
-    if any("{" in t or "}" in t or _NOT_TEXT.search(t) is not None for t in texts):
+    if not reading.text_only:
         return None  # a brace that never closes, a component, a script or a style
-    markup = "".join(t + v for t, v in zip(texts, [*values, ""]))
+    markup = "".join(t + v for t, v in zip(reading.texts, [*values, ""]))
     return " ".join(html_to_text(markup).split()) or None
 
 

@@ -105,15 +105,14 @@ class Converter(MystDirectives):
         return out
 
     def inline(self, line: str, number: int) -> str:
-        if ("<" in line or "&" in line) and not _open_span(line):
+        if "<" in line or "&" in line:
             # MyST passes raw HTML through to the page, which shows the text between the tags
             # (pip's UX guide writes its lists as <ol><li><strong>): tags go, entities become
             # characters, code spans stay as written, as ``{raw} html`` and ``.. raw:: html`` read.
             # First, on the line as written: a role's text is a code span here, so its ``<label>``
-            # stays, and what a role shows is never read as HTML. A line a code span or role
-            # runs into or out of is left as written: its part inside the span cannot be told.
-            bare = outside_inline_code(line, _html_as_text)
-            if bare != line:
+            # stays, and what a role shows is never read as HTML.
+            bare = _html_outside_code(line)
+            if bare is not None and bare != line:
                 if bare.count("<") < line.count("<"):
                     self.note("myst html", "converted", number)
                 line = bare if bare.strip() else ""
@@ -198,12 +197,19 @@ def _html_as_text(part: str) -> str:
     return "".join(pieces)
 
 
-def _open_span(line: str) -> bool:
-    """Whether a backtick of ``line`` is outside every code span the line closes: a span that
-    runs over lines starts or ends here."""
-    stray: list[bool] = []
-    outside_inline_code(line, lambda part: stray.append("`" in part) or part)
-    return any(stray)
+def _html_outside_code(line: str) -> str | None:
+    """``line``'s raw HTML read as text between its code spans, found in the one pass over the
+    line; None when a backtick is outside every span (a span runs over lines and starts or ends
+    here): the line's part inside it cannot be told, so the line is left as written."""
+    stray = False
+
+    def as_text(part: str) -> str:
+        nonlocal stray
+        stray = stray or "`" in part
+        return part if stray else _html_as_text(part)
+
+    bare = outside_inline_code(line, as_text)
+    return None if stray else bare
 
 
 def _block_attributes(line: str) -> bool:
