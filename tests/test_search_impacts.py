@@ -85,17 +85,13 @@ def test_fast_path_equals_plain_fts5(sections, batch):
 
 @settings(max_examples=100, deadline=None)
 @given(corpora(), st.lists(queries, min_size=1, max_size=4))
-def test_unpatched_lists_always_prove_on_small_corpora(sections, batch):
-    """With the real list sizes every word of a small corpus is read whole, so every pass is
-    proven and answered by the table alone (an AND of words in more sections than AND_MAX_DF
-    and AND_MAX_SHARE allow is left to FTS5; these corpora have fewer)."""
+def test_a_pass_of_words_the_table_leaves_out_is_left_to_fts5(sections, batch):
+    """With the real ``min_df`` every word of a small corpus is rare: the table holds none of
+    them, and a pass of such words is FTS5's (its few postings are as fast to rank there)."""
     conn = make_store(sections)
     table = impacts.Impacts.load(conn)
     for tokens, limit, conjunctive in batch:
-        if table is None:
-            assert plain(conn, tokens, limit, conjunctive) == []
-            continue
-        assert [tuple(r) for r in table.top(conn, tokens, limit, conjunctive)] == plain(conn, tokens, limit, conjunctive)
+        assert table is None or table.top(conn, tokens, limit, conjunctive) is None
 
 
 def test_deep_lists_prove_past_the_head():

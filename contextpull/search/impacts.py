@@ -99,8 +99,8 @@ def _fold(values) -> float:
 class _Word:
     """One word's postings as loaded so far; kept between searches (``Impacts.cache``)."""
 
-    def __init__(self, impacts: "Impacts", word: str, df: int, postings: tuple[array, array]):
-        self.impacts, self.word, self.df = impacts, word, df
+    def __init__(self, impacts: "Impacts", word: str, df: int, postings: tuple[array, array], in_table: bool = True):
+        self.impacts, self.word, self.df, self.in_table = impacts, word, df, in_table
         self.idf = fmt.idf(impacts.rows, df)
         self.docnos, self.freqs = postings
         self.contribs: list[float] = []
@@ -226,6 +226,13 @@ class Impacts:
         self.cache[word] = found
         return found
 
+    def _any_in_table(self, conn, words: list[str]) -> bool:
+        """Whether the table holds any of ``words`` (one look-up for them all)."""
+        if any(self.cache.get(w) is not None and self.cache[w].in_table for w in words):
+            return True
+        marks = ",".join("?" * len(words))
+        return conn.execute(f"SELECT 1 FROM {fmt.TABLE} WHERE part = 0 AND term IN ({marks}) LIMIT 1", words).fetchone() is not None
+
     def _rare(self, conn, word: str) -> _Word | None:
         """A word the table leaves out (in fewer than ``min_df`` sections), read from FTS5's
         vocabulary: its few postings, put in impact order here as the writer would."""
@@ -249,7 +256,8 @@ class Impacts:
         freqs = [f for _, f in postings]
         factors, scale = self.factors, fmt.K1 + 1.0
         order = sorted(range(len(docnos)), key=lambda i: -((freqs[i] * scale) / (freqs[i] + factors[docnos[i]])))
-        return _Word(self, word, len(order), (array("I", [docnos[i] for i in order]), array("I", [freqs[i] for i in order])))
+        return _Word(self, word, len(order), (array("I", [docnos[i] for i in order]), array("I", [freqs[i] for i in order])),
+                     in_table=False)
 
     def _trim(self) -> None:
         """Keep the cache under CACHE_BYTES (the words of the last searches stay)."""
@@ -275,8 +283,11 @@ class Impacts:
             return None
 
     def _proven(self, conn, tokens, limit, conjunctive):
+        unique = list(dict.fromkeys(tokens))
+        if not self._any_in_table(conn, unique):
+            return None  # only rare words: FTS5 reads their few postings as fast, with no proof to make
         words: dict[str, _Word] = {}
-        for token in dict.fromkeys(tokens):
+        for token in unique:
             word = self._word(conn, token)
             if word is None:
                 if conjunctive:
