@@ -281,3 +281,14 @@ def test_a_docstrings_fields_and_a_written_objects_fields_read_alike(tmp_path):
     read, written = (t.split("Sow one seed.", 1)[1] for _, t in _sections(tmp_path / "out" / "store.sqlite", "sow.rst"))
     assert read == written == ("\n\n**Parameters:**\n\n- `seed` (`str`): The seed,\n  or its name.\n- `depth` (`int`): How deep."
                                "\n\n**Raises:**\n\n- `ValueError`: When frozen.")
+
+
+def test_an_item_whose_description_opens_with_a_list_keeps_the_list_under_it():
+    """pydantic's "Raises" items describe each case as a list: after the item's colon the first
+    case read as text (``- `PydanticUserError`: - If ...``), a list of its own below it."""
+    from contextpull.apiref.docstrings import list_item
+
+    assert list_item("PydanticUserError", "", "", "- If the type is wrong.\n- If it is unknown.") == (
+        "- `PydanticUserError`\n  - If the type is wrong.\n  - If it is unknown.")
+    assert list_item("ValueError", "", "", "When frozen.\n- not a list: the text came first") == (
+        "- `ValueError`: When frozen.\n  - not a list: the text came first")

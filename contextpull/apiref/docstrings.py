@@ -24,15 +24,14 @@ _LABELS = {
 }
 
 
-def list_item(name: str, annotation: str, default: str, body: str, *, block_apart: bool = False) -> str:
+def list_item(name: str, annotation: str, default: str, body: str) -> str:
     """One item of a list that names things, in the one format an API page's docstring sections
     and an object description's info fields (``directive_names.info_fields``) share, so both
     read alike: ``- `name` (`type`, default `x`): body``, the body's further lines indented
     under the item. A type already holding backticks (an info field's cross-references, read
-    from the page) is Markdown as it is. With ``block_apart`` (info fields, as Sphinx lays them
-    out) a body that opens with a block starts on a line of its own, so the block stays one;
-    docstring items do not ask for it yet: pydantic's "Raises" items open with a list, and
-    their store would change."""
+    from the page) is Markdown as it is. A body that opens with a block (pydantic's "Raises"
+    items open with a list) starts on a line of its own, so the block stays one under the item,
+    as both generators lay it out; after a colon on the item's line its first line read as text."""
     head = f"`{name}`" if name else ""
     shown = annotation if "`" in annotation else f"`{annotation}`" if annotation else ""
     extra = ", ".join(x for x in (shown, f"default `{default}`" if default else "") if x)
@@ -40,7 +39,7 @@ def list_item(name: str, annotation: str, default: str, body: str, *, block_apar
         head = f"{head} ({extra})" if head else extra
     body = body.strip()
     if head and body:
-        line = f"- {head}\n{body}" if block_apart and opens_block(body) else f"- {head}: {body}"
+        line = f"- {head}\n{body}" if opens_block(body) else f"- {head}: {body}"
     else:
         line = f"- {head or body}"
     lines = line.split("\n")

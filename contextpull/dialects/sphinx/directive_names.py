@@ -156,7 +156,7 @@ def info_fields(fields: list[tuple[str, str]]) -> list[str]:
         for arg, body in items:
             typ = type_text(types.get(label, {}).get(arg, "")) if kind == "typed" else ""
             arg = type_text(arg) if kind == "grouped" else arg
-            lines.append(list_item(arg, typ, "", body, block_apart=True))
+            lines.append(list_item(arg, typ, "", body))
         out += [f"**{label}:**", "\n".join(lines)]
     return out
 
