@@ -64,6 +64,7 @@ MAX_LOOKUPS = 100000
 # Pruning sums contributions in any order; this absolute slack (relative to the largest possible
 # score) covers that rounding many times over. Only the final proof compares exact folds.
 SLACK = 1e-9
+_SCALE = fmt.K1 + 1.0  # as impact_format.contribution computes it
 # FTS5's vocabulary, for the words the table leaves out (``Impacts._rare``): a temporary table of
 # the reader's own connection, which a read-only store allows.
 _VOCAB = "cp_rare_vocab"
@@ -104,7 +105,7 @@ class _Word:
         self.idf = fmt.idf(impacts.rows, df)
         self.docnos, self.freqs = postings
         self.contribs: list[float] = []
-        self.where: dict[int, int] | None = None  # docno -> position, once every posting is loaded
+        self.where: dict[int, int] | None = None  # docno -> frequency, once every posting is loaded
         self.full = None  # part 2: (docnos, freqs) in docno order
 
     @property
@@ -139,15 +140,16 @@ class _Word:
         return self.contrib(min(pos, len(self.docnos) - 1))
 
     def lookup(self, conn, docno: int) -> float | None:
-        """The word's contribution in section ``docno``, None when the section lacks it."""
+        """The word's contribution in section ``docno``, None when the section lacks it:
+        ``impact_format.contribution``, the same operations, written out (it runs once per
+        candidate and word, the pass's commonest step)."""
         if self.df <= fmt.MID:
             if self.where is None:
                 self.load_to(conn, fmt.MID)
-                self.where = dict(zip(self.docnos, range(len(self.docnos))))
-            pos = self.where.get(docno)
-            if pos is None:
+                self.where = dict(zip(self.docnos, self.freqs))  # docno -> frequency
+            freq = self.where.get(docno)
+            if freq is None:
                 return None
-            freq = self.freqs[pos]
         else:
             if self.full is None:
                 self.full = fmt.unpack(self.impacts.part(conn, self.word, 2))
@@ -156,7 +158,8 @@ class _Word:
             if i == len(docnos) or docnos[i] != docno:
                 return None
             freq = freqs[i]
-        return fmt.contribution(self.idf, float(freq), self.impacts.factor(docno))
+        freq = float(freq)
+        return self.idf * ((freq * _SCALE) / (freq + self.impacts.factors[docno]))
 
 
 class Impacts:
@@ -452,14 +455,16 @@ class _Pass:
 
         # First the sections with the most known: their exact scores are a floor for the
         # limit-th; while the bound of unread sections is above it, read deeper instead.
-        for docno in heapq.nlargest(2 * self.limit + 10, (d for d, m in masks.items() if m & need == need), key=sums.__getitem__):
+        candidates = sums if not need else (d for d, m in masks.items() if m & need == need)
+        for docno in heapq.nlargest(2 * self.limit + 10, candidates, key=sums.__getitem__):
             if not score(docno):
                 return None, None
         if not final and unseen is not None and (len(top) < self.limit or not unseen < top[0]):
             return None, unseen
         floor = top[0] if len(top) == self.limit else float("-inf")
+        lift = {m: others(m) + slack for m in set(masks.values()) if m & need == need}
         ranked = sorted(((upper, d) for d, m in masks.items()
-                         if m & need == need and (upper := sums[d] + others(m) + slack) >= floor), reverse=True)
+                         if m in lift and (upper := sums[d] + lift[m]) >= floor), reverse=True)
         for upper, docno in ranked:
             if len(top) == self.limit and upper < top[0]:
                 break  # this and every later section score below the limit-th
@@ -474,9 +479,14 @@ class _Pass:
 
     def _score(self, docno: int) -> float | None:
         values = {}
-        for name in self.names:
-            c = self.words[name].lookup(self.conn, docno)
-            if c is None and self.conjunctive:
-                return None
-            values[name] = c or 0.0
-        return _fold(values[p] for p in self.phrases)
+        for name, word in self.words.items():
+            c = word.lookup(self.conn, docno)
+            if c is None:
+                if self.conjunctive:
+                    return None
+                c = 0.0
+            values[name] = c
+        total = 0.0  # folded in query order from 0.0, as FTS5's loop adds them
+        for p in self.phrases:
+            total += values[p]
+        return total
