@@ -99,6 +99,7 @@ def test_deep_lists_prove_past_the_head():
     table (the proof closes after reading deeper), equal to FTS5's."""
     sections = [(10**12 + i, f"a.md#{i}", "", " ".join(["alpha"] * (1 + i % 5) + ["beta"] * (i % 3) + ["pad"] * (i % 11)))
                 for i in range(200)]
+    sections += [(10**12 + 200 + i, f"b.md#{i}", "", "pad") for i in range(201)]  # alpha in under half: its idf is not floored
     with small_lists(head=4, mid=32, and_max_df=10**9):
         conn = make_store(sections)
         table = impacts.Impacts.load(conn)
@@ -129,8 +130,21 @@ def test_words_that_are_not_plain_ascii_take_the_plain_query():
 
 def test_an_and_of_common_words_is_left_to_fts5():
     sections = [(10**12 + i, f"a.md#{i}", "", "alpha beta" + " pad" * i) for i in range(40)]
+    sections += [(10**12 + 40 + i, f"b.md#{i}", "", "pad") for i in range(41)]  # in under half the sections
     with small_lists(head=4, mid=32, and_max_df=39):
         conn = make_store(sections)
         table = impacts.Impacts.load(conn)
         assert table.top(conn, ["alpha", "beta"], 5, True) is None
         assert [tuple(r) for r in table.top(conn, ["alpha", "beta"], 5, False)] == plain(conn, ["alpha", "beta"], 5, False)
+
+
+def test_a_pass_of_words_in_more_than_half_the_sections_is_left_to_fts5():
+    """FTS5 floors such a word's idf: every score is about equal and nothing is proven early
+    (the synthetic store, 20 words each in most sections), so FTS5 ranks the pass at once."""
+    sections = [(10**12 + i, f"a.md#{i}", "", "alpha beta" + " pad" * (i % 7)) for i in range(30)]
+    with small_lists(head=4, mid=32, min_df=2):
+        conn = make_store(sections + [(10**12 + 99, "b.md#0", "", "gamma")])
+        table = impacts.Impacts.load(conn)
+        assert table.top(conn, ["alpha", "beta"], 5, False) is None
+        mixed = table.top(conn, ["alpha", "gamma"], 5, False)  # gamma is rare: its idf counts
+        assert mixed is not None and [tuple(r) for r in mixed] == plain(conn, ["alpha", "gamma"], 5, False)

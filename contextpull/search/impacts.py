@@ -65,6 +65,7 @@ MAX_LOOKUPS = 100000
 # score) covers that rounding many times over. Only the final proof compares exact folds.
 SLACK = 1e-9
 _SCALE = fmt.K1 + 1.0  # as impact_format.contribution computes it
+FLOORED_IDF = 1e-6  # impact_format.idf's floor
 # FTS5's vocabulary, for the words the table leaves out (``Impacts._rare``): a temporary table of
 # the reader's own connection, which a read-only store allows.
 _VOCAB = "cp_rare_vocab"
@@ -168,6 +169,7 @@ class Impacts:
     def __init__(self, header: dict, rowids, lengths):
         self.rows, self.tokens = int(header["rows"]), int(header["tokens"])
         self.min_df = int(header.get("min_df", 1))
+        self.in_table: frozenset[str] | None = None  # the words with rows (``_any_in_table``)
         self.vocab = False  # whether this connection has the vocabulary table (``_rare``)
         self.avgdl = self.tokens / self.rows
         self.rowids, self.lengths = rowids, lengths
@@ -220,7 +222,9 @@ class Impacts:
         if word in self.cache:
             self.cache.move_to_end(word)
             return self.cache[word]
-        row = conn.execute(f"SELECT data FROM {fmt.TABLE} WHERE term = ? AND part = 0", (word,)).fetchone()
+        row = None
+        if self.in_table is None or word in self.in_table:
+            row = conn.execute(f"SELECT data FROM {fmt.TABLE} WHERE term = ? AND part = 0", (word,)).fetchone()
         if row is not None:
             blob = bytes(row[0])
             found = _Word(self, word, int.from_bytes(blob[:4], "little"), fmt.unpack(blob[4:]))
@@ -230,11 +234,13 @@ class Impacts:
         return found
 
     def _any_in_table(self, conn, words: list[str]) -> bool:
-        """Whether the table holds any of ``words`` (one look-up for them all)."""
-        if any(self.cache.get(w) is not None and self.cache[w].in_table for w in words):
-            return True
-        marks = ",".join("?" * len(words))
-        return conn.execute(f"SELECT 1 FROM {fmt.TABLE} WHERE part = 0 AND term IN ({marks}) LIMIT 1", words).fetchone() is not None
+        """Whether the table holds any of ``words``. The table's words are read once, in one
+        scan of their keys: a look-up of one key cost 1-3 ms where rows hold megabytes of
+        postings (SQLite walks the pages of a WITHOUT ROWID table's large rows), more than
+        FTS5's whole answer for an identifier."""
+        if self.in_table is None:
+            self.in_table = frozenset(t for (t,) in conn.execute(f"SELECT term FROM {fmt.TABLE} WHERE part = 0"))
+        return any(w in self.in_table for w in words)
 
     def _rare(self, conn, word: str) -> _Word | None:
         """A word the table leaves out (in fewer than ``min_df`` sections), read from FTS5's
@@ -299,6 +305,10 @@ class Impacts:
             words[token] = word
         if not words:
             return []
+        if all(w.idf <= FLOORED_IDF for w in words.values()):
+            # every word in more than half the sections: FTS5 floors their idf, every score is
+            # about equal and nothing can be proven early (the synthetic store of 20 words)
+            return None
         if conjunctive and min(w.df for w in words.values()) > max(AND_MAX_DF, AND_MAX_SHARE * self.rows):
             return None  # only common words: FTS5 ranks their few common sections faster
         phrases = [t for t in tokens if t in words]  # absent words add 0.0: no change to the sum
