@@ -80,6 +80,25 @@ def contribution(term_idf: float, freq: float, factor: float) -> float:
     return term_idf * ((freq * (K1 + 1.0)) / (freq + factor))
 
 
+def postings_sql(vocabulary: str) -> str:
+    """A word's postings from an ``fts5vocab`` instance table named ``vocabulary``: (FTS rowid,
+    weighted frequency) per section in rowid order, the occurrences summed by SQLite with bm25's
+    weights 0.0, 2.0, 1.0 for id, heading_path and text. The writer and the reader's rare words
+    read postings alike through it."""
+    return ("SELECT doc, sum(CASE col WHEN 'heading_path' THEN 2 WHEN 'text' THEN 1 ELSE 0 END) "
+            f"FROM {vocabulary} WHERE term = ? GROUP BY doc ORDER BY doc")
+
+
+def impact_order(docnos, freqs, factors) -> list[int]:
+    """The positions of a word's postings (given in docno order) in impact order: descending
+    contribution, then ascending docno. The idf is left out: one positive factor for the whole
+    word, which keeps the order (rounding is monotonic); the sort is stable, so equal impacts
+    stay in docno order."""
+    scale = K1 + 1.0
+    keys = [-((f * scale) / (f + factors[d])) for d, f in zip(docnos, freqs)]
+    return sorted(range(len(keys)), key=keys.__getitem__)
+
+
 def pack(docnos: list[int], freqs: list[int]) -> bytes:
     code = "H" if not freqs or max(freqs) < 65536 else "I"
     a, f = array("I", docnos), array(code, freqs)

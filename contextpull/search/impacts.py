@@ -69,10 +69,7 @@ FLOORED_IDF = 1e-6  # impact_format.idf's floor
 # FTS5's vocabulary, for the words the table leaves out (``Impacts._rare``): a temporary table of
 # the reader's own connection, which a read-only store allows.
 _VOCAB = "cp_rare_vocab"
-_RARE = (
-    "SELECT doc, sum(CASE col WHEN 'heading_path' THEN 2 WHEN 'text' THEN 1 ELSE 0 END) "
-    f"FROM temp.{_VOCAB} WHERE term = ? GROUP BY doc ORDER BY doc"
-)
+_RARE = fmt.postings_sql(f"temp.{_VOCAB}")
 
 
 def _vocabulary(conn, name: str, kind: str) -> None:
@@ -263,8 +260,7 @@ class Impacts:
                 raise _Unproven
             docnos.append(i)
         freqs = [f for _, f in postings]
-        factors, scale = self.factors, fmt.K1 + 1.0
-        order = sorted(range(len(docnos)), key=lambda i: -((freqs[i] * scale) / (freqs[i] + factors[docnos[i]])))
+        order = fmt.impact_order(docnos, freqs, self.factors)
         return _Word(self, word, len(order), (array("I", [docnos[i] for i in order]), array("I", [freqs[i] for i in order])),
                      in_table=False)
 

@@ -41,10 +41,7 @@ from . import segments
 # question in under 100 ms at p95, and the table would only cost build time (benchmarks/README.md,
 # "Scale": 54 ms at 44,962 sections, 147 ms at 132,680).
 MIN_SECTIONS = 50_000
-_POSTINGS = (
-    "SELECT doc, sum(CASE col WHEN 'heading_path' THEN 2 WHEN 'text' THEN 1 ELSE 0 END) "
-    "FROM temp.cp_vocab WHERE term = ? GROUP BY doc ORDER BY doc"
-)  # bm25's weights 0.0, 2.0, 1.0 for id, heading_path, text
+_POSTINGS = fmt.postings_sql("temp.cp_vocab")
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
 
 
@@ -295,14 +292,10 @@ def _little_endian(values: list[int], code: str) -> bytes:
 
 def _encode(term: str, postings: list[tuple[int, int]], docno: dict[int, int], factor: list[float], out: list) -> None:
     """The term's parts, from its (FTS rowid, frequency) pairs in rowid order, which is docno
-    order. Impact order needs no idf: it is one positive factor for the whole term, and
-    multiplying by it keeps the order (rounding is monotonic). The sort is stable and the
-    postings come in docno order, so equal impacts stay in ascending docno."""
-    scale = fmt.K1 + 1.0
+    order."""
     docnos = list(map(docno.__getitem__, map(_FIRST, postings)))
     freqs = list(map(_SECOND, postings))
-    keys = [-((f * scale) / (f + factor[d])) for d, f in zip(docnos, freqs)]
-    order = sorted(range(len(docnos)), key=keys.__getitem__)
+    order = fmt.impact_order(docnos, freqs, factor)
     df = len(order)
     head = order[:fmt.HEAD]
     out.append((term, 0, df.to_bytes(4, "little") + fmt.pack([docnos[i] for i in head], [freqs[i] for i in head])))
