@@ -39,7 +39,7 @@ from . import segments
 
 # Sections a store needs before the table is written: below it FTS5 ranks a natural-language
 # question in under 100 ms at p95, and the table would only cost build time (benchmarks/README.md,
-# "Scale": 54 ms at 44,962 sections, 147 ms at 132,680).
+# "Scale": 47 ms at 44,962 sections, 180 ms at 132,680).
 MIN_SECTIONS = 50_000
 _POSTINGS = fmt.postings_sql("temp.cp_vocab")
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
