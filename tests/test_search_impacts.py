@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from contextpull.schema import FTS_TOKENIZE
 from contextpull.search import impact_format as fmt
-from contextpull.search import impacts
+from contextpull.search import impacts, passes
 from contextpull.writing import impacts as writer
 
 VOCAB = ["alpha", "beta", "gamma", "delta", "tx-4419", "3.12", "tool.uv", "gate_ms", "the", "a", "zeta", "eta"]
@@ -148,3 +148,33 @@ def test_a_pass_of_words_in_more_than_half_the_sections_is_left_to_fts5():
         assert table.top(conn, ["alpha", "beta"], 5, False) is None
         mixed = table.top(conn, ["alpha", "gamma"], 5, False)  # gamma is rare: its idf counts
         assert mixed is not None and [tuple(r) for r in mixed] == plain(conn, ["alpha", "gamma"], 5, False)
+
+
+@settings(max_examples=150, deadline=None)
+@given(corpora(), st.lists(queries, min_size=1, max_size=6), st.integers(0, 12))
+def test_the_passes_equal_the_spec_order_whichever_pass_is_asked_first(sections, batch, and_max_df):
+    """Where every word is common the phrase pass is asked before the AND pass (``and_to_fts5``),
+    elsewhere after it; the hits, their order and scores are the passes' in the spec's order."""
+    with small_lists(and_max_df=and_max_df):
+        conn = make_store(sections)
+        table = impacts.Impacts.load(conn)
+        for tokens, limit, _ in batch:
+            assert passes.lexical(conn, tokens, None, limit, table) == passes.lexical(conn, tokens, None, limit, None)
+
+
+def test_an_and_of_common_words_asks_the_phrase_first():
+    sections = [(10**12 + i, f"a.md#{i}", "", ("alpha beta" if i % 2 else "beta alpha") + " pad" * i) for i in range(40)]
+    sections += [(10**12 + 40 + i, f"b.md#{i}", "", "pad gamma" * (i < 5)) for i in range(41)]
+    with small_lists(head=4, mid=32, and_max_df=30):
+        conn = make_store(sections)
+        table = impacts.Impacts.load(conn)
+        assert table.and_to_fts5(conn, ["alpha", "beta"])
+        assert not table.and_to_fts5(conn, ["alpha", "gamma"])  # gamma is rare: the table proves the AND
+        assert not table.and_to_fts5(conn, ["alpha", "absent"])
+        asked = []
+        conn.set_trace_callback(asked.append)
+        found = passes.lexical(conn, ["alpha", "beta"], None, 5, table)
+        conn.set_trace_callback(None)
+        assert not any('"alpha" AND "beta"' in sql for sql in asked)  # the phrase filled the limit
+        assert found == passes.lexical(conn, ["alpha", "beta"], None, 5, None)
+        assert all(query == '"alpha beta"' for _, _, query in found.values())

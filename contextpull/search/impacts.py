@@ -287,6 +287,23 @@ class Impacts:
         except _Unproven:
             return None
 
+    def and_to_fts5(self, conn, tokens: list[str]) -> bool:
+        """Whether this store's AND pass of ``tokens`` is left to FTS5 for being all common words
+        (``AND_MAX_SHARE``): then both the AND and the phrase pass rank thousands of sections."""
+        if self.checked is None:
+            self.checked = self.check(conn)
+        if not self.checked or not all(_PLAIN.fullmatch(t) for t in tokens):
+            return False
+        unique = list(dict.fromkeys(tokens))
+        if not self._any_in_table(conn, unique) or not all(t in self.in_table for t in unique):
+            return False
+        try:
+            found = [self._word(conn, t) for t in unique]
+        except _Unproven:
+            return False
+        common = max(AND_MAX_DF, AND_MAX_SHARE * self.rows)
+        return all(w is not None and w.df > common for w in found)
+
     def _proven(self, conn, tokens, limit, conjunctive):
         unique = list(dict.fromkeys(tokens))
         if not self._any_in_table(conn, unique):
