@@ -129,3 +129,42 @@ def test_a_word_the_table_should_hold_and_does_not_is_left_to_fts5(tmp_path, eve
     conn.commit()
     table = reader.Impacts.load(conn)
     assert table.top(conn, [word], 3, False) is None
+
+
+def _layout(store) -> tuple[int, str]:
+    """The word index's segment count and the layout the store's meta records."""
+    conn = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+    try:
+        segs = conn.execute("SELECT count(DISTINCT id >> 37) FROM sections_fts_data WHERE id >> 37 > 0").fetchone()[0]
+        return segs, conn.execute("SELECT value FROM meta WHERE key = 'build_layout'").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def test_a_store_with_the_table_has_its_word_index_in_one_segment(tmp_path, monkeypatch):
+    monkeypatch.setattr(chunks_mod, "CHUNK_BYTES", 1)  # a chunk, and a segment, per document
+    docs = fixture_corpus(tmp_path / "docs")
+    quiet_build(docs, tmp_path / "small")
+    small = _layout(tmp_path / "small" / "store.sqlite")
+    assert small[0] > 1 and small[1] == "chunks-5"
+    monkeypatch.setattr(writer, "MIN_SECTIONS", 1)
+    quiet_build(docs, tmp_path / "large")
+    assert _layout(tmp_path / "large" / "store.sqlite") == (1, "chunks-5-merged")
+    assert_verified(tmp_path / "large" / "store.sqlite")
+    assert _answers(tmp_path / "large" / "store.sqlite", False) == _answers(tmp_path / "small" / "store.sqlite", False)
+
+
+def test_a_merged_cache_is_reused_whole_or_indexed_again(tmp_path, everywhere, monkeypatch, cache_mode):
+    """A merged store has no chunk segments to copy: with nothing changed it is published as it
+    is; otherwise its documents are reused, indexed again, and the store equals a fresh build."""
+    monkeypatch.setattr(chunks_mod, "CHUNK_BYTES", 1)
+    docs = fixture_corpus(tmp_path / "docs")
+    quiet_build(docs, tmp_path / "out")
+    before = _sha(tmp_path / "out")
+    same, _ = quiet_build(docs, tmp_path / "out", cache=tmp_path / "out" / "store.sqlite")
+    assert same.reuse == "whole" and _sha(tmp_path / "out") == before
+    (docs / "notes.txt").write_text("Notes, rewritten.\n")
+    cached, warnings = quiet_build(docs, tmp_path / "out", cache=tmp_path / "out" / "store.sqlite")
+    assert warnings == [] and cached.parsed_documents == 1 and cached.copied_chunks == 0
+    quiet_build(docs, tmp_path / "fresh")
+    assert _sha(tmp_path / "out") == _sha(tmp_path / "fresh")

@@ -47,9 +47,13 @@ SETTINGS_KEY = "build_settings"
 CONTENT_FP_KEY = "content_fingerprint"
 LAYOUT_KEY = "build_layout"
 LAYOUT = "chunks-5"  # chunks.py, segments.py, trigram.py: a chunk's rowids and segments (5: NUL splits words)
+# The same rowids, the word index merged into one segment (``segments.merge``): a store large
+# enough for ``search_impacts``. Its chunks' segments are gone, so a build using it as a cache
+# reuses its documents and indexes them again.
+MERGED_LAYOUT = "chunks-5-merged"
 
 
-def builder_meta(settings: Settings) -> dict[str, str]:
+def builder_meta(settings: Settings, merged: bool = False) -> dict[str, str]:
     """What decides the bytes besides the corpus: recorded so a cache can be matched."""
     import sqlite3 as _sqlite3
 
@@ -57,7 +61,7 @@ def builder_meta(settings: Settings) -> dict[str, str]:
         BUILDER_KEY: f"contextpull {__version__}",
         SQLITE_KEY: _sqlite3.sqlite_version,
         SETTINGS_KEY: json.dumps(settings.to_dict(), sort_keys=True, separators=(",", ":")),
-        LAYOUT_KEY: LAYOUT,
+        LAYOUT_KEY: MERGED_LAYOUT if merged else LAYOUT,
     }
 
 
@@ -82,6 +86,7 @@ class BuildCache:
         self.path = path
         self.conn = conn
         self.meta = meta
+        self.merged = meta.get(LAYOUT_KEY) == MERGED_LAYOUT  # no chunk segments to copy (``_pages_trusted``)
         self.sha256 = digest  # known when verified through its sidecar (or pending, see confirm)
         self._pending = pending
         # With a model summarizer, a document whose summary is the offline one (its request
@@ -253,7 +258,8 @@ class BuildCache:
         and the file is written anew."""
         if self.sha256 is None:
             return False
-        if any(self.meta.get(k) != v for k, v in builder_meta(settings).items()):
+        # The layout follows from the sections (merged or not), which the corpus decides.
+        if any(self.meta.get(k) != v for k, v in builder_meta(settings, self.merged).items()):
             return False
         # Another commit or version of the same files: the documents are reused, the meta is new.
         provenance = provenance or {}

@@ -210,6 +210,20 @@ def move_segment(conn: sqlite3.Connection, source: str, segid: int, target: str,
     )
 
 
+def merge(conn: sqlite3.Connection, table: str) -> None:
+    """``table``'s segments merged into one by FTS5 (``optimize``), once the chunks' are in place.
+
+    Why, for a large store only (issue 39): a query reads every segment a term is in, and a
+    store of 448,648 sections holds 44 of them, one per chunk. Merged, two common words took
+    20 ms p50 instead of 32, an identifier 0.2 ms instead of 0.5 (benchmarks/README.md,
+    "Scale"), for about 2 s of a 40 s build. The result is FTS5's function of the segments and
+    records written before it, so it is the same whichever chunks a cache supplied; the
+    chunks' own segments are gone, so a later build using the store as its cache indexes every
+    chunk again (``cache.MERGED_LAYOUT``)."""
+    name = table.rsplit(".", 1)[-1]
+    conn.execute(f"INSERT INTO {table}({name}) VALUES ('optimize')")
+
+
 def write_records(conn: sqlite3.Connection, table: str, totals: Totals | None = None) -> None:
     """Write ``table``'s structure record from its segments and its averages record from
     ``totals`` (the chunks' sums), or, without them, from its ``%_docsize`` rows."""
