@@ -31,7 +31,7 @@ from ..writing import trigram
 from .cache_copy import CacheCopy
 from ..writing.fingerprint import file_sha256
 from ..writing.flush import Flusher, flush
-from .outdir import remove_files
+from ..system.sqlite_files import remove_files
 from ..writing.writer import PAGE_SIZE as WRITER_PAGE_SIZE
 
 # The writer's page size (16 KiB: faster inserts, smaller file), kept by VACUUM INTO without a

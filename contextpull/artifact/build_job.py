@@ -25,7 +25,7 @@ from ..writing.fingerprint import content_fingerprint, corpus_fingerprint
 from ..checks.golden import GoldenResult, check_golden
 from ..writing.held_signals import held_signals
 from .outdir import MANIFEST_FILE, SHA_FILE, STORE_FILE, TMP_PREFIX
-from .outdir import remove_files as _remove
+from ..system.sqlite_files import remove_files as _remove
 from .patch import Patch
 from ..writing.records import DocumentRecord, NotAPage, Skipped
 from .report import BuildReport, iso_time

@@ -15,7 +15,7 @@ import queue
 import threading
 from pathlib import Path
 
-from .outdir import remove_files
+from ..system.sqlite_files import remove_files
 
 
 class CacheCopy:

@@ -85,15 +85,3 @@ def _owner_alive(name: str) -> bool:
     except OSError:  # exists but not ours to signal
         return True
     return True
-
-
-def remove_files(*paths: Path) -> None:
-    """Remove each path and any SQLite journal, WAL or shared-memory file beside it."""
-    for path in paths:
-        for candidate in (path, Path(str(path) + "-journal"), Path(str(path) + "-wal"), Path(str(path) + "-shm")):
-            try:
-                candidate.unlink()
-            except FileNotFoundError:
-                pass
-            except OSError:
-                pass

@@ -9,6 +9,7 @@ import sqlite3
 from pathlib import Path
 
 from ..system.bounded_read import NotRegularFile, require_regular
+from ..system.sqlite_files import remove_files
 from ..errors import InputError, StoreError
 from ..schema import SUPPORTED_MAJOR
 from ..writing.flush import Flusher, flush
@@ -134,5 +135,4 @@ class StoreTarget:
             self._remove_scratch()
 
     def _remove_scratch(self) -> None:
-        for suffix in ("", "-journal", "-wal", "-shm"):
-            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+        remove_files(self.path)

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ContextPullError, InputError, StoreError
+from ..system.sqlite_files import COMPANIONS
 
 CACHE_ENV = "CONTEXTPULL_CACHE"
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -200,7 +201,7 @@ def _place(tmp: Path, target: Path) -> None:
 
 def _remove_sidecars(tmp: Path) -> None:
     """Verification opened the temporary file; a WAL store leaves empty -wal/-shm files by it."""
-    for suffix in ("-wal", "-shm", "-journal"):
+    for suffix in COMPANIONS:
         Path(str(tmp) + suffix).unlink(missing_ok=True)
 
 

@@ -24,7 +24,6 @@ to the same rows.
 from __future__ import annotations
 
 import json
-import os
 import signal
 import sqlite3
 import subprocess
@@ -35,6 +34,7 @@ from operator import itemgetter
 from pathlib import Path
 
 from ..search import impact_format as fmt
+from ..system.sqlite_files import remove_files as _remove
 from . import segments
 
 # Sections a store needs before the table is written: below it FTS5 ranks a natural-language
@@ -238,14 +238,6 @@ class _Child:
             self.proc.kill()
             self.proc.wait()
         _remove(self.scratch)
-
-
-def _remove(path: Path) -> None:
-    for suffix in ("", "-journal", "-wal", "-shm"):
-        try:
-            os.unlink(f"{path}{suffix}")
-        except FileNotFoundError:
-            pass
 
 
 def child_main(args: list[str]) -> None:

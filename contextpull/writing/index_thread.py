@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..schema import FTS_TOKENIZE
+from ..system.sqlite_files import remove_files
 from . import segments
 from . import trigram
 
@@ -107,8 +108,7 @@ def _index_chunk(scratch, indexes: Sequence[Index], position: int, parts: Sequen
 
 
 def _open_scratch(path: Path, source: Path, indexes: Sequence[Index]) -> sqlite3.Connection:
-    for suffix in ("", "-journal"):
-        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    remove_files(path)
     conn = sqlite3.connect(str(path), check_same_thread=False)
     conn.execute("PRAGMA main.journal_mode = OFF")
     conn.execute("PRAGMA main.synchronous = OFF")
@@ -282,5 +282,4 @@ class IndexThread:
         """Stop the work (if still running) and remove the scratch file."""
         if self._alive():
             self._join()
-        for suffix in ("", "-journal", "-wal", "-shm"):
-            Path(f"{self.scratch}{suffix}").unlink(missing_ok=True)
+        remove_files(self.scratch)
