@@ -1,11 +1,12 @@
 """Liquid, as a reader of a Jekyll page sees its result (issue 26, "Markup to meaning"; the Liquid
 reference, shopify.github.io/liquid, and Jekyll's tags and filters).
 
-No template is evaluated. Tags are read one at a time on the raw page (fenced code included, as
-Jekyll renders Liquid before Markdown): ``raw`` is unwrapped into literal text that nothing later
-touches, ``comment`` goes, ``highlight`` becomes a fenced block, control tags (``if``, ``for``,
-``case``, ...) go while the text between them stays, ``assign`` and ``capture`` keep a value for
-later output. An output ``{{ x | f }}`` is looked up through ``Scope.lookup`` (the dialect's job)
+Conditions are not evaluated. Tags are read one at a time on the raw page (fenced code included,
+as Jekyll renders Liquid before Markdown): ``raw`` is unwrapped into literal text that nothing
+later touches, ``comment`` goes, ``highlight`` becomes a fenced block, a ``for`` loop over a list
+the page can read (``site.data``, front matter, an include's parameter) is written once per item
+(``_loop``), other control tags (``if``, ``case``, a loop over what cannot be read, ...) go while
+the text between them stays, ``assign`` and ``capture`` keep a value for later output. An output ``{{ x | f }}`` is looked up through ``Scope.lookup`` (the dialect's job)
 and the simple filters applied; one that cannot be resolved goes and is noted ``unresolved``:
 the page shows a value there, a variable's name is not that value, and an agent quoting it would
 present the name as a fact. The report names each one by line, so the author sees what was lost.
@@ -15,7 +16,6 @@ and its end tag and is noted ``unresolved`` too.
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from ..syntax.fences import fenced
 from ..syntax.line_map import LineMap
 from ..syntax.template_tags import LIQUID, Lexer, end_tag, hold, restore
+from .liquid_filters import apply, arguments, split_filters
 
 _TAG_NAME = re.compile(r"\s*(#|[A-Za-z_]\w*)")
 CONTROL = frozenset("if elsif else endif unless endunless case when endcase for endfor break continue "
@@ -30,7 +31,8 @@ CONTROL = frozenset("if elsif else endif unless endunless case when endcase for 
 _OPENERS = frozenset("if unless case for tablerow".split())
 _QUOTED = re.compile(r"""^(?:"([^"]*)"|'([^']*)')$""")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
-_BRACKETED_KEY = re.compile(r"""\[\s*["']([^"'\]]+)["']\s*\]""")  # site.data["a b"] -> site.data.a b
+_PROPERTIES = frozenset(("size", "first", "last"))  # what Liquid reads of a list, not a key
+_BRACKETED_KEY = re.compile(r"""\[\s*(?:["']([^"'\]]+)["']|(\d+))\s*\]""")  # site.data["a b"] -> site.data.a b, pair[0] -> pair.0
 
 
 @dataclass
@@ -50,6 +52,9 @@ class Scope:
     # fail on it) or None (it cannot be told); None as a whole when the dialect cannot say.
     defined: Callable[[str], bool | None] | None = None
     line: int = 0  # the line of the tag or output being read, for notes made by ``lookup``
+    budget: int = 0  # characters loops have read and written on this page (``LOOP_CHARS``)
+    depth: int = 0  # loops being written, one inside the other (``LOOP_DEPTH``)
+    blocks: dict = field(default_factory=dict)  # id(text) -> (text, its loops: ``_block``)
 
     def value(self, expr: str) -> object:
         """A literal or a variable path's value, None when unknown."""
@@ -59,12 +64,18 @@ class Scope:
             return quoted.group(1) if quoted.group(1) is not None else quoted.group(2)
         if _NUMBER.fullmatch(expr):
             return expr
-        path = _BRACKETED_KEY.sub(r".\1", expr) if "[" in expr else expr
+        path = _BRACKETED_KEY.sub(lambda k: "." + (k.group(1) or k.group(2)), expr) if "[" in expr else expr
         head = path.split(".", 1)[0]
         if head in self.names:
             from ..data.values import dotted
 
-            return self.names[head] if "." not in path else dotted(self.names[head], path.split(".", 1)[1])
+            if "." not in path:
+                return self.names[head]
+            base, rest = self.names[head], path.split(".", 1)[1]
+            found = dotted(base, rest)
+            if found is None and isinstance(base, (dict, list)) and rest.rsplit(".", 1)[-1] not in _PROPERTIES:
+                return ""  # a key a known value lacks is nil, which Liquid writes as nothing
+            return found
         return self.lookup(path)
 
 
@@ -163,6 +174,10 @@ def _tag(text: str, m: _Token, scope: Scope, line: int, first_line: int, fixed: 
         if value is not None:
             scope.names[target.strip()] = value
         return "", m.end
+    if name == "for":
+        written = _loop(text, m, scope, line, first_line, fixed)
+        if written is not None:
+            return written
     if name in ("for", "tablerow"):
         loop = re.match(r"(\w+)\s+in\s+(\S+)", args)
         if loop:
@@ -185,6 +200,118 @@ def _tag(text: str, m: _Token, scope: Scope, line: int, first_line: int, fixed: 
         return "", m.end
     scope.note("liquid tag", "unresolved", line, f"{name}: rendered by a plugin alone")
     return "", m.end
+
+
+# Characters the loops of one page may read and write, each item charged its body before it is
+# written; past it a loop is read as if not evaluated (its text once). A loop writes its body once
+# per item, so nested loops multiply: this keeps a page's work in proportion to this bound and to
+# its own length, even for bodies that write nothing. Loops nest at most LOOP_DEPTH deep.
+LOOP_CHARS = 1 << 20
+LOOP_DEPTH = 8
+_LOOP = re.compile(r"(\w+)\s+in\s+(\S+)((?:\s+(?:reversed|limit:\s*\S+|offset:\s*\S+))*)\s*$")
+
+
+def _loop(text: str, m: _Token, scope: Scope, line: int, first_line: int, fixed: bool) -> tuple[str, int] | None:
+    """A ``for`` loop written as Jekyll writes it: its body once per item of a list (a mapping's
+    items as ``[key, value]`` pairs), with the variable and ``forloop`` set, honouring
+    ``reversed``, ``limit`` and ``offset``. None, and the loop is read as before, when the list
+    cannot be read, the body holds ``else``, ``break`` or ``continue`` (their effect depends on
+    conditions, which are not evaluated), or the page's loops have written ``LOOP_CHARS``."""
+    found = _LOOP.match(m.body.strip())
+    if found is None or scope.depth >= LOOP_DEPTH:
+        return None
+    var, source, params = found.groups()
+    items = scope.value(source)
+    if isinstance(items, dict):
+        items = [[key, value] for key, value in items.items()]
+    elif isinstance(items, str):  # Liquid's rule: nil (a key the item lacks) or "" is no item, a string one
+        items = [items] if items else []
+    if not isinstance(items, list):
+        return None
+    block = _block(text, m.end, scope)
+    if block is None:
+        return None
+    body_end, end = block
+    offset = re.search(r"offset:\s*(\S+)", params)
+    limit = re.search(r"limit:\s*(\S+)", params)
+    start = _count(scope.value(offset.group(1))) if offset else 0
+    items = items[start or 0:]
+    if limit:
+        items = items[:_count(scope.value(limit.group(1))) or 0]
+    if "reversed" in params:
+        items = items[::-1]
+    body = text[m.end:body_end]
+    body_line = first_line if fixed else line + text.count("\n", m.start, m.end)
+    saved = {name: scope.names[name] for name in (var, "forloop") if name in scope.names}
+    out: list[str] = []
+    scope.depth += 1
+    try:
+        for i, item in enumerate(items):
+            scope.budget += len(body) + 1
+            if scope.budget > LOOP_CHARS:
+                scope.note("liquid for", "unresolved", line,
+                           f"{source}: past {LOOP_CHARS:,} characters of loops on the page, written once")
+                return None
+            scope.names[var] = item
+            scope.names["forloop"] = {"index": i + 1, "index0": i, "rindex": len(items) - i,
+                                      "rindex0": len(items) - i - 1, "first": i == 0,
+                                      "last": i == len(items) - 1, "length": len(items)}
+            out.append(render(body, scope, body_line, fixed))
+            scope.budget += len(out[-1])
+    finally:
+        scope.depth -= 1
+        for name in (var, "forloop"):
+            scope.names.pop(name, None)
+        scope.names.update(saved)
+    scope.note("liquid for", "resolved", line, source)
+    return "".join(out), end
+
+
+def _count(value: object) -> int | None:
+    return int(value) if isinstance(value, (int, str)) and str(value).isdigit() else None
+
+
+def _block(text: str, start: int, scope: Scope) -> tuple[int, int] | None:
+    """(where the body ends, where ``endfor`` ends) of the loop whose body starts at ``start``,
+    or None (``_for_blocks``). A text's loops are matched once, in one pass, whatever the number
+    of its openers; the entry holds the text, so its id names no other string while it lives."""
+    entry = scope.blocks.get(id(text))
+    if entry is None or entry[0] is not text:
+        entry = scope.blocks[id(text)] = (text, _for_blocks(text))
+    return entry[1].get(start)
+
+
+def _for_blocks(text: str) -> dict[int, tuple[int, int] | None]:
+    """Each ``for`` body's start -> (body end, ``endfor`` end), loops nested in it counted and
+    ``raw`` and ``comment`` skipped; None for a loop that never closes, that holds its own
+    ``else`` (one outside any ``if``, ``unless`` or ``case`` of its level), or ``break`` or
+    ``continue`` (their effect depends on conditions, which are not evaluated)."""
+    found: dict[int, tuple[int, int] | None] = {}
+    frames: list[list] = []  # per open loop: [body start, its if/unless/case depth, writable]
+    lexer, pos = Lexer(text, LIQUID), 0
+    while (tok := _next_token(lexer, pos)) is not None:
+        pos, name = tok.end, tok.name
+        if name in ("raw", "comment"):
+            closed = end_tag(text, tok.end, name, "{%", "%}")
+            if closed is None:
+                break
+            pos = closed[1]
+        elif name == "for":
+            frames.append([tok.end, 0, True])
+        elif not frames:
+            continue
+        elif name == "endfor":
+            body, _, writable = frames.pop()
+            found[body] = (tok.start, tok.end) if writable else None
+        elif name in ("if", "unless", "case"):
+            frames[-1][1] += 1
+        elif name in ("endif", "endunless", "endcase"):
+            frames[-1][1] -= 1
+        elif name in ("break", "continue") or (name == "else" and frames[-1][1] <= 0):
+            frames[-1][2] = False
+    for body, _, _ in frames:
+        found[body] = None
+    return found
 
 
 def _end(text: str, name: str, start: int, scope: Scope) -> tuple[int, int] | None:
@@ -215,27 +342,6 @@ def _output(expr: str, scope: Scope, line: int) -> str:
     return str(value)
 
 
-def split_filters(expr: str) -> list[str]:
-    """``a | f: x, "y|z"`` -> ``["a", "f: x, \"y|z\""]``: pipes inside quotes are text.
-    Without a quote every pipe splits, and ``str.split`` does that for the many outputs that are
-    a variable alone (Jekyll's history page prints ``{{ site.repository }}`` 3,000 times)."""
-    if '"' not in expr and "'" not in expr:
-        return [part.strip() for part in expr.split("|")]
-    parts, current, quote = [], [], ""
-    for ch in expr:
-        if quote:
-            quote = "" if ch == quote else quote
-        elif ch in "\"'":
-            quote = ch
-        elif ch == "|":
-            parts.append("".join(current).strip())
-            current = []
-            continue
-        current.append(ch)
-    parts.append("".join(current).strip())
-    return parts
-
-
 def evaluate(expr: str, scope: Scope) -> object:
     """An output expression's value with its simple filters applied; None when the variable is
     unknown. An unknown filter leaves the value as it was: it is still the closest text."""
@@ -243,79 +349,8 @@ def evaluate(expr: str, scope: Scope) -> object:
     value = scope.value(head)
     for spec in filters:
         name, _, raw_args = spec.partition(":")
-        args = [scope.value(a) for a in _args(raw_args)]
-        value = _filter(name.strip(), value, args, scope)
+        args = [scope.value(a) for a in arguments(raw_args)]
+        value = apply(name.strip(), value, args, scope.lookup)
     if isinstance(value, bool):
         return "true" if value else "false"
     return value
-
-
-def _args(raw: str) -> list[str]:
-    return [a for a in re.findall(r"""\s*("[^"]*"|'[^']*'|[^,]+)\s*,?""", raw) if a.strip()]
-
-
-def _filter(name: str, value: object, args: list, scope: Scope) -> object:
-    if name == "default":
-        return (args[0] if args else "") if value in (None, "", False, [], {}) else value
-    if value is None:
-        return None
-    if isinstance(value, list) and name in _LIST_FILTERS:
-        return _LIST_FILTERS[name](value, args)
-    text = value if isinstance(value, str) else None
-    first = "" if not args or args[0] is None else str(args[0])
-    if name in ("relative_url", "absolute_url") and text is not None:
-        base = str(scope.lookup("site.baseurl") or "").rstrip("/")
-        path = text if text.startswith(("/", "#", "?")) or "://" in text else "/" + text
-        if "://" in text:
-            return text
-        url = base + path
-        return (str(scope.lookup("site.url") or "").rstrip("/") + url) if name == "absolute_url" else url
-    if text is None:
-        return value
-    simple = {
-        "prepend": lambda: first + text, "append": lambda: text + first,
-        "upcase": text.upper, "downcase": text.lower, "capitalize": lambda: text[:1].upper() + text[1:],
-        "strip": text.strip, "lstrip": text.lstrip, "rstrip": text.rstrip,
-        "escape": lambda: text, "xml_escape": lambda: text, "escape_once": lambda: html.unescape(text),
-        "strip_html": lambda: strip_html(text), "strip_newlines": lambda: text.replace("\n", ""),
-        "replace": lambda: text.replace(first, "" if len(args) < 2 or args[1] is None else str(args[1])),
-        "remove": lambda: text.replace(first, ""),
-    }
-    return simple[name]() if name in simple else value
-
-
-def _where(items: list, args: list) -> list:
-    """Jekyll's ``where: "key", "value"``: the items whose ``key`` reads as ``value`` (Jekyll
-    compares them as strings: ``version: 2.7`` is found by "2.7")."""
-    if len(args) < 2 or args[0] is None:
-        return []
-    key, wanted = str(args[0]), "" if args[1] is None else str(args[1])
-    return [item for item in items if isinstance(item, dict) and _text(item.get(key)) == wanted]
-
-
-def _text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return "" if value is None else str(value)
-
-
-# What a release page asks of a data list: ``site.data.releases | where: "version", "3.2.0" | first``.
-_LIST_FILTERS = {
-    "where": _where,
-    "first": lambda items, args: items[0] if items else None,
-    "last": lambda items, args: items[-1] if items else None,
-    "size": lambda items, args: str(len(items)),
-}
-
-
-def strip_html(text: str) -> str:
-    """Liquid's ``strip_html``: each ``<`` through the next ``>`` removed. A find loop: with no
-    ``>`` left, no later ``<`` can close either, where a pattern rescanned to the end from each."""
-    out, at = [], 0
-    while (start := text.find("<", at)) >= 0:
-        end = text.find(">", start + 1)
-        if end < 0:
-            break
-        out.append(text[at:start])
-        at = end + 1
-    return "".join(out) + text[at:]
