@@ -40,6 +40,14 @@ def test_jekyll_code_element_is_the_shortest_from_the_first_opener():
     assert jekyll._code_elements(text) == "`a` after"
 
 
+def test_jekyll_code_elements_with_attributes_are_code_and_their_openers_read_once():
+    assert jekyll._code_elements('<p><code class="filter">{{ x | y }}</code></p> <codec>no</codec>') == \
+        '<p>`{{ x | y }}`</p> <codec>no</codec>'
+    for text in ("<code " * N + "tail", '<code class="a">' * N + "tail", "<code\n" * N):
+        assert jekyll._code_elements(text) == text  # no closer: as written, each opener once
+    assert jekyll._code_elements('<code class="a">' * N + "b</code>") == "`b`"
+
+
 def test_jekyll_include_parameters_in_a_long_word_run():
     assert jekyll._include_args("note.html " + "a" * N, _scope()) == ("note.html", {})
     assert jekyll._include_args("note.html " + "a" * N + "=1 b='two'", _scope()) == (

@@ -46,21 +46,31 @@ def _visible(prose: str) -> str:
     HTML ``<code>`` element is shown as code, so it becomes a code span (its entities decoded,
     since ``html_to_text`` leaves code spans as written)."""
     prose = strip_html_comments(prose)
-    if "<code>" in prose:
+    if "<code" in prose:
         prose = _code_elements(prose)
     return html_to_text(prose)
 
 
 def _code_elements(prose: str) -> str:
-    """Each ``<code>...</code>`` (shortest) as a code span; a find loop, so a page of openers
-    with no closer is read once (a lazy ``.*?`` scanned to the end from every opener)."""
-    out, at = [], 0
-    while (start := prose.find("<code>", at)) >= 0:
-        end = prose.find("</code>", start + 6)
+    """Each ``<code>...</code>`` (shortest; ``<code class="...">`` too, as Jekyll's reference
+    tables write their examples) as a code span; a find loop, so a page of openers with no
+    closer is read once (a lazy ``.*?`` scanned to the end from every opener)."""
+    out, at, look, gt = [], 0, 0, 0
+    while (start := prose.find("<code", look)) >= 0:
+        after = prose[start + 5 : start + 6]
+        if after != ">" and not (after and after.isspace()):
+            look = start + 5
+            continue
+        if gt < start + 5:  # the next ">" is found once for every opener before it
+            gt = prose.find(">", start + 5)
+            if gt < 0:
+                break  # no opener after this one can close
+        opened = gt
+        end = prose.find("</code>", opened + 1)
         if end < 0:
             break
-        out += [prose[at:start], _code_span(prose[start + 6 : end])]
-        at = end + 7
+        out += [prose[at:start], _code_span(prose[opened + 1 : end])]
+        at = look = end + 7
     return "".join(out) + prose[at:]
 
 
