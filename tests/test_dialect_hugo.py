@@ -346,6 +346,27 @@ def test_a_site_template_that_highlights_its_inner_text_or_prints_a_parameter_is
     assert "```bash\n# For AMD64\ncurl -Lo ./kind <url>\n```" in text
 
 
+def test_a_site_template_with_no_action_is_written_as_it_stands(tmp_path):
+    """gohugoio/hugoDocs' ``module-mounts-note``: a fixed note, written after seven settings of
+    its configuration page; a template with an action stays what only it renders."""
+    from site_build import SECTIONS, build_json, store_rows, write_site
+
+    files = {
+        "hugo.toml": "",
+        "layouts/_shortcodes/mounts-note.html": "For more, consult the section\non [module mounts](/configuration/module/#mounts).\n",
+        "layouts/_shortcodes/go-version.html": "{{ site.Data.versions.go }}\n",
+        "content/all.md": ("# All settings\n\n`assetDir`\n: The assets folder. {{% mounts-note %}}\n\n"
+                           "Go {{< go-version >}} or later.\n"),
+    }
+    root = write_site(tmp_path / "site", files)
+    report = build_json(root / "content", tmp_path / "out")
+    (text,) = [t for _, _, t in store_rows(tmp_path / "out" / "store.sqlite", SECTIONS)]
+    assert "The assets folder. For more, consult the section\non [module mounts](/configuration/module/#mounts)." in text
+    assert "Go  or later." in text
+    details = [u["detail"] for u in report["dialect"]["unresolved"]]
+    assert details == ["go-version: rendered by its template alone"]
+
+
 def test_an_include_found_in_an_includes_folder_of_the_page_or_an_ancestor_section(tmp_path):
     """opentelemetry.io's ``include``: a path GetPage does not find is ``_includes/PATH`` beside
     the page, then beside each ancestor section; the positions and names passed after the path

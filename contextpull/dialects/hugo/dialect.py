@@ -186,6 +186,9 @@ def _other(call: Call, ctx: Context, line: int, inner: str | None) -> str:
         ctx.note("hugo shortcode", "converted", line, f"{name}: its template highlights its inner text")
         lang = call.arg("lang") or call.arg("language")
         return fenced(dedent_block(call.inner).strip("\n"), lang)
+    if form is not None and form[0] == "text":
+        ctx.note("hugo shortcode", "resolved", line, f"{name}: its template is text alone")
+        return form[1]
     if form is not None and form[0] == "param":
         value = hugo_data.param(ctx, form[1])
         if value is not None:

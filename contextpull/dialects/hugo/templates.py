@@ -136,15 +136,16 @@ def _depend(ctx: Context, path: str) -> None:
 
 
 # What a few common shapes of a site's own template render, read from its text (never run): a
-# template that prints one site parameter (``{{- site.Params.stable -}}``), and one that
-# highlights its inner text (``{{ highlight $code $lang "" }}`` over ``.Inner``).
+# template that prints one site parameter (``{{- site.Params.stable -}}``), one that
+# highlights its inner text (``{{ highlight $code $lang "" }}`` over ``.Inner``), and one with no
+# action at all, which Hugo writes as it stands.
 _PRINTS_PARAM = re.compile(r"\{\{-?\s*(?:\.Site|site)\.Params\.([\w.]{1,100})\s*-?\}\}")
 TEMPLATE_LIMIT = 64 * 1024
 
 
 def shape(ctx: Context, name: str) -> tuple[str, str] | None:
-    """("param", key) or ("code", "") for a site template of those shapes; None otherwise (or
-    for Hugo's own). The template is already a dependency of the page (``defined`` read it
+    """("param", key), ("code", "") or ("text", its text) for a site template of those shapes;
+    None otherwise (or for Hugo's own). The template is already a dependency of the page (``defined`` read it
     through the page's context); its shape is worked out once per version of it, by the site's
     door, so a page of thousands of calls reads it once."""
     if name in BUILT_IN:
@@ -163,6 +164,8 @@ def _shape(door, path: str) -> tuple[str, str] | None:
     except OSError:
         return None
     text = data.decode("utf-8", "replace")
+    if "{{" not in text:  # no action: Hugo writes the template as it stands (a fixed note)
+        return "text", text.strip()
     found = _PRINTS_PARAM.fullmatch(text.strip())
     if found is not None:
         return "param", found.group(1)
