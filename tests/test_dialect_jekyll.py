@@ -226,3 +226,20 @@ def test_a_release_post_finds_its_release_in_a_data_list(tmp_path):
         "Ruby 3.2.0-rc1: <https://x.test/ruby-3.2.0-rc1.tar.gz>, sha256 abc123.\n"
         "Then https://x.test/ruby-2.7.tar.gz; 2 releases.\n[]")
     assert [(n.outcome, n.detail) for n in ctx.notes if n.outcome == "unresolved"] == [("unresolved", "none.version")]
+
+
+def test_loops_through_includes_share_the_page_bound(tmp_path):
+    """A loop over 2,000 items whose body includes a file looping over them again would write
+    four million bodies; the page's loops, its includes' among them, stop at one bound."""
+    from contextpull.dialects.jekyll import liquid
+
+    (tmp_path / "_data").mkdir()
+    (tmp_path / "_data" / "big.yml").write_text("".join(f"- n{i}\n" for i in range(2000)))
+    (tmp_path / "_includes").mkdir()
+    (tmp_path / "_includes" / "row.html").write_text("{% for m in site.data.big %}{{ m }} {% endfor %}\n")
+    (tmp_path / "_config.yml").write_text("title: t\n")
+    (tmp_path / "page.md").write_text("")
+    ctx = context(tmp_path, "page.md", dialect="jekyll", config_file="_config.yml", config={"title": "t"}, front_matter={})
+    out = jekyll.prepare("{% for n in site.data.big %}{% include row.html %}{% endfor %}\n", ctx)
+    assert len(out) < 3 * liquid.LOOP_CHARS
+    assert any(n.construct == "liquid for" and n.outcome == "unresolved" for n in ctx.notes)

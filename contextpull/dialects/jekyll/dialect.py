@@ -141,7 +141,9 @@ def _include(name: str, args: str, line: int, ctx: Context, scope: liquid.Scope,
         return ""
     inner = _scope(ctx, got, params, scope.held, scope.defined)
     inner.names.update(scope.names)
+    inner.budget, inner.depth = scope.budget, scope.depth  # one page's loops, includes and all
     body = _read(got.text, ctx, inner, line, True)
+    scope.budget = inner.budget
     return body.strip("\n")
 
 
