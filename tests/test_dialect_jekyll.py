@@ -243,3 +243,18 @@ def test_loops_through_includes_share_the_page_bound(tmp_path):
     out = jekyll.prepare("{% for n in site.data.big %}{% include row.html %}{% endfor %}\n", ctx)
     assert len(out) < 3 * liquid.LOOP_CHARS
     assert any(n.construct == "liquid for" and n.outcome == "unresolved" for n in ctx.notes)
+
+
+def test_a_data_path_is_read_once_per_page(tmp_path, monkeypatch):
+    """Each ``site.data`` path probes up to six files; a page of ten thousand loops over one
+    missing list, includes among them, probes them once."""
+    calls = []
+    real = jekyll._data
+    monkeypatch.setattr(jekyll, "_data", lambda ctx, path, line: calls.append(path) or real(ctx, path, line))
+    (tmp_path / "_includes").mkdir()
+    (tmp_path / "_includes" / "more.html").write_text("{% for y in site.data.absent %}{{ y }}{% endfor %}")
+    (tmp_path / "_config.yml").write_text("title: t\n")
+    (tmp_path / "page.md").write_text("")
+    ctx = context(tmp_path, "page.md", dialect="jekyll", config_file="_config.yml", config={"title": "t"}, front_matter={})
+    jekyll.prepare("{% for x in site.data.absent %}" * 10_000 + "{% include more.html %}{{ site.data.absent }}", ctx)
+    assert calls == ["absent"]

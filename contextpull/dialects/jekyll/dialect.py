@@ -87,9 +87,12 @@ def _read(text: str, ctx: Context, scope: liquid.Scope, line: int, fixed: bool) 
 
 
 def _scope(ctx: Context, within: Included | None, params: dict, held: list[str] | None = None,
-           defined=None) -> liquid.Scope:
-    """What Liquid reads in one text; an include passes its page's ``held`` and ``defined``, so
-    a tag's definition is looked up in the plugin files once per page, not once per include."""
+           defined=None, data: dict | None = None) -> liquid.Scope:
+    """What Liquid reads in one text; an include passes its page's ``held``, ``defined`` and
+    ``data``, so a tag's definition is looked up in the plugin files, and a ``site.data`` path
+    in the data folder, once per page, not once per include or per use (a megabyte of loops
+    over one missing list probed six files for each)."""
+    data = {} if data is None else data
 
     def lookup(path: str) -> object:
         head, _, rest = path.partition(".")
@@ -100,7 +103,9 @@ def _scope(ctx: Context, within: Included | None, params: dict, held: list[str] 
             return dotted(front, rest, exact=True) if rest else None
         if head == "site":
             if rest.startswith("data."):
-                return _data(ctx, rest[len("data.") :], scope.line)
+                if rest not in data:
+                    data[rest] = _data(ctx, rest[len("data.") :], scope.line)
+                return data[rest]
             config = ctx.config if isinstance(ctx.config, dict) else {}
             if rest in ("baseurl", "url") and rest not in config:
                 return ""
@@ -119,6 +124,7 @@ def _scope(ctx: Context, within: Included | None, params: dict, held: list[str] 
         defined = tags.SiteTags(ctx, _site_root(ctx), _setting(ctx, "plugins_dir", "_plugins")).defined
 
     scope = liquid.Scope(lookup, tag, ctx.note, {}, held if held is not None else [], defined=defined)
+    scope.data = data
     return scope
 
 
@@ -139,7 +145,7 @@ def _include(name: str, args: str, line: int, ctx: Context, scope: liquid.Scope,
     got = ctx.include(file, base=base.strip("/"), line=line, construct=construct, within=within)
     if got is None:
         return ""
-    inner = _scope(ctx, got, params, scope.held, scope.defined)
+    inner = _scope(ctx, got, params, scope.held, scope.defined, scope.data)
     inner.names.update(scope.names)
     inner.budget, inner.depth = scope.budget, scope.depth  # one page's loops, includes and all
     body = _read(got.text, ctx, inner, line, True)

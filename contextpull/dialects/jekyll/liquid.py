@@ -55,6 +55,7 @@ class Scope:
     budget: int = 0  # characters loops have read and written on this page (``LOOP_CHARS``)
     depth: int = 0  # loops being written, one inside the other (``LOOP_DEPTH``)
     blocks: dict = field(default_factory=dict)  # id(text) -> (text, its loops: ``_block``)
+    data: dict = field(default_factory=dict)  # the dialect's values read once per page (``site.data``)
 
     def value(self, expr: str) -> object:
         """A literal or a variable path's value, None when unknown."""
