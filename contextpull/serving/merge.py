@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from ..text import query_tokens
 
 DF_CACHE = 4096  # words per store whose section counts are kept
+FIRST_TEXTS = 3  # hits whose texts a store's first ask reads
 
 
 @dataclass(frozen=True)
@@ -137,13 +138,16 @@ def worths(ranked: Ranked, weights: dict[str, float], found) -> Iterator[float]:
         return
     whole = sum(weights.values()) or 1.0
     ids = list(ranked.hits)
-    marks = ",".join("?" * len(ids))
-    texts = dict(
-        ranked.conn.execute(f"SELECT id, heading_path || ' ' || text FROM sections WHERE id IN ({marks})", ids)
-    )
+    texts: dict = {}
     cap = math.inf
-    for sid in ids:
-        present = found(texts.get(sid, "").lower())
+    for at, sid in enumerate(ids):
+        if sid not in texts:  # the first few hits, then the rest: most stores are asked for two or three
+            batch = ids[at:at + FIRST_TEXTS] if at == 0 else ids[at:]
+            marks = ",".join("?" * len(batch))
+            texts.update(ranked.conn.execute(
+                f"SELECT id, heading_path || ' ' || text FROM sections WHERE id IN ({marks})", batch))
+            texts.update((b, texts.get(b, "")) for b in batch)
+        present = found(texts[sid].lower())
         cap = min(cap, sum(weight for word, weight in weights.items() if word in present) / whole)
         yield cap
 
