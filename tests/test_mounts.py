@@ -279,6 +279,29 @@ def test_the_merge_works_out_only_the_worths_it_needs_and_orders_as_a_full_sort(
         assert 0 < len(asked) <= 2 + len(lists) < sum(len(r.hits) for r in lists)
 
 
+def test_a_stores_worths_are_its_hits_shares_read_in_two_batches(stores):
+    """Rules 2 and 3 worked out hit by hit from each section's own text; ``worths`` reads the
+    texts of the first hits, then the rest, and must give the same values."""
+    from contextpull.serving import merge
+    from contextpull.store import Store
+    from contextpull.ops import Ops
+    from contextpull.text import query_tokens
+
+    with Store.open(stores[0]) as w:
+        query = "cache daemon error full timeout config"
+        ranked = merge.Ranked(0, Ops(w).rank(query, None, 10).ids, w.conn, {})
+        assert len(ranked.hits) > merge.FIRST_TEXTS  # both batches are read
+        words = list(dict.fromkeys(query_tokens(query)))
+        weights, found = merge.idf([ranked], words), merge.presence(words)
+        expected, cap = [], float("inf")
+        for sid in ranked.hits:
+            (text,) = w.conn.execute("SELECT heading_path || ' ' || text FROM sections WHERE id = ?", (sid,)).fetchone()
+            present = found(text.lower())
+            cap = min(cap, sum(v for k, v in weights.items() if k in present) / sum(weights.values()))
+            expected.append(cap)
+        assert list(merge.worths(ranked, weights, found)) == expected
+
+
 _TOKENS = ["a", "ab", "b", "a.b", "b-c", "uv", "pip", "pip-compile", "x_y", "é", "2", "lib"]
 
 
