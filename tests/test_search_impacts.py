@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from contextpull.schema import FTS_TOKENIZE
 from contextpull.search import impact_format as fmt
-from contextpull.search import impacts, passes
+from contextpull.search import impact_pass, impacts, passes
 from contextpull.writing import impacts as writer
 
 VOCAB = ["alpha", "beta", "gamma", "delta", "tx-4419", "3.12", "tool.uv", "gate_ms", "the", "a", "zeta", "eta"]
@@ -27,7 +27,7 @@ BM25 = "bm25(sections_fts, 0.0, 2.0, 1.0)"
 @contextmanager
 def small_lists(head: int = 3, mid: int = 9, and_max_df: int = 6, min_df: int = 3):
     with mock.patch.object(fmt, "HEAD", head), mock.patch.object(fmt, "MID", mid), mock.patch.object(fmt, "MIN_DF", min_df), \
-            mock.patch.object(impacts, "DEPTHS", (1, 2, 4, mid)), mock.patch.object(impacts, "AND_MAX_DF", and_max_df), \
+            mock.patch.object(impact_pass, "DEPTHS", (1, 2, 4, mid)), mock.patch.object(impacts, "AND_MAX_DF", and_max_df), \
             mock.patch.object(impacts, "AND_MAX_SHARE", 0.0):
         yield
 
