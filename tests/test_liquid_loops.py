@@ -64,6 +64,10 @@ def test_a_loop_over_what_cannot_be_read_is_noted_as_before():
     out, notes = _render("{% for x in site.data.absent %}[{{ x }}]{% endfor %}")
     assert out == "[]"
     assert any("not evaluated" in str(note[-1]) for note in notes)
+    out, _ = _render("{% for x in page.letters limit: page.absent %}[{{ x }}]{% endfor %}")
+    assert out == "[]"  # a bound that cannot be read: the body once, as before
+    out, _ = _render("{% for x in page.letters offset: 3 limit: 5 %}[{{ x }}]{% endfor %}")
+    assert out == "[d]"
 
 
 def test_deep_nesting_and_large_products_stay_bounded():

@@ -236,9 +236,10 @@ def _loop(text: str, m: _Token, scope: Scope, line: int, first_line: int, fixed:
     offset = re.search(r"offset:\s*(\S+)", params)
     limit = re.search(r"limit:\s*(\S+)", params)
     start = _count(scope.value(offset.group(1))) if offset else 0
-    items = items[start or 0:]
-    if limit:
-        items = items[:_count(scope.value(limit.group(1))) or 0]
+    stop = _count(scope.value(limit.group(1))) if limit else len(items)
+    if start is None or stop is None:
+        return None  # a bound that cannot be read: which items show is not known
+    items = items[start:start + stop]
     if "reversed" in params:
         items = items[::-1]
     body = text[m.end:body_end]
