@@ -60,18 +60,13 @@ def copy_of(cache: Path, path: Path, started: CacheCopy | None = None) -> sqlite
         shutil.copyfile(cache, path)
     conn = connect(path)
     conn.execute("PRAGMA synchronous = OFF")
-    conn.execute(f"PRAGMA schema_version = {_new_schema_cookie()}")
+    conn.execute(f"PRAGMA schema_version = {schema_cookie()}")
     return _for_building(conn)
 
 
 def schema_cookie() -> int:
-    """The schema cookie of a new build file (its DDL's statements), which a patched copy of a
-    cache is given so that its bytes are a fresh build's."""
-    return _new_schema_cookie()
-
-
-def _new_schema_cookie() -> int:
-    """The schema cookie of a new build file: one schema change per statement of its DDL."""
+    """The schema cookie of a new build file: one schema change per statement of its DDL. A
+    patched copy of a cache is given it, so that its bytes are a fresh build's."""
     from ..schema import DDL
 
     conn = sqlite3.connect(":memory:")

@@ -213,9 +213,9 @@ class BuildJob:
             self._embed(conn)
             _lap("embed_s")
             self.index = finalize_index(conn, self.settings, ingested_at=self.ingested_at, corpus_root=".")
-            # a store large enough for search_impacts gets its word index in one segment
-            merged = impacts.wanted(conn.execute("SELECT count(*) FROM sections").fetchone()[0])
-            write_meta(conn, {**builder_meta(self.settings, merged), **self.provenance.to_meta(), CONTENT_FP_KEY: "0" * 64})
+            # a store large enough for search_impacts gets the table and its word index in one segment
+            large = impacts.wanted(conn.execute("SELECT count(*) FROM sections").fetchone()[0])
+            write_meta(conn, {**builder_meta(self.settings, large), **self.provenance.to_meta(), CONTENT_FP_KEY: "0" * 64})
             store_reads(conn, self.constructs.reads)  # none in a plain build, none left from a cache
             conn.commit()
             _lap("index_text_s")  # the last chunk, the index text and meta
@@ -228,14 +228,14 @@ class BuildJob:
                 self.timings["index_fill"] = self.indexer.finish_into(conn, self.assembler.copied_totals)  # type: ignore[assignment,union-attr]
                 self.index_failures = self.indexer.failures  # type: ignore[union-attr]
                 _lap("index_s")
-                if merged:
+                if large:
                     segments.merge(conn, "main.sections_fts")
                     conn.commit()
                     _lap("merge_s")
                 # search_impacts, for a store large enough to need it (docs/search-impacts.md):
                 # written by child processes from the finished index while VACUUM INTO copies the
                 # rest, then added to the store; dropped from a cache's copy either way
-                pending = impacts.start(conn, build_file.schema_cookie, self.tmp_build)
+                pending = impacts.start(conn, build_file.schema_cookie(), self.tmp_build, large)
                 _lap("impacts_start_s")
                 try:
                     build_file.vacuum_into(conn, self.tmp_store)

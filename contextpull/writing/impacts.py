@@ -121,18 +121,18 @@ class _Index:
 
 # ---- in a build: children write while the store is copied ---------------------------------------
 
-def start(conn: sqlite3.Connection, new_file_cookie, source: Path, fts: str = "sections_fts") -> "Pending | None":
-    """Begin the table of the build file ``source`` (open as ``conn``, its index finished), or
-    None when the store is too small to get one. Either way the build file is left without the
-    table (a patched copy of a cache may hold the previous build's) and with a fresh file's
-    schema cookie (``new_file_cookie()``), so the store's bytes do not depend on what the cache
-    held; the rows go into the store after ``VACUUM INTO`` (``Pending.finish``). The children
-    start at once: each reads the index's words and takes its half itself."""
-    sections = conn.execute(f"SELECT count(*) FROM {fts}_docsize").fetchone()[0]
+def start(conn: sqlite3.Connection, new_file_cookie: int, source: Path, table: bool,
+          fts: str = "sections_fts") -> "Pending | None":
+    """Begin the table of the build file ``source`` (open as ``conn``, its index finished) when
+    ``table`` (``wanted`` said so of its sections), else None. Either way the build file is left
+    without the table (a patched copy of a cache may hold the previous build's) and with a fresh
+    file's schema cookie (``new_file_cookie``), so the store's bytes do not depend on what the
+    cache held; the rows go into the store after ``VACUUM INTO`` (``Pending.finish``). The
+    children start at once: each reads the index's words and takes its half itself."""
     conn.execute(f"DROP TABLE IF EXISTS main.{fmt.TABLE}")
-    conn.execute(f"PRAGMA schema_version = {new_file_cookie()}")
+    conn.execute(f"PRAGMA schema_version = {new_file_cookie}")
     conn.commit()  # the children read the file as committed
-    if not wanted(sections):
+    if not table:
         return None
     return Pending(source, fts, halves=2)
 
