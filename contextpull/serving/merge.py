@@ -141,13 +141,12 @@ def worths(ranked: Ranked, weights: dict[str, float], found) -> Iterator[float]:
     texts: dict = {}
     cap = math.inf
     for at, sid in enumerate(ids):
-        if sid not in texts:  # the first few hits, then the rest: most stores are asked for two or three
-            batch = ids[at:at + FIRST_TEXTS] if at == 0 else ids[at:]
+        if at == 0 or at == FIRST_TEXTS:  # the first few hits, then the rest: most stores are asked for two or three
+            batch = ids[at:FIRST_TEXTS] if at == 0 else ids[at:]
             marks = ",".join("?" * len(batch))
             texts.update(ranked.conn.execute(
                 f"SELECT id, heading_path || ' ' || text FROM sections WHERE id IN ({marks})", batch))
-            texts.update((b, texts.get(b, "")) for b in batch)
-        present = found(texts[sid].lower())
+        present = found(texts.get(sid, "").lower())
         cap = min(cap, sum(weight for word, weight in weights.items() if word in present) / whole)
         yield cap
 
