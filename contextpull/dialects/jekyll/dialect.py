@@ -86,13 +86,13 @@ def _read(text: str, ctx: Context, scope: liquid.Scope, line: int, fixed: bool) 
     return liquid.render(kramdown.prepare(text, ctx, line, fixed), scope, line, fixed)
 
 
-def _scope(ctx: Context, within: Included | None, params: dict, held: list[str] | None = None,
-           defined=None, data: dict | None = None) -> liquid.Scope:
-    """What Liquid reads in one text; an include passes its page's ``held``, ``defined`` and
-    ``data``, so a tag's definition is looked up in the plugin files, and a ``site.data`` path
-    in the data folder, once per page, not once per include or per use (a megabyte of loops
-    over one missing list probed six files for each)."""
-    data = {} if data is None else data
+def _scope(ctx: Context, within: Included | None, params: dict, page: liquid.Scope | None = None) -> liquid.Scope:
+    """What Liquid reads in one text. An include's scope takes its ``page``'s raw text, tag
+    definitions, ``site.data`` values and loop bound, so a tag's definition is looked up in the
+    plugin files, and a ``site.data`` path in the data folder, once per page, not once per
+    include or per use (a megabyte of loops over one missing list probed six files for each),
+    and loops in includes count against the page's bound."""
+    data = {} if page is None else page.data
 
     def lookup(path: str) -> object:
         head, _, rest = path.partition(".")
@@ -120,11 +120,12 @@ def _scope(ctx: Context, within: Included | None, params: dict, held: list[str] 
             return args.split()[0] if args else ""
         return None
 
-    if defined is None:
+    if page is None:
         defined = tags.SiteTags(ctx, _site_root(ctx), _setting(ctx, "plugins_dir", "_plugins")).defined
-
-    scope = liquid.Scope(lookup, tag, ctx.note, {}, held if held is not None else [], defined=defined)
-    scope.data = data
+        scope = liquid.Scope(lookup, tag, ctx.note, {}, [], defined=defined, data=data)
+    else:
+        scope = liquid.Scope(lookup, tag, ctx.note, dict(page.names), page.held, defined=page.defined,
+                             data=data, budget=page.budget, depth=page.depth)
     return scope
 
 
@@ -145,11 +146,9 @@ def _include(name: str, args: str, line: int, ctx: Context, scope: liquid.Scope,
     got = ctx.include(file, base=base.strip("/"), line=line, construct=construct, within=within)
     if got is None:
         return ""
-    inner = _scope(ctx, got, params, scope.held, scope.defined, scope.data)
-    inner.names.update(scope.names)
-    inner.budget, inner.depth = scope.budget, scope.depth  # one page's loops, includes and all
+    inner = _scope(ctx, got, params, scope)
     body = _read(got.text, ctx, inner, line, True)
-    scope.budget = inner.budget
+    scope.budget = inner.budget  # the include's loops counted against the page's bound
     return body.strip("\n")
 
 
