@@ -251,11 +251,20 @@ class Impacts:
     # -- the pass --------------------------------------------------------------------------------
     def top(self, conn, tokens: list[str], limit: int, conjunctive: bool) -> list[tuple[str, int, float]] | None:
         """The pass's ``limit`` best (id, FTS rowid, bm25) in order, or None when not proven."""
-        if self.checked is None:
-            self.checked = self.check(conn)
-        if not self.checked or not tokens or not all(_PLAIN.fullmatch(t) for t in tokens):
+        if not self._usable(conn, tokens):
             return None
         return self._top(conn, tokens, limit, conjunctive)
+
+    def _usable(self, conn, tokens: list[str]) -> bool:
+        """Whether the table may answer for ``tokens``: its arithmetic is SQLite's on this store
+        (checked once) and every token is certainly the FTS5 term itself."""
+        if self.checked is None:
+            self.checked = self.check(conn)
+        return bool(self.checked and tokens and all(_PLAIN.fullmatch(t) for t in tokens))
+
+    def _common(self, df: int) -> bool:
+        """A word in too many sections for an AND pass to be taken from the table (``AND_MAX_SHARE``)."""
+        return df > max(AND_MAX_DF, AND_MAX_SHARE * self.rows)
 
     def _top(self, conn, tokens, limit, conjunctive):
         try:
@@ -266,9 +275,7 @@ class Impacts:
     def and_to_fts5(self, conn, tokens: list[str]) -> bool:
         """Whether this store's AND pass of ``tokens`` is left to FTS5 for being all common words
         (``AND_MAX_SHARE``): then both the AND and the phrase pass rank thousands of sections."""
-        if self.checked is None:
-            self.checked = self.check(conn)
-        if not self.checked or not all(_PLAIN.fullmatch(t) for t in tokens):
+        if not self._usable(conn, tokens):
             return False
         unique = list(dict.fromkeys(tokens))
         if not self._any_in_table(conn, unique) or not all(t in self.in_table for t in unique):
@@ -277,8 +284,7 @@ class Impacts:
             found = [self._word(conn, t) for t in unique]
         except _Unproven:
             return False
-        common = max(AND_MAX_DF, AND_MAX_SHARE * self.rows)
-        return all(w is not None and w.df > common for w in found)
+        return all(w is not None and self._common(w.df) for w in found)
 
     def _proven(self, conn, tokens, limit, conjunctive):
         unique = list(dict.fromkeys(tokens))
@@ -298,7 +304,7 @@ class Impacts:
             # every word in more than half the sections: FTS5 floors their idf, every score is
             # about equal and nothing can be proven early (the synthetic store of 20 words)
             return None
-        if conjunctive and min(w.df for w in words.values()) > max(AND_MAX_DF, AND_MAX_SHARE * self.rows):
+        if conjunctive and all(self._common(w.df) for w in words.values()):
             return None  # only common words: FTS5 ranks their few common sections faster
         phrases = [t for t in tokens if t in words]  # absent words add 0.0: no change to the sum
         try:
