@@ -6,8 +6,9 @@ as Jekyll renders Liquid before Markdown): ``raw`` is unwrapped into literal tex
 later touches, ``comment`` goes, ``highlight`` becomes a fenced block, a ``for`` loop over a list
 the page can read (``site.data``, front matter, an include's parameter) is written once per item
 (``_loop``), other control tags (``if``, ``case``, a loop over what cannot be read, ...) go while
-the text between them stays, ``assign`` and ``capture`` keep a value for later output. An output ``{{ x | f }}`` is looked up through ``Scope.lookup`` (the dialect's job)
-and the simple filters applied; one that cannot be resolved goes and is noted ``unresolved``:
+the text between them stays, ``assign`` and ``capture`` keep a value for later output. An output
+``{{ x | f }}`` is looked up through ``Scope.lookup`` (the dialect's job) and the simple filters
+applied (``liquid_filters``); one that cannot be resolved goes and is noted ``unresolved``:
 the page shows a value there, a variable's name is not that value, and an agent quoting it would
 present the name as a fact. The report names each one by line, so the author sees what was lost.
 A tag no one defines (``Scope.defined``: Jekyll's build fails there) keeps the text between it
