@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from contextpull.schema import FTS_TOKENIZE
 from contextpull.search import impact_format as fmt
-from contextpull.search import impact_pass, impacts, passes
+from contextpull.search import frequency_groups, impact_pass, impacts, passes
 from contextpull.writing import impacts as writer
 
 VOCAB = ["alpha", "beta", "gamma", "delta", "tx-4419", "3.12", "tool.uv", "gate_ms", "the", "a", "zeta", "eta"]
@@ -128,14 +128,36 @@ def test_words_that_are_not_plain_ascii_take_the_plain_query():
     assert impacts.Impacts.load(conn).top(conn, ["café"], 5, False) is None
 
 
-def test_an_and_of_common_words_is_left_to_fts5():
-    sections = [(10**12 + i, f"a.md#{i}", "", "alpha beta" + " pad" * i) for i in range(40)]
+def test_an_and_of_common_words_is_answered_from_their_frequency_groups():
+    sections = [(10**12 + i, f"a.md#{i}", "", "alpha beta" * (1 + i % 3) + " pad" * i) for i in range(40)]
     sections += [(10**12 + 40 + i, f"b.md#{i}", "", "pad") for i in range(41)]  # in under half the sections
     with small_lists(head=4, mid=32, and_max_df=39):
         conn = make_store(sections)
         table = impacts.Impacts.load(conn)
-        assert table.top(conn, ["alpha", "beta"], 5, True) is None
+        fast = table.top(conn, ["alpha", "beta"], 5, True)
+        assert fast is not None and [tuple(r) for r in fast] == plain(conn, ["alpha", "beta"], 5, True)
+        assert table.cache["alpha"].groups is not None  # not the threshold algorithm's lists
         assert [tuple(r) for r in table.top(conn, ["alpha", "beta"], 5, False)] == plain(conn, ["alpha", "beta"], 5, False)
+        with mock.patch.object(frequency_groups, "MAX_STEPS", 2):  # too many combinations: FTS5 answers
+            assert table.top(conn, ["alpha", "beta"], 5, True) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(corpora(), st.lists(queries, min_size=1, max_size=6))
+def test_an_and_of_common_words_equals_plain_fts5(sections, batch):
+    """Every word common (``AND_MAX_DF`` 0): each AND pass the table answers is answered by the
+    frequency groups, ties between repeated sections included, and equals FTS5's."""
+    with small_lists(and_max_df=0):
+        conn = make_store(sections)
+        table = impacts.Impacts.load(conn)
+        if table is None:
+            return
+        for tokens, limit, _ in batch:
+            fast = table.top(conn, tokens, limit, True)
+            if fast is not None:
+                assert [tuple(r) for r in fast] == plain(conn, tokens, limit, True)
+            elif all(w in table.in_table for w in tokens) and any(table.cache[w].idf > impacts.FLOORED_IDF for w in tokens):
+                raise AssertionError(f"{tokens}: common words the groups did not answer")
 
 
 def test_a_pass_of_words_in_more_than_half_the_sections_is_left_to_fts5():
@@ -153,7 +175,7 @@ def test_a_pass_of_words_in_more_than_half_the_sections_is_left_to_fts5():
 @settings(max_examples=150, deadline=None)
 @given(corpora(), st.lists(queries, min_size=1, max_size=6), st.integers(0, 12))
 def test_the_passes_equal_the_spec_order_whichever_pass_is_asked_first(sections, batch, and_max_df):
-    """Where every word is common the phrase pass is asked before the AND pass (``and_to_fts5``),
+    """Where every word is common the phrase pass is asked before the AND pass (``every_word_common``),
     elsewhere after it; the hits, their order and scores are the passes' in the spec's order."""
     with small_lists(and_max_df=and_max_df):
         conn = make_store(sections)
@@ -168,9 +190,9 @@ def test_an_and_of_common_words_asks_the_phrase_first():
     with small_lists(head=4, mid=32, and_max_df=30):
         conn = make_store(sections)
         table = impacts.Impacts.load(conn)
-        assert table.and_to_fts5(conn, ["alpha", "beta"])
-        assert not table.and_to_fts5(conn, ["alpha", "gamma"])  # gamma is rare: the table proves the AND
-        assert not table.and_to_fts5(conn, ["alpha", "absent"])
+        assert table.every_word_common(conn, ["alpha", "beta"])
+        assert not table.every_word_common(conn, ["alpha", "gamma"])  # gamma is rare: the table proves the AND
+        assert not table.every_word_common(conn, ["alpha", "absent"])
         asked = []
         conn.set_trace_callback(asked.append)
         found = passes.lexical(conn, ["alpha", "beta"], None, 5, table)

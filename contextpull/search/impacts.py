@@ -34,13 +34,15 @@ import sqlite3
 from bisect import bisect_left
 
 from . import impact_format as fmt
+from .frequency_groups import Groups
+from .frequency_groups import top as groups_top
 from .impact_pass import Pass, fold
 
 _PLAIN = re.compile(r"[a-z0-9][a-z0-9._-]*")
-# An AND pass is taken from the table only when one word is in at most 2 % of the sections (or
-# 1,024). Of the two-common-word queries on 448,660 sections (every word in 29,000-143,000
-# sections), FTS5 answered the AND pass faster (p50/p95 31/65 ms against 28/130); with a rarer
-# word the table wins (natural-language questions: 4/37 ms against 10/39).
+# An AND pass whose every word is in more than 2 % of the sections (and 1,024) is answered from
+# the words' frequency groups (``frequency_groups``), not by the threshold algorithm: on 448,648
+# sections such words' flat lists make it read 32,768 postings a word: "windows" AND "value" took
+# it 52 ms, FTS5 47 ms and the groups 11 ms. With a rarer word the threshold algorithm wins.
 AND_MAX_SHARE = 0.02
 AND_MAX_DF = 1024
 # Bytes of decoded postings kept between searches of one store (the common words of the last
@@ -81,6 +83,7 @@ class _Word:
         self.contribs: list[float] = []
         self.where: dict[int, int] | None = None  # docno -> frequency, once every posting is loaded
         self.full = None  # part 2: (docnos, freqs) in docno order
+        self.groups: Groups | None = None  # the sections by frequency (an AND of common words)
 
     @property
     def all_loaded(self) -> bool:
@@ -92,7 +95,21 @@ class _Word:
         size = 6 * len(self.docnos) + 32 * len(self.contribs)
         if self.where is not None:
             size += 100 * len(self.where)
+        size += self.groups.size() if self.groups is not None else 0
         return size + (6 * len(self.full[0]) if self.full else 0)
+
+    def frequency_groups(self, conn) -> Groups:
+        """Every posting grouped by frequency (``frequency_groups``), built on first use."""
+        if self.groups is None:
+            if self.df <= fmt.MID:
+                self.load_to(conn, fmt.MID)
+                docnos, freqs = self.docnos, self.freqs
+            else:
+                if self.full is None:
+                    self.full = fmt.unpack(self.impacts.part(conn, self.word, 2))
+                docnos, freqs = self.full
+            self.groups = Groups(self.idf, docnos, freqs, self.impacts.lengths, self.impacts.factors)
+        return self.groups
 
     def load_to(self, conn, depth: int) -> None:
         if depth > len(self.docnos) and not self.all_loaded and len(self.docnos) == fmt.HEAD:
@@ -263,7 +280,7 @@ class Impacts:
         return bool(self.checked and tokens and all(_PLAIN.fullmatch(t) for t in tokens))
 
     def _common(self, df: int) -> bool:
-        """A word in too many sections for an AND pass to be taken from the table (``AND_MAX_SHARE``)."""
+        """A word in too many sections for the threshold algorithm's AND (``AND_MAX_SHARE``)."""
         return df > max(AND_MAX_DF, AND_MAX_SHARE * self.rows)
 
     def _top(self, conn, tokens, limit, conjunctive):
@@ -272,9 +289,9 @@ class Impacts:
         except _Unproven:
             return None
 
-    def and_to_fts5(self, conn, tokens: list[str]) -> bool:
-        """Whether this store's AND pass of ``tokens`` is left to FTS5 for being all common words
-        (``AND_MAX_SHARE``): then both the AND and the phrase pass rank thousands of sections."""
+    def every_word_common(self, conn, tokens: list[str]) -> bool:
+        """Whether every word of ``tokens`` is common (``AND_MAX_SHARE``) on this store: then the
+        phrase pass, which FTS5 ranks, is asked before the AND pass (``passes``)."""
         if not self._usable(conn, tokens):
             return False
         unique = list(dict.fromkeys(tokens))
@@ -304,11 +321,22 @@ class Impacts:
             # every word in more than half the sections: FTS5 floors their idf, every score is
             # about equal and nothing can be proven early (the synthetic store of 20 words)
             return None
-        if conjunctive and all(self._common(w.df) for w in words.values()):
-            return None  # only common words: FTS5 ranks their few common sections faster
         phrases = [t for t in tokens if t in words]  # absent words add 0.0: no change to the sum
+        if conjunctive and all(self._common(w.df) for w in words.values()):
+            return self._common_and(conn, words, phrases, limit)
         try:
             scored = Pass(conn, words, phrases, limit, conjunctive).run()
+        finally:
+            self._trim()
+        return None if scored is None else self._ordered(conn, scored, limit)
+
+    def _common_and(self, conn, words: dict[str, _Word], phrases: list[str], limit: int):
+        """An AND pass of common words only: from their frequency groups (``frequency_groups``)."""
+        names = list(words)
+        try:
+            groups = [words[n].frequency_groups(conn) for n in names]
+            scored = groups_top(groups, [phrases.count(n) for n in names], [names.index(p) for p in phrases],
+                                [words[n].idf for n in names], limit, self.factors)
         finally:
             self._trim()
         return None if scored is None else self._ordered(conn, scored, limit)

@@ -5,11 +5,11 @@ hits after the earlier passes' and none twice, until ``limit`` are found.
 A phrase match holds every word, so the AND pass is asked first: where no section holds every
 word, the phrase pass is empty too and is not asked. Natural-language questions rarely have all
 their words in one section (220 of the 221 uv questions), and a server searching many stores
-asks each one query fewer. Where every word is common (``Impacts.and_to_fts5``: FTS5 would rank
-tens of thousands of sections holding them all) the phrase pass goes first, and the AND pass is
-asked only when the phrase falls short of ``limit``: of two common words on 448,648 sections,
-"windows desktop" has 42,566 phrase matches, and ranking its 53,396 AND matches as well cost
-another 53 ms. The hits and their order are the spec's either way.
+asks each one query fewer. Where every word is common (``Impacts.every_word_common``: tens of
+thousands of sections hold them all, and FTS5 ranks every phrase match) the phrase pass goes
+first, and the AND pass is asked only when the phrase falls short of ``limit``: of two common
+words on 448,648 sections, "windows desktop" has 42,566 phrase matches, which fill the list. The
+hits and their order are the spec's either way.
 
 Where the store carries a ``search_impacts`` table (``impacts``; docs/search-impacts.md), the AND
 and OR passes without a path filter are answered from it when it proves the top ``limit``, with
@@ -49,7 +49,7 @@ def lexical(conn: sqlite3.Connection, tokens: list[str], scope: ranking.Scope | 
     if len(tokens) >= 2:
         every = " AND ".join(fts_string(t) for t in tokens)
         phrase = fts_string(" ".join(tokens))
-        if scope is None and impacts is not None and impacts.and_to_fts5(conn, tokens):
+        if scope is None and impacts is not None and impacts.every_word_common(conn, tokens):
             passes += [(phrase, None, None), (every, None, True)]  # the AND only when the phrase falls short
         else:
             every_hits = run(every, True)
