@@ -9,15 +9,16 @@ fresh build.
 Only words in at least ``MIN_DF`` sections get rows. A rarer word's postings are few, and a
 reader takes them from FTS5's vocabulary when a query names it (``search.impacts``); writing
 them too was most of the table's rows and half its cost (557,406 words at 448,660 sections,
-each its own statement). Each kept word's postings are summed per section by SQLite
-(``GROUP BY doc``), so Python sees one row per section and word rather than one per occurrence.
+each its own statement). Each kept word's postings are read and turned into rows by
+``impact_rows`` (summed per section, ordered by impact, packed): with numpy where installed,
+the same bytes without it.
 
 In a build (``start``, then ``Pending.finish``) the words are written by two child processes,
 split where their occurrences are halved, while the build copies everything else into the
 store (``VACUUM INTO``); the rows are then added to the store, the first child's (with the
-header rows) before the second's, in key order. The table is Python work on words
-independent of each other, 2 µs a posting, and at the end of a build nothing else needs the
-cores. A child that fails is named in the counts and its words are written by the build itself,
+header rows) before the second's, in key order. The table is work on words independent of
+each other (about 1 µs a posting with numpy, 2 µs without), and at the end of a build nothing
+else needs the cores. A child that fails is named in the counts and its words are written by the build itself,
 to the same rows.
 """
 
@@ -30,19 +31,17 @@ import subprocess
 import sys
 import time
 from array import array
-from operator import itemgetter
 from pathlib import Path
 
 from ..search import impact_format as fmt
 from ..system.sqlite_files import remove_files as _remove
 from . import segments
+from .impact_rows import Encoder
 
 # Sections a store needs before the table is written: below it FTS5 ranks a natural-language
 # question in under 100 ms at p95, and the table would only cost build time (benchmarks/README.md,
 # "Scale": 47 ms at 44,962 sections, 180 ms at 132,680).
 MIN_SECTIONS = 50_000
-_POSTINGS = fmt.postings_sql("temp.cp_vocab")
-_FIRST, _SECOND = itemgetter(0), itemgetter(1)
 
 
 def wanted(sections: int) -> bool:
@@ -76,7 +75,8 @@ class _Index:
         self.rowids, self.lengths = [], []
         for rowid, size in conn.execute(f"SELECT id, sz FROM {fts}_docsize ORDER BY id"):
             self.rowids.append(rowid)
-            self.lengths.append(sum(segments.get_varints(bytes(size))))
+            # A column size under 128 is a one-byte varint: then the bytes are the sizes.
+            self.lengths.append(sum(size) if max(size, default=0) < 0x80 else sum(segments.get_varints(bytes(size))))
         if self.rows != len(self.rowids) or self.tokens != sum(self.lengths):
             raise sqlite3.DatabaseError(
                 f"{fts}: averages record ({self.rows} rows, {self.tokens} tokens) disagrees with %_docsize")
@@ -100,14 +100,13 @@ class _Index:
         if not self.rows or not self.tokens:
             return 0
         avgdl = self.tokens / self.rows
-        docno = {rowid: i for i, rowid in enumerate(self.rowids)}
-        factor = [fmt.length_factor(n, avgdl) for n in self.lengths]
+        encoder = Encoder(self.conn, "temp.cp_vocab", self.rowids, [fmt.length_factor(n, avgdl) for n in self.lengths])
         total = 0
         batch: list[tuple[str, int, bytes]] = []
         for word in words:
-            postings = self.conn.execute(_POSTINGS, (word,)).fetchall()
-            total += len(postings)
-            _encode(word, postings, docno, factor, batch)
+            rowids, freqs = encoder.postings(word)
+            total += len(rowids)
+            encoder.rows(word, rowids, freqs, batch)
             if len(batch) > 2000:
                 self.conn.executemany(f"INSERT INTO {into} VALUES (?, ?, ?)", batch)
                 batch = []
@@ -280,19 +279,3 @@ def _little_endian(values: list[int], code: str) -> bytes:
     if sys.byteorder == "big":
         a.byteswap()
     return a.tobytes()
-
-
-def _encode(term: str, postings: list[tuple[int, int]], docno: dict[int, int], factor: list[float], out: list) -> None:
-    """The term's parts, from its (FTS rowid, frequency) pairs in rowid order, which is docno
-    order."""
-    docnos = list(map(docno.__getitem__, map(_FIRST, postings)))
-    freqs = list(map(_SECOND, postings))
-    order = fmt.impact_order(docnos, freqs, factor)
-    df = len(order)
-    head = order[:fmt.HEAD]
-    out.append((term, 0, df.to_bytes(4, "little") + fmt.pack([docnos[i] for i in head], [freqs[i] for i in head])))
-    if df > fmt.HEAD:
-        mid = order[fmt.HEAD:fmt.MID]
-        out.append((term, 1, fmt.pack([docnos[i] for i in mid], [freqs[i] for i in mid])))
-    if df > fmt.MID:
-        out.append((term, 2, fmt.pack(docnos, freqs)))
