@@ -31,6 +31,11 @@ except ImportError:  # pragma: no cover - exercised where numpy is absent
     _np = None
 
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
+# Occurrences of a word read as one string (about 30 bytes each while it is parsed). Past it
+# SQLite sums them (``GROUP BY``, in its own bounded memory): the synthetic store's commonest
+# words hold 3.4 million each, and as strings they took a build's peak from 280 to 388 MB. The
+# msdocs store's commonest ("the") holds 1.8 million.
+MAX_JOINED = 2_000_000
 
 
 class Encoder:
@@ -48,11 +53,11 @@ class Encoder:
             self.docno = {rowid: i for i, rowid in enumerate(rowids)}
             self.factors = factors
 
-    def postings(self, term: str):
-        """The term's (FTS rowids, weighted frequencies), one per section in rowid order."""
-        if not self.numpy:
-            rows = self.conn.execute(fmt.postings_sql(self.vocabulary), (term,)).fetchall()
-            return list(map(_FIRST, rows)), list(map(_SECOND, rows))
+    def postings(self, term: str, occurrences: int):
+        """The term's (FTS rowids, weighted frequencies), one per section in rowid order;
+        ``occurrences``: how many times the index holds it (the vocabulary's ``cnt``)."""
+        if not self.numpy or occurrences > MAX_JOINED:
+            return self._summed_by_sqlite(term)
         # SQLite's GROUP BY sorts the occurrences again, though the vocabulary gives them in rowid
         # order: here they come as two strings, and runs of one rowid are summed by numpy (0.62
         # against 0.99 µs a posting on the msdocs store).
@@ -65,10 +70,13 @@ class Encoder:
         rowids = np.fromstring(rowids, dtype=np.int64, sep=",")
         weights = np.frombuffer(weights.encode("ascii"), dtype=np.uint8).astype(np.int64) - ord("0")
         if len(rowids) != len(weights) or bool(np.any(rowids[1:] < rowids[:-1])):  # not as FTS5 gives them
-            rows = self.conn.execute(fmt.postings_sql(self.vocabulary), (term,)).fetchall()
-            return np.array(list(map(_FIRST, rows)), dtype=np.int64), np.array(list(map(_SECOND, rows)), dtype=np.int64)
+            return self._summed_by_sqlite(term)
         starts = np.flatnonzero(np.concatenate(([True], rowids[1:] != rowids[:-1])))
         return rowids[starts], np.add.reduceat(weights, starts)
+
+    def _summed_by_sqlite(self, term: str) -> tuple[list[int], list[int]]:
+        rows = self.conn.execute(fmt.postings_sql(self.vocabulary), (term,)).fetchall()
+        return list(map(_FIRST, rows)), list(map(_SECOND, rows))
 
     def rows(self, term: str, rowids, freqs, out: list) -> None:
         """Append the term's parts to ``out``, from its postings in rowid order (``postings``):

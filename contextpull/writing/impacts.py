@@ -58,7 +58,7 @@ def write(conn: sqlite3.Connection, fts: str = "sections_fts") -> dict[str, int]
     site = _Index(conn, fts)
     try:
         conn.executemany(f"INSERT INTO main.{fmt.TABLE} VALUES (?, ?, ?)", site.header_rows(fmt.MIN_DF))
-        words = [w for w, _ in site.words(fmt.MIN_DF)] if site.rows else []
+        words = site.words(fmt.MIN_DF) if site.rows else []
         return {"terms": len(words), "postings": site.fill(words, f"main.{fmt.TABLE}")}
     finally:
         site.close()
@@ -95,16 +95,17 @@ class _Index:
         """The words in at least ``min_df`` sections, with their occurrences, in order."""
         return self.conn.execute("SELECT term, cnt FROM temp.cp_words WHERE doc >= ? ORDER BY term", (min_df,)).fetchall()
 
-    def fill(self, words: list[str], into: str) -> int:
-        """Each word's rows into the table ``into``; the postings written."""
+    def fill(self, words: list[tuple[str, int]], into: str) -> int:
+        """Each word's rows into the table ``into`` (the words with their occurrences); the
+        postings written."""
         if not self.rows or not self.tokens:
             return 0
         avgdl = self.tokens / self.rows
         encoder = Encoder(self.conn, "temp.cp_vocab", self.rowids, [fmt.length_factor(n, avgdl) for n in self.lengths])
         total = 0
         batch: list[tuple[str, int, bytes]] = []
-        for word in words:
-            rowids, freqs = encoder.postings(word)
+        for word, occurrences in words:
+            rowids, freqs = encoder.postings(word, occurrences)
             total += len(rowids)
             encoder.rows(word, rowids, freqs, batch)
             if len(batch) > 2000:
@@ -136,7 +137,7 @@ def start(conn: sqlite3.Connection, new_file_cookie: int, source: Path, table: b
     return Pending(source, fts, halves=2)
 
 
-def _half(words: list[tuple[str, int]], part: int, halves: int) -> list[str]:
+def _half(words: list[tuple[str, int]], part: int, halves: int) -> list[tuple[str, int]]:
     """The words of part ``part`` of ``halves``: consecutive runs with about as many occurrences
     each, so the children finish together; their rows follow each other in key order."""
     total, running, bounds = sum(c for _, c in words), 0, [0]
@@ -145,7 +146,7 @@ def _half(words: list[tuple[str, int]], part: int, halves: int) -> list[str]:
         if len(bounds) < halves and running * halves >= total * len(bounds):
             bounds.append(i + 1)
     bounds += [len(words)] * (halves + 1 - len(bounds))
-    return [w for w, _ in words[bounds[part]:bounds[part + 1]]]
+    return words[bounds[part]:bounds[part + 1]]
 
 
 class Pending:
