@@ -4,6 +4,7 @@ a cached build is byte-identical to a fresh one either way; search answers as wi
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import shutil
 import sqlite3
 
@@ -56,6 +57,7 @@ def test_the_table_answers_as_fts5_does(tmp_path, everywhere):
     store = tmp_path / "out" / "store.sqlite"
     assert _has_table(store)
     assert report.timings["impacts"]["terms"] > 0
+    assert report.timings["impacts"]["rows_by"] == ("numpy" if importlib.util.find_spec("numpy") else "python")
     assert_verified(store)
     with Store.open(store) as opened:
         assert Ops(opened).impacts is not None

@@ -36,6 +36,7 @@ from pathlib import Path
 from ..search import impact_format as fmt
 from ..system.sqlite_files import remove_files as _remove
 from . import segments
+from . import impact_rows
 from .impact_rows import Encoder
 
 # Sections a store needs before the table is written: below it FTS5 ranks a natural-language
@@ -160,7 +161,7 @@ class Pending:
     def finish(self, store: Path) -> dict:
         """Wait for the children and add the table to ``store`` (the build's copy, just made);
         a child's words it could not write are written here. Returns the table's counts."""
-        counts: dict = {"terms": 0, "postings": 0, "cpu_s": []}
+        counts: dict = {"terms": 0, "postings": 0, "cpu_s": [], "rows_by": impact_rows.WAY}
         try:
             for child in self.children:
                 failed = child.wait()
