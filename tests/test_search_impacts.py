@@ -140,6 +140,9 @@ def test_an_and_of_common_words_is_answered_from_their_frequency_groups():
         assert [tuple(r) for r in table.top(conn, ["alpha", "beta"], 5, False)] == plain(conn, ["alpha", "beta"], 5, False)
         with mock.patch.object(frequency_groups, "MAX_STEPS", 2):  # too many combinations: FTS5 answers
             assert table.top(conn, ["alpha", "beta"], 5, True) is None
+        with mock.patch.object(frequency_groups, "MAX_SCANNED", 3), mock.patch.object(frequency_groups, "CHUNK", 2):
+            assert table.top(conn, ["alpha", "beta"], 5, True) is None  # too many sections walked
+        assert table.top(conn, ["alpha", "beta", "pad"], 5, True) is None  # three words: FTS5's
 
 
 @settings(max_examples=200, deadline=None)
@@ -156,7 +159,8 @@ def test_an_and_of_common_words_equals_plain_fts5(sections, batch):
             fast = table.top(conn, tokens, limit, True)
             if fast is not None:
                 assert [tuple(r) for r in fast] == plain(conn, tokens, limit, True)
-            elif all(w in table.in_table for w in tokens) and any(table.cache[w].idf > impacts.FLOORED_IDF for w in tokens):
+            elif len(set(tokens)) <= frequency_groups.MAX_WORDS and all(w in table.in_table for w in tokens) \
+                    and any(table.cache[w].idf > impacts.FLOORED_IDF for w in tokens):
                 raise AssertionError(f"{tokens}: common words the groups did not answer")
 
 

@@ -34,7 +34,7 @@ import sqlite3
 from bisect import bisect_left
 
 from . import impact_format as fmt
-from .frequency_groups import Groups
+from .frequency_groups import MAX_WORDS, Groups
 from .frequency_groups import top as groups_top
 from .impact_pass import Pass, fold
 
@@ -333,6 +333,8 @@ class Impacts:
     def _common_and(self, conn, words: dict[str, _Word], phrases: list[str], limit: int):
         """An AND pass of common words only: from their frequency groups (``frequency_groups``)."""
         names = list(words)
+        if len(names) > MAX_WORDS:
+            return None  # FTS5 ranks the few sections that three common words share
         try:
             groups = [words[n].frequency_groups(conn) for n in names]
             scored = groups_top(groups, [phrases.count(n) for n in names], [names.index(p) for p in phrases],
