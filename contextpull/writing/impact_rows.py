@@ -25,14 +25,23 @@ from operator import itemgetter
 
 from ..search import impact_format as fmt
 
-try:  # the fast way, where installed (the embedding extras and the dev tools bring it)
-    import numpy as _np
-except ImportError:  # pragma: no cover - exercised where numpy is absent
-    _np = None
 
-# How this interpreter computes the rows, named in a build's ``timings.impacts.rows_by``: a team
-# whose large store was written the slow way sees why.
-WAY = "numpy" if _np is not None else "python"
+def _numpy():
+    """numpy, or None where it is not installed. Imported when a table is written, never at a
+    build's start: the import alone is 0.11 s, a fifth of a small site's whole build."""
+    try:
+        import numpy
+    except ImportError:  # pragma: no cover - exercised where numpy is absent
+        return None
+    return numpy
+
+
+def way() -> str:
+    """How this interpreter computes the rows, named in a build's ``timings.impacts.rows_by``:
+    a team whose large store was written the slow way sees why."""
+    return "numpy" if _numpy() is not None else "python"
+
+
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
 # Occurrences of a word read as one string (about 30 bytes each while it is parsed). Past it
 # SQLite sums them (``GROUP BY``, in its own bounded memory): the synthetic store's commonest
@@ -48,10 +57,11 @@ class Encoder:
 
     def __init__(self, conn, vocabulary: str, rowids: list[int], factors: list[float], use_numpy: bool | None = None):
         self.conn, self.vocabulary = conn, vocabulary
-        self.numpy = _np is not None if use_numpy is None else use_numpy
+        self.np = _numpy() if use_numpy is not False else None
+        self.numpy = self.np is not None
         if self.numpy:
-            self.rowids = _np.array(rowids, dtype=_np.int64)
-            self.factors = _np.array(factors, dtype=_np.float64)
+            self.rowids = self.np.array(rowids, dtype=self.np.int64)
+            self.factors = self.np.array(factors, dtype=self.np.float64)
         else:
             self.docno = {rowid: i for i, rowid in enumerate(rowids)}
             self.factors = factors
@@ -67,7 +77,7 @@ class Encoder:
         rowids, weights = self.conn.execute(
             "SELECT group_concat(doc), group_concat(CASE col WHEN 'heading_path' THEN 2 WHEN 'text' THEN 1 ELSE 0 END, '') "
             f"FROM {self.vocabulary} WHERE term = ?", (term,)).fetchone()
-        np = _np
+        np = self.np
         if not rowids:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         rowids = np.fromstring(rowids, dtype=np.int64, sep=",")
@@ -86,7 +96,8 @@ class Encoder:
         part 0 (``df``, then the first ``HEAD`` postings in impact order), part 1 (to ``MID``)
         when ``df > HEAD``, part 2 (every posting in docno order) when ``df > MID``."""
         if self.numpy:
-            self._numpy_rows(term, _np.asarray(rowids, dtype=_np.int64), _np.asarray(freqs, dtype=_np.int64), out)
+            np = self.np
+            self._numpy_rows(term, np.asarray(rowids, dtype=np.int64), np.asarray(freqs, dtype=np.int64), out)
         else:
             self._python_rows(term, list(rowids), list(freqs), out)
 
@@ -103,7 +114,7 @@ class Encoder:
             out.append((term, 2, fmt.pack(docnos, freqs)))
 
     def _numpy_rows(self, term: str, rowids, freqs, out: list) -> None:
-        np = _np
+        np = self.np
         docnos = np.searchsorted(self.rowids, rowids)
         if len(docnos) and (docnos[-1] >= len(self.rowids) or not np.array_equal(self.rowids[docnos], rowids)):
             raise KeyError(f"{term!r}: a posting's section is not among the index's sections")

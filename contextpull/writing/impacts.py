@@ -161,7 +161,7 @@ class Pending:
     def finish(self, store: Path) -> dict:
         """Wait for the children and add the table to ``store`` (the build's copy, just made);
         a child's words it could not write are written here. Returns the table's counts."""
-        counts: dict = {"terms": 0, "postings": 0, "cpu_s": [], "rows_by": impact_rows.WAY}
+        counts: dict = {"terms": 0, "postings": 0, "cpu_s": [], "rows_by": impact_rows.way()}
         try:
             for child in self.children:
                 failed = child.wait()
