@@ -15,7 +15,7 @@ import sqlite3
 import sys
 import time
 
-from contextpull.writing import trigram
+from contextpull.indexing import trigram
 
 
 def main(argv: list[str] | None = None) -> int:

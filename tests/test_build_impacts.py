@@ -15,7 +15,7 @@ from contextpull import Ops, Store
 from contextpull.artifact import chunks as chunks_mod
 from contextpull.search import impact_format as fmt
 from contextpull.search import impacts as reader
-from contextpull.writing import impacts as writer
+from contextpull.indexing import impacts as writer
 
 QUERIES = ["timeout", "install the tool", "TX-4501 timeout codes", "config", "error codes and their meaning", "absent words"]
 

@@ -1,4 +1,4 @@
-"""search_impacts rows: numpy's way and Python's give the same bytes (``writing.impact_rows``).
+"""search_impacts rows: numpy's way and Python's give the same bytes (``indexing.impact_rows``).
 
 A store must not depend on what happened to be installed beside the builder, so the two ways of
 computing a word's rows are held to each other on random postings: frequencies that tie, that
@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from contextpull.schema import FTS_TOKENIZE
 from contextpull.search import impact_format as fmt
-from contextpull.writing import impact_rows
+from contextpull.indexing import impact_rows
 
 pytest.importorskip("numpy")
 
@@ -94,5 +94,5 @@ def test_a_build_of_a_small_store_does_not_import_numpy(tmp_path):
                           capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
-    assert "contextpull.writing.impacts" in imported  # the module is there; its numpy is not
+    assert "contextpull.indexing.impacts" in imported  # the module is there; its numpy is not
     assert "numpy" not in imported

@@ -110,7 +110,7 @@ def test_the_package_has_no_import_cycle():
 def test_the_graph_sees_lazy_imports_and_the_finder_reports_a_cycle():
     graph = import_graph()
     # a function-body import is an edge: build_job loads the index workers only when it builds
-    assert "contextpull.writing.indexers" in graph["contextpull.artifact.build_job"]
+    assert "contextpull.indexing.indexers" in graph["contextpull.artifact.build_job"]
     assert "contextpull.ops" in graph["contextpull.grep.regex_child"]
     graph["contextpull.grep.regex"] = graph["contextpull.grep.regex"] | {"contextpull.ops"}
     assert find_cycle(graph) == ["contextpull.ops", "contextpull.grep.regex", "contextpull.ops"]
@@ -132,9 +132,11 @@ ROOMS = {
     # linear scanners the write side shares (path patterns, links as text)
     "scan": set(),
     "writing": {"parsing", "search", "scan"},
-    "ingest": {"writing", "parsing", "dialects", "models", "settings", "apiref"},
+    # the search indexes of finished rows: FTS5 segments, trigrams, search_impacts
+    "indexing": {"search"},
+    "ingest": {"writing", "indexing", "parsing", "dialects", "models", "settings", "apiref"},
     "checks": {"writing"},
-    "artifact": {"writing", "ingest", "checks", "dialects", "settings"},
+    "artifact": {"writing", "indexing", "ingest", "checks", "dialects", "settings"},
     "models": {"search", "scan"},
     "serving": {"writing", "checks"},
     "eval": {"models", "serving"},

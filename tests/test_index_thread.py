@@ -1,4 +1,4 @@
-"""The index workers (contextpull/writing/index_thread.py, index_process.py): both FTS5 tables of a
+"""The index workers (contextpull/indexing/index_thread.py, index_process.py): both FTS5 tables of a
 build, one segment per chunk, the same rows from a thread, a child process and the in-thread
 fallback, whichever way the work went."""
 
@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import sqlite3
 
-from contextpull.writing import index_process
+from contextpull.indexing import index_process
 
-from contextpull.writing import index_thread
+from contextpull.indexing import index_thread
 
-from contextpull.writing import segments
+from contextpull.indexing import segments
 
-from contextpull.writing import trigram
+from contextpull.indexing import trigram
 from contextpull.writing.writer import fts_normalize
 from contextpull.grep.literal import trigram_query
 from contextpull.schema import FTS_TOKENIZE

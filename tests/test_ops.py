@@ -351,7 +351,7 @@ def trigram_ops(request, tmp_path_factory):
     earlier builds (rows of sections' text)."""
     import sqlite3
 
-    from contextpull.writing import trigram
+    from contextpull.indexing import trigram
 
     path = make_store(tmp_path_factory.mktemp("tri") / "store.sqlite")
     conn = sqlite3.connect(path)

@@ -10,7 +10,7 @@ import pytest
 from artifact_helpers import assert_verified, quiet_build, write_files
 from contextpull.artifact import cache_copy
 from contextpull.artifact import chunks as chunks_mod
-from contextpull.writing import segments
+from contextpull.indexing import segments
 from contextpull.writing.fingerprint import file_sha256
 
 

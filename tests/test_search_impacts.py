@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from contextpull.schema import FTS_TOKENIZE
 from contextpull.search import impact_format as fmt
 from contextpull.search import frequency_groups, impact_pass, impacts, passes
-from contextpull.writing import impacts as writer
+from contextpull.indexing import impacts as writer
 
 VOCAB = ["alpha", "beta", "gamma", "delta", "tx-4419", "3.12", "tool.uv", "gate_ms", "the", "a", "zeta", "eta"]
 BM25 = "bm25(sections_fts, 0.0, 2.0, 1.0)"

@@ -1,4 +1,4 @@
-"""One FTS5 segment per chunk (contextpull/writing/segments.py): the spliced table is one FTS5
+"""One FTS5 segment per chunk (contextpull/indexing/segments.py): the spliced table is one FTS5
 itself accepts and answers exactly like a table FTS5 filled on its own."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from contextpull.writing import segments
+from contextpull.indexing import segments
 from contextpull.schema import FTS_TOKENIZE
 
 BODY = f'id UNINDEXED, heading_path, text, tokenize = "{FTS_TOKENIZE}"'

@@ -11,7 +11,7 @@ import pytest
 
 from artifact_helpers import assert_verified, fixture_corpus, quiet_build, write_files
 from contextpull import Ops, Store
-from contextpull.writing import trigram
+from contextpull.indexing import trigram
 from contextpull.grep.literal import trigram_query, trigram_table
 
 EXTRA = {
@@ -44,8 +44,8 @@ def _matches(store_path, pattern):
 @pytest.fixture
 def small_runs(monkeypatch):
     """Several runs in this small corpus; the table filled in this process, where the patch holds."""
-    from contextpull.writing import index_process
-    from contextpull.writing import index_thread
+    from contextpull.indexing import index_process
+    from contextpull.indexing import index_thread
 
     monkeypatch.setattr(trigram, "RUN_CHARS", 400)
     monkeypatch.setattr(index_process, "IndexProcess", index_thread.IndexThread)

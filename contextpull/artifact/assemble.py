@@ -30,9 +30,9 @@ import sqlite3
 
 from . import chunks
 
-from ..writing import segments
+from ..indexing import segments
 
-from ..writing import trigram
+from ..indexing import trigram
 from .cache import CachedRecord, CacheRejected
 from ..writing.records import DocumentRecord
 

@@ -27,7 +27,7 @@ import threading
 from pathlib import Path
 
 from ..errors import BuildError
-from ..writing import trigram
+from ..indexing import trigram
 from .cache_copy import CacheCopy
 from ..writing.fingerprint import file_sha256
 from ..writing.flush import Flusher, flush

@@ -155,7 +155,7 @@ class BuildJob:
 
     def _open_build_file(self) -> sqlite3.Connection:
         from .assemble import Assembler
-        from ..writing.indexers import Indexers
+        from ..indexing.indexers import Indexers
 
         patch = None
         if self._may_patch():
@@ -192,7 +192,7 @@ class BuildJob:
         Python. Writing a 64-character value over a 64-character placeholder rewrites one cell
         in place, so the file stays compact and its bytes stay a function of the content.
         """
-        from ..writing import impacts, segments
+        from ..indexing import impacts, segments
         from ..writing.writer import finalize_index, write_meta, write_summary_cache
 
         if self.cache is not None:

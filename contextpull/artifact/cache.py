@@ -33,7 +33,7 @@ from ..settings import Settings
 from ..provenance import PROVENANCE_KEYS
 from ..errors import ContextPullError
 from . import chunks
-from ..writing import trigram
+from ..indexing import trigram
 from ..writing.records import DocumentRecord, PreparedRecord, SectionRecord
 from ..dialects.tracking.reads import READS_KEY, deps_of, notes_of
 from ..dialects.tracking.reads import loads as loads_reads

@@ -4,7 +4,7 @@ store-format.txt, "Grep": literal mode is ``instr(lower(text), lower(pattern)) >
 ``sections.text`` (SQLite's ``lower()`` folds ASCII only), one match per section in id order,
 never pre-filtered by the word index. The format allows a trigram index as an optimisation when
 results stay identical. This reader uses one when the store carries it, under this contract
-(the writer's side is ``contextpull/writing/trigram.py``):
+(the writer's side is ``contextpull/indexing/trigram.py``):
 
     CREATE VIRTUAL TABLE documents_trigram USING fts5(text, tokenize='trigram', content='', detail='none');
     -- the rows split the sections, taken in rowid order, into runs of consecutive sections: a

@@ -31,7 +31,7 @@ from ..dialects.tracking.reads import loads as loads_reads
 from ..dialects.tracking.report import ConstructTally
 from ..errors import NoUsableDocuments
 from ..schema import SCHEMA_VERSION
-from ..writing import trigram
+from ..indexing import trigram
 from ..writing.fingerprint import corpus_fingerprint
 from .report import IngestReport
 from .summaries import SummaryStage

@@ -205,7 +205,7 @@ def _copy(conn: sqlite3.Connection, scratch: Path) -> tuple[int, int, list[float
 
 _CHILD = (
     "import json, sys; sys.path[:0] = json.loads(sys.argv[1]); "
-    "from contextpull.writing.impacts import child_main; child_main(sys.argv[2:])"
+    "from contextpull.indexing.impacts import child_main; child_main(sys.argv[2:])"
 )
 
 

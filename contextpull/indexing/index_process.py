@@ -35,7 +35,7 @@ _BY_TARGET = {index.target: index for index in INDEXES}
 _NICE = 10
 _CHILD = (
     "import json, sys; sys.path[:0] = json.loads(sys.argv[1]); "
-    "from contextpull.writing.index_process import child_main; child_main(sys.argv[2:])"
+    "from contextpull.indexing.index_process import child_main; child_main(sys.argv[2:])"
 )
 
 
