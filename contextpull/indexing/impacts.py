@@ -18,8 +18,8 @@ split where their occurrences are halved, while the build copies everything else
 store (``VACUUM INTO``); the rows are then added to the store, the first child's (with the
 header rows) before the second's, in key order. The table is work on words independent of
 each other (about 1 µs a posting with numpy, 2 µs without), and at the end of a build nothing
-else needs the cores. A child that fails is named in the counts and its words are written by the build itself,
-to the same rows.
+else needs the cores. A child that fails is named in the counts and its words are written by
+the build itself, to the same rows.
 """
 
 from __future__ import annotations
@@ -35,9 +35,7 @@ from pathlib import Path
 
 from ..search import impact_format as fmt
 from ..system.sqlite_files import remove_files as _remove
-from . import segments
-from . import impact_rows
-from .impact_rows import Encoder
+from . import impact_rows, segments
 
 # Sections a store needs before the table is written: below it FTS5 ranks a natural-language
 # question in under 100 ms at p95, and the table would only cost build time (benchmarks/README.md,
@@ -102,7 +100,7 @@ class _Index:
         if not self.rows or not self.tokens:
             return 0
         avgdl = self.tokens / self.rows
-        encoder = Encoder(self.conn, "temp.cp_vocab", self.rowids, [fmt.length_factor(n, avgdl) for n in self.lengths])
+        encoder = impact_rows.Encoder(self.conn, "temp.cp_vocab", self.rowids, [fmt.length_factor(n, avgdl) for n in self.lengths])
         total = 0
         batch: list[tuple[str, int, bytes]] = []
         for word, occurrences in words:

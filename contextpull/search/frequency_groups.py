@@ -74,7 +74,7 @@ class Groups:
         for freq, group in by_freq.items():
             group.sort(key=length)
             f = float(freq)
-            bound = idf * ((f * _SCALE) / (f + factors[group[0]]))
+            bound = fmt.contribution(idf, f, factors[group[0]])
             self.groups.append((bound, f, group, frozenset(group)))
         self.groups.sort(key=lambda g: -g[0])
         self.postings = len(docnos)
@@ -109,7 +109,9 @@ def top(words: list, times: list[int], phrases: list[int], idfs: list[float], li
         terms = [(idfs[i], chosen[i][1]) for i in phrases]
 
         def score(factor: float) -> float:
-            total = 0.0  # folded in query order from 0.0, as FTS5's loop adds them
+            """``impact_format.contribution`` of each query word, written out (this runs once per
+            walked section), folded in query order from 0.0 as FTS5's loop adds them."""
+            total = 0.0
             for idf, f in terms:
                 total += idf * ((f * _SCALE) / (f + factor))
             return total
