@@ -12,6 +12,7 @@ import sqlite3
 from contextlib import contextmanager
 from unittest import mock
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -204,3 +205,31 @@ def test_an_and_of_common_words_asks_the_phrase_first():
         assert not any('"alpha" AND "beta"' in sql for sql in asked)  # the phrase filled the limit
         assert found == passes.lexical(conn, ["alpha", "beta"], None, 5, None)
         assert all(query == '"alpha beta"' for _, _, query in found.values())
+
+
+@pytest.mark.parametrize("part, damage", [(0, "cut"), (1, "cut"), (2, "cut"), (2, "gone"), (0, "format"), (1, "past the last")])
+def test_a_damaged_row_turns_the_table_off_and_fts5_answers(part, damage):
+    """A row not in the layout (cut short, missing, a wrong format byte, a section past the
+    last) is never read as postings: the pass is FTS5's, and the table is not used again for
+    the store."""
+    sections = [(10**12 + i, f"a.md#{i}", "", "alpha beta" * (1 + i % 3) + " pad" * i) for i in range(40)]
+    sections += [(10**12 + 40 + i, f"b.md#{i}", "", "pad") for i in range(41)]
+    with small_lists(head=4, mid=8, and_max_df=39):
+        conn = make_store(sections)
+        where = ("WHERE term = 'alpha' AND part = ?", (part,))
+        if damage == "cut":
+            conn.execute(f"UPDATE search_impacts SET data = substr(data, 1, length(data) - 1) {where[0]}", where[1])
+        elif damage == "gone":
+            conn.execute(f"DELETE FROM search_impacts {where[0]}", where[1])
+        elif damage == "format":
+            conn.execute(f"UPDATE search_impacts SET data = CAST(x'000000005a' || substr(data, 6) AS BLOB) {where[0]}", where[1])
+        else:
+            conn.execute(f"UPDATE search_impacts SET data = x'48ffffff7f0100' {where[0]}", where[1])
+        table = impacts.Impacts.load(conn)
+        for tokens in (["alpha", "beta"], ["alpha", "pad"]):  # deep enough to read every part of alpha
+            for limit in (5, 40):
+                for conjunctive in (True, False):
+                    fast = table.top(conn, tokens, limit, conjunctive)
+                    assert fast is None or [tuple(r) for r in fast] == plain(conn, tokens, limit, conjunctive)
+                assert passes.lexical(conn, tokens, None, limit, table) == passes.lexical(conn, tokens, None, limit, None)
+        assert table.checked is False

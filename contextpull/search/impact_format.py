@@ -108,10 +108,19 @@ def pack(docnos: list[int], freqs: list[int]) -> bytes:
     return code.encode() + a.tobytes() + f.tobytes()
 
 
+class Corrupt(ValueError):
+    """A row of the table that is not in its layout: the reader stops using the table for that
+    store and the plain query answers (``search.impacts``)."""
+
+
 def unpack(blob: bytes) -> tuple[array, array]:
-    code = chr(blob[0])
+    code = chr(blob[0]) if blob else ""
+    if code not in ("H", "I"):
+        raise Corrupt(f"a part whose format byte is {code!r}, not 'H' or 'I'")
     width = 4 + array(code).itemsize
-    n = (len(blob) - 1) // width
+    n, rest = divmod(len(blob) - 1, width)
+    if rest:
+        raise Corrupt(f"a part of {len(blob)} bytes, not 1 + {width} a posting")
     a = array("I")
     a.frombytes(blob[1:1 + 4 * n])
     f = array(code)

@@ -107,14 +107,14 @@ class _Word:
                 docnos, freqs = self.docnos, self.freqs
             else:
                 if self.full is None:
-                    self.full = fmt.unpack(self.impacts.part(conn, self.word, 2))
+                    self.full = self.impacts.postings(conn, self.word, 2)
                 docnos, freqs = self.full
             self.groups = Groups(self.idf, docnos, freqs, self.impacts.lengths, self.impacts.factors)
         return self.groups
 
     def load_to(self, conn, depth: int) -> None:
         if depth > len(self.docnos) and not self.all_loaded and len(self.docnos) == fmt.HEAD:
-            docnos, freqs = fmt.unpack(self.impacts.part(conn, self.word, 1))
+            docnos, freqs = self.impacts.postings(conn, self.word, 1)
             self.docnos.extend(docnos)
             self.freqs.extend(freqs)
 
@@ -144,7 +144,7 @@ class _Word:
                 return None
         else:
             if self.full is None:
-                self.full = fmt.unpack(self.impacts.part(conn, self.word, 2))
+                self.full = self.impacts.postings(conn, self.word, 2)
             docnos, freqs = self.full
             i = bisect_left(docnos, docno)
             if i == len(docnos) or docnos[i] != docno:
@@ -205,9 +205,17 @@ class Impacts:
 
     def part(self, conn, word: str, part: int) -> bytes:
         row = conn.execute(f"SELECT data FROM {fmt.TABLE} WHERE term = ? AND part = ?", (word, part)).fetchone()
-        if row is None:
-            raise sqlite3.DatabaseError(f"{fmt.TABLE}: part {part} of {word!r} is missing")
-        return bytes(row[0])
+        if row is None or not isinstance(row[0], bytes):
+            raise fmt.Corrupt(f"{fmt.TABLE}: part {part} of {word!r} is missing")
+        return row[0]
+
+    def postings(self, conn, word: str, part: int, blob: bytes | None = None):
+        """A part's (docnos, frequencies), checked against the layout and the header's sections
+        (``fmt.Corrupt`` otherwise)."""
+        docnos, freqs = fmt.unpack(self.part(conn, word, part) if blob is None else blob)
+        if docnos and max(docnos) >= self.rows:
+            raise fmt.Corrupt(f"{fmt.TABLE}: part {part} of {word!r} names a section past the last")
+        return docnos, freqs
 
     def _word(self, conn, word: str) -> _Word | None:
         if word in self.cache:
@@ -217,8 +225,10 @@ class Impacts:
         if self.in_table is None or word in self.in_table:
             row = conn.execute(f"SELECT data FROM {fmt.TABLE} WHERE term = ? AND part = 0", (word,)).fetchone()
         if row is not None:
-            blob = bytes(row[0])
-            found = _Word(self, word, int.from_bytes(blob[:4], "little"), fmt.unpack(blob[4:]))
+            blob = row[0]
+            if not isinstance(blob, bytes) or len(blob) < 4:
+                raise fmt.Corrupt(f"{fmt.TABLE}: part 0 of {word!r} holds no count")
+            found = _Word(self, word, int.from_bytes(blob[:4], "little"), self.postings(conn, word, 0, blob[4:]))
         else:
             found = self._rare(conn, word)
         self.cache[word] = found
@@ -277,7 +287,10 @@ class Impacts:
         """Whether the table may answer for ``tokens``: its arithmetic is SQLite's on this store
         (checked once) and every token is certainly the FTS5 term itself."""
         if self.checked is None:
-            self.checked = self.check(conn)
+            try:
+                self.checked = self.check(conn)
+            except fmt.Corrupt:
+                self.checked = False
         return bool(self.checked and tokens and all(_PLAIN.fullmatch(t) for t in tokens))
 
     def _common(self, df: int) -> bool:
@@ -288,6 +301,9 @@ class Impacts:
         try:
             return self._proven(conn, tokens, limit, conjunctive)
         except _Unproven:
+            return None
+        except fmt.Corrupt:  # a row not in the layout: the table is not used again for this store
+            self.checked = False
             return None
 
     def every_word_common(self, conn, tokens: list[str]) -> bool:
@@ -301,6 +317,9 @@ class Impacts:
         try:
             found = [self._word(conn, t) for t in unique]
         except _Unproven:
+            return False
+        except fmt.Corrupt:
+            self.checked = False
             return False
         return all(w is not None and self._common(w.df) for w in found)
 
