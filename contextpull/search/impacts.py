@@ -213,7 +213,9 @@ class Impacts:
         """A part's (docnos, frequencies), checked against the layout and the header's sections
         (``fmt.Corrupt`` otherwise)."""
         docnos, freqs = fmt.unpack(self.part(conn, word, part) if blob is None else blob)
-        if docnos and max(docnos) >= self.rows:
+        # Part 2 is in docno order, so its last docno is its largest; parts 0 and 1 hold at most
+        # 32,768 (a max over part 2 cost 6 ms a load, a tenth of a question's p95).
+        if docnos and (docnos[-1] if part == 2 else max(docnos)) >= self.rows:
             raise fmt.Corrupt(f"{fmt.TABLE}: part {part} of {word!r} names a section past the last")
         return docnos, freqs
 
