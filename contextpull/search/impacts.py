@@ -9,7 +9,8 @@ section, so the builder can store the postings in descending ``ci`` order
 
 A pass is answered by a threshold algorithm with random access (``impact_pass``); this module
 holds what it reads: the header, each word's postings (from the table, or from FTS5's vocabulary
-for a rarer word), the decoded lists kept between searches, and the check of the arithmetic.
+for a rarer word; a word as loaded is ``impact_word.Word``), the decoded lists kept between
+searches, and the check of the arithmetic.
 
 Why ties and scores stay exact: the exact scores are computed with FTS5's expression in FTS5's
 order (``impact_format.contribution``, folded left from 0.0 in query order, absent words adding
@@ -34,9 +35,10 @@ import sqlite3
 from bisect import bisect_left
 
 from . import impact_format as fmt
-from .frequency_groups import MAX_WORDS, Groups
+from .frequency_groups import MAX_WORDS
 from .frequency_groups import top as groups_top
 from .impact_pass import Pass, fold
+from .impact_word import Word
 
 _PLAIN = re.compile(r"[a-z0-9][a-z0-9._-]*")
 # An AND pass whose every word is in more than 2 % of the sections (and 1,024) is answered from
@@ -50,7 +52,6 @@ AND_MAX_DF = 1024
 # an earlier build (the msdocs corpus, 448,648 sections since); this
 # one gave the OR pass of the natural-language questions 15/86 ms p50/p95 in the same check.
 CACHE_BYTES = 64 * 1024 * 1024
-_SCALE = fmt.K1 + 1.0  # as impact_format.contribution computes it
 FLOORED_IDF = 1e-6  # impact_format.idf's floor
 # FTS5's vocabulary, for the words the table leaves out (``Impacts._rare``): a temporary table of
 # the reader's own connection, which a read-only store allows.
@@ -74,86 +75,6 @@ class _Unproven(Exception):
     """The table cannot answer this pass (it disagrees with the index): FTS5 answers it."""
 
 
-class _Word:
-    """One word's postings as loaded so far; kept between searches (``Impacts.cache``)."""
-
-    def __init__(self, impacts: "Impacts", word: str, df: int, postings: tuple[array, array], in_table: bool = True):
-        self.impacts, self.word, self.df, self.in_table = impacts, word, df, in_table
-        self.idf = fmt.idf(impacts.rows, df)
-        self.docnos, self.freqs = postings
-        self.contribs: list[float] = []
-        self.where: dict[int, int] | None = None  # docno -> frequency, once every posting is loaded
-        self.full = None  # part 2: (docnos, freqs) in docno order
-        self.groups: Groups | None = None  # the sections by frequency (an AND of common words)
-
-    @property
-    def all_loaded(self) -> bool:
-        return len(self.docnos) == self.df
-
-    def size(self) -> int:
-        """About the bytes this word holds: 6 per posting in arrays, 32 per computed
-        contribution (a float in a list), 100 per entry of the position dict."""
-        size = 6 * len(self.docnos) + 32 * len(self.contribs)
-        if self.where is not None:
-            size += 100 * len(self.where)
-        size += self.groups.size() if self.groups is not None else 0
-        return size + (6 * len(self.full[0]) if self.full else 0)
-
-    def frequency_groups(self, conn) -> Groups:
-        """Every posting grouped by frequency (``frequency_groups``), built on first use."""
-        if self.groups is None:
-            if self.df <= fmt.MID:
-                self.load_to(conn, fmt.MID)
-                docnos, freqs = self.docnos, self.freqs
-            else:
-                if self.full is None:
-                    self.full = self.impacts.postings(conn, self.word, 2)
-                docnos, freqs = self.full
-            self.groups = Groups(self.idf, docnos, freqs, self.impacts.lengths, self.impacts.factors)
-        return self.groups
-
-    def load_to(self, conn, depth: int) -> None:
-        if depth > len(self.docnos) and not self.all_loaded and len(self.docnos) == fmt.HEAD:
-            docnos, freqs = self.impacts.postings(conn, self.word, 1)
-            self.docnos.extend(docnos)
-            self.freqs.extend(freqs)
-
-    def contrib(self, pos: int) -> float:
-        """The contribution of the posting at ``pos`` in impact order (computed once)."""
-        contribs = self.contribs
-        if pos >= len(contribs):
-            contribs.extend(self.impacts.contributions(self.idf, self.docnos[len(contribs):pos + 1], self.freqs[len(contribs):pos + 1]))
-        return contribs[pos]
-
-    def bound(self, pos: int) -> float:
-        """At least the contribution of every posting from ``pos`` on (0.0 past the last)."""
-        if pos >= self.df:
-            return 0.0
-        return self.contrib(min(pos, len(self.docnos) - 1))
-
-    def lookup(self, conn, docno: int) -> float | None:
-        """The word's contribution in section ``docno``, None when the section lacks it:
-        ``impact_format.contribution``, the same operations, written out (it runs once per
-        candidate and word, the pass's commonest step)."""
-        if self.df <= fmt.MID:
-            if self.where is None:
-                self.load_to(conn, fmt.MID)
-                self.where = dict(zip(self.docnos, self.freqs))  # docno -> frequency
-            freq = self.where.get(docno)
-            if freq is None:
-                return None
-        else:
-            if self.full is None:
-                self.full = self.impacts.postings(conn, self.word, 2)
-            docnos, freqs = self.full
-            i = bisect_left(docnos, docno)
-            if i == len(docnos) or docnos[i] != docno:
-                return None
-            freq = freqs[i]
-        freq = float(freq)
-        return self.idf * ((freq * _SCALE) / (freq + self.impacts.factors[docno]))
-
-
 class Impacts:
     """A store's ``search_impacts`` header; ``load`` returns None where the table is absent."""
 
@@ -166,7 +87,7 @@ class Impacts:
         self.rowids, self.lengths = rowids, lengths
         self.checked: bool | None = None
         self._factors = None
-        self.cache: OrderedDict[str, _Word | None] = OrderedDict()  # recently searched words
+        self.cache: OrderedDict[str, Word | None] = OrderedDict()  # recently searched words
         self.cached = 0  # bytes held by the cache, about
 
     @classmethod
@@ -219,7 +140,7 @@ class Impacts:
             raise fmt.Corrupt(f"{fmt.TABLE}: part {part} of {word!r} names a section past the last")
         return docnos, freqs
 
-    def _word(self, conn, word: str) -> _Word | None:
+    def _word(self, conn, word: str) -> Word | None:
         if word in self.cache:
             self.cache.move_to_end(word)
             return self.cache[word]
@@ -230,7 +151,7 @@ class Impacts:
             blob = row[0]
             if not isinstance(blob, bytes) or len(blob) < 4:
                 raise fmt.Corrupt(f"{fmt.TABLE}: part 0 of {word!r} holds no count")
-            found = _Word(self, word, int.from_bytes(blob[:4], "little"), self.postings(conn, word, 0, blob[4:]))
+            found = Word(self, word, int.from_bytes(blob[:4], "little"), self.postings(conn, word, 0, blob[4:]))
         else:
             found = self._rare(conn, word)
         self.cache[word] = found
@@ -245,7 +166,7 @@ class Impacts:
             self.in_table = frozenset(t for (t,) in conn.execute(f"SELECT term FROM {fmt.TABLE} WHERE part = 0"))
         return any(w in self.in_table for w in words)
 
-    def _rare(self, conn, word: str) -> _Word | None:
+    def _rare(self, conn, word: str) -> Word | None:
         """A word the table leaves out (in fewer than ``min_df`` sections), read from FTS5's
         vocabulary: its few postings, put in impact order here as the writer would."""
         if self.min_df <= 1:
@@ -267,7 +188,7 @@ class Impacts:
             docnos.append(i)
         freqs = [f for _, f in postings]
         order = fmt.impact_order(docnos, freqs, self.factors)
-        return _Word(self, word, len(order), (array("I", [docnos[i] for i in order]), array("I", [freqs[i] for i in order])),
+        return Word(self, word, len(order), (array("I", [docnos[i] for i in order]), array("I", [freqs[i] for i in order])),
                      in_table=False)
 
     def _trim(self) -> None:
@@ -329,7 +250,7 @@ class Impacts:
         unique = list(dict.fromkeys(tokens))
         if not self._any_in_table(conn, unique):
             return None  # only rare words: FTS5 reads their few postings as fast, with no proof to make
-        words: dict[str, _Word] = {}
+        words: dict[str, Word] = {}
         for token in unique:
             word = self._word(conn, token)
             if word is None:
@@ -352,7 +273,7 @@ class Impacts:
             self._trim()
         return None if scored is None else self._ordered(conn, scored, limit)
 
-    def _common_and(self, conn, words: dict[str, _Word], phrases: list[str], limit: int):
+    def _common_and(self, conn, words: dict[str, Word], phrases: list[str], limit: int):
         """An AND pass of common words only: from their frequency groups (``frequency_groups``)."""
         names = list(words)
         if len(names) > MAX_WORDS:
