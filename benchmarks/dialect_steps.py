@@ -12,7 +12,8 @@ discovery finds under DOCS:
 - ``front matter``: the block parsed and taken off;
 - ``mdx``: the MDX rules (a ``.mdx`` file, or any page of a Docusaurus site);
 - ``prepare``: the dialect's own ``prepare`` (includes, shortcodes, markup to text);
-- ``parse``: the shared Markdown parser on what the dialect gives it, or docutils on a ``.rst``
+- ``parse``: the shared Markdown parser on what the dialect gives it, with what every renderer
+  does after it (``markdown_blocks``: link reference definitions, hard breaks), or docutils on a ``.rst``
   file (``sphinx.rst.read``, whose directives and roles are the Sphinx dialect's work);
 - ``rest``: the rest of ``read_document`` (the dialect's ``finish``, the title rule,
   dependencies);
@@ -53,6 +54,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--passes: at least 2 (one cold, one warm)")
 
     started = time.process_time()
+    from contextpull.dialects import markdown_blocks
     from contextpull.dialects import read as dialect_read
     from contextpull.dialects.detect import detect_site
     from contextpull.dialects.pages.hook import not_a_page
@@ -86,10 +88,13 @@ def main(argv: list[str] | None = None) -> int:
         return run
 
     # The steps as read_document calls them, each wrapped where the read module looks it up.
-    originals = {name: getattr(dialect_read, name) for name in ("split_front_matter", "parse_markdown", "_rst", "_step")}
+    originals = {name: getattr(dialect_read, name) for name in ("split_front_matter", "_rst", "_step")}
     dialect_read.split_front_matter = timed("front matter", originals["split_front_matter"])
-    dialect_read.parse_markdown = timed("parse", originals["parse_markdown"])
     dialect_read._rst = timed("parse", originals["_rst"])
+    # A Markdown page is parsed through ``markdown_blocks.parse`` (the shared parser and what
+    # every renderer does after it), looked up on the module that ``read`` imported.
+    blocks_parse = markdown_blocks.parse
+    markdown_blocks.parse = timed("parse", blocks_parse)
     dialect_read._step = lambda name, *a, **k: timed("mdx" if name == "mdx" else "prepare", originals["_step"])(name, *a, **k)
     page_rule = timed("page rule", not_a_page)
     reader.prepare = timed("prepare", reader.prepare)  # the dialect's own hook, on its reader
@@ -121,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         for name, func in originals.items():
             setattr(dialect_read, name, func)
+        markdown_blocks.parse = blocks_parse
 
     cold, warm = passes[0], {s: min(p[s] for p in passes[1:]) for s in STEPS}
     print(f"{args.docs} ({site.dialect}, {len(files)} files; CPU seconds, cold = first pass, warm = fastest of {args.passes - 1})")
