@@ -288,7 +288,11 @@ def _for_blocks(text: str) -> dict[int, tuple[int, int] | None]:
     """Each ``for`` body's start -> (body end, ``endfor`` end), loops nested in it counted and
     ``raw`` and ``comment`` skipped; None for a loop that never closes, that holds its own
     ``else`` (one outside any ``if``, ``unless`` or ``case`` of its level), or ``break`` or
-    ``continue`` (their effect depends on conditions, which are not evaluated)."""
+    ``continue`` (their effect depends on conditions, which are not evaluated).
+
+    Not ``syntax/tag_blocks.TagWalk``, the paired-tag walk of Markdoc and GitBook: that walk reads
+    tags outside code into a tree it renders, where Liquid runs before Markdown, over code too,
+    and ``render`` needs only each loop's extent, found again for every item it writes."""
     found: dict[int, tuple[int, int] | None] = {}
     frames: list[list] = []  # per open loop: [body start, its if/unless/case depth, writable]
     lexer, pos = Lexer(text, LIQUID), 0
