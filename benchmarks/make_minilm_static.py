@@ -143,21 +143,39 @@ def paragraph_pieces(tokenizer, text: str) -> list[int]:
     return tokenizer.encode(text, add_special_tokens=False).ids[:TEACHER_PIECES]
 
 
+class StaleCache(Exception):
+    pass
+
+
+def cached_teacher(cache: Path, pieces: list[list[int]]) -> np.ndarray | None:
+    """The cached paragraph vectors, if ``cache`` holds some, after checking that they were made
+    from exactly ``pieces``: a cache is only as good as the copy of the teacher step that wrote it
+    (the committed table's was written by an earlier copy, which is how the padding difference
+    went unseen), so one whose paragraphs are cut differently is refused, not used."""
+    if not (cache / "teacher_y.npy").exists():
+        return None
+    cached = [list(map(int, p)) for p in np.load(cache / "teacher_ids.npy", allow_pickle=True)]
+    vectors = np.load(cache / "teacher_y.npy")
+    if cached != pieces or vectors.shape != (len(pieces), 384):
+        same = sum(a == b for a, b in zip(cached, pieces))
+        raise StaleCache(f"{cache}: its {len(cached)} paragraphs are not the {len(pieces)} this script cuts "
+                         f"({same} the same); written by another copy of the teacher step or from other trees: remove it")
+    return vectors
+
+
 def teacher(tokenizer, msdocs: Path, cache: Path | None) -> tuple[list[list[int]], np.ndarray]:
     """Each paragraph's word pieces and MiniLM's mean-pooled vector of them."""
-    if cache and (cache / "teacher_y.npy").exists():
-        pieces = np.load(cache / "teacher_ids.npy", allow_pickle=True)
-        return [list(map(int, p)) for p in pieces], np.load(cache / "teacher_y.npy")
-    session = minilm_session()
     texts = paragraphs(msdocs)
-    pieces, vectors = [], np.zeros((len(texts), 384), np.float32)
-    for row, text in enumerate(texts):
-        ids = paragraph_pieces(tokenizer, text)
+    pieces = [paragraph_pieces(tokenizer, text) for text in texts]
+    if cache and (vectors := cached_teacher(cache, pieces)) is not None:
+        return pieces, vectors
+    session = minilm_session()
+    vectors = np.zeros((len(texts), 384), np.float32)
+    for row, ids in enumerate(pieces):
         batch = np.array([[CLS] + ids + [SEP]], dtype=np.int64)
         (hidden,) = session.run(["last_hidden_state"], {
             "input_ids": batch, "attention_mask": np.ones_like(batch), "token_type_ids": np.zeros_like(batch)})
         vectors[row] = hidden[0].mean(0)
-        pieces.append(ids)
     if cache:
         cache.mkdir(parents=True, exist_ok=True)
         np.save(cache / "teacher_y.npy", vectors)
@@ -204,8 +222,11 @@ def main() -> None:
     parser.add_argument("--teacher-cache", type=Path, help="keep MiniLM's paragraph vectors here between runs")
     args = parser.parse_args()
     vocab = tokenizer(padded=False).get_vocab_size()
+    try:
+        pieces, targets = teacher(tokenizer(padded=False), args.msdocs, args.teacher_cache)
+    except StaleCache as exc:
+        raise SystemExit(str(exc)) from None
     raw = piece_vectors(vocab)
-    pieces, targets = teacher(tokenizer(padded=False), args.msdocs, args.teacher_cache)
     raw = fit(raw, pieces, targets)
     counts = piece_counts(tokenizer(padded=True), args.msdocs, vocab)
     p = (counts + 1) / counts.sum()
