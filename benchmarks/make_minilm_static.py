@@ -216,10 +216,52 @@ def fit(raw: np.ndarray, pieces: list[list[int]], targets: np.ndarray) -> np.nda
     return table.astype(np.float32)
 
 
+def quantise(fitted: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Steps 3-5: the fitted rows centred, rotated onto their principal axes (two dropped,
+    ``DIMS`` kept), SIF-weighted by ``counts`` and stored as int8 rows with uint8 multipliers."""
+    p = (counts + 1) / counts.sum()
+    centred = fitted - fitted.mean(0)
+    _, _, axes = np.linalg.svd(centred, full_matrices=False)
+    rows = (centred @ axes[DROPPED_AXES:DROPPED_AXES + DIMS].T) * (SIF_A / (SIF_A + p))[:, None]
+    peak = np.abs(rows).max(1)
+    multiplier = np.clip(np.round(255 * peak / peak.max()), 1, 255)
+    scale = peak.max() / (255 * 127)
+    table = np.clip(np.round(rows / (multiplier[:, None] * scale)), -127, 127).astype(np.int8)
+    return table, multiplier.astype(np.uint8)
+
+
+def npy_bytes(array: np.ndarray) -> bytes:
+    import io
+
+    out = io.BytesIO()
+    np.save(out, array)
+    return out.getvalue()
+
+
+def digest(table: np.ndarray, multiplier: np.ndarray) -> str:
+    """sha256 of table.npy's bytes then multiplier.npy's, as ``embed_static.TABLE_SHA256``."""
+    import hashlib
+
+    return hashlib.sha256(npy_bytes(table) + npy_bytes(multiplier)).hexdigest()
+
+
+def committed_sha256() -> str:
+    import sys
+
+    sys.path.insert(0, str(ROOT))
+    from contextpull.models.embed_static import TABLE_SHA256
+
+    return TABLE_SHA256
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--msdocs", type=Path, required=True)
     parser.add_argument("--teacher-cache", type=Path, help="keep MiniLM's paragraph vectors here between runs")
+    parser.add_argument("--out", type=Path, help=f"write table.npy and multiplier.npy here (default: {OUT.relative_to(ROOT)}; "
+                                                 "with --check, nowhere)")
+    parser.add_argument("--check", action="store_true", help="compare the table's sha256 with embed_static.TABLE_SHA256, "
+                                                             "the committed table's; exit 1 if they differ")
     args = parser.parse_args()
     vocab = tokenizer(padded=False).get_vocab_size()
     try:
@@ -227,24 +269,23 @@ def main() -> None:
     except StaleCache as exc:
         raise SystemExit(str(exc)) from None
     raw = piece_vectors(vocab)
-    raw = fit(raw, pieces, targets)
+    fitted = fit(raw, pieces, targets)
     counts = piece_counts(tokenizer(padded=True), args.msdocs, vocab)
-    p = (counts + 1) / counts.sum()
-    centred = raw - raw.mean(0)
-    _, _, axes = np.linalg.svd(centred, full_matrices=False)
-    rows = (centred @ axes[DROPPED_AXES:DROPPED_AXES + DIMS].T) * (SIF_A / (SIF_A + p))[:, None]
-    peak = np.abs(rows).max(1)
-    multiplier = np.clip(np.round(255 * peak / peak.max()), 1, 255)
-    scale = peak.max() / (255 * 127)
-    table = np.clip(np.round(rows / (multiplier[:, None] * scale)), -127, 127).astype(np.int8)
-    OUT.mkdir(exist_ok=True)
-    np.save(OUT / "table.npy", table)
-    np.save(OUT / "multiplier.npy", multiplier.astype(np.uint8))
-    import hashlib
-
-    digest = hashlib.sha256((OUT / "table.npy").read_bytes() + (OUT / "multiplier.npy").read_bytes()).hexdigest()
-    print(f"{OUT}: {table.shape} int8, pieces seen in the sample {(counts > 0).sum()}; sha256 {digest}")
-    print("a changed table needs a new setting name and embed_static.TABLE_SHA256 (see embed_static.py)")
+    table, multiplier = quantise(fitted, counts)
+    sha = digest(table, multiplier)
+    out = args.out or (None if args.check else OUT)
+    if out:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "table.npy").write_bytes(npy_bytes(table))
+        (out / "multiplier.npy").write_bytes(npy_bytes(multiplier))
+    print(f"{out or 'not written'}: {table.shape} int8, pieces seen in the sample {(counts > 0).sum()}; sha256 {sha}")
+    if args.check:
+        expected = committed_sha256()
+        if sha != expected:
+            raise SystemExit(f"not the committed table: embed_static.TABLE_SHA256 is {expected}")
+        print("the committed table, byte for byte")
+    else:
+        print("a changed table needs a new setting name and embed_static.TABLE_SHA256 (see embed_static.py)")
 
 
 if __name__ == "__main__":
