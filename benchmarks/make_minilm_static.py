@@ -139,7 +139,8 @@ def paragraphs(msdocs: Path) -> list[str]:
 
 def paragraph_pieces(tokenizer, text: str) -> list[int]:
     """A paragraph's first ``TEACHER_PIECES`` word pieces; ``tokenizer`` must not pad."""
-    assert tokenizer.padding is None, "the teacher's paragraphs are cut from an unpadded tokenizer"
+    if tokenizer.padding is not None:
+        raise ValueError("the teacher's paragraphs are cut from an unpadded tokenizer: tokenizer(padded=False)")
     return tokenizer.encode(text, add_special_tokens=False).ids[:TEACHER_PIECES]
 
 
