@@ -3,8 +3,10 @@ without MiniLM (whose paragraph vectors take ten minutes): the teacher's paragra
 from an unpadded tokenizer and the piece counts from one padded to 128 pieces, as the committed
 table was made; a teacher cache written from other paragraphs is refused; and the steps after
 the teacher (the fit, the principal axes, the SIF weights, the int8 rows) give the same bytes
-twice and the bytes pinned here. The whole table is checked by
-``make_minilm_static.py --msdocs DIR --check``. Skipped without numpy and tokenizers; the fit's
+twice and rows that stand for what they were made from. No digest of those steps is pinned
+here: they run through the platform's BLAS and LAPACK, whose last bits a numpy upgrade may move,
+and a test must not fail for the machine it runs on. The whole table is checked, bytes and all,
+by ``make_minilm_static.py --msdocs DIR --check``. Skipped without numpy and tokenizers; the fit's
 tests also without scipy, which only the generator needs."""
 
 from __future__ import annotations
@@ -18,10 +20,6 @@ np = pytest.importorskip("numpy")
 pytest.importorskip("tokenizers")
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "make_minilm_static.py"
-# digests of the tiny inputs below on the machine the committed table was checked on; if one
-# changes, run the generator with --check before trusting it to make the committed table again
-QUANTISED_SHA256 = "0f6557a3913b001df6bf2b227109539f3831e8500941205618078bee172be954"
-FITTED_SHA256 = "e96a6e12188756c6aee1607a72cf4450404a4de0643d281693759b99083b27cc"
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +86,17 @@ def test_the_steps_after_the_fit_give_the_same_bytes_twice(gen):
     assert first[1].dtype == np.uint8 and first[1].min() >= 1
     assert gen.npy_bytes(first[0]) == gen.npy_bytes(second[0])
     assert gen.npy_bytes(first[1]) == gen.npy_bytes(second[1])
-    assert gen.digest(*first) == QUANTISED_SHA256
+    # each stored row points where its weighted principal-axis row points (the int8 rounding
+    # aside), and the multipliers span the rows' peaks, the largest at 255
+    table, multiplier = first
+    centred = fitted.astype(np.float64) - fitted.mean(0)
+    _, _, axes = np.linalg.svd(centred, full_matrices=False)
+    p = (counts + 1) / counts.sum()
+    rows = (centred @ axes[gen.DROPPED_AXES:gen.DROPPED_AXES + gen.DIMS].T) * (gen.SIF_A / (gen.SIF_A + p))[:, None]
+    stored = table.astype(np.float64) * multiplier[:, None]
+    cosine = (stored * rows).sum(1) / (np.linalg.norm(stored, axis=1) * np.linalg.norm(rows, axis=1))
+    assert cosine.min() > 0.99
+    assert multiplier.max() == 255
 
 
 def test_the_fit_gives_the_same_bytes_twice_and_leaves_unused_pieces_raw(gen):
@@ -105,4 +113,8 @@ def test_the_fit_gives_the_same_bytes_twice_and_leaves_unused_pieces_raw(gen):
     assert np.allclose(first[unused], raw[unused] / scale, rtol=1e-6, atol=0)
     moved = ~np.isclose(first[used], (raw[used].astype(np.float64) / scale).astype(np.float32)).all(axis=1)
     assert moved.all()
-    assert gen.digest(*gen.quantise(first, counts)) == FITTED_SHA256
+    # the fit moves the used rows towards the targets: paragraphs' means come nearer them
+    def error(table):
+        means = np.array([table[p].astype(np.float64).mean(0) for p in pieces])
+        return np.linalg.norm(means - targets / np.linalg.norm(targets, axis=1, keepdims=True), axis=1).mean()
+    assert error(first) < error(raw / scale)
