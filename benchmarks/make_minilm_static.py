@@ -36,14 +36,13 @@ table's sha256 with the committed one (``embed_static.TABLE_SHA256``) and writes
     .venv/bin/python benchmarks/make_minilm_static.py --msdocs /work/corpora/msdocs --teacher-cache /tmp/teacher --check
 
 Reproduced: this script makes the committed table byte for byte (sha256 b7c0fcef...,
-``--check`` on 2026-12-07 at commit 98b2a59, with onnxruntime 1.32.0, tokenizers 0.23.3, numpy
-2.4.6 and scipy 1.17.1; the same bytes with one or two ONNX and BLAS threads). The table was
-made with a teacher cache written by an earlier copy of the teacher step, which cut the
-paragraphs from an unpadded tokenizer; until then this script let the tokenizer file pad them
-to 126 pieces with ``[PAD]`` (see ``tokenizer``) and made another table (sha256 90a132c1...
-on 2026-12-07; a run of that copy on 2026-12-06 scored 0.884 where the committed table scores
-0.912 in benchmarks/README.md's in-process comparison).
-``tests/test_make_minilm_static.py`` checks the steps around MiniLM in about a second.
+``--check`` from a fresh teacher cache on 2026-12-07 at commit d27099d, with onnxruntime 1.32.0,
+tokenizers 0.23.3, numpy 2.4.6 and scipy 1.17.1; the same bytes with one or two ONNX and BLAS
+threads). Its paragraphs must be cut from an unpadded tokenizer, as the teacher cache the table
+was first made with had them: cut after the tokenizer file's padding to 128 pieces, they carry
+``[PAD]`` (see ``tokenizer``), and the table fitted to them (sha256 90a132c1...) scored 0.884
+where the committed one scores 0.912 in benchmarks/README.md's in-process comparison.
+``tests/test_make_minilm_static.py`` checks the steps around MiniLM in a few seconds.
 """
 
 from __future__ import annotations
