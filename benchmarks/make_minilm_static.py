@@ -36,7 +36,7 @@ table's sha256 with the committed one (``embed_static.TABLE_SHA256``) and writes
     .venv/bin/python benchmarks/make_minilm_static.py --msdocs /work/corpora/msdocs --teacher-cache /tmp/teacher --check
 
 Reproduced: this script makes the committed table byte for byte (sha256 b7c0fcef...,
-``--check`` from a fresh teacher cache on 2026-12-07 at commit d27099d, with onnxruntime 1.32.0,
+``--check`` from a fresh teacher cache on 2026-12-07 at commit 27e0893, with onnxruntime 1.32.0,
 tokenizers 0.23.3, numpy 2.4.6 and scipy 1.17.1; the same bytes with one or two ONNX and BLAS
 threads). Its paragraphs must be cut from an unpadded tokenizer, as the teacher cache the table
 was first made with had them: cut after the tokenizer file's padding to 128 pieces, they carry
