@@ -271,6 +271,10 @@ def main() -> None:
     parser.add_argument("--check", action="store_true", help="compare the table's sha256 with embed_static.TABLE_SHA256, "
                                                              "the committed table's; exit 1 if they differ")
     args = parser.parse_args()
+    if not args.msdocs.is_dir():
+        parser.error(f"--msdocs {args.msdocs}: not a folder")
+    if not markdown_files(args.msdocs):
+        parser.error(f"--msdocs {args.msdocs}: no Markdown files in its repositories' folders (*/**/*.md)")
     vocab = tokenizer(padded=False).get_vocab_size()
     try:
         pieces, targets = teacher(tokenizer(padded=False), args.msdocs, args.teacher_cache)

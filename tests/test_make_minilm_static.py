@@ -118,3 +118,15 @@ def test_the_fit_gives_the_same_bytes_twice_and_leaves_unused_pieces_raw(gen):
         means = np.array([table[p].astype(np.float64).mean(0) for p in pieces])
         return np.linalg.norm(means - targets / np.linalg.norm(targets, axis=1, keepdims=True), axis=1).mean()
     assert error(first) < error(raw / scale)
+
+
+def test_a_msdocs_folder_that_is_missing_or_holds_no_markdown_is_named(tmp_path):
+    import subprocess
+    import sys
+
+    (tmp_path / "empty" / "repo").mkdir(parents=True)
+    for folder, why in ((tmp_path / "missing", "not a folder"), (tmp_path / "empty", "no Markdown files")):
+        done = subprocess.run([sys.executable, str(SCRIPT), "--msdocs", str(folder), "--check"],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2
+        assert f"--msdocs {folder}: {why}" in done.stderr
