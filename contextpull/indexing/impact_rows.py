@@ -121,7 +121,7 @@ class Encoder:
         if len(docnos) and (docnos[-1] >= len(self.rowids) or not np.array_equal(self.rowids[docnos], rowids)):
             raise KeyError(f"{term!r}: a posting's section is not among the index's sections")
         f = freqs.astype(np.float64)
-        keys = np.negative(np.divide(np.multiply(f, fmt.K1 + 1.0), np.add(f, self.factors[docnos])))
+        keys = np.negative(np.divide(np.multiply(f, fmt.SCALE), np.add(f, self.factors[docnos])))
         order = np.argsort(keys, kind="stable")
         docnos = docnos.astype("<u4")
 

@@ -41,9 +41,9 @@ from __future__ import annotations
 import heapq
 
 from . import impact_format as fmt
+from .impact_format import SCALE
 from .impact_pass import SLACK
 
-_SCALE = fmt.K1 + 1.0  # as impact_format.contribution computes it
 # Combinations tried in one pass (each partial one counts); past this FTS5 ranks the pass. Two
 # of the commonest words on 448,648 sections try about 1,500; three or more words each with
 # dozens of frequencies could try millions.
@@ -113,7 +113,7 @@ def top(words: list, times: list[int], phrases: list[int], idfs: list[float], li
             walked section), folded in query order from 0.0 as FTS5's loop adds them."""
             total = 0.0
             for idf, f in terms:
-                total += idf * ((f * _SCALE) / (f + factor))
+                total += idf * ((f * SCALE) / (f + factor))
             return total
 
         # A section in every group is at least as long as each group's shortest.

@@ -47,6 +47,7 @@ MID = 32768  # postings in parts 0 and 1 together: past it a word is one of the 
 MIN_DF = 4096
 K1 = 1.2  # fts5_aux.c's constants
 B = 0.75
+SCALE = K1 + 1.0  # the numerator's k1 + 1.0, one double wherever a contribution is computed
 
 DDL = (
     f"CREATE TABLE {TABLE} (term TEXT NOT NULL, part INTEGER NOT NULL, data BLOB NOT NULL, "
@@ -77,7 +78,7 @@ def length_factor(length: int, avgdl: float) -> float:
 
 def contribution(term_idf: float, freq: float, factor: float) -> float:
     """One phrase's term in FTS5's sum: ``idf * ((f * (k1 + 1.0)) / (f + factor))``."""
-    return term_idf * ((freq * (K1 + 1.0)) / (freq + factor))
+    return term_idf * ((freq * SCALE) / (freq + factor))
 
 
 def postings_sql(vocabulary: str) -> str:
@@ -94,8 +95,7 @@ def impact_order(docnos, freqs, factors) -> list[int]:
     contribution, then ascending docno. The idf is left out: one positive factor for the whole
     word, which keeps the order (rounding is monotonic); the sort is stable, so equal impacts
     stay in docno order."""
-    scale = K1 + 1.0
-    keys = [-((f * scale) / (f + factors[d])) for d, f in zip(docnos, freqs)]
+    keys = [-((f * SCALE) / (f + factors[d])) for d, f in zip(docnos, freqs)]
     return sorted(range(len(keys)), key=keys.__getitem__)
 
 

@@ -13,9 +13,9 @@ from array import array
 from bisect import bisect_left
 
 from . import impact_format as fmt
+from .impact_format import SCALE
 from .frequency_groups import Groups
 
-_SCALE = fmt.K1 + 1.0  # as impact_format.contribution computes it
 
 
 class Word:
@@ -95,4 +95,4 @@ class Word:
                 return None
             freq = freqs[i]
         freq = float(freq)
-        return self.idf * ((freq * _SCALE) / (freq + self.impacts.factors[docno]))
+        return self.idf * ((freq * SCALE) / (freq + self.impacts.factors[docno]))

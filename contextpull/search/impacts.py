@@ -121,7 +121,7 @@ class Impacts:
 
     def contributions(self, idf: float, docnos, freqs) -> list[float]:
         """``impact_format.contribution`` for many postings: the same operations, inlined."""
-        factors, scale = self.factors, fmt.K1 + 1.0
+        factors, scale = self.factors, fmt.SCALE
         return [idf * ((f * scale) / (f + factors[d])) for d, f in zip(docnos, freqs)]
 
     def part(self, conn, word: str, part: int) -> bytes:
