@@ -48,9 +48,8 @@ _PLAIN = re.compile(r"[a-z0-9][a-z0-9._-]*")
 AND_MAX_SHARE = 0.02
 AND_MAX_DF = 1024
 # Bytes of decoded postings kept between searches of one store (the common words of the last
-# queries). A cache of 4 million postings held about 160 MB on the 448,660-section store of
-# an earlier build (the msdocs corpus, 448,648 sections since); this
-# one gave the OR pass of the natural-language questions 15/86 ms p50/p95 in the same check.
+# queries). A cache of 4 million postings held about 160 MB on a store of 448,660 sections (the
+# msdocs corpus); this one gave the OR pass of its natural-language questions 15/86 ms p50/p95.
 CACHE_BYTES = 64 * 1024 * 1024
 FLOORED_IDF = 1e-6  # impact_format.idf's floor
 # FTS5's vocabulary, for the words the table leaves out (``Impacts._rare``): a temporary table of
