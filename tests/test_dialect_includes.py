@@ -203,3 +203,39 @@ def test_a_located_path_resolves_as_realpath_does_below_the_root(repo, tmp_path)
         assert key == os.path.relpath(real, repo).replace(os.sep, "/"), target
     with pytest.raises(includes.Refused, match="symbolic link out"):
         resolver.locate("out/deep/x.md", "")
+
+
+def test_documents_of_one_build_share_reads_but_each_records_its_dependency_and_spends_its_budget(repo, monkeypatch):
+    """The build's read memo (``includes.ReadMemo``): a second document reading the same file
+    gets the same text, dependency and budget spent without the file being read again; a
+    refusal is not kept, so a file that was missing is read once it is there."""
+    from contextpull.dialects.site_reader import SiteReader
+
+    reader = SiteReader(Site("mdbook", None, str(repo / "docs"), str(repo)))
+    first = DocumentContext(reader.site, "guide/page.md", reader=reader)
+    got = first.include("../../listings/main.rs", base=first.folder, line=1, construct="mdbook include")
+    reads = []
+    monkeypatch.setattr(includes, "read_regular", lambda path, limit: reads.append(path) or b"other bytes")
+    second = DocumentContext(reader.site, "guide/other.md", reader=reader)
+    again = second.include("../../listings/main.rs", base=second.folder, line=1, construct="mdbook include")
+    assert (again.text, again.path) == (got.text, got.path) and reads == []
+    assert second.deps == first.deps
+    assert second._resolver.budget == first._resolver.budget == includes.DOCUMENT_BUDGET - len(got.text)
+    monkeypatch.undo()
+
+    assert second.include("new.rs", base=second.folder, line=2, construct="mdbook include") is None
+    (repo / "docs" / "guide" / "new.rs").write_text("fn new() {}\n")
+    third = DocumentContext(reader.site, "guide/third.md", reader=reader)
+    assert third.include("new.rs", base=third.folder, line=2, construct="mdbook include").text == "fn new() {}\n"
+
+
+def test_a_kept_read_larger_than_what_is_left_of_the_budget_is_refused_as_a_fresh_read_is(repo, monkeypatch):
+    from contextpull.dialects.site_reader import SiteReader
+
+    reader = SiteReader(Site("mdbook", None, str(repo / "docs"), str(repo)))
+    ctx = DocumentContext(reader.site, "guide/page.md", reader=reader)
+    assert ctx.include("../../listings/main.rs", base=ctx.folder, line=1, construct="mdbook include") is not None
+    poor = DocumentContext(reader.site, "guide/poor.md", reader=reader)
+    poor._resolver.budget = 3
+    assert poor.include("../../listings/main.rs", base=poor.folder, line=1, construct="mdbook include") is None
+    assert "include budget" in poor.notes[-1].detail

@@ -10,7 +10,7 @@ so part of its fingerprint. One is made per document, in the worker that reads i
 from __future__ import annotations
 
 from .api import OUTCOMES, Included, Note, Site
-from .includes import Refused, Resolver
+from .includes import ReadMemo, Refused, Resolver
 from .site_reader import SiteReader
 
 # Unresolved notes of one construct listed for one document; past it they are counted in one more
@@ -73,7 +73,7 @@ class DocumentContext:
         # Where a hook places blocks it has read (``embedded``); set for a page read as Markdown
         # under a dialect, None elsewhere, when a hook writes its blocks back as Markdown.
         self.embedded = None
-        self._resolver = Resolver(site.repo_root, self.repo_path)
+        self._resolver = Resolver(site.repo_root, self.repo_path, memo=self.reader.once((__name__, "reads"), ReadMemo))
 
     @property
     def deps(self) -> dict[str, str]:

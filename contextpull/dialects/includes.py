@@ -51,6 +51,20 @@ class Refused(Exception):
     """An include that is not read; the message is the reason the report shows."""
 
 
+class ReadMemo:
+    """What one build in one process has already read through the door, kept by its site's
+    reader (``DocumentContext``): a file's real path, and the bytes of a regular file with their
+    sha256. Shared snippets and data files are asked for by page after page (hugoDocs reads its
+    122 KB ``data/docs.yaml`` 43 times and its ``_common`` snippets 214 times), and each ask
+    walked the path with ``lstat``, read the file and hashed it again. Every ask still passes the
+    guard, spends the document's budget and records the dependency; only the work that gives the
+    same answer within a build is done once. A refusal is never kept: it is worked out again."""
+
+    def __init__(self) -> None:
+        self.real: dict[str, str] = {}  # repository-relative path -> absolute real path
+        self.read: dict[str, tuple[bytes, str]] = {}  # real path -> (bytes, sha256)
+
+
 @dataclass
 class Resolver:
     """One document's reads: the guard, the byte budget, and what was read (the dependencies)."""
@@ -60,6 +74,7 @@ class Resolver:
     budget: int = field(default_factory=lambda: DOCUMENT_BUDGET)
     deps: dict[str, str] = field(default_factory=dict)  # repo-relative path -> sha256 or MISSING
     reads: int = 0
+    memo: ReadMemo = field(default_factory=ReadMemo)  # the build's, when a reader gives one
 
     def locate(self, target: str, base: str) -> tuple[str, str]:
         """(repo-relative POSIX path, absolute real path) of ``target`` read from folder ``base``,
@@ -79,7 +94,9 @@ class Resolver:
         if rel == ".." or rel.startswith("../") or rel.startswith("/"):
             raise Refused(f"outside the repository: {target}")
         lexical = os.path.join(self.repo_root, *rel.split("/"))
-        real = _real_below(self.repo_root, rel, lexical)
+        real = self.memo.real.get(rel)
+        if real is None:
+            real = self.memo.real[rel] = _real_below(self.repo_root, rel, lexical)
         if not _inside(real, self.repo_root):
             raise Refused(f"through a symbolic link out of the repository: {target}")
         key = rel if real == lexical else os.path.relpath(real, self.repo_root).replace(os.sep, "/")
@@ -110,6 +127,11 @@ class Resolver:
         if self.reads > MAX_READS:
             raise Refused(f"the document's limit of {MAX_READS} includes is reached: {target}")
         limit = min(MAX_INCLUDE_BYTES, self.budget)
+        kept = self.memo.read.get(real)
+        if kept is not None and len(kept[0]) <= limit:
+            data, self.deps[key] = kept
+            self.budget -= len(data)
+            return data
         try:
             data = read_regular(real, limit)
         except FileNotFoundError:
@@ -126,7 +148,8 @@ class Resolver:
         except OSError as exc:
             raise Refused(f"cannot read {target}: {why(exc)}") from None
         self.budget -= len(data)
-        self.deps[key] = hashlib.sha256(data).hexdigest()
+        self.deps[key] = sha = hashlib.sha256(data).hexdigest()
+        self.memo.read[real] = (data, sha)
         return data
 
 
