@@ -202,3 +202,24 @@ def test_halves_of_heavy_jobs_are_split_between_the_worker_and_this_process():
     assert [first[1] for first, _ in out[4:]] == [4, 5]
     assert all(first[0] != here and second == here for first, second in out[4:])
     assert out[:4] == [((here, i), here) for i in range(4)]
+
+
+def test_a_run_discovery_promises_long_starts_its_worker_after_the_held_jobs(monkeypatch):
+    """``expected`` (discovery's count) lets a long run start its worker once it has shown
+    ``HELD_JOBS`` jobs; a run without the promise shows ``min_jobs`` first, so one of fewer jobs
+    stays in this process even when it is longer than ``HELD_JOBS``."""
+    import os
+
+    monkeypatch.setattr(workers, "HELD_JOBS", 4)
+    monkeypatch.setattr(workers, "BATCH_JOBS", 2)
+    jobs = [(True, (i,)) for i in range(12)]
+    unpromised = list(workers.ordered_map(_where, jobs, workers=1, min_jobs=20))
+    assert {pid for pid, _ in unpromised} == {os.getpid()}
+    started = []
+    real_parallel = workers._parallel
+    monkeypatch.setattr(workers, "_parallel", lambda func, held, *rest: started.append(len(held)) or real_parallel(func, held, *rest))
+    promised = list(workers.ordered_map(_where, jobs, workers=1, min_jobs=20, expected=20))
+    assert started == [5]  # the held jobs and the one that showed the run goes on
+    assert [i for _, i in promised] == [i for _, i in unpromised] == list(range(12))
+    short = list(workers.ordered_map(_where, jobs, workers=1, min_jobs=20, expected=12))
+    assert {pid for pid, _ in short} == {os.getpid()} and started == [5]

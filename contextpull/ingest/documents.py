@@ -33,11 +33,13 @@ def documents(
     parse: Callable[..., Any],
     keep: Keep | None = None,
     halves: tuple[Callable[..., Any], Callable[[Any], Any]] | None = None,
+    expected: int | None = None,
 ) -> Iterator[Any]:
     """``parse(path, data, sha256, settings)`` of every file in ``items`` (``engine._scan``'s
     reads, skips and not-pages, in path order) that ``keep`` does not stand in for, with the
     rest passed through, in input order. ``halves`` splits ``parse`` between a worker and this
-    process (``workers.ordered_map``)."""
+    process, and ``expected`` (how many ``items`` there are, when known) says whether the run is
+    long enough for one (``workers.ordered_map``)."""
 
     def jobs() -> Iterator[tuple[bool, object]]:
         for item in items:
@@ -52,7 +54,7 @@ def documents(
                 yield True, (path, item.data, item.sha256, settings)
 
     yield from ordered_map(parse, jobs(), workers=workers_for(settings.site, settings.workers), halves=halves,
-                           heavy=api_page(settings.site))
+                           heavy=api_page(settings.site), expected=expected)
 
 
 def api_page(site) -> Callable[..., bool] | None:

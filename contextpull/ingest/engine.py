@@ -106,15 +106,17 @@ def _read(candidate: Candidate, max_bytes: int) -> _Read | Skipped:
     return _Read(candidate, data, hashlib.sha256(data).hexdigest())
 
 
-def _scan(
-    corpus: Path, exclude: Iterable[Path], progress, max_bytes: int, reader=None
-) -> Iterator[_Read | Skipped | NotAPage]:
-    """What discovery found, read; a file the site's generator never renders as a page is a
+def _discovered(corpus: Path, exclude: Iterable[Path]) -> list:
+    """Discovery listed in full before a file is read (paths only, cheap beside reading them):
+    the total is what lets progress say how far a run is, and the document source how long the
+    run can be (``workers.ordered_map``'s ``expected``)."""
+    return list(discover(corpus, exclude=exclude))
+
+
+def _scan(found: list, progress, max_bytes: int, reader=None) -> Iterator[_Read | Skipped | NotAPage]:
+    """What discovery ``found``, read; a file the site's generator never renders as a page is a
     ``NotAPage`` entry, whose bytes go no further (``dialects.pages``). ``reader`` is the site
     opened for the build (``open_reader``); a plain site has no page rules."""
-    # Discovery is listed in full first (paths only, cheap beside reading the files): the total
-    # is what lets progress say how far a run is, and how long it has left.
-    found = list(discover(corpus, exclude=exclude))
     not_a_page = None
     if reader is not None and reader.site.dialect != "plain":
         from ..dialects.pages.hook import not_a_page  # a plain build never loads the dialects' rules
@@ -264,8 +266,9 @@ def collect(
     def cached(path: str, sha256: str) -> DocumentRecord | None:
         return reuse(path, expected_sha(path, sha256, settings.site, recorded or {}, memo))  # type: ignore[misc]
 
+    found = _discovered(Path(corpus), exclude)
     yield from documents(
-        _scan(Path(corpus), exclude, progress, settings.max_file_bytes, reader), settings,
+        _scan(found, progress, settings.max_file_bytes, reader), settings, expected=len(found),
         parse=partial(build_record, reader=reader), keep=cached if reuse is not None else None,
         halves=(partial(read_record, reader=reader), partial(finish_record, settings=settings)),
     )
@@ -296,7 +299,7 @@ def ingest(
     check_corpus(corpus)
     settings = with_site(settings, corpus, environment)
     reader = open_reader(settings)
-    scan = _scan(corpus, [*exclude, store], progress, settings.max_file_bytes, reader)
+    scan = _scan(_discovered(corpus, [*exclude, store]), progress, settings.max_file_bytes, reader)
     first = next(scan, None)
     if first is None:
         raise empty_corpus_error(corpus)

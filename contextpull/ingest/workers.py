@@ -34,8 +34,20 @@ from contextlib import contextmanager
 from itertools import chain
 from typing import Any
 
-# Documents to parse before worker processes start: below this the serial path is as fast.
-PARALLEL_MIN_JOBS = 128
+# Documents a run must have before a worker starts: below this the serial path is as fast or
+# faster. A worker costs a fork, the ``multiprocessing`` import, and its own first pass over the
+# site (every ``once`` value, the interpreter's first visit to the reading code), and on two cores
+# it shares the second with the trigram index process; a run of a few hundred pages rarely has the
+# reading to pay for that. With 128, Jekyll's docs (208 pages) and Vitest's (225) were 8-9 % slower
+# than serial, and fastapi's with its API reference (155 pages, whose API pages now go to one
+# worker as a short run's heavy jobs, ``_offload``) 6 %; mem0's (251) and react.dev's (223) were
+# within 3 % either way (2026-12-07, per-round medians of 12-20 alternated builds, benchmarks/README.md).
+PARALLEL_MIN_JOBS = 256
+# Jobs held before a worker starts in a run whose discovery promises ``PARALLEL_MIN_JOBS``
+# (``ordered_map``'s ``expected``): the promise counts files a cache may keep or a rule skip, so
+# the run still shows this many jobs first, and no more, so a long run's worker starts as early
+# as before (hugoDocs' after 35 ms of reading, not 70).
+HELD_JOBS = 128
 # What is held, at most, while deciding whether workers pay: a few large files must not be held.
 HELD_BYTES = 32 * 1024 * 1024
 BATCH_JOBS = 32
@@ -151,6 +163,7 @@ def ordered_map(
     min_jobs: int | None = None,
     halves: tuple[Callable[..., Any], Callable[[Any], Any]] | None = None,
     heavy: Callable[..., bool] | None = None,
+    expected: int | None = None,
 ) -> Iterator[Any]:
     """Yield ``func(*args)`` for each job and each passed-through value, in input order.
 
@@ -158,14 +171,18 @@ def ordered_map(
     ``second(first(*args)) == func(*args)``: a worker computes ``first`` and this process
     ``second``, so that the work is shared where the worker would otherwise be the one the run
     waits for (the engine's read and its sectioning). ``heavy(*args)``, when given, says which
-    jobs of a run too short for batches are worth a worker of their own (``_offload``)."""
+    jobs of a run too short for batches are worth a worker of their own (``_offload``).
+    ``expected``, when given, is how many entries ``jobs`` holds at most (discovery's count): a
+    run that promises ``min_jobs`` starts its workers once it has shown ``HELD_JOBS`` jobs, where
+    any other shows ``min_jobs`` first."""
     workers = worker_count() if workers is None else workers
     min_jobs = PARALLEL_MIN_JOBS if min_jobs is None else min_jobs
     jobs = iter(jobs)
     held: list[Job] = []
     if workers > 0:
         prestart()
-        held = _hold(jobs, min_jobs)
+        promised = expected is not None and expected >= min_jobs
+        held = _hold(jobs, min(min_jobs, HELD_JOBS) if promised else min_jobs)
         if held[-1] is not _END:
             yield from _parallel(func, held, jobs, workers, halves)
             return
