@@ -205,9 +205,10 @@ def test_halves_of_heavy_jobs_are_split_between_the_worker_and_this_process():
 
 
 def test_a_run_discovery_promises_long_starts_its_worker_after_the_held_jobs(monkeypatch):
-    """``expected`` (discovery's count) lets a long run start its worker once it has shown
-    ``HELD_JOBS`` jobs; a run without the promise shows ``min_jobs`` first, so one of fewer jobs
-    stays in this process even when it is longer than ``HELD_JOBS``."""
+    """``expected`` (discovery's count) lets a run whose entries project ``min_jobs`` jobs start
+    its worker once it has shown ``HELD_JOBS``; a run without the count shows ``min_jobs`` first,
+    so one of fewer jobs stays in this process even when it is longer than ``HELD_JOBS``, and so
+    does one whose entries are mostly passed through (files a cache keeps)."""
     import os
 
     monkeypatch.setattr(workers, "HELD_JOBS", 4)
@@ -223,3 +224,8 @@ def test_a_run_discovery_promises_long_starts_its_worker_after_the_held_jobs(mon
     assert [i for _, i in promised] == [i for _, i in unpromised] == list(range(12))
     short = list(workers.ordered_map(_where, jobs, workers=1, min_jobs=20, expected=12))
     assert {pid for pid, _ in short} == {os.getpid()} and started == [5]
+    # a job in every third entry: 40 entries project 13 jobs, short of 20
+    cached = [(True, (i,)) if i % 3 == 0 else (False, f"kept{i}") for i in range(40)]
+    out = list(workers.ordered_map(_where, cached, workers=1, min_jobs=20, expected=40))
+    assert started == [5] and {o[0] for o in out if not isinstance(o, str)} == {os.getpid()}
+    assert [o if isinstance(o, str) else o[1] for o in out] == [i if i % 3 == 0 else f"kept{i}" for i in range(40)]

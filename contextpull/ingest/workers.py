@@ -43,10 +43,12 @@ from typing import Any
 # worker as a short run's heavy jobs, ``_offload``) 6 %; mem0's (251) and react.dev's (223) were
 # within 3 % either way (2026-12-07, per-round medians of 12-20 alternated builds, benchmarks/README.md).
 PARALLEL_MIN_JOBS = 256
-# Jobs held before a worker starts in a run whose discovery promises ``PARALLEL_MIN_JOBS``
-# (``ordered_map``'s ``expected``): the promise counts files a cache may keep or a rule skip, so
-# the run still shows this many jobs first, and no more, so a long run's worker starts as early
-# as before (hugoDocs' after 35 ms of reading, not 70).
+# Jobs a run shows before its worker starts when discovery's count (``ordered_map``'s
+# ``expected``) projects ``PARALLEL_MIN_JOBS``: the count includes files a cache keeps or a rule
+# skips, so the projection scales it by the share of entries so far that are jobs, and this many
+# jobs are its evidence (hugoDocs' take 35 ms to read and hash). Holding 32 started hugoDocs'
+# worker 26 ms sooner, but over 15-20 alternated rounds its build took 0.95x and then 1.01x,
+# biome's 1.05x, starlight's 1.02-1.03x: no gain that held.
 HELD_JOBS = 128
 # What is held, at most, while deciding whether workers pay: a few large files must not be held.
 HELD_BYTES = 32 * 1024 * 1024
@@ -173,16 +175,15 @@ def ordered_map(
     waits for (the engine's read and its sectioning). ``heavy(*args)``, when given, says which
     jobs of a run too short for batches are worth a worker of their own (``_offload``).
     ``expected``, when given, is how many entries ``jobs`` holds at most (discovery's count): a
-    run that promises ``min_jobs`` starts its workers once it has shown ``HELD_JOBS`` jobs, where
-    any other shows ``min_jobs`` first."""
+    run whose entries so far project ``min_jobs`` jobs over it starts its workers once it has
+    shown ``HELD_JOBS`` (``_hold``), where any other shows ``min_jobs`` first."""
     workers = worker_count() if workers is None else workers
     min_jobs = PARALLEL_MIN_JOBS if min_jobs is None else min_jobs
     jobs = iter(jobs)
     held: list[Job] = []
     if workers > 0:
         prestart()
-        promised = expected is not None and expected >= min_jobs
-        held = _hold(jobs, min(min_jobs, HELD_JOBS) if promised else min_jobs)
+        held = _hold(jobs, min_jobs, expected)
         if held[-1] is not _END:
             yield from _parallel(func, held, jobs, workers, halves)
             return
@@ -198,9 +199,12 @@ def ordered_map(
 _END: Job = (False, object())  # the last held entry when the input ended while held
 
 
-def _hold(jobs: Iterator[Job], min_jobs: int) -> list[Job]:
+def _hold(jobs: Iterator[Job], min_jobs: int, expected: int | None = None) -> list[Job]:
     """The first entries of ``jobs``, up to and with the one that makes ``min_jobs + 1`` jobs (or
-    ``HELD_BYTES`` of them), then ``_END`` if the input ended first."""
+    ``HELD_BYTES`` of them), then ``_END`` if the input ended first. With ``expected`` entries
+    in all, the holding ends sooner, once more than ``HELD_JOBS`` jobs have come and the share of
+    jobs among the entries so far, over ``expected``, comes to ``min_jobs``: a fresh build of a
+    large site passes that at its 129th job, one whose cache keeps most files does not."""
     held: list[Job] = []
     count = size = 0
     for entry in jobs:
@@ -209,6 +213,8 @@ def _hold(jobs: Iterator[Job], min_jobs: int) -> list[Job]:
             count += 1
             size += sum(len(a) for a in entry[1] if isinstance(a, (bytes, str)))
             if count > min_jobs or size > HELD_BYTES:
+                return held
+            if expected is not None and count > HELD_JOBS and count * expected >= min_jobs * len(held):
                 return held
     held.append(_END)
     return held
