@@ -133,3 +133,20 @@ def test_the_refused_characters_are_pyyamls_non_printable_and_the_line_changers(
         != (bool(yaml.reader.Reader.NON_PRINTABLE.match(chr(code))) or chr(code) in line_changers)
     ]
     assert disagree == []
+
+
+def test_a_scalar_whose_first_character_types_nothing_is_the_resolvers_string():
+    """The shortcut past the resolver (``_TYPABLE``) gives what the resolver gives, for every
+    first character and for texts that would type as something else were it not for it."""
+    import yaml
+
+    assert plain_yaml._TYPABLE is not None  # SafeLoader's resolvers: no wildcard, no path
+    tails = ["", "1", "es", "rue", "ull", "0:00", ".5", "2023-01-02", "x"]
+    for code in range(0x3000):
+        first = chr(code)
+        if first in plain_yaml._TYPABLE:
+            continue
+        for tail in tails:
+            text = first + tail
+            assert plain_yaml._LOADER.resolve(yaml.ScalarNode, text, (True, False)) == plain_yaml._STR, text
+            assert plain_yaml._plain(text) == text

@@ -55,6 +55,16 @@ _KEY_LIMIT = 1000
 # The loader the fallback uses, for its resolver and constructors (neither keeps state between
 # scalars): made once, never changed.
 _LOADER = _Loader("")
+# PyYAML's resolver tries only the implicit resolvers listed under a scalar's first character
+# (under "" for the empty one) and those under None: a scalar whose first character lists none is
+# a string, and asking the resolver for each was a tenth of this reader's time. The set is read
+# from the loader, so it is the resolver's own; a wildcard or a path resolver would make any
+# scalar typable, and then every one is asked.
+_TYPABLE = (
+    None
+    if None in _LOADER.yaml_implicit_resolvers or _LOADER.yaml_path_resolvers
+    else frozenset(_LOADER.yaml_implicit_resolvers)
+)
 
 
 def load(source: str) -> Any:
@@ -160,6 +170,8 @@ def _value(text: str) -> Any:
 
 def _plain(text: str) -> Any:
     """A plain scalar's value, as PyYAML's resolver types it and its constructor builds it."""
+    if _TYPABLE is not None and text[:1] not in _TYPABLE:
+        return text
     tag = _LOADER.resolve(yaml.ScalarNode, text, (True, False))
     if tag == _STR:
         return text
