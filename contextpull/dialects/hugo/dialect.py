@@ -23,7 +23,7 @@ from . import hugo_data, templates
 from ..api import Context, Included
 from ..site_reader import SiteReader
 from . import pages
-from ..syntax.markup import dedent_block, html_to_text, strip_heading_attributes, strip_html_comments
+from ..syntax.markup import dedent_block, html_to_text, shown_as_written, strip_heading_attributes, strip_html_comments
 from ..syntax.callouts import callouts
 from ..syntax.fences import fenced, open_fence, outside_code, split_code
 from ..syntax import attributes
@@ -55,7 +55,8 @@ def prepare(text: str, ctx: Context) -> str:
     if "{{" in text:
         held: list[str] = []
         text = restore(_render(protect(text, held), ctx, 1, None, held), held)
-    text = outside_code(text, _visible)
+    if not shown_as_written(text):  # no run of prose would change: the text need not be cut
+        text = outside_code(text, _visible)
     if "{" in text and hugo_data.block_attributes(ctx):
         text = _drop_block_attributes(text, ctx)
     return _callouts(text, ctx)
