@@ -184,3 +184,28 @@ def test_heading_attributes_go_from_heading_lines_only_each_line_read_alone(line
         assert kept == (alone if "{" in "\n".join(lines) else line)
         if not line.startswith("#"):
             assert kept == line
+
+
+_LINES = st.lists(st.sampled_from([
+    "", "text", "# Title", "## Title {#id}", "## Title { #id }", "#no-space {x}", "# {", "  ## Title {#id}",
+    "{{ x }}", "{.class}", "a } b", "```", "```go", "~~~", "# comment {x}", "<b>x</b>", "a &amp; b", "<!-- c -->",
+    "`<b>`", "a < b", "# a }", "#", "}",
+]), max_size=12).map("\n".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_LINES)
+def test_a_text_shown_as_written_is_given_back_by_every_step(text):
+    """``shown_as_written`` lets a caller skip cutting the text: it may say so only when each
+    prose run would come back from the three steps as it is."""
+    if markup.shown_as_written(text):
+        for is_code, chunk in fences.split_code(text):
+            if not is_code:
+                assert markup.strip_heading_attributes(markup.html_to_text(markup.strip_html_comments(chunk))) == chunk
+
+
+def test_a_heading_with_attributes_or_any_tag_is_not_shown_as_written():
+    assert markup.shown_as_written("# T\ntext {x}\n## U")
+    assert not markup.shown_as_written("text\n## T {#id}")
+    assert not markup.shown_as_written("## T {#id}")
+    assert not markup.shown_as_written("a &amp; b") and not markup.shown_as_written("<b>x</b>")

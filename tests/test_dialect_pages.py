@@ -152,3 +152,27 @@ def test_hugo_reads_a_front_matter_longer_than_the_head_it_looks_at(tmp_path):
     assert not_a_page("long.md", site) == "build render and list are never: Hugo renders no page for it"
     assert not_a_page("build-word.md", site) is None  # the body is not front matter
     assert not_a_page("page.md", site) is None
+
+
+@pytest.mark.parametrize("data", [
+    b"", b"title: x\n", b"---\ntitle: x\n---\nbuild: never in the body\n", b"---\nbuild:\n  render: never\n---\n",
+    b"+++\nheadless = true\n+++\n", b"---\r\ntitle: x\r\n---\r\n", b"---\r\nbuild:\r\n  list: never\r\n---\r\n",
+    b"\xef\xbb\xbf---\nbuild: {render: never, list: never}\n---\n", b"---\ntitle: \xe2(\nheadless: true\n---\n",
+    b"---\ntitle: \xffbuild\n---\n", b"---\ntitle: unclosed\n", b"---\n" + b"x: y\n" * 3000 + b"---\nbuild\n",
+    b"---\ntitle: a\n--- not a fence\nheadless: true\n---\n", b"---\nbu\r\nild: 1\n---\n",
+])
+def test_the_page_rule_reads_from_the_bytes_what_it_reads_from_the_decoded_head(data):
+    """``_may_say_build`` only spares decoding: a head it says cannot hold ``build`` or
+    ``headless`` is one the rule reads nothing from."""
+    from contextpull.dialects.hugo import pages as hugo_pages
+
+    class Unreadable:  # a head too long to hold its block is read again, here refused
+        class files:
+            @staticmethod
+            def head(path, limit):
+                raise OSError
+
+    read = hugo_pages._build_front_matter(Unreadable, "/x.md", data)
+    assert hugo_pages._may_say_build(data) or read == {}
+    if data.startswith(b"---\ntitle: x\n---"):
+        assert not hugo_pages._may_say_build(data)  # the page most are: spared

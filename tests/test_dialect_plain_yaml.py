@@ -26,6 +26,16 @@ SCALARS = [
     "[]", "{}", "[a, b]", "[ a , b ]", "[a,]", "[a, [b]]", "[1, yes, ~, 2023-01-02]", "[x: y]", "[-a]",
     "{a: b}", "a: b", "a #c", "a#b", "- a", "!tag x", "&anchor x", "*alias", "|", ">", "%x", "@x", "`x",
     "a\tb", "a\u2028b", "a\x85b", "\ufeffa", "\x07", "?x", "-", ":x",
+    # comments after a value, and what only looks like one
+    "a # c", "a  # c: d", "a#b # c", "a #", "a # 'x' [y]", "yes # c", "~ # c", "1 #c", "a: b # c", "a # c:",
+    "'a' # c", "'a'# c", "'a'#c", "'a' b", "'a' #", "'a'' # b'", "'a # b'", '"a # b" # c', '"a"#c', '"a" x',
+    "[a] # c", "[a]# c", "[a] b", "[a] ]", "[a, b] #", "# c",
+    # flow sequences of quoted items: quotes, commas, brackets and "#" inside, escapes, stray text
+    "['a']", "['a', 'b']", "[ 'a' , 'b' ]", "['a',b]", "[b, 'a']", "['it''s']", "['''']", "['']", '[""]',
+    "['a, b']", "['[x]', '{y}']", "['a # b']", "['a' # b]", "['a: b']", "['a': b]", "['a' b]", "['a']b",
+    "['a'", "['a',]", "['a' 'b']", "['a'']", "['a''", "[\"a\", 'b']", '["a\\nb"]', '["a\\"b"]', '["a]"]',
+    "['yes', yes]", "['1', 1]", "['~', ~]", "['2023-01-02']", "['PAGES.GroupBy FIELD [SORT]']",
+    "[ ]", "[,]", "[a, , b]", "[a b, c d ]", "[?a]", "['a', [b]]", "[{a: b}]", "[ 'a' ] # c ]",
 ]
 KEYS = ["title", "description", "weight", "draft", "on", "yes", "null", "y", "No", "_build", "a.b", "x-y",
         "date", "params", "k" * 1100, "1", "<<"]
@@ -73,7 +83,6 @@ def test_types_are_yaml_1_1s():
         "  a: 1",  # an indented document
         "a: &x 1\nb: *x",  # anchors and aliases
         "a: !!python/object/apply:os.system ['x']",
-        "a: 1 # comment",
         "a: 'multi\n  line'",
         "a:\tb",
         "a: b: c",
@@ -103,6 +112,8 @@ _LINE = st.tuples(
     st.sampled_from([0, 0, 0, 2, 2, 4, 1, 3]),
     st.one_of(
         st.tuples(st.just("entry"), st.sampled_from(KEYS[:12]), st.sampled_from(["", *SCALARS])),
+        st.tuples(st.just("entry"), st.sampled_from(KEYS[:12]),
+                  st.sampled_from(SCALARS).map(lambda v: v + " # note")),
         st.tuples(st.just("item"), st.just(""), st.sampled_from(SCALARS)),
         st.tuples(st.just("comment"), st.just(""), st.just("")),
         st.tuples(st.just("blank"), st.just(""), st.sampled_from(["", " "])),
@@ -133,3 +144,46 @@ def test_the_refused_characters_are_pyyamls_non_printable_and_the_line_changers(
         != (bool(yaml.reader.Reader.NON_PRINTABLE.match(chr(code))) or chr(code) in line_changers)
     ]
     assert disagree == []
+
+
+def test_a_scalar_whose_first_character_types_nothing_is_the_resolvers_string():
+    """The shortcut past the resolver (``_TYPABLE``) gives what the resolver gives, for every
+    first character and for texts that would type as something else were it not for it."""
+    import yaml
+
+    assert plain_yaml._TYPABLE is not None  # SafeLoader's resolvers: no wildcard, no path
+    tails = ["", "1", "es", "rue", "ull", "0:00", ".5", "2023-01-02", "x"]
+    for code in range(0x3000):
+        first = chr(code)
+        if first in plain_yaml._TYPABLE:
+            continue
+        for tail in tails:
+            text = first + tail
+            assert plain_yaml._LOADER.resolve(yaml.ScalarNode, text, (True, False)) == plain_yaml._STR, text
+            assert plain_yaml._plain(text) == text
+
+
+def test_hugos_flow_sequences_and_comments_are_read_not_declined():
+    """The shapes that sent a twelfth of Hugo's docs pages to PyYAML are read here, as PyYAML
+    reads them."""
+    source = (
+        "signatures: ['PAGES.GroupBy FIELD [SORT]', 'a ''q'' # b']\n"
+        "expiryDate: 2028-06-06 # deprecated (soft)\n"
+        "aliases: ['/variables/', \"x\", y]\nreturnType: '[]any' # c\nlist:\n  - z # d"
+    )
+    assert plain_yaml.load(source) == {
+        "signatures": ["PAGES.GroupBy FIELD [SORT]", "a 'q' # b"], "expiryDate": datetime.date(2028, 6, 6),
+        "aliases": ["/variables/", "x", "y"], "returnType": "[]any", "list": ["z"],
+    }
+    _same(source)
+
+
+def test_a_hostile_flow_sequence_is_read_in_one_pass():
+    """Spaces and unclosed quotes that a backtracking pattern would read over and over."""
+    import time
+
+    for source in ("a: [" + " " * 200_000 + "x'", "a: ['" + "''" * 100_000, "a: [" + "x " * 100_000 + "'",
+                   "a: " + "x " * 100_000 + "#"):
+        start = time.process_time()
+        plain_yaml.load(source)
+        assert time.process_time() - start < 0.5

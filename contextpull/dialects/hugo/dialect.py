@@ -23,13 +23,13 @@ from . import hugo_data, templates
 from ..api import Context, Included
 from ..site_reader import SiteReader
 from . import pages
-from ..syntax.markup import dedent_block, html_to_text, strip_heading_attributes, strip_html_comments
+from ..syntax.markup import dedent_block, html_to_text, shown_as_written, strip_heading_attributes, strip_html_comments
 from ..syntax.callouts import callouts
 from ..syntax.fences import fenced, open_fence, outside_code, split_code
 from ..syntax import attributes
 from ..syntax import labels
 from ..syntax.labels import labelled
-from ..syntax.line_map import LineMap, numbered
+from ..syntax.line_map import numbered
 from ..syntax.template_tags import restore
 from . import shortcodes
 from .shortcodes import Call, calls, protect
@@ -55,7 +55,8 @@ def prepare(text: str, ctx: Context) -> str:
     if "{{" in text:
         held: list[str] = []
         text = restore(_render(protect(text, held), ctx, 1, None, held), held)
-    text = outside_code(text, _visible)
+    if not shown_as_written(text):  # no run of prose would change: the text need not be cut
+        text = outside_code(text, _visible)
     if "{" in text and hugo_data.block_attributes(ctx):
         text = _drop_block_attributes(text, ctx)
     return _callouts(text, ctx)
@@ -63,6 +64,7 @@ def prepare(text: str, ctx: Context) -> str:
 
 def _visible(prose: str) -> str:
     return strip_heading_attributes(html_to_text(strip_html_comments(prose)))
+
 
 
 def _drop_block_attributes(prose: str, ctx: Context) -> str:
@@ -112,10 +114,14 @@ def _render(text: str, ctx: Context, first_line: int, within: Included | None, h
         return text
     parts: list[str] = []
     last = 0
-    lines = LineMap(text, first_line) if within is None else None
+    # Calls come in order, so each one's line is the last one's plus the newlines between them:
+    # a map of the whole text's lines cost more than the calls read from it. Inside an included
+    # file every call is reported at the including directive's line.
+    line, counted = first_line, 0
     for call in found:
-        # Inside an included file every call is reported at the including directive's line.
-        line = first_line if lines is None else lines.line(call.start)
+        if within is None:
+            line += text.count("\n", counted, call.start)
+            counted = call.start
         parts.append(text[last : call.start])
         rendered = _one(call, ctx, line, within, held, depth)
         parts.append(_indent_like(rendered, text, call.start))

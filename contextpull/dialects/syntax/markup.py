@@ -68,6 +68,25 @@ def strip_heading_attributes(text: str) -> str:
     return "".join(parts) + text[done:] if parts else text
 
 
+def shown_as_written(text: str) -> bool:
+    """Whether ``strip_html_comments``, ``html_to_text`` and ``strip_heading_attributes`` give
+    every run of whole lines of ``text`` back as it is: comments and tags need a "<", entities a
+    "&", heading attributes a line that starts with "#" and ends with "}". A caller that would
+    cut the text into code and prose first (a search of every line) can skip that: most pages
+    of Hugo's docs have none of them."""
+    if "<" in text or "&" in text:
+        return False
+    if "}" not in text:
+        return True
+    at = 0 if text.startswith("#") else text.find("\n#")
+    while at >= 0:
+        end = text.find("\n", at + 1)
+        if text.find("}", at, len(text) if end < 0 else end) >= 0:
+            return False
+        at = text.find("\n#", at + 1)
+    return True
+
+
 def _without_heading_attributes(line: str) -> str:
     """An ATX heading line without the attribute list that ends it ({ #id }, {: #id}), and
     without the blanks before the list."""
