@@ -66,7 +66,6 @@ def _visible(prose: str) -> str:
     return strip_heading_attributes(html_to_text(strip_html_comments(prose)))
 
 
-
 def _drop_block_attributes(prose: str, ctx: Context) -> str:
     """Goldmark's block attributes (``{class="wide"}`` on the line after a block, switched on by
     ``markup.goldmark.parser.attribute.block``) style the block and are never shown; the line is
