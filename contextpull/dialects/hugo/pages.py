@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 
 from ...scan.globmatch import Glob, alternatives, compile_glob, slash_tokens
-from ..pages.site_files import HEAD_LIMIT, decoded, docs_path, front_matter, front_matter_of, head, pages_folder, relative
+from ..pages.site_files import HEAD_LIMIT, decoded, docs_path, front_matter, front_matter_of, pages_folder, relative
 
 _CONTENT = (".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".html", ".htm", ".org", ".adoc", ".rst", ".ipynb")
 
@@ -86,25 +86,28 @@ def _folders(reader) -> tuple[str, str]:
 
 
 def _build_front_matter(reader, abspath: str, data: bytes | None = None) -> dict:
-    """A page's front matter when it can say anything about building (most pages' cannot, and
-    parsing every page's YAML twice would cost a Hugo build a good part of its time)."""
-    text = head(reader, abspath) if data is None else decoded(data[:HEAD_LIMIT])
-    if not text or not text.startswith(("---", "+++")):
+    """A page's front matter when it can say anything about building (``_may_say_build``: most
+    pages' cannot, and parsing every page's YAML twice would cost a Hugo build a good part of
+    its time). ``data`` is the page's bytes when the build has read them; else its head is read."""
+    if data is None:
+        try:
+            data = reader.files.head(abspath, HEAD_LIMIT)
+        except OSError:
+            return {}
+    data = data[:HEAD_LIMIT]
+    if not _may_say_build(data):
         return {}
-    end = text.find("\n" + text[:3], 3)
-    if end < 0:
+    if data.find(b"\n" + data[:3], 3) < 0:
         return front_matter(reader, abspath) or {}  # not closed within the head: read it whole
-    block = text[:end]
-    if "build" not in block and "headless" not in block:
-        return {}
-    return (front_matter(reader, abspath) if data is None else front_matter_of(text)) or {}
+    return front_matter_of(decoded(data)) or {}
 
 
 def _may_say_build(data: bytes) -> bool:
-    """``_build_front_matter``'s test made on the bytes the build read, so that for a page whose
-    front matter cannot say ``build`` or ``headless`` (976 of the 993 of Hugo's docs) neither its
-    path is made nor its head decoded: the fences and the words are ASCII, which decoding and
-    its newline rule neither make nor hide."""
+    """Whether the front matter at the start of ``data`` can say ``build`` or ``headless``: it
+    opens with a fence, and its block, closed within ``HEAD_LIMIT``, holds one of the words, or
+    is not closed there. Asked of bytes, so that for the pages it cannot (976 of the 993 of
+    Hugo's docs) nothing is decoded: the fences and the words are ASCII, which decoding and its
+    newline rule neither make nor hide."""
     if not data.startswith((b"---", b"+++")):
         return False
     end = data.find(b"\n" + data[:3], 3, HEAD_LIMIT)
