@@ -160,10 +160,10 @@ def _value(text: str) -> Any:
     if first == "[":
         return _flow(text)
     if first == "'" or first == '"':
-        quoted = (_SINGLE if first == "'" else _DOUBLE).match(text)
-        if quoted is None or _COMMENT.match(text, quoted.end()) is None:
+        value, end = _quoted(text, 0)
+        if _COMMENT.match(text, end) is None:
             raise _Declined
-        return quoted.group(1).replace("''", "'") if first == "'" else quoted.group(1)
+        return value
     if " #" in text:  # a plain scalar ends where a comment starts, its spaces before it dropped
         text = text[: text.index(" #")].rstrip(" ")
     if first in _INDICATORS or ": " in text or text.endswith(":"):
@@ -182,11 +182,9 @@ def _flow(text: str) -> list:
         at = _SPACES.match(text, at).end()
         first = text[at : at + 1]
         if first == "'" or first == '"':
-            quoted = (_SINGLE if first == "'" else _DOUBLE).match(text, at)
-            if quoted is None:
-                raise _Declined
-            items.append(quoted.group(1).replace("''", "'") if first == "'" else quoted.group(1))
-            at = _SPACES.match(text, quoted.end()).end()
+            value, end = _quoted(text, at)
+            items.append(value)
+            at = _SPACES.match(text, end).end()
         else:
             plain = _FLOW_PLAIN.match(text, at)
             item = plain.group().rstrip(" ")
@@ -203,6 +201,15 @@ def _flow(text: str) -> list:
     if _COMMENT.match(text, at + 1) is None:
         raise _Declined
     return items
+
+
+def _quoted(text: str, at: int) -> tuple[str, int]:
+    """The quoted scalar that opens at ``at`` (its quote decides which kind) and where it ends."""
+    single = text[at] == "'"
+    quoted = (_SINGLE if single else _DOUBLE).match(text, at)
+    if quoted is None:
+        raise _Declined
+    return (quoted.group(1).replace("''", "'") if single else quoted.group(1)), quoted.end()
 
 
 def _plain(text: str) -> Any:
