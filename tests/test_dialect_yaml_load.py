@@ -1,5 +1,5 @@
 """Data and front matter through ``files.load_yaml``: a document without aliases is built by the
-plain walk (``files._plain``), which must give exactly what PyYAML's constructor gives, types,
+walk of its tree (``files._tree``), which must give exactly what PyYAML's constructor gives, types,
 key order and errors included, or leave the document to it."""
 
 from __future__ import annotations
@@ -92,8 +92,8 @@ def test_any_flow_document_reads_as_pyyaml_reads_it(entries):
 
 
 def test_a_document_that_may_alias_is_pyyamls_own(monkeypatch):
-    """The plain walk is for trees: a graph with an alias is built by PyYAML, whose objects an
+    """The walk is for trees: a graph with an alias is built by PyYAML, whose objects an
     alias shares."""
-    monkeypatch.setattr(files, "_plain", lambda *a: pytest.fail("walked a document with an alias"))
+    monkeypatch.setattr(files, "_tree", lambda *a: pytest.fail("walked a document with an alias"))
     value = files.load_yaml("a: &x [1]\nb: *x\n")
     assert value == {"a": [1], "b": [1]} and value["a"] is value["b"]

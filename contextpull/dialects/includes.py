@@ -58,7 +58,8 @@ class ReadMemo:
     122 KB ``data/docs.yaml`` 43 times and its ``_common`` snippets 214 times), and each ask
     walked the path with ``lstat``, read the file and hashed it again. Every ask still passes the
     guard, spends the document's budget and records the dependency; only the work that gives the
-    same answer within a build is done once. A refusal is never kept: it is worked out again."""
+    same answer within a build is done once. A refusal is never kept: it is worked out again.
+    What is kept is each file read, once: at most what the repository's included files hold."""
 
     def __init__(self) -> None:
         self.real: dict[str, str] = {}  # repository-relative path -> absolute real path

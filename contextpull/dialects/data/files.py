@@ -139,10 +139,10 @@ class _Unusual(Exception):
 
 def _load(text: str) -> Any:
     """``yaml.load(text, Loader=_Loader)``, the node graph built the same way (libyaml's composer
-    where PyYAML has it), and a document without aliases built by ``_plain``: PyYAML's
+    where PyYAML has it), and a document without aliases built by ``_tree``: PyYAML's
     constructor is Python, a generator per mapping and a lookup per node, and it was half of
     reading a Hugo site's 122 KB ``data/docs.yaml`` (20 of 43 ms), which a build reads once
-    per process. Anything ``_plain`` does not build exactly as PyYAML does goes to PyYAML."""
+    per process. Anything ``_tree`` does not build exactly as PyYAML does goes to PyYAML."""
     loader = _Loader(text)
     try:
         node = loader.get_single_node()
@@ -150,7 +150,7 @@ def _load(text: str) -> Any:
             return None
         if not loader._may_alias:
             try:
-                return _plain(loader, node)
+                return _tree(loader, node)
             except _Unusual:
                 pass
         return loader.construct_document(node)
@@ -158,7 +158,7 @@ def _load(text: str) -> Any:
         loader.dispose()
 
 
-def _plain(loader: _Loader, node) -> Any:
+def _tree(loader: _Loader, node) -> Any:
     """The value of a node graph that is a tree (no alias): strings as their text, every other
     scalar by the loader's own constructor for its tag, mappings and sequences of the core tags
     as dicts and lists in document order (a repeated key's last value, at its first place).
@@ -174,14 +174,14 @@ def _plain(loader: _Loader, node) -> Any:
         for key_node, value_node in node.value:
             if key_node.tag in _REWRITTEN_KEYS:
                 raise _Unusual
-            key = _plain(loader, key_node)
+            key = _tree(loader, key_node)
             if not isinstance(key, Hashable):
                 raise _Unusual
-            out[key] = _plain(loader, value_node)
+            out[key] = _tree(loader, value_node)
         return out
     if node.tag != _SEQ:
         raise _Unusual
-    return [_plain(loader, item) for item in node.value]
+    return [_tree(loader, item) for item in node.value]
 
 
 # PyYAML's tags that construct a Python object (its unsafe loader's); the safe loader reads them
