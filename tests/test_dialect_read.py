@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextpull.dialects.data import files as data_files
+from contextpull.dialects.data import yaml_load
 from contextpull.dialects.api import Site
 from contextpull.dialects.data.files import DataError, load_conf_py, load_yaml
 from contextpull.dialects.detect import detect_site
@@ -371,7 +371,7 @@ def test_the_configuration_file_is_a_dependency(tmp_path):
 
 
 def test_yaml_node_bound_is_a_module_setting(monkeypatch):
-    monkeypatch.setattr(data_files, "MAX_YAML_NODES", 10)
+    monkeypatch.setattr(yaml_load, "MAX_YAML_NODES", 10)
     assert load_yaml("a: &a [1, 2]\nb: *a\n") == {"a": [1, 2], "b": [1, 2]}
     with pytest.raises(DataError):
         load_yaml("a: &a [1, 2, 3]\nb: [*a, *a]\n")

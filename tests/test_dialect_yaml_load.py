@@ -1,5 +1,5 @@
 """Data and front matter through ``files.load_yaml``: a document without aliases is built by the
-walk of its tree (``files._tree``), which must give exactly what PyYAML's constructor gives, types,
+walk of its tree (``yaml_load._tree``), which must give exactly what PyYAML's constructor gives, types,
 key order and errors included, or leave the document to it."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextpull.dialects.data import files
+from contextpull.dialects.data import yaml_load
 
 
 def _shape(value):
@@ -33,11 +33,11 @@ def _outcome(load, text):
 
 
 def _pyyaml(text):
-    return yaml.load(text, Loader=files._Loader)  # noqa: S506 - the safe loader of files.py
+    return yaml.load(text, Loader=yaml_load._Loader)  # noqa: S506 - the safe loader of yaml_load.py
 
 
 def _same(text):
-    assert _outcome(files._load, text) == _outcome(_pyyaml, text), text
+    assert _outcome(yaml_load._load, text) == _outcome(_pyyaml, text), text
 
 
 DOCUMENTS = [
@@ -94,6 +94,6 @@ def test_any_flow_document_reads_as_pyyaml_reads_it(entries):
 def test_a_document_that_may_alias_is_pyyamls_own(monkeypatch):
     """The walk is for trees: a graph with an alias is built by PyYAML, whose objects an
     alias shares."""
-    monkeypatch.setattr(files, "_tree", lambda *a: pytest.fail("walked a document with an alias"))
-    value = files.load_yaml("a: &x [1]\nb: *x\n")
+    monkeypatch.setattr(yaml_load, "_tree", lambda *a: pytest.fail("walked a document with an alias"))
+    value = yaml_load.load("a: &x [1]\nb: *x\n")
     assert value == {"a": [1], "b": [1]} and value["a"] is value["b"]

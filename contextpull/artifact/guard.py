@@ -31,12 +31,13 @@ def check(
     warn: Callable[[str], None],
 ) -> dict[str, Any] | None:
     """The build report's ``guard`` object, or ``None`` when there is no guard."""
-    from ..checks.diff import diff_stores
-
     thresholds = thresholds_of(settings)
     base = base_store if base_store is not None else cache
     if thresholds.empty or base is None or (base_store is None and not os.path.lexists(base)):
         return None
+    # imported only for a guard: the diff's modules took 11 ms of every build's start
+    from ..checks.diff import diff_stores
+
     try:
         d = diff_stores(base, new_store)
     except StoreError as exc:

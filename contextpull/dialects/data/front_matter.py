@@ -14,7 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..api import Note
-from . import plain_yaml
 from .files import DataError, load_toml, load_yaml, object_tags
 
 CONSTRUCT = "front matter"
@@ -64,7 +63,11 @@ def split_front_matter(text: str) -> FrontMatter:
 
 def _yaml(source: str):
     """The block's value: the common shape without the parser (``plain_yaml``), anything else
-    through ``load_yaml``, whose guards and messages hold for all it declines."""
+    through ``load_yaml``, whose guards and messages hold for all it declines. Imported here:
+    it needs PyYAML's resolver, and a site whose pages have no YAML front matter never imports
+    PyYAML (``files.load_yaml``)."""
+    from . import plain_yaml
+
     value = plain_yaml.load(source)
     return load_yaml(source) if value is plain_yaml.DECLINED else value
 

@@ -33,7 +33,7 @@ from typing import Any
 
 import yaml
 
-from .files import _Loader
+from .yaml_load import _Loader
 
 # What a value declined is told apart by (None is a value: an empty document, a ``key:``).
 DECLINED = object()

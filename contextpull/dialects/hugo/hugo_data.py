@@ -15,7 +15,6 @@ import posixpath
 
 from ..api import Context, Included
 from ..data.front_matter import split_front_matter
-from ..data import yaml_print
 from ..includes import MISSING
 from ..data.values import VALUE_NODES, dotted, nodes, note_object_tags, note_unreadable, parse_data, scalar
 from ..pages.site_files import decoded, front_matter_of
@@ -314,10 +313,14 @@ def _section(docs: object, key: str, section: str | None, skip_header: bool) -> 
     if not skip_header:
         for k in reversed(keys):
             value = {k: value}
+    # both need PyYAML, which a site without YAML never imports (``files.load_yaml``)
+    import yaml
+
+    from ..data import yaml_print
+
     printed = yaml_print.dump(value)  # PyYAML's printer is pure Python: most sections are simple
     if printed is not yaml_print.DECLINED:
         return printed
-    import yaml  # the write side's YAML dependency, loaded when a page needs it
 
     return yaml.safe_dump(value, sort_keys=False, allow_unicode=True, default_flow_style=False)
 
