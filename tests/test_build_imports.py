@@ -1,6 +1,7 @@
 """A build imports what its site needs: PyYAML only for a site with YAML, the store diff only for a
-content-loss guard. Each took about 11 ms of every build's start (``benchmarks/README.md``,
-"Reading pipeline"), a few percent of an mdBook's whole build."""
+content-loss guard, the API reference's modules only when it reads one. Each took 11-12 ms of a
+build's start (``benchmarks/README.md``, "Reading pipeline"), a few percent of an mdBook's or a
+Sphinx project's whole build."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ try:
     runpy.run_module("contextpull", run_name="__main__")
 except SystemExit as exc:
     assert not exc.code, exc.code
-print(json.dumps(sorted(m for m in ("yaml", "contextpull.checks.diff") if m in sys.modules)))
+watched = ("yaml", "contextpull.checks.diff", "contextpull.apiref.render")
+print(json.dumps(sorted(m for m in watched if m in sys.modules)))
 """
 
 
@@ -64,3 +66,16 @@ def test_a_guard_imports_the_diff(tmp_path):
     _loaded(str(docs), "--out", str(out))
     loaded = _loaded(str(docs), "--out", str(out), "--cache", str(out / "store.sqlite"), "--max-removed", "50%")
     assert loaded == ["contextpull.checks.diff"]
+
+
+def test_an_api_line_imports_the_api_reference_only_when_it_is_read(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "HEAD").write_text("")
+    (tmp_path / "mkdocs.yml").write_text("site_name: S\nplugins:\n  - mkdocstrings\n")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text('def f():\n    """Do f."""\n')
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "api.md").write_text("# API\n\n::: pkg.f\n")
+    docs = str(tmp_path / "docs")
+    assert _loaded(docs, "--out", str(tmp_path / "off"), "--no-api-reference") == ["yaml"]
+    assert _loaded(docs, "--out", str(tmp_path / "on"), "--api-reference") == ["contextpull.apiref.render", "yaml"]

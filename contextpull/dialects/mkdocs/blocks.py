@@ -177,10 +177,12 @@ def convert_blocks(lines: Lines, ctx: Context, depth: int = 0, names: frozenset 
         m = _MKDOCSTRINGS.match(text) if ":::" in text else None
         if m is not None:
             end = indented_end(_Texts(lines), i + 1, width(m.group(1)) + 1)
-            from .mkdocstrings import render_identifier
+            rendered = None
+            if ctx.reader.api_reference() is not None:  # else the API modules are never imported (12 ms)
+                from .mkdocstrings import render_identifier
 
-            heading = len(m.group(2)) if m.group(2) else None
-            rendered = render_identifier(ctx, m.group(3), [t for _, t in lines[i + 1 : end]], origin, heading)
+                heading = len(m.group(2)) if m.group(2) else None
+                rendered = render_identifier(ctx, m.group(3), [t for _, t in lines[i + 1 : end]], origin, heading)
             if rendered is None:
                 detail = f"API text of {m.group(3)} comes from code the build never imports"
                 ctx.note(MKDOCSTRINGS, "unresolved", origin, detail)

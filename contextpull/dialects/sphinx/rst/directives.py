@@ -121,20 +121,22 @@ class Autodoc(Dropped):
     reference the directive is dropped, unresolved."""
 
     def run(self):
-        from ..autodoc import handles, render_directive
-        from ...markdown_blocks import parse
-
         state = parse_state(self)
         argument = " ".join(self.arguments)
         source, line = where(self)
         rendered = None
-        if handles(self.name):
-            rendered = render_directive(
-                state.ctx, self.name, argument, dict(self.options), list(self.content),
-                _scope(state, self.name, argument), state.line_in_document(source, line))
+        if state.ctx.reader.api_reference() is not None:  # else the API modules are never imported (12 ms)
+            from ..autodoc import handles, render_directive
+
+            if handles(self.name):
+                rendered = render_directive(
+                    state.ctx, self.name, argument, dict(self.options), list(self.content),
+                    _scope(state, self.name, argument), state.line_in_document(source, line))
         if rendered is None:
             note_at(self, "rst autodoc", "unresolved", autodoc_detail(self.name, argument))
             return []
+        from ...markdown_blocks import parse
+
         node = nodes.container()
         node[MARKDOWN] = parse("\n".join(rendered), "api", state.ctx).blocks
         return [node]
