@@ -37,6 +37,9 @@ Lines = list[tuple[int, str]]
 # mkdocstrings' own pattern: hashes before ``:::`` give the root's heading level and show it.
 _MKDOCSTRINGS = re.compile(r"^([ \t]*)(?:(#{1,6})[ \t]*)?:::[ \t]*([A-Za-z_][\w.:-]*)[ \t]*$")
 _ABBREVIATION = re.compile(r"^\*\[[^\]]+\]:")
+# What a line that opens anything ``convert_blocks`` reads starts with, after blanks: a fence,
+# ``!!!``/``???``, ``///``, ``===``, an abbreviation's ``*[`` (a ``:::`` line is tested apart).
+_OPENERS = frozenset("`~!?/=*")
 
 ADMONITION = "admonition"
 BLOCK = "pymdown block"
@@ -147,6 +150,10 @@ def convert_blocks(lines: Lines, ctx: Context, depth: int = 0, names: frozenset 
     i, n = 0, len(lines)
     while i < n:
         origin, text = lines[i]
+        if text.lstrip(" \t")[:1] not in _OPENERS and ":::" not in text:
+            out.append(lines[i])  # most lines: no rule below can match them
+            i += 1
+            continue
         fence = open_fence(text)
         if fence is not None:
             end = fence_end(_Texts(lines), i, fence)
