@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..syntax.fences import fenced
 from ..syntax.line_map import LineMap
@@ -81,8 +82,10 @@ class Scope:
         return self.lookup(path)
 
 
-@dataclass(frozen=True)
-class _Token:
+class _Token(NamedTuple):
+    """One tag or output: a tuple, which a page makes one of per tag, is cheaper to make than a
+    frozen dataclass (a ``setattr`` per field)."""
+
     start: int
     end: int
     name: str | None  # a tag's name; None for an output
