@@ -17,9 +17,7 @@ import re
 import sys
 from typing import Any
 
-
-class DataError(ValueError):
-    """A data file that cannot be read as data; the message says why."""
+from . import DataError
 
 
 def load_yaml(text: str) -> Any:

@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from .files import DataError
+from . import DataError
 
 # Nodes a YAML document may expand to, aliases counted each time they are used: far above any
 # real configuration or front matter (mkdocs-material's own mkdocs.yml is a few thousand).
