@@ -30,9 +30,9 @@ from ..syntax import labels
 from ..syntax.containers import MAX_NESTING, SLASH_OPTION, Opener, admonition, fence_end, indented_end, slash_close, slashes, tab, width
 from ..syntax.labels import labelled
 from ..syntax.fences import open_fence
+from ..syntax.line_map import Lines, joined
 from .config import entries, extension_options
 
-Lines = list[tuple[int, str]]
 
 # mkdocstrings' own pattern: hashes before ``:::`` give the root's heading level and show it.
 _MKDOCSTRINGS = re.compile(r"^([ \t]*)(?:(#{1,6})[ \t]*)?:::[ \t]*([A-Za-z_][\w.:-]*)[ \t]*$")
@@ -99,7 +99,7 @@ class _Texts(Sequence[str]):
 
 
 def _dedented(lines: Lines, width: int) -> Lines:
-    texts = dedent_block("\n".join(t for _, t in lines), width).split("\n")
+    texts = dedent_block(joined(lines), width).split("\n")
     return [(origin, text) for (origin, _), text in zip(lines, texts)]
 
 
@@ -118,17 +118,13 @@ def _emit(out: Lines, origin: int, indent: str, text: str) -> None:
         out.append((origin, indent + piece if piece else piece))
 
 
-def _join(body: Lines) -> str:
-    return "\n".join(t for _, t in body)
-
-
 def _labelled(out: Lines, origin: int, indent: str, label: str, body: Lines) -> None:
     """The body behind its label, or the body alone without one. The label and the body's first
     line share a line, so later lines keep their own origin only when there is no label."""
     if not label:
         out.extend((o, indent + t if t else t) for o, t in body)
         return
-    _emit(out, origin, indent, labelled(label, _join(body)))
+    _emit(out, origin, indent, labelled(label, joined(body)))
 
 
 def _part(out: Lines, origin: int, indent: str, label: str, body: Lines) -> None:

@@ -29,6 +29,7 @@ from . import pages
 from ..syntax.markup import html_to_text, strip_heading_attributes, strip_html_comments, without_unshown_elements
 from ..syntax import attributes, heading_label
 from ..syntax.fences import closes, open_fence, outside_code, outside_inline_code
+from ..syntax.line_map import joined
 from .blocks import block_names, convert_blocks
 from .config import extension_options, nav_titles, site_config
 from .keys import CONSTRUCT as KEYS, Keys
@@ -146,11 +147,12 @@ def _without_unshown(lines: list[tuple[int, str]], ctx: Context) -> list[tuple[i
     """Stylesheets, scripts and drawings that open a line gone (``markup``), before the line
     pass takes their tags off and would leave their CSS and path data as prose: an SVG a
     snippet pastes in shows its picture, never its source. Their lines stay, emptied."""
-    text = "\n".join(t for _, t in lines)
+    text = joined(lines)
     if "<s" not in text and "<S" not in text:
         return lines
-    bare = outside_code(text, without_unshown_elements).split("\n")
-    if len(bare) != len(lines) or bare == [t for _, t in lines]:
+    bare_text = outside_code(text, without_unshown_elements)
+    bare = bare_text.split("\n")
+    if bare_text == text or len(bare) != len(lines):
         return lines
     for (origin, old), new in zip(lines, bare):
         if new != old and old.lstrip()[:1] == "<":

@@ -31,7 +31,7 @@ import re
 
 from ..api import Context
 from ..data.values import parse_data, scalar
-from ..syntax.line_map import LineMap
+from ..syntax.line_map import LineMap, joined
 from ..syntax.template_tags import Lexer, end_tag, jinja
 from .config import config_folder, entries, extension_options, listed_options
 
@@ -65,7 +65,7 @@ def render(lines: list[tuple[int, str]], ctx: Context, config: dict) -> list[tup
     if opts is None or not lines:
         return lines
     marks = _marks(opts)
-    text = "\n".join(t for _, t in lines)
+    text = joined(lines)
     if not any(m in text for m in (marks["var"][0], marks["block"][0], marks["comment"][0])):
         return lines
     fm = ctx.front_matter if isinstance(ctx.front_matter, dict) else {}

@@ -28,10 +28,10 @@ import re
 
 from ..api import Context, Included
 from ..syntax.fences import fenced
+from ..syntax.line_map import Lines, joined
 from .config import config_folder, extension_options
 from ..selection import SelectionError, lines_between, region, whole
 
-Lines = list[tuple[int, str]]  # (1-based source line, text)
 
 _SINGLE = re.compile(r"""^([ \t]*)(;*)-+8<-+[ \t]+("(?:\\"|[^"])+?"|'(?:\\'|[^'])+?')[ \t]*$""")
 _BLOCK = re.compile(r"^([ \t]*)(;*)-+8<-+[ \t]*$")
@@ -158,7 +158,7 @@ def _expand_snippets(lines: Lines, ctx: Context, bases: list[str], within: Inclu
 def expand_snippets(lines: Lines, ctx: Context, config: dict) -> Lines:
     """pymdown snippets, when the site enables them (``pymdownx.snippets`` in its configuration,
     ``config``, or no mkdocs.yml to say otherwise)."""
-    if not any("8<" in t for _, t in lines):
+    if "8<" not in joined(lines):
         return lines
     if ctx.site.config_file and extension_options(config, "pymdownx.snippets") is None:
         return lines
@@ -242,6 +242,9 @@ def expand_variants(lines: Lines, ctx: Context) -> Lines:
     """``{* file ... *}`` lines and ``{!file!}`` includes, against the folder of mkdocs.yml. The
     lines that hold one are found first and the runs between them are copied as they are: a page
     is mostly other lines, and a Python step per line was most of this pass's cost."""
+    page = joined(lines)
+    if "{*" not in page and "{!" not in page:
+        return lines
     hits = [i for i, (_, text) in enumerate(lines) if text.startswith("{*") or "{!" in text]
     if not hits:
         return lines

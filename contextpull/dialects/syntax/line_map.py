@@ -3,6 +3,9 @@ it stands on in the file, so every scanner that finds things by offset asks the 
 
 Built with one pass over the text's line lengths and answered by bisection, so a page of thousands
 of constructs costs a pass and a logarithm each, never a count from the top per construct.
+
+The line-based dialects (mkdocs, VitePress) pass a page as ``Lines``, each line with the line of
+the file it came from, and ``joined`` gives their text back.
 """
 
 from __future__ import annotations
@@ -10,7 +13,16 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable, Iterator
 from itertools import accumulate
-from operator import add
+from operator import add, itemgetter
+
+Lines = list[tuple[int, str]]  # (the 1-based line of the file it came from, the text)
+_TEXT = itemgetter(1)
+
+
+def joined(lines: Lines) -> str:
+    """The texts of ``lines`` joined by newlines, made in C (``map``): a line-based dialect's
+    passes each ask for the page's text, and a generator was a Python step per line."""
+    return "\n".join(map(_TEXT, lines))
 
 
 class LineMap:

@@ -32,6 +32,7 @@ from ..syntax import labels
 from ..syntax.container_tree import MARKDOWN_IT_COLONS, Container, scan_marked
 from ..syntax.containers import MAX_NESTING, colon_closer, colons
 from ..syntax.fences import Fence, code_blanked, code_lines
+from ..syntax.line_map import Lines, joined
 
 CONSTRUCT = "vitepress container"
 CODE_GROUP = "vitepress code group"
@@ -40,14 +41,12 @@ PLAIN = frozenset(("raw", "v-pre"))
 _LANG = re.compile(r"[A-Za-z0-9_-]+")
 _TAB = re.compile(r"[ \t]*==[ \t]+(\S.*)$")
 
-Lines = list[tuple[int, str]]
-
 
 def convert(lines: Lines, ctx: Context, any_name: bool = False, tabs: bool = False) -> Lines:
     """The lines with every container replaced by its labelled text (module docstring);
     ``any_name``: the site registers containers of its own, so no name is unknown; ``tabs``: it
     uses vitepress-plugin-tabs (``::: tabs`` with ``== Label`` lines)."""
-    if not any(":::" in text for _, text in lines):
+    if ":::" not in joined(lines):
         return lines
     masked = code_blanked([text for _, text in lines])
     tree = scan_marked(masked, MARKDOWN_IT_COLONS, ":::")
@@ -109,7 +108,7 @@ def _container(lines: Lines, masked: list[str], c: Container, ctx: Context, any_
         ctx.note(CONSTRUCT, "unresolved", origin,
                  f"unknown container ::: {c.opener.name}: VitePress shows its lines as text; its body kept")
     label = title or labels.title(name)
-    block = labels.labelled(label, "\n".join(text for _, text in body))
+    block = labels.labelled(label, joined(body))
     return [(origin, "")] + [(origin, part) for part in block.split("\n")] + [(origin, "")]
 
 

@@ -31,6 +31,7 @@ from ...parsing.blocks import Code, ParsedDocument
 from ...scan.globmatch import Glob, compile_glob, slash_tokens
 from ..syntax import twoslash
 from ..syntax.callouts import callouts
+from ..syntax.line_map import joined
 from ..pages.site_files import relative
 from ..includes import MISSING
 from ..site_reader import SiteReader
@@ -131,8 +132,7 @@ class Reader(SiteReader):
             lines = page_includes.expand(lines, ctx, src)
         lines = page_lines.read(lines, ctx, src, settings.attr_delimiters)
         lines = blocks.convert(lines, ctx, any_name=settings.own_containers, tabs=settings.tabs)
-        text = "\n".join(t for _, t in lines)
-        text = callouts(text, ctx)
+        text = callouts(joined(lines), ctx)
         top = home.hero(ctx.front_matter, ctx)
         return vue.to_text(f"{top}\n\n{text}" if top else text)
 

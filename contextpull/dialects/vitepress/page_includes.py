@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from ..api import Context, Included
 from ..data.front_matter import split_front_matter
 from ..syntax.fences import prose_lines
+from ..syntax.line_map import Lines
 from . import regions
 
 CONSTRUCT = "vitepress include"
@@ -41,8 +42,6 @@ _DIRECTIVE = re.compile(r"<!--[ \t\n]*@include:")
 _RANGE = re.compile(r"\{(\d*),(\d*)\}$")
 _REGION = re.compile(r"#([^\s{#]+)$")
 _HEADING = re.compile(r"(#{1,6})[ \t]+(.*)$")
-
-Lines = list[tuple[int, str]]
 
 
 def source_path(target: str, folder: str, src_folder: str) -> tuple[str, str]:

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from ..api import Context
 from ..syntax.fences import closes, open_fence
+from ..syntax.line_map import Lines
 from . import code_imports, vue
 from .page_includes import Tally
-
-Lines = list[tuple[int, str]]
 
 
 def read(lines: Lines, ctx: Context, src_folder: str, delimiters: tuple[str, str] = ("{", "}")) -> Lines:

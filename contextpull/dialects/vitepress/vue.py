@@ -25,6 +25,7 @@ import re
 from ..api import Context
 from ..syntax.markup import html_to_text, strip_heading_attributes, strip_html_comments
 from ..syntax.fences import outside_code, outside_inline_code
+from ..syntax.line_map import Lines
 
 SCRIPT = "vue block"
 COMPONENT = "vue component"
@@ -34,8 +35,6 @@ _BLOCK_OPEN = re.compile(r" {0,3}<(script|style)(?=[\s>]|$)", re.IGNORECASE)
 _BADGE = re.compile(r"<Badge\b([^<>]*)>")
 _TEXT_ATTRIBUTE = re.compile(r"""(?:^|\s):?text=(?:"([^"]*)"|'([^']*)')""")
 _TAG = re.compile(r"</?[A-Za-z][\w.:-]*(?=[\s/>]|$)")
-
-Lines = list[tuple[int, str]]
 
 
 def block_open(text: str) -> str | None:
