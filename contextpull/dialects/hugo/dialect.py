@@ -5,7 +5,7 @@ Shortcodes are templates, and no template is ever run. What each common one rend
 from the templates of the Hugo documentation site and of Hugo itself and is written here as a
 rule: ``include`` (a page path under the content folder) and ``readfile`` (Docsy's: a path from
 the page's folder, or from the content root when it starts with ``/``) bring their file through the build's guarded resolver; ``code-toggle`` and ``highlight``
-become code blocks; admonition-like calls, ``details``, ``new-in`` and ``deprecated-in`` become
+become code blocks (``code_calls``); admonition-like calls, ``details``, ``new-in`` and ``deprecated-in`` become
 labelled text; ``ref``/``relref`` their target; ``param`` its value from the page's front matter
 or the site's ``[params]``. Any other call keeps its inner text, noted ``converted`` when a
 template defines the shortcode and ``unresolved`` when none does (Hugo's build fails there;
@@ -31,7 +31,7 @@ from ..syntax import labels
 from ..syntax.labels import labelled
 from ..syntax.line_map import numbered
 from ..syntax.template_tags import restore
-from . import shortcodes
+from . import code_calls, shortcodes
 from .shortcodes import Call, calls, protect
 
 NAME = "hugo"
@@ -144,7 +144,7 @@ def _one(call: Call, ctx: Context, line: int, within: Included | None, held: lis
     if name == "glossary-term":
         return _glossary(call, ctx, line, within, held)
     if name in ("code-toggle", "highlight", "hl", "code"):
-        return _code(call, ctx, line)
+        return code_calls.render(call, ctx, line)
     if name in ("new-in", "deprecated-in"):
         word = "New in" if name == "new-in" else "Deprecated in"
         version = call.arg("version", 0).lstrip("vV")
@@ -226,7 +226,7 @@ def _include(call: Call, ctx: Context, line: int, within: Included | None, held:
     if got is None:
         return ""
     if call.name == "readfile" and call.arg("code") == "true":  # Docsy's: the file as highlighted code
-        return _labelled_code("", call.arg("lang"), got.text.rstrip("\n"))
+        return fenced(got.text.rstrip("\n"), call.arg("lang"))
     body = hugo_data.drop_front_matter(got.text, ctx) if call.name == "include" else got.text
     if call.name == "include" and (len(call.positional) > 1 or set(call.named) - {"path", "file"}):
         body = shortcodes.passed_on(body, call)
@@ -269,26 +269,6 @@ def _page_description(call: Call, ctx: Context, line: int, within: Included | No
     return description
 
 
-def _code(call: Call, ctx: Context, line: int) -> str:
-    """``highlight``/``hl`` show their inner text as code; ``code-toggle`` shows a configuration
-    example, its inner text or the named section of the site's ``data/docs`` file, under the
-    file name the page prints above it."""
-    if call.name == "code-toggle":
-        if call.inner is None:
-            return _code_toggle_data(call, ctx, line)
-        body = dedent_block(call.inner).strip("\n")
-        lang = _config_language(body)
-        ctx.note("hugo code-toggle", "converted", line)
-        return _labelled_code(_file_label(call, lang), lang, body)
-    body = call.inner or ""
-    lang = call.arg("lang", 0)
-    inline = call.name == "hl" or "hl_inline=true" in call.arg("options", 1).replace(" ", "")
-    ctx.note("hugo highlight", "converted", line, call.name)
-    if inline:
-        return _inline_code(body.strip())
-    return fenced(dedent_block(body).strip("\n"), lang)
-
-
 def _tabpane(call: Call, ctx: Context, line: int, within: Included | None, held: list[str], depth: int) -> str:
     """Docsy's ``tabpane``: each ``tab`` as ``header:`` and its body. A tab's body is code,
     highlighted in the tab's ``lang``, the pane's, or its header with ``langEqualsHeader``,
@@ -313,52 +293,6 @@ def _tabpane(call: Call, ctx: Context, line: int, within: Included | None, held:
         parts.append(labelled(header, block) if header else block)
     ctx.note("hugo tabpane", "converted", line, f"{len(parts)} tabs")
     return "\n\n".join(p for p in parts if p)
-
-
-def _code_toggle_data(call: Call, ctx: Context, line: int) -> str:
-    key = call.arg("config") or call.arg("dataKey")
-    if not key:
-        ctx.note("hugo code-toggle", "unresolved", line, "no inner text, config or dataKey")
-        return ""
-    text = hugo_data.docs_section(ctx, key, section="config" if call.arg("config") else None,
-                                  skip_header=call.arg("skipHeader") in ("true", "1"), line=line)
-    if text is None:
-        ctx.note("hugo code-toggle", "unresolved", line, f"{key}: not in the site's data/docs file")
-        return ""
-    ctx.note("hugo code-toggle", "resolved", line, key)
-    file = call.arg("file") or ("hugo" if call.arg("config") else key)
-    return _labelled_code(f"{file}.yaml", "yaml", text.rstrip("\n"))
-
-
-def _file_label(call: Call, lang: str) -> str:
-    file = call.arg("file")
-    if not file:
-        return ""
-    return file if call.arg("fm") in ("true", "1") else f"{file}.{lang}"
-
-
-def _labelled_code(label: str, lang: str, body: str) -> str:
-    block = fenced(body, lang)
-    return labelled(label, block) if label else block
-
-
-def _config_language(body: str) -> str:
-    first = body.lstrip()
-    if first.startswith(("{", "[{")):
-        return "json"
-    for raw in body.split("\n"):
-        s = raw.strip()
-        if not s or s.startswith("#"):
-            continue
-        if re.match(r"^\[\[?[\w.\"' -]+\]\]?$", s) or re.match(r"^[\w.\"'-]+\s*=", s):
-            return "toml"
-        return "yaml"
-    return "yaml"
-
-
-def _inline_code(body: str) -> str:
-    ticks = "``" if "`" in body else "`"
-    return f"{ticks}{body}{ticks}"
 
 
 def _param(call: Call, ctx: Context, line: int) -> str:
