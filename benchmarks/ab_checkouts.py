@@ -6,11 +6,13 @@
 
 Each run starts ``python -m contextpull ARGS`` in the checkout's folder, so that its package is
 the one imported (both use this interpreter and its installed dependencies; give corpus paths
-absolute), with ``{out}`` replaced by a fresh empty folder; the two checkouts take turns, base first in odd runs and new first in even ones, so a
-machine that slows down mid-run costs both alike. Per run it prints the wall time, the CPU time
-of the whole process tree (children included) and the peak RSS of the largest process, and at
-the end the medians and their ratio. With ``--timeline`` it also prints the cores in use in each
-quarter second of every run, sampled from /proc (Linux), to show where a run leaves a core idle.
+absolute), with ``{out}`` replaced by a fresh empty folder; the two checkouts take turns, base
+first in odd runs and new first in even ones, so a machine that slows down mid-run costs both
+alike. Per run it prints the wall time, the CPU time of the whole process tree (children
+included) and the peak RSS of the largest process; at the end the medians and their ratio, and
+(from four runs) the median of the runs' paired ratios, each new run over the base run beside it.
+With ``--timeline`` it also prints the cores in use in each quarter second of every run, sampled
+from /proc (Linux), to show where a run leaves a core idle.
 
 Both checkouts' bytecode is compiled first, as pip does on install (``precompile.py``).
 """
@@ -107,7 +109,18 @@ def main() -> int:
         print(f"{name}: median {statistics.median(w for w, _, _ in values):.2f} s wall,"
               f" {statistics.median(c for _, c, _ in values):.2f} s CPU, peak RSS {max(r for _, _, r in values):.0f} MB")
     print(f"new / base wall: {new_wall / base_wall:.2f}x")
+    if a.runs >= 4:
+        print(f"paired: {_paired(results, 0)} wall, {_paired(results, 1)} CPU")
     return 0
+
+
+def _paired(results: dict, measure: int) -> str:
+    """The median of each run's new over its base (the two ran one after the other), with its
+    quartiles: a machine whose speed drifts during the runs moves both of a pair alike, where
+    it moves the two medians apart by when each ran."""
+    ratios = [n[measure] / b[measure] for b, n in zip(results["base"], results["new"])]
+    low, _, high = statistics.quantiles(ratios, n=4)
+    return f"{statistics.median(ratios):.3f}x (quartiles {low:.2f}-{high:.2f})"
 
 
 if __name__ == "__main__":
