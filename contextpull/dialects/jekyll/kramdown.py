@@ -42,6 +42,11 @@ def prepare(text: str, ctx: Context, first_line: int = 1, fixed_line: bool = Fal
 
 
 def outside_code_headings(text: str) -> str:
+    """Heading attributes gone outside code. Asked of the whole text first, which visits only
+    heading lines: when no heading anywhere ends in attributes, none outside code does, and the
+    text need not be cut into code and prose (most pages of Jekyll's docs)."""
+    if strip_heading_attributes(text) is text:
+        return text
     return outside_code(text, strip_heading_attributes)
 
 

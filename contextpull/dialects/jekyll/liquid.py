@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from ..data.values import dotted
 from ..syntax.fences import fenced
 from ..syntax.line_map import LineMap
 from ..syntax.template_tags import LIQUID, Lexer, end_tag, hold, restore
@@ -70,8 +71,6 @@ class Scope:
         path = _BRACKETED_KEY.sub(lambda k: "." + (k.group(1) or k.group(2)), expr) if "[" in expr else expr
         head = path.split(".", 1)[0]
         if head in self.names:
-            from ..data.values import dotted
-
             if "." not in path:
                 return self.names[head]
             base, rest = self.names[head], path.split(".", 1)[1]
