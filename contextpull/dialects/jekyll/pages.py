@@ -25,27 +25,36 @@ _FOLDERS = {
 def skip(path: str, reader, data: bytes | None = None) -> str | None:
     """Why Jekyll renders no page for ``path`` (relative to DOCS), or None (module docstring).
     ``data`` is accepted for the hook's sake: the rule reads names and configuration only."""
-    config = reader.config
     rel = relative(reader.site, path, reader.site_path)
     if rel is None:
         return None
-    parts = rel.split("/")
-    excluded = _excluded(reader, rel, [str(x) for x in _list(config.get("exclude"))])
+    rules = reader.once((__name__, "rules"), lambda: _Rules(reader.config))
+    excluded = _excluded(reader, rel, rules.exclude)
     if excluded is not None:
         return f"listed in exclude of the Jekyll configuration ({excluded})"
-    included = {str(x).strip("/") for x in _list(config.get("include"))}
-    outputs = {"_posts"} | {f"_{name}" for name, c in _collections(config).items() if c.get("output") is True}
+    parts = rel.split("/")
     for depth, part in enumerate(parts):
-        if not part.startswith("_") or part in included or "/".join(parts[: depth + 1]) in included:
+        if not part.startswith("_") or part in rules.included or "/".join(parts[: depth + 1]) in rules.included:
             continue
-        if part in outputs and depth < len(parts) - 1:
+        if part in rules.outputs and depth < len(parts) - 1:
             continue
         if part in _FOLDERS and depth < len(parts) - 1:
             return f"{part}/: {_FOLDERS[part]}"
-        if part[1:] in _collections(config):
+        if part[1:] in rules.collections:
             return f"{part}/: collection without output: true, which Jekyll renders no page for"
         return f"{part}: Jekyll leaves out names starting with _"
     return None
+
+
+class _Rules:
+    """What the rule reads of the configuration, read once per build: the rule asks for every
+    file, and building these lists and sets again for each was most of its time."""
+
+    def __init__(self, config: dict) -> None:
+        self.exclude = [str(x) for x in _list(config.get("exclude"))]
+        self.included = {str(x).strip("/") for x in _list(config.get("include"))}
+        self.collections = _collections(config)
+        self.outputs = {"_posts"} | {f"_{name}" for name, c in self.collections.items() if c.get("output") is True}
 
 
 def _excluded(reader, rel: str, patterns: list[str]) -> str | None:
