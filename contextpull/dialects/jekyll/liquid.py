@@ -20,15 +20,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from ..data.values import dotted
 from ..syntax.fences import fenced
-from ..syntax.line_map import LineMap
 from ..syntax.template_tags import LIQUID, Lexer, end_tag, hold, restore
+from .liquid_tokens import Token, Tokens, next_token
 from .liquid_filters import apply, arguments, split_filters
 
-_TAG_NAME = re.compile(r"\s*(#|[A-Za-z_]\w*)")
 CONTROL = frozenset("if elsif else endif unless endunless case when endcase for endfor break continue "
                     "tablerow endtablerow cycle increment decrement ifchanged endifchanged".split())
 _OPENERS = frozenset("if unless case for tablerow".split())
@@ -58,6 +56,7 @@ class Scope:
     budget: int = 0  # characters loops have read and written on this page (``LOOP_CHARS``)
     depth: int = 0  # loops being written, one inside the other (``LOOP_DEPTH``)
     blocks: dict = field(default_factory=dict)  # id(text) -> (text, its loops: ``_block``)
+    tokens: dict = field(default_factory=dict)  # id(text) -> its tokens (``liquid_tokens.Tokens``)
     data: dict = field(default_factory=dict)  # the dialect's values read once per page (``site.data``)
 
     def value(self, expr: str) -> object:
@@ -81,33 +80,13 @@ class Scope:
         return self.lookup(path)
 
 
-class _Token(NamedTuple):
-    """One tag or output: a tuple, which a page makes one of per tag, is cheaper to make than a
-    frozen dataclass (a ``setattr`` per field)."""
-
-    start: int
-    end: int
-    name: str | None  # a tag's name; None for an output
-    body: str  # a tag's arguments, or an output's expression
-    trim_left: bool  # {%- or {{-
-    trim_right: bool  # -%} or -}}
-
-
-def _next_token(lexer: Lexer, pos: int) -> _Token | None:
-    """The first tag or output at or after ``pos``, ending at its first closer as Liquid's
-    tokenizer reads it (``template_tags.LIQUID``)."""
-    while (tag := lexer.next(pos)) is not None:
-        body = tag.body
-        trim_left, trim_right = body.startswith("-"), body.endswith("-") and len(body) > 1
-        body = body[1 if trim_left else 0 : len(body) - 1 if trim_right else len(body)]
-        if tag.kind == "{":
-            return _Token(tag.start, tag.end, None, body, trim_left, trim_right)
-        m = _TAG_NAME.match(body)
-        if m is None:  # "{% %}" with no name is text to Liquid's lax reader; keep it
-            pos = tag.end
-            continue
-        return _Token(tag.start, tag.end, m.group(1), body[m.end() :], trim_left, trim_right)
-    return None
+def _tokens(text: str, scope: Scope) -> Tokens:
+    """The text's tokens for this page: the entry holds the text, so its id names no other
+    string while it lives (as ``_block``'s)."""
+    entry = scope.tokens.get(id(text))
+    if entry is None or entry.text is not text:
+        entry = scope.tokens[id(text)] = Tokens(text)
+    return entry
 
 
 def render(text: str, scope: Scope, first_line: int, fixed_line: bool = False) -> str:
@@ -117,12 +96,11 @@ def render(text: str, scope: Scope, first_line: int, fixed_line: bool = False) -
         return text
     out: list[str] = []
     pos = 0
-    lines = None if fixed_line else LineMap(text, first_line)
-    lexer = Lexer(text, LIQUID)
-    while (tok := _next_token(lexer, pos)) is not None:
+    tokens = _tokens(text, scope)
+    while (tok := tokens.next(pos)) is not None:
         before = text[pos : tok.start]
         out.append(before.rstrip(" \t") if tok.trim_left else before)
-        line = first_line if lines is None else lines.line(tok.start)
+        line = first_line if fixed_line else tokens.line(tok.start, first_line)
         scope.line = line
         if tok.name is None:
             rendered, pos = _output(tok.body, scope, line), tok.end
@@ -143,7 +121,7 @@ def _starts_with_word(rendered: str) -> bool:
     return visible[:1].isalnum()
 
 
-def _tag(text: str, m: _Token, scope: Scope, line: int, first_line: int, fixed: bool) -> tuple[str, int]:
+def _tag(text: str, m: Token, scope: Scope, line: int, first_line: int, fixed: bool) -> tuple[str, int]:
     name, args = m.name, m.body.strip()
     if name == "#":
         return "", m.end
@@ -215,7 +193,7 @@ LOOP_DEPTH = 8
 _LOOP = re.compile(r"(\w+)\s+in\s+(\S+)((?:\s+(?:reversed|limit:\s*\S+|offset:\s*\S+))*)\s*$")
 
 
-def _loop(text: str, m: _Token, scope: Scope, line: int, first_line: int, fixed: bool) -> tuple[str, int] | None:
+def _loop(text: str, m: Token, scope: Scope, line: int, first_line: int, fixed: bool) -> tuple[str, int] | None:
     """A ``for`` loop written as Jekyll writes it: its body once per item of a list (a mapping's
     items as ``[key, value]`` pairs), with the variable and ``forloop`` set, honouring
     ``reversed``, ``limit`` and ``offset``. None, and the loop is read as before, when the list
@@ -298,7 +276,7 @@ def _for_blocks(text: str) -> dict[int, tuple[int, int] | None]:
     found: dict[int, tuple[int, int] | None] = {}
     frames: list[list] = []  # per open loop: [body start, its if/unless/case depth, writable]
     lexer, pos = Lexer(text, LIQUID), 0
-    while (tok := _next_token(lexer, pos)) is not None:
+    while (tok := next_token(lexer, pos)) is not None:
         pos, name = tok.end, tok.name
         if name in ("raw", "comment"):
             closed = end_tag(text, tok.end, name, "{%", "%}")
