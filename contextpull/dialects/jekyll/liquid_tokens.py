@@ -3,10 +3,11 @@ each starts and ends, its name (None for an output), its body and its whitespace
 
 ``Tokens`` keeps the tokens of one text found so far: a ``for`` loop renders its body once per
 item (``liquid._loop``), and lexing the body again for each item was a tenth of reading Jekyll's
-docs. ``next_token`` from a position gives what the text and the position alone decide: its
-lexer only moves right, and never asks left of the token it returns. So each answer is kept by
-position, and a position left of where the lexer stands (which another item can ask for: a nested
-loop written for one item and not for the next) gets a lexer of its own.
+docs. ``next_token`` from a position gives what the text and the position alone decide, so each
+answer is kept by position. A lexer only moves right and has looked at nothing past the start of
+the token it last returned, so it answers any position from there on as a fresh one would; a
+position before that (which another item can ask for: a nested loop written for one item and not
+for the next) gets a fresh lexer.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ class Tokens:
         self.text = text
         self._found: dict[int, Token | None] = {}
         self._lexer = Lexer(text, LIQUID)
-        self._at = 0  # no position left of this has been asked of ``_lexer``
+        self._at = 0  # ``_lexer`` has looked at nothing past this: it answers from here on
         self._lines: LineMap | None = None
 
     def next(self, pos: int) -> Token | None:
