@@ -229,3 +229,22 @@ def test_a_run_discovery_promises_long_starts_its_worker_after_the_held_jobs(mon
     out = list(workers.ordered_map(_where, cached, workers=1, min_jobs=20, expected=40))
     assert started == [5] and {o[0] for o in out if not isinstance(o, str)} == {os.getpid()}
     assert [o if isinstance(o, str) else o[1] for o in out] == [i if i % 3 == 0 else f"kept{i}" for i in range(40)]
+
+
+def test_build_and_ingest_both_tell_the_documents_how_many_discovery_found(tmp_path, monkeypatch):
+    """The one document source takes discovery's count from ``build`` and ``ingest`` alike, so a
+    long ingest starts its worker when a long build does (``_hold``)."""
+    from contextpull.ingest import documents as documents_mod
+
+    seen = []
+    real = documents_mod.ordered_map
+    monkeypatch.setattr(documents_mod, "ordered_map", lambda *a, **k: seen.append(k.get("expected")) or real(*a, **k))
+    docs = _site(tmp_path / "site")
+    runner = CliRunner()
+    built = runner.invoke(cli, ["build", str(docs), "--out", str(tmp_path / "out")], env=clean_env())
+    ingested = runner.invoke(cli, ["ingest", str(docs), "--store", str(tmp_path / "s.sqlite")], env=clean_env())
+    assert built.exit_code == 0 and ingested.exit_code == 0, (built.output, ingested.output)
+    from contextpull.writing.discover import discover
+
+    found = len(list(discover(docs)))
+    assert found > 20 and seen == [found, found]

@@ -299,7 +299,8 @@ def ingest(
     check_corpus(corpus)
     settings = with_site(settings, corpus, environment)
     reader = open_reader(settings)
-    scan = _scan(_discovered(corpus, [*exclude, store]), progress, settings.max_file_bytes, reader)
+    found = _discovered(corpus, [*exclude, store])
+    scan = _scan(found, progress, settings.max_file_bytes, reader)
     first = next(scan, None)
     if first is None:
         raise empty_corpus_error(corpus)
@@ -318,7 +319,7 @@ def ingest(
         apply_corpus(
             target.conn, itertools.chain([first], scan), settings, report,
             parse=partial(build_record, reader=reader), before_write=target.before_write, corpus_label=str(corpus),
-            summaries=summaries,
+            summaries=summaries, expected=len(found),
         )
         if embedder is not None:
             report.embeddings = _vectors(target, embedder, known)

@@ -68,11 +68,13 @@ def apply_corpus(
     before_write: Callable[[], None],
     corpus_label: str,
     summaries: SummaryStage | None = None,
+    expected: int | None = None,
 ) -> None:
     """Bring the store behind ``conn`` up to date with ``items`` (file reads or skips, in path
-    order). ``parse`` turns a file's bytes into a record or a skip; ``before_write`` is called
-    before each first write of a transaction and must be idempotent (the target switches an
-    existing store to WAL there, once). ``summaries`` gives changed documents model summaries
+    order; ``expected`` of them, when known, as a build's ``documents`` takes it). ``parse`` turns
+    a file's bytes into a record or a skip; ``before_write`` is called before each first write of
+    a transaction and must be idempotent (the target switches an existing store to WAL there,
+    once). ``summaries`` gives changed documents model summaries
     (``summaries.py``); with it, an unchanged document whose summary is still the offline one
     (its request failed last time) is parsed again, so it gets its request now."""
     meta = dict(conn.execute("SELECT key, value FROM meta"))
@@ -134,7 +136,7 @@ def apply_corpus(
         writer.submit(write_batch, conn, batch, had_trigram and first, mark)
         batches += 1
 
-    records = documents(items, settings, parse=parse, keep=keep)
+    records = documents(items, settings, parse=parse, keep=keep, expected=expected)
     if summaries is not None:
         records = summaries.apply(records)
     try:
