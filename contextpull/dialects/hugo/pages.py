@@ -31,8 +31,7 @@ def skip(path: str, reader, data: bytes | None = None) -> str | None:
     stem = _stem(name)
     content, rel = _place(reader, path)
     parts = rel.split("/")
-    may_say = data is None or _may_say_build(data)
-    own = _build_front_matter(reader, docs_path(reader.site, path), data) if may_say else {}
+    own = _build_front_matter(reader, docs_path(reader.site, path), data)
     if _hidden(own.get("build")) or _hidden(own.get("_build")):
         return "build render and list are never: Hugo renders no page for it"
     if own.get("headless") is True and stem == "index":
@@ -94,9 +93,9 @@ def _build_front_matter(reader, abspath: str, data: bytes | None = None) -> dict
             data = reader.files.head(abspath, HEAD_LIMIT)
         except OSError:
             return {}
-    data = data[:HEAD_LIMIT]
-    if not _may_say_build(data):
+    if not _may_say_build(data):  # asked of the whole: it reads no further than HEAD_LIMIT
         return {}
+    data = data[:HEAD_LIMIT]
     if data.find(b"\n" + data[:3], 3) < 0:
         return front_matter(reader, abspath) or {}  # not closed within the head: read it whole
     return front_matter_of(decoded(data)) or {}
