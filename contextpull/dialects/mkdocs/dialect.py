@@ -29,7 +29,7 @@ from . import pages
 from ..syntax.markup import html_to_text, strip_heading_attributes, strip_html_comments, without_unshown_elements
 from ..syntax import attributes, heading_label
 from ..syntax.fences import closes, open_fence, outside_code, outside_inline_code
-from ..syntax.line_map import joined
+from ..syntax.line_map import Lines, joined
 from .blocks import block_names, convert_blocks
 from .config import extension_options, nav_titles, site_config
 from .keys import CONSTRUCT as KEYS, Keys
@@ -111,7 +111,7 @@ def _inline(text: str, origin: int, ctx: Context, keys: Keys | None = None) -> s
     return text
 
 
-def _inline_pass(lines: list[tuple[int, str]], ctx: Context, keys: Keys | None = None) -> list[str]:
+def _inline_pass(lines: Lines, ctx: Context, keys: Keys | None = None) -> list[str]:
     out: list[str] = []
     fence = None
     for origin, text in lines:
@@ -143,7 +143,7 @@ def _fence_opener(fence, origin: int, ctx: Context) -> str:
     return fence.lead + fence.marker + lang + (f' title="{title}"' if title else "")
 
 
-def _without_unshown(lines: list[tuple[int, str]], ctx: Context) -> list[tuple[int, str]]:
+def _without_unshown(lines: Lines, ctx: Context) -> Lines:
     """Stylesheets, scripts and drawings that open a line gone (``markup``), before the line
     pass takes their tags off and would leave their CSS and path data as prose: an SVG a
     snippet pastes in shows its picture, never its source. Their lines stay, emptied."""

@@ -31,7 +31,7 @@ import re
 
 from ..api import Context
 from ..data.values import parse_data, scalar
-from ..syntax.line_map import LineMap, joined
+from ..syntax.line_map import LineMap, Lines, joined
 from ..syntax.template_tags import Lexer, end_tag, jinja
 from .config import config_folder, entries, extension_options, listed_options
 
@@ -58,7 +58,7 @@ def options(config: dict) -> dict | None:
     return found
 
 
-def render(lines: list[tuple[int, str]], ctx: Context, config: dict) -> list[tuple[int, str]]:
+def render(lines: Lines, ctx: Context, config: dict) -> Lines:
     """The page's (origin, text) lines with its template constructs read (module docstring);
     as many lines as came in, each keeping its origin."""
     opts = options(config)
