@@ -118,3 +118,36 @@ def test_before_after_prints_one_row_a_repository(tmp_path):
                            "--repo", f"harbour={repo}:docs"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "| harbour (`docs`) | mkdocs | 1 | 1 | 0.0 % | 0 | 0 |"
+
+
+def test_vector_context_gives_each_vector_its_pages_direction(tmp_path):
+    """``vector_context.with_context``: a section's vector moves towards its own page's mean
+    direction, never another page's, and comes back a unit vector; the store it read is untouched."""
+    import sqlite3
+
+    import numpy as np
+
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import vector_context
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    store = tmp_path / "store.sqlite"
+    conn = sqlite3.connect(store)
+    conn.execute("CREATE TABLE sections (id TEXT PRIMARY KEY, doc_id INTEGER)")
+    conn.execute("CREATE TABLE embeddings (section_id TEXT PRIMARY KEY, model TEXT, dim INTEGER, vec BLOB)")
+    rows = {"a#0": (1, [1.0, 0.0, 0.0]), "a#1": (1, [0.0, 1.0, 0.0]), "b#0": (2, [0.0, 0.0, 1.0])}
+    for sid, (doc, vec) in rows.items():
+        conn.execute("INSERT INTO sections VALUES (?, ?)", (sid, doc))
+        conn.execute("INSERT INTO embeddings VALUES (?, 'm', 3, ?)", (sid, np.array(vec, dtype="<f4").tobytes()))
+    conn.commit()
+    conn.close()
+    before = store.read_bytes()
+    copy = vector_context.with_context(store, 1.0, tmp_path / "copy.sqlite")
+    assert store.read_bytes() == before
+    got = {sid: np.frombuffer(vec, dtype="<f4") for sid, vec in sqlite3.connect(copy).execute("SELECT section_id, vec FROM embeddings")}
+    page_a = np.array([1.0, 1.0, 0.0]) / np.sqrt(2)
+    for sid in ("a#0", "a#1"):
+        want = np.array(rows[sid][1]) + page_a
+        assert np.allclose(got[sid], want / np.linalg.norm(want), atol=1e-6)
+    assert np.allclose(got["b#0"], [0.0, 0.0, 1.0])  # alone on its page: its own direction
