@@ -69,6 +69,11 @@ def sites(corpora: Path, only: set[str] | None) -> list[tuple[str, Path, Path]]:
     return found
 
 
+def load_questions(path: Path) -> list[dict]:
+    """A question set: one JSON object a line."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
 def build(docs: Path, out: Path, model: str | None, fresh: bool) -> dict:
     """One ``contextpull build``; the previous store of the same model is its ``--cache``."""
     cmd = CLI + ["build", str(docs), "--out", str(out), "--dialect", "auto", "--json"]
@@ -155,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     models = [m for m in args.models.split(",") if m]
     rows = []
     for name, docs, questions_file in sites(args.corpora, only):
-        questions = [json.loads(line) for line in questions_file.read_text().splitlines() if line.strip()]
+        questions = load_questions(questions_file)
         row = {"site": name, "builds": {}, "lexical": None, "hybrid": {}}
         lexical_out = args.work / name / "lexical"
         row["builds"]["lexical"] = build(docs, lexical_out, None, args.fresh)

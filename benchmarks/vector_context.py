@@ -18,7 +18,6 @@ Needs numpy (the ``embed-local`` extra) and the model itself, for the queries.
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import sqlite3
 import sys
@@ -36,8 +35,7 @@ SITES = [name for name, *_ in recall_sites.REPOSITORIES[:6]] + ["uv"]
 
 
 def questions(site: str) -> list[dict]:
-    path = recall_sites.UV_QUESTIONS if site == "uv" else recall_sites.QUESTIONS / f"{site}.jsonl"
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return recall_sites.load_questions(recall_sites.UV_QUESTIONS if site == "uv" else recall_sites.QUESTIONS / f"{site}.jsonl")
 
 
 def with_context(store: Path, beta: float, copy: Path) -> Path:

@@ -74,9 +74,9 @@ def apply_corpus(
     order; ``expected`` of them, when known, as a build's ``documents`` takes it). ``parse`` turns
     a file's bytes into a record or a skip; ``before_write`` is called before each first write of
     a transaction and must be idempotent (the target switches an existing store to WAL there,
-    once). ``summaries`` gives changed documents model summaries
-    (``summaries.py``); with it, an unchanged document whose summary is still the offline one
-    (its request failed last time) is parsed again, so it gets its request now."""
+    once). ``summaries`` gives changed documents model summaries (``summaries.py``); with it, an
+    unchanged document whose summary is still the offline one (its request failed last time) is
+    parsed again, so it gets its request now."""
     meta = dict(conn.execute("SELECT key, value FROM meta"))
     existing = {
         path: (doc_id, sha, src)
