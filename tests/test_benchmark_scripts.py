@@ -151,3 +151,33 @@ def test_vector_context_gives_each_vector_its_pages_direction(tmp_path):
         want = np.array(rows[sid][1]) + page_a
         assert np.allclose(got[sid], want / np.linalg.norm(want), atol=1e-6)
     assert np.allclose(got["b#0"], [0.0, 0.0, 1.0])  # alone on its page: its own direction
+
+
+def test_read_costs_times_each_page_of_a_tiny_book_in_build_order(tmp_path):
+    """``read_costs.py``: one line per serial build, each page timed once, the projection from
+    the first pages against what the rest cost, and the costliest pages by name (``SUMMARY.md`` is
+    the book's navigation, not a page)."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "book.toml").write_text('[book]\ntitle = "T"\n')
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "SUMMARY.md").write_text("# Summary\n\n- [One](one.md)\n- [Two](two.md)\n- [Three](three.md)\n")
+    for name in ("one", "two", "three"):
+        (src / f"{name}.md").write_text(f"# {name.title()}\n\nText of {name}.\n")
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "read_costs.py"), str(src), "--runs", "2", "--first", "1",
+                           "--top", "2"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert [line.split(":")[0] for line in lines[:2]] == ["run 1", "run 2"]
+    assert all(": 3 pages, reading " in line and "after pages 0-1: projected " in line for line in lines[:2])
+    assert len(lines) == 4 and all(line.endswith(".md") and " bytes " in line for line in lines[2:])
+
+
+def test_read_costs_projects_the_mean_of_its_sample_over_the_pages_left():
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        from read_costs import projection
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    assert projection([9.0, 1.0, 3.0, 2.0, 2.0], skip=1, first=2) == (4.0, 4.0)  # mean 2 x 2 pages left
+    assert projection([1.0, 2.0], skip=0, first=2) is None
