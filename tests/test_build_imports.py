@@ -29,9 +29,15 @@ def _loaded(*args: str) -> list[str]:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def _book(root):
-    (root / ".git").mkdir(parents=True)  # the repository's root, where a generator's configuration is
+def _repository(root):
+    """``root`` made a repository's root, where a generator's configuration is looked for."""
+    (root / ".git").mkdir(parents=True)
     (root / ".git" / "HEAD").write_text("")
+    return root
+
+
+def _book(root):
+    _repository(root)
     (root / "src").mkdir()
     (root / "book.toml").write_text('[book]\ntitle = "B"\n')
     (root / "src" / "SUMMARY.md").write_text("# Summary\n\n- [One](one.md)\n")
@@ -40,8 +46,7 @@ def _book(root):
 
 
 def _hugo(root, page):
-    (root / ".git").mkdir(parents=True)
-    (root / ".git" / "HEAD").write_text("")
+    _repository(root)
     (root / "hugo.toml").write_text('title = "H"\n')
     (root / "content").mkdir()
     (root / "content" / "one.md").write_text(page)
@@ -69,8 +74,7 @@ def test_a_guard_imports_the_diff(tmp_path):
 
 
 def test_an_api_line_imports_the_api_reference_only_when_it_is_read(tmp_path):
-    (tmp_path / ".git").mkdir()
-    (tmp_path / ".git" / "HEAD").write_text("")
+    _repository(tmp_path)
     (tmp_path / "mkdocs.yml").write_text("site_name: S\nplugins:\n  - mkdocstrings\n")
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "__init__.py").write_text('def f():\n    """Do f."""\n')

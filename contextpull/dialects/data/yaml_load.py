@@ -179,5 +179,3 @@ def _yaml_reason(exc: yaml.YAMLError) -> str:
     mark = getattr(exc, "problem_mark", None)
     problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
     return f"{problem} (line {mark.line + 1})" if mark is not None else problem
-
-
